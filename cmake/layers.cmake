@@ -1,0 +1,35 @@
+# Helpers that turn a folder into a library or a test binary, so a new file needs no CMake edit.
+
+# tf_add_layer(NAME DIR DEPS ... [SYSTEM_INCLUDES ...]): a static library of every .cc below DIR
+# (recursively); a folder with no sources yet is an interface library.
+function(tf_add_layer name dir)
+  cmake_parse_arguments(ARG "" "" "DEPS;SYSTEM_INCLUDES" ${ARGN})
+  file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${dir}/*.cc)
+  if(NOT srcs)
+    add_library(${name} INTERFACE)
+    target_include_directories(${name} INTERFACE ${CMAKE_SOURCE_DIR})
+    target_link_libraries(${name} INTERFACE ${ARG_DEPS})
+    target_include_directories(${name} SYSTEM INTERFACE ${ARG_SYSTEM_INCLUDES})
+    return()
+  endif()
+  add_library(${name} STATIC ${srcs})
+  target_include_directories(${name} PUBLIC ${CMAKE_SOURCE_DIR})
+  target_link_libraries(${name} PUBLIC ${ARG_DEPS})
+  target_include_directories(${name} SYSTEM PUBLIC ${ARG_SYSTEM_INCLUDES})
+endfunction()
+
+# tf_add_test_binary(NAME DIR DEPS ...): one GoogleTest binary of every *_test.cc below DIR plus
+# the shared fixtures in tests/testing. Discovery runs before the tests, not at build time.
+function(tf_add_test_binary name dir)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${dir}/*_test.cc)
+  if(NOT srcs)
+    return()
+  endif()
+  file(GLOB fixtures CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/testing/*.cc)
+  add_executable(${name} ${srcs} ${fixtures})
+  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main GTest::gmock)
+  target_compile_definitions(${name} PRIVATE TUNEFARM_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+  gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endfunction()

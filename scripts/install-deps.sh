@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# install-deps.sh - install the Debian 12 (bookworm) packages the project builds against.
+#
+# Idempotent: safe to run again; when every package is already installed it skips apt
+# entirely (a few dpkg-query calls, well under a second) and only re-runs the sanity checks.
+#
+# Environment:
+#   DEPS_SKIP_OPTIONAL=1  skip the optional parts (aarch64 cross g++ + qemu-user; CUDA check is
+#                         informational only either way)
+#   DEPS_FORCE_APT=1      run apt-get update + install even when everything is already present
+#   DEPS_DRY_RUN=1        print the package list that would be installed and exit
+#   DEPS_LLVM_VERSION=NN  LLVM major to install (default 19, from bookworm main; 16 also
+#                         passed the same probe). CMake: find_package(LLVM 19.1 CONFIG)
+#
+# CUDA is NOT installed here (not in Debian's archive); the machine image ships CUDA 13 at
+# /usr/local/cuda. The build must work without it (find_package(CUDAToolkit) is optional).
+# CMake targets: see README.md beside this file.
+set -euo pipefail
+
+LLVM_VER="${DEPS_LLVM_VERSION:-19}"
+if [[ ! "$LLVM_VER" =~ ^[0-9]+$ ]]; then
+  echo "install-deps.sh: DEPS_LLVM_VERSION must be a major version number, got '$LLVM_VER'" >&2
+  exit 2
+fi
+
+# Build tooling (already on the cpp image, listed so a bare bookworm works too).
+TOOL_PKGS=(g++ make cmake ninja-build pkgconf ccache clang-format)
+
+# Required libraries.
+REQUIRED_PKGS=(
+  # gRPC 1.51 + protobuf 3.21 + abseil 20220623 (one consistent Debian set).
+  # protobuf-compiler-grpc is REQUIRED for find_package(gRPC CONFIG): gRPCTargets.cmake checks
+  # that /usr/bin/grpc_{cpp,php,python,ruby}_plugin all exist.
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libabsl-dev
+  # LLVM (ORC LLJIT, all targets incl. AArch64/X86) + lld. libzstd-dev: LLVMSupport's
+  # exported link interface names zstd::libzstd_shared (needed when linking static LLVM
+  # component libraries; llvm-16-dev does not depend on it).
+  "llvm-${LLVM_VER}-dev" "lld-${LLVM_VER}" libzstd-dev
+  # XGBoost 1.7.4 C API. 'xgboost' (the CLI) is needed only because Debian's
+  # XGBoostTargets.cmake imports /usr/bin/xgboost; without it find_package(xgboost CONFIG)
+  # is a FATAL_ERROR even with QUIET.
+  libxgboost-dev xgboost
+  libsqlite3-dev
+  libspdlog-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libcli11-dev nlohmann-json3-dev libcpp-httplib-dev libdlpack-dev
+)
+
+# Optional: run aarch64 binaries under user-mode emulation.
+OPTIONAL_PKGS=(qemu-user g++-aarch64-linux-gnu)
+
+pkgs=("${TOOL_PKGS[@]}" "${REQUIRED_PKGS[@]}")
+if [[ "${DEPS_SKIP_OPTIONAL:-0}" != "1" ]]; then
+  pkgs+=("${OPTIONAL_PKGS[@]}")
+fi
+
+if [[ "${DEPS_DRY_RUN:-0}" == "1" ]]; then
+  printf '%s\n' "${pkgs[@]}"
+  exit 0
+fi
+
+SUDO=()
+if [[ "$(id -u)" -ne 0 ]]; then
+  if command -v sudo >/dev/null 2>&1; then
+    SUDO=(sudo)
+  else
+    echo "install-deps.sh: must run as root (or have sudo)" >&2
+    exit 1
+  fi
+fi
+
+is_installed() {
+  [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" == "install ok installed" ]]
+}
+
+missing=()
+for p in "${pkgs[@]}"; do
+  is_installed "$p" || missing+=("$p")
+done
+
+if [[ ${#missing[@]} -eq 0 && "${DEPS_FORCE_APT:-0}" != "1" ]]; then
+  echo "install-deps.sh: all ${#pkgs[@]} packages already installed; skipping apt-get"
+else
+  echo "install-deps.sh: missing: ${missing[*]:-(none, forced)}"
+  APT=("${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get
+       -o DPkg::Lock::Timeout=900 -o Acquire::Retries=3)
+  "${APT[@]}" update
+  "${APT[@]}" install -y --no-install-recommends "${pkgs[@]}"
+fi
+
+# ---- sanity checks: fail loudly if the archive ever moves to incompatible versions ----
+fail=0
+check() {  # check "what" command...
+  local what=$1; shift
+  if "$@" >/dev/null 2>&1; then echo "  ok   $what"; else echo "  FAIL $what" >&2; fail=1; fi
+}
+echo "install-deps.sh: checks"
+check "protoc 3.21.x"               bash -c 'protoc --version | grep -q "libprotoc 3\.21\."'
+check "grpc_cpp_plugin"             test -x /usr/bin/grpc_cpp_plugin
+check "gRPC CMake config 1.51"      grep -q '"1\.51' /usr/lib/x86_64-linux-gnu/cmake/grpc/gRPCConfigVersion.cmake
+LLVM_CFG="/usr/lib/llvm-${LLVM_VER}/bin/llvm-config"
+check "LLVM ${LLVM_VER} CMake config"        test -f "/usr/lib/llvm-${LLVM_VER}/lib/cmake/llvm/LLVMConfig.cmake"
+check "LLVM ${LLVM_VER} has AArch64+X86"     bash -c "$LLVM_CFG --targets-built | grep -qw AArch64 && $LLVM_CFG --targets-built | grep -qw X86"
+check "ld.lld-${LLVM_VER}"                   test -x "/usr/bin/ld.lld-${LLVM_VER}"
+check "xgboost CMake config usable" test -x /usr/bin/xgboost
+check "xgboost C API header"        test -f /usr/include/xgboost/c_api.h
+check "cpp-httplib pkg-config"      pkg-config --exists 'cpp-httplib >= 0.11'
+check "sqlite3 pkg-config"          pkg-config --exists sqlite3
+if [[ "${DEPS_SKIP_OPTIONAL:-0}" != "1" ]]; then
+  check "qemu-aarch64 (optional)"         command -v qemu-aarch64
+  check "aarch64-linux-gnu-g++ (optional)" command -v aarch64-linux-gnu-g++
+fi
+if [[ -x /usr/local/cuda/bin/nvcc && -e /usr/local/cuda/include/nvrtc.h ]]; then
+  echo "  info CUDA toolkit at /usr/local/cuda: $(/usr/local/cuda/bin/nvcc --version | tail -1)"
+else
+  echo "  info no CUDA toolkit at /usr/local/cuda (optional; NVRTC parts will be skipped)"
+fi
+if [[ $fail -ne 0 ]]; then
+  echo "install-deps.sh: some checks failed" >&2
+  exit 1
+fi
+echo "install-deps.sh: done"
