@@ -1,10 +1,14 @@
 # Helpers that turn a folder into a library or a test binary, so a new file needs no CMake edit.
 
-# tf_add_layer(NAME DIR DEPS ... [SYSTEM_INCLUDES ...]): a static library of every .cc below DIR
-# (recursively); a folder with no sources yet is an interface library.
-function(tf_add_layer name dir)
+# tf_add_layer(NAME DIR [DIR...] DEPS ... [SYSTEM_INCLUDES ...]): a static library of every .cc
+# directly in the DIRs; a folder with no sources yet makes an interface library.
+function(tf_add_layer name)
   cmake_parse_arguments(ARG "" "" "DEPS;SYSTEM_INCLUDES" ${ARGN})
-  file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${dir}/*.cc)
+  set(srcs "")
+  foreach(dir ${ARG_UNPARSED_ARGUMENTS})
+    file(GLOB dir_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${dir}/*.cc)
+    list(APPEND srcs ${dir_srcs})
+  endforeach()
   if(NOT srcs)
     add_library(${name} INTERFACE)
     target_include_directories(${name} INTERFACE ${CMAKE_SOURCE_DIR})
