@@ -22,11 +22,16 @@ function(tf_add_layer name)
   target_include_directories(${name} SYSTEM PUBLIC ${ARG_SYSTEM_INCLUDES})
 endfunction()
 
-# tf_add_test_binary(NAME DIR DEPS ...): one GoogleTest binary of every *_test.cc below DIR plus
-# the shared fixtures in tests/testing. Discovery runs before the tests, not at build time.
-function(tf_add_test_binary name dir)
+# tf_add_test_binary(NAME DIR [DIR...] DEPS ...): one GoogleTest binary of every *_test.cc directly
+# in the DIRs plus the shared fixtures in tests/testing. Discovery runs before the tests, not at
+# build time (a binary that cannot start here must not break the build).
+function(tf_add_test_binary name)
   cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
-  file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${dir}/*_test.cc)
+  set(srcs "")
+  foreach(dir ${ARG_UNPARSED_ARGUMENTS})
+    file(GLOB dir_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${dir}/*_test.cc)
+    list(APPEND srcs ${dir_srcs})
+  endforeach()
   if(NOT srcs)
     return()
   endif()
