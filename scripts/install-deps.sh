@@ -14,7 +14,7 @@
 #
 # CUDA is NOT installed here (not in Debian's archive); the machine image ships CUDA 13 at
 # /usr/local/cuda. The build must work without it (find_package(CUDAToolkit) is optional).
-# CMake targets: see README.md beside this file.
+# Which CMake find_package() call and target goes with each package: CMakeLists.txt.
 set -euo pipefail
 
 LLVM_VER="${DEPS_LLVM_VERSION:-19}"
@@ -59,16 +59,6 @@ if [[ "${DEPS_DRY_RUN:-0}" == "1" ]]; then
   exit 0
 fi
 
-SUDO=()
-if [[ "$(id -u)" -ne 0 ]]; then
-  if command -v sudo >/dev/null 2>&1; then
-    SUDO=(sudo)
-  else
-    echo "install-deps.sh: must run as root (or have sudo)" >&2
-    exit 1
-  fi
-fi
-
 is_installed() {
   [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" == "install ok installed" ]]
 }
@@ -82,6 +72,16 @@ if [[ ${#missing[@]} -eq 0 && "${DEPS_FORCE_APT:-0}" != "1" ]]; then
   echo "install-deps.sh: all ${#pkgs[@]} packages already installed; skipping apt-get"
 else
   echo "install-deps.sh: missing: ${missing[*]:-(none, forced)}"
+  # Root is needed only to install: a non-root user on a prepared machine never gets here.
+  SUDO=()
+  if [[ "$(id -u)" -ne 0 ]]; then
+    if command -v sudo >/dev/null 2>&1; then
+      SUDO=(sudo)
+    else
+      echo "install-deps.sh: must run as root (or have sudo) to install packages" >&2
+      exit 1
+    fi
+  fi
   APT=("${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get
        -o DPkg::Lock::Timeout=900 -o Acquire::Retries=3)
   "${APT[@]}" update
@@ -97,7 +97,7 @@ check() {  # check "what" command...
 echo "install-deps.sh: checks"
 check "protoc 3.21.x"               bash -c 'protoc --version | grep -q "libprotoc 3\.21\."'
 check "grpc_cpp_plugin"             test -x /usr/bin/grpc_cpp_plugin
-check "gRPC CMake config 1.51"      grep -q '"1\.51' /usr/lib/x86_64-linux-gnu/cmake/grpc/gRPCConfigVersion.cmake
+check "gRPC CMake config 1.51"      bash -c 'grep -q "\"1\.51" /usr/lib/*/cmake/grpc/gRPCConfigVersion.cmake'
 LLVM_CFG="/usr/lib/llvm-${LLVM_VER}/bin/llvm-config"
 check "LLVM ${LLVM_VER} CMake config"        test -f "/usr/lib/llvm-${LLVM_VER}/lib/cmake/llvm/LLVMConfig.cmake"
 check "LLVM ${LLVM_VER} has AArch64+X86"     bash -c "$LLVM_CFG --targets-built | grep -qw AArch64 && $LLVM_CFG --targets-built | grep -qw X86"

@@ -58,10 +58,12 @@ IterVar::IterVar(Range dom, Var var, IterVarType type, std::string thread_tag)
     : node_(std::make_shared<const IterVarNode>(
           IterVarNode{std::move(dom), std::move(var), type, std::move(thread_tag)})) {}
 
-Buffer::Buffer(std::string name, DataType dtype, std::vector<Expr> shape, std::string scope) {
+Buffer::Buffer(std::string name, DataType dtype, std::vector<Expr> shape, std::string scope,
+               std::weak_ptr<const void> producer) {
   Var data(name, DataType::Handle());
-  node_ = std::make_shared<const BufferNode>(
-      BufferNode{std::move(name), dtype, std::move(shape), std::move(data), std::move(scope)});
+  node_ = std::make_shared<const BufferNode>(BufferNode{std::move(name), dtype, std::move(shape),
+                                                        std::move(data), std::move(scope),
+                                                        std::move(producer)});
 }
 
 CommReducer MakeCommReducer(std::string name, Var lhs, Var rhs, Expr result, Expr identity) {

@@ -136,13 +136,17 @@ struct BufferNode {
   std::vector<Expr> shape;
   Var data;           // handle variable naming the storage after flattening
   std::string scope;  // "global", "shared" or "local"
+  // The operation that computes this buffer. Opaque here (it lives in the te layer above);
+  // weak, because the operation owns its buffer.
+  std::weak_ptr<const void> producer;
 };
 
 // A multi-dimensional tensor's storage. Identity is the node.
 class Buffer {
  public:
   Buffer() = default;
-  Buffer(std::string name, DataType dtype, std::vector<Expr> shape, std::string scope = "global");
+  Buffer(std::string name, DataType dtype, std::vector<Expr> shape, std::string scope = "global",
+         std::weak_ptr<const void> producer = {});
   bool defined() const { return node_ != nullptr; }
   const BufferNode* get() const { return node_.get(); }
   const BufferNode* operator->() const { return node_.get(); }

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# test.sh - the one command that sets up and runs all tests (what CI runs through .ci/run).
+#
+# Installs the Debian packages (scripts/install-deps.sh), configures build/ with CMake + Ninja and
+# -DTUNEFARM_WERROR=ON (ccache is used when present), builds, runs scripts/size_report, then
+# runs ctest; ctest's closing summary line is printed as usual. Exits non-zero on any failure.
+#
+# Environment: JOBS (default 2) build and test parallelism; CCACHE_DIR (default ~/.cache/ccache).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+JOBS="${JOBS:-2}"
+export CCACHE_DIR="${CCACHE_DIR:-${HOME:-/tmp}/.cache/ccache}"
+mkdir -p "$CCACHE_DIR"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "installing dependencies (scripts/install-deps.sh)"
+bash scripts/install-deps.sh
+
+step "configuring build/ (Ninja, TUNEFARM_WERROR=ON, CCACHE_DIR=$CCACHE_DIR)"
+cmake -S . -B build -G Ninja -DTUNEFARM_WERROR=ON
+
+step "building (-j$JOBS)"
+cmake --build build --parallel "$JOBS"
+
+# Size limits first but without stopping, so the test results below are still shown.
+step "checking file sizes (scripts/size_report)"
+size_status=0
+bash scripts/size_report || size_status=$?
+
+step "running tests (ctest -j$JOBS)"
+test_status=0
+ctest --test-dir build --output-on-failure --no-tests=error -j"$JOBS" || test_status=$?
+
+if ((size_status != 0)); then
+  echo "test.sh: FAILED: scripts/size_report (a file is over the limit; see above)" >&2
+fi
+if ((test_status != 0)); then
+  echo "test.sh: FAILED: ctest exited with $test_status" >&2
+fi
+if ((size_status != 0 || test_status != 0)); then
+  exit 1
+fi
+echo "test.sh: all passed"
