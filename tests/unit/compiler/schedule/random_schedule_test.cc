@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <optional>
 #include <random>
 
 #include "compiler/ir/printer.h"
@@ -96,21 +99,24 @@ class RandomStageScheduler {
   std::vector<const ir::IterVarNode*> const_;
 };
 
+// TUNEFARM_TEST_SEED=<n> runs only that seed and prints its loop nest and lowered IR, which is
+// how a failing seed is debugged.
+std::optional<int> OnlySeed() {
+  const char* env = std::getenv("TUNEFARM_TEST_SEED");
+  return env ? std::optional<int>(std::atoi(env)) : std::nullopt;
+}
+
 void Check(const Schedule& s, const std::vector<te::Tensor>& args, const testing::Bindings& bind,
            int seed) {
-  if (getenv("TF_ONLY_SEED") && atoi(getenv("TF_ONLY_SEED")) != seed) return;
+  std::optional<int> only = OnlySeed();
+  if (only && *only != seed) return;
   ASSERT_TRUE(s.error().ok()) << "seed " << seed << ": " << s.error();
-  absl::StatusOr<double> err = testing::MaxErrorAgainstReference(s, args, bind, seed);
-  if (getenv("TF_DEBUG_SEED") && atoi(getenv("TF_DEBUG_SEED")) == seed) {
+  if (only) {
     auto nest = passes::LowerToLoopNest(s, args, "debug");
-    if (nest.ok()) std::cerr << nest->body;
-    for (const char* off : {"", "simplify", "remove_no_op"}) {
-      passes::PassOptions opts;
-      if (*off) opts.disabled_passes = {off};
-      auto lowered = passes::Lower(s, args, "debug", opts);
-      if (lowered.ok()) std::cerr << "---- lowered without " << off << "\n" << lowered->body;
-    }
+    auto lowered = passes::Lower(s, args, "debug");
+    if (nest.ok() && lowered.ok()) std::cerr << nest->body << "---- lowered\n" << lowered->body;
   }
+  absl::StatusOr<double> err = testing::MaxErrorAgainstReference(s, args, bind, seed);
   ASSERT_TRUE(err.ok()) << "seed " << seed << ": " << err.status();
   ASSERT_LE(*err, kTolerance) << "seed " << seed;
 }

@@ -3,9 +3,7 @@
 // difference. The oracle every schedule-primitive test relies on.
 #pragma once
 
-#include <chrono>
 #include <cmath>
-#include <iostream>
 #include <random>
 #include <unordered_map>
 #include <vector>
@@ -88,7 +86,6 @@ inline absl::StatusOr<RunResult> RunFunc(const ir::PrimFunc& f, const std::vecto
 inline absl::StatusOr<double> MaxErrorAgainstReference(const schedule::Schedule& s,
                                                        const std::vector<te::Tensor>& args,
                                                        const Bindings& bind, uint64_t seed = 7) {
-  auto t0 = std::chrono::steady_clock::now();
   auto scheduled = passes::Lower(s, args, "scheduled");
   if (!scheduled.ok()) return scheduled.status();
   std::vector<te::Operation> outputs;
@@ -97,13 +94,10 @@ inline absl::StatusOr<double> MaxErrorAgainstReference(const schedule::Schedule&
   }
   auto reference = passes::Lower(schedule::Schedule::Create(outputs), args, "reference");
   if (!reference.ok()) return reference.status();
-  auto t1 = std::chrono::steady_clock::now();
   auto got = RunFunc(*scheduled, args, bind, seed);
-  auto t2 = std::chrono::steady_clock::now();
+
   if (!got.ok()) return got.status();
   auto want = RunFunc(*reference, args, bind, seed);
-  auto t3 = std::chrono::steady_clock::now();
-  if (getenv("TF_TIMING")) std::cerr << "lower " << std::chrono::duration<double,std::milli>(t1-t0).count() << " run " << std::chrono::duration<double,std::milli>(t2-t1).count() << " ref " << std::chrono::duration<double,std::milli>(t3-t2).count() << "\n";
   if (!want.ok()) return want.status();
   double err = 0;
   for (size_t i = 0; i < args.size(); ++i) {
