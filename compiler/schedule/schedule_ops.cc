@@ -125,15 +125,22 @@ class StageNestBuilder {
   std::vector<std::string> leaf_launch_keys_;  // non-empty: leaf k opens this thread launch
 };
 
+// A guard goes just inside the innermost loop it depends on, so the loops it can skip are
+// skipped whole; but one that depends on a thread index goes around the stores, because a
+// branch that differs across threads must not contain the barriers of a cooperative fetch.
 int StageNestBuilder::LevelOf(const ir::Expr& e) const {
   int level = -1;
+  bool thread_dependent = false;
   ir::PostOrderVisit(e, [&](const ir::Expr& x) {
-    if (const auto* v = x.As<ir::VarNode>()) {
-      auto it = var_level_.find(v);
-      if (it != var_level_.end()) level = std::max(level, it->second);
+    const auto* v = x.As<ir::VarNode>();
+    if (v == nullptr) return;
+    auto it = var_level_.find(v);
+    if (it != var_level_.end()) level = std::max(level, it->second);
+    for (const auto& [key, launch] : launched_) {
+      thread_dependent = thread_dependent || (launch.var.get() == v && IsThreadTag(key));
     }
   });
-  return level;
+  return thread_dependent ? static_cast<int>(stage_.leaf_iter_vars().size()) : level;
 }
 
 absl::Status StageNestBuilder::BindLeaves() {
@@ -185,7 +192,8 @@ absl::Status StageNestBuilder::BindThread(size_t k, const ir::IterVar& leaf,
           ir::ToString(extent), ", more than the ", ir::ToString(l.extent), " ", tag,
           " threads launched"));
     }
-    thread_guards_.push_back({l.var < extent, static_cast<int>(k)});
+    ir::Expr in_extent = l.var < extent;
+    thread_guards_.push_back({in_extent, LevelOf(in_extent)});
   }
   leaf_values_[leaf.get()] = l.var;
   var_level_[l.var.get()] = static_cast<int>(k);
@@ -284,6 +292,9 @@ absl::StatusOr<ir::Stmt> StageNestBuilder::MakeInit() {
   for (const Guard& g : MakeGuards(values, /*data_par_only=*/true)) {
     if (g.level > first_reduce_) guards.push_back(g);
   }
+  for (const Guard& g : thread_guards_) {
+    if (g.level > first_reduce_) guards.push_back(g);
+  }
   ir::VarMap roots = RootValues(values);
   std::vector<ir::Expr> indices;
   for (const auto& iv : stage_.op()->axis) indices.push_back(roots.at(iv->var.get()));
@@ -304,6 +315,7 @@ absl::StatusOr<ir::Stmt> StageNestBuilder::Nest(ir::Stmt body, const std::vector
     return cond.defined() ? ir::IfThenElseNode::Make(ir::Likely(cond), s) : s;
   };
   const auto& leaves = stage_.leaf_iter_vars();
+  body = wrap_guards(static_cast<int>(leaves.size()), body);
   for (size_t n = loop_leaves.size(); n-- > 0;) {
     size_t k = loop_leaves[n];
     if (!init) {

@@ -47,7 +47,7 @@ bool Stage::CheckLeaf(const std::string& primitive, const ir::IterVar& iv) {
   if (std::any_of(all_iter_vars_.begin(), all_iter_vars_.end(), same)) {
     return Fail(primitive, absl::StrCat(AxisKind(iv), " ", iv->var.name(),
                                         " was already split or fused; use the axes that "
-                                        "produced"));
+                                        "split or fuse returned"));
   }
   return Fail(primitive, absl::StrCat(AxisKind(iv), " ", iv->var.name(),
                                       " does not belong to this stage"));

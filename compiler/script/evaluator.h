@@ -1,0 +1,76 @@
+// Evaluator: runs a parsed TE script statement by statement, turning its calls into the te and
+// schedule API's objects. Internal to compiler/script; callers use RunScript (script.h).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "compiler/script/ast.h"
+#include "compiler/script/call_args.h"
+#include "compiler/script/value.h"
+
+namespace tunefarm::script {
+
+class Evaluator {
+ public:
+  explicit Evaluator(absl::string_view filename);
+
+  // Runs every statement; stops at the first error.
+  absl::Status Run(const ast::Module& module);
+
+  absl::StatusOr<Value> Eval(const ast::Expr& expr, const Env& env);
+  // Calls a lambda, builtin or bound method; `pos` is the call's position.
+  absl::StatusOr<Value> Call(const Value& callee, std::vector<Arg> args, Pos pos);
+
+  // InvalidArgument "FILE:LINE:COL: message".
+  absl::Status Error(Pos pos, absl::string_view message) const;
+
+  const Env& globals() const { return *envs_.front(); }
+  // Every var(...) the script creates, in creation order.
+  void AddSymbolicVar(ir::Var v) { symbolic_vars_.push_back(std::move(v)); }
+  const std::vector<ir::Var>& symbolic_vars() const { return symbolic_vars_; }
+  // The schedule create_schedule made last (used when the script has no global `s`).
+  void NoteSchedule(schedule::Schedule s) { last_schedule_ = std::move(s); }
+  const std::optional<schedule::Schedule>& last_schedule() const { return last_schedule_; }
+
+ private:
+  absl::Status Execute(const ast::Stmt& stmt);
+  absl::Status Assign(const ast::Assign& assign, Pos pos);
+
+  absl::StatusOr<Value> EvalNode(const ast::Expr& expr, const Env& env);
+  absl::StatusOr<Value> EvalName(const ast::Name& name, Pos pos, const Env& env);
+  absl::StatusOr<Value> EvalSequence(const ast::Sequence& seq, const Env& env);
+  absl::StatusOr<Value> EvalCall(const ast::Call& call, Pos pos, const Env& env);
+  absl::StatusOr<Value> EvalIndex(const ast::Index& index, Pos pos, const Env& env);
+  absl::StatusOr<Value> EvalLogical(const ast::Binary& binary, Pos pos, const Env& env);
+  absl::StatusOr<Value> CallClosure(const Closure& closure, const std::vector<Arg>& args, Pos pos);
+
+  // operators.cc
+  absl::StatusOr<Value> Binary(ast::BinaryOp op, const Value& a, const Value& b, Pos pos);
+  absl::StatusOr<Value> Unary(ast::UnaryOp op, const Value& v, Pos pos);
+  absl::StatusOr<Value> PlainBinary(ast::BinaryOp op, const Value& a, const Value& b, Pos pos);
+  absl::StatusOr<Value> ExprBinary(ast::BinaryOp op, ir::Expr a, ir::Expr b, Pos pos);
+
+  // attributes.cc
+  absl::StatusOr<Value> Attribute(const Value& target, const std::string& name, Pos pos);
+  absl::StatusOr<Value> Subscript(const Value& target, const std::vector<Arg>& indices, Pos pos);
+  absl::StatusOr<Value> IndexTensor(const te::Tensor& tensor, const std::vector<Arg>& indices,
+                                    Pos pos);
+  absl::StatusOr<Value> IndexList(const Value& list, const std::vector<Arg>& indices, Pos pos);
+
+  std::string filename_;
+  // Scopes; envs_[0] is the global one. Owned here so closures can point at them.
+  std::vector<std::unique_ptr<Env>> envs_;
+  std::vector<ir::Var> symbolic_vars_;
+  std::optional<schedule::Schedule> last_schedule_;
+  int depth_ = 0;  // nested Eval calls, lambda bodies included
+};
+
+// A builtin by name (also under the prefixes te., tvm.te., tvm.tir., tvm.); null if unknown.
+NativeFn FindBuiltin(absl::string_view name);
+
+}  // namespace tunefarm::script

@@ -1,0 +1,23 @@
+#include "tools/commands/lower_command.h"
+
+#include "tools/commands/script_file.h"
+
+namespace tunefarm::tools {
+
+int RunLowerCommand(const LowerOptions& options, std::ostream& out, std::ostream& err) {
+  absl::StatusOr<script::ScriptResult> script = LoadScript(options.file);
+  if (!script.ok()) {
+    err << "tunefarm: " << script.status().message() << "\n";
+    return 1;
+  }
+  absl::StatusOr<ir::PrimFunc> func =
+      LowerScript(*script, FuncNameFor(options.file), passes::PassOptions::FromEnv());
+  if (!func.ok()) {
+    err << "tunefarm: " << options.file << ": " << func.status().message() << "\n";
+    return 1;
+  }
+  out << PrintPrimFunc(*func);
+  return 0;
+}
+
+}  // namespace tunefarm::tools

@@ -1,0 +1,153 @@
+#include "tools/commands/run_command.h"
+
+#include "absl/strings/str_cat.h"
+#include "compiler/interp/interpreter.h"
+#include "compiler/passes/lower.h"
+#include "runtime/data_type.h"
+#include "tools/commands/array_check.h"
+#include "tools/commands/bindings.h"
+#include "tools/commands/script_file.h"
+
+namespace tunefarm::tools {
+namespace {
+
+constexpr int kUsageError = 2;
+
+bool IsInput(const te::Tensor& t) { return t.op()->kind == te::OpKind::kPlaceholder; }
+
+// The same computation with a default schedule: the definition the user's tensors still hold
+// (primitives rewrite the schedule's stages, never the ops behind the user's handles).
+absl::StatusOr<ir::PrimFunc> LowerReference(const script::ScriptResult& script,
+                                            const std::string& name) {
+  std::vector<te::Operation> outputs;
+  for (const te::Tensor& t : script.args) {
+    if (!IsInput(t)) outputs.push_back(t.op());
+  }
+  if (outputs.empty()) return absl::InvalidArgumentError("args name no computed tensor to check");
+  schedule::Schedule reference = schedule::Schedule::Create(outputs);
+  absl::StatusOr<ir::PrimFunc> func =
+      passes::Lower(reference, script.args, name + "_reference", passes::PassOptions());
+  if (!func.ok()) {
+    return absl::InternalError(
+        absl::StrCat("lowering the unscheduled definition: ", func.status().message()));
+  }
+  return func;
+}
+
+// One array per argument: inputs filled with seeded random data, outputs with poison so that an
+// element the function never writes cannot match.
+absl::StatusOr<std::vector<runtime::NDArray>> AllocateArgs(const std::vector<te::Tensor>& args,
+                                                           const ir::VarMap& values,
+                                                           uint64_t seed) {
+  std::vector<runtime::NDArray> arrays;
+  for (size_t i = 0; i < args.size(); ++i) {
+    absl::StatusOr<std::vector<int64_t>> shape = ConcreteShape(args[i], values);
+    if (!shape.ok()) return shape.status();
+    absl::StatusOr<DLDataType> dtype = runtime::ParseDataType(args[i].dtype().ToString());
+    if (!dtype.ok()) return dtype.status();
+    absl::StatusOr<runtime::NDArray> array = runtime::NDArray::Empty(*shape, *dtype);
+    if (!array.ok()) return array.status();
+    if (IsInput(args[i])) {
+      absl::Status st = FillRandom(*array, seed + 0x9e3779b97f4a7c15ULL * (i + 1));
+      if (!st.ok()) return st;
+    } else {
+      FillPoison(*array);
+    }
+    arrays.push_back(*std::move(array));
+  }
+  return arrays;
+}
+
+// Runs `func` on the inputs of `arrays` and fresh copies of its outputs; returns those.
+absl::StatusOr<std::vector<runtime::NDArray>> RunOn(const ir::PrimFunc& func,
+                                                    const std::vector<te::Tensor>& args,
+                                                    std::vector<runtime::NDArray>& arrays) {
+  std::vector<runtime::NDArray> outputs;
+  outputs.reserve(args.size());
+  std::vector<runtime::NDArray*> pointers;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (IsInput(args[i])) {
+      pointers.push_back(&arrays[i]);
+      continue;
+    }
+    absl::StatusOr<runtime::NDArray> out =
+        runtime::NDArray::Empty(arrays[i].shape(), arrays[i].dtype());
+    if (!out.ok()) return out.status();
+    if (absl::Status st = out->CopyFrom(arrays[i]); !st.ok()) return st;
+    outputs.push_back(*std::move(out));
+    pointers.push_back(&outputs.back());
+  }
+  if (absl::Status st = interp::Run(func, pointers); !st.ok()) {
+    return absl::Status(st.code(), absl::StrCat("running ", func.name, ": ", st.message()));
+  }
+  return outputs;
+}
+
+// Compares the outputs; prints the verdict. Returns the exit code.
+int Report(const std::vector<te::Tensor>& args, const std::vector<runtime::NDArray>& got,
+           const std::vector<runtime::NDArray>& expected, const RunOptions& options,
+           std::ostream& out, std::ostream& err) {
+  double max_abs_err = 0.0;
+  std::string mismatch;
+  size_t k = 0;
+  for (const te::Tensor& t : args) {
+    if (IsInput(t)) continue;
+    absl::StatusOr<Comparison> c = CompareArrays(got[k], expected[k], options.rtol, options.atol);
+    if (!c.ok()) {
+      err << "tunefarm: " << t.name() << ": " << c.status().message() << "\n";
+      return 1;
+    }
+    max_abs_err = std::max(max_abs_err, c->max_abs_err);
+    if (c->first_mismatch >= 0 && mismatch.empty()) {
+      mismatch =
+          absl::StrCat("mismatch: ", t.name(), FormatIndex(c->first_mismatch, got[k].shape()),
+                       " = ", c->got, ", expected ", c->expected);
+    }
+    ++k;
+  }
+  out << "max_abs_err=" << max_abs_err << "\n";
+  out << (mismatch.empty() ? "ok" : mismatch) << "\n";
+  return mismatch.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  if (options.target != "interp") {
+    err << "tunefarm: unknown target '" << options.target << "'; accepted: interp\n";
+    return kUsageError;
+  }
+  absl::StatusOr<Bindings> bindings = ParseBindings(options.bind);
+  if (!bindings.ok()) {
+    err << "tunefarm: " << bindings.status().message() << "\n";
+    return kUsageError;
+  }
+  auto fail = [&](const absl::Status& status) {
+    err << "tunefarm: " << status.message() << "\n";
+    return 1;
+  };
+  absl::StatusOr<script::ScriptResult> script = LoadScript(options.file);
+  if (!script.ok()) return fail(script.status());
+  absl::StatusOr<ir::VarMap> values =
+      ResolveBindings(*bindings, script->symbolic_vars, script->args);
+  if (!values.ok()) return fail(values.status());
+  std::string name = FuncNameFor(options.file);
+  absl::StatusOr<ir::PrimFunc> scheduled =
+      LowerScript(*script, name, passes::PassOptions::FromEnv());
+  if (!scheduled.ok()) {
+    return fail(absl::Status(scheduled.status().code(),
+                             absl::StrCat(options.file, ": ", scheduled.status().message())));
+  }
+  absl::StatusOr<ir::PrimFunc> reference = LowerReference(*script, name);
+  if (!reference.ok()) return fail(reference.status());
+  absl::StatusOr<std::vector<runtime::NDArray>> arrays =
+      AllocateArgs(script->args, *values, options.seed);
+  if (!arrays.ok()) return fail(arrays.status());
+  absl::StatusOr<std::vector<runtime::NDArray>> got = RunOn(*scheduled, script->args, *arrays);
+  if (!got.ok()) return fail(got.status());
+  absl::StatusOr<std::vector<runtime::NDArray>> expected = RunOn(*reference, script->args, *arrays);
+  if (!expected.ok()) return fail(expected.status());
+  return Report(script->args, *got, *expected, options, out, err);
+}
+
+}  // namespace tunefarm::tools

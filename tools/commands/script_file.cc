@@ -1,0 +1,53 @@
+#include "tools/commands/script_file.h"
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "compiler/ir/printer.h"
+#include "compiler/passes/lower.h"
+
+namespace tunefarm::tools {
+
+absl::StatusOr<script::ScriptResult> LoadScript(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return absl::DataLossError(absl::StrCat("cannot read ", path));
+  return script::RunScript(text.str(), path);
+}
+
+std::string FuncNameFor(const std::string& path) {
+  std::string name = std::filesystem::path(path).stem().string();
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+  }
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front()))) {
+    name.insert(0, "f_");
+  }
+  return name;
+}
+
+absl::StatusOr<ir::PrimFunc> LowerScript(const script::ScriptResult& script,
+                                         const std::string& name,
+                                         const passes::PassOptions& options) {
+  return passes::Lower(script.schedule, script.args, name, options);
+}
+
+std::string PrintPrimFunc(const ir::PrimFunc& func) {
+  std::vector<std::string> params;
+  for (const ir::Buffer& b : func.params) {
+    std::vector<std::string> dims;
+    for (const ir::Expr& e : b->shape) dims.push_back(ir::ToString(e));
+    params.push_back(
+        absl::StrCat(b->name, ": ", b->dtype.ToString(), "[", absl::StrJoin(dims, ", "), "]"));
+  }
+  return absl::StrCat("// PrimFunc ", func.name, "(", absl::StrJoin(params, ", "), ")\n",
+                      ir::ToString(func.body));
+}
+
+}  // namespace tunefarm::tools
