@@ -98,7 +98,9 @@ class BoundInferrer {
     ir::VarMap root_values;
     for (const auto& list : {stage.op()->axis, stage.op()->reduce_axis}) {
       for (const auto& iv : list) {
-        root_values[iv->var.get()] = ranges_.at(iv.get()).min + values.at(iv.get());
+        const ir::Expr& min = ranges_.at(iv.get()).min;
+        const ir::Expr& value = values.at(iv.get());
+        root_values[iv->var.get()] = ir::IsConstInt(min, 0) ? value : min + value;
       }
     }
     std::vector<std::vector<ir::Expr>> reads;

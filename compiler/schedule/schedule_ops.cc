@@ -7,6 +7,7 @@
 #include "compiler/ir/arith/analyzer.h"
 #include "compiler/ir/op.h"
 #include "compiler/ir/printer.h"
+#include "compiler/ir/structural_equal.h"
 #include "compiler/ir/visitor.h"
 
 namespace tunefarm::schedule {
@@ -205,7 +206,9 @@ ir::VarMap StageNestBuilder::RootValues(const ValueMap& values) const {
   for (const auto& list : {stage_.op()->axis, stage_.op()->reduce_axis}) {
     for (const auto& iv : list) {
       auto it = values.find(iv.get());
-      if (it != values.end()) roots[iv->var.get()] = RangeOf(iv).min + it->second;
+      if (it == values.end()) continue;
+      const ir::Expr& min = RangeOf(iv).min;
+      roots[iv->var.get()] = ir::IsConstInt(min, 0) ? it->second : min + it->second;
     }
   }
   return roots;
@@ -220,6 +223,11 @@ std::vector<Guard> StageNestBuilder::MakeGuards(const ValueMap& values, bool dat
   // A stage computed for a region (compute_at) may cover more than its tensor's domain.
   ir::VarMap roots = RootValues(values);
   for (const auto& iv : stage_.op()->axis) {
+    // Computed over its whole domain, the axis stays in it (split guards cover the tail).
+    const ir::Range& r = RangeOf(iv);
+    if (ir::StructuralEqual(r.min, iv->dom.min) && ir::StructuralEqual(r.extent, iv->dom.extent)) {
+      continue;
+    }
     ir::Expr value = roots.at(iv->var.get());
     ir::Expr lo = value >= iv->dom.min, hi = value < iv->dom.min + iv->dom.extent;
     for (const ir::Expr& c : {lo, hi}) {
