@@ -1,6 +1,9 @@
 // The `tunefarm` command line: CLI11 parses the arguments into each subcommand's options and the
 // subcommand (tools/commands/) does the work. Only this file sees CLI11, which is slow to compile.
+#include <spdlog/cfg/helpers.h>
+
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
 
 #include "tools/commands/lower_command.h"
@@ -13,6 +16,8 @@ constexpr int kUsageError = 2;
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Per-logger levels, e.g. TUNEFARM_LOG="passes=debug,ir=warn"; loggers made later pick them up.
+  if (const char* levels = std::getenv("TUNEFARM_LOG")) spdlog::cfg::helpers::load_levels(levels);
   CLI::App app{"tunefarm: a tensor compiler and autotuning service"};
   app.require_subcommand(1);
 
