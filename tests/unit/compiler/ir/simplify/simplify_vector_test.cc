@@ -1,0 +1,44 @@
+// Rule table for vector operands: broadcasts and ramps.
+#include <gtest/gtest.h>
+
+#include "compiler/ir/op.h"
+#include "tests/unit/compiler/ir/simplify/expect_simplifies.h"
+
+namespace tunefarm::arith {
+namespace {
+
+using ir::BroadcastNode;
+using ir::DataType;
+using ir::Expr;
+using ir::RampNode;
+using ir::Var;
+
+Expr Add(Expr a, Expr b) { return ir::AddNode::Make(a, b); }
+Expr Sub(Expr a, Expr b) { return ir::SubNode::Make(a, b); }
+Expr Mul(Expr a, Expr b) { return ir::MulNode::Make(a, b); }
+
+TEST(SimplifyVectorTest, BroadcastsAndRamps) {
+  Var x("x"), y("y");
+  ExpectSimplifies(Add(BroadcastNode::Make(x, 4), BroadcastNode::Make(Sub(Expr(3), x), 4)),
+                   BroadcastNode::Make(3, 4));
+  ExpectSimplifies(Add(RampNode::Make(x, 1, 4), BroadcastNode::Make(y, 4)),
+                   RampNode::Make(Add(x, y), 1, 4));
+  ExpectSimplifies(Sub(RampNode::Make(x, 2, 4), RampNode::Make(x, 1, 4)), RampNode::Make(0, 1, 4));
+  ExpectSimplifies(Sub(RampNode::Make(x, 2, 4), RampNode::Make(y, 2, 4)),
+                   BroadcastNode::Make(Sub(x, y), 4));
+  ExpectSimplifies(Mul(RampNode::Make(x, 1, 4), BroadcastNode::Make(8, 4)),
+                   RampNode::Make(Mul(x, 8), 8, 4));
+  ExpectSimplifies(RampNode::Make(x, Sub(y, y), 4), BroadcastNode::Make(x, 4));
+  Expr c = ir::LTNode::Make(BroadcastNode::Make(x, 4), BroadcastNode::Make(Add(x, 1), 4));
+  ExpectSimplifies(c, BroadcastNode::Make(ir::IntImm(DataType::Bool(), 1), 4));
+}
+
+TEST(SimplifyVectorTest, FloatLanesAreNotReassociated) {
+  DataType f32 = DataType::Float(32);
+  Var f("f", f32), g("g", f32);
+  Expr sum = Add(RampNode::Make(f, ir::FloatImm(f32, 1), 4), BroadcastNode::Make(g, 4));
+  ExpectSimplifies(sum, sum);
+}
+
+}  // namespace
+}  // namespace tunefarm::arith
