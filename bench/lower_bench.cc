@@ -25,7 +25,10 @@ Lowering TiledMatmul() {
   te::Tensor b = te::placeholder({n, n}, ir::DataType::Float(32), "B");
   ir::IterVar k = te::reduce_axis({0, n}, "k");
   te::Tensor c = *te::compute(
-      {n, n}, [&](const auto& i) { return te::sum(a({i[0], k->var}) * b({i[1], k->var}), {k}); },
+      {n, n},
+      [&](const auto& i) {
+        return te::sum(a({i[0], k->var}) * b({i[1], k->var}), {k});
+      },
       "C");
   schedule::Schedule s = schedule::Schedule::Create({c.op()});
   ir::IterVar xo, yo, xi, yi, ko, ki;
@@ -51,9 +54,9 @@ Lowering TiledConv2d() {
   te::Tensor out = *te::compute(
       {c_out, size, size},
       [&](const auto& i) {
-        return te::sum(pad({rc->var, i[1] + ry->var, i[2] + rx->var}) *
-                           w({i[0], rc->var, ry->var, rx->var}),
-                       {rc, ry, rx});
+        return te::sum(
+            pad({rc->var, i[1] + ry->var, i[2] + rx->var}) * w({i[0], rc->var, ry->var, rx->var}),
+            {rc, ry, rx});
       },
       "out");
   schedule::Schedule s = schedule::Schedule::Create({out.op()});

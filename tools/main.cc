@@ -1,10 +1,9 @@
 // The `tunefarm` command line: CLI11 parses the arguments into each subcommand's options and the
 // subcommand (tools/commands/) does the work. Only this file sees CLI11, which is slow to compile.
-#include <spdlog/cfg/helpers.h>
-
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <iostream>
+#include <spdlog/cfg/helpers.h>
 
 #include "tools/commands/lower_command.h"
 #include "tools/commands/run_command.h"

@@ -29,6 +29,7 @@ struct CheckVoidify {
 }  // namespace tunefarm
 
 #define TF_CHECK(cond) \
-  (cond) ? (void)0 : ::tunefarm::CheckVoidify() & ::tunefarm::CheckFailure(__FILE__, __LINE__, #cond)
+  (cond) ? (void)0     \
+         : ::tunefarm::CheckVoidify() & ::tunefarm::CheckFailure(__FILE__, __LINE__, #cond)
 
 #define TF_UNREACHABLE() ::tunefarm::CheckFailure(__FILE__, __LINE__, "unreachable")

@@ -14,8 +14,8 @@ Expr New(Args&&... args) {
 
 void CheckSameType(const Expr& a, const Expr& b, const char* op) {
   TF_CHECK(a.defined() && b.defined()) << op << ": undefined operand";
-  TF_CHECK(a.dtype() == b.dtype()) << op << ": operand types differ: " << a.dtype().ToString()
-                                   << " vs " << b.dtype().ToString();
+  TF_CHECK(a.dtype() == b.dtype())
+      << op << ": operand types differ: " << a.dtype().ToString() << " vs " << b.dtype().ToString();
 }
 
 struct IntrinsicInfo {
@@ -25,11 +25,16 @@ struct IntrinsicInfo {
 };
 
 constexpr IntrinsicInfo kIntrinsics[] = {
-    {Intrinsic::kExp, "exp", 1},         {Intrinsic::kLog, "log", 1},
-    {Intrinsic::kSqrt, "sqrt", 1},       {Intrinsic::kTanh, "tanh", 1},
-    {Intrinsic::kSigmoid, "sigmoid", 1}, {Intrinsic::kFabs, "fabs", 1},
-    {Intrinsic::kPow, "pow", 2},         {Intrinsic::kFloor, "floor", 1},
-    {Intrinsic::kCeil, "ceil", 1},       {Intrinsic::kLikely, "likely", 1},
+    {Intrinsic::kExp, "exp", 1},
+    {Intrinsic::kLog, "log", 1},
+    {Intrinsic::kSqrt, "sqrt", 1},
+    {Intrinsic::kTanh, "tanh", 1},
+    {Intrinsic::kSigmoid, "sigmoid", 1},
+    {Intrinsic::kFabs, "fabs", 1},
+    {Intrinsic::kPow, "pow", 2},
+    {Intrinsic::kFloor, "floor", 1},
+    {Intrinsic::kCeil, "ceil", 1},
+    {Intrinsic::kLikely, "likely", 1},
     {Intrinsic::kIfThenElse, "if_then_else", 3},
     {Intrinsic::kSyncThreads, "sync_threads", 0},
 };
@@ -96,24 +101,24 @@ Expr FloatImmNode::Make(DataType t, double value) {
 Expr StringImmNode::Make(std::string value) { return New<StringImmNode>(std::move(value)); }
 
 // Arithmetic keeps the operand type; comparisons and logic give bool of the same lanes.
-#define TF_DEFINE_ARITH(Name)                                  \
-  Expr Name##Node::Make(Expr a, Expr b) {                      \
-    CheckSameType(a, b, #Name);                                \
-    DataType t = a.dtype();                                    \
-    return New<Name##Node>(t, std::move(a), std::move(b));     \
+#define TF_DEFINE_ARITH(Name)                              \
+  Expr Name##Node::Make(Expr a, Expr b) {                  \
+    CheckSameType(a, b, #Name);                            \
+    DataType t = a.dtype();                                \
+    return New<Name##Node>(t, std::move(a), std::move(b)); \
   }
-#define TF_DEFINE_COMPARE(Name)                                          \
-  Expr Name##Node::Make(Expr a, Expr b) {                                \
-    CheckSameType(a, b, #Name);                                          \
-    DataType t = DataType::Bool(a.dtype().lanes());                      \
-    return New<Name##Node>(t, std::move(a), std::move(b));               \
+#define TF_DEFINE_COMPARE(Name)                            \
+  Expr Name##Node::Make(Expr a, Expr b) {                  \
+    CheckSameType(a, b, #Name);                            \
+    DataType t = DataType::Bool(a.dtype().lanes());        \
+    return New<Name##Node>(t, std::move(a), std::move(b)); \
   }
-#define TF_DEFINE_LOGIC(Name)                                                         \
-  Expr Name##Node::Make(Expr a, Expr b) {                                             \
-    CheckSameType(a, b, #Name);                                                       \
-    TF_CHECK(a.dtype().is_bool()) << #Name << " of " << a.dtype().ToString();         \
-    DataType t = a.dtype();                                                           \
-    return New<Name##Node>(t, std::move(a), std::move(b));                            \
+#define TF_DEFINE_LOGIC(Name)                                                 \
+  Expr Name##Node::Make(Expr a, Expr b) {                                     \
+    CheckSameType(a, b, #Name);                                               \
+    TF_CHECK(a.dtype().is_bool()) << #Name << " of " << a.dtype().ToString(); \
+    DataType t = a.dtype();                                                   \
+    return New<Name##Node>(t, std::move(a), std::move(b));                    \
   }
 TF_DEFINE_ARITH(Add)
 TF_DEFINE_ARITH(Sub)

@@ -50,10 +50,10 @@ class Expr {
   Expr() = default;
   explicit Expr(std::shared_ptr<const ExprNode> node) : node_(std::move(node)) {}
   // Integer and float literals become int32 / float32 immediates.
-  Expr(int value);     // NOLINT(google-explicit-constructor): lets `x + 1` read naturally.
+  Expr(int value);      // NOLINT(google-explicit-constructor): lets `x + 1` read naturally.
   Expr(int64_t value);  // NOLINT
-  Expr(double value);  // NOLINT
-  Expr(float value);   // NOLINT
+  Expr(double value);   // NOLINT
+  Expr(float value);    // NOLINT
 
   bool defined() const { return node_ != nullptr; }
   const ExprNode* get() const { return node_.get(); }
@@ -189,8 +189,7 @@ std::optional<Intrinsic> IntrinsicFromName(std::string_view name);
 // ---------------------------------------------------------------------------------------------
 // Nodes. Each has a validating `Make`; an invalid combination is a programmer error (TF_CHECK).
 
-#define TF_EXPR_NODE_HEADER(Name) \
-  static constexpr ExprKind kKind = ExprKind::k##Name;
+#define TF_EXPR_NODE_HEADER(Name) static constexpr ExprKind kKind = ExprKind::k##Name;
 
 struct IntImmNode : ExprNode {
   TF_EXPR_NODE_HEADER(IntImm)
@@ -208,7 +207,8 @@ struct FloatImmNode : ExprNode {
 
 struct StringImmNode : ExprNode {
   TF_EXPR_NODE_HEADER(StringImm)
-  explicit StringImmNode(std::string v) : ExprNode(kKind, DataType::Handle()), value(std::move(v)) {}
+  explicit StringImmNode(std::string v)
+      : ExprNode(kKind, DataType::Handle()), value(std::move(v)) {}
   std::string value;
   static Expr Make(std::string value);
 };
@@ -220,14 +220,14 @@ struct VarNode : ExprNode {
 };
 
 // The binary nodes. Operands have equal types; comparisons and logic yield bool (with lanes).
-#define TF_DECLARE_BINARY(Name)                                              \
-  struct Name##Node : ExprNode {                                            \
-    TF_EXPR_NODE_HEADER(Name)                                               \
-    Name##Node(DataType t, Expr a, Expr b)                                  \
-        : ExprNode(kKind, t), a(std::move(a)), b(std::move(b)) {}           \
-    Expr a;                                                                 \
-    Expr b;                                                                 \
-    static Expr Make(Expr a, Expr b);                                       \
+#define TF_DECLARE_BINARY(Name)                                   \
+  struct Name##Node : ExprNode {                                  \
+    TF_EXPR_NODE_HEADER(Name)                                     \
+    Name##Node(DataType t, Expr a, Expr b)                        \
+        : ExprNode(kKind, t), a(std::move(a)), b(std::move(b)) {} \
+    Expr a;                                                       \
+    Expr b;                                                       \
+    static Expr Make(Expr a, Expr b);                             \
   };
 TF_IR_BINARY_NODES(TF_DECLARE_BINARY)
 #undef TF_DECLARE_BINARY
@@ -243,7 +243,9 @@ struct NotNode : ExprNode {
 struct SelectNode : ExprNode {
   TF_EXPR_NODE_HEADER(Select)
   SelectNode(DataType t, Expr c, Expr tv, Expr fv)
-      : ExprNode(kKind, t), condition(std::move(c)), true_value(std::move(tv)),
+      : ExprNode(kKind, t),
+        condition(std::move(c)),
+        true_value(std::move(tv)),
         false_value(std::move(fv)) {}
   Expr condition;
   Expr true_value;
@@ -309,7 +311,8 @@ struct BufferLoadNode : ExprNode {
 // A read of element `index` of a flat buffer; a Ramp index with a vector type reads lanes.
 struct LoadNode : ExprNode {
   TF_EXPR_NODE_HEADER(Load)
-  LoadNode(DataType t, Var bv, Expr i) : ExprNode(kKind, t), buffer_var(std::move(bv)), index(std::move(i)) {}
+  LoadNode(DataType t, Var bv, Expr i)
+      : ExprNode(kKind, t), buffer_var(std::move(bv)), index(std::move(i)) {}
   Var buffer_var;
   Expr index;
   static Expr Make(DataType t, Var buffer_var, Expr index);
@@ -319,7 +322,10 @@ struct LoadNode : ExprNode {
 struct ReduceNode : ExprNode {
   TF_EXPR_NODE_HEADER(Reduce)
   ReduceNode(DataType t, CommReducer c, Expr s, std::vector<IterVar> ax, Expr cond)
-      : ExprNode(kKind, t), combiner(std::move(c)), source(std::move(s)), axis(std::move(ax)),
+      : ExprNode(kKind, t),
+        combiner(std::move(c)),
+        source(std::move(s)),
+        axis(std::move(ax)),
         condition(std::move(cond)) {}
   CommReducer combiner;
   Expr source;

@@ -28,12 +28,15 @@ class ExprFunctor<R(const Expr&, Args...)> {
   }
 
  protected:
-#define TF_DECLARE_VISIT(Name) \
-  virtual R VisitExpr_(const Name##Node* op, Args... args) { return VisitExprDefault_(op, args...); }
+#define TF_DECLARE_VISIT(Name)                               \
+  virtual R VisitExpr_(const Name##Node* op, Args... args) { \
+    return VisitExprDefault_(op, args...);                   \
+  }
   TF_IR_EXPR_NODES(TF_DECLARE_VISIT)
 #undef TF_DECLARE_VISIT
   virtual R VisitExprDefault_(const ExprNode* op, Args...) {
-    TF_UNREACHABLE() << "ExprFunctor does not handle expression kind " << static_cast<int>(op->kind);
+    TF_UNREACHABLE() << "ExprFunctor does not handle expression kind "
+                     << static_cast<int>(op->kind);
   }
 };
 
@@ -56,8 +59,10 @@ class StmtFunctor<R(const Stmt&, Args...)> {
   }
 
  protected:
-#define TF_DECLARE_VISIT(Name) \
-  virtual R VisitStmt_(const Name##Node* op, Args... args) { return VisitStmtDefault_(op, args...); }
+#define TF_DECLARE_VISIT(Name)                               \
+  virtual R VisitStmt_(const Name##Node* op, Args... args) { \
+    return VisitStmtDefault_(op, args...);                   \
+  }
   TF_IR_STMT_NODES(TF_DECLARE_VISIT)
 #undef TF_DECLARE_VISIT
   virtual R VisitStmtDefault_(const StmtNode* op, Args...) {

@@ -46,12 +46,12 @@ Expr Mutator::VisitExpr_(const FloatImmNode* op) { return Self(op); }
 Expr Mutator::VisitExpr_(const StringImmNode* op) { return Self(op); }
 Expr Mutator::VisitExpr_(const VarNode* op) { return Self(op); }
 
-#define TF_MUTATE_BINARY(Name)                                   \
-  Expr Mutator::VisitExpr_(const Name##Node* op) {               \
-    Expr a = VisitExpr(op->a);                                   \
-    Expr b = VisitExpr(op->b);                                   \
-    if (a.same_as(op->a) && b.same_as(op->b)) return Self(op);   \
-    return Name##Node::Make(std::move(a), std::move(b));         \
+#define TF_MUTATE_BINARY(Name)                                 \
+  Expr Mutator::VisitExpr_(const Name##Node* op) {             \
+    Expr a = VisitExpr(op->a);                                 \
+    Expr b = VisitExpr(op->b);                                 \
+    if (a.same_as(op->a) && b.same_as(op->b)) return Self(op); \
+    return Name##Node::Make(std::move(a), std::move(b));       \
   }
 TF_IR_BINARY_NODES(TF_MUTATE_BINARY)
 #undef TF_MUTATE_BINARY
@@ -61,8 +61,7 @@ Expr Mutator::VisitExpr_(const NotNode* op) {
   return a.same_as(op->a) ? Self(op) : NotNode::Make(a);
 }
 Expr Mutator::VisitExpr_(const SelectNode* op) {
-  Expr c = VisitExpr(op->condition), t = VisitExpr(op->true_value),
-       f = VisitExpr(op->false_value);
+  Expr c = VisitExpr(op->condition), t = VisitExpr(op->true_value), f = VisitExpr(op->false_value);
   if (c.same_as(op->condition) && t.same_as(op->true_value) && f.same_as(op->false_value)) {
     return Self(op);
   }

@@ -10,21 +10,28 @@ namespace {
 
 Expr BroadcastTo(Expr e, int lanes) {
   if (e.dtype().lanes() == lanes) return e;
-  TF_CHECK(e.dtype().is_scalar()) << "cannot broadcast " << e.dtype().ToString() << " to "
-                                  << lanes << " lanes";
+  TF_CHECK(e.dtype().is_scalar()) << "cannot broadcast " << e.dtype().ToString() << " to " << lanes
+                                  << " lanes";
   return BroadcastNode::Make(std::move(e), lanes);
 }
 
 // Folds a binary node over two integer constants; nullopt when it must not fold.
 std::optional<int64_t> FoldInt(ExprKind kind, int64_t a, int64_t b) {
   switch (kind) {
-    case ExprKind::kAdd: return a + b;
-    case ExprKind::kSub: return a - b;
-    case ExprKind::kMul: return a * b;
-    case ExprKind::kMin: return std::min(a, b);
-    case ExprKind::kMax: return std::max(a, b);
-    case ExprKind::kDiv: return b == 0 ? std::nullopt : std::optional(a / b);
-    case ExprKind::kMod: return b == 0 ? std::nullopt : std::optional(a % b);
+    case ExprKind::kAdd:
+      return a + b;
+    case ExprKind::kSub:
+      return a - b;
+    case ExprKind::kMul:
+      return a * b;
+    case ExprKind::kMin:
+      return std::min(a, b);
+    case ExprKind::kMax:
+      return std::max(a, b);
+    case ExprKind::kDiv:
+      return b == 0 ? std::nullopt : std::optional(a / b);
+    case ExprKind::kMod:
+      return b == 0 ? std::nullopt : std::optional(a % b);
     case ExprKind::kFloorDiv: {
       if (b == 0) return std::nullopt;
       int64_t q = a / b;
@@ -35,7 +42,8 @@ std::optional<int64_t> FoldInt(ExprKind kind, int64_t a, int64_t b) {
       int64_t r = a % b;
       return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -188,12 +196,13 @@ Expr FoldConstants(const Expr& e) {
 Expr MaxValue(DataType t) {
   DataType s = t.element_of();
   if (s.is_float()) {
-    return FloatImm(s, s.bits() == 32 ? std::numeric_limits<float>::max()
-                                      : std::numeric_limits<double>::max());
+    return FloatImm(
+        s, s.bits() == 32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max());
   }
   if (s.is_bool()) return IntImm(s, 1);
-  if (s.is_int()) return IntImm(s, s.bits() == 64 ? std::numeric_limits<int64_t>::max()
-                                                  : (int64_t{1} << (s.bits() - 1)) - 1);
+  if (s.is_int())
+    return IntImm(s, s.bits() == 64 ? std::numeric_limits<int64_t>::max()
+                                    : (int64_t{1} << (s.bits() - 1)) - 1);
   // uint64 max does not fit an int64 immediate; it is stored as -1 and read back as unsigned.
   return IntImm(s, s.bits() == 64 ? -1 : (int64_t{1} << s.bits()) - 1);
 }
@@ -204,8 +213,9 @@ Expr MinValue(DataType t) {
     return FloatImm(s, s.bits() == 32 ? -std::numeric_limits<float>::max()
                                       : -std::numeric_limits<double>::max());
   }
-  if (s.is_int()) return IntImm(s, s.bits() == 64 ? std::numeric_limits<int64_t>::min()
-                                                  : -(int64_t{1} << (s.bits() - 1)));
+  if (s.is_int())
+    return IntImm(
+        s, s.bits() == 64 ? std::numeric_limits<int64_t>::min() : -(int64_t{1} << (s.bits() - 1)));
   return IntImm(s, 0);
 }
 

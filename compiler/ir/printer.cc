@@ -13,39 +13,60 @@ namespace {
 // Operator precedence, higher binds tighter; used to print only the parentheses that matter.
 int Precedence(ExprKind kind) {
   switch (kind) {
-    case ExprKind::kOr: return 1;
-    case ExprKind::kAnd: return 2;
+    case ExprKind::kOr:
+      return 1;
+    case ExprKind::kAnd:
+      return 2;
     case ExprKind::kEQ:
-    case ExprKind::kNE: return 3;
+    case ExprKind::kNE:
+      return 3;
     case ExprKind::kLT:
     case ExprKind::kLE:
     case ExprKind::kGT:
-    case ExprKind::kGE: return 4;
+    case ExprKind::kGE:
+      return 4;
     case ExprKind::kAdd:
-    case ExprKind::kSub: return 5;
+    case ExprKind::kSub:
+      return 5;
     case ExprKind::kMul:
     case ExprKind::kDiv:
-    case ExprKind::kMod: return 6;
-    default: return 10;
+    case ExprKind::kMod:
+      return 6;
+    default:
+      return 10;
   }
 }
 
 const char* BinarySymbol(ExprKind kind) {
   switch (kind) {
-    case ExprKind::kAdd: return " + ";
-    case ExprKind::kSub: return " - ";
-    case ExprKind::kMul: return "*";
-    case ExprKind::kDiv: return "/";
-    case ExprKind::kMod: return " % ";
-    case ExprKind::kEQ: return " == ";
-    case ExprKind::kNE: return " != ";
-    case ExprKind::kLT: return " < ";
-    case ExprKind::kLE: return " <= ";
-    case ExprKind::kGT: return " > ";
-    case ExprKind::kGE: return " >= ";
-    case ExprKind::kAnd: return " && ";
-    case ExprKind::kOr: return " || ";
-    default: return nullptr;
+    case ExprKind::kAdd:
+      return " + ";
+    case ExprKind::kSub:
+      return " - ";
+    case ExprKind::kMul:
+      return "*";
+    case ExprKind::kDiv:
+      return "/";
+    case ExprKind::kMod:
+      return " % ";
+    case ExprKind::kEQ:
+      return " == ";
+    case ExprKind::kNE:
+      return " != ";
+    case ExprKind::kLT:
+      return " < ";
+    case ExprKind::kLE:
+      return " <= ";
+    case ExprKind::kGT:
+      return " > ";
+    case ExprKind::kGE:
+      return " >= ";
+    case ExprKind::kAnd:
+      return " && ";
+    case ExprKind::kOr:
+      return " || ";
+    default:
+      return nullptr;
   }
 }
 

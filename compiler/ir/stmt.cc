@@ -14,11 +14,16 @@ Stmt New(Args&&... args) {
 
 const char* ForKindName(ForKind kind) {
   switch (kind) {
-    case ForKind::kSerial: return "for";
-    case ForKind::kParallel: return "parallel";
-    case ForKind::kVectorized: return "vectorized";
-    case ForKind::kUnrolled: return "unrolled";
-    case ForKind::kThreadBinding: return "thread_binding";
+    case ForKind::kSerial:
+      return "for";
+    case ForKind::kParallel:
+      return "parallel";
+    case ForKind::kVectorized:
+      return "vectorized";
+    case ForKind::kUnrolled:
+      return "unrolled";
+    case ForKind::kThreadBinding:
+      return "thread_binding";
   }
   return "?";
 }
@@ -66,8 +71,8 @@ Stmt ForNode::Make(Var loop_var, Expr min, Expr extent, ForKind kind, Stmt body,
                    std::string thread_tag) {
   TF_CHECK(min.dtype() == loop_var.dtype() && extent.dtype() == loop_var.dtype())
       << "For " << loop_var.name() << ": min/extent type";
-  return New<ForNode>(std::move(loop_var), std::move(min), std::move(extent), kind,
-                      std::move(body), std::move(thread_tag));
+  return New<ForNode>(std::move(loop_var), std::move(min), std::move(extent), kind, std::move(body),
+                      std::move(thread_tag));
 }
 
 Stmt SeqStmtNode::Make(std::vector<Stmt> seq) {

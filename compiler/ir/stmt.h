@@ -83,7 +83,10 @@ struct LetStmtNode : StmtNode {
 struct AttrStmtNode : StmtNode {
   TF_STMT_NODE_HEADER(AttrStmt)
   AttrStmtNode(AttrNodeRef n, std::string k, Expr v, Stmt b)
-      : StmtNode(kKind), node(std::move(n)), key(std::move(k)), value(std::move(v)),
+      : StmtNode(kKind),
+        node(std::move(n)),
+        key(std::move(k)),
+        value(std::move(v)),
         body(std::move(b)) {}
   AttrNodeRef node;
   std::string key;
@@ -135,8 +138,12 @@ struct StoreNode : StmtNode {
 struct AllocateNode : StmtNode {
   TF_STMT_NODE_HEADER(Allocate)
   AllocateNode(Var bv, DataType t, std::vector<Expr> e, std::string s, Stmt b)
-      : StmtNode(kKind), buffer_var(std::move(bv)), dtype(t), extents(std::move(e)),
-        scope(std::move(s)), body(std::move(b)) {}
+      : StmtNode(kKind),
+        buffer_var(std::move(bv)),
+        dtype(t),
+        extents(std::move(e)),
+        scope(std::move(s)),
+        body(std::move(b)) {}
   Var buffer_var;
   DataType dtype;
   std::vector<Expr> extents;
@@ -149,8 +156,13 @@ struct AllocateNode : StmtNode {
 struct ForNode : StmtNode {
   TF_STMT_NODE_HEADER(For)
   ForNode(Var v, Expr mn, Expr ext, ForKind k, Stmt b, std::string tag)
-      : StmtNode(kKind), loop_var(std::move(v)), min(std::move(mn)), extent(std::move(ext)),
-        for_kind(k), body(std::move(b)), thread_tag(std::move(tag)) {}
+      : StmtNode(kKind),
+        loop_var(std::move(v)),
+        min(std::move(mn)),
+        extent(std::move(ext)),
+        for_kind(k),
+        body(std::move(b)),
+        thread_tag(std::move(tag)) {}
   Var loop_var;
   Expr min;
   Expr extent;
@@ -172,7 +184,9 @@ struct SeqStmtNode : StmtNode {
 struct IfThenElseNode : StmtNode {
   TF_STMT_NODE_HEADER(IfThenElse)
   IfThenElseNode(Expr c, Stmt t, Stmt e)
-      : StmtNode(kKind), condition(std::move(c)), then_case(std::move(t)),
+      : StmtNode(kKind),
+        condition(std::move(c)),
+        then_case(std::move(t)),
         else_case(std::move(e)) {}
   Expr condition;
   Stmt then_case;

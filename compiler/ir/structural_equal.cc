@@ -28,10 +28,10 @@ class Comparator {
         return a.As<StringImmNode>()->value == b.As<StringImmNode>()->value;
       case ExprKind::kVar:
         return VarEqual(a.As<VarNode>(), b.As<VarNode>());
-#define TF_EQ_BINARY(Name)                                         \
-  case ExprKind::k##Name: {                                        \
-    auto *x = a.As<Name##Node>(), *y = b.As<Name##Node>();         \
-    return Eq(x->a, y->a) && Eq(x->b, y->b);                       \
+#define TF_EQ_BINARY(Name)                                 \
+  case ExprKind::k##Name: {                                \
+    auto *x = a.As<Name##Node>(), *y = b.As<Name##Node>(); \
+    return Eq(x->a, y->a) && Eq(x->b, y->b);               \
   }
         TF_IR_BINARY_NODES(TF_EQ_BINARY)
 #undef TF_EQ_BINARY
@@ -129,9 +129,8 @@ class Comparator {
       }
       case StmtKind::kFor: {
         auto *x = a.As<ForNode>(), *y = b.As<ForNode>();
-        return x->for_kind == y->for_kind && x->thread_tag == y->thread_tag &&
-               Eq(x->min, y->min) && Eq(x->extent, y->extent) && Bind(x->loop_var, y->loop_var) &&
-               Eq(x->body, y->body);
+        return x->for_kind == y->for_kind && x->thread_tag == y->thread_tag && Eq(x->min, y->min) &&
+               Eq(x->extent, y->extent) && Bind(x->loop_var, y->loop_var) && Eq(x->body, y->body);
       }
       case StmtKind::kSeqStmt: {
         auto *x = a.As<SeqStmtNode>(), *y = b.As<SeqStmtNode>();
@@ -163,7 +162,8 @@ class Comparator {
   }
   bool RangeEq(const Range& a, const Range& b) {
     return a.min.defined() == b.min.defined() && a.extent.defined() == b.extent.defined() &&
-           (!a.min.defined() || Eq(a.min, b.min)) && (!a.extent.defined() || Eq(a.extent, b.extent));
+           (!a.min.defined() || Eq(a.min, b.min)) &&
+           (!a.extent.defined() || Eq(a.extent, b.extent));
   }
   // Records that a (a binding occurrence) corresponds to b.
   bool Bind(const Var& a, const Var& b) {

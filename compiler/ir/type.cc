@@ -33,8 +33,8 @@ std::optional<DataType> DataType::Parse(std::string_view text) {
     std::string_view name;
     Code code;
   };
-  for (Prefix p : {Prefix{"uint", Code::kUInt}, Prefix{"int", Code::kInt},
-                   Prefix{"float", Code::kFloat}}) {
+  for (Prefix p :
+       {Prefix{"uint", Code::kUInt}, Prefix{"int", Code::kInt}, Prefix{"float", Code::kFloat}}) {
     if (text.substr(0, p.name.size()) != p.name) continue;
     auto bits = ParseInt(text.substr(p.name.size()));
     if (!bits || !ValidBits(p.code, *bits)) return std::nullopt;
@@ -51,7 +51,9 @@ std::string DataType::ToString() const {
   } else if (is_handle()) {
     base = "handle";
   } else {
-    base = (code_ == Code::kInt ? "int" : code_ == Code::kUInt ? "uint" : "float") +
+    base = (code_ == Code::kInt    ? "int"
+            : code_ == Code::kUInt ? "uint"
+                                   : "float") +
            std::to_string(bits_);
   }
   if (lanes_ != 1) base += "x" + std::to_string(lanes_);

@@ -12,10 +12,10 @@ void Visitor::VisitExpr_(const FloatImmNode*) {}
 void Visitor::VisitExpr_(const StringImmNode*) {}
 void Visitor::VisitExpr_(const VarNode*) {}
 
-#define TF_VISIT_BINARY(Name)                       \
+#define TF_VISIT_BINARY(Name)                      \
   void Visitor::VisitExpr_(const Name##Node* op) { \
-    VisitExpr(op->a);                               \
-    VisitExpr(op->b);                               \
+    VisitExpr(op->a);                              \
+    VisitExpr(op->b);                              \
   }
 TF_IR_BINARY_NODES(TF_VISIT_BINARY)
 #undef TF_VISIT_BINARY

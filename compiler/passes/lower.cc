@@ -28,8 +28,8 @@ absl::Status CheckArgs(const schedule::Schedule& schedule, const schedule::Sched
   for (const auto& info : graph.stages) {
     if (info.stage->op()->kind != te::OpKind::kPlaceholder || info.consumers.empty()) continue;
     if (!params.count(info.stage->op()->buffer.get())) {
-      return absl::InvalidArgumentError(absl::StrCat("placeholder ", info.stage->name(),
-                                                     " is read but not listed in args"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("placeholder ", info.stage->name(), " is read but not listed in args"));
     }
   }
   return absl::OkStatus();

@@ -142,10 +142,10 @@ class BoundInferrer {
   arith::IntervalSet RelaxFully(const ir::Expr& e, const arith::VarIntervalMap& relax) {
     arith::IntervalSet s = arith::EvalSet(e, relax);
     for (int round = 0; round < 16 && Mentions(s, relax); ++round) {
-      arith::IntervalSet lo = s.HasLowerBound() ? arith::EvalSet(s.min, relax)
-                                                : arith::IntervalSet::Everything();
-      arith::IntervalSet hi = s.HasUpperBound() ? arith::EvalSet(s.max, relax)
-                                                : arith::IntervalSet::Everything();
+      arith::IntervalSet lo =
+          s.HasLowerBound() ? arith::EvalSet(s.min, relax) : arith::IntervalSet::Everything();
+      arith::IntervalSet hi =
+          s.HasUpperBound() ? arith::EvalSet(s.max, relax) : arith::IntervalSet::Everything();
       s = arith::IntervalSet{lo.min, hi.max};
     }
     return s;

@@ -50,8 +50,8 @@ absl::StatusOr<te::Tensor> Schedule::cache_read(const te::Tensor& tensor, const 
     Stage* stage = Contains(reader) ? &(*this)[reader] : nullptr;
     std::vector<Stage*> actual = node_->ReadersOf(buffer);
     if (stage == nullptr || std::find(actual.begin(), actual.end(), stage) == actual.end()) {
-      return absl::InvalidArgumentError(absl::StrCat("cache_read of ", tensor.name(), ": ",
-                                                     reader.name(), " does not read it"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("cache_read of ", tensor.name(), ": ", reader.name(), " does not read it"));
     }
     reader_stages.push_back(stage);
   }
@@ -62,8 +62,8 @@ absl::StatusOr<te::Tensor> Schedule::cache_read(const te::Tensor& tensor, const 
   // A placeholder has no axes of its own: the copy gets ax0, ax1, ... over the shape.
   std::vector<ir::IterVar> axis;
   for (size_t d = 0; d < buffer->shape.size(); ++d) {
-    std::string name = d < source.op()->axis.size() ? source.op()->axis[d]->var.name()
-                                                     : absl::StrCat("ax", d);
+    std::string name =
+        d < source.op()->axis.size() ? source.op()->axis[d]->var.name() : absl::StrCat("ax", d);
     ir::Var v(name, buffer->shape[d].dtype());
     axis.emplace_back(ir::Range{ir::MakeZero(v.dtype()), buffer->shape[d]}, v,
                       ir::IterVarType::kDataPar);

@@ -28,8 +28,7 @@ class Stage {
  public:
   Stage(ScheduleNode* schedule, te::Operation op);
 
-  Stage& split(const ir::IterVar& parent, ir::Expr factor, ir::IterVar* outer,
-               ir::IterVar* inner);
+  Stage& split(const ir::IterVar& parent, ir::Expr factor, ir::IterVar* outer, ir::IterVar* inner);
   Stage& split_by_nparts(const ir::IterVar& parent, ir::Expr nparts, ir::IterVar* outer,
                          ir::IterVar* inner);
   // Splits x by x_factor and y by y_factor and orders the loops xo, yo, xi, yi.

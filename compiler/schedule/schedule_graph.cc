@@ -62,10 +62,10 @@ absl::Status CheckConsumerScope(const StageInfo& producer, const StageInfo& cons
   for (const AttachPoint& p : consumer.attach_path) {
     if (p.stage == innermost.stage && p.leaf.same_as(innermost.leaf)) return absl::OkStatus();
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "compute_at on stage ", producer.stage->name(), ": it is computed inside loop ",
-      innermost.leaf->var.name(), " of ", innermost.stage->name(), ", but its consumer ",
-      consumer.stage->name(), " runs outside that loop"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("compute_at on stage ", producer.stage->name(), ": it is computed inside loop ",
+                   innermost.leaf->var.name(), " of ", innermost.stage->name(),
+                   ", but its consumer ", consumer.stage->name(), " runs outside that loop"));
 }
 
 }  // namespace

@@ -156,8 +156,7 @@ absl::Status StageNestBuilder::BindLeaves() {
     }
     leaf_values_[leaf.get()] = leaf->var;
     var_level_[leaf->var.get()] = static_cast<int>(k);
-    if (attr && attr->kind == ir::ForKind::kVectorized &&
-        !ir::AsConstInt(RangeOf(leaf).extent)) {
+    if (attr && attr->kind == ir::ForKind::kVectorized && !ir::AsConstInt(RangeOf(leaf).extent)) {
       return absl::InvalidArgumentError(absl::StrCat(
           "vectorize on stage ", stage_.name(), ": axis ", leaf->var.name(), " has extent ",
           ir::ToString(RangeOf(leaf).extent), ", which is not a constant"));
@@ -188,10 +187,10 @@ absl::Status StageNestBuilder::BindThread(size_t k, const ir::IterVar& leaf,
   arith::Analyzer* analyzer = parent_->analyzer();
   if (!analyzer->CanProve(extent == l.extent)) {
     if (!analyzer->CanProve(extent <= l.extent)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "bind on stage ", stage_.name(), ": axis ", leaf->var.name(), " has extent ",
-          ir::ToString(extent), ", more than the ", ir::ToString(l.extent), " ", tag,
-          " threads launched"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("bind on stage ", stage_.name(), ": axis ", leaf->var.name(), " has extent ",
+                       ir::ToString(extent), ", more than the ", ir::ToString(l.extent), " ", tag,
+                       " threads launched"));
     }
     ir::Expr in_extent = l.var < extent;
     thread_guards_.push_back({in_extent, LevelOf(in_extent)});
@@ -240,8 +239,8 @@ std::vector<Guard> StageNestBuilder::MakeGuards(const ValueMap& values, bool dat
       bool uses_reduce = false;
       ir::PostOrderVisit(g.condition, [&](const ir::Expr& x) {
         for (const auto& iv : stage_.leaf_iter_vars()) {
-          uses_reduce = uses_reduce || (iv->iter_type == ir::IterVarType::kCommReduce &&
-                                        x.same_as(iv->var));
+          uses_reduce =
+              uses_reduce || (iv->iter_type == ir::IterVarType::kCommReduce && x.same_as(iv->var));
         }
       });
       if (!uses_reduce) kept.push_back(g);
@@ -356,8 +355,8 @@ absl::StatusOr<ir::Stmt> StageNestBuilder::WrapLoop(size_t k, const ir::Var& var
     if (leaf_launch_keys_[k].empty()) return body;  // runs on threads an enclosing stage launched
     const ir::IterVar& thread = attr->bind_thread;
     const Launch& launch = launched_.at(leaf_launch_keys_[k]);
-    const char* key = IsThreadTag(thread->thread_tag) ? ir::attr::kThreadExtent
-                                                      : ir::attr::kVirtualThread;
+    const char* key =
+        IsThreadTag(thread->thread_tag) ? ir::attr::kThreadExtent : ir::attr::kVirtualThread;
     loop = ir::AttrStmtNode::Make(thread, key, launch.extent, body);
   } else {
     ir::Expr extent = parent_->analyzer()->Simplify(RangeOf(leaf).extent);

@@ -34,8 +34,8 @@ void Stage::ResetIterVars() {
 
 bool Stage::Fail(const std::string& primitive, const std::string& message) {
   if (schedule_->error.ok()) {
-    schedule_->error = absl::InvalidArgumentError(
-        absl::StrCat(primitive, " on stage ", name(), ": ", message));
+    schedule_->error =
+        absl::InvalidArgumentError(absl::StrCat(primitive, " on stage ", name(), ": ", message));
   }
   return false;
 }
@@ -49,8 +49,8 @@ bool Stage::CheckLeaf(const std::string& primitive, const ir::IterVar& iv) {
                                         " was already split or fused; use the axes that "
                                         "split or fuse returned"));
   }
-  return Fail(primitive, absl::StrCat(AxisKind(iv), " ", iv->var.name(),
-                                      " does not belong to this stage"));
+  return Fail(primitive,
+              absl::StrCat(AxisKind(iv), " ", iv->var.name(), " does not belong to this stage"));
 }
 
 bool Stage::IsReduceDerived(const ir::IterVar& iv) const {
@@ -106,9 +106,9 @@ Stage& Stage::split_by_nparts(const ir::IterVar& parent, ir::Expr nparts, ir::It
   return SplitImpl("split", parent, ir::Expr(), std::move(nparts), outer, inner);
 }
 
-Stage& Stage::tile(const ir::IterVar& x, const ir::IterVar& y, ir::Expr x_factor,
-                   ir::Expr y_factor, ir::IterVar* x_outer, ir::IterVar* y_outer,
-                   ir::IterVar* x_inner, ir::IterVar* y_inner) {
+Stage& Stage::tile(const ir::IterVar& x, const ir::IterVar& y, ir::Expr x_factor, ir::Expr y_factor,
+                   ir::IterVar* x_outer, ir::IterVar* y_outer, ir::IterVar* x_inner,
+                   ir::IterVar* y_inner) {
   if (x.same_as(y)) {
     Fail("tile", absl::StrCat("x and y are the same axis ", x.defined() ? x->var.name() : ""));
   }
@@ -127,8 +127,8 @@ Stage& Stage::fuse(const ir::IterVar& outer, const ir::IterVar& inner, ir::IterV
                : ir::IterVar();
   if (!CheckLeaf("fuse", outer) || !CheckLeaf("fuse", inner)) return *this;
   if (outer->iter_type != inner->iter_type) {
-    Fail("fuse", absl::StrCat("cannot fuse ", AxisKind(outer), " ", outer->var.name(),
-                              " with ", AxisKind(inner), " ", inner->var.name()));
+    Fail("fuse", absl::StrCat("cannot fuse ", AxisKind(outer), " ", outer->var.name(), " with ",
+                              AxisKind(inner), " ", inner->var.name()));
     return *this;
   }
   auto find = [&](const ir::IterVar& iv) {
@@ -189,8 +189,8 @@ Stage& Stage::bind(const ir::IterVar& axis, const ir::IterVar& thread) {
   }
   IterVarAttr& attr = MutableAttr(axis);
   if (attr.kind != ir::ForKind::kSerial) {
-    Fail("bind", absl::StrCat("axis ", axis->var.name(), " is already ",
-                              ir::ForKindName(attr.kind)));
+    Fail("bind",
+         absl::StrCat("axis ", axis->var.name(), " is already ", ir::ForKindName(attr.kind)));
     return *this;
   }
   attr.bind_thread = thread;

@@ -16,8 +16,8 @@ Stage& Stage::compute_at(Stage& parent, const ir::IterVar& scope) {
   }
   for (Stage* s = &parent; s != nullptr; s = s->attach_stage_) {
     if (s == this) {
-      Fail("compute_at", absl::StrCat("cycle: ", parent.name(), " is itself computed inside ",
-                                      name()));
+      Fail("compute_at",
+           absl::StrCat("cycle: ", parent.name(), " is itself computed inside ", name()));
       return *this;
     }
   }
@@ -38,7 +38,8 @@ Stage& Stage::compute_inline() {
   }
   for (const auto& stage : schedule_->stages) {
     if (stage->attach_stage_ == this) {
-      Fail("compute_inline", absl::StrCat("stage ", stage->name(), " is computed at one of its "
+      Fail("compute_inline", absl::StrCat("stage ", stage->name(),
+                                          " is computed at one of its "
                                           "loops"));
       return *this;
     }

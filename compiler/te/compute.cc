@@ -18,9 +18,11 @@ absl::Status CheckReductionPlacement(const ir::Expr& body, const std::string& na
   ir::PostOrderVisit(body, [&](const ir::Expr& e) {
     if (!status.ok() || !e.As<ir::ReduceNode>()) return;
     if (!e.same_as(*top)) {
-      status = absl::InvalidArgumentError(absl::StrCat(
-          "compute ", name, ": a reduction must be the whole body (write C = sum(...), then "
-          "another compute for ", ir::ToString(body), ")"));
+      status = absl::InvalidArgumentError(
+          absl::StrCat("compute ", name,
+                       ": a reduction must be the whole body (write C = sum(...), then "
+                       "another compute for ",
+                       ir::ToString(body), ")"));
     }
   });
   if (!status.ok()) return status;
@@ -49,9 +51,8 @@ absl::StatusOr<Tensor> compute(std::vector<ir::Expr> shape, const IndexFn& fn, s
   std::vector<ir::Var> vars;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (!shape[i].dtype().is_integral()) {
-      return absl::InvalidArgumentError(absl::StrCat("compute ", name, ": dimension ", i,
-                                                     " has non-integer extent ",
-                                                     ir::ToString(shape[i])));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "compute ", name, ": dimension ", i, " has non-integer extent ", ir::ToString(shape[i])));
     }
     std::string axis_name = i < axis_names.size() ? axis_names[i] : DefaultAxisName(i);
     ir::Var v(axis_name, shape[i].dtype());
@@ -64,8 +65,8 @@ absl::StatusOr<Tensor> compute(std::vector<ir::Expr> shape, const IndexFn& fn, s
     return absl::InvalidArgumentError(absl::StrCat("compute ", name, ": empty body"));
   }
   if (!body.dtype().is_scalar() || body.dtype().is_handle()) {
-    return absl::InvalidArgumentError(absl::StrCat("compute ", name, ": body has type ",
-                                                   body.dtype().ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("compute ", name, ": body has type ", body.dtype().ToString()));
   }
   if (absl::Status st = CheckReductionPlacement(body, name); !st.ok()) return st;
   std::vector<ir::IterVar> reduce_axis;

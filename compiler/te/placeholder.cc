@@ -4,8 +4,8 @@
 namespace tunefarm::te {
 
 ir::Expr Tensor::operator()(std::vector<ir::Expr> indices) const {
-  TF_CHECK(indices.size() == ndim()) << name() << " indexed with " << indices.size()
-                                     << " indices, rank " << ndim();
+  TF_CHECK(indices.size() == ndim())
+      << name() << " indexed with " << indices.size() << " indices, rank " << ndim();
   for (auto& index : indices) {
     TF_CHECK(index.dtype().is_integral() && index.dtype().is_scalar())
         << name() << " indexed with " << index.dtype().ToString();
@@ -19,8 +19,8 @@ Tensor placeholder(std::vector<ir::Expr> shape, ir::DataType dtype, std::string 
   auto op = std::make_shared<OperationNode>();
   op->kind = OpKind::kPlaceholder;
   op->name = name;
-  op->buffer = ir::Buffer(std::move(name), dtype, std::move(shape), "global",
-                          std::weak_ptr<const void>(op));
+  op->buffer =
+      ir::Buffer(std::move(name), dtype, std::move(shape), "global", std::weak_ptr<const void>(op));
   return Tensor(op);
 }
 

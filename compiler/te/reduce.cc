@@ -6,8 +6,7 @@ namespace tunefarm::te {
 namespace {
 
 ir::Expr MakeReduction(const char* name, ir::Expr source, std::vector<ir::IterVar> axis,
-                       ir::Expr where, ir::Expr (*combine)(ir::Expr, ir::Expr),
-                       ir::Expr identity) {
+                       ir::Expr where, ir::Expr (*combine)(ir::Expr, ir::Expr), ir::Expr identity) {
   ir::DataType t = source.dtype();
   ir::Var lhs("x", t), rhs("y", t);
   auto combiner = ir::MakeCommReducer(name, lhs, rhs, combine(lhs, rhs), std::move(identity));

@@ -1,10 +1,9 @@
 // Randomized equivalence: random legal schedules (split, tile, fuse, reorder, compute_at,
 // inline, cache_read/write, vectorize, unroll, parallel) over four computations with symbolic
 // and odd extents must compute what the unscheduled definition computes.
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cstdlib>
+#include <gtest/gtest.h>
 #include <iostream>
 #include <optional>
 #include <random>
@@ -88,8 +87,7 @@ class RandomStageScheduler {
       const ir::IterVar& second = l[l.size() - 2];
       if (IsConst(second)) stage_.unroll(second);
     }
-    if (l.front()->iter_type == ir::IterVarType::kDataPar && Pick(0, 2) == 0 &&
-        l.size() > 2) {
+    if (l.front()->iter_type == ir::IterVarType::kDataPar && Pick(0, 2) == 0 && l.size() > 2) {
       stage_.parallel(l.front());
     }
   }
@@ -157,9 +155,14 @@ TEST(RandomScheduleTest, ElementwiseChain) {
     RandomStageScheduler d(s[w.d], rng);
     d.Apply();
     switch (rng() % 4) {
-      case 0: s[w.c].compute_inline(); break;
-      case 1: s[w.c].compute_at(s[w.d], d.RandomLeaf()); break;
-      default: RandomStageScheduler(s[w.c], rng).Apply();
+      case 0:
+        s[w.c].compute_inline();
+        break;
+      case 1:
+        s[w.c].compute_at(s[w.d], d.RandomLeaf());
+        break;
+      default:
+        RandomStageScheduler(s[w.c], rng).Apply();
     }
     if (rng() % 2 == 0) s[w.b].compute_inline();
     int m = 2 + static_cast<int>(rng() % 9);

@@ -103,8 +103,8 @@ inline absl::StatusOr<double> MaxErrorAgainstReference(const schedule::Schedule&
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i].op()->kind != te::OpKind::kCompute) continue;
     for (int64_t e = 0; e < got->arrays[i].NumElements(); ++e) {
-      double d = std::fabs(ElementAsDouble(got->arrays[i], e) -
-                           ElementAsDouble(want->arrays[i], e));
+      double d =
+          std::fabs(ElementAsDouble(got->arrays[i], e) - ElementAsDouble(want->arrays[i], e));
       if (!(d <= err)) err = std::isnan(d) ? INFINITY : d;
     }
   }

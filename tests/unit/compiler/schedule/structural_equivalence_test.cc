@@ -38,8 +38,8 @@ TEST(StructuralEquivalenceTest, SplitByNpartsMatchesTheEquivalentFactor) {
   // One part covers the whole axis: the loop over it disappears and the code is unchanged.
   ir::PrimFunc a = LowerOrDie(by_nparts, {w.a, w.b});
   ir::PrimFunc b = LowerOrDie(unsplit, {w.a, w.b});
-  EXPECT_TRUE(ir::StructuralEqual(a.body, b.body, /*map_free_vars=*/true))
-      << a.body << "\nvs\n" << b.body;
+  EXPECT_TRUE(ir::StructuralEqual(a.body, b.body, /*map_free_vars=*/true)) << a.body << "\nvs\n"
+                                                                           << b.body;
 }
 
 TEST(StructuralEquivalenceTest, DifferentSchedulesDiffer) {

@@ -13,15 +13,28 @@ struct Matmul {
   te::Tensor b = te::placeholder({n, n}, ir::DataType::Float(32), "B");
   ir::IterVar k = te::reduce_axis({0, n}, "k");
   te::Tensor c = *te::compute(
-      {n, n}, [&](const auto& i) { return te::sum(a({i[0], k->var}) * b({k->var, i[1]}), {k}); },
+      {n, n},
+      [&](const auto& i) {
+        return te::sum(a({i[0], k->var}) * b({k->var, i[1]}), {k});
+      },
       "C");
 };
 
 struct Chain {  // B = A * 2, C = B + 1, D = exp(C) - B over an m x 13 grid
   ir::Var m = te::var("m");
   te::Tensor a = te::placeholder({m, 13}, ir::DataType::Float(32), "A");
-  te::Tensor b = *te::compute({m, 13}, [&](const auto& i) { return a({i[0], i[1]}) * 2.0f; }, "B");
-  te::Tensor c = *te::compute({m, 13}, [&](const auto& i) { return b({i[0], i[1]}) + 1.0f; }, "C");
+  te::Tensor b = *te::compute(
+      {m, 13},
+      [&](const auto& i) {
+        return a({i[0], i[1]}) * 2.0f;
+      },
+      "B");
+  te::Tensor c = *te::compute(
+      {m, 13},
+      [&](const auto& i) {
+        return b({i[0], i[1]}) + 1.0f;
+      },
+      "C");
   te::Tensor d = *te::compute(
       {m, 13},
       [&](const auto& i) {
@@ -59,7 +72,11 @@ struct RowMax {
   te::Tensor a = te::placeholder({n, 11}, ir::DataType::Float(32), "A");
   ir::IterVar k = te::reduce_axis({0, 11}, "k");
   te::Tensor m = *te::compute(
-      {n}, [&](const auto& i) { return te::max(a({i[0], k->var}), {k}); }, "M");
+      {n},
+      [&](const auto& i) {
+        return te::max(a({i[0], k->var}), {k});
+      },
+      "M");
 };
 
 }  // namespace tunefarm::testing
