@@ -93,7 +93,13 @@ void Analyzer::UndoTo(size_t mark) {
   }
 }
 
+void Analyzer::NewState() {
+  Log([this, old = state_] { state_ = old; });
+  state_ = ++last_state_;
+}
+
 void Analyzer::SetConstBound(const ir::Var& v, const ConstIntBound& b) {
+  NewState();
   std::optional<ConstIntBound> old;
   if (auto it = const_bounds_.find(v.get()); it != const_bounds_.end()) old = it->second;
   const_bounds_[v.get()] = b;
@@ -107,6 +113,7 @@ void Analyzer::SetConstBound(const ir::Var& v, const ConstIntBound& b) {
 }
 
 void Analyzer::SetModularSet(const ir::Var& v, const ModularSet& m) {
+  NewState();
   std::optional<ModularSet> old;
   if (auto it = modular_sets_.find(v.get()); it != modular_sets_.end()) old = it->second;
   modular_sets_[v.get()] = m;
@@ -137,6 +144,7 @@ void Analyzer::SetInterval(const ir::Var& v, const IntervalSet& s) {
   } else {
     return;
   }
+  NewState();
   Log([this, v, old, old_order] {
     if (old) {
       intervals_[v.get()] = *old;
@@ -190,6 +198,7 @@ Analyzer::Scope Analyzer::EnterConstraint(const ir::Expr& cond) {
 
 void Analyzer::AddConstraintAtom(const Expr& atom) {
   if (IsImm(atom)) return;
+  NewState();
   facts_.push_back(atom);
   Log([this] { facts_.pop_back(); });
   auto cmp = AsOrderedCompare(atom);
@@ -252,7 +261,16 @@ void Analyzer::Tighten(const ir::Var& v, const Expr& lower, const Expr& upper) {
   if (changed) SetInterval(v, s);
 }
 
-Expr Analyzer::Simplify(const Expr& e) { return arith::Simplify(e, this); }
+Expr Analyzer::Simplify(const Expr& e) {
+  size_t hash;
+  if (!SimplifyCache::Hash(e, &hash)) return arith::Simplify(e, this);
+  // Below symbolic_depth_ 0 bounds are found differently, so that is part of the state.
+  uint64_t state = state_ * 2 + (symbolic_depth_ > 0 ? 1 : 0);
+  if (Expr hit = simplify_cache_.Find(state, hash, e); hit.defined()) return hit;
+  Expr r = arith::Simplify(e, this);
+  simplify_cache_.Insert(state, hash, e, r);
+  return r;
+}
 
 bool Analyzer::CanProve(const Expr& cond) {
   Expr c = Simplify(cond);

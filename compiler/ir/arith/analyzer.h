@@ -13,6 +13,7 @@
 #include "compiler/ir/arith/const_int_bound.h"
 #include "compiler/ir/arith/interval_set.h"
 #include "compiler/ir/arith/modular_set.h"
+#include "compiler/ir/arith/simplify_cache.h"
 #include "compiler/ir/expr.h"
 
 namespace tunefarm::arith {
@@ -72,6 +73,8 @@ class Analyzer {
   // Records how to undo a change. Undo entries hold the variable's handle, which keeps it alive
   // while the maps are keyed by its address.
   void Log(std::function<void()> undo) { undo_log_.push_back(std::move(undo)); }
+  // Gives the state a new id (after a change to what the analyzer knows), restored on undo.
+  void NewState();
   void UndoTo(size_t mark);
   void SetConstBound(const ir::Var& v, const ConstIntBound& b);
   void SetModularSet(const ir::Var& v, const ModularSet& m);
@@ -102,6 +105,11 @@ class Analyzer {
   // Symbolic interval reasoning simplifies bounds, which asks for bounds again; one level of
   // nesting is enough and keeps that recursion finite.
   int symbolic_depth_ = 0;
+  // Identifies the current knowledge: equal ids mean equal bindings and constraints (undo
+  // restores the id of the state it returns to), so simplification results can be reused.
+  uint64_t state_ = 0;
+  uint64_t last_state_ = 0;
+  SimplifyCache simplify_cache_;
 };
 
 }  // namespace tunefarm::arith

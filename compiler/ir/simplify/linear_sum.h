@@ -40,8 +40,15 @@ class LinearSum {
   // Rebuilds an expression: the first positive term, the others in order (negative ones
   // subtracted), then the constant; `k - ...` when no term is positive.
   ir::Expr ToExpr() const;
+  // True when ToExpr() would give an expression structurally equal to the binary node
+  // `kind(a, b)`, so a caller can keep that node instead of building a copy. May answer false
+  // for some equal forms (a term that is itself the whole expression), never true wrongly.
+  bool MatchesBinary(ir::ExprKind kind, const ir::Expr& a, const ir::Expr& b) const;
 
  private:
+  // The index of the term that leads ToExpr() (the first additive one); terms_.size() if none.
+  size_t FirstAdditive() const;
+
   ir::DataType dtype_;
   std::vector<Term> terms_;
   int64_t constant_ = 0;

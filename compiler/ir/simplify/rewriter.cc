@@ -207,7 +207,8 @@ Expr Rewriter::VisitExpr_(const ir::ReduceNode* op) {
 }
 
 Expr Simplify(const Expr& e, Analyzer* analyzer) {
-  if (!e.defined()) return e;
+  // Leaves are already simplest.
+  if (!e.defined() || e.kind() == ExprKind::kIntImm || e.kind() == ExprKind::kVar) return e;
   Analyzer local;
   Rewriter rewriter(analyzer != nullptr ? analyzer : &local);
   // One bottom-up pass usually reaches the fixed point; a rule that exposes a new opportunity

@@ -45,6 +45,10 @@ Expr Rewriter::Linear(const Expr& a, const Expr& b, int64_t sign) {
   LinearSum sum = LinearSum::FromExpr(a);
   sum.AddExpr(b, sign);
   while (auto recombined = RecombineDivMod(sum)) sum = *recombined;
+  // Sums already in canonical form are kept, which spares rebuilding them (and lets the
+  // visitor return the original node).
+  ExprKind kind = sign == 1 ? ExprKind::kAdd : ExprKind::kSub;
+  if (sum.MatchesBinary(kind, a, b)) return MakeBinaryNode(kind, a, b);
   return sum.ToExpr();
 }
 

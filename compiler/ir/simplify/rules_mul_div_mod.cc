@@ -83,8 +83,9 @@ Expr Rewriter::MulRule(const Expr& a, const Expr& b) {
   }
   if (ir::AsConstInt(a) || ir::AsConstInt(b)) {
     LinearSum sum(t);
-    sum.AddExpr(ir::MulNode::Make(a, b), 1);
-    return sum.ToExpr();
+    Expr product = ir::MulNode::Make(a, b);
+    sum.AddExpr(product, 1);
+    return sum.MatchesBinary(ExprKind::kMul, a, b) ? product : sum.ToExpr();
   }
   // Coefficients move out of single-term factors: (x*2)*y is (x*y)*2.
   LinearSum sa = LinearSum::FromExpr(a), sb = LinearSum::FromExpr(b);

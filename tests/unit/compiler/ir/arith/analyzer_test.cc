@@ -135,5 +135,38 @@ TEST(AnalyzerTest, ScopedBindingRestoresPreviousKnowledge) {
   EXPECT_FALSE(analyzer.CanProve(i == 5));
 }
 
+TEST(AnalyzerTest, SimplifyResultsFollowScopes) {
+  Analyzer analyzer;
+  Var i("i"), n("n");
+  Expr q = ir::FloorDiv(i, 8);
+  auto simplified = [&] { return analyzer.Simplify(ir::FloorDiv(i, 8)); };
+  for (int round = 0; round < 2; ++round) {
+    {
+      Analyzer::Scope scope = analyzer.BindScoped(i, ir::Range{0, 8});
+      EXPECT_TRUE(ir::IsConstInt(simplified(), 0));
+      {
+        Analyzer::Scope inner = analyzer.BindScoped(i, ir::Range{8, 8});
+        EXPECT_TRUE(ir::IsConstInt(simplified(), 1));
+      }
+      EXPECT_TRUE(ir::IsConstInt(simplified(), 0));
+    }
+    // Unchanged expressions come back as themselves, copies or not.
+    EXPECT_TRUE(analyzer.Simplify(q).same_as(q));
+    Expr copy = ir::FloorDiv(i, 8);
+    EXPECT_TRUE(analyzer.Simplify(copy).same_as(copy));
+    {
+      Analyzer::Scope scope = analyzer.EnterConstraint(i < 8 && 0 <= i);
+      EXPECT_TRUE(ir::IsConstInt(simplified(), 0));
+    }
+    EXPECT_TRUE(ir::StructuralEqual(simplified(), q));
+    // Bindings made without a scope change the answer too.
+    Analyzer::Scope scope = analyzer.OpenScope();
+    analyzer.Bind(i, ir::Range{16, 8});
+    EXPECT_TRUE(ir::IsConstInt(simplified(), 2));
+  }
+  EXPECT_TRUE(ir::StructuralEqual(simplified(), q));
+  EXPECT_TRUE(ir::StructuralEqual(analyzer.Simplify(ir::FloorDiv(n, 8)), ir::FloorDiv(n, 8)));
+}
+
 }  // namespace
 }  // namespace tunefarm::arith

@@ -59,5 +59,29 @@ TEST(LinearSumTest, WrapsAtTheTypeWidth) {
   EXPECT_EQ(m.ToExpr().kind(), ir::ExprKind::kMul);
 }
 
+TEST(LinearSumTest, MatchesBinaryOnlyForItsOwnRendering) {
+  Var x("x"), y("y");
+  // Every binary node that ToExpr() builds matches the sum it came from.
+  for (Expr e : {x * 4 + y - 3, y - x * 4, 7 - x, x * 4, x * 2 - y * 3 + 1}) {
+    LinearSum s = LinearSum::FromExpr(e);
+    Expr r = s.ToExpr();
+    auto k = r.kind();
+    auto ops = [&]() -> std::pair<Expr, Expr> {
+      if (const auto* n = r.As<ir::AddNode>()) return {n->a, n->b};
+      if (const auto* n = r.As<ir::SubNode>()) return {n->a, n->b};
+      const auto* n = r.As<ir::MulNode>();
+      return {n->a, n->b};
+    }();
+    EXPECT_TRUE(s.MatchesBinary(k, ops.first, ops.second)) << ir::ToString(r);
+  }
+  // Forms that ToExpr() would rewrite do not match.
+  LinearSum s = LinearSum::FromExpr(ir::AddNode::Make(ir::AddNode::Make(x, 1), y));
+  EXPECT_FALSE(s.MatchesBinary(ir::ExprKind::kAdd, ir::AddNode::Make(x, 1), y));
+  LinearSum t = LinearSum::FromExpr(ir::SubNode::Make(x, ir::MulNode::Make(y, -2)));
+  EXPECT_FALSE(t.MatchesBinary(ir::ExprKind::kSub, x, ir::MulNode::Make(y, -2)));
+  LinearSum u = LinearSum::FromExpr(ir::AddNode::Make(x, 0));
+  EXPECT_FALSE(u.MatchesBinary(ir::ExprKind::kAdd, x, Expr(0)));
+}
+
 }  // namespace
 }  // namespace tunefarm::arith
