@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/inject_virtual_thread.h"
+#include "compiler/passes/partition_vector_tails.h"
 #include "compiler/passes/remove_no_op.h"
 #include "compiler/passes/simplify.h"
 #include "compiler/passes/storage_flatten.h"
@@ -23,6 +24,7 @@ bool RunsThreadBlocks(const PassOptions& opts) { return opts.target != "llvm"; }
 std::vector<Pass> LoweringPipeline() {
   return {
       {"storage_flatten", kPhaseFlatten, StorageFlatten, {}},
+      {"partition_vector_tails", kPhaseTransform, PartitionVectorTails, {}},
       {"vectorize_loops", kPhaseTransform, VectorizeLoops, {}},
       {"inject_virtual_thread", kPhaseTransform, InjectVirtualThread, {}},
       {"unroll_loops", kPhaseTransform, UnrollLoops, {}},

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
+#include <unistd.h>
 
 namespace tunefarm::fixtures {
 
@@ -20,7 +21,12 @@ std::optional<std::string> ReadFile(const std::string& path) {
 }
 
 std::string WriteTempFile(const std::string& name, const std::string& text) {
-  std::string path = (std::filesystem::path(::testing::TempDir()) / name).string();
+  // ctest runs tests as parallel processes sharing one temporary directory: a folder per process
+  // keeps two tests that write the same name from reading each other's half-written file.
+  std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / ("tunefarm-test-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::string path = (dir / name).string();
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << text;
   EXPECT_TRUE(out.good()) << "cannot write " << path;

@@ -27,8 +27,9 @@ Pass Identity(const std::string& name, const char* phase) {
 
 TEST(PipelineTest, PassOrder) {
   EXPECT_THAT(Names(LoweringPipeline()),
-              ElementsAre("storage_flatten", "vectorize_loops", "inject_virtual_thread",
-                          "unroll_loops", "thread_sync", "simplify", "remove_no_op"));
+              ElementsAre("storage_flatten", "partition_vector_tails", "vectorize_loops",
+                          "inject_virtual_thread", "unroll_loops", "thread_sync", "simplify",
+                          "remove_no_op"));
 }
 
 TEST(PipelineTest, ExtraPassesGoToTheirInsertionPoints) {
@@ -36,9 +37,10 @@ TEST(PipelineTest, ExtraPassesGoToTheirInsertionPoints) {
                                   Identity("early1", kPhaseAfterFlatten),
                                   Identity("early2", kPhaseAfterFlatten)});
   ASSERT_TRUE(passes.ok()) << passes.status();
-  EXPECT_THAT(Names(*passes), ElementsAre("storage_flatten", "early1", "early2", "vectorize_loops",
-                                          "inject_virtual_thread", "unroll_loops", "thread_sync",
-                                          "simplify", "remove_no_op", "late"));
+  EXPECT_THAT(Names(*passes),
+              ElementsAre("storage_flatten", "early1", "early2", "partition_vector_tails",
+                          "vectorize_loops", "inject_virtual_thread", "unroll_loops", "thread_sync",
+                          "simplify", "remove_no_op", "late"));
   auto bad = LoweringPipeline({Identity("odd", kPhaseTransform)});
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(bad.status().message(), ::testing::HasSubstr("pass odd has phase 'transform'"));
