@@ -2,7 +2,8 @@
 # test.sh - the one command that sets up and runs all tests (what CI runs through .ci/run).
 #
 # Installs the Debian packages (scripts/install-deps.sh), configures build/ with CMake + Ninja and
-# -DTUNEFARM_WERROR=ON (ccache is used when present), builds, runs scripts/size_report, then
+# -DTUNEFARM_WERROR=ON (ccache is used when present), builds, runs scripts/size_report and
+# scripts/format-check, then
 # runs ctest; ctest's closing summary line is printed as usual. Exits non-zero on any failure.
 #
 # Environment: JOBS (default 2) build and test parallelism; CCACHE_DIR (default ~/.cache/ccache).
@@ -32,6 +33,10 @@ step "checking file sizes (scripts/size_report)"
 size_status=0
 bash scripts/size_report || size_status=$?
 
+step "checking formatting (scripts/format-check)"
+format_status=0
+bash scripts/format-check || format_status=$?
+
 step "running tests (ctest -j$JOBS)"
 test_status=0
 ctest --test-dir build --output-on-failure --no-tests=error -j"$JOBS" || test_status=$?
@@ -39,10 +44,13 @@ ctest --test-dir build --output-on-failure --no-tests=error -j"$JOBS" || test_st
 if ((size_status != 0)); then
   echo "test.sh: FAILED: scripts/size_report (a file is over the limit; see above)" >&2
 fi
+if ((format_status != 0)); then
+  echo "test.sh: FAILED: scripts/format-check (run clang-format-14 -i on the files above)" >&2
+fi
 if ((test_status != 0)); then
   echo "test.sh: FAILED: ctest exited with $test_status" >&2
 fi
-if ((size_status != 0 || test_status != 0)); then
+if ((size_status != 0 || format_status != 0 || test_status != 0)); then
   exit 1
 fi
 echo "test.sh: all passed"
