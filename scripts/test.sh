@@ -3,8 +3,8 @@
 #
 # Installs the Debian packages (scripts/install-deps.sh), configures build/ with CMake + Ninja and
 # -DTUNEFARM_WERROR=ON (ccache is used when present), builds, runs scripts/size_report and
-# scripts/format-check, then
-# runs ctest; ctest's closing summary line is printed as usual. Exits non-zero on any failure.
+# scripts/format-check, then runs ctest; ctest's closing summary line is printed as usual.
+# Exits non-zero on any failure.
 #
 # Environment: JOBS (default 2) build and test parallelism; CCACHE_DIR (default ~/.cache/ccache).
 set -euo pipefail
