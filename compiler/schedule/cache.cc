@@ -22,13 +22,13 @@ ir::Expr ReplaceReads(const ir::Expr& body, const ir::Buffer& from, const ir::Bu
   });
 }
 
-// Fresh data-parallel axes over the same domains, named <axis><suffix>.
+// Fresh axes over the same domains, named <axis><suffix>; `substitution` maps old to new.
 std::vector<ir::IterVar> CopyAxes(const std::vector<ir::IterVar>& axes, const std::string& suffix,
-                                  ir::VarMap* substitution) {
+                                  ir::VarMap& substitution) {
   std::vector<ir::IterVar> out;
   for (const auto& iv : axes) {
     ir::Var v(iv->var.name() + suffix, iv->var.dtype());
-    if (substitution) (*substitution)[iv->var.get()] = v;
+    substitution[iv->var.get()] = v;
     out.emplace_back(iv->dom, v, iv->iter_type);
   }
   return out;
@@ -100,7 +100,7 @@ absl::StatusOr<te::Tensor> Schedule::cache_write(const te::Tensor& tensor,
         ": call it before splitting, fusing or attaching the stage (its loops are rebuilt)"));
   }
   ir::VarMap substitution;
-  std::vector<ir::IterVar> axis = CopyAxes(op->axis, ".c", &substitution);
+  std::vector<ir::IterVar> axis = CopyAxes(op->axis, ".c", substitution);
   te::Operation cache = te::NewComputeOp(absl::StrCat(op->name, ".", scope), scope, axis,
                                          op->reduce_axis, ir::Substitute(op->body, substitution));
   std::vector<ir::Expr> indices;
