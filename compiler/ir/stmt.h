@@ -8,7 +8,11 @@
 //   barriers), `pragma_*` passes a hint to codegen, `produce` marks where a tensor is computed.
 // - `BufferRealize` makes storage for `bounds` of a buffer live for its body (before
 //   flattening); `Allocate` is its flat form: `extents` elements of `dtype` in `scope`.
+// - A `thread_extent` nested inside one with the same tag launches nothing new: its variable is
+//   the enclosing thread index (lowering emits one launch per tag; a stage bound to threads that
+//   are already running reuses them). Sibling launches of one tag in a block run one after another.
 // - `shared` buffers are one per thread block, `local` buffers one per thread.
+// - An `Allocate` of a vector dtype holds extents x lanes scalar elements; indices count scalars.
 // - Statements in a `SeqStmt` run in order; a barrier (`Evaluate(sync_threads())`) makes every
 //   write before it by any thread of the block visible to every thread after it.
 #pragma once
