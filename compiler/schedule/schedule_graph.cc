@@ -68,6 +68,25 @@ absl::Status CheckConsumerScope(const StageInfo& producer, const StageInfo& cons
                    ", but its consumer ", consumer.stage->name(), " runs outside that loop"));
 }
 
+// The loop a stage is computed at must still exist when lowering: a later split, fuse or inline
+// of the parent would otherwise leave the stage computed nowhere.
+absl::Status CheckAttachPoint(const Stage* stage) {
+  if (stage->attach_type() != AttachType::kScope) return absl::OkStatus();
+  const Stage* parent = stage->attach_stage();
+  const std::string where = absl::StrCat("compute_at on stage ", stage->name(), ": ");
+  if (parent->attach_type() == AttachType::kInline) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(where, "its parent ", parent->name(), " was inlined, so it has no loops"));
+  }
+  const auto& leaves = parent->leaf_iter_vars();
+  if (LeafPosition(parent, stage->attach_ivar()) == leaves.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, "loop ", stage->attach_ivar()->var.name(), " of ", parent->name(),
+        " was split or fused afterwards; compute it at one of the loops that replaced it"));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 const StageInfo* ScheduleGraph::Find(const Stage* stage) const {
@@ -96,6 +115,9 @@ absl::StatusOr<ScheduleGraph> BuildScheduleGraph(const Schedule& schedule) {
   for (const auto& op : schedule.outputs()) outputs.insert(op.get());
   std::unordered_map<const Stage*, ir::Expr> bodies;
   for (Stage* s : all) bodies[s] = s->op()->body;
+  for (Stage* s : all) {
+    if (absl::Status st = CheckAttachPoint(s); !st.ok()) return st;
+  }
   for (Stage* s : all) {
     if (s->attach_type() != AttachType::kInline) continue;
     if (outputs.count(s->origin_op().get())) {

@@ -9,6 +9,10 @@ Stage& Stage::compute_at(Stage& parent, const ir::IterVar& scope) {
     Fail("compute_at", "a stage cannot be computed at itself");
     return *this;
   }
+  if (parent.attach_type_ == AttachType::kInline) {
+    Fail("compute_at", absl::StrCat(parent.name(), " is inlined and has no loops to compute in"));
+    return *this;
+  }
   if (!parent.CheckLeaf("compute_at", scope)) return *this;
   if (op_->kind == te::OpKind::kPlaceholder) {
     Fail("compute_at", "a placeholder is an input and is not computed");

@@ -85,6 +85,28 @@ TEST(ScheduleErrorTest, ConsumerOutsideTheProducersLoop) {
   ExpectError(f.status(), {"compute_at", "stage B", "consumer D"});
 }
 
+TEST(ScheduleErrorTest, AttachLoopSplitAfterComputeAt) {
+  testing::Chain w;
+  Schedule s = Schedule::Create({w.d.op()});
+  s[w.c].compute_at(s[w.d], w.d.op()->axis[0]);
+  ir::IterVar o, i;
+  s[w.d].split(w.d.op()->axis[0], 2, &o, &i);
+  auto f = passes::Lower(s, {w.a, w.d}, "f");
+  ExpectError(f.status(), {"compute_at", "stage C", "loop i of D", "split or fused afterwards"});
+}
+
+TEST(ScheduleErrorTest, AttachToAStageInlinedLater) {
+  testing::Chain w;
+  Schedule s = Schedule::Create({w.d.op()});
+  s[w.b].compute_at(s[w.c], w.c.op()->axis[0]);
+  s[w.c].compute_inline();  // refused: B is computed at one of C's loops
+  ExpectError(s.error(), {"compute_inline", "stage C", "stage B"});
+  Schedule s2 = Schedule::Create({w.d.op()});
+  s2[w.c].compute_inline();
+  s2[w.b].compute_at(s2[w.c], w.c.op()->axis[0]);
+  ExpectError(s2.error(), {"compute_at", "stage B", "C is inlined"});
+}
+
 TEST(ScheduleErrorTest, MissingPlaceholderArgument) {
   testing::Matmul w;
   Schedule s = Schedule::Create({w.c.op()});
