@@ -17,8 +17,8 @@ using ir::Stmt;
 using testing::Contents;
 using testing::MakeArray;
 
-const DataType kF32 = DataType::Float(32);
-const DataType kI32 = DataType::Int(32);
+using testing::kF32;
+using testing::kI32;
 
 Stmt Store(const ir::Buffer& b, Expr value, Expr index) {
   return ir::StoreNode::Make(b->data, std::move(value), std::move(index));

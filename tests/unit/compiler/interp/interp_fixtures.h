@@ -15,6 +15,10 @@
 
 namespace tunefarm::interp::testing {
 
+// The element types most interpreter tests build kernels from.
+inline constexpr ir::DataType kF32 = ir::DataType::Float(32);
+inline constexpr ir::DataType kI32 = ir::DataType::Int(32);
+
 inline DLDataType ToDL(ir::DataType t) {
   const uint8_t code = t.is_int() ? kDLInt : t.is_float() ? kDLFloat : kDLUInt;
   return DLDataType{code, static_cast<uint8_t>(t.bits()), 1};

@@ -18,7 +18,7 @@ using ir::Stmt;
 using testing::Contents;
 using testing::MakeArray;
 
-const DataType kF32 = DataType::Float(32);
+using testing::kF32;
 
 Stmt Loop(const ir::Var& v, Expr extent, Stmt body) {
   return ir::ForNode::Make(v, 0, std::move(extent), ir::ForKind::kSerial, std::move(body));

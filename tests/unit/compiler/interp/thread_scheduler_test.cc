@@ -18,8 +18,8 @@ using ir::Stmt;
 using testing::Contents;
 using testing::MakeArray;
 
-const DataType kF32 = DataType::Float(32);
-const DataType kI32 = DataType::Int(32);
+using testing::kF32;
+using testing::kI32;
 
 Stmt Launch(const std::string& tag, const ir::Var& v, int extent, Stmt body) {
   ir::IterVar iv(ir::Range::FromMinExtent(0, extent), v, ir::IterVarType::kThreadIndex, tag);
