@@ -46,9 +46,9 @@ absl::StatusOr<te::Tensor> Schedule::cache_read(const te::Tensor& tensor, const 
   Stage& source = (*this)[tensor];
   const ir::Buffer& buffer = source.op()->buffer;
   std::vector<Stage*> reader_stages;
+  const std::vector<Stage*> actual = node_->ReadersOf(buffer);
   for (const auto& reader : readers) {
     Stage* stage = Contains(reader) ? &(*this)[reader] : nullptr;
-    std::vector<Stage*> actual = node_->ReadersOf(buffer);
     if (stage == nullptr || std::find(actual.begin(), actual.end(), stage) == actual.end()) {
       return absl::InvalidArgumentError(
           absl::StrCat("cache_read of ", tensor.name(), ": ", reader.name(), " does not read it"));
