@@ -1,0 +1,58 @@
+// The binary interface between generated kernels and the runtime: how a kernel is called, how
+// its parallel loops reach the thread pool, and which symbols every generated module defines.
+// Plain C so that kernels built by any code generator (and any language) can follow it.
+#pragma once
+
+#include <dlpack/dlpack.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// One argument of a kernel call. Which member is live is given by the matching type code.
+typedef union TFValue {
+  int64_t v_int64;
+  double v_float64;
+  void* v_handle;
+} TFValue;
+
+// Type codes of kernel arguments; the scalar codes equal DLPack's DLDataTypeCode values.
+typedef enum TFArgTypeCode {
+  kTFArgInt = 0,      // v_int64
+  kTFArgUInt = 1,     // v_int64, reinterpreted
+  kTFArgFloat = 2,    // v_float64
+  kTFArgHandle = 3,   // v_handle: an opaque pointer
+  kTFArgTensor = 7,   // v_handle: a DLTensor*
+} TFArgTypeCode;
+
+// Every generated kernel has this type. The runtime has already checked the arguments against the
+// kernel's signature (function_signature.h), so kernels trust them. Returns 0 on success.
+typedef int32_t (*TFKernelFunc)(const TFValue* args, const int32_t* type_codes, int32_t num_args);
+
+// A parallel loop body outlined by a code generator. Task `task_id` of `num_tasks` runs its own
+// static chunk of the iteration space; `closure` carries the captured variables.
+typedef int32_t (*TFParallelLambda)(int32_t task_id, int32_t num_tasks, void* closure);
+
+// Runs `lambda` once for every task id in [0, num_tasks) and waits for all of them. `num_tasks` 0
+// means the pool's width. A launch from inside a task runs its tasks serially on that thread.
+// Returns 0, or the first nonzero value a task returned.
+typedef int32_t (*TFParallelLaunchFunc)(TFParallelLambda lambda, void* closure, int32_t num_tasks);
+
+// The runtime's implementation of TFParallelLaunchFunc (thread_pool.h).
+int32_t TFBackendParallelLaunch(TFParallelLambda lambda, void* closure, int32_t num_tasks);
+
+// Symbols every generated module defines, so the runtime can use it without the module having to
+// resolve runtime symbols itself (works the same in the JIT, in a dlopen()ed library, and on a
+// device whose runtime was linked statically):
+//   TF_PARALLEL_LAUNCH_SYMBOL: a global `TFParallelLaunchFunc` variable the loader sets to
+//                              TFBackendParallelLaunch before any kernel runs.
+//   TF_MANIFEST_SYMBOL:        a NUL-terminated `const char[]` holding the module's manifest
+//                              (function_signature.h: SerializeManifest) naming its kernels.
+// A kernel itself is an exported function of type TFKernelFunc named as in the manifest.
+#define TF_PARALLEL_LAUNCH_SYMBOL "__tf_parallel_launch"
+#define TF_MANIFEST_SYMBOL "__tf_manifest"
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
