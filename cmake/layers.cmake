@@ -1,9 +1,10 @@
 # Helpers that turn a folder into a library or a test binary, so a new file needs no CMake edit.
 
-# tf_add_layer(NAME DIR [DIR...] DEPS ... [SYSTEM_INCLUDES ...]): a static library of every .cc
-# directly in the DIRs; a folder with no sources yet makes an interface library.
+# tf_add_layer(NAME DIR [DIR...] DEPS ... [PRIVATE_DEPS ...] [SYSTEM_INCLUDES ...]): a static
+# library of every .cc directly in the DIRs; a folder with no sources yet makes an interface
+# library. PRIVATE_DEPS are for heavy headers (LLVM) that must not reach the layer's users.
 function(tf_add_layer name)
-  cmake_parse_arguments(ARG "" "" "DEPS;SYSTEM_INCLUDES" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "DEPS;PRIVATE_DEPS;SYSTEM_INCLUDES" ${ARGN})
   set(srcs "")
   foreach(dir ${ARG_UNPARSED_ARGUMENTS})
     file(GLOB dir_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${dir}/*.cc)
@@ -19,6 +20,9 @@ function(tf_add_layer name)
   add_library(${name} STATIC ${srcs})
   target_include_directories(${name} PUBLIC ${CMAKE_SOURCE_DIR})
   target_link_libraries(${name} PUBLIC ${ARG_DEPS})
+  if(ARG_PRIVATE_DEPS)
+    target_link_libraries(${name} PRIVATE ${ARG_PRIVATE_DEPS})
+  endif()
   target_include_directories(${name} SYSTEM PUBLIC ${ARG_SYSTEM_INCLUDES})
 endfunction()
 

@@ -44,6 +44,8 @@ REQUIRED_PKGS=(
   libspdlog-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libcpp-httplib-dev libdlpack-dev
+  # Vendor libraries the benchmarks compare against (bench/vendor_*).
+  libopenblas-dev libdnnl-dev
 )
 
 # Optional: run aarch64 binaries under user-mode emulation.
