@@ -1,0 +1,108 @@
+#include "bench/support/vendor_kernels.h"
+
+#include <cblas.h>
+#include <omp.h>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <random>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+
+namespace tunefarm::bench {
+namespace {
+
+std::vector<float> RandomVector(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(rng);
+  return v;
+}
+
+struct GemmState {
+  std::vector<float> a, b, c;
+};
+
+struct ConvState {
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+  dnnl::primitive conv;
+  dnnl::memory src, weights, dst;
+};
+
+void FillRandom(dnnl::memory& mem, uint32_t seed) {
+  size_t n = mem.get_desc().get_size() / sizeof(float);
+  std::vector<float> values = RandomVector(n, seed);
+  auto* data = static_cast<float*>(mem.get_data_handle());
+  std::copy(values.begin(), values.end(), data);
+}
+
+}  // namespace
+
+void SetVendorThreads(int threads) {
+  openblas_set_num_threads(threads);
+  omp_set_num_threads(threads);
+}
+
+absl::StatusOr<VendorKernel> OpenBlasSgemm(int64_t m, int64_t n, int64_t k) {
+  if (m <= 0 || n <= 0 || k <= 0) return absl::InvalidArgumentError("sgemm: empty shape");
+  auto state = std::make_shared<GemmState>();
+  state->a = RandomVector(m * k, 1);
+  state->b = RandomVector(k * n, 2);
+  state->c.assign(m * n, 0.0f);
+  GemmState* s = state.get();
+  VendorKernel kernel;
+  kernel.library = "OpenBLAS";
+  kernel.run = [s, m, n, k] {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, s->a.data(), k,
+                s->b.data(), n, 0.0f, s->c.data(), n);
+  };
+  kernel.state = std::move(state);
+  return kernel;
+}
+
+absl::StatusOr<VendorKernel> OneDnnConv2d(const ConvShape& shape) {
+  using dnnl::memory;
+  using tag = memory::format_tag;
+  try {
+    auto state = std::make_shared<ConvState>();
+    memory::dims src_dims = {shape.batch, shape.in_channels, shape.height, shape.width};
+    memory::dims dst_dims = {shape.batch, shape.out_channels, shape.out_height(),
+                             shape.out_width()};
+    memory::dims weight_dims =
+        shape.groups == 1
+            ? memory::dims{shape.out_channels, shape.in_channels, shape.kernel, shape.kernel}
+            : memory::dims{shape.groups, shape.out_channels / shape.groups,
+                           shape.in_channels / shape.groups, shape.kernel, shape.kernel};
+    auto any = [](const memory::dims& d) {
+      return memory::desc(d, memory::data_type::f32, tag::any);
+    };
+    dnnl::convolution_forward::desc desc(
+        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, any(src_dims),
+        any(weight_dims), any(dst_dims), {shape.stride, shape.stride}, {shape.pad, shape.pad},
+        {shape.pad, shape.pad});
+    dnnl::convolution_forward::primitive_desc pd(desc, state->engine);
+    state->src = memory(pd.src_desc(), state->engine);
+    state->weights = memory(pd.weights_desc(), state->engine);
+    state->dst = memory(pd.dst_desc(), state->engine);
+    FillRandom(state->src, 3);
+    FillRandom(state->weights, 4);
+    state->conv = dnnl::convolution_forward(pd);
+    ConvState* s = state.get();
+    VendorKernel kernel;
+    kernel.library = absl::StrCat("oneDNN ", DNNL_VERSION_MAJOR, ".", DNNL_VERSION_MINOR, ".",
+                                  DNNL_VERSION_PATCH);
+    kernel.run = [s] {
+      s->conv.execute(
+          s->stream,
+          {{DNNL_ARG_SRC, s->src}, {DNNL_ARG_WEIGHTS, s->weights}, {DNNL_ARG_DST, s->dst}});
+      s->stream.wait();
+    };
+    kernel.state = std::move(state);
+    return kernel;
+  } catch (const dnnl::error& e) {
+    return absl::InternalError(absl::StrCat("oneDNN convolution: ", e.what()));
+  }
+}
+
+}  // namespace tunefarm::bench
