@@ -5,6 +5,7 @@
 #include <iostream>
 #include <spdlog/cfg/helpers.h>
 
+#include "tools/commands/build_command.h"
 #include "tools/commands/lower_command.h"
 #include "tools/commands/run_command.h"
 
@@ -31,10 +32,29 @@ int main(int argc, char** argv) {
       "compare the outputs");
   run_cmd->add_option("file", run.file, "The .te script")->required();
   run_cmd->add_option("--bind", run.bind, "Values of the symbolic variables: n=67,m=45");
-  run_cmd->add_option("--target", run.target, "Where to run: interp")->capture_default_str();
+  run_cmd
+      ->add_option("--target", run.target,
+                   "Where to run: interp, or llvm [-mcpu=...] (compiled for this machine)")
+      ->capture_default_str();
   run_cmd->add_option("--seed", run.seed, "Seed of the random inputs")->capture_default_str();
   run_cmd->add_option("--rtol", run.rtol, "Relative tolerance")->capture_default_str();
   run_cmd->add_option("--atol", run.atol, "Absolute tolerance")->capture_default_str();
+  run_cmd->add_flag("--time", run.time,
+                    "Also time the scheduled function; last line: median_ms=<ms> gflops=<n>");
+  run_cmd->add_option("--threads", run.threads,
+                      "Parallel width of compiled kernels (default: TUNEFARM_NUM_THREADS or all "
+                      "cores)");
+
+  tunefarm::tools::BuildOptions build;
+  CLI::App* build_cmd =
+      app.add_subcommand("build", "Compile a TE script's schedule into a shared library");
+  build_cmd->add_option("file", build.file, "The .te script")->required();
+  build_cmd
+      ->add_option("--target", build.target,
+                   "llvm, llvm -mtriple=aarch64-linux-gnu -mattr=+neon, "
+                   "llvm -mtriple=x86_64-linux-gnu -mcpu=znver3, ...")
+      ->capture_default_str();
+  build_cmd->add_option("-o,--output", build.output, "The shared library to write")->required();
 
   try {
     app.parse(argc, argv);
@@ -47,5 +67,6 @@ int main(int argc, char** argv) {
     return kUsageError;
   }
   if (lower_cmd->parsed()) return tunefarm::tools::RunLowerCommand(lower, std::cout, std::cerr);
+  if (build_cmd->parsed()) return tunefarm::tools::RunBuildCommand(build, std::cout, std::cerr);
   return tunefarm::tools::RunRunCommand(run, std::cout, std::cerr);
 }

@@ -1,17 +1,23 @@
 #include "tools/commands/run_command.h"
 
 #include "absl/strings/str_cat.h"
-#include "compiler/interp/interpreter.h"
+#include "compiler/codegen/llvm/target.h"
 #include "compiler/passes/lower.h"
+#include "compiler/te/flop_count.h"
 #include "runtime/data_type.h"
 #include "tools/commands/array_check.h"
 #include "tools/commands/bindings.h"
+#include "tools/commands/kernel_runner.h"
+#include "tools/commands/kernel_timer.h"
 #include "tools/commands/script_file.h"
 
 namespace tunefarm::tools {
 namespace {
 
 constexpr int kUsageError = 2;
+// Above this many FLOPs the interpreter (tens of millions of operations a second) would take
+// longer than the user should wait, so the reference is compiled like the schedule under test.
+constexpr double kInterpReferenceMaxFlops = 2e7;
 
 bool IsInput(const te::Tensor& t) { return t.op()->kind == te::OpKind::kPlaceholder; }
 
@@ -58,10 +64,12 @@ absl::StatusOr<std::vector<runtime::NDArray>> AllocateArgs(const std::vector<te:
   return arrays;
 }
 
-// Runs `func` on the inputs of `arrays` and fresh copies of its outputs; returns those.
-absl::StatusOr<std::vector<runtime::NDArray>> RunOn(const ir::PrimFunc& func,
+// Runs `runner` on the inputs of `arrays` and fresh copies of its outputs; returns those.
+absl::StatusOr<std::vector<runtime::NDArray>> RunOn(const KernelRunner& runner,
+                                                    const std::string& name,
                                                     const std::vector<te::Tensor>& args,
-                                                    std::vector<runtime::NDArray>& arrays) {
+                                                    std::vector<runtime::NDArray>& arrays,
+                                                    const Bindings& bindings) {
   std::vector<runtime::NDArray> outputs;
   outputs.reserve(args.size());
   std::vector<runtime::NDArray*> pointers;
@@ -77,8 +85,8 @@ absl::StatusOr<std::vector<runtime::NDArray>> RunOn(const ir::PrimFunc& func,
     outputs.push_back(*std::move(out));
     pointers.push_back(&outputs.back());
   }
-  if (absl::Status st = interp::Run(func, pointers); !st.ok()) {
-    return absl::Status(st.code(), absl::StrCat("running ", func.name, ": ", st.message()));
+  if (absl::Status st = runner.Run(pointers, bindings); !st.ok()) {
+    return absl::Status(st.code(), absl::StrCat("running ", name, ": ", st.message()));
   }
   return outputs;
 }
@@ -110,17 +118,31 @@ int Report(const std::vector<te::Tensor>& args, const std::vector<runtime::NDArr
   return mismatch.empty() ? 0 : 1;
 }
 
+std::vector<te::Tensor> Outputs(const std::vector<te::Tensor>& args) {
+  std::vector<te::Tensor> outputs;
+  for (const te::Tensor& t : args) {
+    if (!IsInput(t)) outputs.push_back(t);
+  }
+  return outputs;
+}
+
 }  // namespace
 
 int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& err) {
-  if (options.target != "interp") {
-    err << "tunefarm: unknown target '" << options.target << "'; accepted: interp\n";
-    return kUsageError;
-  }
   absl::StatusOr<Bindings> bindings = ParseBindings(options.bind);
   if (!bindings.ok()) {
     err << "tunefarm: " << bindings.status().message() << "\n";
     return kUsageError;
+  }
+  if (options.threads < 0) {
+    err << "tunefarm: --threads must be 0 (all cores) or positive, got " << options.threads << "\n";
+    return kUsageError;
+  }
+  if (options.target != "interp") {
+    if (absl::StatusOr<codegen::Target> t = codegen::ParseTarget(options.target); !t.ok()) {
+      err << "tunefarm: " << t.status().message() << " (run also accepts: interp)\n";
+      return kUsageError;
+    }
   }
   auto fail = [&](const absl::Status& status) {
     err << "tunefarm: " << status.message() << "\n";
@@ -138,16 +160,45 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
     return fail(absl::Status(scheduled.status().code(),
                              absl::StrCat(options.file, ": ", scheduled.status().message())));
   }
+  absl::StatusOr<std::unique_ptr<KernelRunner>> runner =
+      KernelRunner::Create(*scheduled, options.target);
+  if (!runner.ok()) return fail(runner.status());
+  if (options.threads > 0) {
+    if (absl::Status st = SetKernelThreads(options.threads); !st.ok()) return fail(st);
+  }
+  absl::StatusOr<double> flops = te::CountFlops(Outputs(script->args), *values);
+  if (!flops.ok()) return fail(flops.status());
+
   absl::StatusOr<ir::PrimFunc> reference = LowerReference(*script, name);
   if (!reference.ok()) return fail(reference.status());
+  bool interp_reference = options.target == "interp" || *flops <= kInterpReferenceMaxFlops;
+  absl::StatusOr<std::unique_ptr<KernelRunner>> reference_runner =
+      KernelRunner::Create(*reference, interp_reference ? "interp" : options.target);
+  if (!reference_runner.ok()) return fail(reference_runner.status());
+
   absl::StatusOr<std::vector<runtime::NDArray>> arrays =
       AllocateArgs(script->args, *values, options.seed);
   if (!arrays.ok()) return fail(arrays.status());
-  absl::StatusOr<std::vector<runtime::NDArray>> got = RunOn(*scheduled, script->args, *arrays);
+  absl::StatusOr<std::vector<runtime::NDArray>> got =
+      RunOn(**runner, name, script->args, *arrays, *bindings);
   if (!got.ok()) return fail(got.status());
-  absl::StatusOr<std::vector<runtime::NDArray>> expected = RunOn(*reference, script->args, *arrays);
+  absl::StatusOr<std::vector<runtime::NDArray>> expected =
+      RunOn(**reference_runner, reference->name, script->args, *arrays, *bindings);
   if (!expected.ok()) return fail(expected.status());
-  return Report(script->args, *got, *expected, options, out, err);
+  if (!interp_reference) {
+    out << "reference=" << (*reference_runner)->Describe()
+        << " (unscheduled definition; too large for the interpreter)\n";
+  }
+  int code = Report(script->args, *got, *expected, options, out, err);
+  if (code != 0 || !options.time) return code;
+
+  absl::StatusOr<KernelTiming> timing = TimeKernel(**runner, *arrays, *bindings);
+  if (!timing.ok()) return fail(timing.status());
+  double gflops = *flops / (timing->median_seconds * 1e9);
+  out << "target=" << (*runner)->Describe() << " threads=" << timing->threads
+      << " repeats=" << timing->repeats << "\n";
+  out << "median_ms=" << timing->median_seconds * 1e3 << " gflops=" << gflops << "\n";
+  return 0;
 }
 
 }  // namespace tunefarm::tools

@@ -1,5 +1,6 @@
-// `tunefarm run FILE.te --bind n=67`: runs a TE script's scheduled function and its unscheduled
-// definition on the same random inputs and compares every output.
+// `tunefarm run FILE.te --bind n=67 [--target llvm] [--time] [--threads N]`: runs a TE script's
+// scheduled function and its unscheduled definition on the same random inputs, compares every
+// output, and optionally times the scheduled function.
 #pragma once
 
 #include <cstdint>
@@ -15,9 +16,14 @@ struct RunOptions {
   uint64_t seed = 0;
   double rtol = 1e-4;
   double atol = 1e-5;
+  bool time = false;  // time the scheduled function with the runtime's time evaluator
+  int threads = 0;    // parallel width for llvm targets; 0 keeps TUNEFARM_NUM_THREADS or all cores
 };
 
-// Prints "max_abs_err=<x>" and "ok" on `out` and returns 0 when the outputs agree; prints
+// The reference is the unscheduled definition on the interpreter, or, for definitions too large to
+// interpret quickly, compiled for the same target; "reference=<where>" says which.
+// Prints "max_abs_err=<x>" and "ok" on `out` and returns 0 when the outputs agree (with --time,
+// then "median_ms=<ms> gflops=<n>" as the last line, FLOPs counted from the definition); prints
 // "mismatch ..." with the first differing element and returns 1 when they do not. Other failures
 // print one "tunefarm: <message>" line on `err` and return 1, or 2 for a bad command line (an
 // unknown target, a malformed --bind).

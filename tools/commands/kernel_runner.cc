@@ -1,0 +1,82 @@
+#include "tools/commands/kernel_runner.h"
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "compiler/codegen/llvm/build.h"
+#include "compiler/interp/interpreter.h"
+
+namespace tunefarm::tools {
+namespace {
+
+class InterpRunner : public KernelRunner {
+ public:
+  explicit InterpRunner(interp::CompiledFunc func) : func_(std::move(func)) {}
+  absl::Status Run(const std::vector<runtime::NDArray*>& arrays, const Bindings&) const override {
+    return func_.Run(arrays);
+  }
+  std::string Describe() const override { return "interp"; }
+
+ private:
+  interp::CompiledFunc func_;
+};
+
+class LlvmRunner : public KernelRunner {
+ public:
+  LlvmRunner(runtime::PackedFunction func, std::string target)
+      : func_(std::move(func)), target_(std::move(target)) {}
+
+  absl::Status Run(const std::vector<runtime::NDArray*>& arrays,
+                   const Bindings& bindings) const override {
+    std::vector<runtime::PackedArg> args;
+    size_t next_array = 0;
+    for (const runtime::ArgSpec& spec : func_.signature().args) {
+      if (spec.kind == runtime::ArgKind::kTensor) {
+        if (next_array >= arrays.size()) break;  // Call reports the missing argument
+        args.emplace_back(arrays[next_array++]);
+        continue;
+      }
+      auto it = bindings.find(spec.name);
+      if (it == bindings.end()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("the kernel takes an integer argument ", spec.name,
+                         " that no shape defines: give it with --bind ", spec.name, "=VALUE"));
+      }
+      args.emplace_back(it->second);
+    }
+    return func_.Call(args);
+  }
+  std::string Describe() const override { return target_; }
+
+ private:
+  runtime::PackedFunction func_;
+  std::string target_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<KernelRunner>> KernelRunner::Create(const ir::PrimFunc& func,
+                                                                   const std::string& target) {
+  if (target == "interp") {
+    absl::StatusOr<interp::CompiledFunc> compiled = interp::CompiledFunc::Compile(func);
+    if (!compiled.ok()) return compiled.status();
+    return std::make_unique<InterpRunner>(*std::move(compiled));
+  }
+  if (!absl::StartsWith(target, "llvm")) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "unknown target '", target, "'; accepted: interp, llvm [-mtriple=...] [-mcpu=...]"));
+  }
+  absl::StatusOr<codegen::Target> parsed = codegen::ParseTarget(target);
+  if (!parsed.ok()) return parsed.status();
+  if (!parsed->is_host) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("target '", parsed->ToString(),
+                     "' is not this machine: build a library for it with `tunefarm build`"));
+  }
+  absl::StatusOr<std::shared_ptr<runtime::Module>> module = codegen::BuildJit({func}, *parsed);
+  if (!module.ok()) return module.status();
+  absl::StatusOr<runtime::PackedFunction> kernel = (*module)->GetFunction(func.name);
+  if (!kernel.ok()) return kernel.status();
+  return std::make_unique<LlvmRunner>(*std::move(kernel), parsed->ToString());
+}
+
+}  // namespace tunefarm::tools
