@@ -1,6 +1,6 @@
 // Every script in examples/ lowers, matches its golden IR (tests/e2e/golden/<name>.txt) and runs
-// on the interpreter with the values of its "# bind:" first line, agreeing with the unscheduled
-// definition. TUNEFARM_UPDATE_GOLDEN=1 rewrites the golden files.
+// on the interpreter and through LLVM with the values of its "# bind:" first line, agreeing with
+// the unscheduled definition. TUNEFARM_UPDATE_GOLDEN=1 rewrites the golden files.
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -58,6 +58,25 @@ TEST_P(ExampleTest, RunsAndMatchesTheUnscheduledDefinition) {
   options.bind = BindLine(options.file);
   std::ostringstream out, err;
   EXPECT_EQ(tools::RunRunCommand(options, out, err), 0) << err.str() << out.str();
+  EXPECT_THAT(out.str(), EndsWith("\nok\n"));
+  EXPECT_EQ(err.str(), "");
+}
+
+// The same through LLVM on this machine. GPU-bound schedules cannot run on a CPU target: they are
+// refused with a reason instead of being run wrongly.
+TEST_P(ExampleTest, RunsUnderLlvmAndMatches) {
+  tools::RunOptions options;
+  options.file = ExamplePath(GetParam());
+  options.bind = BindLine(options.file);
+  options.target = "llvm";
+  std::ostringstream out, err;
+  int code = tools::RunRunCommand(options, out, err);
+  if (absl::StrContains(GetParam(), "gpu")) {
+    EXPECT_EQ(code, 1);
+    EXPECT_THAT(err.str(), HasSubstr("GPU")) << err.str();
+    return;
+  }
+  EXPECT_EQ(code, 0) << err.str() << out.str();
   EXPECT_THAT(out.str(), EndsWith("\nok\n"));
   EXPECT_EQ(err.str(), "");
 }
