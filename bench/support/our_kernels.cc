@@ -1,0 +1,110 @@
+#include "bench/support/our_kernels.h"
+
+#include <random>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/codegen/llvm/build.h"
+#include "compiler/passes/lower.h"
+#include "compiler/topi/conv2d_nchwc.h"
+#include "compiler/topi/depthwise_conv2d.h"
+#include "compiler/topi/gemm.h"
+#include "compiler/topi/gemm_schedule.h"
+#include "runtime/data_type.h"
+
+namespace tunefarm::bench {
+namespace {
+
+te::Tensor Input(std::vector<int64_t> shape, const std::string& name) {
+  std::vector<ir::Expr> dims;
+  for (int64_t d : shape) dims.push_back(ir::Expr(d));
+  return te::placeholder(dims, ir::DataType::Float(32), name);
+}
+
+struct KernelState {
+  std::shared_ptr<runtime::Module> module;
+  std::vector<runtime::NDArray> arrays;
+};
+
+// Lowers and JIT-compiles `op`, allocates its arguments (inputs random) and returns the call.
+absl::StatusOr<OurKernel> Compile(const topi::ScheduledOp& op, const std::string& name,
+                                  std::string config) {
+  absl::StatusOr<ir::PrimFunc> func = passes::Lower(op.schedule, op.args, name);
+  if (!func.ok()) return func.status();
+  absl::StatusOr<codegen::Target> target = codegen::ParseTarget("llvm");
+  if (!target.ok()) return target.status();
+  absl::StatusOr<std::shared_ptr<runtime::Module>> module = codegen::BuildJit({*func}, *target);
+  if (!module.ok()) return module.status();
+  absl::StatusOr<runtime::PackedFunction> kernel = (*module)->GetFunction(name);
+  if (!kernel.ok()) return kernel.status();
+  auto state = std::make_shared<KernelState>();
+  state->module = *module;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  for (const runtime::ArgSpec& spec : kernel->signature().args) {
+    std::vector<int64_t> shape;
+    for (const runtime::DimSpec& d : spec.shape) shape.push_back(d.value);
+    absl::StatusOr<runtime::NDArray> array = runtime::NDArray::Empty(shape, spec.dtype);
+    if (!array.ok()) return array.status();
+    auto* data = static_cast<float*>(array->data());
+    for (int64_t i = 0; i < array->NumElements(); ++i) data[i] = dist(rng);
+    state->arrays.push_back(*std::move(array));
+  }
+  KernelState* s = state.get();
+  OurKernel out;
+  out.config = std::move(config);
+  out.run = [s, kernel = *kernel]() {
+    std::vector<runtime::PackedArg> args;
+    for (runtime::NDArray& a : s->arrays) args.emplace_back(&a);
+    return kernel.Call(args);
+  };
+  out.state = std::move(state);
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<OurKernel> OurMatmul(int64_t m, int64_t n, int64_t k, const topi::CpuInfo& cpu) {
+  topi::MatmulScheduleConfig config = topi::DefaultMatmulConfig(m, n, k, cpu);
+  absl::StatusOr<topi::GemmTensors> t =
+      topi::MatmulCompute(Input({m, k}, "A"), Input({k, n}, "B"), config.PackBlock());
+  if (!t.ok()) return t.status();
+  absl::StatusOr<topi::ScheduledOp> op = topi::ScheduleMatmul(config, *t);
+  if (!op.ok()) return op.status();
+  return Compile(*op, "matmul", config.ToString());
+}
+
+absl::StatusOr<OurKernel> OurConv2d(const ConvShape& s, const topi::CpuInfo& cpu) {
+  topi::Window2d window = topi::Window2d::Make(s.stride, s.pad);
+  if (s.groups != 1) {
+    if (s.groups != s.in_channels || s.groups != s.out_channels) {
+      return absl::InvalidArgumentError("only depthwise grouped convolutions are benchmarked");
+    }
+    absl::StatusOr<topi::DepthwiseConv2dTensors> t = topi::DepthwiseConv2dCompute(
+        Input({s.batch, s.in_channels, s.height, s.width}, "data"),
+        Input({s.in_channels, 1, s.kernel, s.kernel}, "kernel"), window);
+    if (!t.ok()) return t.status();
+    topi::DepthwiseConv2dScheduleConfig config = topi::DefaultDepthwiseConv2dConfig(*t, cpu);
+    absl::StatusOr<topi::ScheduledOp> op = topi::ScheduleDepthwiseConv2d(config, *t);
+    if (!op.ok()) return op.status();
+    return Compile(*op, "depthwise_conv2d", config.ToString());
+  }
+  topi::Conv2dNchwcScheduleConfig config = topi::DefaultConv2dNchwcConfig(
+      {s.batch, s.in_channels, s.height, s.width},
+      {s.out_channels, s.in_channels, s.kernel, s.kernel}, window, cpu);
+  int64_t ic = config.ic_block, oc = config.oc_block;
+  if (s.in_channels % ic != 0 || s.out_channels % oc != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "channel blocks ", ic, "/", oc, " do not divide ", s.in_channels, "/", s.out_channels));
+  }
+  absl::StatusOr<topi::Conv2dNchwcTensors> t = topi::Conv2dNchwcCompute(
+      Input({s.batch, s.in_channels / ic, s.height, s.width, ic}, "data"),
+      Input({s.out_channels / oc, s.in_channels / ic, s.kernel, s.kernel, ic, oc}, "kernel"),
+      window);
+  if (!t.ok()) return t.status();
+  absl::StatusOr<topi::ScheduledOp> op = topi::ScheduleConv2dNchwc(config, *t);
+  if (!op.ok()) return op.status();
+  return Compile(*op, "conv2d_nchwc", config.ToString());
+}
+
+}  // namespace tunefarm::bench

@@ -1,0 +1,32 @@
+// Our side of the operator benchmark: a topi operator with its default CPU schedule, lowered,
+// compiled for the host by the LLVM JIT, with inputs allocated and filled so only the call is
+// timed.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "bench/support/vendor_kernels.h"
+#include "compiler/topi/cpu_info.h"
+
+namespace tunefarm::bench {
+
+struct OurKernel {
+  std::string config;                 // the schedule config, for the table's footnotes
+  std::function<absl::Status()> run;  // one call through the runtime's checked packed call
+  std::shared_ptr<void> state;
+};
+
+// C[m, n] = A[m, k] * B[k, n] with the matmul default schedule (weight packing included in the
+// timed kernel, as OpenBLAS packs inside sgemm).
+absl::StatusOr<OurKernel> OurMatmul(int64_t m, int64_t n, int64_t k, const topi::CpuInfo& cpu);
+
+// A conv2d in the blocked NCHWc layout, data and weights already in that layout (oneDNN's timed
+// call also starts from its preferred layouts); a depthwise conv (groups == channels) uses the
+// NCHW depthwise schedule.
+absl::StatusOr<OurKernel> OurConv2d(const ConvShape& shape, const topi::CpuInfo& cpu);
+
+}  // namespace tunefarm::bench
