@@ -1,5 +1,5 @@
-// NDArray: a dense, row-major host tensor that owns its memory (64-byte aligned) and describes it
-// as a DLPack DLTensor, so kernels, the interpreter and other frameworks can share it.
+// NDArray: a dense, row-major host tensor over 64-byte aligned memory, described as a DLPack
+// DLTensor so that kernels, the interpreter and other frameworks can share it.
 #pragma once
 
 #include <cstddef>
@@ -13,10 +13,11 @@
 
 namespace tunefarm::runtime {
 
-// Move-only: exactly one owner frees the memory, and a copy of the data is always explicit
-// (CopyFrom). Code that only borrows an array passes `NDArray*` or `DLTensor*`. A moved-from or
-// default-constructed NDArray is undefined: `defined()` is false and its accessors must not be
-// used. The DLTensor stays at one address for the array's lifetime, moves included.
+// Move-only handle; a copy of the data is always explicit (CopyFrom, Clone). The memory is shared
+// by the array, its views and its DLPack exports, and freed with the last of them. Code that only
+// borrows an array passes `NDArray*` or `DLTensor*`. A moved-from or default-constructed NDArray
+// is undefined: `defined()` is false and its accessors must not be used. The DLTensor stays at one
+// address for the array's lifetime, moves included.
 class NDArray {
  public:
   static constexpr size_t kAlignment = 64;
@@ -45,6 +46,21 @@ class NDArray {
 
   // Copies `other`'s contents into this array; shapes and dtypes must be equal.
   absl::Status CopyFrom(const NDArray& other);
+  // Copies exactly NumBytes() bytes from or to plain memory (a file, a network message).
+  absl::Status CopyFromBytes(const void* bytes, size_t num_bytes);
+  absl::Status CopyToBytes(void* bytes, size_t num_bytes) const;
+  // A new array with its own memory and this array's shape, dtype and contents.
+  absl::StatusOr<NDArray> Clone() const;
+
+  // An array over this array's memory with another shape and/or dtype whose total size in bytes
+  // is the same (a reshape, or a reinterpretation such as float32 as int32).
+  absl::StatusOr<NDArray> View(std::vector<int64_t> shape) const;
+  absl::StatusOr<NDArray> View(std::vector<int64_t> shape, DLDataType dtype) const;
+  bool SharesMemoryWith(const NDArray& other) const;
+
+  // Hands the tensor to another DLPack user: the returned tensor keeps the memory alive until
+  // its deleter runs, which the receiver must call exactly once. nullptr for an undefined array.
+  DLManagedTensor* ToDLPack() const;
 
  private:
   struct Container;

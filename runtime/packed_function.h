@@ -37,9 +37,10 @@ class PackedArg {
 
 class PackedFunction {
  public:
-  // `owner` keeps whatever holds the code (a JIT session, a dlopen()ed library) alive for as long as
-  // any copy of this function exists.
-  PackedFunction(FunctionSignature signature, TFKernelFunc entry, std::shared_ptr<const void> owner);
+  // `owner` keeps whatever holds the code (a JIT session, a dlopen()ed library) alive for as long
+  // as any copy of this function exists.
+  PackedFunction(FunctionSignature signature, TFKernelFunc entry,
+                 std::shared_ptr<const void> owner);
 
   const FunctionSignature& signature() const { return signature_; }
   TFKernelFunc entry() const { return entry_; }

@@ -19,11 +19,11 @@ typedef union TFValue {
 
 // Type codes of kernel arguments; the scalar codes equal DLPack's DLDataTypeCode values.
 typedef enum TFArgTypeCode {
-  kTFArgInt = 0,      // v_int64
-  kTFArgUInt = 1,     // v_int64, reinterpreted
-  kTFArgFloat = 2,    // v_float64
-  kTFArgHandle = 3,   // v_handle: an opaque pointer
-  kTFArgTensor = 7,   // v_handle: a DLTensor*
+  kTFArgInt = 0,     // v_int64
+  kTFArgUInt = 1,    // v_int64, reinterpreted
+  kTFArgFloat = 2,   // v_float64
+  kTFArgHandle = 3,  // v_handle: an opaque pointer
+  kTFArgTensor = 7,  // v_handle: a DLTensor*
 } TFArgTypeCode;
 
 // Every generated kernel has this type. The runtime has already checked the arguments against the

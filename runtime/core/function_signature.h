@@ -1,11 +1,9 @@
-// What a kernel expects: its arguments, their kinds, dtypes and (possibly symbolic) shapes. The
-// code generator writes it into every module as a manifest; the runtime checks each call against it.
-// Part of runtime/core: libc only (no absl), so it also builds for devices with a bare toolchain.
+// What a kernel expects (argument kinds, dtypes, possibly symbolic shapes), stored in every module
+// as a manifest and checked at each call. runtime/core: libc only, so bare toolchains build it.
 #pragma once
 
-#include <dlpack/dlpack.h>
-
 #include <cstdint>
+#include <dlpack/dlpack.h>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,9 +25,9 @@ enum class ArgKind { kTensor, kInt, kFloat, kHandle };
 
 struct ArgSpec {
   ArgKind kind = ArgKind::kTensor;
-  std::string name;                   // for error messages: "argument 2 (B)"
+  std::string name;                      // for error messages: "argument 2 (B)"
   DLDataType dtype = {kDLFloat, 32, 1};  // tensor element type, or the scalar's type
-  std::vector<DimSpec> shape;         // tensors only; compact row-major, on kDLCPU
+  std::vector<DimSpec> shape;            // tensors only; compact row-major, on kDLCPU
 };
 
 struct FunctionSignature {

@@ -1,0 +1,88 @@
+#include "runtime/core/library_loader.h"
+
+#include <cerrno>
+#include <cstring>
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <utility>
+
+namespace tunefarm::runtime {
+namespace {
+
+std::string LastDlError() {
+  const char* text = dlerror();
+  return text != nullptr ? text : "unknown dlopen error";
+}
+
+}  // namespace
+
+LoadedLibrary::LoadedLibrary(std::string path, void* handle, std::vector<LoadedKernel> kernels)
+    : path_(std::move(path)), handle_(handle), kernels_(std::move(kernels)) {}
+
+LoadedLibrary::~LoadedLibrary() { dlclose(handle_); }
+
+const LoadedKernel* LoadedLibrary::Find(std::string_view name) const {
+  for (const LoadedKernel& k : kernels_) {
+    if (k.signature.name == name) return &k;
+  }
+  return nullptr;
+}
+
+std::unique_ptr<LoadedLibrary> LoadedLibrary::Open(const std::string& path, std::string* error,
+                                                   LoadErrorKind* kind) {
+  auto fail = [&](LoadErrorKind why, const std::string& what) {
+    *error = what;
+    if (kind != nullptr) *kind = why;
+    return nullptr;
+  };
+  if (kind != nullptr) *kind = LoadErrorKind::kNone;
+  const std::string quoted = "'" + path + "'";
+  struct stat info;
+  if (stat(path.c_str(), &info) != 0) {
+    int err = errno;
+    return fail(err == ENOENT ? LoadErrorKind::kFileNotFound : LoadErrorKind::kNotLoadable,
+                "cannot load " + quoted + ": " + std::strerror(err));
+  }
+  // dlopen() searches the library path for a bare name; the user meant the file they named.
+  std::string open_path = path.find('/') == std::string::npos ? "./" + path : path;
+  void* handle = dlopen(open_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle == nullptr) {
+    return fail(LoadErrorKind::kNotLoadable, "cannot load " + quoted + ": " + LastDlError());
+  }
+  auto close_and_fail = [&](LoadErrorKind why, const std::string& what) {
+    dlclose(handle);
+    return fail(why, what);
+  };
+  const auto* manifest = static_cast<const char*>(dlsym(handle, TF_MANIFEST_SYMBOL));
+  if (manifest == nullptr) {
+    return close_and_fail(
+        LoadErrorKind::kNotTunefarmLibrary,
+        quoted + " is not a tunefarm library: it defines no " TF_MANIFEST_SYMBOL " symbol");
+  }
+  auto* launch = static_cast<TFParallelLaunchFunc*>(dlsym(handle, TF_PARALLEL_LAUNCH_SYMBOL));
+  if (launch == nullptr) {
+    return close_and_fail(LoadErrorKind::kNotTunefarmLibrary,
+                          quoted + " is not a tunefarm library: it defines " TF_MANIFEST_SYMBOL
+                                   " but no " TF_PARALLEL_LAUNCH_SYMBOL " symbol");
+  }
+  std::vector<FunctionSignature> signatures;
+  std::string manifest_error;
+  if (!ParseManifest(manifest, &signatures, &manifest_error)) {
+    return close_and_fail(LoadErrorKind::kBadManifest, quoted + ": " + manifest_error);
+  }
+  std::vector<LoadedKernel> kernels;
+  kernels.reserve(signatures.size());
+  for (FunctionSignature& signature : signatures) {
+    void* entry = dlsym(handle, signature.name.c_str());
+    if (entry == nullptr) {
+      return close_and_fail(LoadErrorKind::kMissingKernel,
+                            quoted + ": the manifest names kernel '" + signature.name +
+                                "', which the library does not define");
+    }
+    kernels.push_back(LoadedKernel{std::move(signature), reinterpret_cast<TFKernelFunc>(entry)});
+  }
+  *launch = &TFBackendParallelLaunch;
+  return std::unique_ptr<LoadedLibrary>(new LoadedLibrary(path, handle, std::move(kernels)));
+}
+
+}  // namespace tunefarm::runtime

@@ -1,0 +1,52 @@
+// Times a callable the way the tuner measures kernels: a warm-up, then `repeat` timed repeats of
+// `number` back-to-back calls each, with an optional pause and cache flush between repeats.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+
+namespace tunefarm::runtime {
+
+struct TimeEvaluatorOptions {
+  int number = 1;            // calls per repeat; their mean is one sample
+  int repeat = 1;            // samples returned
+  double min_repeat_ms = 0;  // raise `number` until one repeat lasts at least this long
+  double cooldown_ms = 0;    // sleep between repeats (lets a throttled CPU recover)
+  bool flush_cache = false;  // write a buffer larger than the last-level cache before each repeat
+  size_t flush_bytes = 0;    // that buffer's size; 0 means CacheFlushBytes()
+  int warmup = 1;            // untimed calls first (page faults, lazy binding, cold caches)
+
+  // The clock and sleep the evaluator uses; replaceable so tests can count calls without waiting.
+  std::function<double()> now_seconds;            // default: steady clock
+  std::function<void(double)> sleep_for_seconds;  // default: this thread sleeps
+};
+
+// Calls `fn` as `options` say and returns, for each repeat, the mean seconds per call. The
+// first error `fn` returns stops the measurement and is returned as is. With min_repeat_ms, a
+// repeat that ends too soon is discarded and rerun with a larger `number` (which later repeats
+// keep), so every sample averages the same number of calls. With flush_cache only each repeat's
+// first call starts cold.
+absl::StatusOr<std::vector<double>> TimeFunction(const std::function<absl::Status()>& fn,
+                                                 const TimeEvaluatorOptions& options);
+
+// Order statistics of repeat samples; the tuner ranks by the median (timings are noisy).
+// Percentiles interpolate linearly between the sorted samples. All zero for no samples.
+struct TimingSummary {
+  int count = 0;
+  double min = 0;
+  double p20 = 0;
+  double median = 0;
+  double p80 = 0;
+};
+TimingSummary Summarize(absl::Span<const double> seconds);
+
+// The size of the buffer flush_cache writes: twice the largest CPU cache the system reports
+// (sysfs), or 64 MiB when it reports none.
+size_t CacheFlushBytes();
+
+}  // namespace tunefarm::runtime

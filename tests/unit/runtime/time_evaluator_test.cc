@@ -1,0 +1,149 @@
+#include "runtime/time_evaluator.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <vector>
+
+namespace tunefarm::runtime {
+namespace {
+
+using ::testing::DoubleEq;
+using ::testing::DoubleNear;
+using ::testing::Each;
+using ::testing::ElementsAre;
+
+// A fake clock where every call of the timed function takes `call_seconds`; sleeps are recorded.
+struct FakeTime {
+  double now = 0;
+  double call_seconds = 0.001;
+  int calls = 0;
+  std::vector<double> sleeps;
+
+  std::function<absl::Status()> Fn() {
+    return [this] {
+      ++calls;
+      now += call_seconds;
+      return absl::OkStatus();
+    };
+  }
+  TimeEvaluatorOptions Options() {
+    TimeEvaluatorOptions o;
+    o.now_seconds = [this] { return now; };
+    o.sleep_for_seconds = [this](double s) { sleeps.push_back(s); };
+    return o;
+  }
+};
+
+TEST(TimeEvaluatorTest, RunsWarmupThenNumberTimesRepeatCalls) {
+  FakeTime time;
+  TimeEvaluatorOptions o = time.Options();
+  o.number = 3;
+  o.repeat = 4;
+  absl::StatusOr<std::vector<double>> samples = TimeFunction(time.Fn(), o);
+  ASSERT_TRUE(samples.ok()) << samples.status();
+  EXPECT_EQ(time.calls, 1 + 3 * 4);
+  ASSERT_EQ(samples->size(), 4u);
+  EXPECT_THAT(*samples, Each(DoubleNear(0.001, 1e-9)));
+  EXPECT_TRUE(time.sleeps.empty());
+}
+
+TEST(TimeEvaluatorTest, MinRepeatMsRaisesNumberAndKeepsIt) {
+  FakeTime time;
+  TimeEvaluatorOptions o = time.Options();
+  o.number = 1;
+  o.repeat = 3;
+  o.min_repeat_ms = 9.5;  // not 10: the fake clock's float sums must not sit on the boundary
+  o.warmup = 0;
+  absl::StatusOr<std::vector<double>> samples = TimeFunction(time.Fn(), o);
+  ASSERT_TRUE(samples.ok()) << samples.status();
+  // One short repeat of 1 call is discarded; then number = 10 for every repeat.
+  EXPECT_EQ(time.calls, 1 + 10 * 3);
+  EXPECT_THAT(*samples, Each(DoubleNear(0.001, 1e-9)));
+}
+
+TEST(TimeEvaluatorTest, MinRepeatMsAtLeastDoublesNumber) {
+  FakeTime time;
+  TimeEvaluatorOptions o = time.Options();
+  o.number = 4;
+  o.min_repeat_ms = 5;  // 4 calls take 4 ms: 5 would do, but number at least doubles
+  o.warmup = 0;
+  ASSERT_TRUE(TimeFunction(time.Fn(), o).ok());
+  EXPECT_EQ(time.calls, 4 + 8);
+}
+
+TEST(TimeEvaluatorTest, CooldownSleepsBetweenRepeatsOnly) {
+  FakeTime time;
+  TimeEvaluatorOptions o = time.Options();
+  o.repeat = 3;
+  o.cooldown_ms = 20;
+  ASSERT_TRUE(TimeFunction(time.Fn(), o).ok());
+  EXPECT_THAT(time.sleeps, ElementsAre(DoubleEq(0.02), DoubleEq(0.02)));
+}
+
+TEST(TimeEvaluatorTest, FlushCacheStillCountsCallsTheSameWay) {
+  FakeTime time;
+  TimeEvaluatorOptions o = time.Options();
+  o.repeat = 2;
+  o.number = 2;
+  o.flush_cache = true;
+  o.flush_bytes = 1 << 20;  // the real default (twice the last-level cache) is slow for a unit test
+  ASSERT_TRUE(TimeFunction(time.Fn(), o).ok());
+  EXPECT_EQ(time.calls, 1 + 2 * 2);
+  EXPECT_GT(CacheFlushBytes(), size_t{1} << 20);
+}
+
+TEST(TimeEvaluatorTest, TheFirstErrorStopsTheMeasurement) {
+  int calls = 0;
+  TimeEvaluatorOptions o;
+  o.number = 5;
+  o.repeat = 5;
+  absl::StatusOr<std::vector<double>> samples = TimeFunction(
+      [&calls] {
+        return ++calls == 3 ? absl::InternalError("kernel 'k' failed") : absl::OkStatus();
+      },
+      o);
+  EXPECT_EQ(samples.status(), absl::InternalError("kernel 'k' failed"));
+  EXPECT_EQ(calls, 3);
+}
+
+TEST(TimeEvaluatorTest, RejectsBadOptions) {
+  FakeTime time;
+  for (auto change : std::vector<std::function<void(TimeEvaluatorOptions&)>>{
+           [](TimeEvaluatorOptions& o) { o.number = 0; },
+           [](TimeEvaluatorOptions& o) { o.repeat = 0; },
+           [](TimeEvaluatorOptions& o) { o.warmup = -1; },
+           [](TimeEvaluatorOptions& o) { o.min_repeat_ms = -1; },
+           [](TimeEvaluatorOptions& o) { o.cooldown_ms = -1; }}) {
+    TimeEvaluatorOptions o = time.Options();
+    change(o);
+    EXPECT_EQ(TimeFunction(time.Fn(), o).status().code(), absl::StatusCode::kInvalidArgument);
+  }
+  EXPECT_EQ(time.calls, 0);
+}
+
+TEST(TimeEvaluatorTest, RealClockGivesPositiveSamples) {
+  TimeEvaluatorOptions o;
+  o.number = 2;
+  o.repeat = 2;
+  absl::StatusOr<std::vector<double>> samples = TimeFunction([] { return absl::OkStatus(); }, o);
+  ASSERT_TRUE(samples.ok());
+  EXPECT_THAT(*samples, Each(::testing::Ge(0.0)));
+}
+
+TEST(TimingSummaryTest, OrderStatistics) {
+  TimingSummary s = Summarize(std::vector<double>{5, 1, 4, 2, 3, 6});
+  EXPECT_EQ(s.count, 6);
+  EXPECT_DOUBLE_EQ(s.min, 1);
+  EXPECT_DOUBLE_EQ(s.median, 3.5);
+  EXPECT_DOUBLE_EQ(s.p20, 2);  // position 1.0 of 0..5
+  EXPECT_DOUBLE_EQ(s.p80, 5);  // position 4.0
+  TimingSummary one = Summarize(std::vector<double>{0.25});
+  EXPECT_DOUBLE_EQ(one.p20, 0.25);
+  EXPECT_DOUBLE_EQ(one.p80, 0.25);
+  TimingSummary none = Summarize({});
+  EXPECT_EQ(none.count, 0);
+  EXPECT_EQ(none.median, 0);
+}
+
+}  // namespace
+}  // namespace tunefarm::runtime
