@@ -61,8 +61,41 @@ TEST(RunErrorsTest, NegativeShape) {
 
 TEST(RunErrorsTest, UnknownTarget) {
   std::string err;
-  EXPECT_EQ(RunWithBind("n=4,m=2", &err, "llvm"), 2);
-  EXPECT_EQ(err, "tunefarm: unknown target 'llvm'; accepted: interp\n");
+  EXPECT_EQ(RunWithBind("n=4,m=2", &err, "cuda"), 2);
+  EXPECT_THAT(err, HasSubstr("bad target 'cuda'"));
+  EXPECT_THAT(err, HasSubstr("-mtriple"));
+  EXPECT_THAT(err, HasSubstr("(run also accepts: interp)"));
+}
+
+TEST(RunErrorsTest, UnknownCpu) {
+  std::string err;
+  EXPECT_EQ(RunWithBind("n=4,m=2", &err, "llvm -mcpu=pentium9000"), 2);
+  EXPECT_THAT(err, HasSubstr("pentium9000"));
+}
+
+TEST(RunErrorsTest, CrossTargetCannotRunHere) {
+  std::string err;
+  EXPECT_EQ(RunWithBind("n=4,m=2", &err, "llvm -mtriple=aarch64-linux-gnu -mattr=+neon"), 1);
+  EXPECT_THAT(err, HasSubstr("tunefarm build"));
+}
+
+TEST(RunErrorsTest, ThreadBindingOnTheCpu) {
+  RunOptions options;
+  options.file = fixtures::SourcePath("examples/split_bind_gpu.te");
+  options.bind = "n=100";
+  options.target = "llvm";
+  std::ostringstream out, err;
+  EXPECT_EQ(RunRunCommand(options, out, err), 1);
+  EXPECT_THAT(err.str(), HasSubstr("blockIdx.x on a CPU target"));
+}
+
+TEST(RunErrorsTest, NegativeThreads) {
+  RunOptions options;
+  options.file = fixtures::SourcePath("examples/split_factor.te");
+  options.threads = -1;
+  std::ostringstream out, err;
+  EXPECT_EQ(RunRunCommand(options, out, err), 2);
+  EXPECT_THAT(err.str(), HasSubstr("--threads"));
 }
 
 TEST(RunErrorsTest, ScriptErrorsCarryTheirPosition) {

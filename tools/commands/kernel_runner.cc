@@ -76,7 +76,8 @@ absl::StatusOr<std::unique_ptr<KernelRunner>> KernelRunner::Create(const ir::Pri
   if (!module.ok()) return module.status();
   absl::StatusOr<runtime::PackedFunction> kernel = (*module)->GetFunction(func.name);
   if (!kernel.ok()) return kernel.status();
-  return std::make_unique<LlvmRunner>(*std::move(kernel), parsed->ToString());
+  // The host's canonical string lists every CPU feature; the CPU name says the same in one word.
+  return std::make_unique<LlvmRunner>(*std::move(kernel), absl::StrCat("llvm -mcpu=", parsed->cpu));
 }
 
 }  // namespace tunefarm::tools

@@ -78,10 +78,23 @@ TEST(RunCommandTest, UnknownTargetIsAUsageError) {
   RunOptions options;
   options.file = fixtures::WriteTempFile("split.te", kSplit);
   options.bind = "n=67";
-  options.target = "llvm";
+  options.target = "llvm -mcpu";
   Result r = Invoke(options);
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err, "tunefarm: unknown target 'llvm'; accepted: interp\n");
+  EXPECT_THAT(r.err, HasSubstr("(run also accepts: interp)"));
+}
+
+TEST(RunCommandTest, LlvmAgreesAndTimes) {
+  RunOptions options;
+  options.file = fixtures::WriteTempFile("split.te", kSplit);
+  options.bind = "n=67";
+  options.target = "llvm";
+  options.time = true;
+  options.threads = 1;
+  Result r = Invoke(options);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_THAT(r.out, MatchesRegex("max_abs_err=[0-9.e+-]+\nok\ntarget=llvm -mcpu=[a-z0-9_-]+ "
+                                  "threads=1 repeats=5\nmedian_ms=[0-9.e+-]+ gflops=[0-9.e+-]+\n"));
 }
 
 TEST(RunCommandTest, MalformedBindIsAUsageError) {
