@@ -1,0 +1,89 @@
+// CodeGenLLVM, calls: math functions as LLVM intrinsics (vector forms included, so the backend
+// picks vector code or per-lane library calls), likely, and the lazy if_then_else.
+#include "absl/strings/str_cat.h"
+#include "compiler/codegen/llvm/codegen_llvm.h"
+
+namespace tunefarm::codegen {
+
+llvm::Value* CodeGenLLVM::VisitExpr_(const ir::CallNode* op) {
+  switch (op->op) {
+    case ir::Intrinsic::kLikely:
+      return VisitExpr(op->args[0]);  // the hint becomes branch weights at the IfThenElse
+    case ir::Intrinsic::kIfThenElse:
+      return EmitIfThenElse(op);
+    case ir::Intrinsic::kSyncThreads:
+      return Unsupported(op, "sync_threads() is a GPU barrier; a CPU target has no thread blocks");
+    default:
+      return EmitMath(op);
+  }
+}
+
+llvm::Value* CodeGenLLVM::EmitMath(const ir::CallNode* op) {
+  llvm::Value* a = VisitExpr(op->args[0]);
+  auto unary = [&](llvm::Intrinsic::ID id) { return builder_->CreateUnaryIntrinsic(id, a); };
+  switch (op->op) {
+    case ir::Intrinsic::kExp:
+      return unary(llvm::Intrinsic::exp);
+    case ir::Intrinsic::kLog:
+      return unary(llvm::Intrinsic::log);
+    case ir::Intrinsic::kSqrt:
+      return unary(llvm::Intrinsic::sqrt);
+    case ir::Intrinsic::kTanh:
+      return unary(llvm::Intrinsic::tanh);
+    case ir::Intrinsic::kFabs:
+      return unary(llvm::Intrinsic::fabs);
+    case ir::Intrinsic::kFloor:
+      return unary(llvm::Intrinsic::floor);
+    case ir::Intrinsic::kCeil:
+      return unary(llvm::Intrinsic::ceil);
+    case ir::Intrinsic::kPow:
+      return builder_->CreateBinaryIntrinsic(llvm::Intrinsic::pow, a, VisitExpr(op->args[1]));
+    case ir::Intrinsic::kSigmoid: {
+      llvm::Constant* one = llvm::ConstantFP::get(a->getType(), 1.0);
+      llvm::Value* e =
+          builder_->CreateUnaryIntrinsic(llvm::Intrinsic::exp, builder_->CreateFNeg(a));
+      return builder_->CreateFDiv(one, builder_->CreateFAdd(one, e));
+    }
+    default:
+      return Unsupported(op, absl::StrCat("intrinsic ", ir::IntrinsicName(op->op)));
+  }
+}
+
+// Only the chosen operand may run: a scalar condition branches; a vector condition evaluates
+// each side under a mask of its lanes, so loads in switched-off lanes do not happen.
+llvm::Value* CodeGenLLVM::EmitIfThenElse(const ir::CallNode* op) {
+  const ir::Expr& cond = op->args[0];
+  llvm::Value* c = VisitExpr(cond);
+  if (cond.dtype().is_vector()) {
+    if (cond.dtype().lanes() != op->dtype.lanes()) {
+      return Unsupported(op, "if_then_else with a vector condition and values of other lanes");
+    }
+    llvm::Value* outer = mask_;
+    mask_ = outer ? builder_->CreateAnd(outer, c) : c;
+    llvm::Value* t = VisitExpr(op->args[1]);
+    llvm::Value* not_c = builder_->CreateNot(c);
+    mask_ = outer ? builder_->CreateAnd(outer, not_c) : not_c;
+    llvm::Value* f = VisitExpr(op->args[2]);
+    mask_ = outer;
+    return builder_->CreateSelect(c, t, f);
+  }
+  llvm::BasicBlock* then_bb = NewBlock("ite_then");
+  llvm::BasicBlock* else_bb = NewBlock("ite_else");
+  llvm::BasicBlock* end_bb = NewBlock("ite_end");
+  builder_->CreateCondBr(c, then_bb, else_bb);
+  builder_->SetInsertPoint(then_bb);
+  llvm::Value* t = VisitExpr(op->args[1]);
+  llvm::BasicBlock* then_end = builder_->GetInsertBlock();
+  builder_->CreateBr(end_bb);
+  builder_->SetInsertPoint(else_bb);
+  llvm::Value* f = VisitExpr(op->args[2]);
+  llvm::BasicBlock* else_end = builder_->GetInsertBlock();
+  builder_->CreateBr(end_bb);
+  builder_->SetInsertPoint(end_bb);
+  llvm::PHINode* phi = builder_->CreatePHI(t->getType(), 2);
+  phi->addIncoming(t, then_end);
+  phi->addIncoming(f, else_end);
+  return phi;
+}
+
+}  // namespace tunefarm::codegen
