@@ -56,8 +56,10 @@ absl::StatusOr<std::shared_ptr<runtime::Module>> BuildJit(const std::vector<ir::
   if (!tm.ok()) return tm.status();
   absl::StatusOr<GeneratedModule> generated = GenerateModule(funcs, **tm);
   if (!generated.ok()) return generated.status();
+  const auto generated_at = std::chrono::steady_clock::now();
   absl::StatusOr<std::unique_ptr<llvm::MemoryBuffer>> object = EmitObject(*generated->module, **tm);
   if (!object.ok()) return object.status();
+  const auto emitted_at = std::chrono::steady_clock::now();
   absl::StatusOr<std::shared_ptr<JitCode>> code = LoadIntoJit(*std::move(object));
   if (!code.ok()) return code.status();
   absl::StatusOr<void*> launch = (*code)->Lookup(TF_PARALLEL_LAUNCH_SYMBOL);
@@ -69,9 +71,13 @@ absl::StatusOr<std::shared_ptr<runtime::Module>> BuildJit(const std::vector<ir::
     if (!entry.ok()) return entry.status();
     functions.emplace_back(sig, reinterpret_cast<TFKernelFunc>(*entry), *code);
   }
-  CodegenLogger().debug(
-      "{}: built for the JIT in {:.2f} ms", funcs[0].name,
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  auto ms = [](auto from, auto to) {
+    return std::chrono::duration<double, std::milli>(to - from).count();
+  };
+  const auto end = std::chrono::steady_clock::now();
+  CodegenLogger().debug("{}: JIT build {:.2f} ms (module {:.2f}, object {:.2f}, link {:.2f})",
+                        funcs[0].name, ms(start, end), ms(start, generated_at),
+                        ms(generated_at, emitted_at), ms(emitted_at, end));
   return std::make_shared<JitModule>(std::move(functions));
 }
 

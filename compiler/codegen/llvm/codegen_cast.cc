@@ -18,10 +18,11 @@ llvm::Value* CodeGenLLVM::Cast(ir::DataType from, ir::DataType to, llvm::Value* 
     return builder_->CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
   }
   if (from.is_handle() || to.is_handle()) {
+    // Through a 64-bit integer: the address.
+    const ir::DataType address = ir::DataType::Int(64, from.lanes());
     if (from.is_handle() && to.is_handle()) return v;
-    if (from.is_handle()) return builder_->CreatePtrToInt(v, t);
-    if (from.is_float()) v = FloatToInt(from, ir::DataType::Int(64, from.lanes()), v);
-    return builder_->CreateIntToPtr(v, t);
+    if (from.is_handle()) return Cast(address, to, builder_->CreatePtrToInt(v, TypeOf(address)));
+    return builder_->CreateIntToPtr(Cast(from, address, v), t);
   }
   if (from.is_float() && to.is_float()) return builder_->CreateFPCast(v, t);
   if (to.is_float())

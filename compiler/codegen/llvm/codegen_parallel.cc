@@ -52,7 +52,7 @@ llvm::Function* CodeGenLLVM::OutlineParallelBody(const ir::ForNode* op,
   llvm::Type* i64 = builder_->getInt64Ty();
   llvm::FunctionType* type = llvm::FunctionType::get(i32, {i32, i32, builder_->getPtrTy()}, false);
   llvm::Function* fn = NewFunction(type, llvm::GlobalValue::InternalLinkage,
-                                   absl::StrCat(func_name_, "_parallel_", num_lambdas_++));
+                                   absl::StrCat("__tf_parallel_", func_name_, "_", num_lambdas_++));
   FunctionState outer = std::move(state_);
   llvm::IRBuilderBase::InsertPoint outer_ip = builder_->saveIP();
   llvm::Value* outer_mask = mask_;

@@ -83,13 +83,14 @@ llvm::StructType* CodeGenLLVM::DLTensorType() {
 }
 
 // body(data pointers..., shape variables..., scalar arguments...) -> 0, or nonzero on failure.
+// Internal names start with __tf_, which kernel names may not (kernel_args.h), so they never clash.
 llvm::Function* CodeGenLLVM::EmitBodyFunction(const ir::PrimFunc& func, const KernelArgs& args) {
   std::vector<llvm::Type*> params(func.params.size(), builder_->getPtrTy());
   for (const ShapeVarSource& s : args.shape_vars) params.push_back(TypeOf(s.var.dtype()));
   for (const ir::Var& v : args.scalars) params.push_back(TypeOf(v.dtype()));
   llvm::Function* fn =
       NewFunction(llvm::FunctionType::get(builder_->getInt32Ty(), params, false),
-                  llvm::GlobalValue::InternalLinkage, absl::StrCat(func.name, "_body"));
+                  llvm::GlobalValue::InternalLinkage, absl::StrCat("__tf_body_", func.name));
   state_ = FunctionState{fn, {}, false};
   builder_->SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", fn));
 

@@ -99,7 +99,8 @@ TEST(CodegenParallelIrTest, TheBodyIsOutlinedAndLaunchedThroughTheModulePointer)
       LlvmIrText({RowKernel("rows", ir::ForKind::kParallel, ir::ForKind::kSerial)}, Host(), false);
   ASSERT_TRUE(ir_text.ok()) << ir_text.status();
   EXPECT_THAT(*ir_text, HasSubstr("@__tf_parallel_launch = dso_local global ptr null"));
-  EXPECT_THAT(*ir_text, HasSubstr("define internal i32 @rows_parallel_0(i32 %0, i32 %1, ptr %2)"));
+  EXPECT_THAT(*ir_text,
+              HasSubstr("define internal i32 @__tf_parallel_rows_0(i32 %0, i32 %1, ptr %2)"));
   EXPECT_THAT(*ir_text, HasSubstr("load ptr, ptr @__tf_parallel_launch"));
 }
 

@@ -52,6 +52,28 @@ TEST(CodegenStmtTest, SurvivingUnrolledAndVectorizedLoopsGetLoopHints) {
   }
 }
 
+// A recurrence (C[i] depends on C[i-1]) does not vectorize, so the loop survives O3 unless the
+// schedule marked it unrolled: LLVM's own heuristic unrolling is off.
+TEST(CodegenStmtTest, LlvmUnrollsOnlyLoopsMarkedUnrolled) {
+  ir::Buffer a("A", kF32, {17}), c("C", kF32, {17});
+  for (ir::ForKind kind : {ir::ForKind::kSerial, ir::ForKind::kUnrolled}) {
+    ir::Var i("i", kI32);
+    ir::Stmt body = ir::StoreNode::Make(c->data, At(c, i) * At(a, i + 1) + 1.0f, i + 1);
+    ir::PrimFunc f{"recurrence", {a, c}, ir::ForNode::Make(i, 0, 16, kind, body)};
+    absl::StatusOr<std::string> ir_text = LlvmIrText({f}, Host(), true);
+    ASSERT_TRUE(ir_text.ok()) << ir_text.status();
+    size_t multiplies = 0;
+    for (size_t at = ir_text->find("fmul"); at != std::string::npos;
+         at = ir_text->find("fmul", at + 1)) {
+      ++multiplies;
+    }
+    EXPECT_EQ(multiplies, kind == ir::ForKind::kUnrolled ? 16u : 1u) << ir::ForKindName(kind);
+    runtime::NDArray av = MakeArray(kF32, {17}), cv = MakeArray(kF32, {17});
+    Fill(av, 34, 0.5, 1.5);
+    ExpectMatchesInterpreter(f, {&av, &cv});
+  }
+}
+
 TEST(CodegenStmtTest, BranchesLetsAndLikelyWeights) {
   ir::Buffer a("A", kF32, {30}), c("C", kF32, {32});
   ir::Var i("i", kI32), x("x", kI32);

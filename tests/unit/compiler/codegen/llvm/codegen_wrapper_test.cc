@@ -108,7 +108,8 @@ TEST(CodegenWrapperTest, TheModuleDefinesTheAbiSymbols) {
   EXPECT_THAT(*ir_text, HasSubstr("define dso_local i32 @add_rows(ptr %0, ptr %1, i32 %2)"));
   EXPECT_THAT(*ir_text, HasSubstr("@__tf_manifest = dso_local constant"));
   EXPECT_THAT(*ir_text, HasSubstr("tunefarm-manifest"));
-  EXPECT_THAT(*ir_text, HasSubstr("define internal i32 @add_rows_body(ptr noalias align 64 %A"));
+  EXPECT_THAT(*ir_text,
+              HasSubstr("define internal i32 @__tf_body_add_rows(ptr noalias align 64 %A"));
 }
 
 }  // namespace

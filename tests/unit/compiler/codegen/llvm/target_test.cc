@@ -43,7 +43,9 @@ TEST(TargetTest, AArch64WithNeonIsACrossTarget) {
   EXPECT_EQ(t->cpu, "generic");
   EXPECT_EQ(t->features, "+neon");
   EXPECT_TRUE(t->is_aarch64());
-  if (ParseTarget("llvm")->is_x86_64()) EXPECT_FALSE(t->is_host);
+  if (ParseTarget("llvm")->is_x86_64()) {
+    EXPECT_FALSE(t->is_host);
+  }
   EXPECT_EQ(t->ToString(), "llvm -mtriple=aarch64-unknown-linux-gnu -mcpu=generic -mattr=+neon");
 }
 
