@@ -1,0 +1,53 @@
+// Direct conv2d in NCHW: data[N][C][H][W] * kernel[O][C][KH][KW] -> out[N][O][OH][OW], with
+// stride, padding and dilation, and its default CPU schedule: register tiles of reg_o output
+// channels (unrolled) x reg_w output columns (vectors), accumulated over (c, kh, kw).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "compiler/te/tensor.h"
+#include "compiler/topi/cpu_info.h"
+#include "compiler/topi/scheduled_op.h"
+#include "compiler/topi/window.h"
+
+namespace tunefarm::topi {
+
+struct Conv2dTensors {
+  te::Tensor data;
+  te::Tensor kernel;
+  te::Tensor padded;  // `data` itself when the window has no padding
+  te::Tensor out;
+};
+
+// Errors: ranks other than 4, channel counts that disagree, a window larger than the padded
+// input (InvalidArgument naming conv2d and both shapes).
+absl::StatusOr<Conv2dTensors> Conv2dCompute(const te::Tensor& data, const te::Tensor& kernel,
+                                            const Window2d& window);
+
+// The order of the reduction loops around a register tile.
+enum class ConvReduceOrder : uint8_t {
+  kChannelFirst,  // c, kh, kw: one input channel's window at a time
+  kWindowFirst,   // kh, kw, c
+};
+
+struct Conv2dScheduleConfig {
+  int64_t vector_lanes = 8;
+  int64_t reg_w_vectors = 1;  // output columns per register tile, in vectors (vectorized)
+  int64_t reg_o = 4;          // output channels per register tile (unrolled)
+  ConvReduceOrder order = ConvReduceOrder::kChannelFirst;
+  bool unroll_kw = true;    // unroll the kernel-width loop
+  bool pad_inline = false;  // read the input through a bounds check instead of a padded copy
+  bool parallel = true;     // run the fused (n, o block, output row) loop on the thread pool
+  std::string ToString() const;
+};
+
+// Register tiles that fit `cpu`'s vector registers, dividing OW and O where possible.
+Conv2dScheduleConfig DefaultConv2dConfig(const Conv2dTensors& t, const CpuInfo& cpu);
+
+// Errors: a non-positive config field, named.
+absl::StatusOr<ScheduledOp> ScheduleConv2d(const Conv2dScheduleConfig& config,
+                                           const Conv2dTensors& t);
+
+}  // namespace tunefarm::topi

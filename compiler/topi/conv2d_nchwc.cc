@@ -1,0 +1,138 @@
+#include "compiler/topi/conv2d_nchwc.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/ir/op.h"
+#include "compiler/topi/injective_schedule.h"
+#include "compiler/topi/loop_tiling.h"
+#include "compiler/topi/pad.h"
+#include "compiler/topi/static_shape.h"
+
+namespace tunefarm::topi {
+
+absl::StatusOr<Conv2dNchwcTensors> Conv2dNchwcCompute(const te::Tensor& data,
+                                                      const te::Tensor& kernel,
+                                                      const Window2d& window) {
+  absl::StatusOr<std::vector<int64_t>> ds = StaticShape("conv2d_nchwc", data, 5);
+  if (!ds.ok()) return ds.status();
+  absl::StatusOr<std::vector<int64_t>> ks = StaticShape("conv2d_nchwc", kernel, 6);
+  if (!ks.ok()) return ks.status();
+  const std::string shapes =
+      absl::StrCat("data ", ShapeString(*ds), " (NCHWc), kernel ", ShapeString(*ks), " (OIHWio)");
+  const int64_t n = (*ds)[0], cb = (*ds)[1], h = (*ds)[2], w = (*ds)[3], ic = (*ds)[4];
+  const int64_t ob = (*ks)[0], kh = (*ks)[2], kw = (*ks)[3], oc = (*ks)[5];
+  if ((*ks)[1] != cb || (*ks)[4] != ic || data.dtype() != kernel.dtype()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "conv2d_nchwc (", shapes, "): the kernel's input channel blocks must be the data's (", cb,
+        " blocks of ", ic, ") and the dtypes must agree"));
+  }
+  absl::StatusOr<WindowOutput> out = SlideWindow("conv2d_nchwc", shapes, window, h, w, kh, kw);
+  if (!out.ok()) return out.status();
+  Conv2dNchwcTensors t{data, kernel, data, te::Tensor(), ic, oc};
+  absl::StatusOr<te::Tensor> padded =
+      PadCompute(data, {0, 0, window.pad_top, window.pad_left, 0},
+                 {0, 0, window.pad_bottom, window.pad_right, 0}, ir::Expr(0.0f), "conv2d_pad");
+  if (!padded.ok()) return padded.status();
+  t.padded = *padded;
+  ir::IterVar rc = te::reduce_axis({Imm(0), Imm(cb)}, "rc");
+  ir::IterVar ry = te::reduce_axis({Imm(0), Imm(kh)}, "ry");
+  ir::IterVar rx = te::reduce_axis({Imm(0), Imm(kw)}, "rx");
+  ir::IterVar ri = te::reduce_axis({Imm(0), Imm(ic)}, "ri");
+  auto body = [&](const std::vector<ir::Var>& i) {
+    ir::Expr y = i[2] * Imm(window.stride_h) + ry->var * Imm(window.dilation_h);
+    ir::Expr x = i[3] * Imm(window.stride_w) + rx->var * Imm(window.dilation_w);
+    return te::sum(t.padded({i[0], rc->var, y, x, ri->var}) *
+                       kernel({i[1], rc->var, ry->var, rx->var, ri->var, i[4]}),
+                   {rc, ry, rx, ri});
+  };
+  absl::StatusOr<te::Tensor> result =
+      te::compute({Imm(n), Imm(ob), Imm(out->h), Imm(out->w), Imm(oc)}, body, "conv2d_nchwc",
+                  {"n", "ob", "oh", "ow", "oi"});
+  if (!result.ok()) return result.status();
+  t.out = *result;
+  return t;
+}
+
+std::string Conv2dNchwcScheduleConfig::ToString() const {
+  return absl::StrCat("ic ", ic_block, ", oc ", oc_block, ", reg ", reg_w, " columns x ",
+                      oc_block / std::max<int64_t>(vector_lanes, 1), "x", vector_lanes, " lanes, ",
+                      order == ConvReduceOrder::kChannelFirst ? "cb,kh,kw,ci" : "kh,kw,cb,ci",
+                      unroll_kw ? ", unroll kw" : "", pad_inline ? ", pad inline" : "",
+                      parallel ? ", parallel" : "");
+}
+
+Conv2dNchwcScheduleConfig DefaultConv2dNchwcConfig(const std::vector<int64_t>& data_shape,
+                                                   const std::vector<int64_t>& kernel_shape,
+                                                   const Window2d& window, const CpuInfo& cpu) {
+  Conv2dNchwcScheduleConfig c;
+  c.vector_lanes = cpu.Lanes(4);
+  const int64_t channels = data_shape.size() > 1 ? data_shape[1] : 1;
+  const int64_t filters = kernel_shape.empty() ? 1 : kernel_shape[0];
+  // Two vectors of output channels when there are enough of them; the input block divides C.
+  c.oc_block = filters >= 2 * c.vector_lanes ? 2 * c.vector_lanes : c.vector_lanes;
+  c.ic_block = LargestDivisor(channels, c.oc_block);
+  const int64_t oc_vectors = c.oc_block / c.vector_lanes;
+  // Accumulators, the kernel vectors of one channel step and one broadcast input must fit.
+  const int64_t max_w = std::max<int64_t>(1, (cpu.vector_registers - oc_vectors - 1) / oc_vectors);
+  int64_t ow = 1;
+  if (data_shape.size() == 4 && kernel_shape.size() == 4) {
+    absl::StatusOr<WindowOutput> out = SlideWindow("conv2d_nchwc", "", window, data_shape[2],
+                                                   data_shape[3], kernel_shape[2], kernel_shape[3]);
+    if (out.ok()) ow = out->w;
+  }
+  c.reg_w = LargestDivisor(ow, std::min<int64_t>(max_w, 8));
+  if (c.reg_w < 4) c.reg_w = std::min<int64_t>({ow, max_w, 4});
+  c.parallel = cpu.cores > 1;
+  return c;
+}
+
+absl::StatusOr<ScheduledOp> ScheduleConv2dNchwc(const Conv2dNchwcScheduleConfig& config,
+                                                const Conv2dNchwcTensors& t) {
+  if (config.vector_lanes <= 0 || config.reg_w <= 0 || config.oc_block <= 0 ||
+      config.oc_block % config.vector_lanes != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "conv2d_nchwc schedule: vector_lanes and reg_w must be positive and oc_block whole "
+        "vectors (",
+        config.ToString(), ")"));
+  }
+  if (config.ic_block != t.ic_block || config.oc_block != t.oc_block) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("conv2d_nchwc schedule: the tensors have blocks ic ", t.ic_block, ", oc ",
+                     t.oc_block, " but the config asks for ic ", config.ic_block, ", oc ",
+                     config.oc_block, "; transform the layouts with the config's blocks"));
+  }
+  schedule::Schedule s = schedule::Schedule::Create({t.out.op()});
+  InjectiveScheduleConfig pad_config{config.vector_lanes, 1, config.parallel};
+  SchedulePad(s, t.padded, t.data, config.pad_inline, pad_config);
+  absl::StatusOr<te::Tensor> acc = s.cache_write(t.out, "local");
+  if (!acc.ok()) return acc.status();
+
+  schedule::Stage& out = s[t.out];
+  const auto axes = out.op()->axis;  // n, ob, oh, ow, oi
+  ir::IterVar wi;
+  ir::IterVar wo = SplitBy(out, axes[3], config.reg_w, &wi);
+  auto [ov, ol] = SplitVectors(out, axes[4], config.vector_lanes);
+  Reorder(out, {axes[0], axes[1], axes[2], wo, wi, ov, ol});
+  out.unroll(wi);
+  FuseOuter(out, {axes[0], axes[1], axes[2]}, config.parallel);
+
+  schedule::Stage& a = s[*acc];
+  a.compute_at(out, wo);
+  const auto acc_axes = a.op()->axis;
+  const auto& r = a.op()->reduce_axis;  // rc, ry, rx, ri
+  auto [av, al] = SplitVectors(a, acc_axes[4], config.vector_lanes);
+  if (config.order == ConvReduceOrder::kChannelFirst) {
+    Reorder(a,
+            {acc_axes[0], acc_axes[1], acc_axes[2], r[0], r[1], r[2], r[3], acc_axes[3], av, al});
+  } else {
+    Reorder(a,
+            {acc_axes[0], acc_axes[1], acc_axes[2], r[1], r[2], r[0], r[3], acc_axes[3], av, al});
+  }
+  a.unroll(acc_axes[3]);
+  if (config.unroll_kw) a.unroll(r[2]);
+  if (!s.error().ok()) return s.error();
+  return ScheduledOp{s, {t.data, t.kernel, t.out}};
+}
+
+}  // namespace tunefarm::topi

@@ -1,0 +1,57 @@
+// Blocked conv2d in NCHW[ic]c: data[N][C/ic][H][W][ic] * kernel[O/oc][C/ic][KH][KW][ic][oc] ->
+// out[N][O/oc][OH][OW][oc], and its CPU schedule: register tiles of reg_w output columns
+// (unrolled) x the oc block (whole vectors), so every kernel load is one contiguous vector.
+// The layouts come from layout_transform.h with the blocks the config picks.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "compiler/te/tensor.h"
+#include "compiler/topi/conv2d.h"
+#include "compiler/topi/cpu_info.h"
+#include "compiler/topi/scheduled_op.h"
+#include "compiler/topi/window.h"
+
+namespace tunefarm::topi {
+
+struct Conv2dNchwcTensors {
+  te::Tensor data;
+  te::Tensor kernel;
+  te::Tensor padded;  // `data` itself when the window has no padding
+  te::Tensor out;
+  int64_t ic_block = 0, oc_block = 0;
+};
+
+// Errors: ranks other than 5 and 6, channel blocks that disagree between data and kernel, a
+// window larger than the padded input (InvalidArgument naming conv2d_nchwc and the shapes).
+absl::StatusOr<Conv2dNchwcTensors> Conv2dNchwcCompute(const te::Tensor& data,
+                                                      const te::Tensor& kernel,
+                                                      const Window2d& window);
+
+struct Conv2dNchwcScheduleConfig {
+  int64_t ic_block = 8;   // layout: input channels per block (data and kernel)
+  int64_t oc_block = 16;  // layout: output channels per block, a multiple of vector_lanes
+  int64_t vector_lanes = 8;
+  int64_t reg_w = 4;  // output columns per register tile (unrolled)
+  ConvReduceOrder order = ConvReduceOrder::kChannelFirst;  // (cb, kh, kw, ci) or (kh, kw, cb, ci)
+  bool unroll_kw = false;
+  bool pad_inline = false;  // read the input through a bounds check instead of a padded copy
+  bool parallel = true;     // run the fused (n, oc block, output row) loop on the thread pool
+  std::string ToString() const;
+};
+
+// Blocks and a register tile for a conv of NCHW data `data_shape` and OIHW kernel
+// `kernel_shape` on `cpu`, chosen before the layout transforms (which take its blocks).
+Conv2dNchwcScheduleConfig DefaultConv2dNchwcConfig(const std::vector<int64_t>& data_shape,
+                                                   const std::vector<int64_t>& kernel_shape,
+                                                   const Window2d& window, const CpuInfo& cpu);
+
+// Errors: a non-positive config field, an oc block that is not whole vectors, or blocks that
+// differ from the tensors' (FailedPrecondition).
+absl::StatusOr<ScheduledOp> ScheduleConv2dNchwc(const Conv2dNchwcScheduleConfig& config,
+                                                const Conv2dNchwcTensors& t);
+
+}  // namespace tunefarm::topi

@@ -1,0 +1,46 @@
+// Depthwise conv2d in NCHW: each input channel convolved with its own `multiplier` filters,
+// data[N][C][H][W] * kernel[C][M][KH][KW] -> out[N][C*M][OH][OW], and its CPU schedule: output
+// columns as vectors accumulated over an unrolled kernel window, rows in parallel.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "compiler/te/tensor.h"
+#include "compiler/topi/cpu_info.h"
+#include "compiler/topi/scheduled_op.h"
+#include "compiler/topi/window.h"
+
+namespace tunefarm::topi {
+
+struct DepthwiseConv2dTensors {
+  te::Tensor data;
+  te::Tensor kernel;
+  te::Tensor padded;  // `data` itself when the window has no padding
+  te::Tensor out;
+};
+
+// out[n, c*M + q, y, x] = sum_{ky,kx} padded[n, c, y*sh + ky*dh, x*sw + kx*dw] * kernel[c, q, ky,
+// kx]. Errors: ranks other than 4, kernel channels other than the data's, a window larger than
+// the padded input.
+absl::StatusOr<DepthwiseConv2dTensors> DepthwiseConv2dCompute(const te::Tensor& data,
+                                                              const te::Tensor& kernel,
+                                                              const Window2d& window);
+
+struct DepthwiseConv2dScheduleConfig {
+  int64_t vector_lanes = 8;
+  int64_t reg_w_vectors = 2;  // output columns per register tile, in vectors
+  bool unroll_window = true;  // unroll the kernel window's loops
+  bool pad_inline = false;    // read the input through a bounds check instead of a padded copy
+  bool parallel = true;       // run the fused (n, channel, output row) loop on the thread pool
+  std::string ToString() const;
+};
+
+DepthwiseConv2dScheduleConfig DefaultDepthwiseConv2dConfig(const DepthwiseConv2dTensors& t,
+                                                           const CpuInfo& cpu);
+
+absl::StatusOr<ScheduledOp> ScheduleDepthwiseConv2d(const DepthwiseConv2dScheduleConfig& config,
+                                                    const DepthwiseConv2dTensors& t);
+
+}  // namespace tunefarm::topi

@@ -1,0 +1,42 @@
+// Elementwise operators (relu, bias_add, add, multiply, clip, sigmoid, tanh) and the schedule of
+// a chain of them: intermediate stages inlined into the output, which gets the injective
+// schedule (leading axes in parallel, the last axis in vectors).
+#pragma once
+
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "compiler/te/tensor.h"
+#include "compiler/topi/cpu_info.h"
+#include "compiler/topi/injective_schedule.h"
+#include "compiler/topi/scheduled_op.h"
+
+namespace tunefarm::topi {
+
+// max(x, 0).
+absl::StatusOr<te::Tensor> ReluCompute(const te::Tensor& x);
+// x + bias, bias[C] broadcast along every axis of x but `axis` (1 for NCHW, the last for dense).
+absl::StatusOr<te::Tensor> BiasAddCompute(const te::Tensor& x, const te::Tensor& bias,
+                                          int axis = 1);
+// a + b and a * b with numpy broadcasting (shapes aligned at the right; a dimension of 1
+// stretches). Errors name the op and both shapes.
+absl::StatusOr<te::Tensor> AddCompute(const te::Tensor& a, const te::Tensor& b);
+absl::StatusOr<te::Tensor> MultiplyCompute(const te::Tensor& a, const te::Tensor& b);
+// min(max(x, lo), hi); lo <= hi.
+absl::StatusOr<te::Tensor> ClipCompute(const te::Tensor& x, double lo, double hi);
+absl::StatusOr<te::Tensor> SigmoidCompute(const te::Tensor& x);
+absl::StatusOr<te::Tensor> TanhCompute(const te::Tensor& x);
+
+using ElementwiseScheduleConfig = InjectiveScheduleConfig;
+inline ElementwiseScheduleConfig DefaultElementwiseConfig(const std::vector<int64_t>& shape,
+                                                          const CpuInfo& cpu) {
+  return DefaultInjectiveConfig(shape, cpu);
+}
+
+// Schedules the chain that computes `out` from `inputs` (every stage in between inlined); the
+// args are `inputs`, then `out`. Errors: a stage in between that is a reduction.
+absl::StatusOr<ScheduledOp> ScheduleElementwise(const ElementwiseScheduleConfig& config,
+                                                const std::vector<te::Tensor>& inputs,
+                                                const te::Tensor& out);
+
+}  // namespace tunefarm::topi

@@ -1,0 +1,93 @@
+// The default CPU schedule of the GEMM family (matmul, dense, batch_matmul), written as a
+// template: every choice it makes is a field of GemmScheduleConfig, so the tuner can turn each
+// into a knob. Shape: cache blocks (tile_m x tile_n, parallel over blocks), a k loop, register
+// tiles (reg_m rows unrolled x reg_n columns as whole vectors) accumulated in a "local" buffer.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "compiler/topi/cpu_info.h"
+#include "compiler/topi/gemm.h"
+#include "compiler/topi/scheduled_op.h"
+
+namespace tunefarm::topi {
+
+// Which loop of the cache block is outer.
+enum class GemmBlockOrder : uint8_t { kMN, kNM };
+
+// Where the accumulator lives. kRegisterTile: a reg_m x reg_n local tile computed at each
+// register tile over all of K (the tile stays in registers; tile_k is unused). kCacheBlock: a
+// tile_m x tile_n local block computed at each cache block, with the k loop split by tile_k
+// outside the register tiles (B's k-slice stays in cache; the tile is reloaded per k block).
+enum class GemmAccumulator : uint8_t { kRegisterTile, kCacheBlock };
+
+struct GemmScheduleConfig {
+  int64_t vector_lanes = 8;   // elements per vector register
+  int64_t reg_m = 4;          // register tile rows (unrolled)
+  int64_t reg_n_vectors = 2;  // register tile columns, in vectors (unrolled)
+  int64_t tile_m = 64;        // cache block rows (a multiple of reg_m)
+  int64_t tile_n = 64;        // cache block columns (a multiple of reg_n)
+  int64_t tile_k = 0;         // k block for kCacheBlock; 0: all of K
+  int64_t unroll_k = 1;       // unroll factor of the innermost k loop
+  GemmBlockOrder order = GemmBlockOrder::kMN;
+  GemmAccumulator accumulator = GemmAccumulator::kRegisterTile;
+  bool pack_weight = true;            // repack the weight as [N/reg_n][K][reg_n] in the kernel
+  bool pack_weight_at_block = false;  // pack each column block inside the block loops (once
+                                      // per column block with kNM) instead of all up front
+  bool pack_input = false;            // repack the input as [M/reg_m][K][reg_m] in the kernel
+  bool parallel = true;               // run the fused (batch, block) loop on the thread pool
+
+  int64_t reg_n() const { return vector_lanes * reg_n_vectors; }
+  // The layout the compute must be declared with: blocks of the register tile when packing.
+  GemmLayout Layout() const {
+    return GemmLayout{pack_weight ? reg_n() : 0, pack_input ? reg_m : 0};
+  }
+  // The earlier name of Layout(), kept while callers move over.
+  GemmLayout PackBlock() const { return Layout(); }
+  std::string ToString() const;
+};
+
+// The op-named spellings of the one GEMM template.
+using MatmulScheduleConfig = GemmScheduleConfig;
+using DenseScheduleConfig = GemmScheduleConfig;
+using BatchMatmulScheduleConfig = GemmScheduleConfig;
+
+// A good starting point for C[batch, m, n] += A[m, k] * B(k, n) on `cpu`: a register tile that
+// fits its vector registers, cache blocks sized to its L2, the weight packed per column block
+// (or, for a matrix-vector product with B[K][N], B streamed row by row unpacked).
+GemmScheduleConfig DefaultGemmConfig(int64_t batch, int64_t m, int64_t n, int64_t k,
+                                     const CpuInfo& cpu, WeightLayout layout = WeightLayout::kKN);
+inline MatmulScheduleConfig DefaultMatmulConfig(int64_t m, int64_t n, int64_t k,
+                                                const CpuInfo& cpu) {
+  return DefaultGemmConfig(1, m, n, k, cpu, WeightLayout::kKN);
+}
+inline DenseScheduleConfig DefaultDenseConfig(int64_t m, int64_t n, int64_t k, const CpuInfo& cpu) {
+  return DefaultGemmConfig(1, m, n, k, cpu, WeightLayout::kNK);
+}
+inline BatchMatmulScheduleConfig DefaultBatchMatmulConfig(int64_t batch, int64_t m, int64_t n,
+                                                          int64_t k, const CpuInfo& cpu,
+                                                          bool transpose_b = false) {
+  return DefaultGemmConfig(batch, m, n, k, cpu,
+                           transpose_b ? WeightLayout::kNK : WeightLayout::kKN);
+}
+
+// Applies `config` to tensors from MatmulCompute, DenseCompute or BatchMatmulCompute. Errors:
+// a non-positive or inconsistent config field (named), or tensors declared with a layout other
+// than config.Layout() (FailedPrecondition). Tile sizes larger than the shape are clamped to it.
+absl::StatusOr<ScheduledOp> ScheduleGemm(const GemmScheduleConfig& config, const GemmTensors& t);
+inline absl::StatusOr<ScheduledOp> ScheduleMatmul(const MatmulScheduleConfig& config,
+                                                  const GemmTensors& t) {
+  return ScheduleGemm(config, t);
+}
+inline absl::StatusOr<ScheduledOp> ScheduleDense(const DenseScheduleConfig& config,
+                                                 const GemmTensors& t) {
+  return ScheduleGemm(config, t);
+}
+inline absl::StatusOr<ScheduledOp> ScheduleBatchMatmul(const BatchMatmulScheduleConfig& config,
+                                                       const GemmTensors& t) {
+  return ScheduleGemm(config, t);
+}
+
+}  // namespace tunefarm::topi

@@ -1,0 +1,52 @@
+// 2-D max and average pooling in NCHW, with stride, padding and (for average) a choice of
+// whether padding counts toward the divisor, and the CPU schedule: output columns as vectors
+// reduced over an unrolled window, rows in parallel.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "compiler/te/tensor.h"
+#include "compiler/topi/cpu_info.h"
+#include "compiler/topi/scheduled_op.h"
+#include "compiler/topi/window.h"
+
+namespace tunefarm::topi {
+
+enum class PoolType : uint8_t { kMax, kAvg };
+
+struct Pool2dParams {
+  PoolType type = PoolType::kMax;
+  int64_t kernel_h = 2, kernel_w = 2;
+  Window2d window;                 // stride, padding and dilation of the pooling window
+  bool count_include_pad = false;  // average: divide by kernel_h * kernel_w even at borders
+};
+
+struct Pool2dTensors {
+  te::Tensor data;
+  te::Tensor padded;  // `data` itself when the window has no padding
+  te::Tensor pooled;  // the max or sum over each window
+  te::Tensor out;     // `pooled` for max; pooled / count for average
+};
+
+// Max pads with the lowest float, so padding never wins; average pads with 0 and divides by the
+// window's size, or by how many of its taps fall inside the input. Errors: a rank other than 4,
+// a window larger than the padded input (naming pool2d and the shapes).
+absl::StatusOr<Pool2dTensors> Pool2dCompute(const te::Tensor& data, const Pool2dParams& params);
+
+struct Pool2dScheduleConfig {
+  int64_t vector_lanes = 8;
+  int64_t reg_w_vectors = 1;  // output columns per tile, in vectors
+  bool unroll_window = true;  // unroll the window's loops
+  bool pad_inline = false;    // read the input through a bounds check instead of a padded copy
+  bool parallel = true;       // run the fused (n, c, output row) loop on the thread pool
+  std::string ToString() const;
+};
+
+Pool2dScheduleConfig DefaultPool2dConfig(const Pool2dTensors& t, const CpuInfo& cpu);
+
+absl::StatusOr<ScheduledOp> SchedulePool2d(const Pool2dScheduleConfig& config,
+                                           const Pool2dTensors& t);
+
+}  // namespace tunefarm::topi

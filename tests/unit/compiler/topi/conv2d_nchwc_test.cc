@@ -1,0 +1,164 @@
+// conv2d NCHWc: data and kernel blocked in C++ here (independently of layout_transform), the
+// blocked output unblocked the same way, and compared with the naive NCHW conv, channel counts
+// that the blocks do not divide included.
+#include "compiler/topi/conv2d_nchwc.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/unit/compiler/topi/naive_window_ops.h"
+#include "tests/unit/compiler/topi/topi_harness.h"
+
+namespace tunefarm::topi {
+namespace {
+
+using testing::BackendCase;
+using testing::Nchw;
+using testing::Placeholder;
+
+constexpr double kAtol = 1e-4, kRtol = 1e-4;
+
+struct ConvCase {
+  Nchw data;
+  int64_t out_channels, kh, kw;
+  Window2d window;
+};
+
+// data[n][c][h][w] -> [n][c/ib][h][w][ib], zeros past C.
+runtime::NDArray BlockData(const runtime::NDArray& data, const Nchw& d, int64_t ib) {
+  const int64_t cb = (d.c + ib - 1) / ib;
+  runtime::NDArray out = *runtime::NDArray::Empty({d.n, cb, d.h, d.w, ib}, data.dtype());
+  float* o = static_cast<float*>(out.data());
+  for (int64_t n = 0; n < d.n; ++n)
+    for (int64_t c = 0; c < cb * ib; ++c)
+      for (int64_t y = 0; y < d.h; ++y)
+        for (int64_t x = 0; x < d.w; ++x)
+          o[(((n * cb + c / ib) * d.h + y) * d.w + x) * ib + c % ib] =
+              c < d.c ? testing::Data(data)[((n * d.c + c) * d.h + y) * d.w + x] : 0.0f;
+  return out;
+}
+
+// kernel[o][c][kh][kw] -> [o/ob][c/ib][kh][kw][ib][ob], zeros past O and C.
+runtime::NDArray BlockKernel(const runtime::NDArray& k, int64_t oc, int64_t ic, int64_t kh,
+                             int64_t kw, int64_t ib, int64_t ob) {
+  const int64_t cbs = (ic + ib - 1) / ib, obs = (oc + ob - 1) / ob;
+  runtime::NDArray out = *runtime::NDArray::Empty({obs, cbs, kh, kw, ib, ob}, k.dtype());
+  float* o = static_cast<float*>(out.data());
+  for (int64_t f = 0; f < obs * ob; ++f)
+    for (int64_t c = 0; c < cbs * ib; ++c)
+      for (int64_t y = 0; y < kh; ++y)
+        for (int64_t x = 0; x < kw; ++x)
+          o[((((f / ob * cbs + c / ib) * kh + y) * kw + x) * ib + c % ib) * ob + f % ob] =
+              f < oc && c < ic ? testing::Data(k)[((f * ic + c) * kh + y) * kw + x] : 0.0f;
+  return out;
+}
+
+class Conv2dNchwcTest : public ::testing::TestWithParam<BackendCase> {
+ protected:
+  void Check(const ConvCase& c, void (*tweak)(Conv2dNchwcScheduleConfig&) = nullptr) {
+    const Nchw& d = c.data;
+    std::vector<int64_t> data_shape = {d.n, d.c, d.h, d.w};
+    std::vector<int64_t> kernel_shape = {c.out_channels, d.c, c.kh, c.kw};
+    Conv2dNchwcScheduleConfig config =
+        DefaultConv2dNchwcConfig(data_shape, kernel_shape, c.window, Avx2Cpu());
+    if (tweak) tweak(config);
+    SCOPED_TRACE(config.ToString() + ", " + c.window.ToString());
+    runtime::NDArray data = testing::RandomArray(data_shape, 5);
+    runtime::NDArray kernel = testing::RandomArray(kernel_shape, 6);
+    runtime::NDArray bdata = BlockData(data, d, config.ic_block);
+    runtime::NDArray bkernel =
+        BlockKernel(kernel, c.out_channels, d.c, c.kh, c.kw, config.ic_block, config.oc_block);
+    absl::StatusOr<Conv2dNchwcTensors> t = Conv2dNchwcCompute(
+        Placeholder(bdata.shape(), "data"), Placeholder(bkernel.shape(), "kernel"), c.window);
+    ASSERT_TRUE(t.ok()) << t.status();
+    absl::StatusOr<ScheduledOp> op = ScheduleConv2dNchwc(config, *t);
+    ASSERT_TRUE(op.ok()) << op.status();
+    std::vector<int64_t> out_shape;
+    for (const ir::Expr& e : t->out.shape()) out_shape.push_back(*ir::AsConstInt(e));
+    runtime::NDArray out = testing::OutputArray(out_shape);
+    absl::Status st = testing::RunOn(GetParam(), *op, {&bdata, &bkernel, &out});
+    ASSERT_TRUE(st.ok()) << st;
+    // Unblock the channels that exist: out[n][o/ob][y][x][o%ob] -> [n][o][y][x].
+    const int64_t obs = out_shape[1], oh = out_shape[2], ow = out_shape[3], ob = out_shape[4];
+    runtime::NDArray got = *runtime::NDArray::Empty({d.n, c.out_channels, oh, ow}, out.dtype());
+    float* g = static_cast<float*>(got.data());
+    for (int64_t n = 0; n < d.n; ++n)
+      for (int64_t o = 0; o < c.out_channels; ++o)
+        for (int64_t i = 0; i < oh * ow; ++i)
+          g[(n * c.out_channels + o) * oh * ow + i] =
+              testing::Data(out)[((n * obs + o / ob) * oh * ow + i) * ob + o % ob];
+    std::vector<float> want = testing::NaiveConv2d(testing::Data(data), d, testing::Data(kernel),
+                                                   c.out_channels, c.kh, c.kw, c.window, false);
+    EXPECT_TRUE(testing::AllClose(got, want, kAtol, kRtol));
+  }
+};
+
+TEST_P(Conv2dNchwcTest, ResNetLike3x3) { Check({{1, 16, 6, 8}, 16, 3, 3, Window2d::Make(1, 1)}); }
+
+TEST_P(Conv2dNchwcTest, RaggedChannelsStrideDilation) {
+  Window2d w{2, 1, 2, 1, 0, 1, 1, 2};  // stride 2x1, pad t2 l1 b0 r1, dilation 1x2
+  Check({{2, 5, 9, 11}, 11, 3, 3, w});
+}
+
+const ConvCase kKnobCase{{1, 12, 5, 13}, 20, 3, 1, Window2d::Make(1, 1)};
+
+TEST_P(Conv2dNchwcTest, WindowFirstOrder) {
+  Check(kKnobCase, [](Conv2dNchwcScheduleConfig& k) { k.order = ConvReduceOrder::kWindowFirst; });
+}
+
+TEST_P(Conv2dNchwcTest, PaddingInlinedAndKwUnrolled) {
+  Check(kKnobCase, [](Conv2dNchwcScheduleConfig& k) {
+    k.pad_inline = true;
+    k.unroll_kw = true;
+  });
+}
+
+TEST_P(Conv2dNchwcTest, RaggedBlocksAndTiles) {
+  Check(kKnobCase, [](Conv2dNchwcScheduleConfig& k) {
+    k.ic_block = 5;  // 12 channels: a ragged input block
+    k.oc_block = 8;
+    k.vector_lanes = 4;
+    k.reg_w = 3;  // 13 columns: a ragged register tile
+    k.parallel = false;
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Conv2dNchwcTest, ::testing::ValuesIn(testing::AllBackends()),
+                         testing::BackendName);
+
+TEST(Conv2dNchwcErrorTest, BlocksMustAgree) {
+  absl::StatusOr<Conv2dNchwcTensors> t =
+      Conv2dNchwcCompute(Placeholder({1, 2, 8, 8, 8}, "data"),
+                         Placeholder({2, 2, 3, 3, 4, 16}, "kernel"), Window2d::Make(1, 1));
+  ASSERT_FALSE(t.ok());
+  EXPECT_THAT(std::string(t.status().message()),
+              ::testing::HasSubstr("data 1x2x8x8x8 (NCHWc), kernel 2x2x3x3x4x16"));
+
+  t = Conv2dNchwcCompute(Placeholder({1, 2, 8, 8, 8}, "data"),
+                         Placeholder({2, 2, 3, 3, 8, 16}, "kernel"), Window2d::Make(1, 1));
+  ASSERT_TRUE(t.ok()) << t.status();
+  Conv2dNchwcScheduleConfig config;
+  config.oc_block = 8;
+  absl::StatusOr<ScheduledOp> op = ScheduleConv2dNchwc(config, *t);
+  ASSERT_FALSE(op.ok());
+  EXPECT_EQ(op.status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(Conv2dNchwcErrorTest, KernelLargerThanPaddedInput) {
+  absl::StatusOr<Conv2dNchwcTensors> t =
+      Conv2dNchwcCompute(Placeholder({1, 1, 3, 3, 8}, "data"),
+                         Placeholder({1, 1, 5, 5, 8, 8}, "kernel"), Window2d::Make(1, 0));
+  ASSERT_FALSE(t.ok());
+  EXPECT_THAT(std::string(t.status().message()), ::testing::HasSubstr("padded input 3x3"));
+}
+
+TEST(Conv2dNchwcDefaultConfigTest, ResNetBlocksFitTheRegisters) {
+  Conv2dNchwcScheduleConfig c =
+      DefaultConv2dNchwcConfig({1, 64, 56, 56}, {64, 64, 3, 3}, Window2d::Make(1, 1), Avx2Cpu());
+  EXPECT_EQ(c.oc_block % c.vector_lanes, 0);
+  EXPECT_EQ(64 % c.ic_block, 0);
+  EXPECT_EQ(56 % c.reg_w, 0);
+  EXPECT_LE(c.reg_w * (c.oc_block / c.vector_lanes) + c.oc_block / c.vector_lanes + 1, 16);
+}
+
+}  // namespace
+}  // namespace tunefarm::topi
