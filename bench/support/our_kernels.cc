@@ -17,7 +17,9 @@ namespace {
 
 te::Tensor Input(std::vector<int64_t> shape, const std::string& name) {
   std::vector<ir::Expr> dims;
-  for (int64_t d : shape) dims.push_back(ir::Expr(d));
+  // int32 extents, as TE scripts declare them: index arithmetic stays 32-bit and vector
+  // accesses stay contiguous ramps (an int64 cast of a ramp is not folded yet, so it would gather).
+  for (int64_t d : shape) dims.push_back(ir::Expr(static_cast<int>(d)));
   return te::placeholder(dims, ir::DataType::Float(32), name);
 }
 

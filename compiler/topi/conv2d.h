@@ -1,6 +1,5 @@
-// Direct conv2d in NCHW: data[N][C][H][W] * kernel[O][C][KH][KW] -> out[N][O][OH][OW], with
-// stride, padding and dilation, and its default CPU schedule: register tiles of reg_o output
-// channels (unrolled) x reg_w output columns (vectors), accumulated over (c, kh, kw).
+// Direct conv2d in NCHW (stride, padding, dilation) and its CPU schedule template: register
+// tiles of reg_o output channels (unrolled) x reg_w output columns (vectors).
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,5 @@
-// Blocked conv2d in NCHW[ic]c: data[N][C/ic][H][W][ic] * kernel[O/oc][C/ic][KH][KW][ic][oc] ->
-// out[N][O/oc][OH][OW][oc], and its CPU schedule: register tiles of reg_w output columns
-// (unrolled) x the oc block (whole vectors), so every kernel load is one contiguous vector.
-// The layouts come from layout_transform.h with the blocks the config picks.
+// Blocked conv2d in NCHW[ic]c with an OIHW[ic]i[oc]o kernel, and its CPU schedule template:
+// register tiles of reg_w columns x the oc block, so each kernel load is one contiguous vector.
 #pragma once
 
 #include <cstdint>

@@ -63,8 +63,10 @@ DepthwiseConv2dScheduleConfig DefaultDepthwiseConv2dConfig(const DepthwiseConv2d
                                                            const CpuInfo& cpu) {
   DepthwiseConv2dScheduleConfig c;
   c.vector_lanes = cpu.Lanes(4);
+  // As many vectors of a row as divide it (up to 8): a ragged tile takes the scalar tail path,
+  // which costs more here than the window's few FMAs per output.
   const int64_t ow = AxisExtent(t.out.op()->axis[3]);
-  c.reg_w_vectors = ow % (2 * c.vector_lanes) == 0 ? 2 : 1;
+  c.reg_w_vectors = ow % c.vector_lanes == 0 ? LargestDivisor(ow / c.vector_lanes, 8) : 1;
   c.parallel = cpu.cores > 1;
   return c;
 }

@@ -1,6 +1,5 @@
-// Depthwise conv2d in NCHW: each input channel convolved with its own `multiplier` filters,
-// data[N][C][H][W] * kernel[C][M][KH][KW] -> out[N][C*M][OH][OW], and its CPU schedule: output
-// columns as vectors accumulated over an unrolled kernel window, rows in parallel.
+// Depthwise conv2d in NCHW with a channel multiplier, and its CPU schedule template: output
+// columns in vectors accumulated over an unrolled window, rows in parallel.
 #pragma once
 
 #include <cstdint>

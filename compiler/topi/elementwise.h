@@ -1,6 +1,5 @@
 // Elementwise operators (relu, bias_add, add, multiply, clip, sigmoid, tanh) and the schedule of
-// a chain of them: intermediate stages inlined into the output, which gets the injective
-// schedule (leading axes in parallel, the last axis in vectors).
+// a chain of them: inner stages inlined, the output scheduled as any injective stage.
 #pragma once
 
 #include <vector>

@@ -1,6 +1,5 @@
-// The GEMM family's compute definitions: matmul (A[M,K]·B[K,N]), dense (X[M,K]·W[N,K]ᵀ) and
-// batch_matmul, each optionally reading its weight repacked as [N/bn][K][bn] so that the inner
-// loop of a schedule reads one contiguous vector of bn columns.
+// The GEMM family's computes (matmul, dense, batch_matmul), with optional in-kernel packing of
+// the weight as [N/bn][K][bn] so a schedule's inner loop reads one contiguous vector.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,5 @@
-// The default CPU schedule of the GEMM family (matmul, dense, batch_matmul), written as a
-// template: every choice it makes is a field of GemmScheduleConfig, so the tuner can turn each
-// into a knob. Shape: cache blocks (tile_m x tile_n, parallel over blocks), a k loop, register
-// tiles (reg_m rows unrolled x reg_n columns as whole vectors) accumulated in a "local" buffer.
+// The CPU schedule template of the GEMM family: every choice is a GemmScheduleConfig field, so
+// the tuner can make each a knob. See the comment on GemmScheduleConfig for the loop structure.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +21,13 @@ enum class GemmBlockOrder : uint8_t { kMN, kNM };
 // outside the register tiles (B's k-slice stays in cache; the tile is reloaded per k block).
 enum class GemmAccumulator : uint8_t { kRegisterTile, kCacheBlock };
 
+// The loops it gives C[(b,) m, n] (kRegisterTile):
+//   parallel (b, block rows, block columns) fused   -- tile_m x tile_n cache blocks, `order`
+//     for register rows, for register columns     -- reg_m x reg_n tiles
+//       acc = 0; for k: unrolled rows x unrolled vectors x vectorized lanes: acc += A * B
+//       copy acc out to C
+// With pack_weight_at_block only (b, outer block) is fused; the weight's column block is packed
+// inside it. kCacheBlock keeps a whole block's accumulator with k blocks outside its tiles.
 struct GemmScheduleConfig {
   int64_t vector_lanes = 8;   // elements per vector register
   int64_t reg_m = 4;          // register tile rows (unrolled)

@@ -1,6 +1,5 @@
-// Layout transforms between NCHW and the blocked NCHW[x]c that conv2d_nchwc reads and writes,
-// and the kernel's OIHW -> OIHW[i]i[o]o. Channel counts that a block does not divide are padded
-// with zeros, which leave a convolution's sums unchanged.
+// Layout transforms NCHW <-> NCHW[x]c and OIHW -> OIHW[i]i[o]o for conv2d_nchwc; channel counts
+// a block does not divide are padded with zeros, which leave a convolution's sums unchanged.
 #pragma once
 
 #include <cstdint>

@@ -85,8 +85,9 @@ std::string Pool2dScheduleConfig::ToString() const {
 Pool2dScheduleConfig DefaultPool2dConfig(const Pool2dTensors& t, const CpuInfo& cpu) {
   Pool2dScheduleConfig c;
   c.vector_lanes = cpu.Lanes(4);
+  // As many vectors of a row as divide it (up to 4), so no tile takes the scalar tail path.
   const int64_t ow = AxisExtent(t.out.op()->axis[3]);
-  c.reg_w_vectors = ow % (2 * c.vector_lanes) == 0 ? 2 : 1;
+  c.reg_w_vectors = ow % c.vector_lanes == 0 ? LargestDivisor(ow / c.vector_lanes, 4) : 1;
   c.parallel = cpu.cores > 1;
   return c;
 }

@@ -1,6 +1,5 @@
-// 2-D max and average pooling in NCHW, with stride, padding and (for average) a choice of
-// whether padding counts toward the divisor, and the CPU schedule: output columns as vectors
-// reduced over an unrolled window, rows in parallel.
+// 2-D max and average pooling in NCHW (stride, padding, dilation, count_include_pad) and its CPU
+// schedule template: output columns in vectors reduced over an unrolled window.
 #pragma once
 
 #include <cstdint>

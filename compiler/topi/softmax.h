@@ -1,6 +1,5 @@
-// Softmax over the last axis, in the numerically stable three passes (row max, then the sum of
-// exp(x - max), then exp(x - max) / sum), and its CPU schedule: rows in parallel, each row's
-// passes computed together so the row stays in cache, the elementwise passes in vectors.
+// Softmax over the last axis in three stable passes (row max, sum of exp(x - max), divide) and
+// its CPU schedule: rows in parallel, each row's passes together while it is in cache.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,5 @@
-// Naive references for the sliding-window operators (conv2d, depthwise conv2d, pooling) in
-// NCHW: straight loops over every output and every tap, in double, with padding as bounds
-// checks, so they share nothing with the compute definitions they check.
+// Naive references for the sliding-window operators (conv2d, depthwise, pooling) in NCHW: plain
+// loops in double with padding as bounds checks, sharing nothing with the computes they check.
 #pragma once
 
 #include <algorithm>

@@ -1,7 +1,5 @@
-// Test harness for the operator library: lowers a ScheduledOp, runs it on one backend (the
-// reference interpreter; the LLVM JIT and an exported, reloaded library at 1 and 2 threads) and
-// compares outputs with naive references under explicit tolerances. Tests are parameterized by
-// backend so each operator is checked the same way everywhere.
+// Test harness of the operator library: runs a ScheduledOp on a backend (interpreter, LLVM JIT,
+// exported and reloaded library; 1 or 2 threads) and compares with references under tolerances.
 #pragma once
 
 #include <cmath>
