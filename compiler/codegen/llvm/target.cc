@@ -132,17 +132,30 @@ std::string HostFeatures(const llvm::MCSubtargetInfo& sti) {
   return absl::StrJoin(features, ",");
 }
 
-// True when code for `t` runs here: same architecture and OS, and no instruction set feature
-// enabled for t's CPU and features that the host lacks.
+// Features generated kernels can use: SIMD, FMA and scalar arithmetic extensions. Hypervisors
+// often hide system instructions (mwaitx, rdpru, wbnoinvd, pku, ...) that a CPU model implies;
+// kernels never emit those, so a missing one must not stop `-mcpu=znver3` running on a Zen 4 VM.
+bool KernelRelevantFeature(absl::string_view f) {
+  for (absl::string_view prefix :
+       {"sse",     "ssse3",    "avx",     "fma",  "f16c", "bmi",        "lzcnt", "popcnt",
+        "amx",     "evex512",  "xop",     "gfni", "vaes", "vpclmulqdq", "aes",   "pclmul",
+        "sha",     "adx",      "movbe",   "cx16", "neon", "fp-armv8",   "sve",   "sme",
+        "dotprod", "fullfp16", "fp16fml", "bf16", "i8mm", "lse"}) {
+    if (absl::StartsWith(f, prefix)) return true;
+  }
+  return false;
+}
+
+// True when code for `t` runs here: same architecture and OS, and no kernel-relevant instruction
+// set feature enabled for t's CPU and features that the host lacks.
 bool RunsOnHost(const llvm::Triple& tt, const llvm::Target& backend, const Target& t) {
   llvm::Triple host(llvm::Triple::normalize(llvm::sys::getProcessTriple()));
   if (tt.getArch() != host.getArch() || tt.getOS() != host.getOS()) return false;
   std::unique_ptr<llvm::MCSubtargetInfo> sti(
       backend.createMCSubtargetInfo(t.triple, t.cpu, t.features));
   for (const auto& kv : llvm::sys::getHostCPUFeatures()) {
-    if (kv.getValue() ||
-        !IsKnownFeature(*sti, absl::string_view(kv.getKey().data(), kv.getKey().size())))
-      continue;
+    absl::string_view name(kv.getKey().data(), kv.getKey().size());
+    if (kv.getValue() || !IsKnownFeature(*sti, name) || !KernelRelevantFeature(name)) continue;
     if (sti->checkFeatures(absl::StrCat("+", kv.getKey().str()))) return false;
   }
   return true;

@@ -59,6 +59,19 @@ TEST(TargetTest, AFeatureTheHostLacksIsNotTheHost) {
   EXPECT_EQ(amx->is_host, host->features.find("+amx-tile") != std::string::npos);
 }
 
+// The baseline x86-64 CPU implies no SIMD beyond SSE2, so it runs on every x86-64 host even when
+// a hypervisor hides system instructions the host's own CPU model has.
+TEST(TargetTest, AnOlderCpuOfTheSameArchitectureRunsHere) {
+  absl::StatusOr<Target> host = ParseTarget("llvm");
+  ASSERT_TRUE(host.ok()) << host.status();
+  if (!host->is_x86_64()) GTEST_SKIP() << "x86 host CPUs";
+  for (const char* text : {"llvm -mcpu=x86-64", "llvm -mtriple=x86_64-linux-gnu -mcpu=x86-64-v2"}) {
+    absl::StatusOr<Target> old = ParseTarget(text);
+    ASSERT_TRUE(old.ok()) << old.status();
+    EXPECT_TRUE(old->is_host) << text;
+  }
+}
+
 TEST(TargetTest, BadStringsListWhatIsAccepted) {
   for (const char* text :
        {"", "cuda", "llvm -mfoo=bar", "llvm -mtriple=x86_64-linux-gnu -mtriple=x"}) {
