@@ -2,8 +2,8 @@
 # demo.sh - sets up a fresh Debian 12 machine and runs the main job.
 #
 # Installs the Debian packages, builds the `tunefarm` binary into build/, then lowers and runs the
-# tiled matmul example on the reference interpreter and through LLVM (timed). (The service demo replaces this job once the
-# tracker exists.) Environment: JOBS (default 2); CCACHE_DIR (default ~/.cache/ccache).
+# tiled matmul example on the reference interpreter and through LLVM (timed). (The service demo
+# replaces this job once the tracker exists.) Environment: JOBS (default 2); CCACHE_DIR (default ~/.cache/ccache).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -23,7 +23,7 @@ cmake -S . -B build -G Ninja
 step "building tunefarm (-j$JOBS)"
 cmake --build build --target tunefarm --parallel "$JOBS"
 
-step "main job: lower and run examples/matmul_tiled.te"
+step "main job: lower, run and time examples/matmul_tiled.te"
 run ./build/tunefarm lower examples/matmul_tiled.te
 run ./build/tunefarm run examples/matmul_tiled.te --bind n=67 --target interp
 run ./build/tunefarm run examples/matmul_tiled.te --bind n=256 --target llvm --time
