@@ -1,5 +1,6 @@
 #include "compiler/ir/simplify/rewriter.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "compiler/ir/arith/var_use.h"
@@ -110,11 +111,35 @@ Expr Rewriter::VisitExpr_(const ir::CastNode* op) {
   return (n != nullptr && n->value.same_as(op->value)) ? Self(op) : r;
 }
 
+// True when every lane of `ramp`, computed without wrapping, lies in its element type.
+bool Rewriter::RampFitsItsType(const ir::RampNode& ramp) {
+  if (analyzer_ == nullptr) return false;
+  ConstIntBound base = analyzer_->GetConstBound(ramp.base);
+  ConstIntBound stride = analyzer_->GetConstBound(ramp.stride);
+  ConstIntBound type = ConstIntBound::OfType(ramp.base.dtype());
+  // Unknown bounds come back as the type's range (or infinite): either way the extremes below
+  // leave it once the last lane's offset is added, so the rule does not fire.
+  __int128 steps = ramp.lanes - 1;
+  __int128 lo = static_cast<__int128>(base.min) + std::min<__int128>(0, steps * stride.min);
+  __int128 hi = static_cast<__int128>(base.max) + std::max<__int128>(0, steps * stride.max);
+  return lo >= type.min && hi <= type.max;
+}
+
 Expr Rewriter::CastRule(DataType t, const Expr& value) {
   if (value.dtype() == t) return value;
   if (Expr folded = FoldCast(t, value); folded.defined()) return folded;
   if (const auto* b = value.As<ir::BroadcastNode>()) {
     return ir::BroadcastNode::Make(CastRule(t.element_of(), b->value), b->lanes);
+  }
+  // Widening a signed ramp whose lanes provably fit the narrow type (so none wrapped) is a ramp of
+  // the widened base and stride. Without this an int64 buffer index over an int32 loop stays a
+  // cast vector, and code generators emit a gather instead of one vector load.
+  if (const auto* ramp = value.As<ir::RampNode>()) {
+    DataType s = value.dtype();
+    if (s.is_int() && t.is_int() && t.bits() >= s.bits() && RampFitsItsType(*ramp)) {
+      return ir::RampNode::Make(CastRule(t.element_of(), ramp->base),
+                                CastRule(t.element_of(), ramp->stride), ramp->lanes);
+    }
   }
   // A round trip through a type at least as wide gives the value back.
   if (const auto* inner = value.As<ir::CastNode>()) {

@@ -44,6 +44,7 @@ class Rewriter : public ir::Mutator {
   ir::Expr VectorRule(ir::ExprKind kind, const ir::Expr& a, const ir::Expr& b);
   // rewriter.cc
   ir::Expr CastRule(ir::DataType t, const ir::Expr& value);
+  bool RampFitsItsType(const ir::RampNode& ramp);
 
   Analyzer* analyzer() const { return analyzer_; }
 

@@ -40,5 +40,22 @@ TEST(SimplifyVectorTest, FloatLanesAreNotReassociated) {
   ExpectSimplifies(sum, sum);
 }
 
+// An int64 index over an int32 loop: the widened ramp folds into the index, so it stays one
+// contiguous vector access. A ramp whose lanes may wrap in int32 keeps its cast.
+TEST(SimplifyVectorTest, WideningARampThatFitsIsARamp) {
+  DataType i64 = DataType::Int(64), i64x16 = DataType::Int(64, 16);
+  Var i("i");
+  Analyzer analyzer;
+  analyzer.Bind(i, ir::Range::FromMinExtent(0, 64));
+  Expr index = Add(BroadcastNode::Make(Mul(ir::Cast(i64, i), ir::IntImm(i64, 16)), 16),
+                   ir::Cast(i64x16, RampNode::Make(0, 1, 16)));
+  ExpectSimplifiesWith(
+      &analyzer, index,
+      RampNode::Make(Mul(ir::Cast(i64, i), ir::IntImm(i64, 16)), ir::IntImm(i64, 1), 16));
+  Var unbounded("u");
+  Expr may_wrap = ir::Cast(i64x16, RampNode::Make(unbounded, 1, 16));
+  ExpectSimplifiesWith(&analyzer, may_wrap, may_wrap);
+}
+
 }  // namespace
 }  // namespace tunefarm::arith
