@@ -42,6 +42,7 @@ class Rewriter : public ir::Mutator {
   ir::Expr SelectRule(const ir::Expr& c, const ir::Expr& t, const ir::Expr& f);
   // rules_vector.cc: Broadcast/Ramp operands; undefined when no rule applies.
   ir::Expr VectorRule(ir::ExprKind kind, const ir::Expr& a, const ir::Expr& b);
+  ir::Expr RampFloorDivMod(ir::ExprKind kind, const ir::RampNode& ramp, const ir::Expr& divisor);
   // rewriter.cc
   ir::Expr CastRule(ir::DataType t, const ir::Expr& value);
   bool RampFitsItsType(const ir::RampNode& ramp);

@@ -1,5 +1,8 @@
 // Rules for vector operands: an operation on broadcasts is a broadcast of the scalar operation,
-// and ramps absorb additions and constant scalings, so vectorized index arithmetic stays a Ramp.
+// and ramps absorb additions, constant scalings and divisions that stay within one block, so
+// vectorized index arithmetic stays a Ramp.
+#include <numeric>
+
 #include "compiler/ir/simplify/rewriter.h"
 
 namespace tunefarm::arith {
@@ -39,9 +42,36 @@ ir::Expr Rewriter::VectorRule(ir::ExprKind kind, const ir::Expr& a, const ir::Ex
         return ramp(Binary(kind, ba->value, rb->base), Binary(kind, ba->value, rb->stride));
       return ir::Expr();
     }
+    case ExprKind::kFloorDiv:
+    case ExprKind::kFloorMod:
+      if (ra && bb) return RampFloorDivMod(kind, *ra, bb->value);
+      return ir::Expr();
     default:
       return ir::Expr();
   }
+}
+
+// floordiv/floormod of ramp(b, s, L) by a constant c when the lanes never cross a multiple of c:
+// the largest residue r that b mod c can have (b's modular set) has r + (L-1)*s < c. Then every
+// lane has b's quotient, and the remainders are ramp(b mod c, s, L). Flattened indices of a
+// vectorized axis split by a factor (n // 16, n % 16) stay contiguous vector accesses this way.
+ir::Expr Rewriter::RampFloorDivMod(ir::ExprKind kind, const ir::RampNode& ramp,
+                                   const ir::Expr& divisor) {
+  const auto* c = divisor.As<ir::IntImmNode>();
+  const auto* s = ramp.stride.As<ir::IntImmNode>();
+  if (c == nullptr || s == nullptr || c->value <= 0 || s->value < 0 || analyzer_ == nullptr) {
+    return ir::Expr();
+  }
+  // b = coeff*k + base, so b mod c is congruent to base modulo g = gcd(coeff, c): the largest
+  // residue b can have is (base mod g) + c - g.
+  ModularSet m = analyzer_->GetModularSet(ramp.base);
+  int64_t g = std::gcd(m.coeff, c->value);
+  int64_t largest_residue = ((m.base % g) + g) % g + c->value - g;
+  if (largest_residue + (ramp.lanes - 1) * s->value >= c->value) return ir::Expr();
+  if (kind == ir::ExprKind::kFloorDiv) {
+    return ir::BroadcastNode::Make(Binary(kind, ramp.base, divisor), ramp.lanes);
+  }
+  return ir::RampNode::Make(Binary(kind, ramp.base, divisor), ramp.stride, ramp.lanes);
 }
 
 }  // namespace tunefarm::arith

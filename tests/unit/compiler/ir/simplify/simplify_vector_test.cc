@@ -57,5 +57,27 @@ TEST(SimplifyVectorTest, WideningARampThatFitsIsARamp) {
   ExpectSimplifiesWith(&analyzer, may_wrap, may_wrap);
 }
 
+// A vector of 8 lanes starting at a multiple of 16 stays inside one block of 16: one quotient,
+// contiguous remainders. Lanes that may cross a block boundary keep the division.
+TEST(SimplifyVectorTest, FloorDivModOfARampWithinOneBlock) {
+  Var x("x");
+  Expr within = RampNode::Make(Mul(x, 16), 1, 8);
+  ExpectSimplifies(ir::FloorDivNode::Make(within, BroadcastNode::Make(16, 8)),
+                   BroadcastNode::Make(x, 8));
+  ExpectSimplifies(ir::FloorModNode::Make(within, BroadcastNode::Make(16, 8)),
+                   RampNode::Make(0, 1, 8));
+  Expr offset = RampNode::Make(Add(Mul(x, 16), 8), 1, 8);  // lanes 8..15 of the block
+  ExpectSimplifies(ir::FloorModNode::Make(offset, BroadcastNode::Make(16, 8)),
+                   RampNode::Make(8, 1, 8));
+  Expr half_block = RampNode::Make(Mul(x, 8), 1, 8);  // starts at 0 or 8 of a block of 16
+  ExpectSimplifies(ir::FloorDivNode::Make(half_block, BroadcastNode::Make(16, 8)),
+                   BroadcastNode::Make(ir::FloorDivNode::Make(x, 2), 8));
+  Expr crossing = RampNode::Make(Add(Mul(x, 16), 9), 1, 8);  // lanes 9..16 cross into the next
+  Expr div = ir::FloorDivNode::Make(crossing, BroadcastNode::Make(16, 8));
+  ExpectSimplifies(div, div);
+  Expr unknown = ir::FloorModNode::Make(RampNode::Make(x, 1, 8), BroadcastNode::Make(16, 8));
+  ExpectSimplifies(unknown, unknown);
+}
+
 }  // namespace
 }  // namespace tunefarm::arith
