@@ -286,9 +286,14 @@ absl::StatusOr<ir::Stmt> StageNestBuilder::MakeInit() {
   ValueMap values = leaf_values_;
   std::vector<size_t> loops;
   std::map<size_t, ir::Var> vars;
+  // The fresh loop variables get their loops' ranges, as the update's do, so that guards the
+  // update does not need are not emitted around the init either.
+  arith::Analyzer::Scope bound_here = parent_->analyzer()->OpenScope();
   for (size_t k = first_reduce_ + 1; k < leaves.size(); ++k) {
     if (leaves[k]->iter_type == ir::IterVarType::kCommReduce) continue;
     ir::Var v(leaves[k]->var.name() + ".init", leaves[k]->var.dtype());
+    ir::Expr extent = RangeOf(leaves[k]).extent;
+    parent_->analyzer()->Bind(v, ir::Range{ir::MakeZero(extent.dtype()), extent});
     values[leaves[k].get()] = v;
     var_level_[v.get()] = static_cast<int>(k);
     loops.push_back(k);
