@@ -4,8 +4,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/op.h"
-#include "compiler/topi/injective_schedule.h"
-#include "compiler/topi/loop_tiling.h"
 #include "compiler/topi/pad.h"
 #include "compiler/topi/static_shape.h"
 
@@ -53,53 +51,15 @@ absl::StatusOr<DepthwiseConv2dTensors> DepthwiseConv2dCompute(const te::Tensor& 
   return t;
 }
 
-std::string DepthwiseConv2dScheduleConfig::ToString() const {
-  return absl::StrCat("reg ", reg_w_vectors, "x", vector_lanes, " columns",
-                      unroll_window ? ", unroll window" : "", pad_inline ? ", pad inline" : "",
-                      parallel ? ", parallel" : "");
-}
-
 DepthwiseConv2dScheduleConfig DefaultDepthwiseConv2dConfig(const DepthwiseConv2dTensors& t,
                                                            const CpuInfo& cpu) {
-  DepthwiseConv2dScheduleConfig c;
-  c.vector_lanes = cpu.Lanes(4);
-  // As many vectors of a row as divide it (up to 8): a ragged tile takes the scalar tail path,
-  // which costs more here than the window's few FMAs per output.
-  const int64_t ow = AxisExtent(t.out.op()->axis[3]);
-  c.reg_w_vectors = ow % c.vector_lanes == 0 ? LargestDivisor(ow / c.vector_lanes, 8) : 1;
-  c.parallel = cpu.cores > 1;
-  return c;
+  return DefaultWindowConfig(t.out, cpu, /*max_vectors=*/8);
 }
 
 absl::StatusOr<ScheduledOp> ScheduleDepthwiseConv2d(const DepthwiseConv2dScheduleConfig& config,
                                                     const DepthwiseConv2dTensors& t) {
-  if (config.vector_lanes <= 0 || config.reg_w_vectors <= 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("depthwise_conv2d schedule: vector_lanes and reg_w_vectors must be positive (",
-                     config.ToString(), ")"));
-  }
-  schedule::Schedule s = schedule::Schedule::Create({t.out.op()});
-  SchedulePad(s, t.padded, t.data, config.pad_inline,
-              InjectiveScheduleConfig{config.vector_lanes, 1, config.parallel});
-  absl::StatusOr<te::Tensor> acc = s.cache_write(t.out, "local");
-  if (!acc.ok()) return acc.status();
-
-  schedule::Stage& out = s[t.out];
-  const auto axes = out.op()->axis;  // n, c, oh, ow
-  ir::IterVar wi;
-  ir::IterVar wo = SplitBy(out, axes[3], config.vector_lanes * config.reg_w_vectors, &wi);
-  SplitVectors(out, wi, config.vector_lanes);
-  FuseOuter(out, {axes[0], axes[1], axes[2]}, config.parallel);
-
-  schedule::Stage& a = s[*acc];
-  a.compute_at(out, wo);
-  const auto acc_axes = a.op()->axis;
-  const auto& r = a.op()->reduce_axis;  // ry, rx
-  auto [av, al] = SplitVectors(a, acc_axes[3], config.vector_lanes);
-  Reorder(a, {acc_axes[0], acc_axes[1], acc_axes[2], r[0], r[1], av, al});
-  if (config.unroll_window) a.unroll(r[0]).unroll(r[1]);
-  if (!s.error().ok()) return s.error();
-  return ScheduledOp{s, {t.data, t.kernel, t.out}};
+  return ScheduleWindowReduction(
+      config, {t.data, t.padded, t.out, t.out, {t.data, t.kernel, t.out}}, "depthwise_conv2d");
 }
 
 }  // namespace tunefarm::topi

@@ -10,6 +10,7 @@
 #include "compiler/topi/cpu_info.h"
 #include "compiler/topi/scheduled_op.h"
 #include "compiler/topi/window.h"
+#include "compiler/topi/window_schedule.h"
 
 namespace tunefarm::topi {
 
@@ -27,14 +28,9 @@ absl::StatusOr<DepthwiseConv2dTensors> DepthwiseConv2dCompute(const te::Tensor& 
                                                               const te::Tensor& kernel,
                                                               const Window2d& window);
 
-struct DepthwiseConv2dScheduleConfig {
-  int64_t vector_lanes = 8;
-  int64_t reg_w_vectors = 2;  // output columns per register tile, in vectors
-  bool unroll_window = true;  // unroll the kernel window's loops
-  bool pad_inline = false;    // read the input through a bounds check instead of a padded copy
-  bool parallel = true;       // run the fused (n, channel, output row) loop on the thread pool
-  std::string ToString() const;
-};
+// The window-reduction schedule (window_schedule.h): tiles of reg_w_vectors x vector_lanes
+// output columns, the kernel window unrolled.
+using DepthwiseConv2dScheduleConfig = WindowScheduleConfig;
 
 DepthwiseConv2dScheduleConfig DefaultDepthwiseConv2dConfig(const DepthwiseConv2dTensors& t,
                                                            const CpuInfo& cpu);

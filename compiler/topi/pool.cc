@@ -4,8 +4,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/op.h"
-#include "compiler/topi/injective_schedule.h"
-#include "compiler/topi/loop_tiling.h"
 #include "compiler/topi/pad.h"
 #include "compiler/topi/static_shape.h"
 
@@ -76,53 +74,15 @@ absl::StatusOr<Pool2dTensors> Pool2dCompute(const te::Tensor& data, const Pool2d
   return t;
 }
 
-std::string Pool2dScheduleConfig::ToString() const {
-  return absl::StrCat("reg ", reg_w_vectors, "x", vector_lanes, " columns",
-                      unroll_window ? ", unroll window" : "", pad_inline ? ", pad inline" : "",
-                      parallel ? ", parallel" : "");
-}
-
 Pool2dScheduleConfig DefaultPool2dConfig(const Pool2dTensors& t, const CpuInfo& cpu) {
-  Pool2dScheduleConfig c;
-  c.vector_lanes = cpu.Lanes(4);
-  // As many vectors of a row as divide it (up to 4), so no tile takes the scalar tail path.
-  const int64_t ow = AxisExtent(t.out.op()->axis[3]);
-  c.reg_w_vectors = ow % c.vector_lanes == 0 ? LargestDivisor(ow / c.vector_lanes, 4) : 1;
-  c.parallel = cpu.cores > 1;
-  return c;
+  return DefaultWindowConfig(t.out, cpu, /*max_vectors=*/4);
 }
 
+// The window's reduction accumulates in a local tile; for average, the division reads it.
 absl::StatusOr<ScheduledOp> SchedulePool2d(const Pool2dScheduleConfig& config,
                                            const Pool2dTensors& t) {
-  if (config.vector_lanes <= 0 || config.reg_w_vectors <= 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("pool2d schedule: vector_lanes and reg_w_vectors must be positive (",
-                     config.ToString(), ")"));
-  }
-  schedule::Schedule s = schedule::Schedule::Create({t.out.op()});
-  SchedulePad(s, t.padded, t.data, config.pad_inline,
-              InjectiveScheduleConfig{config.vector_lanes, 1, config.parallel});
-  // The window's reduction accumulates in a local tile; for average, the division reads it.
-  absl::StatusOr<te::Tensor> acc = s.cache_write(t.pooled, "local");
-  if (!acc.ok()) return acc.status();
-  if (!t.pooled.same_as(t.out)) s[t.pooled].compute_inline();
-
-  schedule::Stage& out = s[t.out];
-  const auto axes = out.op()->axis;  // n, c, oh, ow
-  ir::IterVar wi;
-  ir::IterVar wo = SplitBy(out, axes[3], config.vector_lanes * config.reg_w_vectors, &wi);
-  SplitVectors(out, wi, config.vector_lanes);
-  FuseOuter(out, {axes[0], axes[1], axes[2]}, config.parallel);
-
-  schedule::Stage& a = s[*acc];
-  a.compute_at(out, wo);
-  const auto acc_axes = a.op()->axis;
-  const auto& r = a.op()->reduce_axis;  // ry, rx
-  auto [av, al] = SplitVectors(a, acc_axes[3], config.vector_lanes);
-  Reorder(a, {acc_axes[0], acc_axes[1], acc_axes[2], r[0], r[1], av, al});
-  if (config.unroll_window) a.unroll(r[0]).unroll(r[1]);
-  if (!s.error().ok()) return s.error();
-  return ScheduledOp{s, {t.data, t.out}};
+  return ScheduleWindowReduction(config, {t.data, t.padded, t.pooled, t.out, {t.data, t.out}},
+                                 "pool2d");
 }
 
 }  // namespace tunefarm::topi

@@ -10,6 +10,7 @@
 #include "compiler/topi/cpu_info.h"
 #include "compiler/topi/scheduled_op.h"
 #include "compiler/topi/window.h"
+#include "compiler/topi/window_schedule.h"
 
 namespace tunefarm::topi {
 
@@ -34,14 +35,8 @@ struct Pool2dTensors {
 // a window larger than the padded input (naming pool2d and the shapes).
 absl::StatusOr<Pool2dTensors> Pool2dCompute(const te::Tensor& data, const Pool2dParams& params);
 
-struct Pool2dScheduleConfig {
-  int64_t vector_lanes = 8;
-  int64_t reg_w_vectors = 1;  // output columns per tile, in vectors
-  bool unroll_window = true;  // unroll the window's loops
-  bool pad_inline = false;    // read the input through a bounds check instead of a padded copy
-  bool parallel = true;       // run the fused (n, c, output row) loop on the thread pool
-  std::string ToString() const;
-};
+// The window-reduction schedule (window_schedule.h).
+using Pool2dScheduleConfig = WindowScheduleConfig;
 
 Pool2dScheduleConfig DefaultPool2dConfig(const Pool2dTensors& t, const CpuInfo& cpu);
 
