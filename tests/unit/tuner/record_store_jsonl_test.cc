@@ -1,0 +1,65 @@
+#include <gtest/gtest.h>
+#include <sstream>
+
+#include "tests/unit/tuner/record_store_test_util.h"
+#include "tuner/record_store.h"
+
+namespace tunefarm::tuner {
+namespace {
+
+using testing::FreshDbPath;
+using testing::SampleRecord;
+
+std::string Export(RecordStore& store) {
+  std::ostringstream out;
+  EXPECT_TRUE(store.ExportJsonLines(out).ok());
+  return out.str();
+}
+
+TEST(RecordStoreJsonlTest, ImportOfExportIsByteIdentical) {
+  auto source = RecordStore::Open(FreshDbPath("export_src"));
+  ASSERT_TRUE(source.ok()) << source.status();
+  Record odd = SampleRecord({0.1, 1e-9, 3.0000000000000004}, ErrorKind::kRuntimeError);
+  odd.error_message = "segfault at \"0x0\"\nline two \xc3\xa9";
+  odd.job_id = "";
+  ASSERT_TRUE((*source)->InsertBatch({SampleRecord({0.5, 0.25}), odd, SampleRecord({})}).ok());
+  std::string exported = Export(**source);
+  EXPECT_EQ(std::count(exported.begin(), exported.end(), '\n'), 3);
+
+  auto dest = RecordStore::Open(FreshDbPath("export_dst"));
+  ASSERT_TRUE(dest.ok()) << dest.status();
+  std::istringstream in(exported);
+  auto imported = (*dest)->ImportJsonLines(in);
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  EXPECT_EQ(*imported, 3);
+  EXPECT_EQ(Export(**dest), exported);
+  auto history = (*dest)->JobHistory("");
+  ASSERT_TRUE(history.ok());
+  ASSERT_EQ(history->size(), 1u);
+  EXPECT_EQ((*history)[0], odd);
+}
+
+TEST(RecordStoreJsonlTest, BadLineNamesItsNumberAndStoresNothing) {
+  auto store = RecordStore::Open(FreshDbPath("bad_import"));
+  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_TRUE((*store)->Insert(SampleRecord({1.0})).ok());
+  std::string before = Export(**store);
+
+  std::string good = before.substr(0, before.size() - 1);
+  std::string missing_field = good;
+  missing_field.replace(missing_field.find("\"measured_by\""), 13, "\"measured_byX\"");
+  for (const std::string& bad : {std::string("{oops"), missing_field,
+                                 good.substr(0, good.find("\"ok\"")) + "\"exploded\"" +
+                                     good.substr(good.find("\"ok\"") + 4)}) {
+    std::istringstream in(good + "\n\n" + good + "\n" + bad + "\n" + good + "\n");
+    auto result = (*store)->ImportJsonLines(in);
+    ASSERT_FALSE(result.ok()) << bad;
+    EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(result.status().message().find("line 4"), std::string::npos)
+        << result.status().message();
+    EXPECT_EQ(Export(**store), before);
+  }
+}
+
+}  // namespace
+}  // namespace tunefarm::tuner

@@ -1,0 +1,121 @@
+#include "tuner/record_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/str_cat.h"
+
+namespace tunefarm::tuner {
+namespace {
+
+using Json = nlohmann::json;
+using OrderedJson = nlohmann::ordered_json;
+
+constexpr const char* kFields[] = {
+    "workload",       "target",       "device_key",       "config",
+    "repeat_seconds", "error_kind",   "error_message",    "build_seconds",
+    "measured_by",    "timestamp_ms", "tunefarm_version", "job_id",
+};
+
+absl::Status FieldError(std::string_view field, std::string_view expected) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("field '", std::string(field), "' is missing or not ", std::string(expected)));
+}
+
+absl::Status GetString(const Json& obj, const char* field, std::string* out) {
+  auto it = obj.find(field);
+  if (it == obj.end() || !it->is_string()) return FieldError(field, "a string");
+  *out = it->get<std::string>();
+  return absl::OkStatus();
+}
+
+absl::Status GetNumber(const Json& obj, const char* field, double* out) {
+  auto it = obj.find(field);
+  if (it == obj.end() || !it->is_number()) return FieldError(field, "a number");
+  *out = it->get<double>();
+  return absl::OkStatus();
+}
+
+absl::Status CheckKnownFields(const Json& obj) {
+  for (const auto& [key, value] : obj.items()) {
+    bool known = false;
+    for (const char* field : kFields) known = known || key == field;
+    if (!known) return absl::InvalidArgumentError(absl::StrCat("unknown field '", key, "'"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FillFromJson(const Json& obj, Record* r) {
+  if (absl::Status s = CheckKnownFields(obj); !s.ok()) return s;
+  std::string kind;
+  for (auto [field, out] : {std::pair{"workload", &r->workload_key},
+                            {"target", &r->target},
+                            {"device_key", &r->device_key},
+                            {"error_kind", &kind},
+                            {"error_message", &r->error_message},
+                            {"measured_by", &r->measured_by},
+                            {"tunefarm_version", &r->tunefarm_version},
+                            {"job_id", &r->job_id}}) {
+    if (absl::Status s = GetString(obj, field, out); !s.ok()) return s;
+  }
+  absl::StatusOr<ErrorKind> parsed = ParseErrorKind(kind);
+  if (!parsed.ok()) return parsed.status();
+  r->error_kind = *parsed;
+  if (absl::Status s = GetNumber(obj, "build_seconds", &r->build_seconds); !s.ok()) return s;
+  auto ts = obj.find("timestamp_ms");
+  if (ts == obj.end() || !ts->is_number_integer()) return FieldError("timestamp_ms", "an integer");
+  r->timestamp_ms = ts->get<int64_t>();
+  auto config = obj.find("config");
+  if (config == obj.end() || !config->is_object()) return FieldError("config", "an object");
+  r->config_json = config->dump();
+  auto repeats = obj.find("repeat_seconds");
+  if (repeats == obj.end() || !repeats->is_array()) {
+    return FieldError("repeat_seconds", "an array");
+  }
+  for (const Json& t : *repeats) {
+    if (!t.is_number()) return FieldError("repeat_seconds", "an array of numbers");
+    r->repeat_seconds.push_back(t.get<double>());
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string RecordToJsonLine(const Record& record) {
+  OrderedJson out;
+  out["workload"] = record.workload_key;
+  out["target"] = record.target;
+  out["device_key"] = record.device_key;
+  // Stored configs are canonical (checked on insert); a bad one still exports, as a string.
+  Json config = Json::parse(record.config_json, nullptr, /*allow_exceptions=*/false);
+  out["config"] = config.is_discarded() ? Json(record.config_json) : config;
+  out["repeat_seconds"] = record.repeat_seconds;
+  out["error_kind"] = ErrorKindName(record.error_kind);
+  out["error_message"] = record.error_message;
+  out["build_seconds"] = record.build_seconds;
+  out["measured_by"] = record.measured_by;
+  out["timestamp_ms"] = record.timestamp_ms;
+  out["tunefarm_version"] = record.tunefarm_version;
+  out["job_id"] = record.job_id;
+  // Replace invalid UTF-8 (say, in a compiler's error message) instead of throwing.
+  return out.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+absl::StatusOr<Record> RecordFromJsonLine(std::string_view line) {
+  Json obj = Json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (obj.is_discarded()) return absl::InvalidArgumentError("not valid JSON");
+  if (!obj.is_object()) return absl::InvalidArgumentError("not a JSON object");
+  Record record;
+  if (absl::Status s = FillFromJson(obj, &record); !s.ok()) return s;
+  return record;
+}
+
+absl::StatusOr<std::string> CanonicalConfigJson(std::string_view config_json) {
+  Json config = Json::parse(config_json, nullptr, /*allow_exceptions=*/false);
+  if (config.is_discarded() || !config.is_object()) {
+    return absl::InvalidArgumentError(absl::StrCat("config is not a JSON object: '",
+                                                   std::string(config_json.substr(0, 80)), "'"));
+  }
+  return config.dump();
+}
+
+}  // namespace tunefarm::tuner

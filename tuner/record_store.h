@@ -1,0 +1,73 @@
+// RecordStore: every measurement result, durably, in one SQLite file (WAL mode). Records are
+// append-only; queries answer "best config so far", a job's history and error counts.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "tuner/record.h"
+#include "tuner/sqlite_db.h"
+
+namespace tunefarm::tuner {
+
+struct RecordStoreOptions {
+  // How long a writer waits for another connection's write lock before giving up (Unavailable).
+  int busy_timeout_ms = 5000;
+};
+
+struct BestQuery {
+  std::string workload_key;
+  std::string target;
+  std::string device_key;
+  std::optional<std::string> tunefarm_version;  // only records measured by this version
+};
+
+class RecordStore {
+ public:
+  // Opens or creates the database and migrates it to the latest schema. A file with a newer
+  // schema than this build knows is FailedPrecondition and is left untouched.
+  static absl::StatusOr<std::unique_ptr<RecordStore>> Open(const std::string& path,
+                                                           RecordStoreOptions options = {});
+
+  // Appends one record in its own transaction; returns its id (increasing in insertion order).
+  absl::StatusOr<int64_t> Insert(const Record& record);
+  // Appends all records in one transaction: all are stored or none.
+  absl::Status InsertBatch(const std::vector<Record>& records);
+
+  absl::Status PutWorkload(std::string_view key, double flops);
+  absl::StatusOr<std::optional<double>> WorkloadFlops(std::string_view key);
+
+  // The ok record with the lowest median repeat time (earliest wins a tie); nullopt when none.
+  absl::StatusOr<std::optional<Record>> Best(const BestQuery& query);
+  // Every record of the job, in insertion order.
+  absl::StatusOr<std::vector<Record>> JobHistory(std::string_view job_id);
+  // Record count per error kind; kinds with no records are absent.
+  absl::StatusOr<std::map<ErrorKind, int64_t>> CountByErrorKind();
+  absl::StatusOr<int64_t> RecordCount();
+
+  // Every record as one JSON line, in insertion order (docs/records.md).
+  absl::Status ExportJsonLines(std::ostream& out);
+  // Appends the records of `in` in one transaction. A bad line fails the whole import with
+  // InvalidArgument naming its line number, and nothing is stored. Blank lines are skipped.
+  absl::StatusOr<int64_t> ImportJsonLines(std::istream& in);
+
+  absl::StatusOr<int> SchemaVersion();
+
+ private:
+  explicit RecordStore(SqliteDb db) : db_(std::move(db)) {}
+  absl::Status InsertOne(const Record& record);
+  absl::StatusOr<std::vector<Record>> QueryRecords(std::string_view where_sql,
+                                                   const std::vector<std::string>& params);
+
+  SqliteDb db_;
+};
+
+}  // namespace tunefarm::tuner

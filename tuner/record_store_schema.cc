@@ -1,0 +1,100 @@
+#include "tuner/record_store_schema.h"
+
+#include <string_view>
+
+#include "absl/strings/str_cat.h"
+#include "spdlog/spdlog.h"
+
+namespace tunefarm::tuner {
+namespace {
+
+struct Migration {
+  int version;
+  std::string_view what;
+  std::string_view sql;
+};
+
+// Records reference workloads, jobs and workers by key, without foreign keys: a record must be
+// stored even when it arrives before (or without) the row that describes its worker or job.
+constexpr Migration kMigrations[] = {
+    {1, "base tables",
+     R"sql(
+CREATE TABLE workloads (
+  key TEXT PRIMARY KEY,
+  flops REAL
+);
+CREATE TABLE jobs (
+  id TEXT PRIMARY KEY,
+  workload_key TEXT NOT NULL,
+  target TEXT NOT NULL,
+  device_key TEXT NOT NULL,
+  created_ms INTEGER NOT NULL
+);
+CREATE TABLE workers (
+  key TEXT PRIMARY KEY,
+  device_key TEXT NOT NULL,
+  target TEXT NOT NULL,
+  last_seen_ms INTEGER NOT NULL
+);
+CREATE TABLE records (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  workload_key TEXT NOT NULL,
+  target TEXT NOT NULL,
+  device_key TEXT NOT NULL,
+  config_json TEXT NOT NULL,
+  repeat_seconds_json TEXT NOT NULL,
+  median_seconds REAL,
+  error_kind TEXT NOT NULL,
+  error_message TEXT NOT NULL,
+  build_seconds REAL NOT NULL,
+  measured_by TEXT NOT NULL,
+  timestamp_ms INTEGER NOT NULL,
+  tunefarm_version TEXT NOT NULL,
+  job_id TEXT NOT NULL
+);
+)sql"},
+    {2, "indexes for best-config and job-history queries",
+     R"sql(
+CREATE INDEX records_best ON records
+  (workload_key, target, device_key, error_kind, median_seconds);
+CREATE INDEX records_job ON records (job_id, id);
+)sql"},
+};
+
+absl::Status ApplyOne(SqliteDb& db, const Migration& m) {
+  absl::StatusOr<SqliteTransaction> txn = SqliteTransaction::Begin(db);
+  if (!txn.ok()) return txn.status();
+  // Another process may have run this migration while we waited for the write lock.
+  absl::StatusOr<int64_t> current = db.QueryInt("PRAGMA user_version");
+  if (!current.ok()) return current.status();
+  if (*current >= m.version) return txn->Commit();
+  if (absl::Status s = db.Exec(m.sql); !s.ok()) return s;
+  if (absl::Status s = db.Exec(absl::StrCat("PRAGMA user_version = ", m.version)); !s.ok()) {
+    return s;
+  }
+  spdlog::info("record store: migrated schema to version {} ({})", m.version, m.what);
+  return txn->Commit();
+}
+
+}  // namespace
+
+int LatestSchemaVersion() { return std::size(kMigrations); }
+
+absl::Status MigrateSchema(SqliteDb& db, int target_version) {
+  absl::StatusOr<int64_t> current = db.QueryInt("PRAGMA user_version");
+  if (!current.ok()) return current.status();
+  if (target_version > LatestSchemaVersion() || *current > target_version) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "record database has schema version ", *current, " but this tunefarm knows up to ",
+        LatestSchemaVersion(), "; upgrade tunefarm to open it"));
+  }
+  for (const Migration& m : kMigrations) {
+    if (m.version <= *current || m.version > target_version) continue;
+    if (absl::Status s = ApplyOne(db, m); !s.ok()) {
+      return absl::Status(s.code(), absl::StrCat("migration ", m.version, ": ", s.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace tunefarm::tuner
