@@ -30,9 +30,7 @@ absl::StatusOr<Conv2dTensors> Conv2dCompute(const te::Tensor& data, const te::Te
   absl::StatusOr<WindowOutput> out = SlideWindow("conv2d", shapes, window, h, w, kh, kw);
   if (!out.ok()) return out.status();
   Conv2dTensors t{data, kernel, data, te::Tensor()};
-  absl::StatusOr<te::Tensor> padded =
-      PadCompute(data, {0, 0, window.pad_top, window.pad_left},
-                 {0, 0, window.pad_bottom, window.pad_right}, ir::Expr(0.0f), "conv2d_pad");
+  absl::StatusOr<te::Tensor> padded = PadWindowCompute(data, window, ir::Expr(0.0f), "conv2d_pad");
   if (!padded.ok()) return padded.status();
   t.padded = *padded;
   ir::IterVar rc = te::reduce_axis({Imm(0), Imm(c)}, "rc");

@@ -30,9 +30,7 @@ absl::StatusOr<Conv2dNchwcTensors> Conv2dNchwcCompute(const te::Tensor& data,
   absl::StatusOr<WindowOutput> out = SlideWindow("conv2d_nchwc", shapes, window, h, w, kh, kw);
   if (!out.ok()) return out.status();
   Conv2dNchwcTensors t{data, kernel, data, te::Tensor(), ic, oc};
-  absl::StatusOr<te::Tensor> padded =
-      PadCompute(data, {0, 0, window.pad_top, window.pad_left, 0},
-                 {0, 0, window.pad_bottom, window.pad_right, 0}, ir::Expr(0.0f), "conv2d_pad");
+  absl::StatusOr<te::Tensor> padded = PadWindowCompute(data, window, ir::Expr(0.0f), "conv2d_pad");
   if (!padded.ok()) return padded.status();
   t.padded = *padded;
   ir::IterVar rc = te::reduce_axis({Imm(0), Imm(cb)}, "rc");

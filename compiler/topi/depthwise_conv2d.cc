@@ -30,8 +30,7 @@ absl::StatusOr<DepthwiseConv2dTensors> DepthwiseConv2dCompute(const te::Tensor& 
   if (!out.ok()) return out.status();
   DepthwiseConv2dTensors t{data, kernel, data, te::Tensor()};
   absl::StatusOr<te::Tensor> padded =
-      PadCompute(data, {0, 0, window.pad_top, window.pad_left},
-                 {0, 0, window.pad_bottom, window.pad_right}, ir::Expr(0.0f), "depthwise_pad");
+      PadWindowCompute(data, window, ir::Expr(0.0f), "depthwise_pad");
   if (!padded.ok()) return padded.status();
   t.padded = *padded;
   ir::IterVar ry = te::reduce_axis({Imm(0), Imm(kh)}, "ry");

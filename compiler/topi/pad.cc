@@ -52,4 +52,14 @@ void SchedulePad(schedule::Schedule& s, const te::Tensor& padded, const te::Tens
   }
 }
 
+absl::StatusOr<te::Tensor> PadWindowCompute(const te::Tensor& data, const Window2d& window,
+                                            ir::Expr value, const std::string& name) {
+  std::vector<int64_t> before(data.ndim(), 0), after(data.ndim(), 0);
+  before[2] = window.pad_top;
+  before[3] = window.pad_left;
+  after[2] = window.pad_bottom;
+  after[3] = window.pad_right;
+  return PadCompute(data, before, after, std::move(value), name);
+}
+
 }  // namespace tunefarm::topi

@@ -10,6 +10,7 @@
 #include "compiler/schedule/schedule.h"
 #include "compiler/te/tensor.h"
 #include "compiler/topi/injective_schedule.h"
+#include "compiler/topi/window.h"
 
 namespace tunefarm::topi {
 
@@ -18,6 +19,11 @@ namespace tunefarm::topi {
 absl::StatusOr<te::Tensor> PadCompute(const te::Tensor& t, const std::vector<int64_t>& before,
                                       const std::vector<int64_t>& after, ir::Expr value,
                                       const std::string& name);
+
+// Pads the spatial axes (2 and 3: H and W of NCHW and of blocked NCHWc) of `data` by the window's
+// padding, as every sliding-window op does before it reads.
+absl::StatusOr<te::Tensor> PadWindowCompute(const te::Tensor& data, const Window2d& window,
+                                            ir::Expr value, const std::string& name);
 
 // Schedules a padded copy made by PadCompute: inlined into its readers (a bounds check per read,
 // no copy) or computed first as its own injective loop nest. Nothing when `padded` is `data`.

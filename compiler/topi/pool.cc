@@ -40,9 +40,7 @@ absl::StatusOr<Pool2dTensors> Pool2dCompute(const te::Tensor& data, const Pool2d
   const bool is_max = params.type == PoolType::kMax;
   Pool2dTensors t{data, data, te::Tensor(), te::Tensor()};
   ir::Expr fill = is_max ? ir::MinValue(data.dtype()) : ir::MakeZero(data.dtype());
-  absl::StatusOr<te::Tensor> padded =
-      PadCompute(data, {0, 0, win.pad_top, win.pad_left}, {0, 0, win.pad_bottom, win.pad_right},
-                 fill, absl::StrCat(op, "_pad"));
+  absl::StatusOr<te::Tensor> padded = PadWindowCompute(data, win, fill, absl::StrCat(op, "_pad"));
   if (!padded.ok()) return padded.status();
   t.padded = *padded;
   ir::IterVar ry = te::reduce_axis({Imm(0), Imm(kh)}, "ry");
