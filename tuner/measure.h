@@ -1,0 +1,77 @@
+// The measurement interface: a Builder compiles candidates into loadable libraries and a Runner
+// loads, checks and times them on a device. The tuning loop sees only these two interfaces, so a
+// runner on another machine (the farm's remote runner) fits without changes to the tuner.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/space/config.h"
+#include "tuner/record.h"
+#include "tuner/task.h"
+
+namespace tunefarm::tuner {
+
+struct MeasureOptions {
+  int number = 0;               // runs per repeat; 0: as many as reach min_repeat_ms (at least 1)
+  int repeat = 3;               // repeats; each contributes one mean to repeat_seconds
+  int min_repeat_ms = 20;       // with number == 0, the shortest a repeat may take
+  int cooldown_ms = 0;          // pause between repeats
+  bool flush_cache = false;     // evict the caches between repeats
+  double build_timeout_s = 20;  // per candidate
+  double run_timeout_s = 10;    // per candidate: load + check + time
+  bool check_correctness = true;
+  double rtol = 1e-3;  // |got - want| <= atol + rtol * |want|, elementwise
+  double atol = 1e-4;
+  // A candidate whose first run is this many times slower than the best so far is cut short
+  // (timed once); 0 disables it.
+  double slow_cutoff_ratio = 100;
+  int threads = 0;  // the kernel's parallel width; 0: the runtime's default
+};
+
+struct MeasureInput {
+  const Task* task = nullptr;
+  space::Config config;
+};
+
+struct BuildResult {
+  ErrorKind error_kind = ErrorKind::kOk;  // ok, build_error, build_timeout or invalid_config
+  std::string error_message;
+  std::string library_path;  // shared library holding the candidate's kernel
+  std::string function_name;
+  // A library of the naive reference schedule over the same arguments (TaskTemplate::Reference),
+  // shared by candidates with equal reference keys; empty when correctness is not checked.
+  std::string reference_library_path;
+  std::string reference_key;
+  double build_seconds = 0;
+};
+
+struct MeasureResult {
+  ErrorKind error_kind = ErrorKind::kOk;
+  std::string error_message;
+  std::vector<double> repeat_seconds;  // every repeat's mean, in seconds
+  double build_seconds = 0;
+  std::string measured_by;  // "local" or the worker's key
+};
+
+class Builder {
+ public:
+  virtual ~Builder() = default;
+  // One result per input, in order. Failures are results, never errors.
+  virtual std::vector<BuildResult> Build(const std::vector<MeasureInput>& inputs) = 0;
+};
+
+class Runner {
+ public:
+  virtual ~Runner() = default;
+  // One result per input, in order; builds that failed pass their error through unmeasured.
+  // `best_seconds` is the best median so far (0: none yet), for the slow-candidate cutoff.
+  virtual std::vector<MeasureResult> Run(const std::vector<MeasureInput>& inputs,
+                                         const std::vector<BuildResult>& builds,
+                                         double best_seconds) = 0;
+  // The device key results are filed under ("local-<cpu>" for the local runner).
+  virtual std::string device_key() const = 0;
+};
+
+}  // namespace tunefarm::tuner
