@@ -47,6 +47,21 @@ class RecordStore {
 
   // The ok record with the lowest median repeat time (earliest wins a tie); nullopt when none.
   absl::StatusOr<std::optional<Record>> Best(const BestQuery& query);
+  // Every record of (workload, target, device key), in insertion order: what a resumed tuning run
+  // has already measured.
+  absl::StatusOr<std::vector<Record>> TaskRecords(std::string_view workload_key,
+                                                  std::string_view target,
+                                                  std::string_view device_key);
+  // Records of other workloads of the same template (keys starting "<template>:") on `target`,
+  // newest first, at most `limit`: the training data of transfer learning.
+  absl::StatusOr<std::vector<Record>> TemplateRecords(std::string_view template_name,
+                                                      std::string_view target,
+                                                      std::string_view exclude_workload_key,
+                                                      int64_t limit);
+  // The best ok record of `workload_key` per (target, device key), fastest first; `target` empty
+  // means every target.
+  absl::StatusOr<std::vector<Record>> BestPerDevice(std::string_view workload_key,
+                                                    std::string_view target);
   // Every record of the job, in insertion order.
   absl::StatusOr<std::vector<Record>> JobHistory(std::string_view job_id);
   // Record count per error kind; kinds with no records are absent.
@@ -60,6 +75,11 @@ class RecordStore {
   absl::StatusOr<int64_t> ImportJsonLines(std::istream& in);
 
   absl::StatusOr<int> SchemaVersion();
+
+  // A trained cost model under `scope` (e.g. "matmul|llvm ...|local-epyc"); replaces the old one.
+  absl::Status PutModel(std::string_view scope, std::string_view bytes, int64_t training_rows);
+  // The model stored under `scope`, or nullopt.
+  absl::StatusOr<std::optional<std::string>> GetModel(std::string_view scope);
 
  private:
   explicit RecordStore(SqliteDb db) : db_(std::move(db)) {}

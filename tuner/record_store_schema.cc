@@ -59,6 +59,15 @@ CREATE INDEX records_best ON records
   (workload_key, target, device_key, error_kind, median_seconds);
 CREATE INDEX records_job ON records (job_id, id);
 )sql"},
+    {3, "cost models saved with the records",
+     R"sql(
+CREATE TABLE cost_models (
+  scope TEXT PRIMARY KEY,
+  model BLOB NOT NULL,
+  training_rows INTEGER NOT NULL,
+  updated_ms INTEGER NOT NULL
+);
+)sql"},
 };
 
 absl::Status ApplyOne(SqliteDb& db, const Migration& m) {
@@ -72,7 +81,7 @@ absl::Status ApplyOne(SqliteDb& db, const Migration& m) {
   if (absl::Status s = db.Exec(absl::StrCat("PRAGMA user_version = ", m.version)); !s.ok()) {
     return s;
   }
-  spdlog::info("record store: migrated schema to version {} ({})", m.version, m.what);
+  spdlog::debug("record store: migrated schema to version {} ({})", m.version, m.what);
   return txn->Commit();
 }
 

@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "compiler/space/config.h"
+#include "tuner/cost_model.h"
 #include "tuner/measure.h"
 
 namespace tunefarm::tuner {
@@ -23,6 +24,10 @@ class SearchStrategy {
   // tuning run resumes). Failed results count as zero throughput.
   virtual absl::Status Update(const std::vector<space::Config>& configs,
                               const std::vector<MeasureResult>& results) = 0;
+
+  // The strategy's cost model, which the tuning loop saves with the records; nullptr for
+  // strategies without one.
+  virtual const CostModel* cost_model() const { return nullptr; }
 };
 
 }  // namespace tunefarm::tuner

@@ -69,6 +69,19 @@ int64_t SqliteStatement::ColumnInt(int col) const { return sqlite3_column_int64(
 
 double SqliteStatement::ColumnDouble(int col) const { return sqlite3_column_double(stmt_, col); }
 
+absl::Status SqliteStatement::BindBlob(int index, std::string_view bytes) {
+  int rc = sqlite3_bind_blob(stmt_, index, bytes.data(), static_cast<int>(bytes.size()),
+                             SQLITE_TRANSIENT);
+  return rc == SQLITE_OK ? absl::OkStatus() : Error(db_, rc, "bind");
+}
+
+std::string SqliteStatement::ColumnBlob(int col) const {
+  const void* bytes = sqlite3_column_blob(stmt_, col);
+  if (bytes == nullptr) return "";
+  return std::string(static_cast<const char*>(bytes),
+                     static_cast<size_t>(sqlite3_column_bytes(stmt_, col)));
+}
+
 std::string SqliteStatement::ColumnText(int col) const {
   const unsigned char* text = sqlite3_column_text(stmt_, col);
   if (text == nullptr) return "";

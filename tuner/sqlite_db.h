@@ -29,6 +29,7 @@ class SqliteStatement {
   absl::Status BindDouble(int index, double value);
   absl::Status BindInt(int index, int64_t value);
   absl::Status BindNull(int index);
+  absl::Status BindBlob(int index, std::string_view bytes);
 
   // True when a row is available, false when the statement is done.
   absl::StatusOr<bool> Step();
@@ -39,6 +40,7 @@ class SqliteStatement {
   double ColumnDouble(int col) const;
   std::string ColumnText(int col) const;
   bool ColumnIsNull(int col) const;
+  std::string ColumnBlob(int col) const;
 
  private:
   sqlite3* db_ = nullptr;

@@ -1,10 +1,12 @@
-// CpuInfoForTarget: the host is measured; a cross target's SIMD width comes from its -mattr and
-// -mcpu, since there is no machine to ask (cores and caches stay at CpuInfo's defaults).
+// CpuInfoForTarget: the host is measured; a target's SIMD width comes from its -mattr and -mcpu
+// (for a cross target there is no machine to ask: cores and caches stay at CpuInfo's defaults).
 #include "tuner/target_cpu.h"
 
+#include <map>
+#include <string>
 #include <string_view>
 
-#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
 #include "compiler/codegen/llvm/target.h"
 
 namespace tunefarm::tuner {
@@ -27,6 +29,38 @@ bool CpuHasAvx2(std::string_view cpu) {
   return CpuHasAvx512(cpu);
 }
 
+// The -mattr features that are switched on or off, the last mention winning. Exact names, so
+// "+avx512fp16" says nothing about avx512f.
+std::map<std::string, bool> ParseFeatures(const std::string& features) {
+  std::map<std::string, bool> on;
+  for (absl::string_view f : absl::StrSplit(features, ',', absl::SkipEmpty())) {
+    if (f.size() < 2 || (f[0] != '+' && f[0] != '-')) continue;
+    on[std::string(f.substr(1))] = f[0] == '+';
+  }
+  return on;
+}
+
+// An x86 target's SIMD: its -mattr features over what its -mcpu implies.
+void SetX86Simd(const codegen::Target& t, topi::CpuInfo& cpu) {
+  const std::map<std::string, bool> features = ParseFeatures(t.features);
+  auto has = [&](const std::string& name, bool implied) {
+    auto it = features.find(name);
+    return it == features.end() ? implied : it->second;
+  };
+  const bool avx2 = has("avx2", CpuHasAvx2(t.cpu));
+  if (avx2 && has("avx512f", CpuHasAvx512(t.cpu))) {
+    cpu.vector_bits = 512;
+    cpu.vector_registers = 32;
+  } else if (avx2) {
+    cpu.vector_bits = 256;
+    cpu.vector_registers = 16;
+  } else {
+    cpu.vector_bits = 128;
+    cpu.vector_registers = 16;
+  }
+  cpu.has_fma = has("fma", CpuHasAvx2(t.cpu));
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> CanonicalTarget(const std::string& target) {
@@ -38,7 +72,13 @@ absl::StatusOr<std::string> CanonicalTarget(const std::string& target) {
 absl::StatusOr<topi::CpuInfo> CpuInfoForTarget(const std::string& target) {
   absl::StatusOr<codegen::Target> t = codegen::ParseTarget(target);
   if (!t.ok()) return t.status();
-  if (t->is_host) return topi::DetectHostCpu();
+  if (t->is_host) {
+    // Cores and caches are the host's; the SIMD is what the code may use, which an explicit
+    // -mcpu/-mattr can narrow (`llvm -mcpu=haswell` on an AVX-512 host gets AVX2 code).
+    topi::CpuInfo cpu = topi::DetectHostCpu();
+    if (t->is_x86_64()) SetX86Simd(*t, cpu);
+    return cpu;
+  }
   topi::CpuInfo cpu;
   cpu.model = t->ToString();
   if (t->is_aarch64()) {
@@ -47,20 +87,7 @@ absl::StatusOr<topi::CpuInfo> CpuInfoForTarget(const std::string& target) {
     cpu.has_fma = true;
     return cpu;
   }
-  const std::string& f = t->features;
-  if (absl::StrContains(f, "+avx512f") ||
-      (CpuHasAvx512(t->cpu) && !absl::StrContains(f, "-avx512f"))) {
-    cpu.vector_bits = 512;
-    cpu.vector_registers = 32;
-  } else if (absl::StrContains(f, "+avx2") ||
-             (CpuHasAvx2(t->cpu) && !absl::StrContains(f, "-avx2"))) {
-    cpu.vector_bits = 256;
-    cpu.vector_registers = 16;
-  } else {
-    cpu.vector_bits = 128;
-    cpu.vector_registers = 16;
-  }
-  cpu.has_fma = absl::StrContains(f, "+fma") || CpuHasAvx2(t->cpu);
+  SetX86Simd(*t, cpu);
   return cpu;
 }
 

@@ -1,6 +1,7 @@
 // Attribute access (`C.op.axis`, `s[C].split`, `te.compute`) and subscripts (`A[i, k]`,
 // `axes[0]`, `s[C]`) on script values.
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "compiler/script/evaluator.h"
 
 namespace tunefarm::script {
@@ -49,6 +50,8 @@ std::string Owner(const Value& v) {
   if (v.is(Value::Kind::kOperation)) return absl::StrCat("operation ", v.as<te::Operation>()->name);
   if (v.is(Value::Kind::kStage)) return absl::StrCat("stage ", v.as<StageRef>().tensor.name());
   if (v.is(Value::Kind::kModule)) return absl::StrCat("module '", v.as<ModuleValue>().name, "'");
+  if (v.is(Value::Kind::kCfg)) return "cfg";
+  if (v.is(Value::Kind::kKnob)) return absl::StrCat("cfg[\"", v.as<KnobRef>().name, "\"]");
   return TypeName(v);
 }
 
@@ -85,6 +88,12 @@ absl::StatusOr<Value> Evaluator::Attribute(const Value& target, const std::strin
     case Value::Kind::kIterVar:
       if (name == "var") result = Value::FromExpr(target.as<ir::IterVar>()->var);
       break;
+    case Value::Kind::kCfg:
+      result = CfgAttribute(*this, name);
+      break;
+    case Value::Kind::kKnob:
+      result = KnobAttribute(*this, target, name);
+      break;
     default:
       break;
   }
@@ -111,6 +120,8 @@ absl::StatusOr<Value> Evaluator::Subscript(const Value& target, const std::vecto
       }
       return Value::FromStage(StageRef{s, *t});
     }
+    case Value::Kind::kCfg:
+      return IndexCfg(indices, pos);
     default:
       return Error(pos, absl::StrCat(Owner(target), " cannot be indexed"));
   }
@@ -143,6 +154,22 @@ absl::StatusOr<Value> Evaluator::IndexTensor(const te::Tensor& tensor,
     exprs.push_back(*e);
   }
   return Value::FromExpr(tensor(std::move(exprs)));
+}
+
+absl::StatusOr<Value> Evaluator::IndexCfg(const std::vector<Arg>& indices, Pos pos) {
+  if (indices.size() != 1 || !indices[0].value.is(Value::Kind::kString)) {
+    return Error(pos, "cfg is indexed by one knob name: cfg[\"tile_x\"]");
+  }
+  const std::string& name = indices[0].value.as<std::string>();
+  if (tuning_->Find(name) == nullptr) {
+    const std::vector<std::string>& known = tuning_->names();
+    return Error(indices[0].pos,
+                 absl::StrCat("cfg has no knob '", name, "' (defined so far: ",
+                              known.empty() ? "none" : absl::StrJoin(known, ", "),
+                              "); define it first with cfg.define_split/define_reorder/"
+                              "define_annotate/define_knob"));
+  }
+  return Value::FromKnob(name);
 }
 
 absl::StatusOr<Value> Evaluator::IndexList(const Value& list, const std::vector<Arg>& indices,

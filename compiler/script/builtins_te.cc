@@ -25,6 +25,14 @@ absl::StatusOr<Value> Var(CallContext& ctx) {
   }
   ir::Var v = te::var(NameOr(a[0], "tindex"), dtype);
   ctx.evaluator.AddSymbolicVar(v);
+  // A bound variable is its value from here on, so shapes (and knob extents) are constants.
+  if (std::optional<int64_t> bound = ctx.evaluator.BoundValue(v.name())) {
+    if (!dtype.is_integral() || dtype.is_bool()) {
+      return ctx.Error(absl::StrCat("var: ", v.name(), " is bound to ", *bound, " but has type ",
+                                    dtype.ToString(), ", not an integer type"));
+    }
+    return Value::FromExpr(ir::IntImm(dtype, *bound));
+  }
   return Value::FromExpr(v);
 }
 

@@ -18,8 +18,21 @@ NativeFn FindBuiltin(absl::string_view name) {
   return FindNative(ScheduleBuiltins(), name);
 }
 
-Evaluator::Evaluator(absl::string_view filename) : filename_(filename) {
+Evaluator::Evaluator(absl::string_view filename, Tuning* tuning,
+                     const std::map<std::string, int64_t>* bindings)
+    : filename_(filename), tuning_(tuning), bindings_(bindings) {
   envs_.push_back(std::make_unique<Env>(nullptr));
+  if (tuning_ == nullptr) {
+    own_tuning_ = std::make_unique<Tuning>(Tuning::Fallback());
+    tuning_ = own_tuning_.get();
+  }
+}
+
+std::optional<int64_t> Evaluator::BoundValue(const std::string& name) const {
+  if (bindings_ == nullptr) return std::nullopt;
+  auto it = bindings_->find(name);
+  if (it == bindings_->end()) return std::nullopt;
+  return it->second;
 }
 
 absl::Status Evaluator::Error(Pos pos, absl::string_view message) const {
@@ -121,6 +134,7 @@ absl::StatusOr<Value> Evaluator::EvalName(const ast::Name& name, Pos pos, const 
   if (const Value* v = env.Lookup(name.id)) return *v;
   if (NativeFn fn = FindBuiltin(name.id)) return Value::FromFunction(Function{name.id, fn, {}});
   if (IsModuleName(name.id)) return Value::FromModule(name.id);
+  if (name.id == "cfg") return Value::Cfg();
   return Error(pos, absl::StrCat("name '", name.id, "' is not defined"));
 }
 

@@ -60,6 +60,10 @@ std::string TypeName(const Value& v) {
       return "a function";
     case Value::Kind::kModule:
       return "a module";
+    case Value::Kind::kCfg:
+      return "the tuning config";
+    case Value::Kind::kKnob:
+      return "a knob";
   }
   return "a value";
 }

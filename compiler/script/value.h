@@ -1,6 +1,7 @@
 // Values of the TE script language at run time: Python's plain values (int, float, bool, str,
 // list, tuple, None) next to the compiler objects a script builds (expressions, axes, tensors,
-// operations, schedules, stages) and the callables (lambdas, builtins, bound methods).
+// operations, schedules, stages), the callables (lambdas, builtins, bound methods) and the
+// tuning object `cfg` with its knobs.
 #pragma once
 
 #include <cstdint>
@@ -68,6 +69,14 @@ struct ModuleValue {
   std::string name;
 };
 
+// The global `cfg`: the script's tuning knobs (tuning.h). Its state lives in the evaluator.
+struct CfgValue {};
+
+// `cfg["tile_x"]`: one knob of `cfg` by name, looked up on use.
+struct KnobRef {
+  std::string name;
+};
+
 class Value {
  public:
   // In the order of the alternatives of `Storage`.
@@ -87,11 +96,13 @@ class Value {
     kClosure,
     kFunction,
     kModule,
+    kCfg,
+    kKnob,
   };
   using Storage =
       std::variant<NoneValue, int64_t, double, bool, std::string, std::shared_ptr<const ListValue>,
                    ir::Expr, ir::IterVar, te::Tensor, te::Operation, schedule::Schedule, StageRef,
-                   std::shared_ptr<const Closure>, Function, ModuleValue>;
+                   std::shared_ptr<const Closure>, Function, ModuleValue, CfgValue, KnobRef>;
 
   Value() = default;
   static Value Int(int64_t v) { return Value(Storage(std::in_place_index<1>, v)); }
@@ -110,6 +121,8 @@ class Value {
   static Value FromClosure(Closure c);
   static Value FromFunction(Function f) { return Value(Storage(std::move(f))); }
   static Value FromModule(std::string name) { return Value(Storage(ModuleValue{std::move(name)})); }
+  static Value Cfg() { return Value(Storage(CfgValue{})); }
+  static Value FromKnob(std::string name) { return Value(Storage(KnobRef{std::move(name)})); }
 
   Kind kind() const { return static_cast<Kind>(data_.index()); }
   bool is(Kind k) const { return kind() == k; }

@@ -57,7 +57,7 @@ std::string Conv2dNchwcScheduleConfig::ToString() const {
                       oc_block / std::max<int64_t>(vector_lanes, 1), "x", vector_lanes, " lanes, ",
                       order == ConvReduceOrder::kChannelFirst ? "cb,kh,kw,ci" : "kh,kw,cb,ci",
                       unroll_kw ? ", unroll kw" : "", pad_inline ? ", pad inline" : "",
-                      parallel ? ", parallel" : "");
+                      parallel ? ", parallel" : "", oc_blocks_inner ? ", oc blocks inner" : "");
 }
 
 Conv2dNchwcScheduleConfig DefaultConv2dNchwcConfig(const std::vector<int64_t>& data_shape,
@@ -111,9 +111,11 @@ absl::StatusOr<ScheduledOp> ScheduleConv2dNchwc(const Conv2dNchwcScheduleConfig&
   ir::IterVar wi;
   ir::IterVar wo = SplitBy(out, axes[3], config.reg_w, &wi);
   auto [ov, ol] = SplitVectors(out, axes[4], config.vector_lanes);
-  Reorder(out, {axes[0], axes[1], axes[2], wo, wi, ov, ol});
+  const ir::IterVar& outer = config.oc_blocks_inner ? axes[2] : axes[1];
+  const ir::IterVar& inner = config.oc_blocks_inner ? axes[1] : axes[2];
+  Reorder(out, {axes[0], outer, inner, wo, wi, ov, ol});
   out.unroll(wi);
-  FuseOuter(out, {axes[0], axes[1], axes[2]}, config.parallel);
+  FuseOuter(out, {axes[0], outer, inner}, config.parallel);
 
   schedule::Stage& a = s[*acc];
   a.compute_at(out, wo);

@@ -38,6 +38,9 @@ struct Conv2dNchwcScheduleConfig {
   bool unroll_kw = false;
   bool pad_inline = false;  // read the input through a bounds check instead of a padded copy
   bool parallel = true;     // run the fused (n, oc block, output row) loop on the thread pool
+  // Loop the oc blocks inside the output rows, (n, row, oc block), so every block reuses a row's
+  // input while it is in cache; false: (n, oc block, row), each block's kernel stays in cache.
+  bool oc_blocks_inner = false;
   std::string ToString() const;
 };
 

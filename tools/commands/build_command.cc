@@ -2,10 +2,41 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/build.h"
+#include "compiler/passes/lower.h"
+#include "tools/commands/bindings.h"
 #include "tools/commands/script_file.h"
 #include "tools/commands/signature_text.h"
+#include "tools/commands/tuned_schedule.h"
+#include "tuner/templates/template_registry.h"
 
 namespace tunefarm::tools {
+namespace {
+
+// The library template's schedule of a workload key: the best recorded config when the database
+// has one, else the template's default config.
+absl::StatusOr<topi::ScheduledOp> WorkloadSchedule(const std::string& key,
+                                                   const TunedLookup& lookup, std::ostream& log) {
+  absl::StatusOr<tuner::Workload> workload = tuner::ParseWorkloadKey(key);
+  if (!workload.ok()) return workload.status();
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*workload, lookup.target);
+  if (!task.ok()) return task.status();
+  if (!lookup.db.empty()) {
+    absl::StatusOr<std::optional<TunedSchedule>> best = BestSchedule(**task, lookup);
+    if (!best.ok()) return best.status();
+    if (best->has_value()) {
+      log << "schedule: best recorded config of " << (*task)->key() << ": "
+          << (*best)->record.config_json << "\n";
+      return (*best)->op;
+    }
+    log << "schedule: default config (no record of " << (*task)->key() << " in " << lookup.db
+        << ")\n";
+  }
+  absl::StatusOr<space::Config> config = (*task)->DefaultConfig();
+  if (!config.ok()) return config.status();
+  return (*task)->Apply(*config);
+}
+
+}  // namespace
 
 int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream& err) {
   absl::StatusOr<codegen::Target> target = codegen::ParseTarget(options.target);
@@ -21,13 +52,31 @@ int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream
     err << "tunefarm: " << status.message() << "\n";
     return 1;
   };
-  absl::StatusOr<script::ScriptResult> script = LoadScript(options.file);
-  if (!script.ok()) return fail(script.status());
-  std::string name = FuncNameFor(options.file);
-  absl::StatusOr<ir::PrimFunc> func = LowerScript(*script, name, passes::PassOptions::FromEnv());
+  if (options.file.empty() == options.workload.empty()) {
+    err << "tunefarm: build needs a TE script or --workload KEY (not both)\n";
+    return 2;
+  }
+  absl::StatusOr<Bindings> bindings = ParseBindings(options.bind);
+  if (!bindings.ok()) {
+    err << "tunefarm: " << bindings.status().message() << "\n";
+    return 2;
+  }
+  TunedLookup lookup{options.db, options.target, options.device_key};
+  absl::StatusOr<ir::PrimFunc> func = absl::UnknownError("unset");
+  if (!options.workload.empty()) {
+    absl::StatusOr<topi::ScheduledOp> op = WorkloadSchedule(options.workload, lookup, out);
+    if (!op.ok()) return fail(op.status());
+    func = passes::Lower(op->schedule, op->args, FuncNameFor(options.workload));
+  } else {
+    absl::StatusOr<script::ScriptResult> script =
+        LoadScheduledScript(options.file, *bindings, lookup, out);
+    if (!script.ok()) return fail(script.status());
+    func = LowerScript(*script, FuncNameFor(options.file), passes::PassOptions::FromEnv());
+  }
   if (!func.ok()) {
     return fail(absl::Status(func.status().code(),
-                             absl::StrCat(options.file, ": ", func.status().message())));
+                             absl::StrCat(options.file.empty() ? options.workload : options.file,
+                                          ": ", func.status().message())));
   }
   absl::StatusOr<runtime::FunctionSignature> signature = codegen::SignatureOf(*func);
   if (!signature.ok()) return fail(signature.status());

@@ -8,9 +8,15 @@
 namespace tunefarm::tools {
 
 struct BuildOptions {
-  std::string file;
+  std::string file;      // a TE script, or empty with `workload`
+  std::string workload;  // a workload key of the operator library ("matmul:1024,1024,1024")
+  std::string bind;      // sizes of a script with cfg knobs
   std::string target = "llvm";
   std::string output;
+  // With a record database, the best recorded config of the workload (or of the script's knobs)
+  // on this target and device is built instead of the default; "schedule: ..." says which.
+  std::string db;
+  std::string device_key;  // empty: this machine's local key
 };
 
 // 0 with "wrote PATH: kernel NAME(signature) for TARGET" on `out`; 1 with one "tunefarm: ..." line

@@ -10,6 +10,7 @@
 #include "tools/commands/kernel_runner.h"
 #include "tools/commands/kernel_timer.h"
 #include "tools/commands/script_file.h"
+#include "tools/commands/tuned_schedule.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -148,8 +149,16 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
     err << "tunefarm: " << status.message() << "\n";
     return 1;
   };
-  absl::StatusOr<script::ScriptResult> script = LoadScript(options.file);
+  if (!options.db.empty() && options.target == "interp") {
+    err << "tunefarm: --db looks up a tuned schedule for a compiled target; add --target llvm\n";
+    return kUsageError;
+  }
+  TunedLookup lookup{options.db, options.target, options.device_key};
+  absl::StatusOr<script::ScriptResult> script =
+      LoadScheduledScript(options.file, *bindings, lookup, out);
   if (!script.ok()) return fail(script.status());
+  // A script with knobs ran with its sizes bound to constants: nothing is left to bind.
+  if (!script->knob_names.empty() || !script->bound_vars.empty()) bindings->clear();
   absl::StatusOr<ir::VarMap> values =
       ResolveBindings(*bindings, script->symbolic_vars, script->args);
   if (!values.ok()) return fail(values.status());

@@ -1,0 +1,56 @@
+// Depthwise conv2d blocked over channels: data NCHW[c]c, kernel [C/c][KH][KW][c], output
+// NCHW[c]c, and its CPU schedule: register tiles of reg_w output columns x the channel block in
+// vectors, so every load (input, kernel) is one contiguous vector and no lane is wasted on a row
+// tail, whatever the output width.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "compiler/te/tensor.h"
+#include "compiler/topi/cpu_info.h"
+#include "compiler/topi/scheduled_op.h"
+#include "compiler/topi/window.h"
+
+namespace tunefarm::topi {
+
+struct DepthwiseConv2dNchwcTensors {
+  te::Tensor data;
+  te::Tensor kernel;
+  te::Tensor padded;  // `data` itself when the window has no padding
+  te::Tensor out;
+  int64_t channel_block = 0;
+};
+
+// out[n, b, y, x, c] = sum_{ky,kx} padded[n, b, y*sh + ky*dh, x*sw + kx*dw, c] * kernel[b, ky, kx,
+// c] (multiplier 1). Errors: ranks other than 5 and 4, channel blocks that disagree, a window
+// larger than the padded input (InvalidArgument naming depthwise_conv2d_nchwc and the shapes).
+absl::StatusOr<DepthwiseConv2dNchwcTensors> DepthwiseConv2dNchwcCompute(const te::Tensor& data,
+                                                                        const te::Tensor& kernel,
+                                                                        const Window2d& window);
+
+struct DepthwiseConv2dNchwcScheduleConfig {
+  int64_t channel_block = 16;  // layout: channels per block, whole vectors
+  int64_t vector_lanes = 8;
+  int64_t reg_w = 4;          // output columns per register tile (unrolled)
+  bool unroll_window = true;  // unroll the window's loops
+  bool pad_inline = false;    // read the input through a bounds check instead of a padded copy
+  bool parallel = true;       // run the fused (n, channel block, output row) loop on the pool
+  std::string ToString() const;
+};
+
+// A channel block of two vectors where the channels allow (else one) and the widest register
+// tile that fits the registers and divides the output row, for NCHW `data_shape` and a kh x kw
+// window on `cpu`.
+DepthwiseConv2dNchwcScheduleConfig DefaultDepthwiseConv2dNchwcConfig(
+    const std::vector<int64_t>& data_shape, int64_t kh, int64_t kw, const Window2d& window,
+    const CpuInfo& cpu);
+
+// Errors: a non-positive field, a channel block that is not whole vectors, or one that differs
+// from the tensors' (FailedPrecondition).
+absl::StatusOr<ScheduledOp> ScheduleDepthwiseConv2dNchwc(
+    const DepthwiseConv2dNchwcScheduleConfig& config, const DepthwiseConv2dNchwcTensors& t);
+
+}  // namespace tunefarm::topi

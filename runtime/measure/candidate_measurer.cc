@@ -1,0 +1,138 @@
+#include "runtime/measure/candidate_measurer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/core/thread_pool.h"
+#include "runtime/measure/output_check.h"
+#include "runtime/module.h"
+#include "runtime/time_evaluator.h"
+
+namespace tunefarm::runtime::measure {
+namespace {
+
+double NowSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+MeasureResponse Failure(const MeasureRequest& request, MeasureStatus status, std::string message) {
+  MeasureResponse response;
+  response.id = request.id;
+  response.status = status;
+  response.message = std::move(message);
+  return response;
+}
+
+absl::StatusOr<PackedFunction> CandidateFunction(const MeasureRequest& request) {
+  absl::StatusOr<std::shared_ptr<Module>> module = LoadModule(request.library_path);
+  if (!module.ok()) return module.status();
+  return (*module)->GetFunction(request.function_name);
+}
+
+// How many calls make one repeat last about `target_ms`, from back-to-back batches of doubling
+// size until one lasts a tenth of the target (about a fifth of one repeat's time in all). A
+// single call is a poor estimate: right after the checked run it is often faster than calls in
+// a loop, and the time evaluator's rerun of a short repeat at least doubles `number`, so
+// calibrating there costs up to twice the repeats' time.
+absl::StatusOr<int> CalibrateNumber(const std::function<absl::Status()>& call, double first_seconds,
+                                    double target_ms) {
+  if (first_seconds * 1000.0 >= target_ms) return 1;
+  constexpr int kMaxNumber = 1 << 24;
+  for (int n = 1;; n *= 2) {
+    const double start = NowSeconds();
+    for (int i = 0; i < n; ++i) {
+      if (absl::Status s = call(); !s.ok()) return s;
+    }
+    const double elapsed_ms = (NowSeconds() - start) * 1000.0;
+    if (elapsed_ms >= target_ms / 10 || n >= kMaxNumber) {
+      const double wanted = std::ceil(n * target_ms / std::max(elapsed_ms, 1e-6));
+      return static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(kMaxNumber)));
+    }
+  }
+}
+
+TimeEvaluatorOptions TimingOptions(const CandidateOptions& o, int calibrated_number) {
+  TimeEvaluatorOptions t;
+  t.number = o.number > 0 ? o.number : calibrated_number;
+  // Calibrated: the evaluator only corrects a gross miss (a repeat under half the target).
+  t.min_repeat_ms = o.number > 0 ? 0 : o.min_repeat_ms / 2;
+  t.repeat = o.repeat;
+  t.cooldown_ms = o.cooldown_ms;
+  t.flush_cache = o.flush_cache;
+  t.warmup = 0;  // the checked first run already warmed code, data and the thread pool
+  return t;
+}
+
+}  // namespace
+
+MeasureResponse CandidateMeasurer::Measure(const MeasureRequest& request) {
+  const CandidateOptions& options = request.options;
+  if (options.threads != threads_) {
+    std::string error;
+    if (!SetNumThreads(options.threads, &error)) {
+      return Failure(request, MeasureStatus::kRuntimeError, "threads: " + error);
+    }
+    threads_ = options.threads;
+  }
+  absl::StatusOr<PackedFunction> fn = CandidateFunction(request);
+  if (!fn.ok()) {
+    return Failure(request, MeasureStatus::kRuntimeError, std::string(fn.status().message()));
+  }
+
+  const ReferenceRun* reference = nullptr;
+  absl::StatusOr<KernelArguments> work = absl::UnknownError("unset");
+  if (options.check_correctness) {
+    absl::StatusOr<const ReferenceRun*> got = references_.Get(request);
+    if (!got.ok()) {
+      return Failure(request, MeasureStatus::kRuntimeError, std::string(got.status().message()));
+    }
+    reference = *got;
+    work = reference->inputs.Clone();
+  } else {
+    work = KernelArguments::Make(fn->signature(), request.bindings, options.seed);
+  }
+  if (!work.ok()) {
+    return Failure(request, MeasureStatus::kRuntimeError, std::string(work.status().message()));
+  }
+  const std::vector<PackedArg> packed = work->Pack();
+  auto call = [&] { return fn->Call(packed); };
+
+  const double start = NowSeconds();
+  if (absl::Status s = call(); !s.ok()) {
+    return Failure(request, MeasureStatus::kRuntimeError, std::string(s.message()));
+  }
+  const double first_seconds = NowSeconds() - start;
+  if (reference != nullptr) {
+    std::string mismatch = FindMismatch(*work, reference->expected, options.rtol, options.atol);
+    if (!mismatch.empty()) return Failure(request, MeasureStatus::kWrongAnswer, mismatch);
+  }
+
+  MeasureResponse response;
+  response.id = request.id;
+  if (request.best_seconds > 0 && options.slow_cutoff_ratio > 0 &&
+      first_seconds > options.slow_cutoff_ratio * request.best_seconds) {
+    response.repeat_seconds = {first_seconds};
+    response.message =
+        absl::StrCat("cut short: the first run took ", first_seconds, " s, over ",
+                     options.slow_cutoff_ratio, " x the best ", request.best_seconds, " s");
+    return response;
+  }
+  absl::StatusOr<int> number = 1;
+  if (options.number == 0 && options.min_repeat_ms > 0) {
+    number = CalibrateNumber(call, first_seconds, options.min_repeat_ms);
+  }
+  if (!number.ok()) {
+    return Failure(request, MeasureStatus::kRuntimeError, std::string(number.status().message()));
+  }
+  absl::StatusOr<std::vector<double>> samples = TimeFunction(call, TimingOptions(options, *number));
+  if (!samples.ok()) {
+    return Failure(request, MeasureStatus::kRuntimeError, std::string(samples.status().message()));
+  }
+  response.repeat_seconds = *std::move(samples);
+  return response;
+}
+
+}  // namespace tunefarm::runtime::measure

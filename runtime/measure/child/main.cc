@@ -1,0 +1,35 @@
+// tunefarm-measure: the child process a local runner sends candidates to (protocol: README.md
+// beside this folder). Generated code runs here, so a crash or a hang costs this process only.
+#include <csignal>
+#include <fcntl.h>
+#include <thread>
+#include <unistd.h>
+
+#include "runtime/measure/measure_server.h"
+
+namespace {
+
+// A runner that dies while a candidate hangs would leave this process spinning forever: exit as
+// soon as we are orphaned (the parent's pid changes). Polling is portable and, unlike
+// PR_SET_PDEATHSIG, not tied to the lifetime of the thread that spawned us.
+void ExitWhenOrphaned(pid_t parent) {
+  std::thread([parent] {
+    for (;;) {
+      if (getppid() != parent) _exit(3);
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  }).detach();
+}
+
+}  // namespace
+
+int main() {
+  // A runner that went away must end this process through EOF or EPIPE, not a signal.
+  std::signal(SIGPIPE, SIG_IGN);
+  ExitWhenOrphaned(getppid());
+  // Responses go to a private copy of stdout; fd 1 then points at stderr, so that anything else
+  // printing to stdout (a library, a debugging kernel) cannot corrupt the protocol.
+  int out = fcntl(1, F_DUPFD_CLOEXEC, 3);
+  if (out < 0 || dup2(2, 1) < 0) return 2;
+  return tunefarm::runtime::measure::ServeMeasureRequests(0, out);
+}

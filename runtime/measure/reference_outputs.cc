@@ -1,0 +1,72 @@
+#include "runtime/measure/reference_outputs.h"
+
+#include "absl/strings/str_cat.h"
+#include "runtime/module.h"
+
+namespace tunefarm::runtime::measure {
+namespace {
+
+absl::Status Prefixed(const MeasureRequest& request, const absl::Status& status) {
+  return absl::Status(status.code(), absl::StrCat("reference ", request.reference_library_path,
+                                                  ": ", status.message()));
+}
+
+absl::StatusOr<PackedFunction> ReferenceFunction(const MeasureRequest& request) {
+  absl::StatusOr<std::shared_ptr<Module>> module = LoadModule(request.reference_library_path);
+  if (!module.ok()) return module.status();
+  std::string name = request.reference_function;
+  if (name.empty()) {
+    std::vector<std::string> names = (*module)->FunctionNames();
+    if (names.size() != 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "has ", names.size(), " kernels; name the one to use in 'reference_function'"));
+    }
+    name = names[0];
+  }
+  return (*module)->GetFunction(name);
+}
+
+absl::StatusOr<std::unique_ptr<ReferenceRun>> RunReference(const MeasureRequest& request) {
+  if (request.reference_library_path.empty()) {
+    return absl::InvalidArgumentError("checking correctness needs a 'reference_library'");
+  }
+  absl::StatusOr<PackedFunction> fn = ReferenceFunction(request);
+  if (!fn.ok()) return Prefixed(request, fn.status());
+  absl::StatusOr<KernelArguments> inputs =
+      KernelArguments::Make(fn->signature(), request.bindings, request.options.seed);
+  if (!inputs.ok()) return Prefixed(request, inputs.status());
+  absl::StatusOr<KernelArguments> expected = inputs->Clone();
+  if (!expected.ok()) return Prefixed(request, expected.status());
+  std::vector<PackedArg> packed = expected->Pack();
+  if (absl::Status s = fn->Call(packed); !s.ok()) return Prefixed(request, s);
+  return std::make_unique<ReferenceRun>(
+      ReferenceRun{ReferenceKeyOf(request), *std::move(inputs), *std::move(expected)});
+}
+
+}  // namespace
+
+std::string ReferenceKeyOf(const MeasureRequest& request) {
+  // The inputs depend on the seed and the bindings too: requests differing there share nothing.
+  std::string key = request.reference_key.empty() ? absl::StrCat(request.reference_library_path,
+                                                                 "#", request.reference_function)
+                                                  : request.reference_key;
+  absl::StrAppend(&key, "|seed=", request.options.seed);
+  for (const auto& [name, value] : request.bindings) absl::StrAppend(&key, "|", name, "=", value);
+  return key;
+}
+
+absl::StatusOr<const ReferenceRun*> ReferenceOutputs::Get(const MeasureRequest& request) {
+  const std::string key = ReferenceKeyOf(request);
+  for (auto it = runs_.begin(); it != runs_.end(); ++it) {
+    if ((*it)->key != key) continue;
+    runs_.splice(runs_.begin(), runs_, it);
+    return runs_.front().get();
+  }
+  absl::StatusOr<std::unique_ptr<ReferenceRun>> run = RunReference(request);
+  if (!run.ok()) return run.status();
+  runs_.push_front(*std::move(run));
+  while (runs_.size() > capacity_) runs_.pop_back();
+  return runs_.front().get();
+}
+
+}  // namespace tunefarm::runtime::measure

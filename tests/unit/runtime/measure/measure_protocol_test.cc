@@ -1,0 +1,90 @@
+// The measure protocol: requests and responses survive a round trip, parse errors name the
+// field, unknown fields are ignored and missing optional ones keep their defaults.
+#include "runtime/measure/measure_protocol.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace tunefarm::runtime::measure {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+TEST(MeasureProtocolTest, RequestRoundTrip) {
+  MeasureRequest q;
+  q.id = 42;
+  q.library_path = "/tmp/x/candidate7.so";
+  q.function_name = "candidate";
+  q.reference_library_path = "/tmp/x/reference0.so";
+  q.reference_function = "reference";
+  q.reference_key = "matmul:64,64,64:float32|llvm|";
+  q.bindings = {{"n", 67}, {"m", -3}};
+  q.options.number = 5;
+  q.options.repeat = 7;
+  q.options.min_repeat_ms = 2.5;
+  q.options.cooldown_ms = 1;
+  q.options.flush_cache = true;
+  q.options.check_correctness = false;
+  q.options.rtol = 1e-5;
+  q.options.atol = 0.125;
+  q.options.slow_cutoff_ratio = 0;
+  q.options.threads = 2;
+  q.options.seed = 0xfedcba9876543210ULL;
+  q.best_seconds = 1.25e-4;
+  const std::string line = SerializeRequest(q);
+  EXPECT_THAT(line, Not(HasSubstr("\n")));
+  absl::StatusOr<MeasureRequest> back = ParseRequest(line);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, q);
+}
+
+TEST(MeasureProtocolTest, ResponseRoundTrip) {
+  MeasureResponse p;
+  p.id = 9;
+  p.status = MeasureStatus::kWrongAnswer;
+  p.message = "C[3, 4] = 1.5, expected 2.25 \"quoted\"\nsecond line";
+  p.repeat_seconds = {1e-3, 0.1 + 0.2, 3.0e-9};
+  const std::string line = SerializeResponse(p);
+  EXPECT_THAT(line, Not(HasSubstr("\n")));
+  absl::StatusOr<MeasureResponse> back = ParseResponse(line);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, p);  // doubles round-trip exactly
+}
+
+TEST(MeasureProtocolTest, StatusNamesAreTheTunersErrorKindNames) {
+  EXPECT_EQ(MeasureStatusName(MeasureStatus::kOk), "ok");
+  EXPECT_EQ(MeasureStatusName(MeasureStatus::kRuntimeError), "runtime_error");
+  EXPECT_EQ(MeasureStatusName(MeasureStatus::kWrongAnswer), "wrong_answer");
+}
+
+TEST(MeasureProtocolTest, DefaultsAndUnknownFields) {
+  absl::StatusOr<MeasureRequest> q =
+      ParseRequest(R"({"library":"a.so","function":"f","future_field":[1,2]})");
+  ASSERT_TRUE(q.ok()) << q.status();
+  EXPECT_EQ(q->options, CandidateOptions());
+  EXPECT_EQ(q->id, 0);
+  absl::StatusOr<MeasureResponse> p = ParseResponse(R"({"id":3,"status":"ok"})");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE(p->repeat_seconds.empty());
+}
+
+TEST(MeasureProtocolTest, ErrorsNameTheField) {
+  EXPECT_THAT(ParseRequest("not json").status().message(), HasSubstr("not a JSON object"));
+  EXPECT_THAT(ParseRequest("[1]").status().message(), HasSubstr("not a JSON object"));
+  EXPECT_THAT(ParseRequest(R"({"function":"f"})").status().message(), HasSubstr("'library'"));
+  EXPECT_THAT(ParseRequest(R"({"library":"a","function":"f","id":"x"})").status().message(),
+              HasSubstr("'id'"));
+  EXPECT_THAT(
+      ParseRequest(R"({"library":"a","function":"f","options":{"repeat":1.5}})").status().message(),
+      HasSubstr("'repeat'"));
+  EXPECT_THAT(
+      ParseRequest(R"({"library":"a","function":"f","bindings":{"n":"x"}})").status().message(),
+      HasSubstr("'bindings'"));
+  EXPECT_THAT(ParseResponse(R"({"status":"exploded"})").status().message(), HasSubstr("exploded"));
+  EXPECT_THAT(ParseResponse(R"({"repeat_seconds":[1,"x"]})").status().message(),
+              HasSubstr("'repeat_seconds'"));
+}
+
+}  // namespace
+}  // namespace tunefarm::runtime::measure

@@ -1,0 +1,96 @@
+// The tuning loop's queries: a task's earlier records, other shapes of a template (transfer), the
+// best per device, and cost models saved with the records.
+#include <gtest/gtest.h>
+
+#include "tests/unit/tuner/record_store_test_util.h"
+#include "tuner/record_store.h"
+
+namespace tunefarm::tuner {
+namespace {
+
+using testing::FreshDbPath;
+using testing::SampleRecord;
+
+Record With(Record r, std::string workload, std::string device, std::vector<double> repeats) {
+  r.workload_key = std::move(workload);
+  r.device_key = std::move(device);
+  r.repeat_seconds = std::move(repeats);
+  return r;
+}
+
+TEST(RecordStoreQueriesTest, TaskRecordsAreThoseOfOneWorkloadTargetAndDevice) {
+  auto store = RecordStore::Open(FreshDbPath("task_records"));
+  ASSERT_TRUE(store.ok()) << store.status();
+  Record a = With(SampleRecord({1.0}), "matmul:8,8,8:float32", "dev-a", {3.0});
+  Record b = With(SampleRecord({1.0}), "matmul:8,8,8:float32", "dev-b", {2.0});
+  Record c = With(SampleRecord({1.0}), "matmul:16,16,16:float32", "dev-a", {1.0});
+  Record d = With(SampleRecord({1.0}), "matmul:8,8,8:float32", "dev-a", {4.0});
+  ASSERT_TRUE((*store)->InsertBatch({a, b, c, d}).ok());
+  auto rows = (*store)->TaskRecords("matmul:8,8,8:float32", "llvm", "dev-a");
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_EQ((*rows)[0], a);
+  EXPECT_EQ((*rows)[1], d);
+}
+
+TEST(RecordStoreQueriesTest, TemplateRecordsMatchTheTemplateNameExactlyAndExcludeTheTask) {
+  auto store = RecordStore::Open(FreshDbPath("template_records"));
+  ASSERT_TRUE(store.ok()) << store.status();
+  Record own = With(SampleRecord({1.0}), "matmul:8,8,8:float32", "d", {1.0});
+  Record other = With(SampleRecord({1.0}), "matmul:16,16,16:float32", "d", {1.0});
+  Record newer = With(SampleRecord({1.0}), "matmul:32,32,32:float32", "e", {1.0});
+  // "matmulX" must not match "matmul" (and '_' is no wildcard): the prefix includes the ':'.
+  Record lookalike = With(SampleRecord({1.0}), "matmulX:8,8,8:float32", "d", {1.0});
+  Record dense = With(SampleRecord({1.0}), "dense:8,8,8:float32", "d", {1.0});
+  ASSERT_TRUE((*store)->InsertBatch({own, other, lookalike, dense, newer}).ok());
+  auto rows = (*store)->TemplateRecords("matmul", "llvm", "matmul:8,8,8:float32", 10);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_EQ((*rows)[0], newer);  // newest first
+  EXPECT_EQ((*rows)[1], other);
+  auto limited = (*store)->TemplateRecords("matmul", "llvm", "matmul:8,8,8:float32", 1);
+  ASSERT_TRUE(limited.ok());
+  EXPECT_EQ(limited->size(), 1u);
+}
+
+TEST(RecordStoreQueriesTest, BestPerDeviceGivesTheFastestOkRecordOfEachDevice) {
+  auto store = RecordStore::Open(FreshDbPath("best_per_device"));
+  ASSERT_TRUE(store.ok()) << store.status();
+  const std::string key = "matmul:8,8,8:float32";
+  Record a_slow = With(SampleRecord({1.0}), key, "dev-a", {5.0, 5.0, 5.0});
+  Record a_fast = With(SampleRecord({1.0}), key, "dev-a", {2.0, 1.0, 9.0});  // median 2
+  Record a_failed = With(SampleRecord({}, ErrorKind::kRuntimeError), key, "dev-a", {});
+  Record b_only = With(SampleRecord({1.0}), key, "dev-b", {3.0});
+  ASSERT_TRUE((*store)->InsertBatch({a_slow, a_fast, a_failed, b_only}).ok());
+  auto best = (*store)->BestPerDevice(key, "");
+  ASSERT_TRUE(best.ok()) << best.status();
+  ASSERT_EQ(best->size(), 2u);
+  EXPECT_EQ((*best)[0], a_fast);
+  EXPECT_EQ((*best)[1], b_only);
+  auto other_target = (*store)->BestPerDevice(key, "llvm -mtriple=aarch64-linux-gnu");
+  ASSERT_TRUE(other_target.ok());
+  EXPECT_TRUE(other_target->empty());
+}
+
+TEST(RecordStoreQueriesTest, CostModelsAreStoredAsBytesAndReplaced) {
+  std::string path = FreshDbPath("models");
+  std::string bytes("model\0with\0zeros\xff", 17);
+  {
+    auto store = RecordStore::Open(path);
+    ASSERT_TRUE(store.ok()) << store.status();
+    auto none = (*store)->GetModel("matmul|llvm|d");
+    ASSERT_TRUE(none.ok());
+    EXPECT_FALSE(none->has_value());
+    ASSERT_TRUE((*store)->PutModel("matmul|llvm|d", "old", 3).ok());
+    ASSERT_TRUE((*store)->PutModel("matmul|llvm|d", bytes, 7).ok());
+  }
+  auto reopened = RecordStore::Open(path);
+  ASSERT_TRUE(reopened.ok()) << reopened.status();
+  auto got = (*reopened)->GetModel("matmul|llvm|d");
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_TRUE(got->has_value());
+  EXPECT_EQ(**got, bytes);
+}
+
+}  // namespace
+}  // namespace tunefarm::tuner

@@ -1,0 +1,51 @@
+// The blocked conv2d template: the default and random valid configs (whose channel blocks change
+// the argument layouts) compute what the naive reference of the same layouts does.
+#include "tuner/templates/conv2d_nchwc_template.h"
+
+#include <gtest/gtest.h>
+#include <set>
+
+#include "tests/unit/tuner/templates/conv_reference.h"
+#include "tests/unit/tuner/templates/template_harness.h"
+#include "tuner/templates/template_registry.h"
+
+namespace tunefarm::tuner {
+namespace {
+
+TEST(Conv2dNchwcTemplateTest, SampledConfigsMatchTheReference) {
+  std::unique_ptr<Task> task = testing::MakeTask("conv2d_nchwc:1,12,10,9,20,3,3,1,1");
+  ASSERT_NE(task, nullptr);
+  testing::CheckSampledConfigs(*task, 20, 21);
+}
+
+TEST(Conv2dNchwcTemplateTest, StridedUnpaddedConfigsMatchTheReference) {
+  std::unique_ptr<Task> task = testing::MakeTask("conv2d_nchwc:1,6,13,11,9,1,3,2,0");
+  ASSERT_NE(task, nullptr);
+  testing::CheckSampledConfigs(*task, 4, 22);
+}
+
+TEST(Conv2dNchwcTemplateTest, ReferenceComputesTheConvInBlockedLayouts) {
+  testing::CheckConvReference("conv2d_nchwc:1,5,7,6,10,3,3,1,1", testing::ConvLayout::kNchwc);
+}
+
+TEST(Conv2dNchwcTemplateTest, ReferenceKeyNamesTheBlocks) {
+  std::unique_ptr<Task> task = testing::MakeTask("conv2d_nchwc:1,64,56,56,64,3,3,1,1");
+  ASSERT_NE(task, nullptr);
+  std::set<std::string> keys;
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 200; ++i) {
+    absl::StatusOr<space::Config> c = space::SampleValidConfig(task->space(), rng);
+    ASSERT_TRUE(c.ok());
+    const int64_t ic = *c->ChoiceInt("ic_block"), oc = *c->ChoiceInt("oc_block");
+    EXPECT_EQ(task->tmpl().ReferenceKey(*c), absl::StrCat("ic", ic, ",oc", oc));
+    keys.insert(task->tmpl().ReferenceKey(*c));
+    absl::StatusOr<topi::ScheduledOp> op = task->Apply(*c);
+    ASSERT_TRUE(op.ok()) << op.status();
+    EXPECT_EQ(testing::ShapeOf(op->args[0]), (std::vector<int64_t>{1, 64 / ic, 56, 56, ic}));
+    EXPECT_EQ(testing::ShapeOf(op->args[2]).back(), oc);
+  }
+  EXPECT_GT(keys.size(), 4u);
+}
+
+}  // namespace
+}  // namespace tunefarm::tuner

@@ -1,0 +1,72 @@
+#include "tools/commands/best_command.h"
+
+#include <cstdio>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "tools/commands/record_db.h"
+#include "tuner/record_json.h"
+#include "tuner/target_cpu.h"
+#include "tuner/workload.h"
+
+namespace tunefarm::tools {
+
+int RunBestCommand(const BestOptions& o, std::ostream& out, std::ostream& err) {
+  absl::StatusOr<tuner::Workload> workload = tuner::ParseWorkloadKey(o.workload);
+  if (!workload.ok()) {
+    err << "tunefarm: " << workload.status().message() << "\n";
+    return 2;
+  }
+  std::string target;
+  if (!o.target.empty()) {
+    absl::StatusOr<std::string> canonical = tuner::CanonicalTarget(o.target);
+    if (!canonical.ok()) {
+      err << "tunefarm: " << canonical.status().message() << "\n";
+      return 2;
+    }
+    target = *canonical;
+  }
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
+      OpenRecordDb(o.db, DbMode::kMustExist);
+  if (!store.ok()) {
+    err << "tunefarm: " << store.status().message() << "\n";
+    return 1;
+  }
+  const std::string key = workload->Key();
+  absl::StatusOr<std::vector<tuner::Record>> best = (*store)->BestPerDevice(key, target);
+  if (!best.ok()) {
+    err << "tunefarm: " << best.status().message() << "\n";
+    return 1;
+  }
+  std::vector<tuner::Record> shown;
+  for (tuner::Record& r : *best) {
+    if (o.device.empty() || r.device_key == o.device) shown.push_back(std::move(r));
+  }
+  if (shown.empty()) {
+    err << "tunefarm: no successful record of " << key
+        << (target.empty() ? "" : absl::StrCat(" on ", target))
+        << (o.device.empty() ? "" : absl::StrCat(" for device ", o.device)) << " in " << o.db
+        << "\n";
+    return 1;
+  }
+  absl::StatusOr<std::optional<double>> flops = (*store)->WorkloadFlops(key);
+  for (const tuner::Record& r : shown) {
+    if (o.json) {
+      out << tuner::RecordToJsonLine(r) << "\n";
+      continue;
+    }
+    double median = tuner::MedianSeconds(r.repeat_seconds).value_or(0);
+    char line[160];
+    std::snprintf(line, sizeof(line), "median_ms=%.4f", median * 1e3);
+    out << key << "  target=\"" << r.target << "\"  device=" << r.device_key << "  " << line;
+    if (flops.ok() && flops->has_value() && median > 0) {
+      std::snprintf(line, sizeof(line), "  gflops=%.2f", **flops / median / 1e9);
+      out << line;
+    }
+    out << "  measured_by=" << r.measured_by << "  version=" << r.tunefarm_version
+        << "\n  config=" << r.config_json << "\n";
+  }
+  return 0;
+}
+
+}  // namespace tunefarm::tools

@@ -1,0 +1,156 @@
+// RunTuneCommand: wires a task (workload key or TE script), the local builder and isolated
+// runner, a search strategy and the record database into one tuning loop, and reports.
+#include "tools/commands/tune_command.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+#include "absl/strings/str_cat.h"
+#include "tools/commands/bindings.h"
+#include "tools/commands/record_db.h"
+#include "tools/commands/tune_progress.h"
+#include "tuner/measure/local_builder.h"
+#include "tuner/measure/local_runner.h"
+#include "tuner/search/strategy_factory.h"
+#include "tuner/templates/script_template.h"
+#include "tuner/templates/template_registry.h"
+#include "tuner/tuning_loop.h"
+
+namespace tunefarm::tools {
+namespace {
+
+constexpr int kUsage = 2;
+
+struct Failure {
+  int code;
+  absl::Status status;
+};
+
+absl::StatusOr<std::unique_ptr<tuner::Task>> MakeTask(const TuneCommandOptions& o, int& code) {
+  code = kUsage;
+  if (o.workload.empty() == o.script.empty()) {
+    return absl::InvalidArgumentError("give exactly one of --workload KEY and --template FILE.te");
+  }
+  if (!o.workload.empty()) {
+    if (!o.bind.empty()) return absl::InvalidArgumentError("--bind applies to --template only");
+    absl::StatusOr<tuner::Workload> w = tuner::ParseWorkloadKey(o.workload);
+    if (!w.ok()) return w.status();
+    return tuner::CreateTask(*w, o.target);
+  }
+  std::ifstream in(o.script, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", o.script));
+  std::stringstream text;
+  text << in.rdbuf();
+  absl::StatusOr<Bindings> bindings = ParseBindings(o.bind);
+  if (!bindings.ok()) return bindings.status();
+  code = 1;  // from here on a script error is the script's, not the command line's
+  return tuner::CreateScriptTask(o.script, text.str(), *bindings, o.target);
+}
+
+tuner::MeasureOptions MeasureOptionsOf(const TuneCommandOptions& o) {
+  tuner::MeasureOptions m;
+  m.repeat = o.repeat;
+  m.min_repeat_ms = o.min_repeat_ms;
+  m.run_timeout_s = o.run_timeout_s;
+  m.build_timeout_s = o.build_timeout_s;
+  m.threads = o.threads;
+  return m;
+}
+
+void PrintSummary(const tuner::Task& task, const tuner::TuneSummary& s, std::ostream& out) {
+  const tuner::TuneProgress& p = s.progress;
+  out << "trials=" << p.trials_done << " errors=" << p.errors;
+  for (const auto& [kind, n] : p.error_counts) {
+    out << " " << tuner::ErrorKindName(kind) << "=" << n;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), " seconds=%.1f", p.elapsed_seconds);
+  out << buf << "\n";
+  if (s.interrupted) out << "stopped by request; every finished trial is recorded\n";
+  if (s.early_stopped) out << "stopped early: no improvement in the last trials\n";
+  if (s.exhausted) out << "the config space is exhausted\n";
+  if (!s.best) {
+    out << "no config of " << task.key() << " ran successfully\n";
+    return;
+  }
+  double median = tuner::MedianSeconds(s.best->repeat_seconds).value_or(0);
+  std::snprintf(buf, sizeof(buf), "median_ms=%.4f gflops=%.2f", median * 1e3,
+                median > 0 ? task.flops() / median / 1e9 : 0.0);
+  out << "best " << task.key() << " on " << s.best->device_key << ": " << buf << "\n"
+      << "config=" << s.best->config_json << "\n";
+}
+
+}  // namespace
+
+int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, std::ostream& out,
+                   std::ostream& err) {
+  auto fail = [&err](int code, const absl::Status& s) {
+    err << "tunefarm: " << s.message() << "\n";
+    return code;
+  };
+  if (o.trials <= 0 || o.batch_size <= 0 || o.early_stopping < 0 || o.repeat <= 0) {
+    return fail(kUsage, absl::InvalidArgumentError(
+                            "--trials, --batch-size and --repeat must be positive and "
+                            "--early-stopping not negative"));
+  }
+  int code = kUsage;
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task = MakeTask(o, code);
+  if (!task.ok()) return fail(code, task.status());
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = OpenRecordDb(o.db, DbMode::kCreate);
+  if (!store.ok()) return fail(1, store.status());
+  if (absl::Status s = (*store)->PutWorkload((*task)->key(), (*task)->flops()); !s.ok()) {
+    return fail(1, s);
+  }
+
+  tuner::LocalBuilderOptions build_options;
+  build_options.measure = MeasureOptionsOf(o);
+  absl::StatusOr<std::unique_ptr<tuner::LocalBuilder>> builder =
+      tuner::LocalBuilder::Create(build_options);
+  if (!builder.ok()) return fail(1, builder.status());
+  tuner::LocalRunnerOptions run_options;
+  run_options.measure = MeasureOptionsOf(o);
+  run_options.device_key = o.device_key;
+  run_options.seed = o.seed + 1;
+  absl::StatusOr<std::unique_ptr<tuner::LocalRunner>> runner =
+      tuner::LocalRunner::Create(run_options);
+  if (!runner.ok()) return fail(1, runner.status());
+
+  tuner::StrategyOptions strategy_options;
+  strategy_options.name = o.tuner;
+  strategy_options.seed = o.seed;
+  strategy_options.transfer_from = o.transfer ? store->get() : nullptr;
+  const std::string target = o.target;
+  strategy_options.make_task = [target](const tuner::Workload& w) {
+    return tuner::CreateTask(w, target);
+  };
+  absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> strategy =
+      tuner::MakeSearchStrategy(**task, strategy_options);
+  if (!strategy.ok()) {
+    return fail(strategy.status().code() == absl::StatusCode::kInvalidArgument ? kUsage : 1,
+                strategy.status());
+  }
+
+  if (!(*strategy)->transfer_summary.empty()) out << (*strategy)->transfer_summary << "\n";
+  out << "tuning " << (*task)->key() << " on " << o.target << " ("
+      << (*runner)->device_key() << "): " << (*task)->space().size() << " configs, tuner "
+      << o.tuner << ", " << o.trials << " trials, database " << o.db << "\n"
+      << std::flush;
+  TuneProgressPrinter printer(err, o.progress && ::isatty(STDERR_FILENO) == 1);
+  tuner::TuneOptions tune;
+  tune.trials = o.trials;
+  tune.batch_size = o.batch_size;
+  tune.early_stopping = o.early_stopping;
+  tune.stop = stop;
+  if (o.progress)
+    tune.on_progress = [&printer](const tuner::TuneProgress& p) { printer.Update(p); };
+  absl::StatusOr<tuner::TuneSummary> summary =
+      tuner::Tune(**task, *(*strategy)->strategy, **builder, **runner, store->get(), tune);
+  printer.Finish();
+  if (!summary.ok()) return fail(1, summary.status());
+  PrintSummary(**task, *summary, out);
+  return 0;
+}
+
+}  // namespace tunefarm::tools

@@ -1,0 +1,40 @@
+// `tunefarm tune --workload matmul:1024,1024,1024 --target llvm --trials 500 --tuner xgb
+// --db tf.db` (or `--template FILE.te --bind n=512`): tunes one task on this machine with the
+// local builder and isolated runner, showing progress; Ctrl-C stops cleanly, everything recorded.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+namespace tunefarm::tools {
+
+struct TuneCommandOptions {
+  std::string workload;  // a workload key, or empty with `script`
+  std::string script;    // a TE script with cfg knobs (--template)
+  std::string bind;      // the script's symbolic sizes, "n=512"
+  std::string target = "llvm";
+  int trials = 100;
+  std::string tuner = "xgb";  // xgb | random | grid | ga
+  std::string db = "tunefarm.db";
+  int batch_size = 16;
+  int early_stopping = 0;
+  uint64_t seed = 0;
+  int threads = 0;  // kernel parallel width during measurement; 0: all cores
+  int repeat = 3;
+  int min_repeat_ms = 20;
+  double run_timeout_s = 10;
+  double build_timeout_s = 20;
+  bool transfer = true;    // warm the xgb model from other shapes of the template
+  std::string device_key;  // default: the local runner's
+  bool progress = true;
+};
+
+// 0 when tuning ran (interrupted or not) and printed the best config; 1 with "tunefarm: ..." on
+// `err` when nothing could be tuned (no database, a build infrastructure failure); 2 for a bad
+// command line (unknown workload template, target or tuner). `stop` is polled between batches.
+int RunTuneCommand(const TuneCommandOptions& options, const std::atomic<bool>* stop,
+                   std::ostream& out, std::ostream& err);
+
+}  // namespace tunefarm::tools

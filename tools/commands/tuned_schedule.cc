@@ -1,0 +1,76 @@
+#include "tools/commands/tuned_schedule.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/space/config_json.h"
+#include "compiler/topi/cpu_info.h"
+#include "tools/commands/record_db.h"
+#include "tuner/measure/local_runner.h"
+#include "tuner/templates/script_template.h"
+
+namespace tunefarm::tools {
+
+absl::StatusOr<std::optional<TunedSchedule>> BestSchedule(const tuner::Task& task,
+                                                          const TunedLookup& lookup) {
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
+      OpenRecordDb(lookup.db, DbMode::kMustExist);
+  if (!store.ok()) return store.status();
+  std::string device = lookup.device_key.empty()
+                           ? tuner::LocalDeviceKey(topi::DetectHostCpu().model)
+                           : lookup.device_key;
+  absl::StatusOr<std::optional<tuner::Record>> best =
+      (*store)->Best({task.key(), task.target(), device, std::nullopt});
+  if (!best.ok()) return best.status();
+  if (!best->has_value()) return std::optional<TunedSchedule>();
+  absl::StatusOr<space::Config> config = space::ConfigFromJson(task.space(), (*best)->config_json);
+  if (!config.ok()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the best record of ", task.key(), " in ", lookup.db,
+        " does not fit this version's config space (", config.status().message(), "); re-tune it"));
+  }
+  absl::StatusOr<topi::ScheduledOp> op = task.Apply(*config);
+  if (!op.ok()) return op.status();
+  return std::optional<TunedSchedule>(TunedSchedule{*std::move(op), **std::move(best)});
+}
+
+absl::StatusOr<script::ScriptResult> LoadScheduledScript(
+    const std::string& path, const std::map<std::string, int64_t>& bindings,
+    const TunedLookup& lookup, std::ostream& log) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  absl::StatusOr<script::ScriptResult> plain = script::RunScript(text.str(), path);
+  if (!plain.ok()) return plain.status();
+  // Without knobs the script's own schedule is the only one; its variables stay symbolic.
+  if (plain->knob_names.empty()) {
+    if (!lookup.db.empty()) log << "schedule: the script's own (it declares no cfg knobs)\n";
+    return plain;
+  }
+  if (!lookup.db.empty()) {
+    absl::StatusOr<std::unique_ptr<tuner::Task>> task =
+        tuner::CreateScriptTask(path, text.str(), bindings, lookup.target);
+    if (!task.ok()) return task.status();
+    absl::StatusOr<std::optional<TunedSchedule>> best = BestSchedule(**task, lookup);
+    if (!best.ok()) return best.status();
+    if (best->has_value()) {
+      log << "schedule: best recorded config of " << (*task)->key() << ": "
+          << (*best)->record.config_json << "\n";
+      script::ScriptResult tuned;
+      tuned.schedule = (*best)->op.schedule;
+      tuned.args = (*best)->op.args;
+      tuned.knob_names = plain->knob_names;
+      return tuned;
+    }
+    log << "schedule: fallback knob values (no record of " << (*task)->key() << " in " << lookup.db
+        << ")\n";
+  }
+  if (bindings.empty()) return plain;
+  script::ScriptOptions options;
+  options.bindings = bindings;
+  return script::RunScript(text.str(), path, options);
+}
+
+}  // namespace tunefarm::tools

@@ -1,0 +1,27 @@
+#include "tuner/measure/candidate_build.h"
+
+#include "absl/strings/str_cat.h"
+#include "compiler/codegen/llvm/build.h"
+#include "compiler/passes/lower.h"
+
+namespace tunefarm::tuner {
+
+BuildOutcome LowerAndExport(const topi::ScheduledOp& op, const std::string& function_name,
+                            const codegen::Target& target, const std::string& path) {
+  if (const absl::Status& sticky = op.schedule.error(); !sticky.ok()) {
+    return {ErrorKind::kInvalidConfig, std::string(sticky.message())};
+  }
+  passes::PassOptions options = passes::PassOptions::FromEnv();
+  options.target = "llvm";
+  options.verify = false;  // as compile_time_bench measures builds: the passes are tested
+  absl::StatusOr<ir::PrimFunc> func = passes::Lower(op.schedule, op.args, function_name, options);
+  if (!func.ok()) {
+    return {ErrorKind::kBuildError, absl::StrCat("lowering: ", func.status().message())};
+  }
+  if (absl::Status s = codegen::ExportLibrary({*func}, target, path); !s.ok()) {
+    return {ErrorKind::kBuildError, absl::StrCat("code generation: ", s.message())};
+  }
+  return {};
+}
+
+}  // namespace tunefarm::tuner

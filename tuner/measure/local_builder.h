@@ -1,0 +1,54 @@
+// LocalBuilder: compiles candidates into shared libraries on worker threads of this process,
+// each under a deadline, plus one library of the naive reference schedule per reference key.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tuner/measure.h"
+
+namespace tunefarm::tuner {
+
+struct LocalBuilderOptions {
+  std::string work_dir_parent;  // where the scratch directory goes; empty: $TMPDIR, else /tmp
+  bool keep_work_dir = false;   // leave the libraries on disk (debugging)
+  int parallelism = 0;          // builds at once; 0: the hardware threads
+  // Libraries of this many recent Build calls stay on disk (older ones are deleted when a new
+  // batch starts), so a runner may still be measuring the previous batch while the next builds.
+  int keep_batches = 2;
+  MeasureOptions measure;  // build_timeout_s, check_correctness
+};
+
+// Thread safety: one Build call at a time. Task::Apply and TaskTemplate::Reference are called
+// from several threads at once (templates are const and build fresh schedules).
+//
+// Timeouts: a thread cannot be killed, so a build past its deadline is recorded as
+// build_timeout, a fresh worker takes over the rest of the batch, and the late thread runs on,
+// detached, until its build ends; then its library is deleted. It owns what it touches (the
+// batch's shared state, the work directory), so the builder may be destroyed meanwhile; the
+// directory goes when the last late build ends. The deadline covers lowering and code
+// generation, which can blow up; Build does not return while a late build is still inside
+// Task::Apply or TaskTemplate::Reference (those read the caller's Task, which the caller may
+// destroy once Build returns), so a template's Apply must not hang.
+class LocalBuilder final : public Builder {
+ public:
+  static absl::StatusOr<std::unique_ptr<LocalBuilder>> Create(LocalBuilderOptions options = {});
+  ~LocalBuilder() override;
+
+  // Results in input order: ok with library_path and function_name (and the reference's library
+  // and key when correctness is checked), invalid_config when the template rejects the config,
+  // build_error with the compiler's message, or build_timeout.
+  std::vector<BuildResult> Build(const std::vector<MeasureInput>& inputs) override;
+
+  const std::string& work_dir() const;
+
+  struct Shared;  // state late builds share with the builder; defined in the .cc
+
+ private:
+  explicit LocalBuilder(std::shared_ptr<Shared> shared) : shared_(std::move(shared)) {}
+  std::shared_ptr<Shared> shared_;
+};
+
+}  // namespace tunefarm::tuner

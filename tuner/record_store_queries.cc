@@ -1,0 +1,51 @@
+// RecordStore's queries for the tuning loop: what a task has already measured, what other shapes
+// of its template measured (transfer learning), and the best config per device.
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "tuner/record_store.h"
+
+namespace tunefarm::tuner {
+
+absl::StatusOr<std::vector<Record>> RecordStore::TaskRecords(std::string_view workload_key,
+                                                             std::string_view target,
+                                                             std::string_view device_key) {
+  return QueryRecords("WHERE workload_key = ? AND target = ? AND device_key = ? ORDER BY id",
+                      {std::string(workload_key), std::string(target), std::string(device_key)});
+}
+
+absl::StatusOr<std::vector<Record>> RecordStore::TemplateRecords(
+    std::string_view template_name, std::string_view target, std::string_view exclude_workload_key,
+    int64_t limit) {
+  // substr rather than LIKE: template names may contain '_', which LIKE treats as a wildcard.
+  std::string prefix = absl::StrCat(std::string(template_name), ":");
+  return QueryRecords(
+      absl::StrCat("WHERE substr(workload_key, 1, ", prefix.size(),
+                   ") = ? AND target = ? AND workload_key != ? ORDER BY id DESC LIMIT ", limit),
+      {prefix, std::string(target), std::string(exclude_workload_key)});
+}
+
+absl::StatusOr<std::vector<Record>> RecordStore::BestPerDevice(std::string_view workload_key,
+                                                               std::string_view target) {
+  std::vector<std::string> params = {std::string(workload_key)};
+  std::string where = "WHERE workload_key = ? AND error_kind = 'ok' AND median_seconds IS NOT NULL";
+  if (!target.empty()) {
+    where += " AND target = ?";
+    params.push_back(std::string(target));
+  }
+  where += " ORDER BY median_seconds, id";
+  absl::StatusOr<std::vector<Record>> rows = QueryRecords(where, params);
+  if (!rows.ok()) return rows.status();
+  // Rows come fastest first, so the first of each (target, device) pair is its best.
+  std::vector<Record> best;
+  for (Record& r : *rows) {
+    bool seen = false;
+    for (const Record& b : best) {
+      seen = seen || (b.target == r.target && b.device_key == r.device_key);
+    }
+    if (!seen) best.push_back(std::move(r));
+  }
+  return best;
+}
+
+}  // namespace tunefarm::tuner

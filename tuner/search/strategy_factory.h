@@ -1,0 +1,44 @@
+// MakeSearchStrategy: a strategy by name ("xgb", "random", "grid", "ga") for a task, with what
+// it needs kept alive beside it (feature extractor, the other tasks transfer learning reads).
+// The tune command and the tracker's jobs both build their strategies here.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tuner/record_store.h"
+#include "tuner/search/feature_extractor.h"
+#include "tuner/search_strategy.h"
+#include "tuner/task.h"
+
+namespace tunefarm::tuner {
+
+struct StrategyOptions {
+  std::string name = "xgb";
+  uint64_t seed = 0;
+  // Transfer learning (xgb only): records of other workloads of the task's template on the same
+  // target in this store warm the model; null disables it. `make_task` rebuilds those workloads'
+  // tasks (their spaces parse the configs, their loop nests give the features).
+  RecordStore* transfer_from = nullptr;
+  std::function<absl::StatusOr<std::unique_ptr<Task>>(const Workload&)> make_task;
+  int transfer_limit = 400;  // newest records read
+  bool knob_features_only = false;
+};
+
+struct StrategyBundle {
+  std::vector<std::unique_ptr<Task>> transfer_tasks;
+  std::vector<std::unique_ptr<FeatureExtractor>> extractors;  // [0]: the task's own
+  std::unique_ptr<SearchStrategy> strategy;
+  std::string transfer_summary;  // e.g. "transfer: 180 rows from 2 workloads"; empty when none
+};
+
+// Errors: an unknown name (InvalidArgument listing the known ones). A transfer source that cannot
+// be used (template changed, different feature length) is skipped with a log line, not an error.
+absl::StatusOr<std::unique_ptr<StrategyBundle>> MakeSearchStrategy(const Task& task,
+                                                                   const StrategyOptions& options);
+
+}  // namespace tunefarm::tuner

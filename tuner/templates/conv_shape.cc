@@ -1,0 +1,48 @@
+#include "tuner/templates/conv_shape.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "tuner/templates/template_args.h"
+
+namespace tunefarm::tuner::templates {
+
+double ConvShape::Flops() const {
+  const double per_output = static_cast<double>(depthwise ? 1 : c) * kh * kw;
+  return 2.0 * static_cast<double>(n) * o * oh * ow * per_output;
+}
+
+absl::StatusOr<ConvShape> ParseConvShape(const Workload& workload, const TemplateInfo& info) {
+  if (absl::Status st = CheckWorkloadArgs(workload, info, "pad"); !st.ok()) return st;
+  const std::vector<int64_t>& a = workload.args;
+  ConvShape s;
+  s.depthwise = a.size() == 8;
+  size_t i = 0;
+  s.n = a[i++];
+  s.c = a[i++];
+  s.h = a[i++];
+  s.w = a[i++];
+  s.o = s.depthwise ? s.c : a[i++];
+  s.kh = a[i++];
+  s.kw = a[i++];
+  s.stride = a[i++];
+  s.pad = a[i++];
+  absl::StatusOr<topi::WindowOutput> out = topi::SlideWindow(
+      info.name,
+      absl::StrCat("data ", s.n, "x", s.c, "x", s.h, "x", s.w, ", window ", s.kh, "x", s.kw),
+      s.window(), s.h, s.w, s.kh, s.kw);
+  if (!out.ok()) return WorkloadError(workload, out.status());
+  s.oh = out->h;
+  s.ow = out->w;
+  const std::vector<std::pair<std::string, std::vector<int64_t>>> tensors = {
+      {"data", {s.n, s.c, s.h + 2 * s.pad, s.w + 2 * s.pad}},
+      {"kernel", {s.o, s.depthwise ? 1 : s.c, s.kh, s.kw}},
+      {"output", {s.n, s.o, s.oh, s.ow}}};
+  for (const auto& [name, shape] : tensors) {
+    if (absl::Status st = CheckTensorSize(workload, name, shape); !st.ok()) return st;
+  }
+  return s;
+}
+
+}  // namespace tunefarm::tuner::templates

@@ -1,0 +1,29 @@
+// The shape of a conv workload ("N,C,H,W,O,KH,KW,stride,pad" or, depthwise, "N,C,H,W,KH,KW,
+// stride,pad"), parsed and checked once for the conv templates.
+#pragma once
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "compiler/topi/window.h"
+#include "tuner/task_template.h"
+#include "tuner/workload.h"
+
+namespace tunefarm::tuner::templates {
+
+struct ConvShape {
+  int64_t n = 1, c = 1, h = 1, w = 1, o = 1, kh = 1, kw = 1, stride = 1, pad = 0;
+  int64_t oh = 1, ow = 1;  // derived
+  bool depthwise = false;  // o == c, one filter per channel
+
+  topi::Window2d window() const { return topi::Window2d::Make(stride, pad); }
+  // 2 * N * O * OH * OW * (C per group) * KH * KW: a multiply-add is two operations.
+  double Flops() const;
+};
+
+// The args in `info.args_help` order (depthwise when there are 8, without O). Errors
+// (InvalidArgument, naming the key): CheckWorkloadArgs's (only pad may be 0), a window larger
+// than the padded input, or a tensor too large for 32-bit indices.
+absl::StatusOr<ConvShape> ParseConvShape(const Workload& workload, const TemplateInfo& info);
+
+}  // namespace tunefarm::tuner::templates

@@ -1,0 +1,22 @@
+// The channel-blocked depthwise conv2d template, "N,C,H,W,KH,KW,stride,pad" like
+// depthwise_conv2d, computed in NCHW[c]c with a [C/c][KH][KW][c] kernel whose channel block is a
+// knob: its arguments are the blocked tensors.
+#pragma once
+
+#include <memory>
+
+#include "absl/status/status.h"
+#include "compiler/topi/cpu_info.h"
+#include "tuner/task_template.h"
+#include "tuner/workload.h"
+
+namespace tunefarm::tuner::templates {
+
+TemplateInfo DepthwiseConv2dNchwcTemplateInfo();
+
+// A TemplateFactory: null with `error` set for a workload the template cannot take.
+std::unique_ptr<TaskTemplate> MakeDepthwiseConv2dNchwcTemplate(const Workload& workload,
+                                                               const topi::CpuInfo& cpu,
+                                                               absl::Status& error);
+
+}  // namespace tunefarm::tuner::templates
