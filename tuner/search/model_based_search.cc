@@ -61,7 +61,7 @@ absl::Status ModelBasedSearch::AddTransfer(TransferRows rows) {
 }
 
 ModelBasedSearch::Rows ModelBasedSearch::TrainingRows(bool knob_features, bool with_own,
-                                                      bool with_transfer) const {
+                                                      bool with_transfer, int leave_out) const {
   Rows rows;
   auto add = [&](const std::vector<std::vector<float>>& f, const std::vector<double>& t) {
     rows.features.insert(rows.features.end(), f.begin(), f.end());
@@ -69,9 +69,15 @@ ModelBasedSearch::Rows ModelBasedSearch::TrainingRows(bool knob_features, bool w
     rows.groups.push_back(static_cast<unsigned>(f.size()));
   };
   if (with_own && !own_features_.empty()) {
+    const auto& own = knob_features ? own_knob_features_ : own_features_;
+    std::vector<std::vector<float>> f;
     std::vector<double> t;
-    for (const MeasuredConfig& m : history_.measured()) t.push_back(m.throughput);
-    add(knob_features ? own_knob_features_ : own_features_, t);
+    for (size_t i = 0; i < own.size(); ++i) {
+      if (leave_out >= 0 && static_cast<int>(i % 2) == leave_out) continue;
+      f.push_back(own[i]);
+      t.push_back(history_.measured()[i].throughput);
+    }
+    if (!f.empty()) add(f, t);
   }
   if (with_transfer) {
     for (const TransferRows& r : transfer_) {
@@ -102,6 +108,27 @@ absl::StatusOr<std::unique_ptr<CostModel>> ModelBasedSearch::Train(const Rows& r
   return model;
 }
 
+absl::StatusOr<std::pair<double, double>> ModelBasedSearch::CrossValidate() const {
+  double warm = 0, own = 0;
+  for (int fold = 0; fold < 2; ++fold) {
+    std::vector<std::vector<float>> test;
+    std::vector<double> truth;
+    for (size_t i = static_cast<size_t>(fold); i < own_features_.size(); i += 2) {
+      test.push_back(own_features_[i]);
+      truth.push_back(history_.measured()[i].throughput);
+    }
+    for (bool with_transfer : {true, false}) {
+      absl::StatusOr<std::unique_ptr<CostModel>> m =
+          Train(TrainingRows(false, true, with_transfer, fold));
+      if (!m.ok()) return m.status();
+      absl::StatusOr<std::vector<double>> p = (*m)->Predict(test);
+      if (!p.ok()) return p.status();
+      (with_transfer ? warm : own) += 0.5 * SpearmanCorrelation(*p, truth);
+    }
+  }
+  return std::make_pair(warm, own);
+}
+
 absl::Status ModelBasedSearch::JudgeTransfer() {
   if (!transfer_model_) {
     absl::StatusOr<std::unique_ptr<CostModel>> m = Train(TrainingRows(false, false, true));
@@ -117,12 +144,22 @@ absl::Status ModelBasedSearch::JudgeTransfer() {
     return absl::OkStatus();
   }
   stats_.transfer_correlation = SpearmanCorrelation(*predicted, truth);
-  const bool keep = stats_.transfer_correlation >= options_.transfer_min_correlation;
+  bool keep = stats_.transfer_correlation >= options_.transfer_min_correlation;
+  // With enough own rows, the transferred ones must also not make the model worse than one
+  // trained on own rows alone (two-fold cross-validation on the own rows).
+  if (keep && static_cast<int>(truth.size()) >= options_.transfer_cv_rows) {
+    absl::StatusOr<std::pair<double, double>> cv = CrossValidate();
+    if (!cv.ok()) return cv.status();
+    stats_.transfer_cv_warm = cv->first;
+    stats_.transfer_cv_own = cv->second;
+    keep = cv->first >= cv->second - options_.transfer_cv_margin;
+  }
   if (keep != transfer_active_) {
     spdlog::info(
-        "model-based search: {} transferred rows (they rank {} own results with "
-        "Spearman {:.2f})",
-        keep ? "using again" : "leaving out", truth.size(), stats_.transfer_correlation);
+        "model-based search: {} transferred rows after {} own results (alone they rank them with "
+        "Spearman {:.2f}; cross-validated {:.2f} with them, {:.2f} without)",
+        keep ? "using again" : "leaving out", truth.size(), stats_.transfer_correlation,
+        stats_.transfer_cv_warm, stats_.transfer_cv_own);
   }
   transfer_active_ = keep;
   return absl::OkStatus();

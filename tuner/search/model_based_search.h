@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "tuner/cost_model.h"
@@ -33,6 +34,10 @@ struct ModelBasedOptions {
   // trained on them alone ranks the own results with Spearman >= transfer_min_correlation.
   int transfer_check_rows = 8;
   double transfer_min_correlation = 0.3;
+  // From this many own results on, they must also not cross-validate worse (Spearman, two
+  // folds) with the transferred rows than without, by more than the margin.
+  int transfer_cv_rows = 24;
+  double transfer_cv_margin = 0.05;
   XgbOptions xgb = {};
 };
 
@@ -44,6 +49,8 @@ struct ModelBasedStats {
   double last_batch_seconds = 0;    // the last model-guided NextBatch
   AnnealingStats annealing;         // of the last model-guided NextBatch
   double transfer_correlation = 0;  // the gate's last Spearman (0 before it judged)
+  double transfer_cv_warm = 0;      // the gate's last cross-validated Spearman with transfer
+  double transfer_cv_own = 0;       // ... and without
 };
 
 class ModelBasedSearch final : public SearchStrategy {
@@ -74,8 +81,12 @@ class ModelBasedSearch final : public SearchStrategy {
   };
   absl::Status Retrain();
   absl::Status JudgeTransfer();
-  // Own rows (one group) and, when `with_transfer`, each transferred source as its own group.
-  Rows TrainingRows(bool knob_features, bool with_own, bool with_transfer) const;
+  // Own rows (one group; without those at positions of parity `leave_out` when it is 0 or 1)
+  // and, when `with_transfer`, each transferred source as its own group.
+  Rows TrainingRows(bool knob_features, bool with_own, bool with_transfer,
+                    int leave_out = -1) const;
+  // Mean held-out Spearman over two folds of the own rows: (with transfer, own rows only).
+  absl::StatusOr<std::pair<double, double>> CrossValidate() const;
   absl::StatusOr<std::unique_ptr<CostModel>> Train(const Rows& rows) const;
   absl::StatusOr<std::vector<space::Config>> ModelBatch(int n);
   absl::StatusOr<std::vector<space::Config>> ChainStarts();

@@ -1,5 +1,6 @@
 // tunefarm-measure: the child process a local runner sends candidates to (protocol: README.md
 // beside this folder). Generated code runs here, so a crash or a hang costs this process only.
+#include <chrono>
 #include <csignal>
 #include <fcntl.h>
 #include <thread>

@@ -136,6 +136,7 @@ TEST(LocalMeasureTest, BuildFailuresPassThroughTheRunner) {
   EXPECT_EQ(results[1].error_kind, ErrorKind::kBuildError);
   EXPECT_THAT(results[1].error_message, HasSubstr("blockIdx.x"));
   EXPECT_EQ(results[1].measured_by, "local");
+  EXPECT_GT(results[1].build_seconds, 0);
   EXPECT_EQ(p.runner->children_started(), 0);  // nothing reached the child
 }
 

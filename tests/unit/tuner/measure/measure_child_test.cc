@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -63,6 +64,22 @@ TEST(MeasureChildTest, BadProgramIsAnError) {
   EXPECT_THAT(child.status().message(), HasSubstr("/nonexistent/prog"));
   EXPECT_THAT(runtime::measure::FindMeasureProgram("/nonexistent/prog").status().message(),
               HasSubstr("not an executable"));
+}
+
+TEST(MeasureChildTest, TheEnvironmentNamesTheProgram) {
+  const char* saved = std::getenv(runtime::measure::kMeasureProgramEnv);
+  const std::string previous = saved != nullptr ? saved : "";
+  setenv(runtime::measure::kMeasureProgramEnv, "/nonexistent/env-measure", 1);
+  absl::StatusOr<std::string> found = runtime::measure::FindMeasureProgram();
+  EXPECT_THAT(found.status().message(), HasSubstr("TUNEFARM_MEASURE_PROGRAM"));
+  // An explicit path wins over the environment.
+  absl::StatusOr<std::string> explicit_path = runtime::measure::FindMeasureProgram("/bin/true");
+  EXPECT_EQ(explicit_path.value_or(""), "/bin/true");
+  if (saved != nullptr) {
+    setenv(runtime::measure::kMeasureProgramEnv, previous.c_str(), 1);
+  } else {
+    unsetenv(runtime::measure::kMeasureProgramEnv);
+  }
 }
 
 TEST(MeasureChildTest, WaitStatusDescriptions) {
