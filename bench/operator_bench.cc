@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "bench/support/median_time.h"
 #include "bench/support/our_kernels.h"
 #include "bench/support/vendor_kernels.h"
 #include "runtime/core/thread_pool.h"
-#include "runtime/time_evaluator.h"
 
 namespace tunefarm::bench {
 namespace {
@@ -58,16 +58,6 @@ std::string FormatRatio(double r) {
   char text[32];
   std::snprintf(text, sizeof(text), "%.2f", r);
   return text;
-}
-
-absl::StatusOr<double> MedianSeconds(const std::function<absl::Status()>& fn) {
-  runtime::TimeEvaluatorOptions options;
-  options.repeat = 5;
-  options.min_repeat_ms = 100;
-  options.warmup = 2;
-  absl::StatusOr<std::vector<double>> samples = runtime::TimeFunction(fn, options);
-  if (!samples.ok()) return samples.status();
-  return runtime::Summarize(*samples).median;
 }
 
 int Main() {

@@ -66,6 +66,11 @@ absl::StatusOr<OurKernel> Compile(const topi::ScheduledOp& op, const std::string
 
 }  // namespace
 
+absl::StatusOr<OurKernel> OurScheduled(const topi::ScheduledOp& op, const std::string& name,
+                                       std::string config) {
+  return Compile(op, name, std::move(config));
+}
+
 absl::StatusOr<OurKernel> OurMatmul(int64_t m, int64_t n, int64_t k, const topi::CpuInfo& cpu) {
   topi::MatmulScheduleConfig config = topi::DefaultMatmulConfig(m, n, k, cpu);
   absl::StatusOr<topi::GemmTensors> t =

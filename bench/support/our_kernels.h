@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "bench/support/vendor_kernels.h"
 #include "compiler/topi/cpu_info.h"
+#include "compiler/topi/scheduled_op.h"
 
 namespace tunefarm::bench {
 
@@ -19,6 +20,11 @@ struct OurKernel {
   std::function<absl::Status()> run;  // one call through the runtime's checked packed call
   std::shared_ptr<void> state;
 };
+
+// Any scheduled op (a tuned config's, for instance), compiled the same way; `name` names the
+// kernel and `config` is echoed in the table's footnotes.
+absl::StatusOr<OurKernel> OurScheduled(const topi::ScheduledOp& op, const std::string& name,
+                                       std::string config);
 
 // C[m, n] = A[m, k] * B[k, n] with the matmul default schedule (weight packing included in the
 // timed kernel, as OpenBLAS packs inside sgemm).

@@ -112,6 +112,11 @@ int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, s
   tuner::LocalRunnerOptions run_options;
   run_options.measure = MeasureOptionsOf(o);
   run_options.device_key = o.device_key;
+  // Timings at another parallel width are another device's: keep them apart.
+  if (o.device_key.empty() && o.threads > 0) {
+    run_options.device_key =
+        absl::StrCat(tuner::LocalDeviceKey(topi::DetectHostCpu().model), "-", o.threads, "t");
+  }
   run_options.seed = o.seed + 1;
   absl::StatusOr<std::unique_ptr<tuner::LocalRunner>> runner =
       tuner::LocalRunner::Create(run_options);
@@ -133,9 +138,9 @@ int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, s
   }
 
   if (!(*strategy)->transfer_summary.empty()) out << (*strategy)->transfer_summary << "\n";
-  out << "tuning " << (*task)->key() << " on " << o.target << " ("
-      << (*runner)->device_key() << "): " << (*task)->space().size() << " configs, tuner "
-      << o.tuner << ", " << o.trials << " trials, database " << o.db << "\n"
+  out << "tuning " << (*task)->key() << " on " << o.target << " (" << (*runner)->device_key()
+      << "): " << (*task)->space().size() << " configs, tuner " << o.tuner << ", " << o.trials
+      << " trials, database " << o.db << "\n"
       << std::flush;
   TuneProgressPrinter printer(err, o.progress && ::isatty(STDERR_FILENO) == 1);
   tuner::TuneOptions tune;

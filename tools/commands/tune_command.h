@@ -26,8 +26,9 @@ struct TuneCommandOptions {
   int min_repeat_ms = 20;
   double run_timeout_s = 10;
   double build_timeout_s = 20;
-  bool transfer = true;    // warm the xgb model from other shapes of the template
-  std::string device_key;  // default: the local runner's
+  bool transfer = true;  // warm the xgb model from other shapes of the template
+  // Default: the local runner's ("local-<cpu>"), with "-<N>t" appended when --threads is given.
+  std::string device_key;
   bool progress = true;
 };
 

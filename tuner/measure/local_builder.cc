@@ -31,6 +31,16 @@ struct LocalBuilder::Shared {
   std::mutex targets_mu;
   std::map<std::string, absl::StatusOr<codegen::Target>> targets;
   std::deque<std::vector<std::string>> recent_batches;  // Build's own (one call at a time)
+  // Builds past their deadline still running on detached threads.
+  std::mutex late_mu;
+  std::condition_variable late_cv;
+  int late_builds = 0;
+
+  void LateBuildEnded() {
+    std::lock_guard<std::mutex> lock(late_mu);
+    --late_builds;
+    late_cv.notify_all();
+  }
 
   std::string NewLibraryPath(const char* prefix) {
     return absl::StrCat(work_dir->path(), "/", prefix, next_file++, ".so");
@@ -178,6 +188,7 @@ void RunWorker(std::shared_ptr<Batch> batch, int worker) {
     // Too late: Build recorded a timeout and gave this worker's place to a fresh one.
     lock.unlock();
     if (!result.library_path.empty()) unlink(result.library_path.c_str());
+    batch->shared->LateBuildEnded();
     return;
   }
 }
@@ -208,7 +219,14 @@ absl::StatusOr<std::unique_ptr<LocalBuilder>> LocalBuilder::Create(LocalBuilderO
   return std::unique_ptr<LocalBuilder>(new LocalBuilder(std::move(shared)));
 }
 
-LocalBuilder::~LocalBuilder() = default;
+LocalBuilder::~LocalBuilder() {
+  // Late builds own what they touch, so this is not needed for safety; but a thread still inside
+  // LLVM when the process exits may crash in LLVM's static destructors, so give them a moment.
+  std::unique_lock<std::mutex> lock(shared_->late_mu);
+  shared_->late_cv.wait_for(lock,
+                            std::chrono::duration<double>(shared_->options.late_build_grace_s),
+                            [&] { return shared_->late_builds == 0; });
+}
 
 const std::string& LocalBuilder::work_dir() const { return shared_->work_dir->path(); }
 
@@ -243,6 +261,10 @@ std::vector<BuildResult> LocalBuilder::Build(const std::vector<MeasureInput>& in
         slot.state = Slot::State::kDone;
         slot.result = TimeoutResult(shared.options.measure.build_timeout_s);
         late[slot.worker] = true;
+        {
+          std::lock_guard<std::mutex> late_lock(shared.late_mu);
+          ++shared.late_builds;
+        }
         if (batch->next < batch->slots.size()) spawn();
       }
       if (slot.state != Slot::State::kDone) all_done = false;

@@ -19,6 +19,8 @@ struct LocalBuilderOptions {
   // batch starts), so a runner may still be measuring the previous batch while the next builds.
   int keep_batches = 2;
   MeasureOptions measure;  // build_timeout_s, check_correctness
+  // How long the destructor waits for builds past their deadline to end (see below).
+  double late_build_grace_s = 2;
 };
 
 // Thread safety: one Build call at a time. Task::Apply and TaskTemplate::Reference are called
@@ -31,7 +33,9 @@ struct LocalBuilderOptions {
 // directory goes when the last late build ends. The deadline covers lowering and code
 // generation, which can blow up; Build does not return while a late build is still inside
 // Task::Apply or TaskTemplate::Reference (those read the caller's Task, which the caller may
-// destroy once Build returns), so a template's Apply must not hang.
+// destroy once Build returns), so a template's Apply must not hang. The destructor waits up to
+// late_build_grace_s for late builds, since one still inside LLVM when the process exits can
+// crash in LLVM's static destructors; past that it returns and they finish on their own.
 class LocalBuilder final : public Builder {
  public:
   static absl::StatusOr<std::unique_ptr<LocalBuilder>> Create(LocalBuilderOptions options = {});

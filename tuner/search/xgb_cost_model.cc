@@ -29,7 +29,8 @@ absl::StatusOr<DMatrixPtr> MakeMatrix(const std::vector<std::vector<float>>& row
   const size_t width = static_cast<size_t>(std::max(ncol, 1));
   std::vector<float> data(rows.size() * width, 0.0f);
   for (size_t r = 0; r < rows.size(); ++r) {
-    if (static_cast<int>(rows[r].size()) != ncol) {
+    // An empty row stands for the one constant column of a featureless space.
+    if (static_cast<int>(rows[r].size()) != ncol && !(rows[r].empty() && width == 1)) {
       return absl::InvalidArgumentError(absl::StrCat("cost model: feature row ", r, " has ",
                                                      rows[r].size(), " values, expected ", ncol));
     }
@@ -144,7 +145,7 @@ absl::Status XgbCostModel::FitGroups(const std::vector<std::vector<float>>& feat
   }
   std::lock_guard<std::mutex> lock(mu_);
   booster_ = std::move(booster);
-  num_features_ = ncol;
+  num_features_ = std::max(ncol, 1);
   return absl::OkStatus();
 }
 
@@ -180,27 +181,18 @@ absl::StatusOr<std::string> XgbCostModel::Save() const {
       !s.ok()) {
     return s;
   }
-  // The feature count travels in front of the model: Predict needs it to shape its matrix.
-  return absl::StrCat(num_features_, "\n", std::string(data, len));
+  return std::string(data, len);
 }
 
 absl::Status XgbCostModel::Load(const std::string& bytes) {
-  size_t newline = bytes.find('\n');
-  int ncol = 0;
-  if (newline == std::string::npos || newline == 0 || newline > 9 ||
-      !std::all_of(bytes.begin(), bytes.begin() + static_cast<long>(newline),
-                   [](char c) { return c >= '0' && c <= '9'; })) {
-    return absl::InvalidArgumentError("cost model: saved bytes lack the feature count header");
-  }
-  ncol = std::stoi(bytes.substr(0, newline));
+  if (bytes.empty()) return absl::InvalidArgumentError("cost model: no bytes to load");
   BoosterHandle handle = nullptr;
   if (absl::Status s = Check(XGBoosterCreate(nullptr, 0, &handle), "create booster"); !s.ok()) {
     return s;
   }
   BoosterPtr booster(handle);
-  const char* model = bytes.data() + newline + 1;
-  if (absl::Status s = Check(
-          XGBoosterLoadModelFromBuffer(booster.get(), model, bytes.size() - newline - 1), "load");
+  if (absl::Status s =
+          Check(XGBoosterLoadModelFromBuffer(booster.get(), bytes.data(), bytes.size()), "load");
       !s.ok()) {
     return s;
   }
@@ -211,9 +203,14 @@ absl::Status XgbCostModel::Load(const std::string& bytes) {
       !s.ok()) {
     return s;
   }
+  bst_ulong ncol = 0;
+  if (absl::Status s = Check(XGBoosterGetNumFeature(booster.get(), &ncol), "feature count");
+      !s.ok()) {
+    return s;
+  }
   std::lock_guard<std::mutex> lock(mu_);
   booster_ = std::move(booster);
-  num_features_ = ncol;
+  num_features_ = static_cast<int>(ncol);
   return absl::OkStatus();
 }
 
