@@ -1,5 +1,6 @@
 #include "tuner/measure/measure_child.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -89,7 +90,7 @@ MeasureChild::Reply MeasureChild::Exchange(std::string_view request, double time
   }
   std::string line;
   std::string error;
-  const int timeout_ms = static_cast<int>(std::min(timeout_s * 1000.0, 1e9));
+  const int timeout_ms = static_cast<int>(std::clamp(timeout_s * 1000.0, 0.0, 1e9));
   switch (reader_.Read(&line, timeout_ms, &error)) {
     case runtime::measure::LineReader::Result::kLine:
       return {Reply::Kind::kLine, std::move(line)};

@@ -31,10 +31,11 @@ struct Pipeline {
   std::unique_ptr<LocalRunner> runner;
 };
 
-Pipeline MakePipeline(const MeasureOptions& m) {
+Pipeline MakePipeline(const MeasureOptions& m, double late_build_grace_s = 2) {
   LocalBuilderOptions b;
   b.measure = m;
   b.parallelism = 2;
+  b.late_build_grace_s = late_build_grace_s;
   LocalRunnerOptions r;
   r.measure = m;
   absl::StatusOr<std::unique_ptr<LocalBuilder>> builder = LocalBuilder::Create(b);
@@ -145,7 +146,7 @@ TEST(LocalMeasureTest, ABuildPastItsDeadlineIsABuildTimeout) {
   ASSERT_NE(task, nullptr);
   MeasureOptions m = FastOptions();
   m.build_timeout_s = 1e-4;
-  Pipeline p = MakePipeline(m);
+  Pipeline p = MakePipeline(m, /*late_build_grace_s=*/0);
   std::string work_dir = p.builder->work_dir();
   std::vector<MeasureResult> results = BuildAndRun(p, Inputs(*task, {"ok", "ok", "ok"}));
   for (const MeasureResult& r : results) {
