@@ -1,7 +1,5 @@
-// Depthwise conv2d blocked over channels: data NCHW[c]c, kernel [C/c][KH][KW][c], output
-// NCHW[c]c, and its CPU schedule: register tiles of reg_w output columns x the channel block in
-// vectors, so every load (input, kernel) is one contiguous vector and no lane is wasted on a row
-// tail, whatever the output width.
+// Depthwise conv2d blocked over channels (data NCHW[c]c, kernel [C/c][KH][KW][c]) and its CPU
+// schedule: tiles of reg_w columns x the channel block, every load one contiguous vector.
 #pragma once
 
 #include <cstdint>
@@ -36,14 +34,14 @@ struct DepthwiseConv2dNchwcScheduleConfig {
   int64_t vector_lanes = 8;
   int64_t reg_w = 4;          // output columns per register tile (unrolled)
   bool unroll_window = true;  // unroll the window's loops
-  bool pad_inline = false;    // read the input through a bounds check instead of a padded copy
+  bool pad_inline = true;     // read the input through a bounds check instead of a padded copy
   bool parallel = true;       // run the fused (n, channel block, output row) loop on the pool
   std::string ToString() const;
 };
 
-// A channel block of two vectors where the channels allow (else one) and the widest register
-// tile that fits the registers and divides the output row, for NCHW `data_shape` and a kh x kw
-// window on `cpu`.
+// A channel block of one vector, the widest register tile (up to 8 columns) that fits the
+// registers and divides the output row, and padding read inline, for NCHW `data_shape` and a
+// kh x kw window on `cpu`.
 DepthwiseConv2dNchwcScheduleConfig DefaultDepthwiseConv2dNchwcConfig(
     const std::vector<int64_t>& data_shape, int64_t kh, int64_t kw, const Window2d& window,
     const CpuInfo& cpu);

@@ -107,6 +107,8 @@ std::vector<MeasureResult> LocalRunner::Run(const std::vector<MeasureInput>& inp
 }
 
 MeasureResult LocalRunner::Measure(const BuildResult& build, double best_seconds) {
+  // A child that died while idle (killed from outside) must not cost this candidate its result.
+  if (child_ != nullptr && child_->ExitedWhileIdle()) child_.reset();
   if (child_ == nullptr || !child_->alive()) {
     child_.reset();
     absl::StatusOr<std::unique_ptr<MeasureChild>> started = MeasureChild::Start(program_);
@@ -134,10 +136,10 @@ MeasureResult LocalRunner::Measure(const BuildResult& build, double best_seconds
     case MeasureChild::Reply::Kind::kLine:
       break;
     case MeasureChild::Reply::Kind::kDied:
-      return Failed(
-          ErrorKind::kRuntimeError,
-          absl::StrCat("the measure process was ", reply.text, " running ", build.library_path),
-          build.build_seconds);
+      return Failed(ErrorKind::kRuntimeError,
+                    absl::StrCat("the measure process ended (", reply.text, ") while running ",
+                                 build.library_path),
+                    build.build_seconds);
     case MeasureChild::Reply::Kind::kTimeout:
       return Failed(
           ErrorKind::kRunTimeout,

@@ -106,6 +106,16 @@ MeasureChild::Reply MeasureChild::Exchange(std::string_view request, double time
   return {Reply::Kind::kError, "unreachable"};
 }
 
+bool MeasureChild::ExitedWhileIdle() {
+  if (pid_ <= 0) return true;
+  int status = 0;
+  if (waitpid(pid_, &status, WNOHANG) != pid_) return false;
+  pid_ = -1;
+  close(fd_);
+  fd_ = -1;
+  return true;
+}
+
 std::string MeasureChild::Reap(int grace_ms) {
   const pid_t pid = pid_;
   pid_ = -1;

@@ -41,6 +41,8 @@ class MeasureChild {
   Reply Exchange(std::string_view request, double timeout_s);
 
   bool alive() const { return pid_ > 0; }
+  // True (and the child reaped) when it has already ended; never blocks.
+  bool ExitedWhileIdle();
   pid_t pid() const { return pid_; }
 
  private:

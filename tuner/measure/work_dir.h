@@ -11,7 +11,9 @@ namespace tunefarm::tuner {
 
 class WorkDir {
  public:
-  // A fresh directory "<parent>/tunefarm-build-XXXXXX"; `parent` empty means $TMPDIR, else /tmp.
+  // A fresh directory "<parent>/tunefarm-build-<pid>-XXXXXX" ("tunefarm-kept-build-XXXXXX" when
+  // kept); `parent` empty means $TMPDIR, else /tmp. Directories of this kind left behind by
+  // processes that no longer exist (killed before they could clean up) are removed first.
   static absl::StatusOr<std::shared_ptr<WorkDir>> Create(const std::string& parent, bool keep);
 
   WorkDir(const WorkDir&) = delete;

@@ -2,7 +2,6 @@
 
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "compiler/topi/conv2d.h"
 #include "compiler/topi/conv2d_knobs.h"
 #include "compiler/topi/window.h"

@@ -1,6 +1,5 @@
-// The channel-blocked depthwise conv2d template, "N,C,H,W,KH,KW,stride,pad" like
-// depthwise_conv2d, computed in NCHW[c]c with a [C/c][KH][KW][c] kernel whose channel block is a
-// knob: its arguments are the blocked tensors.
+// The channel-blocked depthwise conv2d template, "N,C,H,W,KH,KW,stride,pad": NCHW[c]c data and a
+// [C/c][KH][KW][c] kernel whose block c is a knob, so its arguments are the blocked tensors.
 #pragma once
 
 #include <memory>

@@ -5,6 +5,9 @@
 #include <filesystem>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 
 #include "tests/unit/tuner/measure/probe_template.h"
 #include "tuner/measure/local_builder.h"
@@ -173,6 +176,31 @@ TEST(LocalMeasureTest, TheWorkDirectoryIsRemovedWithTheBuilder) {
   EXPECT_TRUE(std::filesystem::exists(builds[0].library_path));
   p.builder.reset();
   EXPECT_FALSE(std::filesystem::exists(dir));
+}
+
+TEST(LocalMeasureTest, DirectoriesOfDeadProcessesAreSwept) {
+  const std::filesystem::path parent =
+      std::filesystem::path(::testing::TempDir()) / ("measure_sweep_" + std::to_string(getpid()));
+  std::filesystem::create_directories(parent);
+  pid_t dead = fork();  // a pid that certainly belongs to no process once reaped
+  if (dead == 0) _exit(0);
+  ASSERT_GT(dead, 0);
+  waitpid(dead, nullptr, 0);
+  const auto stale = parent / ("tunefarm-build-" + std::to_string(dead) + "-abcdef");
+  const auto live = parent / ("tunefarm-build-" + std::to_string(getppid()) + "-abcdef");
+  const auto kept = parent / "tunefarm-kept-build-abcdef";
+  for (const auto& dir : {stale, live, kept}) std::filesystem::create_directories(dir / "sub");
+  LocalBuilderOptions options;
+  options.work_dir_parent = parent.string();
+  absl::StatusOr<std::unique_ptr<LocalBuilder>> builder = LocalBuilder::Create(options);
+  ASSERT_TRUE(builder.ok()) << builder.status();
+  EXPECT_FALSE(std::filesystem::exists(stale));
+  EXPECT_TRUE(std::filesystem::exists(live));
+  EXPECT_TRUE(std::filesystem::exists(kept));
+  EXPECT_THAT((*builder)->work_dir(),
+              ::testing::HasSubstr("tunefarm-build-" + std::to_string(getpid()) + "-"));
+  builder->reset();
+  std::filesystem::remove_all(parent);
 }
 
 TEST(LocalMeasureTest, OldBatchesAreDeletedAfterKeepBatches) {

@@ -8,6 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "runtime/measure/measure_program.h"
 #include "runtime/measure/measure_protocol.h"
@@ -54,6 +55,17 @@ TEST(MeasureChildTest, ADeadChildIsReportedBySignalName) {
   MeasureChild::Reply reply = child->Exchange("{}", 10);
   EXPECT_EQ(reply.kind, MeasureChild::Reply::Kind::kDied);
   EXPECT_EQ(reply.text, "killed by SIGBUS");
+  EXPECT_FALSE(child->alive());
+  EXPECT_TRUE(Reaped(pid));
+}
+
+TEST(MeasureChildTest, AnIdleDeathIsNoticedBeforeTheNextRequest) {
+  std::unique_ptr<MeasureChild> child = StartChild();
+  ASSERT_NE(child, nullptr);
+  const pid_t pid = child->pid();
+  EXPECT_FALSE(child->ExitedWhileIdle());
+  kill(pid, SIGKILL);
+  for (int i = 0; i < 200 && !child->ExitedWhileIdle(); ++i) usleep(5000);
   EXPECT_FALSE(child->alive());
   EXPECT_TRUE(Reaped(pid));
 }

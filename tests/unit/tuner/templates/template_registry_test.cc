@@ -26,8 +26,9 @@ TEST(TemplateRegistryTest, ListsTheOperatorTemplatesSorted) {
     EXPECT_FALSE(info.args_help.empty()) << info.name;
     EXPECT_FALSE(info.summary.empty()) << info.name;
   }
-  EXPECT_THAT(names, ::testing::IsSupersetOf({"batch_matmul", "conv2d", "conv2d_nchwc", "dense",
-                                              "depthwise_conv2d", "matmul"}));
+  EXPECT_THAT(names,
+              ::testing::IsSupersetOf({"batch_matmul", "conv2d", "conv2d_nchwc", "dense",
+                                       "depthwise_conv2d", "depthwise_conv2d_nchwc", "matmul"}));
   EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
 }
 
@@ -40,6 +41,7 @@ TEST(TemplateRegistryTest, ArgsHelpDocumentsEachTemplate) {
   EXPECT_EQ(help["conv2d"], "N,C,H,W,O,KH,KW,stride,pad");
   EXPECT_EQ(help["conv2d_nchwc"], "N,C,H,W,O,KH,KW,stride,pad");
   EXPECT_EQ(help["depthwise_conv2d"], "N,C,H,W,KH,KW,stride,pad");
+  EXPECT_EQ(help["depthwise_conv2d_nchwc"], "N,C,H,W,KH,KW,stride,pad");
 }
 
 TEST(TemplateRegistryTest, UnknownTemplateListsTheKnownOnes) {
