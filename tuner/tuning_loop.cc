@@ -78,7 +78,8 @@ class Loop {
     if (options_.measure_default_first && options_.trials > 0 && !StopRequested(options_)) {
       absl::StatusOr<space::Config> def = task_.DefaultConfig();
       if (!def.ok()) {
-        spdlog::warn("tune {}: no default config ({})", task_.key(), std::string(def.status().message()));
+        spdlog::warn("tune {}: no default config ({})", task_.key(),
+                     std::string(def.status().message()));
       } else if (!measured_.contains(def->index())) {
         if (absl::Status s = MeasureBatch({*def}); !s.ok()) return s;
       }
@@ -188,7 +189,8 @@ class Loop {
     absl::Status s = bytes.ok()
                          ? store_->PutModel(scope, *bytes, static_cast<int64_t>(measured_.size()))
                          : bytes.status();
-    if (!s.ok()) spdlog::warn("tune {}: cost model not saved: {}", task_.key(), std::string(s.message()));
+    if (!s.ok())
+      spdlog::warn("tune {}: cost model not saved: {}", task_.key(), std::string(s.message()));
   }
 
   absl::StatusOr<TuneSummary> Finish() {
