@@ -77,6 +77,17 @@ MeasureResponse CandidateMeasurer::Measure(const MeasureRequest& request) {
     }
     threads_ = options.threads;
   }
+  if (request.library_path.empty()) {
+    // A preparation request: run the reference and cache its outputs, without a candidate, so a
+    // runner can give a slow naive reference its own deadline.
+    absl::StatusOr<const ReferenceRun*> got = references_.Get(request);
+    if (!got.ok()) {
+      return Failure(request, MeasureStatus::kRuntimeError, std::string(got.status().message()));
+    }
+    MeasureResponse prepared;
+    prepared.id = request.id;
+    return prepared;
+  }
   absl::StatusOr<PackedFunction> fn = CandidateFunction(request);
   if (!fn.ok()) {
     return Failure(request, MeasureStatus::kRuntimeError, std::string(fn.status().message()));

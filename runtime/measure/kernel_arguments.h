@@ -40,6 +40,7 @@ class KernelArguments {
   const FunctionSignature& signature() const { return signature_; }
   // One array per tensor argument, in argument order.
   const std::vector<NDArray>& tensors() const { return tensors_; }
+  std::vector<NDArray>& mutable_tensors() { return tensors_; }
   // The signature position of tensors()[i].
   const std::vector<int>& tensor_positions() const { return tensor_positions_; }
 

@@ -174,8 +174,15 @@ absl::StatusOr<MeasureRequest> ParseRequest(std::string_view line) {
   if (const Json* options = r.Object("options")) OptionsFromJson(*options, &q.options, &status);
   if (status.ok()) status = r.status();
   if (!status.ok()) return status;
-  if (q.library_path.empty() || q.function_name.empty()) {
-    return absl::InvalidArgumentError("measure request: 'library' and 'function' are required");
+  if (q.library_path.empty() != q.function_name.empty()) {
+    return absl::InvalidArgumentError(
+        "measure request: 'library' and 'function' go together (both empty: prepare the "
+        "reference only)");
+  }
+  if (q.library_path.empty() && q.reference_library_path.empty()) {
+    return absl::InvalidArgumentError(
+        "measure request: 'library' and 'function' are required (or 'reference_library', to "
+        "prepare a reference only)");
   }
   return q;
 }

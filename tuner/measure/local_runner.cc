@@ -130,6 +130,35 @@ MeasureResult LocalRunner::Measure(const BuildResult& build, double best_seconds
       options_.measure.check_correctness && !build.reference_library_path.empty();
   request.best_seconds = best_seconds;
 
+  // A new reference first runs alone, under its own deadline: a naive schedule may take far
+  // longer than any candidate, and a candidate must not be timed out for it (nor given its time).
+  const std::string reference_id =
+      absl::StrCat(build.reference_library_path, "#", build.reference_key);
+  if (request.options.check_correctness && !references_ready_.contains(reference_id)) {
+    rm::MeasureRequest prepare = request;
+    prepare.id = next_id_++;
+    prepare.library_path.clear();
+    prepare.function_name.clear();
+    MeasureChild::Reply ready =
+        child_->Exchange(rm::SerializeRequest(prepare), options_.reference_timeout_s);
+    if (ready.kind != MeasureChild::Reply::Kind::kLine) {
+      child_.reset();
+      return Failed(
+          ready.kind == MeasureChild::Reply::Kind::kTimeout ? ErrorKind::kRunTimeout
+                                                            : ErrorKind::kRuntimeError,
+          absl::StrCat("the reference ", build.reference_library_path, " did not finish (",
+                       ready.text, "); limit ", options_.reference_timeout_s, " s"),
+          build.build_seconds);
+    }
+    absl::StatusOr<rm::MeasureResponse> prepared = rm::ParseResponse(ready.text);
+    if (!prepared.ok() || prepared->status != rm::MeasureStatus::kOk) {
+      child_.reset();
+      return Failed(ErrorKind::kRuntimeError,
+                    prepared.ok() ? prepared->message : std::string(prepared.status().message()),
+                    build.build_seconds);
+    }
+    references_ready_.insert(reference_id);
+  }
   const double timeout_s = options_.measure.run_timeout_s;
   MeasureChild::Reply reply = child_->Exchange(rm::SerializeRequest(request), timeout_s);
   switch (reply.kind) {

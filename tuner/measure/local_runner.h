@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct LocalRunnerOptions {
   std::string device_key;  // empty: "local-" and the CPU model, e.g. "local-amd-epyc"
   MeasureOptions measure;  // number, repeat, ..., run_timeout_s, check_correctness, threads
   uint64_t seed = 1;       // of the generated inputs
+  // The deadline of each reference's naive schedule, run once on its own before the first
+  // candidate that needs it (its outputs are then cached beside its library).
+  double reference_timeout_s = 300;
 };
 
 // Not thread-safe: one Run at a time (a device measures one candidate at a time anyway).
@@ -52,6 +56,7 @@ class LocalRunner final : public Runner {
   std::string device_key_;
   std::unique_ptr<MeasureChild> child_;
   int children_started_ = 0;
+  std::set<std::string> references_ready_;  // reference libraries whose outputs are cached
   int64_t next_id_ = 1;
 };
 

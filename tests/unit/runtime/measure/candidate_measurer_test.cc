@@ -4,8 +4,11 @@
 #include "runtime/measure/candidate_measurer.h"
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <vector>
 
 #include "tests/unit/runtime/measure/measure_test_kernels.h"
 
@@ -162,6 +165,56 @@ TEST(ReferenceOutputsTest, OneRunPerKeyAndSeed) {
   q.reference_key = "k2";
   ASSERT_TRUE(cache.Get(q).ok());
   EXPECT_EQ(cache.size(), 2u);  // the capacity holds
+  std::remove(path.c_str());
+}
+
+TEST(ReferenceOutputsTest, ExpectedOutputsAreCachedBesideTheLibrary) {
+  const std::string path = ScratchLibrary("disk_reference");
+  ASSERT_EQ(ExportAddKernel(path, "reference", 1.0f), "");
+  MeasureRequest q;
+  q.reference_library_path = path;
+  q.reference_key = "disk";
+  std::string sidecar;
+  size_t bytes = 0;
+  {
+    ReferenceOutputs cache;
+    absl::StatusOr<const ReferenceRun*> run = cache.Get(q);
+    ASSERT_TRUE(run.ok()) << run.status();
+    for (const NDArray& t : (*run)->expected.tensors()) bytes += t.NumBytes();
+  }
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::filesystem::path(path).parent_path())) {
+    std::string name = entry.path().filename().string();
+    std::string prefix = std::filesystem::path(path).filename().string() + ".expected-";
+    if (name.rfind(prefix, 0) == 0) sidecar = entry.path().string();
+  }
+  ASSERT_FALSE(sidecar.empty()) << "no cache file beside " << path;
+  EXPECT_EQ(std::filesystem::file_size(sidecar), bytes);
+
+  // A new process (a fresh cache object) reads the file instead of running the reference: make
+  // the file say something the reference would not compute and see it come back.
+  std::vector<float> marked(bytes / sizeof(float), 42.0f);
+  {
+    std::ofstream out(sidecar, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(marked.data()), static_cast<std::streamsize>(bytes));
+  }
+  {
+    ReferenceOutputs cache;
+    absl::StatusOr<const ReferenceRun*> run = cache.Get(q);
+    ASSERT_TRUE(run.ok()) << run.status();
+    EXPECT_EQ(static_cast<const float*>((*run)->expected.tensors()[1].data())[3], 42.0f);
+  }
+  // A truncated file is not trusted: the reference runs again (C = A + 1).
+  std::filesystem::resize_file(sidecar, bytes / 2);
+  {
+    ReferenceOutputs cache;
+    absl::StatusOr<const ReferenceRun*> run = cache.Get(q);
+    ASSERT_TRUE(run.ok()) << run.status();
+    const float* a = static_cast<const float*>((*run)->inputs.tensors()[0].data());
+    const float* c = static_cast<const float*>((*run)->expected.tensors()[1].data());
+    EXPECT_FLOAT_EQ(c[3], a[3] + 1.0f);
+  }
+  std::filesystem::remove(sidecar);
   std::remove(path.c_str());
 }
 

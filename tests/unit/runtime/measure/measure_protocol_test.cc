@@ -86,5 +86,16 @@ TEST(MeasureProtocolTest, ErrorsNameTheField) {
               HasSubstr("'repeat_seconds'"));
 }
 
+TEST(MeasureProtocolTest, APreparationRequestNamesOnlyAReference) {
+  absl::StatusOr<MeasureRequest> prepare =
+      ParseRequest(R"({"id":3,"reference_library":"/tmp/r.so","reference_key":"k"})");
+  ASSERT_TRUE(prepare.ok()) << prepare.status();
+  EXPECT_TRUE(prepare->library_path.empty());
+  EXPECT_EQ(prepare->reference_library_path, "/tmp/r.so");
+  EXPECT_THAT(ParseRequest(R"({"id":3})").status().message(), HasSubstr("'reference_library'"));
+  EXPECT_THAT(ParseRequest(R"({"library":"a.so","reference_library":"r.so"})").status().message(),
+              HasSubstr("go together"));
+}
+
 }  // namespace
 }  // namespace tunefarm::runtime::measure
