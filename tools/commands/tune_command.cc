@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/codegen/llvm/target.h"
 #include "tools/commands/bindings.h"
 #include "tools/commands/record_db.h"
 #include "tools/commands/tune_progress.h"
@@ -94,6 +95,15 @@ int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, s
     return fail(kUsage, absl::InvalidArgumentError(
                             "--trials, --batch-size and --repeat must be positive and "
                             "--early-stopping not negative"));
+  }
+  // The local runner loads candidates into a process on this machine.
+  absl::StatusOr<codegen::Target> parsed_target = codegen::ParseTarget(o.target);
+  if (!parsed_target.ok()) return fail(kUsage, parsed_target.status());
+  if (!parsed_target->is_host) {
+    return fail(kUsage, absl::InvalidArgumentError(absl::StrCat(
+                            "cannot measure '", o.target,
+                            "' on this machine: tune runs candidates here; tuning for another "
+                            "device needs a worker of that kind")));
   }
   int code = kUsage;
   absl::StatusOr<std::unique_ptr<tuner::Task>> task = MakeTask(o, code);
