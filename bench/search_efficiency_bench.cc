@@ -19,8 +19,7 @@
 #include <vector>
 
 #include "compiler/space/config_json.h"
-#include "tuner/measure/local_builder.h"
-#include "tuner/measure/local_runner.h"
+#include "tuner/measure/local_measure.h"
 #include "tuner/search/random_search.h"
 #include "tuner/search/strategy_factory.h"
 #include "tuner/templates/template_registry.h"
@@ -93,6 +92,13 @@ class MemoRunner final : public tuner::Runner {
   Memo& memo_;
 };
 
+// Every run measures on one thread, filed under one device key.
+absl::StatusOr<tuner::LocalMeasure> OneThreadMeasure() {
+  tuner::MeasureOptions m;
+  m.threads = 1;
+  return tuner::MakeLocalMeasure(m, "bench-1t");
+}
+
 // Records of a related shape of the same template (random search, `trials` trials), what
 // "xgb+transfer" warms its model from, as a user's earlier tuning would leave them.
 absl::StatusOr<std::unique_ptr<tuner::RecordStore>> SourceRecords(const std::string& key,
@@ -105,22 +111,13 @@ absl::StatusOr<std::unique_ptr<tuner::RecordStore>> SourceRecords(const std::str
   if (!w.ok()) return w.status();
   absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, "llvm");
   if (!task.ok()) return task.status();
-  tuner::MeasureOptions m;
-  m.threads = 1;
-  tuner::LocalBuilderOptions bo;
-  bo.measure = m;
-  tuner::LocalRunnerOptions ro;
-  ro.measure = m;
-  ro.device_key = "bench-1t";
-  absl::StatusOr<std::unique_ptr<tuner::LocalBuilder>> builder = tuner::LocalBuilder::Create(bo);
-  if (!builder.ok()) return builder.status();
-  absl::StatusOr<std::unique_ptr<tuner::LocalRunner>> runner = tuner::LocalRunner::Create(ro);
-  if (!runner.ok()) return runner.status();
+  absl::StatusOr<tuner::LocalMeasure> measure = OneThreadMeasure();
+  if (!measure.ok()) return measure.status();
   tuner::RandomSearch random((*task)->space(), 99);
   tuner::TuneOptions to;
   to.trials = trials;
   absl::StatusOr<tuner::TuneSummary> summary =
-      tuner::Tune(**task, random, **builder, **runner, store->get(), to);
+      tuner::Tune(**task, random, *measure->builder, *measure->runner, store->get(), to);
   if (!summary.ok()) return summary.status();
   return store;
 }
@@ -133,17 +130,8 @@ absl::StatusOr<std::vector<double>> RunCurve(const tuner::Task& task, const std:
   std::filesystem::remove(db);
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(db);
   if (!store.ok()) return store.status();
-  tuner::MeasureOptions m;
-  m.threads = 1;
-  tuner::LocalBuilderOptions bo;
-  bo.measure = m;
-  tuner::LocalRunnerOptions ro;
-  ro.measure = m;
-  ro.device_key = "bench-1t";
-  absl::StatusOr<std::unique_ptr<tuner::LocalBuilder>> builder = tuner::LocalBuilder::Create(bo);
-  if (!builder.ok()) return builder.status();
-  absl::StatusOr<std::unique_ptr<tuner::LocalRunner>> runner = tuner::LocalRunner::Create(ro);
-  if (!runner.ok()) return runner.status();
+  absl::StatusOr<tuner::LocalMeasure> measure = OneThreadMeasure();
+  if (!measure.ok()) return measure.status();
   tuner::StrategyOptions so;
   so.name = tuner_name == "xgb+transfer" ? "xgb" : tuner_name;
   so.seed = seed;
@@ -159,8 +147,8 @@ absl::StatusOr<std::vector<double>> RunCurve(const tuner::Task& task, const std:
   to.batch_size = batch;
   to.measure_default_first = false;
   to.job_id = "run";
-  MemoBuilder memo_builder(**builder, memo);
-  MemoRunner memo_runner(**runner, memo);
+  MemoBuilder memo_builder(*measure->builder, memo);
+  MemoRunner memo_runner(*measure->runner, memo);
   absl::StatusOr<tuner::TuneSummary> summary =
       tuner::Tune(task, *(*strategy)->strategy, memo_builder, memo_runner, store->get(), to);
   if (!summary.ok()) return summary.status();

@@ -20,8 +20,7 @@
 #include "bench/support/vendor_kernels.h"
 #include "compiler/space/config_json.h"
 #include "runtime/core/thread_pool.h"
-#include "tuner/measure/local_builder.h"
-#include "tuner/measure/local_runner.h"
+#include "tuner/measure/local_measure.h"
 #include "tuner/search/strategy_factory.h"
 #include "tuner/templates/template_registry.h"
 #include "tuner/tuning_loop.h"
@@ -100,15 +99,9 @@ absl::StatusOr<Outcome> RunCase(const Case& c, int trials, const std::string& tu
 
   tuner::MeasureOptions m;
   m.threads = c.threads;
-  tuner::LocalBuilderOptions bo;
-  bo.measure = m;
-  tuner::LocalRunnerOptions ro;
-  ro.measure = m;
-  ro.device_key = "bench-" + std::to_string(c.threads) + "t";
-  absl::StatusOr<std::unique_ptr<tuner::LocalBuilder>> builder = tuner::LocalBuilder::Create(bo);
-  if (!builder.ok()) return builder.status();
-  absl::StatusOr<std::unique_ptr<tuner::LocalRunner>> runner = tuner::LocalRunner::Create(ro);
-  if (!runner.ok()) return runner.status();
+  absl::StatusOr<tuner::LocalMeasure> measure =
+      tuner::MakeLocalMeasure(m, "bench-" + std::to_string(c.threads) + "t");
+  if (!measure.ok()) return measure.status();
   tuner::StrategyOptions so;
   so.name = tuner_name;
   so.seed = 1;
@@ -118,8 +111,8 @@ absl::StatusOr<Outcome> RunCase(const Case& c, int trials, const std::string& tu
   tuner::TuneOptions to;
   to.trials = trials;
   to.batch_size = 16;
-  absl::StatusOr<tuner::TuneSummary> summary =
-      tuner::Tune(**task, *(*strategy)->strategy, **builder, **runner, store->get(), to);
+  absl::StatusOr<tuner::TuneSummary> summary = tuner::Tune(
+      **task, *(*strategy)->strategy, *measure->builder, *measure->runner, store->get(), to);
   if (!summary.ok()) return summary.status();
   if (!summary->best) return absl::InternalError("no config ran successfully");
 
@@ -134,7 +127,7 @@ absl::StatusOr<Outcome> RunCase(const Case& c, int trials, const std::string& tu
   // Timings taken during tuning are short and noisy: re-time the few best in this process, as
   // the vendor is timed, and keep the fastest.
   absl::StatusOr<std::vector<tuner::Record>> records =
-      (*store)->TaskRecords((*task)->key(), (*task)->target(), (*runner)->device_key());
+      (*store)->TaskRecords((*task)->key(), (*task)->target(), measure->runner->device_key());
   if (!records.ok()) return records.status();
   std::vector<std::pair<double, std::string>> ranked;
   for (const tuner::Record& r : *records) {

@@ -12,8 +12,7 @@
 #include "tools/commands/bindings.h"
 #include "tools/commands/record_db.h"
 #include "tools/commands/tune_progress.h"
-#include "tuner/measure/local_builder.h"
-#include "tuner/measure/local_runner.h"
+#include "tuner/measure/local_measure.h"
 #include "tuner/search/strategy_factory.h"
 #include "tuner/templates/script_template.h"
 #include "tuner/templates/template_registry.h"
@@ -114,23 +113,17 @@ int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, s
     return fail(1, s);
   }
 
-  tuner::LocalBuilderOptions build_options;
-  build_options.measure = MeasureOptionsOf(o);
-  absl::StatusOr<std::unique_ptr<tuner::LocalBuilder>> builder =
-      tuner::LocalBuilder::Create(build_options);
-  if (!builder.ok()) return fail(1, builder.status());
-  tuner::LocalRunnerOptions run_options;
-  run_options.measure = MeasureOptionsOf(o);
-  run_options.device_key = o.device_key;
+  std::string device_key = o.device_key;
   // Timings at another parallel width are another device's: keep them apart.
-  if (o.device_key.empty() && o.threads > 0) {
-    run_options.device_key =
+  if (device_key.empty() && o.threads > 0) {
+    device_key =
         absl::StrCat(tuner::LocalDeviceKey(topi::DetectHostCpu().model), "-", o.threads, "t");
   }
-  run_options.seed = o.seed + 1;
-  absl::StatusOr<std::unique_ptr<tuner::LocalRunner>> runner =
-      tuner::LocalRunner::Create(run_options);
-  if (!runner.ok()) return fail(1, runner.status());
+  absl::StatusOr<tuner::LocalMeasure> measure =
+      tuner::MakeLocalMeasure(MeasureOptionsOf(o), device_key, o.seed + 1);
+  if (!measure.ok()) return fail(1, measure.status());
+  tuner::LocalBuilder* builder = measure->builder.get();
+  tuner::LocalRunner* runner = measure->runner.get();
 
   tuner::StrategyOptions strategy_options;
   strategy_options.name = o.tuner;
@@ -148,7 +141,7 @@ int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, s
   }
 
   if (!(*strategy)->transfer_summary.empty()) out << (*strategy)->transfer_summary << "\n";
-  out << "tuning " << (*task)->key() << " on " << o.target << " (" << (*runner)->device_key()
+  out << "tuning " << (*task)->key() << " on " << o.target << " (" << runner->device_key()
       << "): " << (*task)->space().size() << " configs, tuner " << o.tuner << ", " << o.trials
       << " trials, database " << o.db << "\n"
       << std::flush;
@@ -161,7 +154,7 @@ int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, s
   if (o.progress)
     tune.on_progress = [&printer](const tuner::TuneProgress& p) { printer.Update(p); };
   absl::StatusOr<tuner::TuneSummary> summary =
-      tuner::Tune(**task, *(*strategy)->strategy, **builder, **runner, store->get(), tune);
+      tuner::Tune(**task, *(*strategy)->strategy, *builder, *runner, store->get(), tune);
   printer.Finish();
   if (!summary.ok()) return fail(1, summary.status());
   PrintSummary(**task, *summary, out);

@@ -3,8 +3,7 @@
 #include <filesystem>
 #include <gtest/gtest.h>
 
-#include "tuner/measure/local_builder.h"
-#include "tuner/measure/local_runner.h"
+#include "tuner/measure/local_measure.h"
 #include "tuner/search/strategy_factory.h"
 #include "tuner/search/xgb_cost_model.h"
 #include "tuner/templates/template_registry.h"
@@ -25,14 +24,8 @@ TEST(ModelSavingTest, TheModelOfARunLoadsBackFromTheDatabase) {
   m.repeat = 1;
   m.min_repeat_ms = 1;
   m.threads = 1;
-  LocalBuilderOptions bo;
-  bo.measure = m;
-  LocalRunnerOptions ro;
-  ro.measure = m;
-  ro.device_key = "test-device";
-  auto builder = LocalBuilder::Create(bo);
-  auto runner = LocalRunner::Create(ro);
-  ASSERT_TRUE(builder.ok() && runner.ok());
+  auto measure = MakeLocalMeasure(m, "test-device");
+  ASSERT_TRUE(measure.ok()) << measure.status();
   StrategyOptions so;
   so.name = "xgb";
   so.seed = 3;
@@ -42,7 +35,8 @@ TEST(ModelSavingTest, TheModelOfARunLoadsBackFromTheDatabase) {
   TuneOptions to;
   to.trials = 24;
   to.batch_size = 12;
-  auto summary = Tune(**task, *(*bundle)->strategy, **builder, **runner, store->get(), to);
+  auto summary =
+      Tune(**task, *(*bundle)->strategy, *measure->builder, *measure->runner, store->get(), to);
   ASSERT_TRUE(summary.ok()) << summary.status();
   // 1 default + 12 + 11 trials: the model trained on the first 13 before proposing the last batch.
   const CostModel* model = (*bundle)->strategy->cost_model();

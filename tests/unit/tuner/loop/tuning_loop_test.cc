@@ -7,8 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/unit/tuner/measure/probe_template.h"
-#include "tuner/measure/local_builder.h"
-#include "tuner/measure/local_runner.h"
+#include "tuner/measure/local_measure.h"
 #include "tuner/search/grid_search.h"
 #include "tuner/search/random_search.h"
 
@@ -30,33 +29,21 @@ std::unique_ptr<Task> ProbeTask() {
   return *std::move(task);
 }
 
-struct Measure {
-  std::unique_ptr<LocalBuilder> builder;
-  std::unique_ptr<LocalRunner> runner;
-};
-
-Measure MakeMeasure() {
+LocalMeasure MakeMeasure() {
   MeasureOptions m;
   m.repeat = 2;
   m.min_repeat_ms = 1;
   m.run_timeout_s = 1.5;
-  LocalBuilderOptions b;
-  b.measure = m;
-  LocalRunnerOptions r;
-  r.measure = m;
-  r.device_key = "test-device";
-  auto builder = LocalBuilder::Create(b);
-  auto runner = LocalRunner::Create(r);
-  EXPECT_TRUE(builder.ok()) << builder.status();
-  EXPECT_TRUE(runner.ok()) << runner.status();
-  return {*std::move(builder), *std::move(runner)};
+  auto measure = MakeLocalMeasure(m, "test-device");
+  EXPECT_TRUE(measure.ok()) << measure.status();
+  return *std::move(measure);
 }
 
 TEST(TuningLoopTest, EveryOutcomeIsRecordedAndTuningGoesOn) {
   std::unique_ptr<Task> task = ProbeTask();
   auto store = RecordStore::Open(FreshDb("outcomes"));
   ASSERT_TRUE(store.ok()) << store.status();
-  Measure m = MakeMeasure();
+  LocalMeasure m = MakeMeasure();
   GridSearch grid(task->space());
   TuneOptions options;
   options.trials = 100;  // more than the 12 configs: the space runs out first
@@ -89,7 +76,7 @@ TEST(TuningLoopTest, ASecondRunResumesWithoutMeasuringAConfigAgain) {
   std::string db = FreshDb("resume");
   auto store = RecordStore::Open(db);
   ASSERT_TRUE(store.ok());
-  Measure m = MakeMeasure();
+  LocalMeasure m = MakeMeasure();
   TuneOptions options;
   options.trials = 3;
   options.batch_size = 3;
@@ -116,7 +103,7 @@ TEST(TuningLoopTest, ASecondRunResumesWithoutMeasuringAConfigAgain) {
 
 TEST(TuningLoopTest, EarlyStoppingAndStopRequestsEndTheRun) {
   std::unique_ptr<Task> task = ProbeTask();
-  Measure m = MakeMeasure();
+  LocalMeasure m = MakeMeasure();
   {
     // Grid order: the default (ok, tile 1) first, then five failing behaviors: no new best.
     GridSearch grid(task->space());
@@ -148,7 +135,7 @@ TEST(TuningLoopTest, EarlyStoppingAndStopRequestsEndTheRun) {
 
 TEST(TuningLoopTest, BadOptionsAreRejected) {
   std::unique_ptr<Task> task = ProbeTask();
-  Measure m = MakeMeasure();
+  LocalMeasure m = MakeMeasure();
   GridSearch grid(task->space());
   TuneOptions options;
   options.batch_size = 0;
