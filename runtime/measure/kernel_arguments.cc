@@ -6,34 +6,10 @@
 #include "absl/strings/str_join.h"
 #include "runtime/data_type.h"
 #include "runtime/measure/element_access.h"
+#include "runtime/measure/random_fill.h"
 
 namespace tunefarm::runtime::measure {
 namespace {
-
-// splitmix64: tiny and fully specified, so inputs do not depend on the standard library.
-uint64_t NextRandom(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-void FillRandom(NDArray& array, uint64_t seed) {
-  const DLDataType t = array.dtype();
-  uint64_t state = seed;
-  for (int64_t i = 0; i < array.NumElements(); ++i) {
-    const uint64_t r = NextRandom(state);
-    double v = 0;
-    if (t.code == kDLFloat) {
-      v = static_cast<double>(r >> 11) * 0x1.0p-53 * 2.0 - 1.0;
-    } else if (t.bits == 1) {
-      v = static_cast<double>(r & 1);
-    } else {
-      v = static_cast<double>(r % 9) - (t.code == kDLInt ? 4.0 : 0.0);
-    }
-    StoreElement(array, i, v);
-  }
-}
 
 std::string ArgName(const FunctionSignature& signature, size_t position) {
   return absl::StrCat("argument ", position, " (", signature.args[position].name, ") of ",
@@ -87,7 +63,7 @@ absl::StatusOr<KernelArguments> KernelArguments::Make(
     absl::StatusOr<NDArray> array = NDArray::Empty(shape, spec.dtype);
     if (!array.ok()) return array.status();
     // Mix the position into the seed so that equal-shaped arguments get different data.
-    FillRandom(*array, seed * 0x2545f4914f6cdd1dULL + 0x9e3779b97f4a7c15ULL * (p + 1));
+    FillSeededRandom(*array, seed * 0x2545f4914f6cdd1dULL + 0x9e3779b97f4a7c15ULL * (p + 1));
     args.tensors_.push_back(*std::move(array));
     args.tensor_positions_.push_back(static_cast<int>(p));
   }
