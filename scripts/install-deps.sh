@@ -31,7 +31,7 @@ REQUIRED_PKGS=(
   # gRPC 1.51 + protobuf 3.21 + abseil 20220623 (one consistent Debian set).
   # protobuf-compiler-grpc is REQUIRED for find_package(gRPC CONFIG): gRPCTargets.cmake checks
   # that /usr/bin/grpc_{cpp,php,python,ruby}_plugin all exist.
-  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libabsl-dev
+  libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libabsl-dev libssl-dev
   # LLVM (ORC LLJIT, all targets incl. AArch64/X86) + lld. libzstd-dev: LLVMSupport's
   # exported link interface names zstd::libzstd_shared (needed when linking static LLVM
   # component libraries; llvm-16-dev does not depend on it).

@@ -68,6 +68,17 @@ CREATE TABLE cost_models (
   updated_ms INTEGER NOT NULL
 );
 )sql"},
+    {4, "tracker jobs: what was asked and where it stands, so a restarted tracker resumes them",
+     R"sql(
+ALTER TABLE jobs ADD COLUMN spec_json TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE jobs ADD COLUMN state TEXT NOT NULL DEFAULT 'queued';
+ALTER TABLE jobs ADD COLUMN message TEXT NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN trials INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN priority INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE jobs ADD COLUMN tuner TEXT NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN updated_ms INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX jobs_state ON jobs (state, created_ms);
+)sql"},
 };
 
 absl::Status ApplyOne(SqliteDb& db, const Migration& m) {

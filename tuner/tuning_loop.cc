@@ -128,28 +128,38 @@ class Loop {
     return strategy_.Update(h.configs, h.results);
   }
 
-  absl::Status MeasureBatch(const std::vector<space::Config>& configs) {
+  absl::Status MeasureBatch(const std::vector<space::Config>& batch) {
     std::vector<MeasureInput> inputs;
-    for (const space::Config& c : configs) {
+    for (const space::Config& c : batch) {
       measured_.insert(c.index());
       inputs.push_back(MeasureInput{&task_, c});
     }
     std::vector<BuildResult> builds = builder_.Build(inputs);
-    std::vector<MeasureResult> results =
+    std::vector<MeasureResult> measured =
         runner_.Run(inputs, builds, summary_.progress.best_seconds);
+    // Candidates a stopped run never measured are dropped: neither records nor training data.
+    std::vector<space::Config> configs;
+    std::vector<MeasureResult> results;
+    for (size_t i = 0; i < batch.size() && i < measured.size(); ++i) {
+      if (measured[i].cancelled) continue;
+      configs.push_back(batch[i]);
+      results.push_back(std::move(measured[i]));
+    }
     std::vector<Record> records;
-    for (size_t i = 0; i < inputs.size(); ++i) {
+    std::vector<Record> to_store;
+    for (size_t i = 0; i < configs.size(); ++i) {
       records.push_back(MakeRecord(task_, configs[i], results[i], device_key_, options_.job_id));
+      if (!results[i].recorded) to_store.push_back(records.back());
     }
     // Stored before anything else happens: a crash from here on loses nothing measured.
-    if (store_ != nullptr) {
-      if (absl::Status s = store_->InsertBatch(records); !s.ok()) {
+    if (store_ != nullptr && !to_store.empty()) {
+      if (absl::Status s = store_->InsertBatch(to_store); !s.ok()) {
         return absl::Status(
             s.code(), absl::StrCat("tune ", task_.key(), ": cannot store results: ", s.message()));
       }
     }
     TuneProgress& p = summary_.progress;
-    for (size_t i = 0; i < inputs.size(); ++i) {
+    for (size_t i = 0; i < configs.size(); ++i) {
       ++p.trials_done;
       ++since_best_;
       if (results[i].error_kind != ErrorKind::kOk) {
@@ -161,7 +171,9 @@ class Loop {
         best_record_ = records[i];
       }
     }
-    if (absl::Status s = strategy_.Update(configs, results); !s.ok()) return s;
+    if (!configs.empty()) {
+      if (absl::Status s = strategy_.Update(configs, results); !s.ok()) return s;
+    }
     p.elapsed_seconds = Elapsed();
     if (options_.on_progress) options_.on_progress(p);
     return absl::OkStatus();

@@ -4,9 +4,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/topi/cpu_info.h"
+#include "runtime/measure/isolated_measurer.h"
 #include "runtime/measure/measure_program.h"
 #include "runtime/measure/measure_protocol.h"
-#include "tuner/measure/measure_child.h"
 
 namespace tunefarm::tuner {
 namespace {
@@ -67,8 +67,9 @@ std::string LocalDeviceKey(const std::string& cpu_model) {
 
 LocalRunner::LocalRunner(LocalRunnerOptions options, std::string program, std::string device_key)
     : options_(std::move(options)),
-      program_(std::move(program)),
-      device_key_(std::move(device_key)) {}
+      device_key_(std::move(device_key)),
+      measurer_(std::make_unique<rm::IsolatedMeasurer>(
+          std::move(program), std::vector<std::string>{}, options_.reference_timeout_s)) {}
 
 LocalRunner::~LocalRunner() = default;
 
@@ -107,20 +108,7 @@ std::vector<MeasureResult> LocalRunner::Run(const std::vector<MeasureInput>& inp
 }
 
 MeasureResult LocalRunner::Measure(const BuildResult& build, double best_seconds) {
-  // A child that died while idle (killed from outside) must not cost this candidate its result.
-  if (child_ != nullptr && child_->ExitedWhileIdle()) child_.reset();
-  if (child_ == nullptr || !child_->alive()) {
-    child_.reset();
-    absl::StatusOr<std::unique_ptr<MeasureChild>> started = MeasureChild::Start(program_);
-    if (!started.ok()) {
-      return Failed(ErrorKind::kWorkerLost, std::string(started.status().message()),
-                    build.build_seconds);
-    }
-    child_ = *std::move(started);
-    ++children_started_;
-  }
   rm::MeasureRequest request;
-  request.id = next_id_++;
   request.library_path = build.library_path;
   request.function_name = build.function_name;
   request.reference_library_path = build.reference_library_path;
@@ -129,75 +117,18 @@ MeasureResult LocalRunner::Measure(const BuildResult& build, double best_seconds
   request.options.check_correctness =
       options_.measure.check_correctness && !build.reference_library_path.empty();
   request.best_seconds = best_seconds;
-
-  // A new reference first runs alone, under its own deadline: a naive schedule may take far
-  // longer than any candidate, and a candidate must not be timed out for it (nor given its time).
-  const std::string reference_id =
-      absl::StrCat(build.reference_library_path, "#", build.reference_key);
-  if (request.options.check_correctness && !references_ready_.contains(reference_id)) {
-    rm::MeasureRequest prepare = request;
-    prepare.id = next_id_++;
-    prepare.library_path.clear();
-    prepare.function_name.clear();
-    MeasureChild::Reply ready =
-        child_->Exchange(rm::SerializeRequest(prepare), options_.reference_timeout_s);
-    if (ready.kind != MeasureChild::Reply::Kind::kLine) {
-      child_.reset();
-      return Failed(
-          ready.kind == MeasureChild::Reply::Kind::kTimeout ? ErrorKind::kRunTimeout
-                                                            : ErrorKind::kRuntimeError,
-          absl::StrCat("the reference ", build.reference_library_path, " did not finish (",
-                       ready.text, "); limit ", options_.reference_timeout_s, " s"),
-          build.build_seconds);
-    }
-    absl::StatusOr<rm::MeasureResponse> prepared = rm::ParseResponse(ready.text);
-    if (!prepared.ok() || prepared->status != rm::MeasureStatus::kOk) {
-      child_.reset();
-      return Failed(ErrorKind::kRuntimeError,
-                    prepared.ok() ? prepared->message : std::string(prepared.status().message()),
-                    build.build_seconds);
-    }
-    references_ready_.insert(reference_id);
-  }
-  const double timeout_s = options_.measure.run_timeout_s;
-  MeasureChild::Reply reply = child_->Exchange(rm::SerializeRequest(request), timeout_s);
-  switch (reply.kind) {
-    case MeasureChild::Reply::Kind::kLine:
-      break;
-    case MeasureChild::Reply::Kind::kDied:
-      return Failed(ErrorKind::kRuntimeError,
-                    absl::StrCat("the measure process ended (", reply.text, ") while running ",
-                                 build.library_path),
-                    build.build_seconds);
-    case MeasureChild::Reply::Kind::kTimeout:
-      return Failed(
-          ErrorKind::kRunTimeout,
-          absl::StrCat("no result within ", timeout_s, " s; the measure process was killed"),
-          build.build_seconds);
-    case MeasureChild::Reply::Kind::kError:
-      return Failed(ErrorKind::kRuntimeError, absl::StrCat("measure channel: ", reply.text),
-                    build.build_seconds);
-  }
-  absl::StatusOr<rm::MeasureResponse> response = rm::ParseResponse(reply.text);
-  if (!response.ok() || response->id != request.id) {
-    child_.reset();  // out of step with us: start over with a fresh child
-    return Failed(ErrorKind::kRuntimeError,
-                  response.ok() ? absl::StrCat("measure response for request ", response->id,
-                                               ", expected ", request.id)
-                                : std::string(response.status().message()),
-                  build.build_seconds);
-  }
-  absl::StatusOr<ErrorKind> kind = ParseErrorKind(rm::MeasureStatusName(response->status));
-  // A candidate that computed garbage or failed may have written out of bounds without
-  // crashing: the next one gets a clean process (a restart costs a few milliseconds).
-  if (response->status != rm::MeasureStatus::kOk) child_.reset();
+  rm::MeasureOutcome outcome =
+      measurer_->Measure(std::move(request), options_.measure.run_timeout_s);
+  absl::StatusOr<ErrorKind> kind = ParseErrorKind(rm::OutcomeKindName(outcome.kind));
   MeasureResult result;
   result.error_kind = kind.ok() ? *kind : ErrorKind::kRuntimeError;
-  result.error_message = std::move(response->message);
-  result.repeat_seconds = std::move(response->repeat_seconds);
+  result.error_message = std::move(outcome.message);
+  result.repeat_seconds = std::move(outcome.repeat_seconds);
   result.build_seconds = build.build_seconds;
   result.measured_by = kMeasuredBy;
   return result;
 }
+
+int LocalRunner::children_started() const { return measurer_->children_started(); }
 
 }  // namespace tunefarm::tuner

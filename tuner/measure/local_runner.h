@@ -5,16 +5,17 @@
 
 #include <cstdint>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "tuner/measure.h"
 
-namespace tunefarm::tuner {
+namespace tunefarm::runtime::measure {
+class IsolatedMeasurer;
+}
 
-class MeasureChild;
+namespace tunefarm::tuner {
 
 struct LocalRunnerOptions {
   // The measure program; empty: runtime::measure::FindMeasureProgram's search (the
@@ -45,19 +46,15 @@ class LocalRunner final : public Runner {
 
   // Children started so far: 1 after the first candidate, one more after each candidate that
   // did not end ok (crash, hang, wrong answer, runtime error), which may have corrupted it.
-  int children_started() const { return children_started_; }
+  int children_started() const;
 
  private:
   explicit LocalRunner(LocalRunnerOptions options, std::string program, std::string device_key);
   MeasureResult Measure(const BuildResult& build, double best_seconds);
 
   LocalRunnerOptions options_;
-  std::string program_;
   std::string device_key_;
-  std::unique_ptr<MeasureChild> child_;
-  int children_started_ = 0;
-  std::set<std::string> references_ready_;  // reference libraries whose outputs are cached
-  int64_t next_id_ = 1;
+  std::unique_ptr<runtime::measure::IsolatedMeasurer> measurer_;
 };
 
 // "local-" + the CPU model in lower case, its words joined by '-', trade marks, clock speed

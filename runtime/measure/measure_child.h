@@ -7,17 +7,20 @@
 #include <string>
 #include <string_view>
 #include <sys/types.h>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "runtime/measure/line_channel.h"
 
-namespace tunefarm::tuner {
+namespace tunefarm::runtime::measure {
 
 class MeasureChild {
  public:
   // Spawns `program` in its own process group (a Ctrl-C at the terminal is the tuner's to
   // handle, not the candidate's). Unavailable naming the program when it cannot start.
-  static absl::StatusOr<std::unique_ptr<MeasureChild>> Start(const std::string& program);
+  // `args` follow the program name on its command line.
+  static absl::StatusOr<std::unique_ptr<MeasureChild>> Start(
+      const std::string& program, const std::vector<std::string>& args = {});
 
   // Closes the channel (the child exits at end of input), waits up to a second, then kills it;
   // always reaps it, so no zombie is left.
@@ -53,10 +56,10 @@ class MeasureChild {
 
   pid_t pid_;
   int fd_;
-  runtime::measure::LineReader reader_;
+  LineReader reader_;
 };
 
 // "killed by SIGSEGV", "exited with status 3", from a waitpid status.
 std::string DescribeWaitStatus(int status);
 
-}  // namespace tunefarm::tuner
+}  // namespace tunefarm::runtime::measure

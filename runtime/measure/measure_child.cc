@@ -1,4 +1,4 @@
-#include "tuner/measure/measure_child.h"
+#include "runtime/measure/measure_child.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -15,7 +15,7 @@
 
 extern char** environ;
 
-namespace tunefarm::tuner {
+namespace tunefarm::runtime::measure {
 namespace {
 
 std::string SignalName(int sig) {
@@ -49,7 +49,8 @@ std::string DescribeWaitStatus(int status) {
   return absl::StrCat("ended with wait status ", status);
 }
 
-absl::StatusOr<std::unique_ptr<MeasureChild>> MeasureChild::Start(const std::string& program) {
+absl::StatusOr<std::unique_ptr<MeasureChild>> MeasureChild::Start(
+    const std::string& program, const std::vector<std::string>& args) {
   // Close-on-exec on both ends: the builder's concurrent linker spawns must not inherit them
   // (a stray copy of the child's end would hide the child's death from us).
   int fds[2];
@@ -62,10 +63,13 @@ absl::StatusOr<std::unique_ptr<MeasureChild>> MeasureChild::Start(const std::str
   posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
   posix_spawnattr_t attr;
   InitSpawnAttributes(&attr);
-  std::string program_copy = program;
-  char* argv[] = {program_copy.data(), nullptr};
+  std::vector<std::string> words = {program};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, program.c_str(), &actions, &attr, argv, environ);
+  const int rc = posix_spawn(&pid, program.c_str(), &actions, &attr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   close(fds[1]);
@@ -84,7 +88,7 @@ MeasureChild::~MeasureChild() {
 
 MeasureChild::Reply MeasureChild::Exchange(std::string_view request, double timeout_s) {
   if (pid_ <= 0) return {Reply::Kind::kError, "the measure process is not running"};
-  if (!runtime::measure::WriteLine(fd_, request).ok()) {
+  if (!WriteLine(fd_, request).ok()) {
     // EPIPE or ECONNRESET: it died before reading (MSG_NOSIGNAL kept SIGPIPE away from us).
     return {Reply::Kind::kDied, Reap(/*grace_ms=*/1000)};
   }
@@ -92,14 +96,14 @@ MeasureChild::Reply MeasureChild::Exchange(std::string_view request, double time
   std::string error;
   const int timeout_ms = static_cast<int>(std::clamp(timeout_s * 1000.0, 0.0, 1e9));
   switch (reader_.Read(&line, timeout_ms, &error)) {
-    case runtime::measure::LineReader::Result::kLine:
+    case LineReader::Result::kLine:
       return {Reply::Kind::kLine, std::move(line)};
-    case runtime::measure::LineReader::Result::kEof:
+    case LineReader::Result::kEof:
       return {Reply::Kind::kDied, Reap(/*grace_ms=*/1000)};
-    case runtime::measure::LineReader::Result::kTimeout:
+    case LineReader::Result::kTimeout:
       Reap(/*grace_ms=*/0);
       return {Reply::Kind::kTimeout, ""};
-    case runtime::measure::LineReader::Result::kError:
+    case LineReader::Result::kError:
       Reap(/*grace_ms=*/0);
       return {Reply::Kind::kError, error};
   }
@@ -138,4 +142,4 @@ std::string MeasureChild::Reap(int grace_ms) {
   return DescribeWaitStatus(status);
 }
 
-}  // namespace tunefarm::tuner
+}  // namespace tunefarm::runtime::measure

@@ -1,6 +1,6 @@
 // The measure child process: it answers requests, its end is described by signal name, and
 // nothing is left behind (the process is reaped) however it ends.
-#include "tuner/measure/measure_child.h"
+#include "runtime/measure/measure_child.h"
 
 #include <cerrno>
 #include <csignal>
@@ -13,7 +13,7 @@
 #include "runtime/measure/measure_program.h"
 #include "runtime/measure/measure_protocol.h"
 
-namespace tunefarm::tuner {
+namespace tunefarm::runtime::measure {
 namespace {
 
 using ::testing::HasSubstr;
@@ -100,4 +100,4 @@ TEST(MeasureChildTest, WaitStatusDescriptions) {
 }
 
 }  // namespace
-}  // namespace tunefarm::tuner
+}  // namespace tunefarm::runtime::measure

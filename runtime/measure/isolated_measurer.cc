@@ -1,0 +1,139 @@
+#include "runtime/measure/isolated_measurer.h"
+
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/measure/measure_child.h"
+
+namespace tunefarm::runtime::measure {
+namespace {
+
+MeasureOutcome Failed(OutcomeKind kind, std::string message) {
+  MeasureOutcome o;
+  o.kind = kind;
+  o.message = std::move(message);
+  return o;
+}
+
+}  // namespace
+
+std::string_view OutcomeKindName(OutcomeKind kind) {
+  switch (kind) {
+    case OutcomeKind::kOk:
+      return "ok";
+    case OutcomeKind::kRuntimeError:
+      return "runtime_error";
+    case OutcomeKind::kRunTimeout:
+      return "run_timeout";
+    case OutcomeKind::kWrongAnswer:
+      return "wrong_answer";
+    case OutcomeKind::kWorkerLost:
+      return "worker_lost";
+  }
+  return "runtime_error";
+}
+
+IsolatedMeasurer::IsolatedMeasurer(std::string program, std::vector<std::string> program_args,
+                                   double reference_timeout_s)
+    : program_(std::move(program)),
+      program_args_(std::move(program_args)),
+      reference_timeout_s_(reference_timeout_s) {}
+
+IsolatedMeasurer::~IsolatedMeasurer() = default;
+
+void IsolatedMeasurer::Reset() { child_.reset(); }
+
+bool IsolatedMeasurer::EnsureChild(std::string* error) {
+  // A child that died while idle (killed from outside) must not cost a candidate its result.
+  if (child_ != nullptr && child_->ExitedWhileIdle()) child_.reset();
+  if (child_ != nullptr && child_->alive()) return true;
+  child_.reset();
+  absl::StatusOr<std::unique_ptr<MeasureChild>> started =
+      MeasureChild::Start(program_, program_args_);
+  if (!started.ok()) {
+    *error = std::string(started.status().message());
+    return false;
+  }
+  child_ = *std::move(started);
+  ++children_started_;
+  return true;
+}
+
+MeasureOutcome IsolatedMeasurer::Measure(MeasureRequest request, double timeout_s) {
+  std::string error;
+  if (!EnsureChild(&error)) return Failed(OutcomeKind::kWorkerLost, error);
+  request.id = next_id_++;
+
+  // A new reference first runs alone, under its own deadline: a naive schedule may take far
+  // longer than any candidate, and a candidate must not be timed out for it (nor given its time).
+  const std::string reference_id =
+      absl::StrCat(request.reference_library_path, "#", request.reference_key);
+  if (request.options.check_correctness && !references_ready_.contains(reference_id)) {
+    MeasureRequest prepare = request;
+    prepare.id = next_id_++;
+    prepare.library_path.clear();
+    prepare.function_name.clear();
+    MeasureChild::Reply ready = child_->Exchange(SerializeRequest(prepare), reference_timeout_s_);
+    if (ready.kind != MeasureChild::Reply::Kind::kLine) {
+      child_.reset();
+      return Failed(
+          ready.kind == MeasureChild::Reply::Kind::kTimeout ? OutcomeKind::kRunTimeout
+                                                            : OutcomeKind::kRuntimeError,
+          absl::StrCat("the reference ", request.reference_library_path, " did not finish (",
+                       ready.text, "); limit ", reference_timeout_s_, " s"));
+    }
+    absl::StatusOr<MeasureResponse> prepared = ParseResponse(ready.text);
+    if (!prepared.ok() || prepared->status != MeasureStatus::kOk) {
+      child_.reset();
+      return Failed(OutcomeKind::kRuntimeError,
+                    prepared.ok() ? prepared->message : std::string(prepared.status().message()));
+    }
+    references_ready_.insert(reference_id);
+  }
+
+  MeasureChild::Reply reply = child_->Exchange(SerializeRequest(request), timeout_s);
+  switch (reply.kind) {
+    case MeasureChild::Reply::Kind::kLine:
+      break;
+    case MeasureChild::Reply::Kind::kDied:
+      child_.reset();
+      return Failed(OutcomeKind::kRuntimeError,
+                    absl::StrCat("the measure process ended (", reply.text, ") while running ",
+                                 request.library_path));
+    case MeasureChild::Reply::Kind::kTimeout:
+      child_.reset();
+      return Failed(OutcomeKind::kRunTimeout, absl::StrCat("no result within ", timeout_s,
+                                                           " s; the measure process was killed"));
+    case MeasureChild::Reply::Kind::kError:
+      child_.reset();
+      return Failed(OutcomeKind::kRuntimeError, absl::StrCat("measure channel: ", reply.text));
+  }
+  absl::StatusOr<MeasureResponse> response = ParseResponse(reply.text);
+  if (!response.ok() || response->id != request.id) {
+    child_.reset();  // out of step with us: start over with a fresh child
+    return Failed(OutcomeKind::kRuntimeError,
+                  response.ok() ? absl::StrCat("measure response for request ", response->id,
+                                               ", expected ", request.id)
+                                : std::string(response.status().message()));
+  }
+  MeasureOutcome outcome;
+  switch (response->status) {
+    case MeasureStatus::kOk:
+      outcome.kind = OutcomeKind::kOk;
+      break;
+    case MeasureStatus::kWrongAnswer:
+      outcome.kind = OutcomeKind::kWrongAnswer;
+      break;
+    case MeasureStatus::kRuntimeError:
+      outcome.kind = OutcomeKind::kRuntimeError;
+      break;
+  }
+  // A candidate that computed garbage or failed may have written out of bounds without
+  // crashing: the next one gets a clean process (a restart costs a few milliseconds).
+  if (outcome.kind != OutcomeKind::kOk) child_.reset();
+  outcome.message = std::move(response->message);
+  outcome.repeat_seconds = std::move(response->repeat_seconds);
+  return outcome;
+}
+
+}  // namespace tunefarm::runtime::measure

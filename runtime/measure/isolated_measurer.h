@@ -1,0 +1,62 @@
+// IsolatedMeasurer: checks and times candidates one at a time in a persistent measure child
+// (tunefarm-measure or any program serving the measure protocol), restarting it after anything
+// that may have corrupted it. The local runner and the farm's device-side worker both use it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/measure/measure_protocol.h"
+
+namespace tunefarm::runtime::measure {
+
+class MeasureChild;
+
+// How a measurement ended. The names are the record store's error kinds (tuner/record.h).
+enum class OutcomeKind { kOk, kRuntimeError, kRunTimeout, kWrongAnswer, kWorkerLost };
+std::string_view OutcomeKindName(OutcomeKind kind);
+
+struct MeasureOutcome {
+  OutcomeKind kind = OutcomeKind::kOk;
+  std::string message;
+  std::vector<double> repeat_seconds;  // every repeat's mean; empty unless ok
+};
+
+class IsolatedMeasurer {
+ public:
+  // `program` is started as the child (with `program_args`, e.g. a flag that makes a worker
+  // binary serve the protocol itself). `reference_timeout_s` is the deadline of a reference's
+  // first, solo run.
+  IsolatedMeasurer(std::string program, std::vector<std::string> program_args = {},
+                   double reference_timeout_s = 300);
+  ~IsolatedMeasurer();
+  IsolatedMeasurer(const IsolatedMeasurer&) = delete;
+  IsolatedMeasurer& operator=(const IsolatedMeasurer&) = delete;
+
+  // Measures `request` (its id is replaced) with `timeout_s` for the candidate. A reference not
+  // seen before runs alone first under the reference deadline, so a slow naive schedule neither
+  // times the candidate out nor eats its time. Never throws; every failure is an outcome.
+  MeasureOutcome Measure(MeasureRequest request, double timeout_s);
+
+  // Children started so far: one more after each outcome other than ok.
+  int children_started() const { return children_started_; }
+  // Kills the child now (e.g. a cancelled lease); the next Measure starts a fresh one.
+  void Reset();
+
+ private:
+  bool EnsureChild(std::string* error);
+
+  std::string program_;
+  std::vector<std::string> program_args_;
+  double reference_timeout_s_;
+  std::unique_ptr<MeasureChild> child_;
+  int children_started_ = 0;
+  std::set<std::string> references_ready_;
+  int64_t next_id_ = 1;
+};
+
+}  // namespace tunefarm::runtime::measure

@@ -1,0 +1,137 @@
+// Dispatcher: queues measurement work per device key, leases it to idle workers of that key
+// (one lease per worker at a time, with a deadline), re-queues what a lost worker or an expired
+// lease leaves behind, and completes every piece of work exactly once. Jobs share a key's
+// workers in proportion to their weights (stride scheduling).
+//
+// It does no I/O: every call returns the leases to send (Assignments) and the caller delivers
+// them, so the gRPC layer, the tests and the load generator drive the same logic. Thread-safe;
+// done-callbacks run on the calling thread after the internal lock is released.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tracker/measure_work.h"
+
+namespace tunefarm::tracker {
+
+struct DispatcherOptions {
+  int64_t heartbeat_timeout_ms = 10000;  // a worker silent this long is gone
+  // A lease's deadline: now + the work's run_timeout_s * 2 (loading, a reference run and the
+  // upload of its libraries count too) + this.
+  int64_t lease_slack_ms = 30000;
+  // A piece of work whose lease was lost this many times is completed as worker_lost.
+  int max_attempts = 3;
+  // A piece of work that was held by this many *different* workers when each of them was lost
+  // is quarantined (worker_lost, "suspected of killing workers") instead of being retried.
+  int quarantine_after_workers = 2;
+};
+
+// What a worker registered as; the dispatcher keeps it for ListWorkers and metrics.
+struct WorkerDescription {
+  std::string worker_id;  // assigned by the caller (the service), unique
+  std::string device_key;
+  std::string target;
+  std::string cpu_model;
+  int cores = 0;
+  int64_t memory_bytes = 0;
+  std::string gpu_model;
+  int64_t gpu_memory_bytes = 0;
+  bool can_build = false;
+  std::string tunefarm_version;
+  std::string hostname;
+  std::string peer;
+};
+
+enum class WorkerState { kIdle, kBusy, kSession, kDraining };
+std::string_view WorkerStateName(WorkerState state);
+
+struct WorkerSnapshot {
+  WorkerDescription description;
+  WorkerState state = WorkerState::kIdle;
+  int64_t connected_ms = 0;
+  int64_t last_heartbeat_ms = 0;
+  int64_t measured = 0;  // leases completed by this worker
+  int64_t failures = 0;  // of those, not ok
+  std::optional<int64_t> lease_id;
+};
+
+// One lease to send: `work` stays owned by the dispatcher until completed.
+struct Assignment {
+  std::string worker_id;
+  int64_t lease_id = 0;
+  int64_t deadline_ms = 0;
+  std::shared_ptr<const MeasureWork> work;
+};
+
+// A lease to withdraw from a worker (its job was cancelled).
+struct Withdrawal {
+  std::string worker_id;
+  int64_t lease_id = 0;
+};
+
+class Dispatcher {
+ public:
+  using DoneCallback = std::function<void(const WorkOutcome&)>;
+
+  explicit Dispatcher(DispatcherOptions options = {});
+  ~Dispatcher();
+  Dispatcher(const Dispatcher&) = delete;
+  Dispatcher& operator=(const Dispatcher&) = delete;
+
+  // --- workers ---
+  // AlreadyExists when the id is taken. The new worker is idle: it may get a lease at once.
+  absl::StatusOr<std::vector<Assignment>> AddWorker(const WorkerDescription& worker,
+                                                    int64_t now_ms);
+  // The worker is gone (stream closed, heartbeats missed): its lease is re-queued (or completed
+  // as worker_lost / quarantined), possibly onto another idle worker at once.
+  std::vector<Assignment> RemoveWorker(const std::string& worker_id, int64_t now_ms);
+  void Heartbeat(const std::string& worker_id, int64_t now_ms);
+  // The worker finishes its lease (if any) and takes no new ones.
+  void SetDraining(const std::string& worker_id);
+
+  // --- work ---
+  // Queues `work` for its device key; `done` runs exactly once: with the worker's outcome, with
+  // worker_lost after too many lost leases, or with `cancelled` set by CancelJob.
+  std::vector<Assignment> Submit(MeasureWork work, DoneCallback done, int64_t now_ms);
+  // A worker's result. Accepted only from the worker currently holding the lease (a stale or
+  // duplicate result is ignored and returns no assignments); the worker is then idle again and
+  // may get its next lease at once.
+  std::vector<Assignment> Complete(const std::string& worker_id, int64_t lease_id,
+                                   WorkOutcome outcome, int64_t now_ms);
+  // Expires leases past their deadline (re-queued) and workers silent past the heartbeat
+  // timeout (removed; their ids are appended to `removed` when given).
+  std::vector<Assignment> Tick(int64_t now_ms, std::vector<std::string>* removed = nullptr);
+
+  // --- jobs ---
+  // A job's share of each key's workers relative to other jobs (>= 1; default 1).
+  void SetJobWeight(const std::string& job_id, int weight);
+  // Completes the job's queued and leased work with `cancelled` and returns the leases to
+  // withdraw; their late results are then ignored.
+  std::vector<Withdrawal> CancelJob(const std::string& job_id);
+
+  // --- sessions ---
+  // Marks an idle worker of the key as in a session (no leases until released); nullopt when
+  // none is idle.
+  std::optional<WorkerSnapshot> ReserveForSession(const std::string& device_key);
+  std::vector<Assignment> ReleaseSession(const std::string& worker_id, int64_t now_ms);
+
+  // --- observation ---
+  std::vector<WorkerSnapshot> Workers(const std::string& device_key = "") const;
+  int QueuedFor(const std::string& device_key) const;   // work waiting for a lease
+  int WorkersFor(const std::string& device_key) const;  // connected, any state
+  int LeasesOutstanding() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+  DispatcherOptions options_;
+};
+
+}  // namespace tunefarm::tracker

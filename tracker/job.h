@@ -1,0 +1,68 @@
+// A tuning job as the tracker keeps it: what was asked (JobSpec, stored as JSON with the job so a
+// restarted tracker can resume it) and where it stands (JobStatus).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "tuner/measure.h"
+
+namespace tunefarm::tracker {
+
+struct JobSpec {
+  // Exactly one of `workload` (a template workload key) and `script_source` (a TE script with
+  // cfg knobs; `bindings` give its sizes).
+  std::string workload;
+  std::string script_source;
+  std::string script_name;  // for keys and error messages; empty: "script"
+  std::map<std::string, int64_t> bindings;
+  std::string dtype = "float32";
+  std::string target = "llvm";
+  std::string device_key;
+  int trials = 0;
+  std::string tuner = "xgb";
+  int batch_size = 16;
+  int early_stopping = 0;
+  uint64_t seed = 1;
+  tuner::MeasureOptions measure;
+  int priority = 1;  // 1..100: the job's share of the fleet relative to other jobs
+  bool transfer = false;
+};
+
+std::string JobSpecToJson(const JobSpec& spec);
+absl::StatusOr<JobSpec> JobSpecFromJson(std::string_view json);
+
+enum class JobState { kQueued, kRunning, kSucceeded, kFailed, kCancelled };
+std::string_view JobStateName(JobState state);  // "queued", "running", ...
+absl::StatusOr<JobState> ParseJobState(std::string_view name);
+inline bool IsFinished(JobState s) {
+  return s == JobState::kSucceeded || s == JobState::kFailed || s == JobState::kCancelled;
+}
+
+struct JobStatus {
+  std::string id;
+  JobState state = JobState::kQueued;
+  std::string workload_key;
+  std::string target;
+  std::string device_key;
+  int trials = 0;       // requested
+  int trials_done = 0;  // recorded so far, all kinds, across tracker restarts
+  int errors = 0;
+  std::map<std::string, int> error_counts;  // by error kind name
+  double best_seconds = 0;
+  double best_gflops = 0;
+  std::string best_config_json;
+  // Why it waits ("no worker with device key 'rasp4b' is connected"), why it failed, or how it
+  // ended ("early stopped", "space exhausted").
+  std::string message;
+  int64_t created_ms = 0;
+  int64_t updated_ms = 0;
+  int priority = 1;
+  std::string tuner;
+  int64_t version = 0;  // increases with every change (WatchJob waits on it)
+};
+
+}  // namespace tunefarm::tracker

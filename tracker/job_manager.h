@@ -1,0 +1,62 @@
+// JobManager: accepts tuning jobs, runs each one's tuning loop (tuner::Tune with the tracker's
+// builder pool and a RemoteRunner) on a bounded set of job threads, persists every job in the
+// record database, and resumes unfinished jobs when a tracker starts on that database.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tracker/dispatcher.h"
+#include "tracker/job.h"
+#include "tracker/lease_sender.h"
+
+namespace tunefarm::tracker {
+
+struct JobManagerOptions {
+  std::string db_path;      // the record database (also holds the jobs table)
+  int max_jobs = 64;        // queued + running; beyond: ResourceExhausted
+  int max_running = 4;      // tuning loops at once; more jobs wait queued
+  int max_trials = 100000;  // per job; beyond: InvalidArgument
+  int64_t max_artifact_bytes = 64ll << 20;
+  int build_parallelism = 0;    // candidates compiled at once across all jobs; 0: cores
+  std::string work_dir_parent;  // scratch for built libraries; empty: $TMPDIR or /tmp
+};
+
+class JobManager {
+ public:
+  // Opens the database, then re-queues every job it finds queued or running (a tracker that
+  // was killed): each resumes with the trials it still owes and never re-measures a recorded
+  // config.
+  static absl::StatusOr<std::unique_ptr<JobManager>> Create(JobManagerOptions options,
+                                                            Dispatcher& dispatcher,
+                                                            LeaseSender& sender);
+  // Stops the job threads without finishing their jobs (they stay running in the database and
+  // resume on the next start).
+  ~JobManager();
+
+  // Validates and stores the job. InvalidArgument names the problem (unknown workload or
+  // template, a script error with line:column, trials out of 1..max_trials, bad tuner or
+  // options); ResourceExhausted when max_jobs are unfinished. Nothing is stored on error.
+  absl::StatusOr<JobStatus> Submit(const JobSpec& spec);
+  absl::StatusOr<JobStatus> Get(const std::string& id) const;  // NotFound
+  // Stops dispatch of the job's work (in-flight leases are withdrawn) and keeps every result
+  // recorded so far. A finished job is returned unchanged.
+  absl::StatusOr<JobStatus> Cancel(const std::string& id);
+  // Newest first; `include_finished` false: queued and running only.
+  std::vector<JobStatus> List(bool include_finished, int limit) const;
+  // Blocks until the job's version exceeds `after_version`, the job is finished, or
+  // `timeout_ms` passes; returns its status then. NotFound for an unknown id.
+  absl::StatusOr<JobStatus> WaitForChange(const std::string& id, int64_t after_version,
+                                          int64_t timeout_ms) const;
+
+  struct Impl;
+
+ private:
+  explicit JobManager(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tunefarm::tracker

@@ -1,0 +1,51 @@
+// What the tracker sends a worker to measure (one candidate, its libraries shared by hash) and
+// what comes back: the unit the dispatcher queues, leases and completes exactly once.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/measure/measure_protocol.h"
+#include "tuner/record.h"
+
+namespace tunefarm::tracker {
+
+// A built library, held in memory and named by the SHA-256 of its bytes (lowercase hex), so a
+// worker receives each distinct library once per connection.
+struct Artifact {
+  std::string sha256;
+  std::shared_ptr<const std::string> bytes;
+  std::string name;  // a file name hint ("candidate.so")
+};
+
+// Reads the file and hashes it. NotFound / ResourceExhausted (over `max_bytes`) name the file.
+absl::StatusOr<Artifact> LoadArtifact(const std::string& path, int64_t max_bytes);
+std::string Sha256Hex(std::string_view bytes);
+
+struct MeasureWork {
+  std::string job_id;
+  std::string device_key;  // only workers of this key may take it
+  Artifact library;
+  std::string function_name;
+  std::optional<Artifact> reference;  // absent: correctness is not checked
+  std::string reference_function;
+  std::string reference_key;
+  std::map<std::string, int64_t> bindings;
+  runtime::measure::CandidateOptions options;
+  double run_timeout_s = 10;  // on the device, per attempt
+  double best_seconds = 0;    // for the slow-candidate cutoff
+};
+
+struct WorkOutcome {
+  tuner::ErrorKind error_kind = tuner::ErrorKind::kOk;
+  std::string error_message;
+  std::vector<double> repeat_seconds;
+  std::string worker_id;   // who measured it; empty when no worker did (cancelled, quarantined)
+  bool cancelled = false;  // the job was cancelled before a result came: not a measurement
+};
+
+}  // namespace tunefarm::tracker

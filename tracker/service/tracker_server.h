@@ -1,0 +1,56 @@
+// TrackerServer: the tracker process's gRPC side. It serves the worker stream (WorkerService),
+// the client API (TrackerService) and remote sessions (SessionService) on one port, checks the
+// token on every call, and wires them to the Dispatcher and the JobManager it owns. gRPC types
+// stay out of this header so that the command line and tests include it cheaply.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "tracker/dispatcher.h"
+#include "tracker/job_manager.h"
+
+namespace tunefarm::tracker {
+
+struct TrackerServerOptions {
+  std::string listen = "127.0.0.1:9190";  // port 0: an ephemeral port (see port())
+  std::string db_path;                    // the record database (created if missing)
+  std::string token;                      // empty: no authentication
+  // TLS: both set to serve TLS (PEM files); otherwise plaintext (loopback and trusted LANs).
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  DispatcherOptions dispatcher;
+  JobManagerOptions jobs;  // db_path is filled from above
+  int heartbeat_interval_ms = 2000;
+  int64_t max_message_bytes = 256ll << 20;
+  int tick_interval_ms = 200;  // how often leases and heartbeats are checked
+};
+
+class TrackerServer {
+ public:
+  // Opens the database (resuming unfinished jobs), binds the port and starts serving.
+  // InvalidArgument for bad options, Unavailable when the address cannot be bound.
+  static absl::StatusOr<std::unique_ptr<TrackerServer>> Start(TrackerServerOptions options);
+  ~TrackerServer();  // Shutdown()
+
+  int port() const;
+  std::string address() const;  // "127.0.0.1:<port>"
+  // Stops accepting calls, closes the worker streams, stops job threads (unfinished jobs stay
+  // resumable). Idempotent.
+  void Shutdown();
+  // Blocks until Shutdown() is called from another thread (or a signal handler's helper).
+  void Wait();
+
+  Dispatcher& dispatcher();
+  JobManager& jobs();
+
+  struct Impl;
+
+ private:
+  explicit TrackerServer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tunefarm::tracker
