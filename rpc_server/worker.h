@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 
 namespace tunefarm::rpc_server {
 

@@ -9,10 +9,15 @@
 
 #include "tools/commands/best_command.h"
 #include "tools/commands/build_command.h"
+#include "tools/commands/demo_command.h"
+#include "tools/commands/jobs_command.h"
 #include "tools/commands/lower_command.h"
 #include "tools/commands/records_command.h"
 #include "tools/commands/run_command.h"
+#include "tools/commands/tracker_command.h"
 #include "tools/commands/tune_command.h"
+#include "tools/commands/worker_command.h"
+#include "tools/commands/workers_command.h"
 
 namespace {
 
@@ -68,6 +73,91 @@ void AddTuneCommand(CLI::App& app, tunefarm::tools::TuneCommandOptions& t, CLI::
   cmd->add_flag("!--no-transfer", t.transfer,
                 "Do not warm the model from records of other shapes of the template");
   cmd->add_flag("!--no-progress", t.progress, "No progress line");
+  cmd->add_option("--tracker", t.tracker,
+                  "Tune through a farm: submit the job to this tracker (HOST:PORT) and watch it");
+  cmd->add_option("--key", t.key, "Farm mode: the device key of the workers that measure it");
+  cmd->add_option("--token-file", t.token_file, "Farm mode: file holding the farm's token");
+  cmd->add_option("--tls-root-cert", t.tls_root_cert, "Farm mode: CA certificate (PEM) for TLS");
+  cmd->add_option("--priority", t.priority, "Farm mode: share of the fleet, 1..100")
+      ->capture_default_str();
+  cmd->add_flag("--detach", t.detach, "Farm mode: print the job id and return at once");
+}
+
+void AddFarmAddress(CLI::App* cmd, tunefarm::tools::FarmAddress& farm) {
+  cmd->add_option("--tracker", farm.tracker, "The tracker, HOST:PORT")->capture_default_str();
+  cmd->add_option("--token-file", farm.token_file, "File holding the farm's token");
+  cmd->add_option("--tls-root-cert", farm.tls_root_cert, "CA certificate (PEM) for TLS");
+}
+
+struct FarmCommands {
+  tunefarm::tools::TrackerCommandOptions tracker;
+  tunefarm::tools::WorkerCommandOptions worker;
+  tunefarm::tools::JobsOptions jobs;
+  tunefarm::tools::WorkersOptions workers;
+  tunefarm::tools::DemoOptions demo;
+  CLI::App* demo_cmd = nullptr;
+  CLI::App* tracker_cmd = nullptr;
+  CLI::App* worker_cmd = nullptr;
+  CLI::App* jobs_cmd = nullptr;
+  CLI::App* workers_cmd = nullptr;
+};
+
+void AddFarmCommands(CLI::App& app, FarmCommands& f) {
+  f.demo_cmd = app.add_subcommand(
+      "demo",
+      "Start a farm here (tracker + 2 workers), tune a matmul and a conv2d through it, and "
+      "compare the best configs with the untuned defaults");
+  f.demo_cmd->add_option("--db", f.demo.db, "The record database it leaves behind")
+      ->capture_default_str();
+  f.demo_cmd->add_option("--trials", f.demo.trials, "Trials per job")->capture_default_str();
+  f.demo_cmd->add_option("--workers", f.demo.workers, "Local workers")->capture_default_str();
+  f.demo_cmd->add_option("--matmul", f.demo.matmul, "The matmul workload")->capture_default_str();
+  f.demo_cmd->add_option("--conv", f.demo.conv, "The conv2d workload")->capture_default_str();
+  f.demo_cmd->add_flag("!--no-progress", f.demo.progress, "No progress line");
+  f.tracker_cmd = app.add_subcommand(
+      "tracker", "Run a farm's tracker: workers connect to it, clients submit tuning jobs");
+  f.tracker_cmd->add_option("--listen", f.tracker.listen, "Address to serve, HOST:PORT (0: any)")
+      ->capture_default_str();
+  f.tracker_cmd->add_option("--db", f.tracker.db, "The record database (created if missing)")
+      ->capture_default_str();
+  f.tracker_cmd->add_option("--token-file", f.tracker.token_file,
+                            "Workers and clients must present the token in this file");
+  f.tracker_cmd->add_option("--tls-cert", f.tracker.tls_cert, "Serve TLS with this certificate");
+  f.tracker_cmd->add_option("--tls-key", f.tracker.tls_key, "... and this private key (PEM)");
+  f.tracker_cmd->add_option("--max-jobs", f.tracker.max_jobs, "Unfinished jobs at most")
+      ->capture_default_str();
+  f.tracker_cmd->add_option("--max-running", f.tracker.max_running, "Jobs tuning at once")
+      ->capture_default_str();
+  f.tracker_cmd->add_option("--max-trials", f.tracker.max_trials, "Trials per job at most")
+      ->capture_default_str();
+  f.tracker_cmd
+      ->add_option("--max-artifact-mb", f.tracker.max_artifact_mb,
+                   "Largest library sent to a worker")
+      ->capture_default_str();
+  f.tracker_cmd->add_option("--port-file", f.tracker.port_file,
+                            "Write the bound port here once listening");
+
+  f.worker_cmd = app.add_subcommand(
+      "worker", "Serve this machine to a farm: measure the candidates a tracker leases");
+  f.worker_cmd->add_option("--tracker", f.worker.tracker, "The tracker, HOST:PORT")
+      ->capture_default_str();
+  f.worker_cmd->add_option("--key", f.worker.key, "Device key, e.g. epyc-2c")->required();
+  f.worker_cmd->add_option("--target", f.worker.target, "The target it runs")
+      ->capture_default_str();
+  f.worker_cmd->add_option("--token-file", f.worker.token_file, "File holding the farm's token");
+  f.worker_cmd->add_option("--tls-root-cert", f.worker.tls_root_cert,
+                           "CA certificate (PEM): use TLS and trust only trackers it signed");
+  f.worker_cmd->add_option("--work-dir", f.worker.work_dir, "Artifact cache directory");
+
+  f.jobs_cmd = app.add_subcommand("jobs", "List the farm's tuning jobs, or cancel one");
+  AddFarmAddress(f.jobs_cmd, f.jobs.farm);
+  f.jobs_cmd->add_flag("--all", f.jobs.all, "Finished jobs too");
+  f.jobs_cmd->add_option("--limit", f.jobs.limit, "At most this many")->capture_default_str();
+  f.jobs_cmd->add_option("--cancel", f.jobs.cancel, "Cancel this job (its records stay)");
+
+  f.workers_cmd = app.add_subcommand("workers", "List the workers connected to the farm");
+  AddFarmAddress(f.workers_cmd, f.workers.farm);
+  f.workers_cmd->add_option("--key", f.workers.key, "Only this device key");
 }
 
 }  // namespace
@@ -132,7 +222,9 @@ int main(int argc, char** argv) {
   tunefarm::tools::BestOptions best;
   CLI::App* best_cmd =
       app.add_subcommand("best", "Show the fastest recorded config of a workload per device");
-  best_cmd->add_option("--db", best.db, "The record database")->required();
+  best_cmd->add_option("--db", best.db, "The record database (or --tracker)");
+  best_cmd->add_option("--tracker", best.farm.tracker, "Ask this tracker instead, HOST:PORT");
+  best_cmd->add_option("--token-file", best.farm.token_file, "File holding the farm's token");
   best_cmd->add_option("--workload", best.workload, "Workload key, e.g. matmul:1024,1024,1024")
       ->required();
   best_cmd->add_option("--target", best.target, "Only this target");
@@ -146,6 +238,9 @@ int main(int argc, char** argv) {
   records_cmd->add_option("--db", records.db, "The record database")->required();
   records_cmd->add_option("file", records.file, "JSON lines file; - for stdout/stdin")
       ->capture_default_str();
+
+  FarmCommands farm;
+  AddFarmCommands(app, farm);
 
   try {
     app.parse(argc, argv);
@@ -163,7 +258,31 @@ int main(int argc, char** argv) {
     std::signal(SIGINT, OnInterrupt);
     return tunefarm::tools::RunTuneCommand(tune, &g_stop, std::cout, std::cerr);
   }
-  if (best_cmd->parsed()) return tunefarm::tools::RunBestCommand(best, std::cout, std::cerr);
+  if (best_cmd->parsed()) {
+    if (best.db.empty() == (best_cmd->count("--tracker") == 0)) {
+      std::cerr << "tunefarm: best needs exactly one of --db FILE and --tracker HOST:PORT\n";
+      return kUsageError;
+    }
+    return tunefarm::tools::RunBestCommand(best, std::cout, std::cerr);
+  }
+  if (farm.tracker_cmd->parsed() || farm.worker_cmd->parsed()) {
+    // Ctrl-C or SIGTERM: the tracker stops (jobs resume on restart), a worker drains.
+    std::signal(SIGINT, OnInterrupt);
+    std::signal(SIGTERM, OnInterrupt);
+    if (farm.tracker_cmd->parsed()) {
+      return tunefarm::tools::RunTrackerCommand(farm.tracker, &g_stop, std::cout, std::cerr);
+    }
+    return tunefarm::tools::RunWorkerCommand(farm.worker, &g_stop, std::cout, std::cerr);
+  }
+  if (farm.demo_cmd->parsed()) {
+    std::signal(SIGINT, OnInterrupt);
+    return tunefarm::tools::RunDemoCommand(farm.demo, &g_stop, std::cout, std::cerr);
+  }
+  if (farm.jobs_cmd->parsed())
+    return tunefarm::tools::RunJobsCommand(farm.jobs, std::cout, std::cerr);
+  if (farm.workers_cmd->parsed()) {
+    return tunefarm::tools::RunWorkersCommand(farm.workers, std::cout, std::cerr);
+  }
   if (records_cmd->parsed()) {
     return tunefarm::tools::RunRecordsCommand(records, std::cin, std::cout, std::cerr);
   }

@@ -1,6 +1,8 @@
 #include "tools/commands/best_command.h"
 
 #include <cstdio>
+#include <map>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -26,30 +28,46 @@ int RunBestCommand(const BestOptions& o, std::ostream& out, std::ostream& err) {
     }
     target = *canonical;
   }
-  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
-      OpenRecordDb(o.db, DbMode::kMustExist);
-  if (!store.ok()) {
-    err << "tunefarm: " << store.status().message() << "\n";
-    return 1;
-  }
   const std::string key = workload->Key();
-  absl::StatusOr<std::vector<tuner::Record>> best = (*store)->BestPerDevice(key, target);
-  if (!best.ok()) {
-    err << "tunefarm: " << best.status().message() << "\n";
-    return 1;
-  }
   std::vector<tuner::Record> shown;
-  for (tuner::Record& r : *best) {
-    if (o.device.empty() || r.device_key == o.device) shown.push_back(std::move(r));
+  std::optional<double> flops;
+  if (o.db.empty()) {
+    absl::StatusOr<std::unique_ptr<FarmClient>> client = FarmClient::Connect(o.farm);
+    absl::StatusOr<std::vector<BestRecord>> best =
+        client.ok() ? (*client)->QueryBest(key, target, o.device) : client.status();
+    if (!best.ok()) {
+      err << "tunefarm: " << best.status().message() << "\n";
+      return 1;
+    }
+    for (BestRecord& b : *best) {
+      if (b.median_seconds > 0 && b.gflops > 0) flops = b.gflops * 1e9 * b.median_seconds;
+      shown.push_back(std::move(b.record));
+    }
+  } else {
+    absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
+        OpenRecordDb(o.db, DbMode::kMustExist);
+    if (!store.ok()) {
+      err << "tunefarm: " << store.status().message() << "\n";
+      return 1;
+    }
+    absl::StatusOr<std::vector<tuner::Record>> best = (*store)->BestPerDevice(key, target);
+    if (!best.ok()) {
+      err << "tunefarm: " << best.status().message() << "\n";
+      return 1;
+    }
+    for (tuner::Record& r : *best) {
+      if (o.device.empty() || r.device_key == o.device) shown.push_back(std::move(r));
+    }
+    absl::StatusOr<std::optional<double>> stored_flops = (*store)->WorkloadFlops(key);
+    if (stored_flops.ok()) flops = *stored_flops;
   }
   if (shown.empty()) {
     err << "tunefarm: no successful record of " << key
         << (target.empty() ? "" : absl::StrCat(" on ", target))
-        << (o.device.empty() ? "" : absl::StrCat(" for device ", o.device)) << " in " << o.db
-        << "\n";
+        << (o.device.empty() ? "" : absl::StrCat(" for device ", o.device)) << " in "
+        << (o.db.empty() ? absl::StrCat("the farm at ", o.farm.tracker) : o.db) << "\n";
     return 1;
   }
-  absl::StatusOr<std::optional<double>> flops = (*store)->WorkloadFlops(key);
   for (const tuner::Record& r : shown) {
     if (o.json) {
       out << tuner::RecordToJsonLine(r) << "\n";
@@ -59,8 +77,8 @@ int RunBestCommand(const BestOptions& o, std::ostream& out, std::ostream& err) {
     char line[160];
     std::snprintf(line, sizeof(line), "median_ms=%.4f", median * 1e3);
     out << key << "  target=\"" << r.target << "\"  device=" << r.device_key << "  " << line;
-    if (flops.ok() && flops->has_value() && median > 0) {
-      std::snprintf(line, sizeof(line), "  gflops=%.2f", **flops / median / 1e9);
+    if (flops.has_value() && median > 0) {
+      std::snprintf(line, sizeof(line), "  gflops=%.2f", *flops / median / 1e9);
       out << line;
     }
     out << "  measured_by=" << r.measured_by << "  version=" << r.tunefarm_version

@@ -1,9 +1,11 @@
-// `tunefarm best --db tf.db --workload KEY [--target T] [--device D]`: the fastest recorded config
-// of a workload, per target and device key.
+// `tunefarm best --db tf.db --workload KEY [--target T] [--device D]` (or `--tracker HOST:PORT`
+// instead of --db): the fastest recorded config of a workload, per target and device key.
 #pragma once
 
 #include <ostream>
 #include <string>
+
+#include "tools/commands/farm_client.h"
 
 namespace tunefarm::tools {
 
@@ -13,6 +15,8 @@ struct BestOptions {
   std::string target;    // empty: every target
   std::string device;    // empty: every device key
   bool json = false;     // print the best records as JSON lines instead of a table
+  // Ask a tracker instead of opening `db` (when farm.tracker is set and db is empty).
+  FarmAddress farm;
 };
 
 // 0 with one line per (target, device): median ms, GFLOPS (when the workload's FLOPs are known),

@@ -95,6 +95,7 @@ int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, s
                             "--trials, --batch-size and --repeat must be positive and "
                             "--early-stopping not negative"));
   }
+  if (!o.tracker.empty()) return RunRemoteTuneCommand(o, stop, out, err);
   // The local runner loads candidates into a process on this machine.
   absl::StatusOr<codegen::Target> parsed_target = codegen::ParseTarget(o.target);
   if (!parsed_target.ok()) return fail(kUsage, parsed_target.status());

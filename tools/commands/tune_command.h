@@ -30,6 +30,13 @@ struct TuneCommandOptions {
   // Default: the local runner's ("local-<cpu>"), with "-<N>t" appended when --threads is given.
   std::string device_key;
   bool progress = true;
+  // Farm mode: submit the job to this tracker instead of measuring here, and watch it.
+  std::string tracker;
+  std::string key;  // the device key of the workers that measure it (farm mode)
+  std::string token_file;
+  std::string tls_root_cert;
+  int priority = 1;
+  bool detach = false;  // print the job id and return instead of watching
 };
 
 // 0 when tuning ran (interrupted or not) and printed the best config; 1 with "tunefarm: ..." on
@@ -37,5 +44,12 @@ struct TuneCommandOptions {
 // command line (unknown workload template, target or tuner). `stop` is polled between batches.
 int RunTuneCommand(const TuneCommandOptions& options, const std::atomic<bool>* stop,
                    std::ostream& out, std::ostream& err);
+
+// Farm mode (`--tracker`): submits the job and shows the same progress line, fed by WatchJob.
+// A stop request (Ctrl-C) cancels the job; its records stay. 0 when the job succeeded (or was
+// submitted, with `detach`); 1 when it failed or was cancelled, or the tracker refused it (with
+// the tracker's reason); 2 for a bad command line.
+int RunRemoteTuneCommand(const TuneCommandOptions& options, const std::atomic<bool>* stop,
+                         std::ostream& out, std::ostream& err);
 
 }  // namespace tunefarm::tools

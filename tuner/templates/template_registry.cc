@@ -1,8 +1,10 @@
-// The registry is a fixed table: the operator library's templates are known at compile time, and
-// a table keeps ListTemplates' order and MakeTemplate's errors deterministic.
+// The registry is a table sorted by name, holding the operator library's templates from the start
+// (a sorted table keeps ListTemplates' order and MakeTemplate's errors deterministic); programs
+// may add their own.
 #include "tuner/templates/template_registry.h"
 
 #include <algorithm>
+#include <mutex>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -18,11 +20,22 @@ namespace {
 
 struct Entry {
   TemplateInfo info;
-  TemplateFactory factory;
+  TemplateFactory factory = nullptr;
 };
 
-const std::vector<Entry>& Registry() {
-  static const std::vector<Entry>* entries = [] {
+std::mutex& RegistryMutex() {
+  static std::mutex* mu = new std::mutex;
+  return *mu;
+}
+
+void SortByName(std::vector<Entry>& entries) {
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.info.name < b.info.name; });
+}
+
+// Callers hold RegistryMutex().
+std::vector<Entry>& Registry() {
+  static std::vector<Entry>* entries = [] {
     auto* e = new std::vector<Entry>{
         {templates::BatchMatmulTemplateInfo(), &templates::MakeBatchMatmulTemplate},
         {templates::Conv2dTemplateInfo(), &templates::MakeConv2dTemplate},
@@ -33,8 +46,7 @@ const std::vector<Entry>& Registry() {
          &templates::MakeDepthwiseConv2dNchwcTemplate},
         {templates::MatmulTemplateInfo(), &templates::MakeMatmulTemplate},
     };
-    std::sort(e->begin(), e->end(),
-              [](const Entry& a, const Entry& b) { return a.info.name < b.info.name; });
+    SortByName(*e);
     return e;
   }();
   return *entries;
@@ -42,7 +54,24 @@ const std::vector<Entry>& Registry() {
 
 }  // namespace
 
+absl::Status RegisterTemplate(TemplateInfo info, TemplateFactory factory) {
+  if (info.name.empty() || factory == nullptr) {
+    return absl::InvalidArgumentError("a template needs a name and a factory");
+  }
+  std::lock_guard<std::mutex> lock(RegistryMutex());
+  for (const Entry& e : Registry()) {
+    if (e.info.name == info.name) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("a template named '", info.name, "' is already registered"));
+    }
+  }
+  Registry().push_back(Entry{std::move(info), std::move(factory)});
+  SortByName(Registry());
+  return absl::OkStatus();
+}
+
 std::vector<TemplateInfo> ListTemplates() {
+  std::lock_guard<std::mutex> lock(RegistryMutex());
   std::vector<TemplateInfo> infos;
   for (const Entry& e : Registry()) infos.push_back(e.info);
   return infos;
@@ -50,10 +79,18 @@ std::vector<TemplateInfo> ListTemplates() {
 
 absl::StatusOr<std::unique_ptr<TaskTemplate>> MakeTemplate(const Workload& workload,
                                                            const topi::CpuInfo& cpu) {
-  for (const Entry& e : Registry()) {
-    if (e.info.name != workload.template_name) continue;
+  TemplateFactory factory = nullptr;
+  std::vector<std::string> names;
+  {
+    std::lock_guard<std::mutex> lock(RegistryMutex());
+    for (const Entry& e : Registry()) {
+      names.push_back(e.info.name);
+      if (e.info.name == workload.template_name) factory = e.factory;
+    }
+  }
+  if (factory != nullptr) {
     absl::Status error;
-    std::unique_ptr<TaskTemplate> t = e.factory(workload, cpu, error);
+    std::unique_ptr<TaskTemplate> t = factory(workload, cpu, error);
     if (t == nullptr) {
       if (error.ok()) {
         error = absl::InternalError(
@@ -63,8 +100,6 @@ absl::StatusOr<std::unique_ptr<TaskTemplate>> MakeTemplate(const Workload& workl
     }
     return t;
   }
-  std::vector<std::string> names;
-  for (const Entry& e : Registry()) names.push_back(e.info.name);
   return absl::InvalidArgumentError(absl::StrCat("workload '", workload.Key(),
                                                  "': unknown template '", workload.template_name,
                                                  "' (known: ", absl::StrJoin(names, ", "), ")"));

@@ -14,6 +14,11 @@
 
 namespace tunefarm::tuner {
 
+// Adds a template to the registry of this process, e.g. a program that embeds the tracker with its
+// own operators (and the farm's tests, with templates that crash or hang on purpose).
+// AlreadyExists when the name is taken; InvalidArgument for an empty name or no factory.
+absl::Status RegisterTemplate(TemplateInfo info, TemplateFactory factory);
+
 // Every registered template, sorted by name.
 std::vector<TemplateInfo> ListTemplates();
 

@@ -1,0 +1,119 @@
+#include "rpc_server/lease_executor.h"
+
+#include <csignal>
+#include <fstream>
+#include <string>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <utility>
+
+namespace tunefarm::rpc_server {
+
+LeaseExecutor::LeaseExecutor(std::string program, std::vector<std::string> program_args,
+                             DoneCallback done)
+    : measurer_(std::move(program), std::move(program_args)), done_(std::move(done)) {
+  thread_ = std::thread([this] { Loop(); });
+}
+
+LeaseExecutor::~LeaseExecutor() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    shutdown_ = true;
+    queue_.clear();
+    running_cancelled_ = true;
+    if (running_ != 0) KillRunningChildLocked();
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void LeaseExecutor::Submit(LeaseTask task) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    queue_.push_back(std::move(task));
+  }
+  cv_.notify_all();
+}
+
+bool LeaseExecutor::Cancel(int64_t lease_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto it = queue_.begin(); it != queue_.end(); ++it) {
+    if (it->lease_id == lease_id) {
+      queue_.erase(it);
+      return true;
+    }
+  }
+  if (running_ == lease_id && !running_cancelled_) {
+    running_cancelled_ = true;
+    KillRunningChildLocked();
+  }
+  return false;
+}
+
+// IsolatedMeasurer cannot be reset from another thread, and it does not expose its child. But
+// the child is spawned by the executor thread, so it is exactly that thread's child process
+// (/proc/self/task/<tid>/children). Killing it makes the measurement in progress end at once
+// (as a crash would); the executor thread itself reaps it. A pid cannot be reused before that
+// reaping, so the kill cannot reach an unrelated process unless the child exits and is reaped
+// in the instant between reading the list and the kill, and its pid is then reissued at once.
+void LeaseExecutor::KillRunningChildLocked() {
+  if (executor_tid_ == 0) return;
+  std::ifstream children("/proc/self/task/" + std::to_string(executor_tid_) + "/children");
+  pid_t pid = 0;
+  while (children >> pid) {
+    if (pid <= 0) continue;
+    kill(-pid, SIGKILL);  // the child leads its own process group: anything it started goes too
+    kill(pid, SIGKILL);
+  }
+}
+
+std::vector<int64_t> LeaseExecutor::DropQueued() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<int64_t> ids;
+  for (const LeaseTask& task : queue_) ids.push_back(task.lease_id);
+  queue_.clear();
+  return ids;
+}
+
+bool LeaseExecutor::Idle() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return queue_.empty() && running_ == 0;
+}
+
+int LeaseExecutor::children_started() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return children_started_;
+}
+
+void LeaseExecutor::Loop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    executor_tid_ = static_cast<int>(syscall(SYS_gettid));
+  }
+  for (;;) {
+    LeaseTask task;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [&] { return shutdown_ || !queue_.empty(); });
+      if (shutdown_) return;
+      task = std::move(queue_.front());
+      queue_.pop_front();
+      running_ = task.lease_id;
+      running_cancelled_ = false;
+    }
+    LeaseOutcome result;
+    result.lease_id = task.lease_id;
+    result.outcome = measurer_.Measure(std::move(task.request), task.timeout_s);
+    bool shutting_down = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      result.cancelled = running_cancelled_;
+      running_ = 0;
+      children_started_ = measurer_.children_started();
+      shutting_down = shutdown_;
+    }
+    if (!shutting_down) done_(std::move(result));
+  }
+}
+
+}  // namespace tunefarm::rpc_server

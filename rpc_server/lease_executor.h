@@ -1,0 +1,73 @@
+// LeaseExecutor: measures the worker's leases one at a time on its own thread, in an isolated
+// measure child, so that the connection keeps reading (cancellations, drain) and heartbeating
+// while a candidate runs.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "runtime/measure/isolated_measurer.h"
+#include "runtime/measure/measure_protocol.h"
+
+namespace tunefarm::rpc_server {
+
+struct LeaseTask {
+  int64_t lease_id = 0;
+  runtime::measure::MeasureRequest request;
+  double timeout_s = 10;  // for the candidate (load + check + time)
+};
+
+struct LeaseOutcome {
+  int64_t lease_id = 0;
+  runtime::measure::MeasureOutcome outcome;
+  bool cancelled = false;  // cancelled while it ran: nobody wants the result
+};
+
+class LeaseExecutor {
+ public:
+  // Called on the executor thread, exactly once for every task that started.
+  using DoneCallback = std::function<void(LeaseOutcome)>;
+
+  LeaseExecutor(std::string program, std::vector<std::string> program_args, DoneCallback done);
+  // Drops the queue, kills the measurement in hand and waits for the thread.
+  ~LeaseExecutor();
+  LeaseExecutor(const LeaseExecutor&) = delete;
+  LeaseExecutor& operator=(const LeaseExecutor&) = delete;
+
+  void Submit(LeaseTask task);
+  // A queued lease is removed (returns true: no callback will come). The lease in progress is
+  // marked cancelled and its measure child killed (returns false; its callback says
+  // cancelled). Unknown ids: false.
+  bool Cancel(int64_t lease_id);
+  // Removes every lease not started yet and returns their ids (a lost connection: the tracker
+  // re-queues them).
+  std::vector<int64_t> DropQueued();
+  // No lease queued or running.
+  bool Idle() const;
+  int children_started() const;
+
+ private:
+  void Loop();
+  // Kills the measure child of the lease in progress (call with mu_ held while running_ != 0).
+  void KillRunningChildLocked();
+
+  runtime::measure::IsolatedMeasurer measurer_;  // used by the executor thread only
+  DoneCallback done_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<LeaseTask> queue_;
+  int64_t running_ = 0;  // the lease in progress; 0: none
+  bool running_cancelled_ = false;
+  bool shutdown_ = false;
+  int children_started_ = 0;
+  int executor_tid_ = 0;  // the executor thread's id: its children are the measure children
+  std::thread thread_;
+};
+
+}  // namespace tunefarm::rpc_server

@@ -1,0 +1,53 @@
+#include "rpc_server/lease_request.h"
+
+#include "absl/strings/str_cat.h"
+#include "proto/tunefarm/v1/worker.pb.h"
+#include "rpc_server/measure_options.h"
+
+namespace tunefarm::rpc_server {
+namespace {
+
+// Stores an artifact that came with its bytes, or finds one sent on an earlier connection.
+absl::StatusOr<std::string> Resolve(const v1::Artifact& artifact, ArtifactCache& cache) {
+  if (!artifact.bytes().empty()) return cache.Put(artifact.sha256(), artifact.bytes());
+  return cache.Get(artifact.sha256());
+}
+
+}  // namespace
+
+absl::StatusOr<PreparedLease> PrepareLease(const v1::Lease& lease, ArtifactCache& cache) {
+  if (!lease.has_library() || lease.library().sha256().empty()) {
+    if (lease.has_build_spec()) {
+      return absl::FailedPreconditionError(
+          "this worker cannot build (it registered can_build=false) but the lease has a build "
+          "spec instead of a library");
+    }
+    return absl::InvalidArgumentError("the lease has no library");
+  }
+  PreparedLease prepared;
+  LeaseTask& task = prepared.task;
+  task.lease_id = lease.lease_id();
+  task.timeout_s = RunTimeoutFromProto(lease.options());
+  runtime::measure::MeasureRequest& request = task.request;
+  absl::StatusOr<std::string> library = Resolve(lease.library(), cache);
+  if (!library.ok()) return library.status();
+  prepared.artifacts.insert(lease.library().sha256());
+  request.library_path = *library;
+  request.function_name = lease.function_name();
+  request.options = CandidateOptionsFromProto(lease.options());
+  if (lease.has_reference_library() && !lease.reference_library().sha256().empty()) {
+    absl::StatusOr<std::string> reference = Resolve(lease.reference_library(), cache);
+    if (!reference.ok()) return reference.status();
+    prepared.artifacts.insert(lease.reference_library().sha256());
+    request.reference_library_path = *reference;
+    request.reference_function = lease.reference_function();
+    request.reference_key = lease.reference_key();
+  } else {
+    request.options.check_correctness = false;  // nothing to check against
+  }
+  for (const auto& [name, value] : lease.bindings()) request.bindings[name] = value;
+  request.best_seconds = lease.best_seconds();
+  return prepared;
+}
+
+}  // namespace tunefarm::rpc_server

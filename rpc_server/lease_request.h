@@ -1,0 +1,28 @@
+// A tracker's Lease as a measure request for this worker: its libraries stored in (or found in)
+// the artifact cache, its options with the proto's defaults applied.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "rpc_server/artifact_cache.h"
+#include "rpc_server/lease_executor.h"
+
+namespace tunefarm::v1 {
+class Lease;
+}
+
+namespace tunefarm::rpc_server {
+
+struct PreparedLease {
+  LeaseTask task;
+  std::set<std::string> artifacts;  // the hashes it uses: kept when the cache evicts
+};
+
+// Fails (the lease's result is then a runtime_error with this message) when an artifact's bytes
+// do not match its hash, a hash-only artifact is not cached ("artifact <hash> missing on
+// worker"), or the lease asks this worker to build (it cannot).
+absl::StatusOr<PreparedLease> PrepareLease(const v1::Lease& lease, ArtifactCache& cache);
+
+}  // namespace tunefarm::rpc_server

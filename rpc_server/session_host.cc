@@ -1,0 +1,256 @@
+#include "rpc_server/session_host.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "proto/tunefarm/v1/session.pb.h"
+#include "runtime/core/dtype_name.h"
+#include "runtime/core/thread_pool.h"
+#include "runtime/data_type.h"
+#include "runtime/module.h"
+#include "runtime/ndarray.h"
+#include "runtime/packed_function.h"
+#include "runtime/time_evaluator.h"
+
+namespace tunefarm::rpc_server {
+
+struct SessionHost::Session {
+  std::map<std::string, std::shared_ptr<runtime::Module>> modules;
+  std::map<std::string, runtime::NDArray> arrays;
+};
+
+namespace {
+
+// "matmul(A: float32[64, n], B: float32[n, 64], n: int64)": what a client sees after uploading.
+std::string FormatSignature(const runtime::FunctionSignature& signature) {
+  std::vector<std::string> args;
+  for (const runtime::ArgSpec& arg : signature.args) {
+    std::string text = absl::StrCat(arg.name, ": ", runtime::DTypeName(arg.dtype));
+    if (arg.kind == runtime::ArgKind::kTensor) {
+      std::vector<std::string> dims;
+      for (const runtime::DimSpec& d : arg.shape) {
+        dims.push_back(d.is_symbol() ? d.symbol : std::to_string(d.value));
+      }
+      absl::StrAppend(&text, "[", absl::StrJoin(dims, ", "), "]");
+    }
+    args.push_back(std::move(text));
+  }
+  return absl::StrCat(signature.name, "(", absl::StrJoin(args, ", "), ")");
+}
+
+template <typename Map>
+auto* Find(Map& map, const std::string& id) {
+  auto it = map.find(id);
+  return it == map.end() ? nullptr : &it->second;
+}
+
+absl::Status NotFound(const char* what, const std::string& id) {
+  return absl::NotFoundError(absl::StrCat("no ", what, " '", id, "' in this session"));
+}
+
+absl::StatusOr<runtime::PackedFunction> Function(SessionHost::Session& s,
+                                                 const std::string& module_id,
+                                                 const std::string& name) {
+  auto* module = Find(s.modules, module_id);
+  if (module == nullptr) return NotFound("module", module_id);
+  return (*module)->GetFunction(name);
+}
+
+// The call's arguments; arrays are borrowed from the session, which outlives the call.
+absl::StatusOr<std::vector<runtime::PackedArg>> Arguments(
+    SessionHost::Session& s, const google::protobuf::RepeatedPtrField<v1::CallArgument>& args) {
+  std::vector<runtime::PackedArg> out;
+  for (const v1::CallArgument& arg : args) {
+    switch (arg.value_case()) {
+      case v1::CallArgument::kArrayId: {
+        runtime::NDArray* array = Find(s.arrays, arg.array_id());
+        if (array == nullptr) return NotFound("array", arg.array_id());
+        out.emplace_back(array);
+        break;
+      }
+      case v1::CallArgument::kIntValue:
+        out.emplace_back(static_cast<int64_t>(arg.int_value()));
+        break;
+      case v1::CallArgument::kFloatValue:
+        out.emplace_back(arg.float_value());
+        break;
+      case v1::CallArgument::VALUE_NOT_SET:
+        return absl::InvalidArgumentError(
+            absl::StrCat("argument ", out.size(), " has no value (array, int or float)"));
+    }
+  }
+  return out;
+}
+
+absl::Status Upload(const std::string& dir, int64_t id, SessionHost::Session& s,
+                    const v1::UploadModuleRequest& request, v1::UploadModuleResponse* response) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::string module_id = absl::StrCat("m", id);
+  const std::string path = absl::StrCat(dir, "/", module_id, ".so");
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(request.library().data(), static_cast<std::streamsize>(request.library().size()));
+    if (!out) return absl::InternalError(absl::StrCat("cannot write ", path));
+  }
+  absl::StatusOr<std::shared_ptr<runtime::Module>> module = runtime::LoadModule(path);
+  // The open library keeps its mapping; the file itself is no longer needed.
+  std::remove(path.c_str());
+  if (!module.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the uploaded library '", request.name(),
+                     "' cannot be loaded: ", module.status().message()));
+  }
+  response->set_module_id(module_id);
+  for (const std::string& name : (*module)->FunctionNames()) {
+    absl::StatusOr<runtime::PackedFunction> f = (*module)->GetFunction(name);
+    response->add_functions(f.ok() ? FormatSignature(f->signature()) : name);
+  }
+  s.modules[module_id] = *std::move(module);
+  return absl::OkStatus();
+}
+
+absl::Status Alloc(int64_t id, SessionHost::Session& s, const v1::AllocArrayRequest& request,
+                   v1::AllocArrayResponse* response) {
+  absl::StatusOr<DLDataType> dtype = runtime::ParseDataType(request.dtype());
+  if (!dtype.ok()) return dtype.status();
+  std::vector<int64_t> shape(request.shape().begin(), request.shape().end());
+  absl::StatusOr<runtime::NDArray> array = runtime::NDArray::Empty(std::move(shape), *dtype);
+  if (!array.ok()) return absl::InvalidArgumentError(array.status().message());
+  const std::string array_id = absl::StrCat("a", id);
+  s.arrays.emplace(array_id, *std::move(array));
+  response->set_array_id(array_id);
+  return absl::OkStatus();
+}
+
+absl::Status CopyTo(SessionHost::Session& s, const v1::CopyToArrayRequest& request) {
+  runtime::NDArray* array = Find(s.arrays, request.array_id());
+  if (array == nullptr) return NotFound("array", request.array_id());
+  if (request.data().size() != array->NumBytes()) {
+    return absl::InvalidArgumentError(absl::StrCat("array ", request.array_id(), " holds ",
+                                                   array->NumBytes(), " bytes; got ",
+                                                   request.data().size()));
+  }
+  return array->CopyFromBytes(request.data().data(), request.data().size());
+}
+
+absl::Status CopyFrom(SessionHost::Session& s, const v1::CopyFromArrayRequest& request,
+                      v1::CopyFromArrayResponse* response) {
+  runtime::NDArray* array = Find(s.arrays, request.array_id());
+  if (array == nullptr) return NotFound("array", request.array_id());
+  std::string data(array->NumBytes(), '\0');
+  absl::Status copied = array->CopyToBytes(data.data(), data.size());
+  if (!copied.ok()) return copied;
+  response->set_data(std::move(data));
+  return absl::OkStatus();
+}
+
+absl::Status Call(SessionHost::Session& s, const v1::CallFunctionRequest& request,
+                  v1::CallFunctionResponse* response) {
+  absl::StatusOr<runtime::PackedFunction> f = Function(s, request.module_id(), request.function());
+  if (!f.ok()) return f.status();
+  absl::StatusOr<std::vector<runtime::PackedArg>> args = Arguments(s, request.args());
+  if (!args.ok()) return args.status();
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status called = f->Call(*args);
+  response->set_seconds(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  return called;
+}
+
+absl::Status Time(SessionHost::Session& s, const v1::TimeFunctionRequest& request,
+                  v1::TimeFunctionResponse* response) {
+  absl::StatusOr<runtime::PackedFunction> f = Function(s, request.module_id(), request.function());
+  if (!f.ok()) return f.status();
+  absl::StatusOr<std::vector<runtime::PackedArg>> args = Arguments(s, request.args());
+  if (!args.ok()) return args.status();
+  const v1::MeasureOptions& o = request.options();
+  std::string error;
+  if (!runtime::SetNumThreads(o.threads() > 0 ? o.threads() : 0, &error)) {
+    return absl::InvalidArgumentError(error);
+  }
+  runtime::TimeEvaluatorOptions timing;
+  timing.number = o.number() > 0 ? o.number() : 1;
+  timing.repeat = o.repeat() > 0 ? o.repeat() : 3;
+  timing.min_repeat_ms = o.number() > 0 ? 0 : o.min_repeat_ms();
+  timing.cooldown_ms = o.cooldown_ms();
+  timing.flush_cache = o.flush_cache();
+  const runtime::PackedFunction& fn = *f;
+  const std::vector<runtime::PackedArg>& call_args = *args;
+  absl::StatusOr<std::vector<double>> seconds =
+      runtime::TimeFunction([&] { return fn.Call(call_args); }, timing);
+  if (!seconds.ok()) return seconds.status();
+  for (double t : *seconds) response->add_repeat_seconds(t);
+  response->set_median_seconds(runtime::Summarize(*seconds).median);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+SessionHost::SessionHost(std::string dir) : dir_(std::move(dir)) {}
+SessionHost::~SessionHost() = default;
+
+SessionHost::Session& SessionHost::SessionFor(const std::string& session_id) {
+  std::unique_ptr<Session>& s = sessions_[session_id];
+  if (s == nullptr) s = std::make_unique<Session>();
+  return *s;
+}
+
+void SessionHost::Handle(const v1::SessionCall& call, v1::SessionReply* reply) {
+  std::lock_guard<std::mutex> lock(mu_);
+  reply->set_call_id(call.call_id());
+  absl::Status status;
+  // The tracker opened the session; its first call here creates our side of it.
+  Session& s = SessionFor(call.session_id());
+  switch (call.call_case()) {
+    case v1::SessionCall::kUpload:
+      status = Upload(dir_, next_id_++, s, call.upload(), reply->mutable_upload());
+      break;
+    case v1::SessionCall::kAlloc:
+      status = Alloc(next_id_++, s, call.alloc(), reply->mutable_alloc());
+      break;
+    case v1::SessionCall::kCopyTo:
+      status = CopyTo(s, call.copy_to());
+      if (status.ok()) reply->mutable_copy_to();
+      break;
+    case v1::SessionCall::kCopyFrom:
+      status = CopyFrom(s, call.copy_from(), reply->mutable_copy_from());
+      break;
+    case v1::SessionCall::kCallFunction:
+      status = Call(s, call.call_function(), reply->mutable_call_function());
+      break;
+    case v1::SessionCall::kTimeFunction:
+      status = Time(s, call.time_function(), reply->mutable_time_function());
+      break;
+    case v1::SessionCall::kClose:
+      sessions_.erase(call.session_id());  // frees its arrays and unloads its modules
+      reply->mutable_close();
+      break;
+    case v1::SessionCall::CALL_NOT_SET:
+      status = absl::InvalidArgumentError("the session call names no operation");
+      break;
+  }
+  if (!status.ok()) {
+    reply->clear_result();
+    reply->set_status_code(static_cast<int>(status.code()));  // absl and gRPC share the codes
+    reply->set_status_message(std::string(status.message()));
+  }
+}
+
+void SessionHost::CloseAll() {
+  std::lock_guard<std::mutex> lock(mu_);
+  sessions_.clear();
+}
+
+size_t SessionHost::open_sessions() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return sessions_.size();
+}
+
+}  // namespace tunefarm::rpc_server

@@ -1,0 +1,162 @@
+// tunefarm-rpc-server: the slim device-side worker for boards and phones. It links the runtime
+// and the gRPC client only, and is its own measure child (--serve-measure), so one binary is all
+// a device needs. SIGTERM/SIGINT drain (finish the lease in hand); a second one stops at once.
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <limits.h>
+#include <pthread.h>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include "rpc_server/worker.h"
+#include "runtime/measure/measure_server.h"
+
+namespace {
+
+using tunefarm::rpc_server::Worker;
+using tunefarm::rpc_server::WorkerOptions;
+
+constexpr char kServeMeasureFlag[] = "--serve-measure";
+
+constexpr char kUsage[] =
+    "usage: tunefarm-rpc-server --tracker HOST:PORT --key DEVICE_KEY [--target TARGET]\n"
+    "                           [--token-file FILE] [--tls-root-cert FILE] [--work-dir DIR]\n";
+
+// The measure child mode: requests on stdin, responses on a private copy of stdout (fd 1 then
+// points at stderr so a chatty kernel cannot corrupt the protocol).
+int ServeMeasure() {
+  // The worker blocks its termination signals for its watcher thread; the mask survives exec.
+  sigset_t all;
+  sigfillset(&all);
+  pthread_sigmask(SIG_UNBLOCK, &all, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+  const pid_t parent = getppid();
+  // Orphaned while a candidate hangs: exit instead of spinning forever.
+  std::thread([parent] {
+    for (;;) {
+      if (getppid() != parent) _exit(3);
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  }).detach();
+  int out = fcntl(1, F_DUPFD_CLOEXEC, 3);
+  if (out < 0 || dup2(2, 1) < 0) return 2;
+  return tunefarm::runtime::measure::ServeMeasureRequests(0, out);
+}
+
+int UsageError(const std::string& message) {
+  std::fprintf(stderr, "tunefarm-rpc-server: %s (see --help)\n", message.c_str());
+  return 2;
+}
+
+bool ReadToken(const std::string& path, std::string* token) {
+  std::ifstream in(path);
+  if (!in) return false;
+  std::stringstream text;
+  text << in.rdbuf();
+  *token = text.str();
+  while (!token->empty() && (token->back() == '\n' || token->back() == '\r' ||
+                             token->back() == ' ' || token->back() == '\t')) {
+    token->pop_back();
+  }
+  return true;
+}
+
+// Parses the flags into `options`; returns an error line, empty when they are fine.
+std::string ParseFlags(int argc, char** argv, WorkerOptions* options, bool* help) {
+  std::string token_file;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (flag == "--help" || flag == "-h") {
+      *help = true;
+      return "";
+    }
+    std::string* target = nullptr;
+    if (flag == "--tracker") target = &options->tracker;
+    if (flag == "--key") target = &options->device_key;
+    if (flag == "--target") target = &options->target;
+    if (flag == "--token-file") target = &token_file;
+    if (flag == "--tls-root-cert") target = &options->tls_root_cert_file;
+    if (flag == "--work-dir") target = &options->work_dir;
+    if (target == nullptr) return "unknown flag '" + flag + "'";
+    if (i + 1 >= argc) return "flag " + flag + " needs a value";
+    *target = argv[++i];
+  }
+  if (options->tracker.empty()) return "--tracker HOST:PORT is required";
+  if (options->device_key.empty()) return "--key DEVICE_KEY is required";
+  if (!token_file.empty() && !ReadToken(token_file, &options->token)) {
+    return "cannot read the token file '" + token_file + "'";
+  }
+  return "";
+}
+
+std::string SelfPath() {
+  char path[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+  if (n <= 0) return "";
+  path[n] = '\0';
+  return path;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc >= 2 && std::strcmp(argv[1], kServeMeasureFlag) == 0) return ServeMeasure();
+
+  WorkerOptions options;
+  bool help = false;
+  std::string error = ParseFlags(argc, argv, &options, &help);
+  if (help) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  if (!error.empty()) return UsageError(error);
+  options.measure_program = SelfPath();
+  options.measure_program_args = {kServeMeasureFlag};
+
+  // Signals are taken by one watcher thread (sigwait), never by a handler: Drain and Stop take
+  // locks, which a handler must not. Blocked before any thread starts, so all inherit the mask.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGUSR1);  // sent by main itself to end the watcher
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  absl::StatusOr<std::unique_ptr<Worker>> worker = Worker::Create(options);
+  if (!worker.ok()) {
+    std::fprintf(stderr, "tunefarm-rpc-server: %s\n",
+                 std::string(worker.status().message()).c_str());
+    return 1;
+  }
+  Worker* w = worker->get();
+  std::thread watcher([&signals, w] {
+    int count = 0;
+    for (;;) {
+      int sig = 0;
+      if (sigwait(&signals, &sig) != 0) continue;
+      if (sig == SIGUSR1) return;
+      if (++count == 1) {
+        w->Drain();
+      } else {
+        w->Stop();
+      }
+    }
+  });
+  absl::Status status = w->Run();
+  pthread_kill(watcher.native_handle(), SIGUSR1);
+  watcher.join();
+  worker->reset();
+  if (!status.ok()) {
+    std::fprintf(stderr, "tunefarm-rpc-server: %s\n", status.ToString().c_str());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,139 @@
+// Faults in a real farm on 127.0.0.1: a worker or the tracker killed with SIGKILL mid-job, and
+// candidates that crash or hang. Jobs complete, and no record is lost or stored twice.
+#include <csignal>
+#include <map>
+#include <set>
+
+#include "tests/integration/farm_fixture.h"
+#include "tests/unit/tuner/measure/probe_template.h"
+#include "tuner/templates/template_registry.h"
+
+namespace tunefarm::integration {
+namespace {
+
+// Candidates that take about half a second each, so a kill lands mid-measurement.
+tracker::JobSpec SlowJob(const std::string& key, int trials) {
+  tracker::JobSpec spec = SmallJob(key, trials);
+  spec.measure.repeat = 2;
+  spec.measure.min_repeat_ms = 250;
+  return spec;
+}
+
+bool AllBusy(tools::FarmClient& client, const std::string& key, size_t n) {
+  auto workers = client.ListWorkers(key);
+  if (!workers.ok() || workers->size() < n) return false;
+  for (const tracker::WorkerSnapshot& w : *workers) {
+    if (w.state != tracker::WorkerState::kBusy) return false;
+  }
+  return true;
+}
+
+TEST(FarmFaultsTest, WorkerKilledMidMeasurementIsRequeuedAndNothingIsLostOrDuplicated) {
+  Farm farm("kill_worker");
+  farm.StartTracker();
+  ChildProcess victim = farm.StartWorker("cpu-kill");
+  ChildProcess survivor = farm.StartWorker("cpu-kill");
+  ASSERT_TRUE(farm.WaitForWorkers("cpu-kill", 2));
+  auto client = farm.Client();
+  tracker::JobSpec spec = SlowJob("cpu-kill", 8);
+  absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+
+  auto deadline = Farm::Deadline(60);
+  while (std::chrono::steady_clock::now() < deadline && !AllBusy(*client, "cpu-kill", 2)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(AllBusy(*client, "cpu-kill", 2)) << "both workers should hold a lease";
+  victim.Signal(SIGKILL);
+  EXPECT_EQ(victim.Wait(10), 128 + SIGKILL);
+
+  tracker::JobStatus done = farm.WaitForJob(job->id);
+  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
+  std::vector<tuner::Record> records = farm.JobRecords(job->id);
+  EXPECT_EQ(records.size(), 8u);
+  EXPECT_TRUE(NoDuplicateConfigs(records));
+  for (const tuner::Record& r : records) {
+    EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk)
+        << "the lost lease was measured again: " << r.error_message;
+  }
+  EXPECT_TRUE(survivor.Running());
+}
+
+TEST(FarmFaultsTest, TrackerKilledMidJobResumesOnTheSameDatabase) {
+  Farm farm("kill_tracker");
+  ChildProcess tracker_process = farm.StartTrackerProcess();
+  ASSERT_GT(farm.port(), 0) << tracker_process.Log();
+  const int port = farm.port();
+  ChildProcess w1 = farm.StartWorker("cpu-crash");
+  ChildProcess w2 = farm.StartWorker("cpu-crash");
+  ASSERT_TRUE(farm.WaitForWorkers("cpu-crash", 2)) << tracker_process.Log();
+  absl::StatusOr<tracker::JobStatus> job = farm.Client()->SubmitJob(SlowJob("cpu-crash", 12));
+  ASSERT_TRUE(job.ok()) << job.status();
+
+  auto deadline = Farm::Deadline(60);
+  while (std::chrono::steady_clock::now() < deadline && farm.JobRecords(job->id).size() < 3) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  tracker_process.Signal(SIGKILL);
+  ASSERT_EQ(tracker_process.Wait(10), 128 + SIGKILL);
+  std::vector<tuner::Record> before = farm.JobRecords(job->id);
+  ASSERT_GE(before.size(), 3u);
+  ASSERT_LT(before.size(), 12u) << "the job finished before the kill; nothing to resume";
+
+  // Same port: the workers reconnect by themselves.
+  ChildProcess restarted = farm.StartTrackerProcess(port);
+  ASSERT_EQ(farm.port(), port) << restarted.Log();
+  tracker::JobStatus done = farm.WaitForJob(job->id);
+  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message << restarted.Log();
+  std::vector<tuner::Record> after = farm.JobRecords(job->id);
+  EXPECT_EQ(after.size(), 12u);
+  EXPECT_TRUE(NoDuplicateConfigs(after));
+  std::set<std::string> configs_after;
+  for (const tuner::Record& r : after) configs_after.insert(r.config_json);
+  for (const tuner::Record& r : before) {
+    EXPECT_TRUE(configs_after.contains(r.config_json)) << "lost: " << r.config_json;
+  }
+}
+
+TEST(FarmFaultsTest, CrashingAndHangingCandidatesAreRecordedAndTheWorkerLivesOn) {
+  static const bool registered = [] {
+    return tuner::RegisterTemplate(
+               tuner::TemplateInfo{"farm_probe", "N", "candidates that crash, hang or lie"},
+               [](const tuner::Workload&, const topi::CpuInfo&,
+                  absl::Status&) -> std::unique_ptr<tuner::TaskTemplate> {
+                 return std::make_unique<tuner::testing::ProbeTemplate>();
+               })
+        .ok();
+  }();
+  ASSERT_TRUE(registered);
+  Farm farm("crash_hang");
+  farm.StartTracker();
+  ChildProcess w = farm.StartWorker("cpu-probe");
+  ASSERT_TRUE(farm.WaitForWorkers("cpu-probe", 1));
+  tracker::JobSpec spec = SmallJob("cpu-probe", 12);
+  spec.workload = "farm_probe:32:float32";
+  spec.tuner = "grid";
+  spec.batch_size = 6;
+  spec.measure.run_timeout_s = 2;
+  absl::StatusOr<tracker::JobStatus> job = farm.Client()->SubmitJob(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  tracker::JobStatus done = farm.WaitForJob(job->id);
+  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
+
+  std::map<tuner::ErrorKind, int> kinds;
+  for (const tuner::Record& r : farm.JobRecords(job->id)) ++kinds[r.error_kind];
+  EXPECT_EQ(kinds[tuner::ErrorKind::kOk], 2);
+  EXPECT_EQ(kinds[tuner::ErrorKind::kWrongAnswer], 2);
+  EXPECT_EQ(kinds[tuner::ErrorKind::kRuntimeError], 2);  // the crashes
+  EXPECT_EQ(kinds[tuner::ErrorKind::kRunTimeout], 2);    // the hangs
+  EXPECT_EQ(kinds[tuner::ErrorKind::kInvalidConfig], 2);
+  EXPECT_EQ(kinds[tuner::ErrorKind::kBuildError], 2);
+  EXPECT_TRUE(w.Running()) << w.Log();
+  auto workers = farm.Client()->ListWorkers("cpu-probe");
+  ASSERT_TRUE(workers.ok());
+  ASSERT_EQ(workers->size(), 1u);
+  EXPECT_EQ((*workers)[0].measured, 8) << "every built candidate went to the one worker";
+}
+
+}  // namespace
+}  // namespace tunefarm::integration

@@ -1,0 +1,121 @@
+// Tuning jobs through a real farm on 127.0.0.1: a tracker, `tunefarm worker` processes and the
+// client API; the job's records land in the tracker's SQLite database exactly once.
+#include <set>
+#include <sstream>
+
+#include "tests/integration/farm_fixture.h"
+#include "tools/commands/best_command.h"
+#include "tools/commands/jobs_command.h"
+#include "tools/commands/tune_command.h"
+#include "tools/commands/workers_command.h"
+
+namespace tunefarm::integration {
+namespace {
+
+TEST(FarmJobTest, JobAcrossThreeWorkersCompletesWithEveryRecord) {
+  Farm farm("three_workers");
+  farm.StartTracker();
+  ChildProcess w1 = farm.StartWorker("cpu-test");
+  ChildProcess w2 = farm.StartWorker("cpu-test");
+  ChildProcess w3 = farm.StartWorker("cpu-test");
+  ASSERT_TRUE(farm.WaitForWorkers("cpu-test", 3)) << w1.Log();
+
+  tracker::JobSpec spec = SmallJob("cpu-test", 12);
+  spec.batch_size = 6;  // several candidates in flight, so all three workers get some
+  auto client = farm.Client();
+  absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  tracker::JobStatus done = farm.WaitForJob(job->id);
+  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
+  EXPECT_EQ(done.trials_done, 12);
+  EXPECT_GT(done.best_gflops, 0);
+
+  std::vector<tuner::Record> records = farm.JobRecords(job->id);
+  ASSERT_EQ(records.size(), 12u);
+  EXPECT_TRUE(NoDuplicateConfigs(records));
+  std::set<std::string> measured_by;
+  for (const tuner::Record& r : records) {
+    EXPECT_EQ(r.device_key, "cpu-test");
+    EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
+    measured_by.insert(r.measured_by);
+  }
+  EXPECT_GE(measured_by.size(), 2u) << "the batch should have been spread over the workers";
+
+  auto best = client->QueryBest(done.workload_key, "", "cpu-test");
+  ASSERT_TRUE(best.ok()) << best.status();
+  ASSERT_EQ(best->size(), 1u);
+  EXPECT_NEAR((*best)[0].median_seconds, done.best_seconds, done.best_seconds * 1e-9);
+}
+
+TEST(FarmJobTest, CommandLineTunesThroughTheFarmAndQueriesIt) {
+  Farm farm("cli");
+  farm.StartTracker();
+  ChildProcess w = farm.StartWorker("cpu-cli");
+  ASSERT_TRUE(farm.WaitForWorkers("cpu-cli", 1));
+
+  tools::TuneCommandOptions tune;
+  tune.workload = "matmul:32,32,32";
+  tune.tracker = farm.address();
+  tune.key = "cpu-cli";
+  tune.trials = 6;
+  tune.batch_size = 3;
+  tune.tuner = "random";
+  tune.repeat = 2;
+  tune.min_repeat_ms = 5;
+  tune.progress = false;
+  std::ostringstream out, err;
+  ASSERT_EQ(tools::RunTuneCommand(tune, nullptr, out, err), 0) << err.str() << out.str();
+  EXPECT_NE(out.str().find("succeeded"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("best matmul:32,32,32:float32 on cpu-cli"), std::string::npos)
+      << out.str();
+
+  tools::BestOptions best;
+  best.workload = "matmul:32,32,32";
+  best.farm.tracker = farm.address();
+  std::ostringstream best_out, best_err;
+  ASSERT_EQ(tools::RunBestCommand(best, best_out, best_err), 0) << best_err.str();
+  EXPECT_NE(best_out.str().find("device=cpu-cli"), std::string::npos) << best_out.str();
+  EXPECT_NE(best_out.str().find("gflops="), std::string::npos) << best_out.str();
+
+  tools::JobsOptions jobs;
+  jobs.farm.tracker = farm.address();
+  jobs.all = true;
+  std::ostringstream jobs_out, jobs_err;
+  ASSERT_EQ(tools::RunJobsCommand(jobs, jobs_out, jobs_err), 0) << jobs_err.str();
+  EXPECT_NE(jobs_out.str().find("succeeded"), std::string::npos) << jobs_out.str();
+
+  tools::WorkersOptions workers;
+  workers.farm.tracker = farm.address();
+  std::ostringstream workers_out, workers_err;
+  ASSERT_EQ(tools::RunWorkersCommand(workers, workers_out, workers_err), 0) << workers_err.str();
+  EXPECT_NE(workers_out.str().find("cpu-cli"), std::string::npos) << workers_out.str();
+}
+
+TEST(FarmJobTest, CancelStopsDispatchAndKeepsRecords) {
+  Farm farm("cancel");
+  farm.StartTracker();
+  ChildProcess w = farm.StartWorker("cpu-cancel");
+  ASSERT_TRUE(farm.WaitForWorkers("cpu-cancel", 1));
+  tracker::JobSpec spec = SmallJob("cpu-cancel", 400);
+  spec.batch_size = 2;
+  auto client = farm.Client();
+  absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  auto deadline = Farm::Deadline(60);
+  while (std::chrono::steady_clock::now() < deadline && farm.JobRecords(job->id).size() < 4) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  absl::StatusOr<tracker::JobStatus> cancelled = client->CancelJob(job->id);
+  ASSERT_TRUE(cancelled.ok()) << cancelled.status();
+  tracker::JobStatus done = farm.WaitForJob(job->id);
+  EXPECT_EQ(done.state, tracker::JobState::kCancelled);
+  const size_t kept = farm.JobRecords(job->id).size();
+  EXPECT_GE(kept, 4u);
+  EXPECT_LT(kept, 400u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(farm.JobRecords(job->id).size(), kept) << "nothing is measured after a cancel";
+  EXPECT_EQ(done.trials_done, static_cast<int>(kept));
+}
+
+}  // namespace
+}  // namespace tunefarm::integration

@@ -1,0 +1,125 @@
+// The worker's artifact cache: bytes are checked against their hash, a hash-only lookup of an
+// unknown artifact names it, the least recently used files go first beyond the budget (never
+// the lease's own), and a restarted worker finds what an earlier one cached.
+#include "rpc_server/artifact_cache.h"
+
+#include <filesystem>
+#include <fstream>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "rpc_server/sha256.h"
+
+namespace tunefarm::rpc_server {
+namespace {
+
+using ::testing::HasSubstr;
+
+// A new directory for one test, removed when the test ends.
+class ArtifactCacheTest : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    for (const std::string& dir : dirs_) std::filesystem::remove_all(dir);
+  }
+  std::string FreshDir(const std::string& name) {
+    std::string dir = absl::StrCat(::testing::TempDir(), "/artifact_cache_", getpid(), "_", name);
+    std::filesystem::remove_all(dir);
+    dirs_.push_back(dir);
+    return dir;
+  }
+
+ private:
+  std::vector<std::string> dirs_;
+};
+
+TEST(Sha256Test, KnownDigest) {
+  EXPECT_EQ(Sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_TRUE(IsSha256Hex(Sha256Hex("")));
+  EXPECT_FALSE(IsSha256Hex("ABC"));
+}
+
+TEST_F(ArtifactCacheTest, PutChecksTheHashAndGetFindsTheFile) {
+  absl::StatusOr<std::unique_ptr<ArtifactCache>> cache =
+      ArtifactCache::Open(FreshDir("put"), 1 << 20);
+  ASSERT_TRUE(cache.ok()) << cache.status();
+  const std::string bytes = "library bytes";
+  const std::string sha = Sha256Hex(bytes);
+
+  absl::Status bad = (*cache)->Put(sha, "other bytes").status();
+  EXPECT_TRUE(absl::IsInvalidArgument(bad)) << bad;
+  EXPECT_THAT(bad.message(), HasSubstr(Sha256Hex("other bytes")));
+  EXPECT_FALSE((*cache)->Contains(sha));
+
+  absl::StatusOr<std::string> path = (*cache)->Put(sha, bytes);
+  ASSERT_TRUE(path.ok()) << path.status();
+  EXPECT_TRUE(std::filesystem::exists(*path));
+  EXPECT_EQ(std::filesystem::file_size(*path), bytes.size());
+  absl::StatusOr<std::string> again = (*cache)->Get(sha);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(*again, *path);
+  EXPECT_EQ((*cache)->total_bytes(), static_cast<int64_t>(bytes.size()));
+
+  const std::string unknown = Sha256Hex("never sent");
+  absl::Status missing = (*cache)->Get(unknown).status();
+  EXPECT_TRUE(absl::IsNotFound(missing));
+  EXPECT_EQ(missing.message(), absl::StrCat("artifact ", unknown, " missing on worker"));
+  EXPECT_TRUE(absl::IsInvalidArgument((*cache)->Put("../escape", bytes).status()));
+}
+
+TEST_F(ArtifactCacheTest, EvictsLeastRecentlyUsedButKeepsTheLeasesOwn) {
+  absl::StatusOr<std::unique_ptr<ArtifactCache>> cache = ArtifactCache::Open(FreshDir("lru"), 250);
+  ASSERT_TRUE(cache.ok()) << cache.status();
+  const std::string a(100, 'a'), b(100, 'b'), c(100, 'c');
+  ASSERT_TRUE((*cache)->Put(Sha256Hex(a), a).ok());
+  ASSERT_TRUE((*cache)->Put(Sha256Hex(b), b).ok());
+  ASSERT_TRUE((*cache)->Get(Sha256Hex(a)).ok());  // a is now more recent than b
+  ASSERT_TRUE((*cache)->Put(Sha256Hex(c), c).ok());
+  (*cache)->EvictToFit({Sha256Hex(c)});
+  EXPECT_TRUE((*cache)->Contains(Sha256Hex(a)));
+  EXPECT_FALSE((*cache)->Contains(Sha256Hex(b)));
+  EXPECT_TRUE((*cache)->Contains(Sha256Hex(c)));
+  EXPECT_EQ((*cache)->total_bytes(), 200);
+
+  // The measure child's side file counts towards its library's size and goes with it.
+  absl::StatusOr<std::string> a_path = (*cache)->Get(Sha256Hex(a));
+  ASSERT_TRUE(a_path.ok());
+  const std::string side = *a_path + ".expected-1f";
+  { std::ofstream(side) << std::string(60, 'x'); }
+  EXPECT_EQ((*cache)->total_bytes(), 260);        // over the 250 budget
+  ASSERT_TRUE((*cache)->Get(Sha256Hex(c)).ok());  // a is now the oldest
+  (*cache)->EvictToFit({});
+  EXPECT_FALSE(std::filesystem::exists(side));
+  EXPECT_FALSE((*cache)->Contains(Sha256Hex(a)));
+  EXPECT_EQ((*cache)->total_bytes(), 100);
+
+  // Over budget with only kept files: they all stay.
+  const std::string d(300, 'd');
+  ASSERT_TRUE((*cache)->Put(Sha256Hex(d), d).ok());
+  (*cache)->EvictToFit({Sha256Hex(d)});
+  EXPECT_TRUE((*cache)->Contains(Sha256Hex(d)));
+  EXPECT_EQ((*cache)->size(), 1u);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator((*cache)->dir()),
+                          std::filesystem::directory_iterator()),
+            1);
+}
+
+TEST_F(ArtifactCacheTest, ReopeningFindsEarlierArtifacts) {
+  const std::string dir = FreshDir("reopen");
+  const std::string bytes = "kept across restarts";
+  {
+    absl::StatusOr<std::unique_ptr<ArtifactCache>> cache = ArtifactCache::Open(dir, 1 << 20);
+    ASSERT_TRUE(cache.ok()) << cache.status();
+    ASSERT_TRUE((*cache)->Put(Sha256Hex(bytes), bytes).ok());
+  }
+  absl::StatusOr<std::unique_ptr<ArtifactCache>> cache = ArtifactCache::Open(dir, 1 << 20);
+  ASSERT_TRUE(cache.ok()) << cache.status();
+  EXPECT_TRUE((*cache)->Get(Sha256Hex(bytes)).ok());
+  EXPECT_EQ((*cache)->total_bytes(), static_cast<int64_t>(bytes.size()));
+}
+
+}  // namespace
+}  // namespace tunefarm::rpc_server

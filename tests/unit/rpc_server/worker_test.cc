@@ -1,0 +1,233 @@
+// The worker against a small real tracker: what it registers, leases measured in a real measure
+// child (ok, wrong answer, a crashing kernel, a missing artifact), heartbeats, a refused token
+// and giving up on an unreachable tracker.
+#include "rpc_server/worker.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "absl/strings/str_cat.h"
+#include "rpc_server/sha256.h"
+#include "tests/testing/files.h"
+#include "tests/unit/rpc_server/fake_tracker.h"
+#include "tests/unit/rpc_server/test_kernels.h"
+
+namespace tunefarm::rpc_server {
+namespace {
+
+using testing::FakeTracker;
+using ::testing::HasSubstr;
+using testing::MakeLease;
+using testing::RunningWorker;
+
+class WorkerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string error;
+    library_path_ = testing::TestKernelLibrary(&error);
+    if (library_path_.empty()) GTEST_SKIP() << error;
+    std::optional<std::string> bytes = fixtures::ReadFile(library_path_);
+    ASSERT_TRUE(bytes.has_value());
+    library_ = *bytes;
+    sha_ = Sha256Hex(library_);
+  }
+
+  WorkerOptions Options(const FakeTracker& tracker) {
+    WorkerOptions options;
+    options.tracker = tracker.address();
+    options.device_key = "test-cpu";
+    options.target = "llvm -mcpu=test";
+    options.reconnect_initial_s = 0.05;
+    options.reconnect_max_s = 0.2;
+    return options;
+  }
+
+  std::string library_path_;
+  std::string library_;
+  std::string sha_;
+};
+
+v1::MeasureOutcome OutcomeOf(const std::optional<v1::WorkerMessage>& message) {
+  return message.has_value() ? message->result().outcome() : v1::MeasureOutcome();
+}
+
+TEST_F(WorkerTest, RegistersAndMeasuresLeases) {
+  FakeTracker tracker("secret");
+  ASSERT_TRUE(tracker.ok());
+  WorkerOptions options = Options(tracker);
+  options.token = "secret";
+  absl::StatusOr<std::unique_ptr<Worker>> worker = Worker::Create(options);
+  ASSERT_TRUE(worker.ok()) << worker.status();
+  RunningWorker running(worker->get());
+
+  std::vector<v1::Register> hello = tracker.WaitForRegistrations(1);
+  ASSERT_EQ(hello.size(), 1u);
+  EXPECT_EQ(hello[0].device_key(), "test-cpu");
+  EXPECT_EQ(hello[0].target(), "llvm -mcpu=test");
+  EXPECT_GT(hello[0].cores(), 0);
+  EXPECT_GT(hello[0].memory_bytes(), 0);
+  EXPECT_FALSE(hello[0].can_build());
+  EXPECT_TRUE(hello[0].gpu_model().empty());
+  EXPECT_FALSE(hello[0].hostname().empty());
+  EXPECT_FALSE(hello[0].tunefarm_version().empty());
+  EXPECT_TRUE(hello[0].previous_worker_id().empty());
+
+  // First sight of the library: sent with its bytes.
+  ASSERT_TRUE(tracker.Send(MakeLease(1, library_, sha_, "add_one")));
+  v1::MeasureOutcome ok = OutcomeOf(tracker.WaitForResult(1));
+  EXPECT_EQ(ok.error_kind(), "ok") << ok.error_message();
+  EXPECT_EQ(ok.repeat_seconds_size(), 1);
+
+  // Afterwards by hash only, from the cache; a wrong kernel is caught against the reference.
+  ASSERT_TRUE(tracker.Send(MakeLease(2, library_, sha_, "add_two", /*hash_only=*/true)));
+  v1::MeasureOutcome wrong = OutcomeOf(tracker.WaitForResult(2));
+  EXPECT_EQ(wrong.error_kind(), "wrong_answer") << wrong.error_message();
+  EXPECT_TRUE(wrong.repeat_seconds().empty());
+
+  // A hash this worker never received.
+  const std::string unknown = Sha256Hex("not a library");
+  ASSERT_TRUE(tracker.Send(MakeLease(3, "", unknown, "add_one", /*hash_only=*/true)));
+  v1::MeasureOutcome missing = OutcomeOf(tracker.WaitForResult(3));
+  EXPECT_EQ(missing.error_kind(), "runtime_error");
+  EXPECT_EQ(missing.error_message(), "artifact " + unknown + " missing on worker");
+
+  // Bytes that do not match their hash are refused, not measured.
+  ASSERT_TRUE(tracker.Send(MakeLease(4, "tampered", sha_, "add_one")));
+  v1::MeasureOutcome tampered = OutcomeOf(tracker.WaitForResult(4));
+  EXPECT_EQ(tampered.error_kind(), "runtime_error");
+  EXPECT_THAT(tampered.error_message(), HasSubstr("hash to"));
+
+  EXPECT_TRUE(tracker.WaitForHeartbeats(2));  // every 100 ms, as Registered asked
+  WorkerStats stats = (*worker)->stats();
+  EXPECT_EQ(stats.worker_id, "w1");
+  EXPECT_EQ(stats.connections, 1);
+  EXPECT_EQ(stats.leases_done, 4);
+  EXPECT_EQ(stats.leases_failed, 3);
+
+  (*worker)->Stop();
+  std::optional<absl::Status> status = running.Wait();
+  ASSERT_TRUE(status.has_value());
+  EXPECT_TRUE(status->ok()) << *status;
+}
+
+TEST_F(WorkerTest, CrashingKernelIsARuntimeErrorAndTheWorkerGoesOn) {
+  FakeTracker tracker;
+  ASSERT_TRUE(tracker.ok());
+  absl::StatusOr<std::unique_ptr<Worker>> worker = Worker::Create(Options(tracker));
+  ASSERT_TRUE(worker.ok()) << worker.status();
+  RunningWorker running(worker->get());
+  ASSERT_EQ(tracker.WaitForRegistrations(1).size(), 1u);
+
+  ASSERT_TRUE(tracker.Send(MakeLease(7, library_, sha_, "crash")));
+  v1::MeasureOutcome crashed = OutcomeOf(tracker.WaitForResult(7));
+  EXPECT_EQ(crashed.error_kind(), "runtime_error");
+  EXPECT_THAT(crashed.error_message(), HasSubstr("SIGSEGV"));
+
+  ASSERT_TRUE(tracker.Send(MakeLease(8, library_, sha_, "add_one", /*hash_only=*/true)));
+  v1::MeasureOutcome ok = OutcomeOf(tracker.WaitForResult(8));
+  EXPECT_EQ(ok.error_kind(), "ok") << ok.error_message();
+  (*worker)->Stop();
+  ASSERT_TRUE(running.Wait().has_value());
+}
+
+TEST_F(WorkerTest, AnswersRelayedSessionCalls) {
+  FakeTracker tracker;
+  ASSERT_TRUE(tracker.ok());
+  absl::StatusOr<std::unique_ptr<Worker>> worker = Worker::Create(Options(tracker));
+  ASSERT_TRUE(worker.ok()) << worker.status();
+  RunningWorker running(worker->get());
+  ASSERT_EQ(tracker.WaitForRegistrations(1).size(), 1u);
+
+  v1::TrackerMessage call;
+  call.mutable_session_call()->set_session_id("s1");
+  call.mutable_session_call()->set_call_id(41);
+  call.mutable_session_call()->mutable_alloc()->add_shape(8);
+  call.mutable_session_call()->mutable_alloc()->set_dtype("int32");
+  ASSERT_TRUE(tracker.Send(call));
+  std::optional<v1::WorkerMessage> reply =
+      tracker.WaitFor([](const v1::WorkerMessage& m) { return m.has_session_reply(); });
+  ASSERT_TRUE(reply.has_value());
+  EXPECT_EQ(reply->session_reply().call_id(), 41);
+  EXPECT_EQ(reply->session_reply().status_code(), 0) << reply->session_reply().status_message();
+  EXPECT_FALSE(reply->session_reply().alloc().array_id().empty());
+  (*worker)->Stop();
+  ASSERT_TRUE(running.Wait().has_value());
+}
+
+TEST_F(WorkerTest, TlsVerifiesTheTrackerAgainstTheRootCert) {
+  // A throwaway CA-less self-signed certificate for 127.0.0.1, made with the openssl CLI.
+  const std::string stem = absl::StrCat(::testing::TempDir(), "/worker_tls_", getpid());
+  const std::string command = absl::StrCat(
+      "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 "
+      "-subj /CN=localhost -addext subjectAltName=IP:127.0.0.1,DNS:localhost -keyout ",
+      stem, ".key -out ", stem, ".crt 2>", stem, ".log");
+  if (std::system(command.c_str()) != 0) GTEST_SKIP() << "openssl cannot make a certificate";
+  std::optional<std::string> cert = fixtures::ReadFile(stem + ".crt");
+  std::optional<std::string> key = fixtures::ReadFile(stem + ".key");
+  ASSERT_TRUE(cert.has_value() && key.has_value());
+  grpc::SslServerCredentialsOptions ssl;
+  ssl.pem_key_cert_pairs.push_back({*key, *cert});
+  FakeTracker tracker("", 0, grpc::SslServerCredentials(ssl));
+  ASSERT_TRUE(tracker.ok());
+
+  WorkerOptions options = Options(tracker);
+  options.tls_root_cert_file = stem + ".crt";
+  absl::StatusOr<std::unique_ptr<Worker>> worker = Worker::Create(options);
+  ASSERT_TRUE(worker.ok()) << worker.status();
+  RunningWorker running(worker->get());
+  ASSERT_EQ(tracker.WaitForRegistrations(1).size(), 1u);
+  ASSERT_TRUE(tracker.Send(MakeLease(1, library_, sha_, "add_one")));
+  EXPECT_EQ(OutcomeOf(tracker.WaitForResult(1)).error_kind(), "ok");
+  (*worker)->Stop();
+  ASSERT_TRUE(running.Wait().has_value());
+
+  // Plaintext against a TLS tracker never registers; give_up ends the attempts.
+  options.tls_root_cert_file.clear();
+  options.give_up_after_s = 0.3;
+  absl::StatusOr<std::unique_ptr<Worker>> plain = Worker::Create(options);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_TRUE(absl::IsUnavailable((*plain)->Run()));
+  EXPECT_EQ(tracker.WaitForRegistrations(1, 0).size(), 1u);
+  for (const char* suffix : {".crt", ".key", ".log"}) std::remove((stem + suffix).c_str());
+}
+
+TEST_F(WorkerTest, WrongTokenEndsRun) {
+  FakeTracker tracker("secret");
+  ASSERT_TRUE(tracker.ok());
+  WorkerOptions options = Options(tracker);
+  options.token = "guess";
+  absl::StatusOr<std::unique_ptr<Worker>> worker = Worker::Create(options);
+  ASSERT_TRUE(worker.ok()) << worker.status();
+  absl::Status status = (*worker)->Run();  // no retry: a token does not fix itself
+  EXPECT_TRUE(absl::IsUnauthenticated(status)) << status;
+  EXPECT_THAT(status.message(), HasSubstr("bad token"));
+}
+
+TEST_F(WorkerTest, GivesUpOnAnUnreachableTracker) {
+  int port = 0;
+  {
+    FakeTracker gone;  // a port that was just free
+    port = gone.port();
+  }
+  WorkerOptions options;
+  options.tracker = "127.0.0.1:" + std::to_string(port);
+  options.device_key = "test-cpu";
+  options.reconnect_initial_s = 0.05;
+  options.reconnect_max_s = 0.1;
+  options.give_up_after_s = 0.5;
+  absl::StatusOr<std::unique_ptr<Worker>> worker = Worker::Create(options);
+  ASSERT_TRUE(worker.ok()) << worker.status();
+  absl::Status status = (*worker)->Run();
+  EXPECT_TRUE(absl::IsUnavailable(status)) << status;
+  EXPECT_THAT(status.message(), HasSubstr("gave up"));
+}
+
+TEST(WorkerCreateTest, RejectsMissingDeviceKey) {
+  WorkerOptions options;
+  EXPECT_TRUE(absl::IsInvalidArgument(Worker::Create(options).status()));
+}
+
+}  // namespace
+}  // namespace tunefarm::rpc_server

@@ -1,0 +1,348 @@
+// The dispatcher driven directly with an explicit clock: fair shares by weight, leases lost to
+// deadlines, removals and silence, exactly-once completion, quarantine, cancellation, draining
+// and sessions.
+#include "tracker/dispatcher.h"
+
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <gtest/gtest.h>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tunefarm::tracker {
+namespace {
+
+constexpr char kKey[] = "cpu";
+
+WorkerDescription Worker(const std::string& id, const std::string& key = kKey) {
+  WorkerDescription d;
+  d.worker_id = id;
+  d.device_key = key;
+  return d;
+}
+
+MeasureWork Work(const std::string& job, const std::string& name = "f",
+                 const std::string& key = kKey) {
+  MeasureWork w;
+  w.job_id = job;
+  w.device_key = key;
+  w.function_name = name;
+  w.run_timeout_s = 1;  // lease deadline: now + 2000 + slack
+  return w;
+}
+
+DispatcherOptions Options() {
+  DispatcherOptions o;
+  o.heartbeat_timeout_ms = 1000;
+  o.lease_slack_ms = 500;
+  o.max_attempts = 3;
+  o.quarantine_after_workers = 2;
+  return o;
+}
+
+// Collects every outcome by function name.
+struct Outcomes {
+  std::map<std::string, std::vector<WorkOutcome>> by_name;
+  Dispatcher::DoneCallback For(const std::string& name) {
+    return [this, name](const WorkOutcome& o) { by_name[name].push_back(o); };
+  }
+  int Count() const {
+    int n = 0;
+    for (const auto& [name, v] : by_name) n += static_cast<int>(v.size());
+    return n;
+  }
+};
+
+WorkOutcome Ok(double seconds = 1e-3) {
+  WorkOutcome o;
+  o.repeat_seconds = {seconds};
+  return o;
+}
+
+TEST(DispatcherTest, AnIdleWorkerGetsALeaseWithADeadline) {
+  Dispatcher d(Options());
+  Outcomes out;
+  EXPECT_TRUE(d.Submit(Work("j", "a"), out.For("a"), 0).empty());  // nobody to take it
+  EXPECT_EQ(d.QueuedFor(kKey), 1);
+  auto leases = d.AddWorker(Worker("w1"), 100);
+  ASSERT_TRUE(leases.ok());
+  ASSERT_EQ(leases->size(), 1u);
+  EXPECT_EQ((*leases)[0].worker_id, "w1");
+  EXPECT_EQ((*leases)[0].deadline_ms, 100 + 2000 + 500);
+  EXPECT_EQ((*leases)[0].work->function_name, "a");
+  EXPECT_EQ(d.QueuedFor(kKey), 0);
+  EXPECT_EQ(d.LeasesOutstanding(), 1);
+  EXPECT_FALSE(d.AddWorker(Worker("w1"), 100).ok());  // the id is taken
+  auto ws = d.Workers(kKey);
+  ASSERT_EQ(ws.size(), 1u);
+  EXPECT_EQ(ws[0].state, WorkerState::kBusy);
+  EXPECT_EQ(WorkerStateName(ws[0].state), "busy");
+
+  // A second piece of work waits: one lease per worker.
+  EXPECT_TRUE(d.Submit(Work("j", "b"), out.For("b"), 200).empty());
+  auto next = d.Complete("w1", (*leases)[0].lease_id, Ok(), 300);
+  ASSERT_EQ(next.size(), 1u);
+  EXPECT_EQ(next[0].work->function_name, "b");
+  ASSERT_EQ(out.by_name["a"].size(), 1u);
+  EXPECT_EQ(out.by_name["a"][0].worker_id, "w1");
+  EXPECT_EQ(d.Workers(kKey)[0].measured, 1);
+}
+
+TEST(DispatcherTest, WorkersAreSharedInProportionToJobWeights) {
+  Dispatcher d(Options());
+  Outcomes out;
+  d.SetJobWeight("heavy", 3);
+  d.SetJobWeight("light", 1);
+  for (int i = 0; i < 400; ++i) {
+    d.Submit(Work("heavy", "h"), out.For("h"), 0);
+    d.Submit(Work("light", "l"), out.For("l"), 0);
+  }
+  std::vector<Assignment> live;
+  for (int w = 0; w < 4; ++w) {
+    auto leases = d.AddWorker(Worker("w" + std::to_string(w)), 0);
+    ASSERT_TRUE(leases.ok());
+    live.insert(live.end(), leases->begin(), leases->end());
+  }
+  std::map<std::string, int> leased;
+  for (int n = 0; n < 400; ++n) {
+    ASSERT_FALSE(live.empty());
+    Assignment a = live.front();
+    live.erase(live.begin());
+    ++leased[a.work->job_id];
+    auto next = d.Complete(a.worker_id, a.lease_id, Ok(), n);
+    live.insert(live.end(), next.begin(), next.end());
+  }
+  // 3:1 over 400 leases, within a couple of leases.
+  EXPECT_NEAR(leased["heavy"], 300, 3);
+  EXPECT_NEAR(leased["light"], 100, 3);
+}
+
+TEST(DispatcherTest, AJobThatWasIdleDoesNotBankTurns) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Worker("w1"), 0).ok());
+  std::vector<Assignment> live = d.Submit(Work("a"), out.For("a"), 0);
+  for (int i = 0; i < 50; ++i) d.Submit(Work("a"), out.For("a"), 0);
+  for (int i = 0; i < 20; ++i) {  // job a alone runs 20 leases
+    auto next = d.Complete("w1", live[0].lease_id, Ok(), i);
+    live = next;
+  }
+  for (int i = 0; i < 50; ++i) d.Submit(Work("b"), out.For("b"), 100);
+  std::map<std::string, int> leased;
+  for (int i = 0; i < 20; ++i) {
+    auto next = d.Complete("w1", live[0].lease_id, Ok(), 200 + i);
+    ASSERT_EQ(next.size(), 1u);
+    ++leased[next[0].work->job_id];
+    live = next;
+  }
+  EXPECT_NEAR(leased["a"], 10, 1);  // alternating, not b twenty times in a row
+  EXPECT_NEAR(leased["b"], 10, 1);
+}
+
+TEST(DispatcherTest, AnExpiredLeaseIsRequeuedAndItsLateResultIgnored) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Worker("w1"), 0).ok());
+  auto first = d.Submit(Work("j", "a"), out.For("a"), 0);
+  ASSERT_EQ(first.size(), 1u);
+  d.Heartbeat("w1", 2000);
+  EXPECT_TRUE(d.Tick(2499).empty());  // not yet
+  d.Heartbeat("w1", 2499);
+  auto again = d.Tick(2500);  // the deadline: re-queued; w1 is idle again and gets it back
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_NE(again[0].lease_id, first[0].lease_id);
+  EXPECT_EQ(again[0].work->function_name, "a");
+  // The first lease's result comes late: ignored.
+  EXPECT_TRUE(d.Complete("w1", first[0].lease_id, Ok(), 2600).empty());
+  EXPECT_EQ(out.Count(), 0);
+  d.Complete("w1", again[0].lease_id, Ok(), 2700);
+  EXPECT_EQ(out.by_name["a"].size(), 1u);
+}
+
+TEST(DispatcherTest, ARemovedWorkersLeaseGoesToAnotherWorker) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Worker("w1"), 0).ok());
+  auto first = d.Submit(Work("j"), out.For("a"), 0);
+  ASSERT_TRUE(d.AddWorker(Worker("w2"), 0).ok());
+  auto moved = d.RemoveWorker("w1", 10);
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].worker_id, "w2");
+  EXPECT_EQ(d.WorkersFor(kKey), 1);
+  // The dead worker's result (say, from a reconnect) is not accepted.
+  EXPECT_TRUE(d.Complete("w1", first[0].lease_id, Ok(), 20).empty());
+  d.Complete("w2", moved[0].lease_id, Ok(), 30);
+  ASSERT_EQ(out.by_name["a"].size(), 1u);
+  EXPECT_EQ(out.by_name["a"][0].worker_id, "w2");
+}
+
+TEST(DispatcherTest, ResultsAreAcceptedExactlyOnceFromTheHolder) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Worker("w1"), 0).ok());
+  ASSERT_TRUE(d.AddWorker(Worker("w2"), 0).ok());
+  auto leases = d.Submit(Work("j"), out.For("a"), 0);
+  ASSERT_EQ(leases.size(), 1u);
+  const std::string holder = leases[0].worker_id;
+  const std::string other = holder == "w1" ? "w2" : "w1";
+  d.Complete(other, leases[0].lease_id, Ok(), 1);         // not the holder
+  d.Complete(holder, leases[0].lease_id + 100, Ok(), 1);  // no such lease
+  EXPECT_EQ(out.Count(), 0);
+  d.Complete(holder, leases[0].lease_id, Ok(), 2);
+  d.Complete(holder, leases[0].lease_id, Ok(), 3);  // a duplicate
+  EXPECT_EQ(out.Count(), 1);
+  EXPECT_EQ(d.LeasesOutstanding(), 0);
+}
+
+TEST(DispatcherTest, WorkLostTooOftenIsWorkerLost) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Worker("w1"), 0).ok());
+  d.Submit(Work("j"), out.For("a"), 0);
+  int64_t now = 0;
+  for (int i = 0; i < 3; ++i) {  // the same live worker overruns its lease three times
+    now += 2501;
+    d.Heartbeat("w1", now);
+    d.Tick(now);
+  }
+  ASSERT_EQ(out.by_name["a"].size(), 1u);
+  const WorkOutcome& o = out.by_name["a"][0];
+  EXPECT_EQ(o.error_kind, tuner::ErrorKind::kWorkerLost);
+  EXPECT_NE(o.error_message.find("lease lost 3 times"), std::string::npos) << o.error_message;
+  EXPECT_FALSE(o.cancelled);
+  EXPECT_EQ(d.QueuedFor(kKey), 0);
+  EXPECT_EQ(d.LeasesOutstanding(), 0);
+}
+
+TEST(DispatcherTest, WorkThatTakesDownTwoWorkersIsQuarantined) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Worker("w1"), 0).ok());
+  ASSERT_TRUE(d.AddWorker(Worker("w2"), 0).ok());
+  auto first = d.Submit(Work("j"), out.For("killer"), 0);
+  ASSERT_EQ(first.size(), 1u);
+  auto second = d.RemoveWorker(first[0].worker_id, 1);
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_EQ(out.Count(), 0);
+  EXPECT_TRUE(d.RemoveWorker(second[0].worker_id, 2).empty());
+  ASSERT_EQ(out.by_name["killer"].size(), 1u);
+  EXPECT_EQ(out.by_name["killer"][0].error_kind, tuner::ErrorKind::kWorkerLost);
+  EXPECT_NE(out.by_name["killer"][0].error_message.find("quarantined"), std::string::npos);
+}
+
+TEST(DispatcherTest, CancellingAJobCompletesItsWorkAndWithdrawsItsLeases) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Worker("w1"), 0).ok());
+  auto leased = d.Submit(Work("doomed"), out.For("d"), 0);
+  ASSERT_EQ(leased.size(), 1u);
+  for (int i = 0; i < 3; ++i) d.Submit(Work("doomed"), out.For("d"), 0);
+  d.Submit(Work("other"), out.For("o"), 0);
+  std::vector<Withdrawal> withdrawals = d.CancelJob("doomed");
+  ASSERT_EQ(withdrawals.size(), 1u);
+  EXPECT_EQ(withdrawals[0].worker_id, "w1");
+  EXPECT_EQ(withdrawals[0].lease_id, leased[0].lease_id);
+  ASSERT_EQ(out.by_name["d"].size(), 4u);
+  for (const WorkOutcome& o : out.by_name["d"]) EXPECT_TRUE(o.cancelled);
+  // The withdrawn lease's late result is ignored; the freed worker takes the other job's work.
+  EXPECT_TRUE(d.Complete("w1", leased[0].lease_id, Ok(), 5).empty());
+  EXPECT_EQ(out.by_name["d"].size(), 4u);
+  auto next = d.Tick(6);
+  ASSERT_EQ(next.size(), 1u);
+  EXPECT_EQ(next[0].work->job_id, "other");
+  EXPECT_TRUE(d.CancelJob("doomed").empty());
+}
+
+TEST(DispatcherTest, DoneCallbacksMayCallBackIntoTheDispatcher) {
+  Dispatcher d(Options());
+  int queued_seen = -1;
+  ASSERT_TRUE(d.AddWorker(Worker("w1"), 0).ok());
+  auto leases = d.Submit(
+      Work("j"), [&](const WorkOutcome&) { queued_seen = d.QueuedFor(kKey); }, 0);
+  d.Complete("w1", leases[0].lease_id, Ok(), 1);  // would deadlock under the lock
+  EXPECT_EQ(queued_seen, 0);
+}
+
+TEST(DispatcherTest, ADrainingWorkerFinishesItsLeaseButGetsNoMore) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Worker("w1"), 0).ok());
+  auto leases = d.Submit(Work("j"), out.For("a"), 0);
+  d.Submit(Work("j"), out.For("b"), 0);
+  d.SetDraining("w1");
+  EXPECT_EQ(d.Workers()[0].state, WorkerState::kDraining);
+  EXPECT_TRUE(d.Complete("w1", leases[0].lease_id, Ok(), 1).empty());
+  EXPECT_EQ(out.by_name["a"].size(), 1u);
+  EXPECT_EQ(d.QueuedFor(kKey), 1);
+  EXPECT_TRUE(d.Tick(2).empty());
+}
+
+TEST(DispatcherTest, ASessionReservesAnIdleWorkerUntilReleased) {
+  Dispatcher d(Options());
+  Outcomes out;
+  EXPECT_FALSE(d.ReserveForSession(kKey).has_value());
+  ASSERT_TRUE(d.AddWorker(Worker("w1"), 0).ok());
+  std::optional<WorkerSnapshot> s = d.ReserveForSession(kKey);
+  ASSERT_TRUE(s.has_value());
+  EXPECT_EQ(s->description.worker_id, "w1");
+  EXPECT_EQ(s->state, WorkerState::kSession);
+  EXPECT_FALSE(d.ReserveForSession(kKey).has_value());
+  EXPECT_TRUE(d.Submit(Work("j"), out.For("a"), 1).empty());  // the worker is in a session
+  auto leases = d.ReleaseSession("w1", 2);
+  ASSERT_EQ(leases.size(), 1u);
+  EXPECT_EQ(leases[0].worker_id, "w1");
+}
+
+TEST(DispatcherTest, ASilentWorkerIsRemovedByTickAndItsLeaseRequeued) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Worker("quiet"), 0).ok());
+  auto leases = d.Submit(Work("j"), out.For("a"), 0);
+  ASSERT_EQ(leases.size(), 1u);
+  ASSERT_TRUE(d.AddWorker(Worker("chatty"), 500).ok());
+  d.Heartbeat("chatty", 1200);
+  std::vector<std::string> removed;
+  auto moved = d.Tick(1001, &removed);
+  ASSERT_EQ(removed, std::vector<std::string>{"quiet"});
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].worker_id, "chatty");
+  EXPECT_EQ(d.WorkersFor(kKey), 1);
+  // Workers of another key never take it.
+  ASSERT_TRUE(d.AddWorker(Worker("gpu", "gpu"), 1100).ok());
+  EXPECT_EQ(d.Workers("gpu")[0].state, WorkerState::kIdle);
+}
+
+// A capacity smoke test: 1,000 workers, several jobs, every result answered with the next lease.
+// No timing assertion (a shared VM is noisy); it prints the mean cost of a Complete.
+TEST(DispatcherTest, AThousandWorkersKeepBusy) {
+  Dispatcher d(Options());
+  int done = 0;
+  for (int j = 0; j < 8; ++j) d.SetJobWeight("job" + std::to_string(j), 1 + j % 3);
+  for (int i = 0; i < 40000; ++i) {
+    d.Submit(
+        Work("job" + std::to_string(i % 8)), [&](const WorkOutcome&) { ++done; }, 0);
+  }
+  std::deque<Assignment> live;
+  for (int w = 0; w < 1000; ++w) {
+    auto leases = d.AddWorker(Worker("w" + std::to_string(w)), 0);
+    ASSERT_TRUE(leases.ok());
+    live.insert(live.end(), leases->begin(), leases->end());
+  }
+  ASSERT_EQ(live.size(), 1000u);
+  auto start = std::chrono::steady_clock::now();
+  while (!live.empty()) {
+    Assignment a = live.front();
+    live.pop_front();
+    auto next = d.Complete(a.worker_id, a.lease_id, Ok(), 1);
+    live.insert(live.end(), next.begin(), next.end());
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(done, 40000);
+  EXPECT_EQ(d.LeasesOutstanding(), 0);
+  std::printf("[ capacity ] %.2f us per Complete with 1000 workers\n", seconds / 40000 * 1e6);
+}
+
+}  // namespace
+}  // namespace tunefarm::tracker

@@ -1,0 +1,389 @@
+// The job manager against an in-process fleet (real builds, real measurements in child
+// processes): a job ends with exactly its trials recorded, two jobs share the workers, a cancel
+// keeps what was measured, bad submissions store nothing, a job without workers says why it
+// waits, and a manager destroyed mid-job resumes the job from the database.
+#include "tracker/job_manager.h"
+
+#include <chrono>
+#include <filesystem>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <optional>
+#include <set>
+#include <unistd.h>
+
+#include "tests/testing/files.h"
+#include "tests/unit/tracker/in_process_fleet.h"
+#include "tracker/job_table.h"
+#include "tuner/record_store.h"
+
+namespace tunefarm::tracker {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::InProcessFleet;
+using ::testing::MatchesRegex;
+
+constexpr char kKey[] = "test-cpu";
+
+JobSpec Spec(const std::string& workload, int trials, int batch_size,
+             const std::string& key = kKey) {
+  JobSpec s;
+  s.workload = workload;
+  s.device_key = key;
+  s.trials = trials;
+  s.batch_size = batch_size;
+  s.tuner = "random";  // no model training: the tests are about the manager
+  s.measure.number = 1;
+  s.measure.repeat = 1;
+  s.measure.min_repeat_ms = 0;
+  return s;
+}
+
+class JobManagerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
+                                ("tf-job-manager-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    db_ = (dir /
+           (std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".db"))
+              .string();
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(db_ + suffix);
+    fleet_ = std::make_unique<InProcessFleet>(dispatcher_);
+  }
+
+  void TearDown() override {
+    manager_.reset();  // before the fleet and dispatcher it uses
+    fleet_.reset();
+  }
+
+  JobManagerOptions Options() const {
+    JobManagerOptions o;
+    o.db_path = db_;
+    o.max_running = 4;
+    o.build_parallelism = 2;
+    return o;
+  }
+
+  JobManager& StartManager(JobManagerOptions o) {
+    absl::StatusOr<std::unique_ptr<JobManager>> m = JobManager::Create(o, dispatcher_, *fleet_);
+    EXPECT_TRUE(m.ok()) << m.status();
+    manager_ = *std::move(m);
+    return *manager_;
+  }
+
+  // Waits (up to 60 s) until `done` holds for the job's status; returns the last status.
+  template <typename Pred>
+  JobStatus WaitFor(const std::string& id, Pred done) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    absl::StatusOr<JobStatus> s = manager_->Get(id);
+    EXPECT_TRUE(s.ok()) << s.status();
+    while (s.ok() && !done(*s) && std::chrono::steady_clock::now() < deadline) {
+      s = manager_->WaitForChange(id, s->version, 1000);
+      EXPECT_TRUE(s.ok()) << s.status();
+    }
+    EXPECT_TRUE(s.ok() && done(*s)) << "timed out; message: " << (s.ok() ? s->message : "");
+    return s.ok() ? *s : JobStatus{};
+  }
+  JobStatus WaitFinished(const std::string& id) {
+    return WaitFor(id, [](const JobStatus& s) { return IsFinished(s.state); });
+  }
+
+  std::vector<tuner::Record> History(const std::string& id) const {
+    absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(db_);
+    EXPECT_TRUE(store.ok()) << store.status();
+    absl::StatusOr<std::vector<tuner::Record>> h = (*store)->JobHistory(id);
+    EXPECT_TRUE(h.ok()) << h.status();
+    return h.ok() ? *h : std::vector<tuner::Record>{};
+  }
+
+  JobRow TableRow(const std::string& id) const {
+    absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db_);
+    EXPECT_TRUE(table.ok()) << table.status();
+    absl::StatusOr<JobRow> row = (*table)->Get(id);
+    EXPECT_TRUE(row.ok()) << row.status();
+    return row.ok() ? *row : JobRow{};
+  }
+
+  static std::set<std::string> Configs(const std::vector<tuner::Record>& records) {
+    std::set<std::string> configs;
+    for (const tuner::Record& r : records) configs.insert(r.config_json);
+    return configs;
+  }
+
+  std::string db_;
+  Dispatcher dispatcher_;
+  std::unique_ptr<InProcessFleet> fleet_;
+  std::unique_ptr<JobManager> manager_;
+};
+
+TEST_F(JobManagerTest, JobCompletesWithExactlyItsTrials) {
+  fleet_->AddWorker(kKey);
+  fleet_->AddWorker(kKey);
+  JobManager& m = StartManager(Options());
+  absl::StatusOr<JobStatus> submitted = m.Submit(Spec("matmul:16,16,16:float32", 6, 3));
+  ASSERT_TRUE(submitted.ok()) << submitted.status();
+  EXPECT_THAT(submitted->id, MatchesRegex("job-[0-9a-f]{8}"));
+  EXPECT_EQ(submitted->workload_key, "matmul:16,16,16:float32");
+  EXPECT_EQ(submitted->trials, 6);
+
+  JobStatus done = WaitFinished(submitted->id);
+  EXPECT_EQ(done.state, JobState::kSucceeded) << done.message;
+  EXPECT_EQ(done.message, "done");
+  EXPECT_EQ(done.trials_done, 6);
+  EXPECT_GT(done.best_seconds, 0);
+  EXPECT_GT(done.best_gflops, 0);
+  EXPECT_FALSE(done.best_config_json.empty());
+  const std::vector<tuner::Record> records = History(submitted->id);
+  EXPECT_EQ(records.size(), 6u);
+  EXPECT_EQ(Configs(records).size(), 6u);
+  for (const tuner::Record& r : records) {
+    EXPECT_EQ(r.device_key, kKey);
+    EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
+  }
+  EXPECT_EQ(done.errors, 0);
+  EXPECT_EQ(TableRow(submitted->id).state, JobState::kSucceeded);
+  std::vector<JobStatus> listed = m.List(/*include_finished=*/true, 10);
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].id, submitted->id);
+  EXPECT_TRUE(m.List(/*include_finished=*/false, 10).empty());
+}
+
+TEST_F(JobManagerTest, TwoJobsShareTheWorkers) {
+  fleet_->AddWorker(kKey);
+  fleet_->AddWorker(kKey);
+  JobManager& m = StartManager(Options());
+  absl::StatusOr<JobStatus> a = m.Submit(Spec("matmul:16,16,16:float32", 6, 3));
+  JobSpec heavier = Spec("matmul:16,16,32:float32", 6, 3);
+  heavier.priority = 3;
+  heavier.tuner = "xgb";  // the model-based default, warmed from the other shape's records
+  heavier.transfer = true;
+  absl::StatusOr<JobStatus> b = m.Submit(heavier);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_NE(a->id, b->id);
+  std::set<std::string> measured_by;
+  for (const std::string& id : {a->id, b->id}) {
+    JobStatus done = WaitFinished(id);
+    EXPECT_EQ(done.state, JobState::kSucceeded) << done.message;
+    const std::vector<tuner::Record> records = History(id);
+    EXPECT_EQ(records.size(), 6u);
+    EXPECT_EQ(Configs(records).size(), 6u);
+    for (const tuner::Record& r : records) measured_by.insert(r.measured_by);
+  }
+  EXPECT_EQ(measured_by.size(), 2u);  // both workers measured
+}
+
+TEST_F(JobManagerTest, CancelKeepsTheRecordsAndEndsCancelled) {
+  fleet_->AddWorker(kKey);
+  JobManager& m = StartManager(Options());
+  absl::StatusOr<JobStatus> job = m.Submit(Spec("matmul:16,16,16:float32", 200, 2));
+  ASSERT_TRUE(job.ok()) << job.status();
+  WaitFor(job->id, [](const JobStatus& s) { return s.trials_done >= 3; });
+  absl::StatusOr<JobStatus> cancelled = m.Cancel(job->id);
+  ASSERT_TRUE(cancelled.ok()) << cancelled.status();
+  JobStatus done = WaitFinished(job->id);
+  EXPECT_EQ(done.state, JobState::kCancelled);
+  EXPECT_GE(done.trials_done, 3);
+  EXPECT_LT(done.trials_done, 200);
+  const std::vector<tuner::Record> records = History(job->id);
+  EXPECT_EQ(static_cast<int>(records.size()), done.trials_done);
+  EXPECT_EQ(Configs(records).size(), records.size());
+  EXPECT_EQ(TableRow(job->id).state, JobState::kCancelled);
+  // Cancelling again (or a finished job) changes nothing.
+  absl::StatusOr<JobStatus> again = m.Cancel(job->id);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->state, JobState::kCancelled);
+  EXPECT_EQ(m.Cancel("job-nothere").status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST_F(JobManagerTest, BadSubmissionsAreErrorsAndStoreNothing) {
+  JobManagerOptions o = Options();
+  o.max_trials = 1000;
+  JobManager& m = StartManager(o);
+  struct Case {
+    JobSpec spec;
+    const char* message;
+  };
+  JobSpec unknown = Spec("nosuchop:1,2,3:float32", 6, 3);
+  JobSpec script;
+  script = Spec("", 6, 3);
+  script.script_source = "x = cfg[\"nope\"]\n";
+  script.script_name = "bad.te";
+  JobSpec zero = Spec("matmul:16,16,16:float32", 0, 3);
+  JobSpec huge = Spec("matmul:16,16,16:float32", 1001, 3);
+  JobSpec no_key = Spec("matmul:16,16,16:float32", 6, 3, "");
+  JobSpec bad_tuner = Spec("matmul:16,16,16:float32", 6, 3);
+  bad_tuner.tuner = "telepathy";
+  JobSpec bad_priority = Spec("matmul:16,16,16:float32", 6, 3);
+  bad_priority.priority = 0;
+  JobSpec bad_batch = Spec("matmul:16,16,16:float32", 6, 0);
+  JobSpec both = Spec("matmul:16,16,16:float32", 6, 3);
+  both.script_source = "x = 1\n";
+  for (const Case& c :
+       {Case{unknown, "nosuchop"}, Case{script, "bad.te:1:9"},
+        Case{zero, "trials must be in 1..1000"}, Case{huge, "got 1001"}, Case{no_key, "device_key"},
+        Case{bad_tuner, "telepathy"}, Case{bad_priority, "priority"}, Case{bad_batch, "batch_size"},
+        Case{both, "exactly one"}}) {
+    absl::StatusOr<JobStatus> s = m.Submit(c.spec);
+    ASSERT_FALSE(s.ok()) << c.message;
+    EXPECT_EQ(s.status().code(), absl::StatusCode::kInvalidArgument) << s.status();
+    EXPECT_THAT(s.status().message(), HasSubstr(c.message));
+  }
+  EXPECT_TRUE(m.List(/*include_finished=*/true, 0).empty());
+  absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db_);
+  ASSERT_TRUE(table.ok());
+  absl::StatusOr<std::vector<JobRow>> rows = (*table)->List(true, 0);
+  ASSERT_TRUE(rows.ok());
+  EXPECT_TRUE(rows->empty());
+}
+
+TEST_F(JobManagerTest, TooManyJobsIsResourceExhausted) {
+  JobManagerOptions o = Options();
+  o.max_jobs = 1;
+  JobManager& m = StartManager(o);
+  // No worker has this key: the first job stays unfinished.
+  absl::StatusOr<JobStatus> first = m.Submit(Spec("matmul:16,16,16:float32", 3, 3, "nobody"));
+  ASSERT_TRUE(first.ok()) << first.status();
+  absl::StatusOr<JobStatus> second = m.Submit(Spec("matmul:16,16,16:float32", 3, 3, "nobody"));
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_THAT(second.status().message(), HasSubstr("max_jobs=1"));
+  EXPECT_EQ(m.List(/*include_finished=*/true, 0).size(), 1u);
+  // A cancelled job frees its place.
+  ASSERT_TRUE(m.Cancel(first->id).ok());
+  EXPECT_EQ(WaitFinished(first->id).state, JobState::kCancelled);
+  EXPECT_TRUE(m.Submit(Spec("matmul:16,16,16:float32", 3, 3, "nobody")).ok());
+}
+
+TEST_F(JobManagerTest, WaitsForAWorkerOfItsKeyAndSaysSo) {
+  JobManager& m = StartManager(Options());
+  absl::StatusOr<JobStatus> job = m.Submit(Spec("matmul:16,16,16:float32", 3, 3, "rasp4b"));
+  ASSERT_TRUE(job.ok()) << job.status();
+  const std::string waiting = "waiting: no worker with device key 'rasp4b' is connected";
+  EXPECT_EQ(job->message, waiting);
+  JobStatus s = WaitFor(job->id, [](const JobStatus& s) { return s.state == JobState::kRunning; });
+  EXPECT_EQ(s.message, waiting);
+  EXPECT_EQ(s.trials_done, 0);
+  // Once a worker of the key connects, the job goes on and completes.
+  fleet_->AddWorker("rasp4b");
+  JobStatus done = WaitFinished(job->id);
+  EXPECT_EQ(done.state, JobState::kSucceeded) << done.message;
+  EXPECT_EQ(History(job->id).size(), 3u);
+}
+
+TEST_F(JobManagerTest, ResumesAfterARestartWithoutDuplicates) {
+  fleet_->AddWorker(kKey);
+  std::string id;
+  constexpr int kTrials = 10;
+  {
+    JobManager& m = StartManager(Options());
+    absl::StatusOr<JobStatus> job = m.Submit(Spec("matmul:16,16,16:float32", kTrials, 2));
+    ASSERT_TRUE(job.ok()) << job.status();
+    id = job->id;
+    WaitFor(id, [](const JobStatus& s) { return s.trials_done >= 1; });
+    manager_.reset();  // the tracker goes away mid-job
+  }
+  const JobRow row = TableRow(id);
+  EXPECT_FALSE(IsFinished(row.state)) << JobStateName(row.state);
+  const size_t before = History(id).size();
+  EXPECT_GE(before, 1u);
+  EXPECT_LT(before, static_cast<size_t>(kTrials));
+
+  JobManager& m = StartManager(Options());
+  absl::StatusOr<JobStatus> resumed = m.Get(id);
+  ASSERT_TRUE(resumed.ok()) << resumed.status();
+  EXPECT_FALSE(IsFinished(resumed->state));
+  EXPECT_GE(resumed->trials_done, static_cast<int>(before));
+  JobStatus done = WaitFinished(id);
+  EXPECT_EQ(done.state, JobState::kSucceeded) << done.message;
+  EXPECT_EQ(done.trials_done, kTrials);
+  const std::vector<tuner::Record> records = History(id);
+  EXPECT_EQ(records.size(), static_cast<size_t>(kTrials));
+  EXPECT_EQ(Configs(records).size(), records.size());
+
+  // A later start finds the job finished, with its counts from the records.
+  manager_.reset();
+  JobManager& later = StartManager(Options());
+  absl::StatusOr<JobStatus> finished = later.Get(id);
+  ASSERT_TRUE(finished.ok()) << finished.status();
+  EXPECT_EQ(finished->state, JobState::kSucceeded);
+  EXPECT_EQ(finished->trials_done, kTrials);
+  EXPECT_GT(finished->best_seconds, 0);
+  EXPECT_TRUE(later.List(/*include_finished=*/false, 0).empty());
+  ASSERT_EQ(later.List(/*include_finished=*/true, 0).size(), 1u);
+}
+
+TEST_F(JobManagerTest, AJobThatCannotResumeFails) {
+  {
+    absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db_);
+    ASSERT_TRUE(table.ok()) << table.status();
+    JobRow corrupt;
+    corrupt.id = "job-0000000c";
+    corrupt.workload_key = "matmul:16,16,16:float32";
+    corrupt.target = "llvm";
+    corrupt.device_key = kKey;
+    corrupt.spec_json = "{not json";
+    corrupt.state = JobState::kRunning;
+    corrupt.trials = 3;
+    ASSERT_TRUE((*table)->Insert(corrupt).ok());
+    JobRow gone = corrupt;  // its template no longer exists
+    gone.id = "job-0000000d";
+    gone.workload_key = "retired_op:1,2:float32";
+    gone.spec_json = JobSpecToJson(Spec("retired_op:1,2:float32", 3, 3));
+    ASSERT_TRUE((*table)->Insert(gone).ok());
+  }
+  JobManager& m = StartManager(Options());
+  absl::StatusOr<JobStatus> corrupt = m.Get("job-0000000c");
+  ASSERT_TRUE(corrupt.ok()) << corrupt.status();
+  EXPECT_EQ(corrupt->state, JobState::kFailed);
+  EXPECT_THAT(corrupt->message, HasSubstr("cannot resume"));
+  JobStatus gone = WaitFinished("job-0000000d");
+  EXPECT_EQ(gone.state, JobState::kFailed);
+  EXPECT_THAT(gone.message, HasSubstr("retired_op"));
+  EXPECT_EQ(TableRow("job-0000000d").state, JobState::kFailed);
+}
+
+TEST_F(JobManagerTest, AScriptJobCompletes) {
+  fleet_->AddWorker(kKey);
+  JobManager& m = StartManager(Options());
+  JobSpec spec = Spec("", 4, 2);
+  std::optional<std::string> source =
+      fixtures::ReadFile(fixtures::SourcePath("examples/tune_matmul.te"));
+  ASSERT_TRUE(source.has_value());
+  spec.script_source = *source;
+  spec.script_name = "tune_matmul.te";
+  spec.bindings = {{"n", 16}};
+  absl::StatusOr<JobStatus> job = m.Submit(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  EXPECT_THAT(job->workload_key, MatchesRegex("script/tune_matmul@[0-9a-f]{8}:16:float32"));
+  JobStatus done = WaitFinished(job->id);
+  EXPECT_EQ(done.state, JobState::kSucceeded) << done.message;
+  const std::vector<tuner::Record> records = History(job->id);
+  EXPECT_EQ(records.size(), 4u);
+  for (const tuner::Record& r : records) {
+    EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
+  }
+}
+
+TEST_F(JobManagerTest, AQueuedJobWaitsForASlotAndCancelsAtOnce) {
+  fleet_->AddWorker(kKey);
+  JobManagerOptions o = Options();
+  o.max_running = 1;
+  JobManager& m = StartManager(o);
+  absl::StatusOr<JobStatus> first = m.Submit(Spec("matmul:16,16,16:float32", 3, 3, "nobody"));
+  absl::StatusOr<JobStatus> second = m.Submit(Spec("matmul:16,16,16:float32", 3, 3));
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ(first->state, JobState::kRunning);
+  EXPECT_EQ(second->state, JobState::kQueued);
+  EXPECT_EQ(second->message, "queued: waiting for a free tuning slot");
+  absl::StatusOr<JobStatus> cancelled = m.Cancel(second->id);
+  ASSERT_TRUE(cancelled.ok());
+  EXPECT_EQ(cancelled->state, JobState::kCancelled);
+  EXPECT_TRUE(History(second->id).empty());
+  EXPECT_EQ(TableRow(second->id).state, JobState::kCancelled);
+  ASSERT_EQ(m.List(/*include_finished=*/false, 0).size(), 1u);
+}
+
+}  // namespace
+}  // namespace tunefarm::tracker

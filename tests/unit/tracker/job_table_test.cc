@@ -1,0 +1,129 @@
+// The jobs table: rows go in and come back field for field, state updates persist across
+// connections, unfinished jobs load oldest first and lists come newest first.
+#include "tracker/job_table.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include "tuner/record_store.h"
+
+namespace tunefarm::tracker {
+namespace {
+
+std::string FreshDb(const std::string& name) {
+  std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / ("tf-job-table-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::filesystem::path path = dir / (name + ".db");
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
+  return path.string();
+}
+
+JobRow Row(const std::string& id, int64_t created_ms, JobState state = JobState::kQueued) {
+  JobRow r;
+  r.id = id;
+  r.workload_key = "matmul:16,16,16:float32";
+  r.target = "llvm";
+  r.device_key = "cpu";
+  r.created_ms = created_ms;
+  r.spec_json = R"({"workload":"matmul:16,16,16:float32"})";
+  r.state = state;
+  r.message = "m-" + id;
+  r.trials = 6;
+  r.priority = 3;
+  r.tuner = "random";
+  r.updated_ms = created_ms + 1;
+  return r;
+}
+
+TEST(JobTableTest, InsertGetAndUpdate) {
+  const std::string db = FreshDb("insert");
+  absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db);
+  ASSERT_TRUE(table.ok()) << table.status();
+  const JobRow row = Row("job-00000001", 1000);
+  ASSERT_TRUE((*table)->Insert(row).ok());
+  EXPECT_EQ((*table)->Insert(row).code(), absl::StatusCode::kAlreadyExists);
+
+  absl::StatusOr<JobRow> got = (*table)->Get(row.id);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(got->workload_key, row.workload_key);
+  EXPECT_EQ(got->target, row.target);
+  EXPECT_EQ(got->device_key, row.device_key);
+  EXPECT_EQ(got->created_ms, row.created_ms);
+  EXPECT_EQ(got->spec_json, row.spec_json);
+  EXPECT_EQ(got->state, JobState::kQueued);
+  EXPECT_EQ(got->message, row.message);
+  EXPECT_EQ(got->trials, 6);
+  EXPECT_EQ(got->priority, 3);
+  EXPECT_EQ(got->tuner, "random");
+  EXPECT_EQ(got->updated_ms, 1001);
+  EXPECT_EQ((*table)->Get("job-nope").status().code(), absl::StatusCode::kNotFound);
+
+  ASSERT_TRUE((*table)->UpdateState(row.id, JobState::kFailed, "boom", 5000).ok());
+  EXPECT_EQ((*table)->UpdateState("job-nope", JobState::kFailed, "", 1).code(),
+            absl::StatusCode::kNotFound);
+  table->reset();
+  // A new connection (a restarted tracker) sees the update.
+  absl::StatusOr<std::unique_ptr<JobTable>> reopened = JobTable::Open(db);
+  ASSERT_TRUE(reopened.ok()) << reopened.status();
+  got = (*reopened)->Get(row.id);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got->state, JobState::kFailed);
+  EXPECT_EQ(got->message, "boom");
+  EXPECT_EQ(got->updated_ms, 5000);
+}
+
+TEST(JobTableTest, UnfinishedOldestFirstAndListsNewestFirst) {
+  const std::string db = FreshDb("lists");
+  absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db);
+  ASSERT_TRUE(table.ok()) << table.status();
+  ASSERT_TRUE((*table)->Insert(Row("job-a", 300, JobState::kRunning)).ok());
+  ASSERT_TRUE((*table)->Insert(Row("job-b", 100, JobState::kSucceeded)).ok());
+  ASSERT_TRUE((*table)->Insert(Row("job-c", 200, JobState::kQueued)).ok());
+  ASSERT_TRUE((*table)->Insert(Row("job-d", 400, JobState::kCancelled)).ok());
+
+  absl::StatusOr<std::vector<JobRow>> unfinished = (*table)->LoadUnfinished();
+  ASSERT_TRUE(unfinished.ok());
+  ASSERT_EQ(unfinished->size(), 2u);
+  EXPECT_EQ((*unfinished)[0].id, "job-c");
+  EXPECT_EQ((*unfinished)[1].id, "job-a");
+
+  absl::StatusOr<std::vector<JobRow>> all = (*table)->List(true, 0);
+  ASSERT_TRUE(all.ok());
+  std::vector<std::string> ids;
+  for (const JobRow& r : *all) ids.push_back(r.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"job-d", "job-a", "job-c", "job-b"}));
+  absl::StatusOr<std::vector<JobRow>> two = (*table)->List(true, 2);
+  ASSERT_TRUE(two.ok());
+  EXPECT_EQ(two->size(), 2u);
+  absl::StatusOr<std::vector<JobRow>> open = (*table)->List(false, 0);
+  ASSERT_TRUE(open.ok());
+  ASSERT_EQ(open->size(), 2u);
+  EXPECT_EQ((*open)[0].id, "job-a");
+}
+
+TEST(JobTableTest, SharesTheRecordDatabase) {
+  const std::string db = FreshDb("shared");
+  absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db);
+  ASSERT_TRUE(table.ok()) << table.status();
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(db);
+  ASSERT_TRUE(store.ok()) << store.status();
+  absl::StatusOr<int> version = (*store)->SchemaVersion();
+  ASSERT_TRUE(version.ok());
+  EXPECT_GE(*version, 4);
+  ASSERT_TRUE((*table)->Insert(Row("job-x", 1)).ok());
+  tuner::Record r;
+  r.workload_key = "matmul:16,16,16:float32";
+  r.target = "llvm";
+  r.device_key = "cpu";
+  r.config_json = "{}";
+  r.job_id = "job-x";
+  ASSERT_TRUE((*store)->Insert(r).ok());
+  absl::StatusOr<std::vector<tuner::Record>> history = (*store)->JobHistory("job-x");
+  ASSERT_TRUE(history.ok());
+  EXPECT_EQ(history->size(), 1u);
+}
+
+}  // namespace
+}  // namespace tunefarm::tracker

@@ -1,0 +1,366 @@
+// The worker stream and the session relay on loopback: raw gRPC workers against a real
+// Dispatcher, WorkerLinks, WorkerService and SessionService.
+#include "tracker/service/worker_service.h"
+
+#include <condition_variable>
+#include <future>
+#include <gtest/gtest.h>
+#include <mutex>
+#include <thread>
+
+#include "grpcpp/grpcpp.h"
+#include "tests/unit/tracker/service/stream_worker.h"
+#include "tracker/service/session_service.h"
+#include "tracker/service/worker_links.h"
+
+namespace tunefarm::tracker {
+namespace {
+
+using testing::LoopbackChannel;
+using testing::SetToken;
+using testing::StreamWorker;
+
+constexpr char kToken[] = "s3cret";
+
+Artifact MakeArtifact(const std::string& bytes, const std::string& name) {
+  return Artifact{Sha256Hex(bytes), std::make_shared<const std::string>(bytes), name};
+}
+
+class WorkerServiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dispatcher_ = std::make_unique<Dispatcher>(DispatcherOptions{});
+    WorkerServiceOptions options;
+    options.token = kToken;
+    options.heartbeat_interval_ms = 1234;
+    options.heartbeat_timeout_ms = 5678;
+    workers_ = std::make_unique<WorkerService>(*dispatcher_, links_, options);
+    SessionServiceOptions session_options;
+    session_options.token = kToken;
+    sessions_ = std::make_unique<SessionService>(*dispatcher_, links_, session_options);
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);
+    builder.RegisterService(workers_.get());
+    builder.RegisterService(sessions_.get());
+    server_ = builder.BuildAndStart();
+    ASSERT_TRUE(server_ != nullptr);
+    channel_ = LoopbackChannel("127.0.0.1:" + std::to_string(port_));
+  }
+  void TearDown() override {
+    sessions_->Shutdown();
+    server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+    server_->Wait();
+  }
+
+  MeasureWork Work(const std::string& job, const std::string& library_bytes,
+                   const std::string& reference_bytes = "") {
+    MeasureWork w;
+    w.job_id = job;
+    w.device_key = "pi";
+    w.library = MakeArtifact(library_bytes, "candidate.so");
+    w.function_name = "kernel";
+    if (!reference_bytes.empty()) {
+      w.reference = MakeArtifact(reference_bytes, "reference.so");
+      w.reference_function = "reference";
+      w.reference_key = "ref-" + job;
+    }
+    w.bindings["n"] = 64;
+    w.run_timeout_s = 7;
+    return w;
+  }
+  // Queues `work`, delivering its leases as the JobManager would; outcomes land in outcomes_.
+  void Submit(MeasureWork work) {
+    links_.Send(dispatcher_->Submit(
+        std::move(work),
+        [this](const WorkOutcome& o) {
+          std::lock_guard lock(mu_);
+          outcomes_.push_back(o);
+          cv_.notify_all();
+        },
+        NowMs()));
+  }
+  std::vector<WorkOutcome> WaitOutcomes(size_t n) {
+    std::unique_lock lock(mu_);
+    cv_.wait_for(lock, std::chrono::seconds(20), [&] { return outcomes_.size() >= n; });
+    return outcomes_;
+  }
+  static int64_t NowMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+  // Waits (bounded) until the dispatcher knows `n` workers.
+  bool WaitWorkers(size_t n) {
+    for (int i = 0; i < 2000; ++i) {
+      if (dispatcher_->Workers().size() == n) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+  }
+
+  std::unique_ptr<Dispatcher> dispatcher_;
+  WorkerLinks links_;
+  std::unique_ptr<WorkerService> workers_;
+  std::unique_ptr<SessionService> sessions_;
+  std::unique_ptr<grpc::Server> server_;
+  std::shared_ptr<grpc::Channel> channel_;
+  int port_ = 0;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<WorkOutcome> outcomes_;
+};
+
+TEST_F(WorkerServiceTest, RegistersWithAnIdAndTheHeartbeatSettings) {
+  StreamWorker worker(channel_, kToken);
+  std::optional<std::string> id = worker.Register("pi", "board-7");
+  ASSERT_TRUE(id.has_value());
+  EXPECT_EQ(id->rfind("w-", 0), 0u) << *id;
+  EXPECT_NE(id->find("-board-7"), std::string::npos) << *id;
+  EXPECT_EQ(worker.registered().heartbeat_interval_ms(), 1234);
+  EXPECT_EQ(worker.registered().heartbeat_timeout_ms(), 5678);
+  ASSERT_TRUE(worker.Heartbeat());
+  ASSERT_TRUE(WaitWorkers(1));
+  std::vector<WorkerSnapshot> snapshot = dispatcher_->Workers("pi");
+  ASSERT_EQ(snapshot.size(), 1u);
+  EXPECT_EQ(snapshot[0].description.worker_id, *id);
+  EXPECT_EQ(snapshot[0].description.cpu_model, "test cpu");
+  EXPECT_FALSE(snapshot[0].description.peer.empty());
+  // A clean goodbye removes the worker.
+  EXPECT_TRUE(worker.Finish().ok());
+  EXPECT_TRUE(WaitWorkers(0));
+}
+
+TEST_F(WorkerServiceTest, FirstMessageMustBeRegister) {
+  StreamWorker worker(channel_, kToken);
+  ASSERT_TRUE(worker.Heartbeat());
+  grpc::Status status = worker.Status();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(status.error_message().find("register"), std::string::npos);
+
+  StreamWorker no_key(channel_, kToken);
+  EXPECT_FALSE(no_key.Register("").has_value());
+  status = no_key.Status();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("device_key"), std::string::npos);
+  EXPECT_TRUE(dispatcher_->Workers().empty());
+}
+
+TEST_F(WorkerServiceTest, WrongTokenIsUnauthenticated) {
+  StreamWorker worker(channel_, "not-the-token");
+  EXPECT_FALSE(worker.Register("pi").has_value());
+  grpc::Status status = worker.Status();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(status.error_message(), "missing or wrong token");
+  StreamWorker anonymous(channel_, "");
+  EXPECT_FALSE(anonymous.Register("pi").has_value());
+  EXPECT_EQ(anonymous.Status().error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_TRUE(dispatcher_->Workers().empty());
+}
+
+TEST_F(WorkerServiceTest, LeaseAndResultReachTheDispatcher) {
+  StreamWorker worker(channel_, kToken);
+  std::optional<std::string> id = worker.Register("pi");
+  ASSERT_TRUE(id.has_value());
+  Submit(Work("job-1", "library bytes", "reference bytes"));
+  std::optional<v1::Lease> lease = worker.NextLease();
+  ASSERT_TRUE(lease.has_value());
+  EXPECT_EQ(lease->job_id(), "job-1");
+  EXPECT_EQ(lease->function_name(), "kernel");
+  EXPECT_EQ(lease->library().bytes(), "library bytes");
+  EXPECT_EQ(lease->library().sha256(), Sha256Hex("library bytes"));
+  EXPECT_EQ(lease->reference_library().bytes(), "reference bytes");
+  EXPECT_EQ(lease->reference_function(), "reference");
+  EXPECT_EQ(lease->bindings().at("n"), 64);
+  EXPECT_DOUBLE_EQ(lease->options().run_timeout_s(), 7);
+  EXPECT_GT(lease->deadline_ms(), NowMs());
+  ASSERT_TRUE(worker.Answer(lease->lease_id(), "ok", {0.002, 0.001, 0.003}));
+  std::vector<WorkOutcome> outcomes = WaitOutcomes(1);
+  ASSERT_EQ(outcomes.size(), 1u);
+  EXPECT_EQ(outcomes[0].error_kind, tuner::ErrorKind::kOk);
+  EXPECT_EQ(outcomes[0].worker_id, *id);
+  EXPECT_EQ(outcomes[0].repeat_seconds, (std::vector<double>{0.002, 0.001, 0.003}));
+}
+
+TEST_F(WorkerServiceTest, UnknownErrorKindIsRecordedAsRuntimeError) {
+  StreamWorker worker(channel_, kToken);
+  ASSERT_TRUE(worker.Register("pi").has_value());
+  Submit(Work("job-1", "lib"));
+  std::optional<v1::Lease> lease = worker.NextLease();
+  ASSERT_TRUE(lease.has_value());
+  ASSERT_TRUE(worker.Answer(lease->lease_id(), "exploded", {}, "boom"));
+  std::vector<WorkOutcome> outcomes = WaitOutcomes(1);
+  ASSERT_EQ(outcomes.size(), 1u);
+  EXPECT_EQ(outcomes[0].error_kind, tuner::ErrorKind::kRuntimeError);
+  EXPECT_NE(outcomes[0].error_message.find("exploded"), std::string::npos);
+  EXPECT_NE(outcomes[0].error_message.find("boom"), std::string::npos);
+}
+
+TEST_F(WorkerServiceTest, ArtifactBytesTravelOncePerConnection) {
+  StreamWorker worker(channel_, kToken);
+  ASSERT_TRUE(worker.Register("pi").has_value());
+  Submit(Work("job-1", "lib-a", "shared reference"));
+  Submit(Work("job-1", "lib-b", "shared reference"));
+  std::optional<v1::Lease> first = worker.NextLease();
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->library().bytes(), "lib-a");
+  EXPECT_EQ(first->reference_library().bytes(), "shared reference");
+  ASSERT_TRUE(worker.Answer(first->lease_id(), "ok", {0.001}));
+  std::optional<v1::Lease> second = worker.NextLease();
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->library().bytes(), "lib-b");
+  EXPECT_EQ(second->reference_library().sha256(), Sha256Hex("shared reference"));
+  EXPECT_TRUE(second->reference_library().bytes().empty()) << "sent twice on one connection";
+  ASSERT_TRUE(worker.Answer(second->lease_id(), "ok", {0.001}));
+  ASSERT_EQ(WaitOutcomes(2).size(), 2u);
+  ASSERT_TRUE(worker.Finish().ok());
+  ASSERT_TRUE(WaitWorkers(0));
+
+  // A new connection starts with an empty cache: the bytes come again.
+  StreamWorker again(channel_, kToken);
+  ASSERT_TRUE(again.Register("pi").has_value());
+  Submit(Work("job-1", "lib-c", "shared reference"));
+  std::optional<v1::Lease> third = again.NextLease();
+  ASSERT_TRUE(third.has_value());
+  EXPECT_EQ(third->reference_library().bytes(), "shared reference");
+}
+
+TEST_F(WorkerServiceTest, DroppedStreamRequeuesTheLeaseToAnotherWorker) {
+  auto first = std::make_unique<StreamWorker>(channel_, kToken);
+  ASSERT_TRUE(first->Register("pi", "first").has_value());
+  Submit(Work("job-9", "the candidate"));
+  std::optional<v1::Lease> lost = first->NextLease();
+  ASSERT_TRUE(lost.has_value());
+
+  StreamWorker second(channel_, kToken);
+  std::optional<std::string> second_id = second.Register("pi", "second");
+  ASSERT_TRUE(second_id.has_value());
+  first->Drop();  // killed mid-lease
+  std::optional<v1::Lease> requeued = second.NextLease();
+  ASSERT_TRUE(requeued.has_value());
+  EXPECT_EQ(requeued->job_id(), "job-9");
+  EXPECT_EQ(requeued->library().sha256(), lost->library().sha256());
+  EXPECT_EQ(requeued->library().bytes(), "the candidate");
+  ASSERT_TRUE(second.Answer(requeued->lease_id(), "ok", {0.004}));
+  std::vector<WorkOutcome> outcomes = WaitOutcomes(1);
+  ASSERT_EQ(outcomes.size(), 1u);
+  EXPECT_EQ(outcomes[0].worker_id, *second_id);
+  // The lost worker's late result for the old lease is ignored: still exactly one outcome.
+  first.reset();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(WaitOutcomes(1).size(), 1u);
+}
+
+TEST_F(WorkerServiceTest, CancelledJobWithdrawsTheLease) {
+  StreamWorker worker(channel_, kToken);
+  ASSERT_TRUE(worker.Register("pi").has_value());
+  Submit(Work("job-c", "lib"));
+  std::optional<v1::Lease> lease = worker.NextLease();
+  ASSERT_TRUE(lease.has_value());
+  links_.Withdraw(dispatcher_->CancelJob("job-c"));
+  std::optional<v1::TrackerMessage> msg = worker.Read();
+  ASSERT_TRUE(msg.has_value());
+  ASSERT_TRUE(msg->has_cancel());
+  EXPECT_EQ(msg->cancel().lease_id(), lease->lease_id());
+  std::vector<WorkOutcome> outcomes = WaitOutcomes(1);
+  ASSERT_EQ(outcomes.size(), 1u);
+  EXPECT_TRUE(outcomes[0].cancelled);
+}
+
+// Answers the next session call with an array id (run on the worker's side).
+bool AnswerAlloc(StreamWorker& worker, const std::string& array_id) {
+  std::optional<v1::TrackerMessage> msg = worker.Read();
+  if (!msg || !msg->has_session_call() || !msg->session_call().has_alloc()) return false;
+  v1::WorkerMessage reply;
+  reply.mutable_session_reply()->set_call_id(msg->session_call().call_id());
+  reply.mutable_session_reply()->mutable_alloc()->set_array_id(array_id);
+  return worker.Send(reply);
+}
+
+TEST_F(WorkerServiceTest, SessionCallsAreRelayedOverTheWorkerStream) {
+  auto stub = v1::SessionService::NewStub(channel_);
+  StreamWorker worker(channel_, kToken);
+  std::optional<std::string> id = worker.Register("pi");
+  ASSERT_TRUE(id.has_value());
+
+  grpc::ClientContext open_context;
+  SetToken(open_context, kToken, 10);
+  v1::OpenSessionRequest open;
+  open.set_device_key("pi");
+  v1::OpenSessionResponse opened;
+  ASSERT_TRUE(stub->OpenSession(&open_context, open, &opened).ok());
+  EXPECT_EQ(opened.worker_id(), *id);
+  EXPECT_EQ(dispatcher_->Workers("pi")[0].state, WorkerState::kSession);
+
+  auto call = std::async(std::launch::async, [&] {
+    grpc::ClientContext context;
+    SetToken(context, kToken, 10);
+    v1::AllocArrayRequest request;
+    request.set_session_id(opened.session_id());
+    request.add_shape(4);
+    request.set_dtype("float32");
+    v1::AllocArrayResponse response;
+    grpc::Status status = stub->AllocArray(&context, request, &response);
+    return std::make_pair(status, response.array_id());
+  });
+  ASSERT_TRUE(AnswerAlloc(worker, "array-1"));
+  auto [status, array_id] = call.get();
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(array_id, "array-1");
+
+  // No second idle worker of the key: UNAVAILABLE after the wait.
+  grpc::ClientContext busy_context;
+  SetToken(busy_context, kToken, 10);
+  open.set_wait_s(0.2);
+  v1::OpenSessionResponse none;
+  grpc::Status busy = stub->OpenSession(&busy_context, open, &none);
+  EXPECT_EQ(busy.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_NE(busy.error_message().find("no idle worker with device key 'pi'"), std::string::npos);
+
+  grpc::ClientContext close_context;
+  SetToken(close_context, kToken, 10);
+  v1::CloseSessionRequest close;
+  close.set_session_id(opened.session_id());
+  v1::CloseSessionResponse closed;
+  ASSERT_TRUE(stub->CloseSession(&close_context, close, &closed).ok());
+  EXPECT_EQ(dispatcher_->Workers("pi")[0].state, WorkerState::kIdle);
+  EXPECT_EQ(sessions_->open_sessions(), 0u);
+}
+
+TEST_F(WorkerServiceTest, WorkerLeavingMidSessionFailsTheCall) {
+  auto stub = v1::SessionService::NewStub(channel_);
+  auto worker = std::make_unique<StreamWorker>(channel_, kToken);
+  ASSERT_TRUE(worker->Register("pi").has_value());
+  grpc::ClientContext open_context;
+  SetToken(open_context, kToken, 10);
+  v1::OpenSessionRequest open;
+  open.set_device_key("pi");
+  v1::OpenSessionResponse opened;
+  ASSERT_TRUE(stub->OpenSession(&open_context, open, &opened).ok());
+
+  auto call = std::async(std::launch::async, [&] {
+    grpc::ClientContext context;
+    SetToken(context, kToken, 10);
+    v1::AllocArrayRequest request;
+    request.set_session_id(opened.session_id());
+    v1::AllocArrayResponse response;
+    return stub->AllocArray(&context, request, &response);
+  });
+  std::optional<v1::TrackerMessage> msg = worker->Read();  // the call arrived; then the worker dies
+  ASSERT_TRUE(msg.has_value() && msg->has_session_call());
+  worker->Drop();
+  grpc::Status status = call.get();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_NE(status.error_message().find("left"), std::string::npos) << status.error_message();
+
+  // Later calls of the session fail the same way.
+  grpc::ClientContext later_context;
+  SetToken(later_context, kToken, 10);
+  v1::AllocArrayRequest request;
+  request.set_session_id(opened.session_id());
+  v1::AllocArrayResponse response;
+  EXPECT_EQ(stub->AllocArray(&later_context, request, &response).error_code(),
+            grpc::StatusCode::UNAVAILABLE);
+}
+
+}  // namespace
+}  // namespace tunefarm::tracker

@@ -1,0 +1,171 @@
+#include "tools/commands/demo_command.h"
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/space/config_json.h"
+#include "compiler/topi/cpu_info.h"
+#include "rpc_server/worker.h"
+#include "tools/commands/farm_client.h"
+#include "tracker/service/tracker_server.h"
+#include "tuner/measure/local_runner.h"
+#include "tuner/record_store.h"
+#include "tuner/templates/template_registry.h"
+
+namespace tunefarm::tools {
+namespace {
+
+// A local worker of the demo's farm: the real worker, on a thread of this process (it measures
+// in its own child process like any other).
+struct DemoWorker {
+  std::unique_ptr<rpc_server::Worker> worker;
+  std::thread thread;
+};
+
+// The median of the job's record of the template's default config, or 0.
+double DefaultSeconds(tuner::RecordStore& store, const tracker::JobStatus& job) {
+  absl::StatusOr<tuner::Workload> w = tuner::ParseWorkloadKey(job.workload_key);
+  if (!w.ok()) return 0;
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, job.target);
+  if (!task.ok()) return 0;
+  absl::StatusOr<space::Config> def = (*task)->DefaultConfig();
+  absl::StatusOr<std::vector<tuner::Record>> records = store.JobHistory(job.id);
+  if (!def.ok() || !records.ok()) return 0;
+  const std::string json = space::ConfigToJson(*def);
+  for (const tuner::Record& r : *records) {
+    if (r.config_json == json && r.error_kind == tuner::ErrorKind::kOk) {
+      return tuner::MedianSeconds(r.repeat_seconds).value_or(0);
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ostream& out,
+                   std::ostream& err) {
+  auto fail = [&err](const absl::Status& s) {
+    err << "tunefarm: " << s.message() << "\n";
+    return 1;
+  };
+  if (o.trials < 1 || o.workers < 1) {
+    err << "tunefarm: demo needs --trials and --workers of at least 1\n";
+    return 2;
+  }
+  // 1. The tracker, on an ephemeral loopback port, with the database in a file.
+  tracker::TrackerServerOptions options;
+  options.listen = "127.0.0.1:0";
+  options.db_path = o.db;
+  options.jobs.max_running = 2;
+  absl::StatusOr<std::unique_ptr<tracker::TrackerServer>> server =
+      tracker::TrackerServer::Start(options);
+  if (!server.ok()) return fail(server.status());
+  out << "tracker on " << (*server)->address() << ", records in " << o.db << "\n";
+
+  // 2. Workers, one kernel thread each: the two share this machine's cores between them.
+  const std::string key = absl::StrCat(tuner::LocalDeviceKey(topi::DetectHostCpu().model), "-1t");
+  std::vector<DemoWorker> workers;
+  for (int i = 0; i < o.workers; ++i) {
+    rpc_server::WorkerOptions w;
+    w.tracker = (*server)->address();
+    w.device_key = key;
+    w.hostname = absl::StrCat("demo-worker-", i + 1);
+    absl::StatusOr<std::unique_ptr<rpc_server::Worker>> worker = rpc_server::Worker::Create(w);
+    if (!worker.ok()) return fail(worker.status());
+    DemoWorker& d = workers.emplace_back();
+    d.worker = *std::move(worker);
+    d.thread = std::thread([&d] { (void)d.worker->Run(); });
+  }
+  out << o.workers << " workers of device key " << key << "\n";
+  auto stop_workers = [&workers] {
+    for (DemoWorker& d : workers) d.worker->Stop();
+    for (DemoWorker& d : workers) d.thread.join();
+  };
+
+  // 3. Two jobs at once, sharing the workers.
+  absl::StatusOr<std::unique_ptr<FarmClient>> client =
+      FarmClient::Connect(FarmClientOptions{(*server)->address(), "", "", 60});
+  if (!client.ok()) {
+    stop_workers();
+    return fail(client.status());
+  }
+  std::vector<tracker::JobStatus> jobs;
+  for (const std::string& workload : {o.matmul, o.conv}) {
+    tracker::JobSpec spec;
+    spec.workload = workload;
+    spec.device_key = key;
+    spec.trials = o.trials;
+    spec.batch_size = 8;
+    spec.measure.threads = 1;
+    absl::StatusOr<tracker::JobStatus> job = (*client)->SubmitJob(spec);
+    if (!job.ok()) {
+      stop_workers();
+      return fail(job.status());
+    }
+    out << "job " << job->id << ": " << job->workload_key << ", " << o.trials
+        << " trials (model-based)\n";
+    jobs.push_back(*job);
+  }
+  out << std::flush;
+
+  // 4. Follow both until they end.
+  bool cancelled = false;
+  while (true) {
+    bool all_done = true;
+    std::string line;
+    for (tracker::JobStatus& j : jobs) {
+      absl::StatusOr<tracker::JobStatus> now = (*client)->GetJob(j.id);
+      if (now.ok()) j = *now;
+      all_done = all_done && tracker::IsFinished(j.state);
+      char part[160];
+      std::snprintf(part, sizeof(part), "  %s %d/%d best %.1f GFLOPS", j.id.c_str(), j.trials_done,
+                    j.trials, j.best_gflops);
+      line += part;
+    }
+    if (o.progress) err << "\r" << line << std::flush;
+    if (all_done) break;
+    if (!cancelled && stop != nullptr && stop->load()) {
+      for (const tracker::JobStatus& j : jobs) (void)(*client)->CancelJob(j.id);
+      cancelled = true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  }
+  if (o.progress) err << "\n";
+  stop_workers();
+  server->reset();
+
+  // 5. The best configs against the untuned default, from the database the farm left.
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(o.db);
+  if (!store.ok()) return fail(store.status());
+  int code = 0;
+  for (const tracker::JobStatus& j : jobs) {
+    out << "\n"
+        << j.workload_key << " (" << tracker::JobStateName(j.state) << ", " << j.trials_done
+        << " trials, " << j.errors << " errors)\n";
+    if (j.state != tracker::JobState::kSucceeded) code = 1;
+    if (j.best_seconds <= 0) {
+      out << "  no config ran successfully" << (j.message.empty() ? "" : ": ") << j.message << "\n";
+      code = 1;
+      continue;
+    }
+    const double def = DefaultSeconds(**store, j);
+    char buf[200];
+    std::snprintf(buf, sizeof(buf), "  tuned   %.4f ms  %.1f GFLOPS", j.best_seconds * 1e3,
+                  j.best_gflops);
+    out << buf << "\n";
+    if (def > 0) {
+      std::snprintf(buf, sizeof(buf), "  default %.4f ms  %.1f GFLOPS  (tuned is %.2fx)", def * 1e3,
+                    j.best_gflops * j.best_seconds / def, def / j.best_seconds);
+      out << buf << "\n";
+    }
+    out << "  config " << j.best_config_json << "\n";
+  }
+  out << "\nquery it again: tunefarm best --db " << o.db << " --workload " << o.matmul << "\n";
+  return code;
+}
+
+}  // namespace tunefarm::tools

@@ -1,0 +1,22 @@
+// `tunefarm jobs [--all] [--cancel ID]`: the farm's tuning jobs, one line each, or cancel one.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "tools/commands/farm_client.h"
+
+namespace tunefarm::tools {
+
+struct JobsOptions {
+  FarmAddress farm;
+  bool all = false;  // finished jobs too
+  int limit = 100;
+  std::string cancel;  // a job id to cancel
+};
+
+// 0 with a table (or the cancelled job); 1 with "tunefarm: ..." when the tracker refuses or is
+// unreachable; 2 for bad options.
+int RunJobsCommand(const JobsOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace tunefarm::tools

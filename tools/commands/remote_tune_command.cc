@@ -1,0 +1,148 @@
+// RunRemoteTuneCommand: `tunefarm tune --tracker HOST:PORT --key KEY ...` submits the tuning job
+// to a farm and follows it with the local tune's progress line.
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+#include "absl/strings/str_cat.h"
+#include "tools/commands/bindings.h"
+#include "tools/commands/farm_client.h"
+#include "tools/commands/tune_command.h"
+#include "tools/commands/tune_progress.h"
+
+namespace tunefarm::tools {
+namespace {
+
+constexpr int kUsage = 2;
+
+absl::StatusOr<tracker::JobSpec> SpecOf(const TuneCommandOptions& o) {
+  if (o.workload.empty() == o.script.empty()) {
+    return absl::InvalidArgumentError("give exactly one of --workload KEY and --template FILE.te");
+  }
+  const std::string& key = o.key.empty() ? o.device_key : o.key;
+  if (key.empty()) return absl::InvalidArgumentError("--tracker needs --key DEVICE_KEY");
+  tracker::JobSpec spec;
+  spec.workload = o.workload;
+  if (!o.script.empty()) {
+    std::ifstream in(o.script, std::ios::binary);
+    if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", o.script));
+    std::stringstream text;
+    text << in.rdbuf();
+    spec.script_source = text.str();
+    spec.script_name = o.script;
+    absl::StatusOr<Bindings> bindings = ParseBindings(o.bind);
+    if (!bindings.ok()) return bindings.status();
+    spec.bindings = *bindings;
+  } else if (!o.bind.empty()) {
+    return absl::InvalidArgumentError("--bind applies to --template only");
+  }
+  spec.target = o.target;
+  spec.device_key = key;
+  spec.trials = o.trials;
+  spec.tuner = o.tuner;
+  spec.batch_size = o.batch_size;
+  spec.early_stopping = o.early_stopping;
+  spec.seed = o.seed == 0 ? 1 : o.seed;
+  spec.measure.repeat = o.repeat;
+  spec.measure.min_repeat_ms = o.min_repeat_ms;
+  spec.measure.run_timeout_s = o.run_timeout_s;
+  spec.measure.build_timeout_s = o.build_timeout_s;
+  spec.measure.threads = o.threads;
+  spec.priority = o.priority;
+  spec.transfer = o.transfer;
+  return spec;
+}
+
+tuner::TuneProgress ProgressOf(const tracker::JobStatus& j) {
+  tuner::TuneProgress p;
+  p.trials_done = j.trials_done;
+  p.trials_total = j.trials;
+  p.errors = j.errors;
+  for (const auto& [name, n] : j.error_counts) {
+    absl::StatusOr<tuner::ErrorKind> kind = tuner::ParseErrorKind(name);
+    if (kind.ok()) p.error_counts[*kind] = n;
+  }
+  p.best_seconds = j.best_seconds;
+  p.best_gflops = j.best_gflops;
+  p.best_config_json = j.best_config_json;
+  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+  p.elapsed_seconds = j.created_ms > 0 ? (now_ms - j.created_ms) / 1e3 : 0;
+  return p;
+}
+
+void PrintOutcome(const tracker::JobStatus& j, std::ostream& out) {
+  out << "job " << j.id << " " << tracker::JobStateName(j.state);
+  if (!j.message.empty()) out << ": " << j.message;
+  out << "\ntrials=" << j.trials_done << " errors=" << j.errors;
+  for (const auto& [kind, n] : j.error_counts) out << " " << kind << "=" << n;
+  out << "\n";
+  if (j.best_seconds <= 0) {
+    out << "no config of " << j.workload_key << " ran successfully\n";
+    return;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "median_ms=%.4f gflops=%.2f", j.best_seconds * 1e3,
+                j.best_gflops);
+  out << "best " << j.workload_key << " on " << j.device_key << ": " << buf << "\n"
+      << "config=" << j.best_config_json << "\n";
+}
+
+}  // namespace
+
+int RunRemoteTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop,
+                         std::ostream& out, std::ostream& err) {
+  auto fail = [&err](int code, const absl::Status& s) {
+    err << "tunefarm: " << s.message() << "\n";
+    return code;
+  };
+  absl::StatusOr<tracker::JobSpec> spec = SpecOf(o);
+  if (!spec.ok()) return fail(kUsage, spec.status());
+  absl::StatusOr<std::unique_ptr<FarmClient>> client =
+      FarmClient::Connect(FarmAddress{o.tracker, o.token_file, o.tls_root_cert});
+  if (!client.ok()) return fail(kUsage, client.status());
+  absl::StatusOr<tracker::JobStatus> job = (*client)->SubmitJob(*spec);
+  if (!job.ok()) return fail(1, job.status());
+  out << "job " << job->id << ": tuning " << job->workload_key << " on " << job->target << " ("
+      << job->device_key << ") through " << o.tracker << ", tuner " << job->tuner << ", "
+      << job->trials << " trials\n"
+      << std::flush;
+  if (o.detach) return 0;
+
+  // Ctrl-C cancels the job: a watcher thread turns the flag into CancelJob, whose final event
+  // then ends the watch.
+  std::atomic<bool> watching{true};
+  std::thread canceller([&] {
+    while (watching.load()) {
+      if (stop != nullptr && stop->load()) {
+        (void)(*client)->CancelJob(job->id);
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  });
+  TuneProgressPrinter printer(err, o.progress && ::isatty(STDERR_FILENO) == 1);
+  tracker::JobStatus last = *job;
+  std::string last_message;
+  absl::Status watched = (*client)->WatchJob(job->id, [&](const tracker::JobStatus& j) {
+    last = j;
+    if (o.progress && j.trials_done > 0) printer.Update(ProgressOf(j));
+    if (j.message != last_message && !tracker::IsFinished(j.state)) {
+      printer.Finish();
+      if (!j.message.empty()) err << "job " << j.id << ": " << j.message << "\n";
+      last_message = j.message;
+    }
+    return true;
+  });
+  watching = false;
+  canceller.join();
+  printer.Finish();
+  if (!watched.ok()) return fail(1, watched);
+  PrintOutcome(last, out);
+  return last.state == tracker::JobState::kSucceeded ? 0 : 1;
+}
+
+}  // namespace tunefarm::tools

@@ -1,0 +1,68 @@
+#include "tools/commands/tracker_command.h"
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "tools/commands/token_file.h"
+#include "tracker/service/tracker_server.h"
+
+namespace tunefarm::tools {
+namespace {
+
+constexpr int kUsageError = 2;
+
+bool StopRequested(const std::atomic<bool>* stop) {
+  return stop != nullptr && stop->load(std::memory_order_relaxed);
+}
+
+}  // namespace
+
+int RunTrackerCommand(const TrackerCommandOptions& o, const std::atomic<bool>* stop,
+                      std::ostream& out, std::ostream& err) {
+  if (o.db.empty() || o.max_jobs < 1 || o.max_running < 1 || o.max_trials < 1 ||
+      o.max_artifact_mb < 1) {
+    err << "tunefarm: tracker needs --db and --max-jobs, --max-running, --max-trials, "
+           "--max-artifact-mb of at least 1\n";
+    return kUsageError;
+  }
+  if (o.tls_cert.empty() != o.tls_key.empty()) {
+    err << "tunefarm: TLS needs both --tls-cert and --tls-key\n";
+    return kUsageError;
+  }
+  absl::StatusOr<std::string> token = ReadTokenFile(o.token_file);
+  if (!token.ok()) {
+    err << "tunefarm: " << token.status().message() << "\n";
+    return kUsageError;
+  }
+  tracker::TrackerServerOptions options;
+  options.listen = o.listen;
+  options.db_path = o.db;
+  options.token = *token;
+  options.tls_cert_file = o.tls_cert;
+  options.tls_key_file = o.tls_key;
+  options.jobs.max_jobs = o.max_jobs;
+  options.jobs.max_running = o.max_running;
+  options.jobs.max_trials = o.max_trials;
+  options.jobs.max_artifact_bytes = o.max_artifact_mb << 20;
+  absl::StatusOr<std::unique_ptr<tracker::TrackerServer>> server =
+      tracker::TrackerServer::Start(options);
+  if (!server.ok()) {
+    err << "tunefarm: " << server.status().message() << "\n";
+    return server.status().code() == absl::StatusCode::kInvalidArgument ? kUsageError : 1;
+  }
+  out << "tracker listening on " << (*server)->address() << " (records in " << o.db << ")"
+      << std::endl;
+  if (!o.port_file.empty()) {
+    // Written to a temporary name and renamed, so a reader never sees a half-written port.
+    const std::string tmp = o.port_file + ".tmp";
+    std::ofstream(tmp) << (*server)->port() << "\n";
+    std::rename(tmp.c_str(), o.port_file.c_str());
+  }
+  while (!StopRequested(stop)) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  out << "tracker stopping; unfinished jobs resume on the next start" << std::endl;
+  (*server)->Shutdown();
+  return 0;
+}
+
+}  // namespace tunefarm::tools

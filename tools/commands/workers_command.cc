@@ -1,0 +1,42 @@
+#include "tools/commands/workers_command.h"
+
+#include <chrono>
+#include <cstdio>
+
+namespace tunefarm::tools {
+
+int RunWorkersCommand(const WorkersOptions& o, std::ostream& out, std::ostream& err) {
+  absl::StatusOr<std::unique_ptr<FarmClient>> client = FarmClient::Connect(o.farm);
+  if (!client.ok()) {
+    err << "tunefarm: " << client.status().message() << "\n";
+    return 2;
+  }
+  absl::StatusOr<std::vector<tracker::WorkerSnapshot>> workers = (*client)->ListWorkers(o.key);
+  if (!workers.ok()) {
+    err << "tunefarm: " << workers.status().message() << "\n";
+    return 1;
+  }
+  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                             std::chrono::system_clock::now().time_since_epoch())
+                             .count();
+  out << "worker                   key            state     measured  failed  up      target / "
+         "machine\n";
+  for (const tracker::WorkerSnapshot& w : *workers) {
+    const tracker::WorkerDescription& d = w.description;
+    char line[512];
+    std::snprintf(line, sizeof(line), "%-24s %-14s %-9s %8lld  %6lld  %5llds  %s / %s, %d cores",
+                  d.worker_id.c_str(), d.device_key.c_str(),
+                  std::string(tracker::WorkerStateName(w.state)).c_str(),
+                  static_cast<long long>(w.measured), static_cast<long long>(w.failures),
+                  static_cast<long long>((now_ms - w.connected_ms) / 1000), d.target.c_str(),
+                  d.cpu_model.c_str(), d.cores);
+    out << line;
+    if (!d.gpu_model.empty()) out << ", " << d.gpu_model;
+    out << "\n";
+  }
+  if (workers->empty())
+    out << "no workers connected" << (o.key.empty() ? "" : " with that key") << "\n";
+  return 0;
+}
+
+}  // namespace tunefarm::tools

@@ -1,0 +1,158 @@
+#include "tracker/dispatcher.h"
+
+#include "tracker/dispatcher_state.h"
+
+namespace tunefarm::tracker {
+
+using internal::PendingDone;
+
+std::string_view WorkerStateName(WorkerState state) {
+  switch (state) {
+    case WorkerState::kIdle:
+      return "idle";
+    case WorkerState::kBusy:
+      return "busy";
+    case WorkerState::kSession:
+      return "session";
+    case WorkerState::kDraining:
+      return "draining";
+  }
+  return "unknown";
+}
+
+struct Dispatcher::State {
+  explicit State(const DispatcherOptions& options) : s(options) {}
+  mutable std::mutex mu;
+  internal::DispatcherState s;
+};
+
+namespace {
+
+// Done callbacks run here, after the lock is released: they may call back into the dispatcher.
+void RunDone(PendingDone& done) {
+  for (auto& [callback, outcome] : done) callback(outcome);
+}
+
+}  // namespace
+
+Dispatcher::Dispatcher(DispatcherOptions options)
+    : state_(std::make_unique<State>(options)), options_(options) {}
+
+Dispatcher::~Dispatcher() = default;
+
+absl::StatusOr<std::vector<Assignment>> Dispatcher::AddWorker(const WorkerDescription& worker,
+                                                              int64_t now_ms) {
+  std::vector<Assignment> out;
+  std::lock_guard<std::mutex> lock(state_->mu);
+  if (absl::Status s = state_->s.AddWorker(worker, now_ms); !s.ok()) return s;
+  state_->s.Dispatch(worker.device_key, now_ms, out);
+  return out;
+}
+
+std::vector<Assignment> Dispatcher::RemoveWorker(const std::string& worker_id, int64_t now_ms) {
+  std::vector<Assignment> out;
+  PendingDone done;
+  {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    std::optional<std::string> key = state_->s.RemoveWorker(worker_id, done);
+    if (key.has_value()) state_->s.Dispatch(*key, now_ms, out);
+  }
+  RunDone(done);
+  return out;
+}
+
+void Dispatcher::Heartbeat(const std::string& worker_id, int64_t now_ms) {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  state_->s.Heartbeat(worker_id, now_ms);
+}
+
+void Dispatcher::SetDraining(const std::string& worker_id) {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  state_->s.SetDraining(worker_id);
+}
+
+std::vector<Assignment> Dispatcher::Submit(MeasureWork work, DoneCallback done, int64_t now_ms) {
+  std::vector<Assignment> out;
+  std::lock_guard<std::mutex> lock(state_->mu);
+  const std::string& key = state_->s.Submit(std::move(work), std::move(done));
+  state_->s.Dispatch(key, now_ms, out);
+  return out;
+}
+
+std::vector<Assignment> Dispatcher::Complete(const std::string& worker_id, int64_t lease_id,
+                                             WorkOutcome outcome, int64_t now_ms) {
+  std::vector<Assignment> out;
+  PendingDone done;
+  {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    const std::string* key =
+        state_->s.Complete(worker_id, lease_id, std::move(outcome), now_ms, done);
+    if (key != nullptr) state_->s.Dispatch(*key, now_ms, out);
+  }
+  RunDone(done);
+  return out;
+}
+
+std::vector<Assignment> Dispatcher::Tick(int64_t now_ms, std::vector<std::string>* removed) {
+  std::vector<Assignment> out;
+  PendingDone done;
+  {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    state_->s.Expire(now_ms, removed, done);
+    // Also hands out work to workers freed without a dispatch (a cancelled job's leases).
+    state_->s.DispatchAll(now_ms, out);
+  }
+  RunDone(done);
+  return out;
+}
+
+void Dispatcher::SetJobWeight(const std::string& job_id, int weight) {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  state_->s.SetJobWeight(job_id, weight);
+}
+
+std::vector<Withdrawal> Dispatcher::CancelJob(const std::string& job_id) {
+  std::vector<Withdrawal> out;
+  PendingDone done;
+  {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    out = state_->s.CancelJob(job_id, done);
+  }
+  RunDone(done);
+  return out;
+}
+
+std::optional<WorkerSnapshot> Dispatcher::ReserveForSession(const std::string& device_key) {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->s.ReserveForSession(device_key);
+}
+
+std::vector<Assignment> Dispatcher::ReleaseSession(const std::string& worker_id, int64_t now_ms) {
+  std::vector<Assignment> out;
+  std::lock_guard<std::mutex> lock(state_->mu);
+  const std::string* key = state_->s.ReleaseSession(worker_id);
+  if (key != nullptr) state_->s.Dispatch(*key, now_ms, out);
+  return out;
+}
+
+std::vector<WorkerSnapshot> Dispatcher::Workers(const std::string& device_key) const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->s.Workers(device_key);
+}
+
+int Dispatcher::QueuedFor(const std::string& device_key) const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->s.QueuedFor(device_key);
+}
+
+int Dispatcher::WorkersFor(const std::string& device_key) const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->s.WorkersFor(device_key);
+}
+
+int Dispatcher::LeasesOutstanding() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->s.LeasesOutstanding();
+}
+
+}  // namespace tunefarm::tracker

@@ -1,0 +1,332 @@
+#include "tracker/dispatcher_state.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace tunefarm::tracker::internal {
+
+absl::Status DispatcherState::AddWorker(const WorkerDescription& worker, int64_t now_ms) {
+  if (workers_.count(worker.worker_id) != 0) {
+    return absl::AlreadyExistsError(absl::StrCat("worker id ", worker.worker_id, " is taken"));
+  }
+  WorkerEntry& w = workers_[worker.worker_id];
+  w.description = worker;
+  w.connected_ms = now_ms;
+  w.last_heartbeat_ms = now_ms;
+  ++keys_[worker.device_key].workers;
+  MakeIdle(w);
+  return absl::OkStatus();
+}
+
+std::optional<std::string> DispatcherState::RemoveWorker(const std::string& worker_id,
+                                                         PendingDone& done) {
+  auto it = workers_.find(worker_id);
+  if (it == workers_.end()) return std::nullopt;
+  WorkerEntry& w = it->second;
+  MakeNotIdle(w);
+  --keys_[w.description.device_key].workers;
+  int64_t lease_id = w.lease_id;
+  w.lease_id = 0;
+  if (lease_id != 0) {
+    LoseLease(lease_id, absl::StrCat("worker ", worker_id, " was lost"), /*worker_gone=*/true,
+              done);
+  }
+  std::string key = std::move(w.description.device_key);
+  workers_.erase(it);
+  return key;
+}
+
+void DispatcherState::Heartbeat(const std::string& worker_id, int64_t now_ms) {
+  auto it = workers_.find(worker_id);
+  if (it != workers_.end()) it->second.last_heartbeat_ms = now_ms;
+}
+
+void DispatcherState::SetDraining(const std::string& worker_id) {
+  auto it = workers_.find(worker_id);
+  if (it == workers_.end()) return;
+  it->second.draining = true;
+  MakeNotIdle(it->second);
+}
+
+const std::string& DispatcherState::Submit(MeasureWork work, Dispatcher::DoneCallback done) {
+  int64_t id = next_item_++;
+  Item& item = items_[id];
+  item.work = std::make_shared<const MeasureWork>(std::move(work));
+  item.done = std::move(done);
+  JobOf(item.work->job_id).items.insert(id);
+  Enqueue(id, /*front=*/false);
+  return item.work->device_key;
+}
+
+const std::string* DispatcherState::Complete(const std::string& worker_id, int64_t lease_id,
+                                             WorkOutcome outcome, int64_t now_ms,
+                                             PendingDone& done) {
+  auto lease = leases_.find(lease_id);
+  if (lease == leases_.end() || lease->second.worker_id != worker_id) return nullptr;
+  auto wit = workers_.find(worker_id);
+  if (wit == workers_.end()) return nullptr;  // cannot happen: removal drops its lease
+  WorkerEntry& w = wit->second;
+  int64_t item_id = lease->second.item_id;
+  EraseLease(lease_id);
+  w.lease_id = 0;
+  w.last_heartbeat_ms = now_ms;
+  ++w.measured;
+  if (outcome.error_kind != tuner::ErrorKind::kOk) ++w.failures;
+  if (outcome.worker_id.empty()) outcome.worker_id = worker_id;
+  outcome.cancelled = false;
+  Finish(item_id, std::move(outcome), done);
+  MakeIdle(w);
+  return &w.description.device_key;
+}
+
+void DispatcherState::Expire(int64_t now_ms, std::vector<std::string>* removed, PendingDone& done) {
+  while (!deadlines_.empty() && deadlines_.begin()->first <= now_ms) {
+    int64_t lease_id = deadlines_.begin()->second;
+    auto lease = leases_.find(lease_id);
+    std::string worker_id = lease->second.worker_id;
+    auto w = workers_.find(worker_id);
+    LoseLease(lease_id, absl::StrCat("lease on worker ", worker_id, " expired"),
+              /*worker_gone=*/false, done);
+    // The worker is alive but overdue: it may take other work (its late result is ignored).
+    if (w != workers_.end()) {
+      w->second.lease_id = 0;
+      MakeIdle(w->second);
+    }
+  }
+  std::vector<std::string> silent;
+  for (const auto& [id, w] : workers_) {
+    if (now_ms - w.last_heartbeat_ms > options_.heartbeat_timeout_ms) silent.push_back(id);
+  }
+  std::sort(silent.begin(), silent.end());
+  for (const std::string& id : silent) {
+    RemoveWorker(id, done);
+    if (removed != nullptr) removed->push_back(id);
+  }
+}
+
+void DispatcherState::SetJobWeight(const std::string& job_id, int weight) {
+  JobOf(job_id).weight = std::max(1, weight);
+}
+
+std::vector<Withdrawal> DispatcherState::CancelJob(const std::string& job_id, PendingDone& done) {
+  std::vector<Withdrawal> withdrawals;
+  auto job = jobs_.find(job_id);
+  if (job == jobs_.end()) return withdrawals;
+  std::vector<int64_t> ids(job->second.items.begin(), job->second.items.end());
+  std::sort(ids.begin(), ids.end());
+  for (int64_t id : ids) {
+    Item& item = items_.at(id);
+    const std::string& key_name = item.work->device_key;
+    KeyState& key = keys_[key_name];
+    if (item.lease_id != 0) {
+      int64_t lease_id = item.lease_id;
+      std::string worker_id = leases_.at(lease_id).worker_id;
+      withdrawals.push_back({worker_id, lease_id});
+      EraseLease(lease_id);
+      auto w = workers_.find(worker_id);
+      if (w != workers_.end()) {
+        w->second.lease_id = 0;
+        MakeIdle(w->second);
+      }
+    } else {
+      --key.queued;
+    }
+    auto queue = key.jobs.find(job_id);
+    if (queue != key.jobs.end()) {
+      key.active.erase({queue->second.pass, queue->second.order, job_id});
+      key.jobs.erase(queue);
+    }
+    WorkOutcome outcome;
+    outcome.cancelled = true;
+    outcome.error_message = "the job was cancelled";
+    Finish(id, std::move(outcome), done);
+  }
+  return withdrawals;
+}
+
+std::optional<WorkerSnapshot> DispatcherState::ReserveForSession(const std::string& device_key) {
+  auto key = keys_.find(device_key);
+  if (key == keys_.end() || key->second.idle.empty()) return std::nullopt;
+  WorkerEntry& w = workers_.at(key->second.idle.begin()->second);
+  MakeNotIdle(w);
+  w.in_session = true;
+  return SnapshotOf(w);
+}
+
+const std::string* DispatcherState::ReleaseSession(const std::string& worker_id) {
+  auto it = workers_.find(worker_id);
+  if (it == workers_.end() || !it->second.in_session) return nullptr;
+  it->second.in_session = false;
+  MakeIdle(it->second);
+  return &it->second.description.device_key;
+}
+
+void DispatcherState::Dispatch(const std::string& key_name, int64_t now_ms,
+                               std::vector<Assignment>& out) {
+  auto kit = keys_.find(key_name);
+  if (kit == keys_.end()) return;
+  KeyState& key = kit->second;
+  while (!key.idle.empty() && !key.active.empty()) {
+    auto [pass, order, job_id] = *key.active.begin();
+    key.active.erase(key.active.begin());
+    JobQueue& queue = key.jobs.at(job_id);
+    int64_t item_id = queue.items.front();
+    queue.items.pop_front();
+    --key.queued;
+    key.virtual_time = pass;
+    queue.pass = pass + 1.0 / JobOf(job_id).weight;
+    if (queue.items.empty()) {
+      queue.active = false;
+    } else {
+      key.active.insert({queue.pass, queue.order, job_id});
+    }
+
+    WorkerEntry& w = workers_.at(key.idle.begin()->second);
+    MakeNotIdle(w);
+    Item& item = items_.at(item_id);
+    int64_t lease_id = next_lease_++;
+    int64_t deadline = now_ms + static_cast<int64_t>(item.work->run_timeout_s * 2 * 1000) +
+                       options_.lease_slack_ms;
+    leases_[lease_id] = Lease{item_id, w.description.worker_id, deadline};
+    deadlines_.insert({deadline, lease_id});
+    item.lease_id = lease_id;
+    w.lease_id = lease_id;
+    out.push_back(Assignment{w.description.worker_id, lease_id, deadline, item.work});
+  }
+}
+
+void DispatcherState::DispatchAll(int64_t now_ms, std::vector<Assignment>& out) {
+  for (auto& [name, key] : keys_) {
+    if (!key.idle.empty() && !key.active.empty()) Dispatch(name, now_ms, out);
+  }
+}
+
+std::vector<WorkerSnapshot> DispatcherState::Workers(const std::string& device_key) const {
+  std::vector<WorkerSnapshot> out;
+  for (const auto& [id, w] : workers_) {
+    if (device_key.empty() || w.description.device_key == device_key) {
+      out.push_back(SnapshotOf(w));
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const WorkerSnapshot& a, const WorkerSnapshot& b) {
+    return a.description.worker_id < b.description.worker_id;
+  });
+  return out;
+}
+
+int DispatcherState::QueuedFor(const std::string& device_key) const {
+  auto it = keys_.find(device_key);
+  return it == keys_.end() ? 0 : it->second.queued;
+}
+
+int DispatcherState::WorkersFor(const std::string& device_key) const {
+  auto it = keys_.find(device_key);
+  return it == keys_.end() ? 0 : it->second.workers;
+}
+
+WorkerSnapshot DispatcherState::SnapshotOf(const WorkerEntry& w) const {
+  WorkerSnapshot s;
+  s.description = w.description;
+  if (w.draining) {
+    s.state = WorkerState::kDraining;
+  } else if (w.in_session) {
+    s.state = WorkerState::kSession;
+  } else if (w.lease_id != 0) {
+    s.state = WorkerState::kBusy;
+  } else {
+    s.state = WorkerState::kIdle;
+  }
+  s.connected_ms = w.connected_ms;
+  s.last_heartbeat_ms = w.last_heartbeat_ms;
+  s.measured = w.measured;
+  s.failures = w.failures;
+  if (w.lease_id != 0) s.lease_id = w.lease_id;
+  return s;
+}
+
+void DispatcherState::MakeIdle(WorkerEntry& w) {
+  if (w.idle_seq != 0 || w.draining || w.in_session || w.lease_id != 0) return;
+  w.idle_seq = next_idle_seq_++;
+  keys_[w.description.device_key].idle.emplace(w.idle_seq, w.description.worker_id);
+}
+
+void DispatcherState::MakeNotIdle(WorkerEntry& w) {
+  if (w.idle_seq == 0) return;
+  keys_[w.description.device_key].idle.erase(w.idle_seq);
+  w.idle_seq = 0;
+}
+
+void DispatcherState::Enqueue(int64_t item_id, bool front) {
+  Item& item = items_.at(item_id);
+  item.lease_id = 0;
+  KeyState& key = keys_[item.work->device_key];
+  const std::string& job_id = item.work->job_id;
+  JobQueue& queue = key.jobs[job_id];
+  if (queue.order == 0) queue.order = next_order_++;
+  if (front) {
+    queue.items.push_front(item_id);
+  } else {
+    queue.items.push_back(item_id);
+  }
+  ++key.queued;
+  if (!queue.active) Activate(key, job_id, queue);
+}
+
+void DispatcherState::Activate(KeyState& key, const std::string& job_id, JobQueue& queue) {
+  // A job that had nothing queued does not bank the turns it missed: it starts at the key's
+  // current virtual time, so it cannot starve the jobs that kept the workers busy.
+  queue.pass = std::max(queue.pass, key.virtual_time);
+  queue.active = true;
+  key.active.insert({queue.pass, queue.order, job_id});
+}
+
+void DispatcherState::LoseLease(int64_t lease_id, const std::string& note, bool worker_gone,
+                                PendingDone& done) {
+  auto lease = leases_.find(lease_id);
+  if (lease == leases_.end()) return;
+  int64_t item_id = lease->second.item_id;
+  std::string worker_id = lease->second.worker_id;
+  EraseLease(lease_id);
+  Item& item = items_.at(item_id);
+  item.lease_id = 0;
+  ++item.attempts;
+  if (worker_gone &&
+      std::find(item.lost_on.begin(), item.lost_on.end(), worker_id) == item.lost_on.end()) {
+    item.lost_on.push_back(worker_id);
+  }
+  item.loss_notes.push_back(note);
+  WorkOutcome outcome;
+  outcome.error_kind = tuner::ErrorKind::kWorkerLost;
+  if (static_cast<int>(item.lost_on.size()) >= options_.quarantine_after_workers) {
+    outcome.error_message =
+        absl::StrCat("quarantined: suspected of killing workers (lost on ", item.lost_on.size(),
+                     " workers: ", absl::StrJoin(item.lost_on, ", "), ")");
+    Finish(item_id, std::move(outcome), done);
+  } else if (item.attempts >= options_.max_attempts) {
+    outcome.error_message = absl::StrCat("lease lost ", item.attempts,
+                                         " times: ", absl::StrJoin(item.loss_notes, "; "));
+    Finish(item_id, std::move(outcome), done);
+  } else {
+    Enqueue(item_id, /*front=*/true);
+  }
+}
+
+void DispatcherState::EraseLease(int64_t lease_id) {
+  auto lease = leases_.find(lease_id);
+  if (lease == leases_.end()) return;
+  deadlines_.erase({lease->second.deadline_ms, lease_id});
+  leases_.erase(lease);
+}
+
+void DispatcherState::Finish(int64_t item_id, WorkOutcome outcome, PendingDone& done) {
+  auto it = items_.find(item_id);
+  if (it == items_.end()) return;
+  auto job = jobs_.find(it->second.work->job_id);
+  if (job != jobs_.end()) job->second.items.erase(item_id);
+  if (it->second.done) done.emplace_back(std::move(it->second.done), std::move(outcome));
+  items_.erase(it);
+}
+
+}  // namespace tunefarm::tracker::internal

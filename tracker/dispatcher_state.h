@@ -1,0 +1,136 @@
+// The dispatcher's bookkeeping behind its lock (private to tracker/dispatcher.cc): workers, the
+// per-key queues and stride passes of jobs, leases ordered by deadline, and the done callbacks
+// collected to run after the lock is released.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "tracker/dispatcher.h"
+
+namespace tunefarm::tracker::internal {
+
+struct WorkerEntry {
+  WorkerDescription description;
+  int64_t connected_ms = 0;
+  int64_t last_heartbeat_ms = 0;
+  int64_t measured = 0;
+  int64_t failures = 0;
+  int64_t lease_id = 0;   // 0: none
+  uint64_t idle_seq = 0;  // its place in its key's idle order; 0: not idle
+  bool draining = false;
+  bool in_session = false;
+};
+
+struct Item {
+  std::shared_ptr<const MeasureWork> work;
+  Dispatcher::DoneCallback done;
+  int attempts = 0;                     // leases lost so far
+  std::vector<std::string> lost_on;     // distinct workers that were lost while holding it
+  std::vector<std::string> loss_notes;  // why each lease was lost, for the final message
+  int64_t lease_id = 0;                 // 0: queued
+};
+
+// One job's work for one device key, and its stride-scheduling pass there.
+struct JobQueue {
+  std::deque<int64_t> items;
+  double pass = 0;
+  uint64_t order = 0;  // breaks pass ties: the job that queued first on the key
+  bool active = false;
+};
+
+struct KeyState {
+  std::map<std::string, JobQueue> jobs;
+  // Jobs with queued work, smallest pass first.
+  std::set<std::tuple<double, uint64_t, std::string>> active;
+  double virtual_time = 0;               // the pass of the last pick: a job waking up starts here
+  std::map<uint64_t, std::string> idle;  // idle workers, longest idle first
+  int queued = 0;
+  int workers = 0;
+};
+
+struct Lease {
+  int64_t item_id = 0;
+  std::string worker_id;
+  int64_t deadline_ms = 0;
+};
+
+struct Job {
+  int weight = 1;
+  std::unordered_set<int64_t> items;  // queued or leased
+};
+
+// Callbacks to run once the lock is released.
+using PendingDone = std::vector<std::pair<Dispatcher::DoneCallback, WorkOutcome>>;
+
+class DispatcherState {
+ public:
+  explicit DispatcherState(const DispatcherOptions& options) : options_(options) {}
+
+  // Every method expects the dispatcher's lock held.
+  absl::Status AddWorker(const WorkerDescription& worker, int64_t now_ms);
+  // The worker is gone: its lease is lost. Returns its key; nullopt when unknown.
+  std::optional<std::string> RemoveWorker(const std::string& worker_id, PendingDone& done);
+  void Heartbeat(const std::string& worker_id, int64_t now_ms);
+  void SetDraining(const std::string& worker_id);
+  // Returns the item's key.
+  const std::string& Submit(MeasureWork work, Dispatcher::DoneCallback done);
+  // Returns the key of the worker whose lease completed, or nullptr when ignored.
+  const std::string* Complete(const std::string& worker_id, int64_t lease_id, WorkOutcome outcome,
+                              int64_t now_ms, PendingDone& done);
+  // Expires leases past their deadline and removes silent workers.
+  void Expire(int64_t now_ms, std::vector<std::string>* removed, PendingDone& done);
+  void SetJobWeight(const std::string& job_id, int weight);
+  std::vector<Withdrawal> CancelJob(const std::string& job_id, PendingDone& done);
+  std::optional<WorkerSnapshot> ReserveForSession(const std::string& device_key);
+  const std::string* ReleaseSession(const std::string& worker_id);
+
+  // Leases queued work of `key` to its idle workers while both exist.
+  void Dispatch(const std::string& key, int64_t now_ms, std::vector<Assignment>& out);
+  void DispatchAll(int64_t now_ms, std::vector<Assignment>& out);
+
+  std::vector<WorkerSnapshot> Workers(const std::string& device_key) const;
+  int QueuedFor(const std::string& device_key) const;
+  int WorkersFor(const std::string& device_key) const;
+  int LeasesOutstanding() const { return static_cast<int>(leases_.size()); }
+
+ private:
+  WorkerSnapshot SnapshotOf(const WorkerEntry& w) const;
+  void MakeIdle(WorkerEntry& w);
+  void MakeNotIdle(WorkerEntry& w);
+  // Puts a queued item on its job's queue for its key (front: a re-queued item goes first).
+  void Enqueue(int64_t item_id, bool front);
+  void Activate(KeyState& key, const std::string& job_id, JobQueue& queue);
+  // The lease is gone with its worker or its deadline: re-queue the item or give up on it. Only
+  // workers that were lost (not merely overdue) count towards quarantine.
+  void LoseLease(int64_t lease_id, const std::string& note, bool worker_gone, PendingDone& done);
+  void EraseLease(int64_t lease_id);
+  // Completes an item: its callback is queued to run after the lock.
+  void Finish(int64_t item_id, WorkOutcome outcome, PendingDone& done);
+  Job& JobOf(const std::string& job_id) { return jobs_[job_id]; }
+
+  DispatcherOptions options_;
+  std::unordered_map<std::string, WorkerEntry> workers_;
+  std::unordered_map<std::string, KeyState> keys_;
+  std::unordered_map<int64_t, Item> items_;
+  std::unordered_map<int64_t, Lease> leases_;
+  std::set<std::pair<int64_t, int64_t>> deadlines_;  // (deadline, lease id)
+  std::unordered_map<std::string, Job> jobs_;
+  int64_t next_item_ = 1;
+  int64_t next_lease_ = 1;
+  uint64_t next_idle_seq_ = 1;
+  uint64_t next_order_ = 1;
+};
+
+}  // namespace tunefarm::tracker::internal

@@ -1,0 +1,477 @@
+// JobManager: the jobs in memory (spec, status, the stop flag and runner of a running one), a
+// FIFO of queued jobs feeding at most max_running job threads, and the jobs table that outlives
+// the process. A monitor thread keeps each unfinished job's "waiting" message current.
+#include "tracker/job_manager.h"
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "spdlog/spdlog.h"
+#include "tracker/builder_pool.h"
+#include "tracker/job_runner.h"
+#include "tracker/job_table.h"
+#include "tracker/remote_runner.h"
+#include "tuner/search/strategy_factory.h"
+
+namespace tunefarm::tracker {
+namespace {
+
+constexpr auto kMonitorPeriod = std::chrono::milliseconds(200);
+// How long Cancel waits for a running job's thread to wind down, so that it can usually return
+// the job as cancelled; past that it returns the job as it stands (it still ends cancelled).
+constexpr auto kCancelWait = std::chrono::seconds(10);
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+struct Job {
+  JobSpec spec;
+  JobStatus status;
+  std::unique_ptr<tuner::Task> task;  // made by Submit; the job thread takes it
+  std::atomic<bool> stop{false};
+  bool cancel_requested = false;
+  RemoteRunner* runner = nullptr;  // set by the job thread under the manager's lock
+  std::thread thread;
+};
+
+void ApplyProgress(const JobProgress& p, JobStatus& s) {
+  s.trials_done = p.trials_done;
+  s.errors = p.errors;
+  s.error_counts = p.error_counts;
+  s.best_seconds = p.best_seconds;
+  s.best_gflops = p.best_gflops;
+  s.best_config_json = p.best_config_json;
+}
+
+}  // namespace
+
+struct JobManager::Impl {
+  Impl(JobManagerOptions o, Dispatcher& d, LeaseSender& s, std::unique_ptr<JobTable> t,
+       std::unique_ptr<tuner::RecordStore> r)
+      : options(std::move(o)),
+        dispatcher(d),
+        sender(s),
+        table(std::move(t)),
+        pool(BuilderPoolOptions{options.build_parallelism, options.work_dir_parent}),
+        store(std::move(r)),
+        rng(std::random_device{}()) {}
+
+  const JobManagerOptions options;
+  Dispatcher& dispatcher;
+  LeaseSender& sender;
+  const std::unique_ptr<JobTable> table;
+  const BuilderPool pool;
+  // Reads the records of jobs that are not in memory (finished before this tracker started).
+  std::mutex store_mu;
+  const std::unique_ptr<tuner::RecordStore> store;
+
+  mutable std::mutex mu;
+  mutable std::condition_variable changed;  // any job's version moved
+  std::condition_variable monitor_cv;
+  std::map<std::string, std::shared_ptr<Job>> jobs;
+  std::deque<std::shared_ptr<Job>> queue;
+  int running = 0;
+  bool shutting_down = false;
+  std::vector<std::thread> ended_threads;  // joined by the monitor (or at shutdown)
+  std::thread monitor;
+  std::mt19937_64 rng;
+
+  // --- under `mu` ---
+  void Touch(Job& job) {
+    ++job.status.version;
+    job.status.updated_ms = NowMs();
+    changed.notify_all();
+  }
+
+  void Persist(const Job& job) {
+    absl::Status s = table->UpdateState(job.status.id, job.status.state, job.status.message,
+                                        job.status.updated_ms);
+    if (!s.ok()) spdlog::error("job {}: cannot store its state: {}", job.status.id, s.ToString());
+  }
+
+  void SetState(Job& job, JobState state, std::string message) {
+    job.status.state = state;
+    job.status.message = std::move(message);
+    Touch(job);
+    Persist(job);
+  }
+
+  std::string DesiredMessage(const Job& job) const {
+    if (dispatcher.WorkersFor(job.spec.device_key) == 0) {
+      return absl::StrCat("waiting: no worker with device key '", job.spec.device_key,
+                          "' is connected");
+    }
+    return job.status.state == JobState::kQueued ? "queued: waiting for a free tuning slot" : "";
+  }
+
+  void ScheduleLocked() {
+    while (!shutting_down && running < options.max_running && !queue.empty()) {
+      std::shared_ptr<Job> job = queue.front();
+      queue.pop_front();
+      if (IsFinished(job->status.state)) continue;
+      ++running;
+      job->status.state = JobState::kRunning;  // DesiredMessage reads it
+      SetState(*job, JobState::kRunning, DesiredMessage(*job));
+      job->thread = std::thread([this, job] { JobThread(job); });
+    }
+  }
+
+  int UnfinishedLocked() const {
+    int n = 0;
+    for (const auto& [id, job] : jobs) n += IsFinished(job->status.state) ? 0 : 1;
+    return n;
+  }
+
+  std::string NewJobIdLocked() {
+    for (;;) {
+      char buf[16];
+      std::snprintf(buf, sizeof(buf), "job-%08x", static_cast<unsigned>(rng() & 0xffffffffu));
+      if (!jobs.contains(buf)) return buf;
+    }
+  }
+
+  // --- the job thread ---
+  void JobThread(std::shared_ptr<Job> job) {
+    std::unique_ptr<tuner::Task> task;
+    JobSpec spec;
+    std::string id;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      task = std::move(job->task);
+      spec = job->spec;
+      id = job->status.id;
+    }
+    JobRunContext context{dispatcher, sender, pool, options.db_path, options.max_artifact_bytes};
+    JobRunHooks hooks;
+    hooks.on_runner = [&](RemoteRunner* runner) {
+      std::lock_guard<std::mutex> lock(mu);
+      job->runner = runner;
+    };
+    hooks.on_progress = [&](const JobProgress& p) {
+      std::lock_guard<std::mutex> lock(mu);
+      ApplyProgress(p, job->status);
+      Touch(*job);
+    };
+    JobRunOutcome out = RunJob(id, spec, std::move(task), context, job->stop, hooks);
+    bool clean_dispatcher = false;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      --running;
+      if (job->cancel_requested) {
+        SetState(*job, JobState::kCancelled, "cancelled");
+        clean_dispatcher = true;
+      } else if (shutting_down && (out.interrupted || !out.status.ok())) {
+        // Stopped by the tracker going down: the job stays queued/running in the table and
+        // resumes with the next start.
+        clean_dispatcher = true;
+      } else if (!out.status.ok()) {
+        SetState(*job, JobState::kFailed, std::string(out.status.message()));
+      } else {
+        SetState(*job, JobState::kSucceeded,
+                 out.early_stopped ? "early stopped"
+                 : out.exhausted   ? "space exhausted"
+                                   : "done");
+      }
+      ended_threads.push_back(std::move(job->thread));
+      ScheduleLocked();
+      monitor_cv.notify_all();
+    }
+    if (clean_dispatcher) {
+      // Whatever of the job is still queued or leased (a runner stopped mid-batch) goes.
+      std::vector<Withdrawal> withdrawals = dispatcher.CancelJob(id);
+      if (!withdrawals.empty()) sender.Withdraw(std::move(withdrawals));
+    }
+  }
+
+  void MonitorLoop() {
+    std::unique_lock<std::mutex> lock(mu);
+    while (!shutting_down) {
+      for (auto& [id, job] : jobs) {
+        if (IsFinished(job->status.state) || job->cancel_requested) continue;
+        std::string message = DesiredMessage(*job);
+        if (message == job->status.message) continue;
+        job->status.message = std::move(message);
+        Touch(*job);
+        Persist(*job);
+      }
+      if (!ended_threads.empty()) {
+        std::vector<std::thread> ended = std::move(ended_threads);
+        ended_threads.clear();
+        lock.unlock();
+        for (std::thread& t : ended) {
+          if (t.joinable()) t.join();
+        }
+        lock.lock();
+        continue;
+      }
+      monitor_cv.wait_for(lock, kMonitorPeriod);
+    }
+  }
+
+  // A job that is not in memory (it ended before this tracker started), from its row.
+  absl::StatusOr<JobStatus> StatusFromTable(const std::string& id) {
+    absl::StatusOr<JobRow> row = table->Get(id);
+    if (!row.ok()) return row.status();
+    return StatusFromRow(*row);
+  }
+
+  JobStatus StatusFromRow(const JobRow& row) {
+    JobStatus s;
+    s.id = row.id;
+    s.state = row.state;
+    s.workload_key = row.workload_key;
+    s.target = row.target;
+    s.device_key = row.device_key;
+    s.trials = row.trials;
+    s.message = row.message;
+    s.created_ms = row.created_ms;
+    s.updated_ms = row.updated_ms;
+    s.priority = row.priority;
+    s.tuner = row.tuner;
+    s.version = 1;
+    std::lock_guard<std::mutex> lock(store_mu);
+    absl::StatusOr<JobProgress> p =
+        JobProgressFromStore(*store, row.id, row.workload_key, row.target, row.device_key);
+    if (p.ok()) {
+      ApplyProgress(*p, s);
+    } else {
+      spdlog::warn("job {}: cannot read its records: {}", row.id, p.status().ToString());
+    }
+    return s;
+  }
+
+  // Adds a job found unfinished in the table (the tracker was stopped or killed) to the queue.
+  void Resume(const JobRow& row) {
+    absl::StatusOr<JobSpec> spec = JobSpecFromJson(row.spec_json);
+    if (!spec.ok()) {
+      absl::Status s =
+          table->UpdateState(row.id, JobState::kFailed,
+                             absl::StrCat("cannot resume: ", spec.status().message()), NowMs());
+      if (!s.ok()) spdlog::error("job {}: {}", row.id, s.ToString());
+      return;
+    }
+    auto job = std::make_shared<Job>();
+    job->spec = *std::move(spec);
+    job->status = StatusFromRow(row);
+    std::lock_guard<std::mutex> lock(mu);
+    job->status.state = JobState::kQueued;
+    job->status.message = DesiredMessage(*job);
+    job->status.updated_ms = NowMs();
+    Persist(*job);
+    spdlog::info("job {}: resuming ({} of {} trials recorded)", row.id, job->status.trials_done,
+                 job->status.trials);
+    jobs[row.id] = job;
+    queue.push_back(std::move(job));
+  }
+
+  void Shutdown() {
+    std::vector<std::thread> threads;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      shutting_down = true;
+      for (auto& [id, job] : jobs) {
+        job->stop = true;
+        if (job->runner != nullptr) job->runner->Interrupt();
+        if (job->thread.joinable()) threads.push_back(std::move(job->thread));
+      }
+      monitor_cv.notify_all();
+      changed.notify_all();
+    }
+    if (monitor.joinable()) monitor.join();
+    for (std::thread& t : threads) t.join();
+    std::lock_guard<std::mutex> lock(mu);
+    for (std::thread& t : ended_threads) {
+      // Past their last use of the lock (only the dispatcher clean-up may remain): joining
+      // under it cannot deadlock.
+      if (t.joinable()) t.join();
+    }
+    ended_threads.clear();
+  }
+};
+
+absl::StatusOr<std::unique_ptr<JobManager>> JobManager::Create(JobManagerOptions options,
+                                                               Dispatcher& dispatcher,
+                                                               LeaseSender& sender) {
+  if (options.db_path.empty()) {
+    return absl::InvalidArgumentError("the job manager needs a record database path");
+  }
+  if (options.max_jobs < 1 || options.max_running < 1 || options.max_trials < 1) {
+    return absl::InvalidArgumentError("max_jobs, max_running and max_trials must be >= 1");
+  }
+  absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(options.db_path);
+  if (!table.ok()) return table.status();
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
+      tuner::RecordStore::Open(options.db_path);
+  if (!store.ok()) return store.status();
+  absl::StatusOr<std::vector<JobRow>> unfinished = (*table)->LoadUnfinished();
+  if (!unfinished.ok()) return unfinished.status();
+  auto impl = std::make_unique<Impl>(std::move(options), dispatcher, sender, *std::move(table),
+                                     *std::move(store));
+  for (const JobRow& row : *unfinished) impl->Resume(row);
+  Impl* raw = impl.get();
+  {
+    std::lock_guard<std::mutex> lock(raw->mu);
+    raw->ScheduleLocked();
+  }
+  raw->monitor = std::thread([raw] { raw->MonitorLoop(); });
+  return std::unique_ptr<JobManager>(new JobManager(std::move(impl)));
+}
+
+JobManager::JobManager(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+JobManager::~JobManager() { impl_->Shutdown(); }
+
+absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
+  Impl& m = *impl_;
+  if (absl::Status s = ValidateJobSpec(spec, m.options.max_trials); !s.ok()) return s;
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task = MakeJobTask(spec);
+  if (!task.ok()) return task.status();
+  {
+    // The factory knows the strategy names; the job thread builds the real one.
+    tuner::StrategyOptions so;
+    so.name = spec.tuner;
+    so.seed = spec.seed;
+    absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> strategy =
+        tuner::MakeSearchStrategy(**task, so);
+    if (!strategy.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("tuner: ", strategy.status().message()));
+    }
+  }
+  auto job = std::make_shared<Job>();
+  job->spec = spec;
+  JobStatus& s = job->status;
+  s.workload_key = (*task)->key();
+  s.target = (*task)->target();
+  s.device_key = spec.device_key;
+  s.trials = spec.trials;
+  s.priority = spec.priority;
+  s.tuner = spec.tuner;
+  s.state = JobState::kQueued;
+  s.version = 1;
+  job->task = *std::move(task);
+
+  std::lock_guard<std::mutex> lock(m.mu);
+  if (m.shutting_down) return absl::UnavailableError("the tracker is shutting down");
+  if (m.UnfinishedLocked() >= m.options.max_jobs) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("too many unfinished jobs (max_jobs=", m.options.max_jobs,
+                     "); wait for one to finish or cancel one"));
+  }
+  s.created_ms = s.updated_ms = NowMs();
+  s.message = m.DesiredMessage(*job);
+  JobRow row;
+  row.workload_key = s.workload_key;
+  row.target = s.target;
+  row.device_key = s.device_key;
+  row.created_ms = s.created_ms;
+  row.spec_json = JobSpecToJson(spec);
+  row.state = s.state;
+  row.message = s.message;
+  row.trials = s.trials;
+  row.priority = s.priority;
+  row.tuner = s.tuner;
+  row.updated_ms = s.updated_ms;
+  for (int attempt = 0;; ++attempt) {
+    row.id = m.NewJobIdLocked();  // unique in memory; the table may hold older ids
+    absl::Status inserted = m.table->Insert(row);
+    if (inserted.ok()) break;
+    if (inserted.code() != absl::StatusCode::kAlreadyExists || attempt >= 16) return inserted;
+  }
+  s.id = row.id;
+  m.jobs[s.id] = job;
+  m.queue.push_back(job);
+  spdlog::info("job {}: submitted {} on {} for device key '{}', {} trials", s.id, s.workload_key,
+               s.target, s.device_key, s.trials);
+  m.ScheduleLocked();
+  return job->status;
+}
+
+absl::StatusOr<JobStatus> JobManager::Get(const std::string& id) const {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    auto it = impl_->jobs.find(id);
+    if (it != impl_->jobs.end()) return it->second->status;
+  }
+  return impl_->StatusFromTable(id);
+}
+
+absl::StatusOr<JobStatus> JobManager::Cancel(const std::string& id) {
+  Impl& m = *impl_;
+  std::unique_lock<std::mutex> lock(m.mu);
+  auto it = m.jobs.find(id);
+  if (it == m.jobs.end()) {
+    lock.unlock();
+    return m.StatusFromTable(id);  // finished before this start (or NotFound)
+  }
+  std::shared_ptr<Job> job = it->second;
+  if (IsFinished(job->status.state) || job->cancel_requested) return job->status;
+  if (job->status.state == JobState::kQueued) {
+    std::erase(m.queue, job);
+    m.SetState(*job, JobState::kCancelled, "cancelled");
+    return job->status;
+  }
+  job->cancel_requested = true;
+  job->stop = true;
+  if (job->runner != nullptr) job->runner->Interrupt();
+  job->status.message = "cancelling";
+  m.Touch(*job);
+  lock.unlock();
+  std::vector<Withdrawal> withdrawals = m.dispatcher.CancelJob(id);
+  if (!withdrawals.empty()) m.sender.Withdraw(std::move(withdrawals));
+  lock.lock();
+  m.changed.wait_for(lock, kCancelWait, [&] { return IsFinished(job->status.state); });
+  return job->status;
+}
+
+std::vector<JobStatus> JobManager::List(bool include_finished, int limit) const {
+  absl::StatusOr<std::vector<JobRow>> rows = impl_->table->List(include_finished, limit);
+  if (!rows.ok()) {
+    spdlog::error("cannot list jobs: {}", rows.status().ToString());
+    return {};
+  }
+  std::vector<JobStatus> out;
+  for (const JobRow& row : *rows) {
+    {
+      std::lock_guard<std::mutex> lock(impl_->mu);
+      auto it = impl_->jobs.find(row.id);
+      if (it != impl_->jobs.end()) {
+        if (include_finished || !IsFinished(it->second->status.state)) {
+          out.push_back(it->second->status);
+        }
+        continue;
+      }
+    }
+    out.push_back(impl_->StatusFromRow(row));
+  }
+  return out;
+}
+
+absl::StatusOr<JobStatus> JobManager::WaitForChange(const std::string& id, int64_t after_version,
+                                                    int64_t timeout_ms) const {
+  Impl& m = *impl_;
+  std::unique_lock<std::mutex> lock(m.mu);
+  auto it = m.jobs.find(id);
+  if (it == m.jobs.end()) {
+    lock.unlock();
+    return m.StatusFromTable(id);  // ended before this start: it will not change
+  }
+  std::shared_ptr<Job> job = it->second;
+  m.changed.wait_for(lock, std::chrono::milliseconds(std::max<int64_t>(timeout_ms, 0)), [&] {
+    return job->status.version > after_version || IsFinished(job->status.state) || m.shutting_down;
+  });
+  return job->status;
+}
+
+}  // namespace tunefarm::tracker

@@ -1,0 +1,229 @@
+#include "tracker/service/proto_conversion.h"
+
+#include <cmath>
+#include <utility>
+
+#include "tuner/record.h"
+
+namespace tunefarm::tracker {
+namespace {
+
+template <typename T>
+T OrDefault(T value, T fallback) {
+  return value == T{} ? fallback : value;
+}
+
+}  // namespace
+
+tuner::MeasureOptions MeasureOptionsFromProto(const v1::MeasureOptions& proto) {
+  tuner::MeasureOptions o;
+  o.number = proto.number();
+  o.repeat = OrDefault(proto.repeat(), 3);
+  o.min_repeat_ms = proto.min_repeat_ms() == 0
+                        ? o.min_repeat_ms
+                        : static_cast<int>(std::lround(proto.min_repeat_ms()));
+  o.cooldown_ms = static_cast<int>(std::lround(proto.cooldown_ms()));
+  o.flush_cache = proto.flush_cache();
+  o.check_correctness = !proto.skip_correctness();
+  o.rtol = OrDefault(proto.rtol(), 1e-3);
+  o.atol = OrDefault(proto.atol(), 1e-4);
+  if (proto.slow_cutoff_ratio() < 0) {
+    o.slow_cutoff_ratio = 0;  // off
+  } else {
+    o.slow_cutoff_ratio = OrDefault(proto.slow_cutoff_ratio(), 100.0);
+  }
+  o.threads = proto.threads();
+  o.build_timeout_s = OrDefault(proto.build_timeout_s(), 20.0);
+  o.run_timeout_s = OrDefault(proto.run_timeout_s(), 10.0);
+  return o;
+}
+
+v1::MeasureOptions MeasureOptionsToProto(const tuner::MeasureOptions& o) {
+  v1::MeasureOptions p;
+  p.set_number(o.number);
+  p.set_repeat(o.repeat);
+  p.set_min_repeat_ms(o.min_repeat_ms);
+  p.set_cooldown_ms(o.cooldown_ms);
+  p.set_flush_cache(o.flush_cache);
+  p.set_skip_correctness(!o.check_correctness);
+  p.set_rtol(o.rtol);
+  p.set_atol(o.atol);
+  p.set_slow_cutoff_ratio(o.slow_cutoff_ratio == 0 ? -1 : o.slow_cutoff_ratio);
+  p.set_threads(o.threads);
+  p.set_build_timeout_s(o.build_timeout_s);
+  p.set_run_timeout_s(o.run_timeout_s);
+  return p;
+}
+
+v1::MeasureOptions CandidateOptionsToProto(const runtime::measure::CandidateOptions& o,
+                                           double run_timeout_s) {
+  v1::MeasureOptions p;
+  p.set_number(o.number);
+  p.set_repeat(o.repeat);
+  p.set_min_repeat_ms(o.min_repeat_ms);
+  p.set_cooldown_ms(o.cooldown_ms);
+  p.set_flush_cache(o.flush_cache);
+  p.set_skip_correctness(!o.check_correctness);
+  p.set_rtol(o.rtol);
+  p.set_atol(o.atol);
+  // In the proto 0 means "the default (100)", so "off" travels as a negative ratio.
+  p.set_slow_cutoff_ratio(o.slow_cutoff_ratio == 0 ? -1 : o.slow_cutoff_ratio);
+  p.set_threads(o.threads);
+  p.set_run_timeout_s(run_timeout_s);
+  p.set_seed(o.seed);
+  return p;
+}
+
+absl::StatusOr<JobSpec> JobSpecFromProto(const v1::SubmitJobRequest& r) {
+  if (r.workload().empty() == r.script_source().empty()) {
+    return absl::InvalidArgumentError(
+        "exactly one of workload and script_source must be set (got " +
+        std::string(r.workload().empty() ? "neither" : "both") + ")");
+  }
+  JobSpec spec;
+  spec.workload = r.workload();
+  spec.script_source = r.script_source();
+  spec.script_name = r.script_name();
+  for (const auto& [name, value] : r.bindings()) spec.bindings[name] = value;
+  spec.dtype = r.dtype().empty() ? "float32" : r.dtype();
+  spec.target = r.target().empty() ? "llvm" : r.target();
+  spec.device_key = r.device_key();
+  spec.trials = r.trials();
+  spec.tuner = r.tuner().empty() ? "xgb" : r.tuner();
+  spec.batch_size = OrDefault(r.batch_size(), 16);
+  spec.early_stopping = r.early_stopping();
+  spec.seed = OrDefault<uint64_t>(r.seed(), 1);
+  spec.measure = MeasureOptionsFromProto(r.measure());
+  spec.priority = OrDefault(r.priority(), 1);
+  spec.transfer = r.transfer();
+  return spec;
+}
+
+v1::JobState JobStateToProto(JobState state) {
+  switch (state) {
+    case JobState::kQueued:
+      return v1::JOB_STATE_QUEUED;
+    case JobState::kRunning:
+      return v1::JOB_STATE_RUNNING;
+    case JobState::kSucceeded:
+      return v1::JOB_STATE_SUCCEEDED;
+    case JobState::kFailed:
+      return v1::JOB_STATE_FAILED;
+    case JobState::kCancelled:
+      return v1::JOB_STATE_CANCELLED;
+  }
+  return v1::JOB_STATE_UNSPECIFIED;
+}
+
+v1::Job JobStatusToProto(const JobStatus& s) {
+  v1::Job j;
+  j.set_id(s.id);
+  j.set_state(JobStateToProto(s.state));
+  j.set_workload_key(s.workload_key);
+  j.set_target(s.target);
+  j.set_device_key(s.device_key);
+  j.set_trials(s.trials);
+  j.set_trials_done(s.trials_done);
+  j.set_errors(s.errors);
+  j.set_best_seconds(s.best_seconds);
+  j.set_best_gflops(s.best_gflops);
+  j.set_best_config_json(s.best_config_json);
+  j.set_message(s.message);
+  j.set_created_ms(s.created_ms);
+  j.set_updated_ms(s.updated_ms);
+  j.set_priority(s.priority);
+  j.set_tuner(s.tuner);
+  for (const auto& [kind, count] : s.error_counts) (*j.mutable_error_counts())[kind] = count;
+  return j;
+}
+
+v1::Record RecordToProto(const tuner::Record& r, double flops) {
+  v1::Record p;
+  p.set_workload_key(r.workload_key);
+  p.set_target(r.target);
+  p.set_device_key(r.device_key);
+  p.set_config_json(r.config_json);
+  for (double s : r.repeat_seconds) p.add_repeat_seconds(s);
+  p.set_error_kind(std::string(tuner::ErrorKindName(r.error_kind)));
+  p.set_error_message(r.error_message);
+  p.set_build_seconds(r.build_seconds);
+  p.set_measured_by(r.measured_by);
+  p.set_timestamp_ms(r.timestamp_ms);
+  p.set_tunefarm_version(r.tunefarm_version);
+  p.set_job_id(r.job_id);
+  if (r.error_kind == tuner::ErrorKind::kOk) {
+    if (auto median = tuner::MedianSeconds(r.repeat_seconds); median && *median > 0) {
+      p.set_median_seconds(*median);
+      if (flops > 0) p.set_gflops(flops / *median / 1e9);
+    }
+  }
+  return p;
+}
+
+v1::WorkerInfo WorkerSnapshotToProto(const WorkerSnapshot& w) {
+  const WorkerDescription& d = w.description;
+  v1::WorkerInfo p;
+  p.set_worker_id(d.worker_id);
+  p.set_device_key(d.device_key);
+  p.set_target(d.target);
+  p.set_cpu_model(d.cpu_model);
+  p.set_cores(d.cores);
+  p.set_memory_bytes(d.memory_bytes);
+  p.set_gpu_model(d.gpu_model);
+  p.set_gpu_memory_bytes(d.gpu_memory_bytes);
+  p.set_can_build(d.can_build);
+  p.set_tunefarm_version(d.tunefarm_version);
+  p.set_hostname(d.hostname);
+  p.set_peer(d.peer);
+  p.set_state(std::string(WorkerStateName(w.state)));
+  p.set_connected_ms(w.connected_ms);
+  p.set_last_heartbeat_ms(w.last_heartbeat_ms);
+  p.set_measured(w.measured);
+  p.set_failures(w.failures);
+  return p;
+}
+
+WorkerDescription WorkerDescriptionFromRegister(const v1::Register& reg) {
+  WorkerDescription d;
+  d.device_key = reg.device_key();
+  d.target = reg.target();
+  d.cpu_model = reg.cpu_model();
+  d.cores = reg.cores();
+  d.memory_bytes = reg.memory_bytes();
+  d.gpu_model = reg.gpu_model();
+  d.gpu_memory_bytes = reg.gpu_memory_bytes();
+  d.can_build = reg.can_build();
+  d.tunefarm_version = reg.tunefarm_version();
+  d.hostname = reg.hostname();
+  return d;
+}
+
+WorkOutcome WorkOutcomeFromProto(const v1::MeasureOutcome& outcome, const std::string& worker_id) {
+  WorkOutcome o;
+  o.worker_id = worker_id;
+  o.error_message = outcome.error_message();
+  auto kind = tuner::ParseErrorKind(outcome.error_kind());
+  if (!kind.ok()) {
+    o.error_kind = tuner::ErrorKind::kRuntimeError;
+    o.error_message = "worker reported unknown error kind '" + outcome.error_kind() + "'" +
+                      (o.error_message.empty() ? "" : ": " + o.error_message);
+    return o;
+  }
+  o.error_kind = *kind;
+  if (o.error_kind != tuner::ErrorKind::kOk) return o;  // timings of a failure mean nothing
+  for (double s : outcome.repeat_seconds()) {
+    if (!std::isfinite(s) || s <= 0) {
+      o.error_kind = tuner::ErrorKind::kRuntimeError;
+      o.error_message = "worker reported ok with an invalid time (" + std::to_string(s) + " s)";
+      return o;
+    }
+    o.repeat_seconds.push_back(s);
+  }
+  if (o.repeat_seconds.empty()) {
+    o.error_kind = tuner::ErrorKind::kRuntimeError;
+    o.error_message = "worker reported ok without any timings";
+  }
+  return o;
+}
+
+}  // namespace tunefarm::tracker

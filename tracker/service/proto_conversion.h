@@ -1,0 +1,43 @@
+// Conversions between the tunefarm.v1 messages and the tracker's C++ types. A proto3 zero means
+// "the default" wherever common.proto and tracker.proto say so; that rule lives here only.
+#pragma once
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "proto/tunefarm/v1/tracker.pb.h"
+#include "proto/tunefarm/v1/worker.pb.h"
+#include "tracker/dispatcher.h"
+#include "tracker/job.h"
+#include "tuner/measure.h"
+#include "tuner/record.h"
+
+namespace tunefarm::tracker {
+
+// The tuner's measure options of a job (the proto's seed is the input seed of a lease, which a
+// job's spec does not carry; see the service README).
+tuner::MeasureOptions MeasureOptionsFromProto(const v1::MeasureOptions& proto);
+v1::MeasureOptions MeasureOptionsToProto(const tuner::MeasureOptions& options);
+
+// A lease's options: the device half plus the per-attempt run timeout.
+v1::MeasureOptions CandidateOptionsToProto(const runtime::measure::CandidateOptions& options,
+                                           double run_timeout_s);
+
+// Applies the documented defaults; InvalidArgument only for what the proto cannot express
+// (both or neither of workload and script). JobManager::Submit validates the rest.
+absl::StatusOr<JobSpec> JobSpecFromProto(const v1::SubmitJobRequest& request);
+
+v1::JobState JobStateToProto(JobState state);
+v1::Job JobStatusToProto(const JobStatus& status);
+
+// `flops` of the record's workload, when known, gives its GFLOPS.
+v1::Record RecordToProto(const tuner::Record& record, double flops);
+
+v1::WorkerInfo WorkerSnapshotToProto(const WorkerSnapshot& worker);
+WorkerDescription WorkerDescriptionFromRegister(const v1::Register& reg);
+
+// A worker's result. An unknown error kind, or "ok" without sane timings, becomes runtime_error
+// with a message saying why: the worker's report is recorded, never dropped.
+WorkOutcome WorkOutcomeFromProto(const v1::MeasureOutcome& outcome, const std::string& worker_id);
+
+}  // namespace tunefarm::tracker

@@ -1,0 +1,231 @@
+// TrackerServer: builds the tracker from its options (database, dispatcher, jobs, the three
+// services on one port) and runs the ticker that expires leases, silent workers and idle
+// sessions.
+#include "tracker/service/tracker_server.h"
+
+#include <chrono>
+#include <climits>
+#include <condition_variable>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "grpcpp/security/server_credentials.h"
+#include "grpcpp/server.h"
+#include "grpcpp/server_builder.h"
+#include "spdlog/spdlog.h"
+#include "tracker/service/session_service.h"
+#include "tracker/service/tracker_service.h"
+#include "tracker/service/worker_links.h"
+#include "tracker/service/worker_service.h"
+
+namespace tunefarm::tracker {
+namespace {
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+absl::StatusOr<std::string> ReadFile(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::InvalidArgumentError("cannot read " + what + " '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+absl::Status Validate(const TrackerServerOptions& o) {
+  if (o.db_path.empty()) return absl::InvalidArgumentError("db_path must be set");
+  size_t colon = o.listen.rfind(':');
+  if (colon == std::string::npos || colon + 1 == o.listen.size()) {
+    return absl::InvalidArgumentError("listen address '" + o.listen + "' needs HOST:PORT");
+  }
+  const std::string port = o.listen.substr(colon + 1);
+  if (port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
+      std::stoi(port) > 65535) {
+    return absl::InvalidArgumentError("listen address '" + o.listen + "' has a bad port");
+  }
+  if (o.tls_cert_file.empty() != o.tls_key_file.empty()) {
+    return absl::InvalidArgumentError("TLS needs both tls_cert_file and tls_key_file");
+  }
+  if (o.heartbeat_interval_ms <= 0 || o.tick_interval_ms <= 0 || o.max_message_bytes <= 0) {
+    return absl::InvalidArgumentError(
+        "heartbeat_interval_ms, tick_interval_ms and max_message_bytes must be positive");
+  }
+  if (o.heartbeat_interval_ms >= o.dispatcher.heartbeat_timeout_ms) {
+    return absl::InvalidArgumentError("heartbeat_interval_ms (" +
+                                      std::to_string(o.heartbeat_interval_ms) +
+                                      ") must be below the heartbeat timeout (" +
+                                      std::to_string(o.dispatcher.heartbeat_timeout_ms) + ")");
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
+    const TrackerServerOptions& o) {
+  if (o.tls_cert_file.empty()) return grpc::InsecureServerCredentials();
+  absl::StatusOr<std::string> cert = ReadFile(o.tls_cert_file, "TLS certificate file");
+  if (!cert.ok()) return cert.status();
+  absl::StatusOr<std::string> key = ReadFile(o.tls_key_file, "TLS key file");
+  if (!key.ok()) return key.status();
+  grpc::SslServerCredentialsOptions ssl;
+  ssl.pem_key_cert_pairs.push_back({*key, *cert});
+  return grpc::SslServerCredentials(ssl);
+}
+
+}  // namespace
+
+struct TrackerServer::Impl {
+  TrackerServerOptions options;
+  // Declared in dependency order: destroyed server first, dispatcher last.
+  std::unique_ptr<Dispatcher> dispatcher;
+  WorkerLinks links;
+  std::unique_ptr<JobManager> jobs;
+  std::unique_ptr<WorkerService> worker_service;
+  std::unique_ptr<TrackerService> tracker_service;
+  std::unique_ptr<SessionService> session_service;
+  std::unique_ptr<grpc::Server> server;
+  int port = 0;
+  std::string host;
+
+  std::thread ticker;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool stopping = false;  // the ticker stops
+  bool stopped = false;   // Shutdown finished (Wait returns)
+
+  void Tick() {
+    const int64_t now = NowMs();
+    std::vector<std::string> removed;
+    std::vector<Assignment> assignments = dispatcher->Tick(now, &removed);
+    for (const std::string& id : removed) {
+      spdlog::warn("worker {} missed its heartbeats; dropping it", id);
+      if (auto link = links.Find(id)) {
+        link->Close(static_cast<int>(grpc::StatusCode::UNAVAILABLE),
+                    "no heartbeat within " +
+                        std::to_string(options.dispatcher.heartbeat_timeout_ms) + " ms");
+      }
+      links.NotifyGone(id);
+    }
+    links.Send(std::move(assignments));
+    session_service->ExpireIdle(now);
+  }
+
+  void RunTicker() {
+    std::unique_lock lock(mu);
+    while (!stopping) {
+      cv.wait_for(lock, std::chrono::milliseconds(options.tick_interval_ms));
+      if (stopping) break;
+      lock.unlock();
+      Tick();
+      lock.lock();
+    }
+  }
+};
+
+absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServerOptions options) {
+  if (absl::Status s = Validate(options); !s.ok()) return s;
+  auto credentials = Credentials(options);
+  if (!credentials.ok()) return credentials.status();
+  auto store = tuner::RecordStore::Open(options.db_path);  // creates and migrates
+  if (!store.ok()) return store.status();
+
+  auto impl = std::make_unique<Impl>();
+  impl->options = options;
+  impl->dispatcher = std::make_unique<Dispatcher>(options.dispatcher);
+  JobManagerOptions jobs_options = options.jobs;
+  jobs_options.db_path = options.db_path;
+  auto jobs = JobManager::Create(jobs_options, *impl->dispatcher, impl->links);
+  if (!jobs.ok()) return jobs.status();
+  impl->jobs = std::move(*jobs);
+
+  WorkerServiceOptions worker_options;
+  worker_options.token = options.token;
+  worker_options.heartbeat_interval_ms = options.heartbeat_interval_ms;
+  worker_options.heartbeat_timeout_ms =
+      static_cast<int>(std::min<int64_t>(options.dispatcher.heartbeat_timeout_ms, INT_MAX));
+  impl->worker_service =
+      std::make_unique<WorkerService>(*impl->dispatcher, impl->links, worker_options);
+  TrackerServiceOptions tracker_options;
+  tracker_options.token = options.token;
+  impl->tracker_service = std::make_unique<TrackerService>(*impl->jobs, *impl->dispatcher,
+                                                           std::move(*store), tracker_options);
+  SessionServiceOptions session_options;
+  session_options.token = options.token;
+  impl->session_service =
+      std::make_unique<SessionService>(*impl->dispatcher, impl->links, session_options);
+
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(options.listen, *credentials, &impl->port);
+  builder.RegisterService(impl->worker_service.get());
+  builder.RegisterService(impl->tracker_service.get());
+  builder.RegisterService(impl->session_service.get());
+  const int max_bytes = static_cast<int>(std::min<int64_t>(options.max_message_bytes, INT_MAX));
+  builder.SetMaxReceiveMessageSize(max_bytes);
+  builder.SetMaxSendMessageSize(max_bytes);
+  impl->server = builder.BuildAndStart();
+  if (!impl->server || impl->port == 0) {
+    impl->tracker_service->DetachJobs();
+    impl->jobs.reset();
+    return absl::UnavailableError("cannot listen on " + options.listen);
+  }
+  impl->host = options.listen.substr(0, options.listen.rfind(':'));
+  if (impl->host.empty() || impl->host == "0.0.0.0" || impl->host == "[::]" || impl->host == "::") {
+    impl->host = "127.0.0.1";
+  }
+  Impl* raw = impl.get();
+  impl->ticker = std::thread([raw] { raw->RunTicker(); });
+  spdlog::info("tracker listening on {}:{} (database {})", impl->host, impl->port, options.db_path);
+  return std::unique_ptr<TrackerServer>(new TrackerServer(std::move(impl)));
+}
+
+TrackerServer::TrackerServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+TrackerServer::~TrackerServer() { Shutdown(); }
+
+int TrackerServer::port() const { return impl_->port; }
+
+std::string TrackerServer::address() const {
+  return impl_->host + ":" + std::to_string(impl_->port);
+}
+
+Dispatcher& TrackerServer::dispatcher() { return *impl_->dispatcher; }
+JobManager& TrackerServer::jobs() { return *impl_->jobs; }
+
+void TrackerServer::Shutdown() {
+  {
+    std::lock_guard lock(impl_->mu);
+    if (impl_->stopping) return;
+    impl_->stopping = true;
+  }
+  impl_->cv.notify_all();
+  if (impl_->ticker.joinable()) impl_->ticker.join();
+  // Jobs first: their threads stop while workers are still connected, so no lease is counted
+  // lost because the tracker itself went away; the jobs stay resumable in the database.
+  impl_->tracker_service->DetachJobs();
+  impl_->jobs.reset();
+  impl_->session_service->Shutdown();
+  for (auto& [id, link] : impl_->links.All()) {
+    link->Close(static_cast<int>(grpc::StatusCode::UNAVAILABLE), "tracker is shutting down");
+  }
+  impl_->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+  impl_->server->Wait();
+  {
+    std::lock_guard lock(impl_->mu);
+    impl_->stopped = true;
+  }
+  impl_->cv.notify_all();
+  spdlog::info("tracker stopped");
+}
+
+void TrackerServer::Wait() {
+  std::unique_lock lock(impl_->mu);
+  impl_->cv.wait(lock, [this] { return impl_->stopped; });
+}
+
+}  // namespace tunefarm::tracker

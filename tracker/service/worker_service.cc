@@ -1,0 +1,297 @@
+#include "tracker/service/worker_service.h"
+
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <utility>
+
+#include "spdlog/spdlog.h"
+#include "tracker/service/auth.h"
+#include "tracker/service/proto_conversion.h"
+#include "tracker/service/status_conversion.h"
+
+namespace tunefarm::tracker {
+namespace {
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// One connected worker. Owned by a shared_ptr (itself until OnDone, plus the WorkerLinks entry),
+// so a lease queued from another thread never touches a deleted reactor.
+//
+// Locking: mu_ guards the outbound queue and the flags. It is never held while calling gRPC
+// (StartWrite/Finish may run reactions inline) or the Dispatcher. At most one Write is in
+// flight; Finish waits for it, so the reactor stays alive for any write we started.
+class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1::TrackerMessage>,
+                           public WorkerLink {
+ public:
+  WorkerStream(WorkerService& service, grpc::CallbackServerContext* context)
+      : service_(service), context_(context) {}
+
+  void Begin(std::shared_ptr<WorkerStream> self) {
+    self_ = std::move(self);
+    service_.open_streams_counter()++;
+    grpc::Status auth = CheckToken(*context_, service_.options().token);
+    if (!auth.ok()) {
+      RequestFinish(auth);
+      return;
+    }
+    StartRead(&incoming_);
+  }
+
+  // --- WorkerLink ---
+  void SendLease(const Assignment& a) override {
+    v1::TrackerMessage msg;
+    {
+      std::lock_guard lock(mu_);
+      if (finish_requested_) return;
+      v1::Lease* lease = msg.mutable_lease();
+      lease->set_lease_id(a.lease_id);
+      lease->set_deadline_ms(a.deadline_ms);
+      const MeasureWork& w = *a.work;
+      lease->set_job_id(w.job_id);
+      FillArtifactLocked(w.library, lease->mutable_library());
+      lease->set_function_name(w.function_name);
+      if (w.reference) {
+        FillArtifactLocked(*w.reference, lease->mutable_reference_library());
+        lease->set_reference_function(w.reference_function);
+        lease->set_reference_key(w.reference_key);
+      }
+      for (const auto& [name, value] : w.bindings) (*lease->mutable_bindings())[name] = value;
+      *lease->mutable_options() = CandidateOptionsToProto(w.options, w.run_timeout_s);
+      lease->set_best_seconds(w.best_seconds);
+    }
+    Enqueue(std::move(msg));
+  }
+  void SendCancel(int64_t lease_id) override {
+    v1::TrackerMessage msg;
+    msg.mutable_cancel()->set_lease_id(lease_id);
+    Enqueue(std::move(msg));
+  }
+  void SendSessionCall(v1::SessionCall call) override {
+    v1::TrackerMessage msg;
+    *msg.mutable_session_call() = std::move(call);
+    Enqueue(std::move(msg));
+  }
+  void Close(int code, const std::string& message) override {
+    {
+      std::lock_guard lock(mu_);
+      closed_by_tracker_ = true;
+    }
+    service_.links().Remove(worker_id_, this);
+    RequestFinish(grpc::Status(static_cast<grpc::StatusCode>(code), message));
+  }
+
+  // --- reactions ---
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      EndStream(grpc::Status::OK);
+      return;
+    }
+    grpc::Status status = registered_ ? HandleMessage() : HandleRegister();
+    if (!status.ok()) {
+      EndStream(status);
+      return;
+    }
+    StartRead(&incoming_);
+  }
+
+  void OnWriteDone(bool ok) override {
+    std::optional<grpc::Status> finish;
+    bool next = false;
+    {
+      std::lock_guard lock(mu_);
+      if (!ok) queue_.clear();  // the stream is broken; the read side reports its end
+      if (!finish_requested_ && !queue_.empty()) {
+        current_ = std::move(queue_.front());
+        queue_.pop_front();
+        next = true;
+      } else {
+        writing_ = false;
+        if (finish_requested_ && !finished_) {
+          finished_ = true;
+          finish = finish_status_;
+        }
+      }
+    }
+    if (next) {
+      StartWrite(&current_);
+    } else if (finish) {
+      Finish(*finish);
+    }
+  }
+
+  void OnDone() override {
+    service_.open_streams_counter()--;
+    std::shared_ptr<WorkerStream> keep = std::move(self_);  // may free *this on return
+  }
+
+ private:
+  void FillArtifactLocked(const Artifact& artifact, v1::Artifact* out) {
+    out->set_sha256(artifact.sha256);
+    out->set_name(artifact.name);
+    // The bytes travel once per connection; the worker caches them by hash.
+    if (artifact.bytes && sent_hashes_.insert(artifact.sha256).second) {
+      out->set_bytes(*artifact.bytes);
+    }
+  }
+
+  void Enqueue(v1::TrackerMessage msg) {
+    {
+      std::lock_guard lock(mu_);
+      if (finish_requested_) return;
+      if (writing_) {
+        queue_.push_back(std::move(msg));
+        return;
+      }
+      writing_ = true;
+      current_ = std::move(msg);
+    }
+    StartWrite(&current_);
+  }
+
+  void RequestFinish(grpc::Status status) {
+    {
+      std::lock_guard lock(mu_);
+      if (finish_requested_) return;
+      finish_requested_ = true;
+      finish_status_ = std::move(status);
+      queue_.clear();
+      if (writing_) return;  // OnWriteDone finishes
+      finished_ = true;
+    }
+    Finish(finish_status_);
+  }
+
+  grpc::Status HandleRegister() {
+    if (incoming_.kind_case() != v1::WorkerMessage::kRegister) {
+      return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                          "the first message on the worker stream must be register");
+    }
+    const v1::Register& reg = incoming_.register_();
+    if (reg.device_key().empty()) {
+      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                          "register: device_key must not be empty");
+    }
+    WorkerDescription desc = WorkerDescriptionFromRegister(reg);
+    desc.worker_id = service_.NextWorkerId(reg.hostname());
+    desc.peer = context_->peer();
+    worker_id_ = desc.worker_id;
+    service_.links().Add(worker_id_, self_);
+    v1::TrackerMessage reply;
+    v1::Registered* registered = reply.mutable_registered();
+    registered->set_worker_id(worker_id_);
+    registered->set_heartbeat_interval_ms(service_.options().heartbeat_interval_ms);
+    registered->set_heartbeat_timeout_ms(service_.options().heartbeat_timeout_ms);
+    Enqueue(std::move(reply));  // before any lease AddWorker hands out
+    auto assignments = service_.dispatcher().AddWorker(desc, NowMs());
+    if (!assignments.ok()) {
+      service_.links().Remove(worker_id_, this);
+      return ToGrpcStatus(assignments.status());
+    }
+    registered_ = true;
+    spdlog::info("worker {} registered (device key '{}', {})", worker_id_, desc.device_key,
+                 desc.peer);
+    service_.links().Send(std::move(*assignments));
+    return grpc::Status::OK;
+  }
+
+  grpc::Status HandleMessage() {
+    Dispatcher& dispatcher = service_.dispatcher();
+    const int64_t now = NowMs();
+    dispatcher.Heartbeat(worker_id_, now);  // any message shows the worker is alive
+    switch (incoming_.kind_case()) {
+      case v1::WorkerMessage::kHeartbeat:
+        break;
+      case v1::WorkerMessage::kResult: {
+        const v1::LeaseResult& result = incoming_.result();
+        WorkOutcome outcome = WorkOutcomeFromProto(result.outcome(), worker_id_);
+        service_.links().Send(
+            dispatcher.Complete(worker_id_, result.lease_id(), std::move(outcome), now));
+        break;
+      }
+      case v1::WorkerMessage::kDraining:
+        spdlog::info("worker {} is draining: {}", worker_id_, incoming_.draining().reason());
+        dispatcher.SetDraining(worker_id_);
+        break;
+      case v1::WorkerMessage::kSessionReply:
+        service_.links().DeliverSessionReply(worker_id_, incoming_.session_reply());
+        break;
+      case v1::WorkerMessage::kRegister:
+        return grpc::Status(grpc::StatusCode::FAILED_PRECONDITION,
+                            "register sent twice on one worker stream");
+      case v1::WorkerMessage::KIND_NOT_SET:
+        break;  // a newer worker's message kind this tracker does not know: ignored
+    }
+    return grpc::Status::OK;
+  }
+
+  // The worker left (stream closed or broken): its lease goes back to the queue, possibly to
+  // another worker at once, and its sessions fail. Runs at most once.
+  void EndStream(grpc::Status status) {
+    bool report;
+    {
+      std::lock_guard lock(mu_);
+      report = registered_ && !closed_by_tracker_ && !ended_;
+      ended_ = true;
+    }
+    if (report) {
+      service_.links().Remove(worker_id_, this);
+      spdlog::info("worker {} disconnected", worker_id_);
+      service_.links().Send(service_.dispatcher().RemoveWorker(worker_id_, NowMs()));
+      service_.links().NotifyGone(worker_id_);
+    }
+    RequestFinish(std::move(status));
+  }
+
+  WorkerService& service_;
+  grpc::CallbackServerContext* context_;
+  std::shared_ptr<WorkerStream> self_;
+  v1::WorkerMessage incoming_;  // only the read chain touches it
+  bool registered_ = false;     // read chain only
+  std::string worker_id_;       // set once at registration, before the link is shared
+
+  std::mutex mu_;
+  std::deque<v1::TrackerMessage> queue_;
+  v1::TrackerMessage current_;  // the message of the one write in flight
+  bool writing_ = false;
+  bool finish_requested_ = false;
+  bool finished_ = false;
+  grpc::Status finish_status_;
+  bool closed_by_tracker_ = false;
+  bool ended_ = false;
+  std::set<std::string> sent_hashes_;
+};
+
+}  // namespace
+
+WorkerService::WorkerService(Dispatcher& dispatcher, WorkerLinks& links,
+                             WorkerServiceOptions options)
+    : dispatcher_(dispatcher), links_(links), options_(std::move(options)) {}
+
+std::string WorkerService::NextWorkerId(const std::string& hostname) {
+  std::string host;
+  for (char c : hostname) {
+    bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                c == '-' || c == '.' || c == '_';
+    if (keep) host += c;
+  }
+  if (host.empty()) host = "unknown";
+  return "w-" + std::to_string(next_worker_number_++) + "-" + host;
+}
+
+grpc::ServerBidiReactor<v1::WorkerMessage, v1::TrackerMessage>* WorkerService::Connect(
+    grpc::CallbackServerContext* context) {
+  auto stream = std::make_shared<WorkerStream>(*this, context);
+  WorkerStream* raw = stream.get();
+  raw->Begin(std::move(stream));
+  return raw;
+}
+
+}  // namespace tunefarm::tracker
