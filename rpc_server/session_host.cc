@@ -8,7 +8,6 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "proto/tunefarm/v1/session.pb.h"
 #include "runtime/core/dtype_name.h"
 #include "runtime/core/thread_pool.h"
@@ -16,6 +15,7 @@
 #include "runtime/module.h"
 #include "runtime/ndarray.h"
 #include "runtime/packed_function.h"
+#include "runtime/signature_text.h"
 #include "runtime/time_evaluator.h"
 
 namespace tunefarm::rpc_server {
@@ -26,23 +26,6 @@ struct SessionHost::Session {
 };
 
 namespace {
-
-// "matmul(A: float32[64, n], B: float32[n, 64], n: int64)": what a client sees after uploading.
-std::string FormatSignature(const runtime::FunctionSignature& signature) {
-  std::vector<std::string> args;
-  for (const runtime::ArgSpec& arg : signature.args) {
-    std::string text = absl::StrCat(arg.name, ": ", runtime::DTypeName(arg.dtype));
-    if (arg.kind == runtime::ArgKind::kTensor) {
-      std::vector<std::string> dims;
-      for (const runtime::DimSpec& d : arg.shape) {
-        dims.push_back(d.is_symbol() ? d.symbol : std::to_string(d.value));
-      }
-      absl::StrAppend(&text, "[", absl::StrJoin(dims, ", "), "]");
-    }
-    args.push_back(std::move(text));
-  }
-  return absl::StrCat(signature.name, "(", absl::StrJoin(args, ", "), ")");
-}
 
 template <typename Map>
 auto* Find(Map& map, const std::string& id) {
@@ -108,10 +91,13 @@ absl::Status Upload(const std::string& dir, int64_t id, SessionHost::Session& s,
                      "' cannot be loaded: ", module.status().message()));
   }
   response->set_module_id(module_id);
+  std::vector<runtime::FunctionSignature> signatures;
   for (const std::string& name : (*module)->FunctionNames()) {
     absl::StatusOr<runtime::PackedFunction> f = (*module)->GetFunction(name);
-    response->add_functions(f.ok() ? FormatSignature(f->signature()) : name);
+    response->add_functions(f.ok() ? runtime::SignatureText(f->signature()) : name);
+    if (f.ok()) signatures.push_back(f->signature());
   }
+  response->set_manifest(runtime::SerializeManifest(signatures));
   s.modules[module_id] = *std::move(module);
   return absl::OkStatus();
 }

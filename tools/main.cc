@@ -14,6 +14,7 @@
 #include "tools/commands/lower_command.h"
 #include "tools/commands/records_command.h"
 #include "tools/commands/run_command.h"
+#include "tools/commands/session_command.h"
 #include "tools/commands/tracker_command.h"
 #include "tools/commands/tune_command.h"
 #include "tools/commands/worker_command.h"
@@ -95,7 +96,9 @@ struct FarmCommands {
   tunefarm::tools::JobsOptions jobs;
   tunefarm::tools::WorkersOptions workers;
   tunefarm::tools::DemoOptions demo;
+  tunefarm::tools::SessionCommandOptions session;
   CLI::App* demo_cmd = nullptr;
+  CLI::App* session_cmd = nullptr;
   CLI::App* tracker_cmd = nullptr;
   CLI::App* worker_cmd = nullptr;
   CLI::App* jobs_cmd = nullptr;
@@ -154,6 +157,25 @@ void AddFarmCommands(CLI::App& app, FarmCommands& f) {
   f.jobs_cmd->add_flag("--all", f.jobs.all, "Finished jobs too");
   f.jobs_cmd->add_option("--limit", f.jobs.limit, "At most this many")->capture_default_str();
   f.jobs_cmd->add_option("--cancel", f.jobs.cancel, "Cancel this job (its records stay)");
+
+  f.session_cmd = app.add_subcommand(
+      "session", "Run a built module on a device of the farm (through the tracker) and time it");
+  AddFarmAddress(f.session_cmd, f.session.farm);
+  f.session_cmd->add_option("--key", f.session.key, "Device key to borrow a worker of")->required();
+  f.session_cmd->add_option("library", f.session.library, "Shared library from tunefarm build")
+      ->required();
+  f.session_cmd->add_option("--function", f.session.function,
+                            "Function to run (default: the only one)");
+  f.session_cmd->add_option("--bind", f.session.bind,
+                            "Symbolic sizes and integer arguments: n=512");
+  f.session_cmd->add_option("--repeat", f.session.repeat, "Timed repeats")->capture_default_str();
+  f.session_cmd->add_option("--min-repeat-ms", f.session.min_repeat_ms, "Shortest repeat, in ms")
+      ->capture_default_str();
+  f.session_cmd
+      ->add_option("--threads", f.session.threads, "Parallel width on the device (0: its default)")
+      ->capture_default_str();
+  f.session_cmd->add_option("--wait", f.session.wait_s, "Seconds to wait for an idle worker")
+      ->capture_default_str();
 
   f.workers_cmd = app.add_subcommand("workers", "List the workers connected to the farm");
   AddFarmAddress(f.workers_cmd, f.workers.farm);

@@ -393,7 +393,7 @@ absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
   m.jobs[s.id] = job;
   m.queue.push_back(job);
   spdlog::info("job {}: submitted {} on {} for device key '{}', {} trials", s.id, s.workload_key,
-               s.target, s.device_key, s.trials);
+               spec.target, s.device_key, s.trials);
   m.ScheduleLocked();
   return job->status;
 }

@@ -20,7 +20,7 @@
 
 namespace tunefarm::integration {
 
-using testing::ChildProcess;
+using fixtures::ChildProcess;
 
 class Farm {
  public:

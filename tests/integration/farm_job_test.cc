@@ -4,8 +4,11 @@
 #include <sstream>
 
 #include "tests/integration/farm_fixture.h"
+#include "tests/testing/files.h"
 #include "tools/commands/best_command.h"
+#include "tools/commands/build_command.h"
 #include "tools/commands/jobs_command.h"
+#include "tools/commands/session_command.h"
 #include "tools/commands/tune_command.h"
 #include "tools/commands/workers_command.h"
 
@@ -115,6 +118,41 @@ TEST(FarmJobTest, CancelStopsDispatchAndKeepsRecords) {
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   EXPECT_EQ(farm.JobRecords(job->id).size(), kept) << "nothing is measured after a cancel";
   EXPECT_EQ(done.trials_done, static_cast<int>(kept));
+}
+
+TEST(FarmJobTest, SessionRunsABuiltModuleOnAWorkerThroughTheTracker) {
+  Farm farm("session");
+  farm.StartTracker();
+  ChildProcess w = farm.StartWorker("cpu-session");
+  ASSERT_TRUE(farm.WaitForWorkers("cpu-session", 1));
+  tools::BuildOptions build;
+  build.file = fixtures::SourcePath("examples/matmul_tiled.te");
+  build.output = farm.dir() + "/matmul.so";
+  std::ostringstream build_out, build_err;
+  ASSERT_EQ(tools::RunBuildCommand(build, build_out, build_err), 0) << build_err.str();
+
+  tools::SessionCommandOptions session;
+  session.farm.tracker = farm.address();
+  session.key = "cpu-session";
+  session.library = build.output;
+  session.repeat = 3;
+  session.min_repeat_ms = 5;
+  std::ostringstream out, err;
+  // The script's size is symbolic: without a value the session says which one is missing.
+  EXPECT_EQ(tools::RunSessionCommand(session, out, err), 2);
+  EXPECT_NE(err.str().find("--bind n="), std::string::npos) << err.str();
+
+  session.bind = "n=96";
+  std::ostringstream out2, err2;
+  ASSERT_EQ(tools::RunSessionCommand(session, out2, err2), 0) << err2.str();
+  EXPECT_NE(out2.str().find("function "), std::string::npos) << out2.str();
+  EXPECT_NE(out2.str().find("median_ms="), std::string::npos) << out2.str();
+
+  session.key = "no-such-device";
+  session.wait_s = 0.5;
+  std::ostringstream out3, err3;
+  EXPECT_EQ(tools::RunSessionCommand(session, out3, err3), 1);
+  EXPECT_NE(err3.str().find("no-such-device"), std::string::npos) << err3.str();
 }
 
 }  // namespace

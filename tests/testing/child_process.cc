@@ -12,7 +12,7 @@
 
 extern char** environ;
 
-namespace tunefarm::testing {
+namespace tunefarm::fixtures {
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::string& log_path)
     : log_path_(log_path) {
@@ -88,4 +88,4 @@ std::string ChildProcess::Log() const {
   return text.str();
 }
 
-}  // namespace tunefarm::testing
+}  // namespace tunefarm::fixtures

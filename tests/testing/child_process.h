@@ -6,7 +6,7 @@
 #include <sys/types.h>
 #include <vector>
 
-namespace tunefarm::testing {
+namespace tunefarm::fixtures {
 
 class ChildProcess {
  public:
@@ -35,4 +35,4 @@ class ChildProcess {
   std::string log_path_;
 };
 
-}  // namespace tunefarm::testing
+}  // namespace tunefarm::fixtures

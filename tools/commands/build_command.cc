@@ -3,9 +3,9 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/build.h"
 #include "compiler/passes/lower.h"
+#include "runtime/signature_text.h"
 #include "tools/commands/bindings.h"
 #include "tools/commands/script_file.h"
-#include "tools/commands/signature_text.h"
 #include "tools/commands/tuned_schedule.h"
 #include "tuner/templates/template_registry.h"
 
@@ -83,7 +83,7 @@ int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream
   if (absl::Status st = codegen::ExportLibrary({*func}, *target, options.output); !st.ok()) {
     return fail(st);
   }
-  out << "wrote " << options.output << ": kernel " << SignatureText(*signature) << " for "
+  out << "wrote " << options.output << ": kernel " << runtime::SignatureText(*signature) << " for "
       << target->ToString() << "\n";
   return 0;
 }

@@ -19,6 +19,8 @@
 namespace tunefarm::tools {
 namespace {
 
+constexpr char kTarget[] = "llvm";
+
 // A local worker of the demo's farm: the real worker, on a thread of this process (it measures
 // in its own child process like any other).
 struct DemoWorker {
@@ -26,18 +28,20 @@ struct DemoWorker {
   std::thread thread;
 };
 
-// The median of the job's record of the template's default config, or 0.
-double DefaultSeconds(tuner::RecordStore& store, const tracker::JobStatus& job) {
+// The median of the job's record of the template's default config, or 0. `target` is the one
+// the job was submitted with: the default config depends on the CPU it describes.
+double DefaultSeconds(tuner::RecordStore& store, const tracker::JobStatus& job,
+                      const std::string& target) {
   absl::StatusOr<tuner::Workload> w = tuner::ParseWorkloadKey(job.workload_key);
   if (!w.ok()) return 0;
-  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, job.target);
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, target);
   if (!task.ok()) return 0;
   absl::StatusOr<space::Config> def = (*task)->DefaultConfig();
   absl::StatusOr<std::vector<tuner::Record>> records = store.JobHistory(job.id);
   if (!def.ok() || !records.ok()) return 0;
-  const std::string json = space::ConfigToJson(*def);
   for (const tuner::Record& r : *records) {
-    if (r.config_json == json && r.error_kind == tuner::ErrorKind::kOk) {
+    absl::StatusOr<space::Config> c = space::ConfigFromJson((*task)->space(), r.config_json);
+    if (c.ok() && c->index() == def->index() && r.error_kind == tuner::ErrorKind::kOk) {
       return tuner::MedianSeconds(r.repeat_seconds).value_or(0);
     }
   }
@@ -98,6 +102,7 @@ int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ost
     tracker::JobSpec spec;
     spec.workload = workload;
     spec.device_key = key;
+    spec.target = kTarget;
     spec.trials = o.trials;
     spec.batch_size = 8;
     spec.measure.threads = 1;
@@ -152,7 +157,7 @@ int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ost
       code = 1;
       continue;
     }
-    const double def = DefaultSeconds(**store, j);
+    const double def = DefaultSeconds(**store, j, kTarget);
     char buf[200];
     std::snprintf(buf, sizeof(buf), "  tuned   %.4f ms  %.1f GFLOPS", j.best_seconds * 1e3,
                   j.best_gflops);

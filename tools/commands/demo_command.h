@@ -12,7 +12,7 @@ namespace tunefarm::tools {
 
 struct DemoOptions {
   std::string db = "demo.db";
-  int trials = 48;  // per job
+  int trials = 64;  // per job
   int workers = 2;
   std::string matmul = "matmul:512,512,512";
   std::string conv = "conv2d_nchwc:1,64,28,28,64,3,3,1,1";

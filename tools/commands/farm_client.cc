@@ -1,27 +1,16 @@
 #include "tools/commands/farm_client.h"
 
-#include <chrono>
-#include <fstream>
 #include <grpcpp/grpcpp.h>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "proto/tunefarm/v1/tracker.grpc.pb.h"
+#include "tools/commands/farm_channel.h"
 #include "tools/commands/token_file.h"
 
 namespace tunefarm::tools {
 namespace {
 
 namespace pb = tunefarm::v1;
-
-absl::Status ToAbsl(const grpc::Status& s, const std::string& address) {
-  if (s.ok()) return absl::OkStatus();
-  if (s.error_code() == grpc::StatusCode::UNAVAILABLE) {
-    return absl::UnavailableError(
-        absl::StrCat("tracker ", address, " is unreachable: ", s.error_message()));
-  }
-  return absl::Status(static_cast<absl::StatusCode>(s.error_code()), s.error_message());
-}
 
 pb::MeasureOptions MeasureToProto(const tuner::MeasureOptions& m) {
   pb::MeasureOptions p;
@@ -150,18 +139,8 @@ struct FarmClient::Impl {
   FarmClientOptions options;
   std::unique_ptr<pb::TrackerService::Stub> stub;
 
-  // A context with the token and the unary deadline.
   std::unique_ptr<grpc::ClientContext> Context(bool deadline = true) const {
-    auto ctx = std::make_unique<grpc::ClientContext>();
-    if (!options.token.empty()) {
-      ctx->AddMetadata("authorization", absl::StrCat("Bearer ", options.token));
-    }
-    if (deadline) {
-      ctx->set_deadline(
-          std::chrono::system_clock::now() +
-          std::chrono::milliseconds(static_cast<int64_t>(options.call_timeout_s * 1000)));
-    }
-    return ctx;
+    return MakeFarmContext(options, deadline);
   }
 };
 
@@ -169,27 +148,10 @@ FarmClient::FarmClient(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 FarmClient::~FarmClient() = default;
 
 absl::StatusOr<std::unique_ptr<FarmClient>> FarmClient::Connect(FarmClientOptions options) {
-  if (options.address.empty()) return absl::InvalidArgumentError("no tracker address given");
-  std::shared_ptr<grpc::ChannelCredentials> credentials = grpc::InsecureChannelCredentials();
-  if (!options.tls_root_cert_file.empty()) {
-    std::ifstream in(options.tls_root_cert_file);
-    if (!in) {
-      return absl::NotFoundError(
-          absl::StrCat("cannot read the CA certificate ", options.tls_root_cert_file));
-    }
-    std::stringstream pem;
-    pem << in.rdbuf();
-    grpc::SslCredentialsOptions ssl;
-    ssl.pem_root_certs = pem.str();
-    credentials = grpc::SslCredentials(ssl);
-  }
-  grpc::ChannelArguments args;
-  args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
-  args.SetMaxReceiveMessageSize(256 << 20);
-  args.SetMaxSendMessageSize(256 << 20);
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeFarmChannel(options);
+  if (!channel.ok()) return channel.status();
   auto impl = std::make_unique<Impl>();
-  impl->stub =
-      pb::TrackerService::NewStub(grpc::CreateCustomChannel(options.address, credentials, args));
+  impl->stub = pb::TrackerService::NewStub(*channel);
   impl->options = std::move(options);
   return std::unique_ptr<FarmClient>(new FarmClient(std::move(impl)));
 }
@@ -204,7 +166,7 @@ absl::StatusOr<tracker::JobStatus> FarmClient::SubmitJob(const tracker::JobSpec&
   pb::Job job;
   auto ctx = impl_->Context();
   grpc::Status s = impl_->stub->SubmitJob(ctx.get(), SpecToProto(spec), &job);
-  if (!s.ok()) return ToAbsl(s, impl_->options.address);
+  if (!s.ok()) return FromGrpcStatus(s, impl_->options.address);
   return JobFromProto(job);
 }
 
@@ -214,7 +176,7 @@ absl::StatusOr<tracker::JobStatus> FarmClient::GetJob(const std::string& id) {
   pb::Job job;
   auto ctx = impl_->Context();
   grpc::Status s = impl_->stub->GetJob(ctx.get(), request, &job);
-  if (!s.ok()) return ToAbsl(s, impl_->options.address);
+  if (!s.ok()) return FromGrpcStatus(s, impl_->options.address);
   return JobFromProto(job);
 }
 
@@ -224,7 +186,7 @@ absl::StatusOr<tracker::JobStatus> FarmClient::CancelJob(const std::string& id) 
   pb::Job job;
   auto ctx = impl_->Context();
   grpc::Status s = impl_->stub->CancelJob(ctx.get(), request, &job);
-  if (!s.ok()) return ToAbsl(s, impl_->options.address);
+  if (!s.ok()) return FromGrpcStatus(s, impl_->options.address);
   return JobFromProto(job);
 }
 
@@ -236,7 +198,7 @@ absl::StatusOr<std::vector<tracker::JobStatus>> FarmClient::ListJobs(bool includ
   pb::ListJobsResponse response;
   auto ctx = impl_->Context();
   grpc::Status s = impl_->stub->ListJobs(ctx.get(), request, &response);
-  if (!s.ok()) return ToAbsl(s, impl_->options.address);
+  if (!s.ok()) return FromGrpcStatus(s, impl_->options.address);
   std::vector<tracker::JobStatus> jobs;
   for (const pb::Job& j : response.jobs()) jobs.push_back(JobFromProto(j));
   return jobs;
@@ -257,7 +219,7 @@ absl::Status FarmClient::WatchJob(const std::string& id,
       return absl::CancelledError("stopped watching");
     }
   }
-  return ToAbsl(reader->Finish(), impl_->options.address);
+  return FromGrpcStatus(reader->Finish(), impl_->options.address);
 }
 
 absl::StatusOr<std::vector<tracker::WorkerSnapshot>> FarmClient::ListWorkers(
@@ -267,7 +229,7 @@ absl::StatusOr<std::vector<tracker::WorkerSnapshot>> FarmClient::ListWorkers(
   pb::ListWorkersResponse response;
   auto ctx = impl_->Context();
   grpc::Status s = impl_->stub->ListWorkers(ctx.get(), request, &response);
-  if (!s.ok()) return ToAbsl(s, impl_->options.address);
+  if (!s.ok()) return FromGrpcStatus(s, impl_->options.address);
   std::vector<tracker::WorkerSnapshot> workers;
   for (const pb::WorkerInfo& w : response.workers()) workers.push_back(WorkerFromProto(w));
   return workers;
@@ -283,7 +245,7 @@ absl::StatusOr<std::vector<BestRecord>> FarmClient::QueryBest(const std::string&
   pb::QueryBestResponse response;
   auto ctx = impl_->Context();
   grpc::Status s = impl_->stub->QueryBest(ctx.get(), request, &response);
-  if (!s.ok()) return ToAbsl(s, impl_->options.address);
+  if (!s.ok()) return FromGrpcStatus(s, impl_->options.address);
   std::vector<BestRecord> best;
   for (const pb::Record& r : response.best()) best.push_back(BestFromProto(r));
   return best;

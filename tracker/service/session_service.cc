@@ -220,13 +220,16 @@ void SessionService::OnWorkerGone(const std::string& worker_id) {
 void SessionService::Release(const std::string& session_id, const Session& session,
                              int64_t now_ms) {
   if (session.lost) return;  // the dispatcher already forgot the worker
+  // Released first so the worker is idle by the time it reads the close; the close still goes
+  // out before any lease the release hands it.
+  std::vector<Assignment> assignments = dispatcher_.ReleaseSession(session.worker_id, now_ms);
   if (auto link = links_.Find(session.worker_id)) {
     v1::SessionCall close;
     close.set_session_id(session_id);
     close.mutable_close()->set_session_id(session_id);
     link->SendSessionCall(std::move(close));  // call_id 0: no one waits for the reply
   }
-  links_.Send(dispatcher_.ReleaseSession(session.worker_id, now_ms));
+  links_.Send(std::move(assignments));
 }
 
 grpc::Status SessionService::CloseSession(grpc::ServerContext* context,

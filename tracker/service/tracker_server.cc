@@ -161,6 +161,9 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
       std::make_unique<SessionService>(*impl->dispatcher, impl->links, session_options);
 
   grpc::ServerBuilder builder;
+  // gRPC binds with SO_REUSEPORT by default, so a second tracker on a taken port would start
+  // and share the traffic silently; refuse it instead.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
   builder.AddListeningPort(options.listen, *credentials, &impl->port);
   builder.RegisterService(impl->worker_service.get());
   builder.RegisterService(impl->tracker_service.get());
@@ -196,6 +199,7 @@ std::string TrackerServer::address() const {
 
 Dispatcher& TrackerServer::dispatcher() { return *impl_->dispatcher; }
 JobManager& TrackerServer::jobs() { return *impl_->jobs; }
+LeaseSender& TrackerServer::lease_sender() { return impl_->links; }
 
 void TrackerServer::Shutdown() {
   {

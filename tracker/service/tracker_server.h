@@ -45,6 +45,8 @@ class TrackerServer {
 
   Dispatcher& dispatcher();
   JobManager& jobs();
+  // Delivers the dispatcher's leases to the connected workers (for work fed in directly).
+  LeaseSender& lease_sender();
 
   struct Impl;
 

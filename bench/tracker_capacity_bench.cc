@@ -1,0 +1,391 @@
+// tracker_capacity_bench: can one tracker serve 1,000 workers? A load generator (SimWorkerFleet,
+// gRPC callback client API) registers BENCH_WORKERS simulated workers on 127.0.0.1 and answers
+// every lease at once; the tracker keeps them busy for BENCH_SECONDS. Prints registration time,
+// leases/s, the dispatch latency (our result written -> the next lease received; aim: p99 under
+// 5 ms), the tracker's memory and CPU, and checks that every lease was completed exactly once.
+//
+// The tracker runs in a child process (this binary with --tracker-child DIR) so that its RSS and
+// CPU are its own: there a feeder thread keeps the "sim" queue at BENCH_WORKERS items through
+// dispatcher().Submit and lease_sender(), as the job threads would (tiny MeasureWork whose
+// library is a few hundred bytes with one hash, so each connection receives it once). The parent
+// talks to it over a pipe: "port P" <- ; -> "feed SECONDS TARGET"; "fed ..." <- ; -> "quit".
+//   BENCH_WORKERS (1000)  BENCH_SECONDS (10)  BENCH_PER_CHANNEL (100 workers per gRPC channel)
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <spawn.h>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include "bench/support/sim_worker_fleet.h"
+#include "spdlog/spdlog.h"
+#include "tracker/service/tracker_server.h"
+
+extern char** environ;
+
+namespace tunefarm {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double EnvNumber(const char* name, double fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::atof(v) : fallback;
+}
+
+int64_t UnixMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// ---------------------------------------------------------------- the tracker (child process)
+
+// Every fed item's completions, so the benchmark can check exactly-once.
+struct Completions {
+  std::mutex mu;
+  std::vector<int> count;  // by item
+  int64_t completed = 0;
+  int64_t duplicates = 0;
+  int64_t not_ok = 0;
+
+  int64_t Add() {
+    std::lock_guard lock(mu);
+    count.push_back(0);
+    return static_cast<int64_t>(count.size()) - 1;
+  }
+  void Done(int64_t item, const tracker::WorkOutcome& outcome) {
+    std::lock_guard lock(mu);
+    if (count[item]++ > 0) ++duplicates;
+    ++completed;
+    if (outcome.cancelled || outcome.error_kind != tuner::ErrorKind::kOk) ++not_ok;
+  }
+};
+
+// Keeps `target` items queued for "sim" for `seconds`, then waits (up to 60 s) until every item
+// fed is completed; answers one "fed ..." line.
+std::string Feed(tracker::TrackerServer& server, double seconds, int target) {
+  tracker::Dispatcher& dispatcher = server.dispatcher();
+  tracker::LeaseSender& sender = server.lease_sender();
+  auto done = std::make_shared<Completions>();
+  tracker::Artifact library;
+  std::string bytes(384, '\0');
+  for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 131 + 7);
+  library.sha256 = tracker::Sha256Hex(bytes);
+  library.bytes = std::make_shared<const std::string>(std::move(bytes));
+  library.name = "sim.so";
+  int64_t polls = 0, empty_polls = 0;
+  const Clock::time_point end = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                   std::chrono::duration<double>(seconds));
+  for (bool first = true; Clock::now() < end; first = false) {
+    const int queued = dispatcher.QueuedFor("sim");
+    ++polls;
+    if (queued == 0 && !first) ++empty_polls;
+    for (int i = queued; i < target; ++i) {
+      tracker::MeasureWork work;
+      work.job_id = "capacity";
+      work.device_key = "sim";
+      work.library = library;
+      const int64_t item = done->Add();
+      work.function_name = "k" + std::to_string(item);
+      work.options.repeat = 1;
+      sender.Send(dispatcher.Submit(
+          std::move(work), [done, item](const tracker::WorkOutcome& o) { done->Done(item, o); },
+          UnixMs()));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  const Clock::time_point drain_start = Clock::now();
+  bool drained = false;
+  while (Clock::now() - drain_start < std::chrono::seconds(60)) {
+    {
+      std::lock_guard lock(done->mu);
+      if (done->completed >= static_cast<int64_t>(done->count.size())) {
+        drained = true;
+        break;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  std::lock_guard lock(done->mu);
+  std::ostringstream out;
+  out << "fed " << done->count.size() << " " << done->completed << " " << done->duplicates << " "
+      << done->not_ok << " " << polls << " " << empty_polls << " " << (drained ? 1 : 0) << " "
+      << std::chrono::duration<double>(Clock::now() - drain_start).count();
+  return out.str();
+}
+
+int TrackerChild(const std::string& dir) {
+  spdlog::set_level(spdlog::level::warn);  // 1,000 "worker registered" lines say nothing here
+  alarm(900);                              // never outlive a stuck parent for long
+  tracker::TrackerServerOptions options;
+  options.listen = "127.0.0.1:0";
+  options.db_path = dir + "/tracker.db";
+  auto server = tracker::TrackerServer::Start(options);
+  if (!server.ok()) {
+    std::printf("error %s\n", std::string(server.status().message()).c_str());
+    return 1;
+  }
+  std::printf("port %d\n", (*server)->port());
+  std::fflush(stdout);
+  std::string line;
+  while (std::getline(std::cin, line)) {  // EOF (the parent died) also ends it
+    if (line.rfind("feed ", 0) == 0) {
+      double seconds = 0;
+      int target = 0;
+      std::istringstream(line.substr(5)) >> seconds >> target;
+      alarm(static_cast<unsigned>(seconds) + 900);
+      std::printf("%s\n", Feed(**server, seconds, target).c_str());
+      std::fflush(stdout);
+    } else if (line == "quit") {
+      break;
+    }
+  }
+  (*server)->Shutdown();
+  return 0;
+}
+
+// ---------------------------------------------------------------- the generator (this process)
+
+struct Child {
+  pid_t pid = -1;
+  FILE* out = nullptr;  // its stdout
+  int in = -1;          // its stdin
+};
+
+absl::StatusOr<Child> SpawnTracker(const std::string& dir) {
+  int to_child[2], from_child[2];
+  if (pipe(to_child) != 0 || pipe(from_child) != 0) return absl::InternalError("pipe failed");
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
+  posix_spawn_file_actions_addclose(&actions, to_child[1]);
+  posix_spawn_file_actions_addclose(&actions, from_child[0]);
+  std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  std::vector<std::string> args = {self, "--tracker-child", dir};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  Child child;
+  const int rc = posix_spawn(&child.pid, self.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(to_child[0]);
+  close(from_child[1]);
+  if (rc != 0) return absl::InternalError(std::string("posix_spawn: ") + std::strerror(rc));
+  fcntl(to_child[1], F_SETFD, FD_CLOEXEC);
+  fcntl(from_child[0], F_SETFD, FD_CLOEXEC);
+  child.in = to_child[1];
+  child.out = fdopen(from_child[0], "r");
+  return child;
+}
+
+std::string ReadLine(FILE* f) {
+  char buf[512];
+  if (std::fgets(buf, sizeof buf, f) == nullptr) return "";
+  std::string s(buf);
+  while (!s.empty() && s.back() == '\n') s.pop_back();
+  return s;
+}
+
+void WriteLine(int fd, const std::string& line) {
+  const std::string s = line + "\n";
+  if (write(fd, s.data(), s.size()) != static_cast<ssize_t>(s.size())) {
+    std::fprintf(stderr, "cannot write to the tracker child\n");
+  }
+}
+
+// Ends the child: "quit", then SIGKILL if it has not exited within 30 s.
+void EndChild(Child& child) {
+  if (child.in >= 0) {
+    WriteLine(child.in, "quit");
+    close(child.in);
+    child.in = -1;
+  }
+  for (int i = 0; i < 3000; ++i) {
+    if (waitpid(child.pid, nullptr, WNOHANG) == child.pid) {
+      child.pid = -1;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (child.pid > 0) {
+    kill(child.pid, SIGKILL);
+    waitpid(child.pid, nullptr, 0);
+  }
+  if (child.out != nullptr) std::fclose(child.out);
+}
+
+// A "Vm...:" line of /proc/PID/status, in MiB.
+double ProcMiB(pid_t pid, const std::string& field) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(field + ":", 0) == 0) return std::atof(line.c_str() + field.size() + 1) / 1024;
+  }
+  return 0;
+}
+
+// utime + stime of a process, in seconds.
+double CpuSeconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::istringstream rest(text.substr(text.rfind(')') + 2));  // after "pid (comm) "
+  std::string field;
+  double ticks = 0;
+  for (int i = 3; i <= 15 && rest >> field; ++i) {
+    if (i == 14 || i == 15) ticks += std::atof(field.c_str());
+  }
+  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+double Percentile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  return sorted[std::min(sorted.size() - 1, static_cast<size_t>(q * sorted.size()))];
+}
+
+int Generator() {
+  const int workers = static_cast<int>(EnvNumber("BENCH_WORKERS", 1000));
+  const double seconds = EnvNumber("BENCH_SECONDS", 10);
+  const int per_channel = std::max(1, static_cast<int>(EnvNumber("BENCH_PER_CHANNEL", 100)));
+  char tmpl[] = "/tmp/tracker_capacity_XXXXXX";
+  if (mkdtemp(tmpl) == nullptr) return 1;
+  const std::string dir = tmpl;
+  // Before this process starts any gRPC thread.
+  absl::StatusOr<Child> spawned = SpawnTracker(dir);
+  if (!spawned.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(spawned.status().message()).c_str());
+    return 1;
+  }
+  Child child = *spawned;
+  const std::string hello = ReadLine(child.out);
+  if (hello.rfind("port ", 0) != 0) {
+    std::fprintf(stderr, "tracker child failed: '%s'\n", hello.c_str());
+    EndChild(child);
+    return 1;
+  }
+  const std::string address = "127.0.0.1:" + hello.substr(5);
+  const double rss_idle = ProcMiB(child.pid, "VmRSS");
+  const double self_before = ProcMiB(getpid(), "VmRSS");
+
+  const Clock::time_point t0 = Clock::now();
+  auto fleet = bench::SimWorkerFleet::Start({address, workers, per_channel, "sim", 1e-3});
+  if (!fleet.ok()) {
+    std::fprintf(stderr, "%s\n", std::string(fleet.status().message()).c_str());
+    EndChild(child);
+    return 1;
+  }
+  const bool all_registered = (*fleet)->WaitRegistered(120);
+  const double register_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the last registrations settle
+  const double rss_registered = ProcMiB(child.pid, "VmRSS");
+  const double self_registered = ProcMiB(getpid(), "VmRSS");
+
+  const int64_t leases0 = (*fleet)->leases();
+  const double cpu0 = CpuSeconds(child.pid);
+  const Clock::time_point t1 = Clock::now();
+  WriteLine(child.in, "feed " + std::to_string(seconds) + " " + std::to_string(workers));
+  std::this_thread::sleep_until(t1 + std::chrono::duration<double>(seconds));
+  const int64_t leases1 = (*fleet)->leases();
+  const double window_s = std::chrono::duration<double>(Clock::now() - t1).count();
+  const double cpu1 = CpuSeconds(child.pid);
+  const double rss_load = ProcMiB(child.pid, "VmRSS");
+  const double self_load = ProcMiB(getpid(), "VmRSS");
+  std::istringstream fed(ReadLine(child.out));  // once every fed item is completed
+  std::string word;
+  int64_t submitted = -1, completed = -1, duplicates = -1, not_ok = -1, polls = 0, empty = 0;
+  int drained = 0;
+  double drain_s = 0;
+  fed >> word >> submitted >> completed >> duplicates >> not_ok >> polls >> empty >> drained >>
+      drain_s;
+  const double rss_end = ProcMiB(child.pid, "VmRSS");
+  const double rss_peak = ProcMiB(child.pid, "VmHWM");
+  const Clock::time_point t2 = Clock::now();
+  bench::SimFleetStats stats = (*fleet)->Stop(20);
+  const double teardown_s = std::chrono::duration<double>(Clock::now() - t2).count();
+  fleet->reset();
+  EndChild(child);
+  std::filesystem::remove_all(dir);
+
+  std::map<std::string, int> seen;
+  for (const std::string& f : stats.lease_functions) ++seen[f];
+  int64_t twice = 0;
+  for (const auto& [f, n] : seen) twice += n > 1 ? 1 : 0;
+  std::vector<double> lat = stats.dispatch_latency_s;
+  std::sort(lat.begin(), lat.end());
+  const double p99 = Percentile(lat, 0.99);
+  const bool once = word == "fed" && drained == 1 && duplicates == 0 && twice == 0 &&
+                    completed == submitted && stats.leases == completed &&
+                    static_cast<int64_t>(seen.size()) == completed;
+
+  std::printf(
+      "tracker capacity: %d simulated workers (device key 'sim', %d per gRPC channel) on "
+      "127.0.0.1, %.0f s of leases\n",
+      workers, per_channel, seconds);
+  std::printf(
+      "  the tracker runs in a child process (its RSS and CPU below are its own); generator and "
+      "tracker share this machine's %u cores, so timings are indicative\n",
+      std::thread::hardware_concurrency());
+  std::printf("  registered            %d / %d in %.2f s%s\n", stats.registered, workers,
+              register_s, all_registered ? "" : "  (NOT ALL)");
+  std::printf("  leases                %lld in the %.1f s window: %.0f leases/s (%lld in all)\n",
+              static_cast<long long>(leases1 - leases0), window_s, (leases1 - leases0) / window_s,
+              static_cast<long long>(stats.leases));
+  std::printf(
+      "  dispatch latency      result written -> next lease received, %zu samples:\n"
+      "                        p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.3f ms   "
+      "(aim p99 < 5 ms: %s)\n",
+      lat.size(), 1e3 * Percentile(lat, 0.5), 1e3 * Percentile(lat, 0.9), 1e3 * p99,
+      lat.empty() ? 0.0 : 1e3 * lat.back(), !lat.empty() && p99 < 5e-3 ? "OK" : "MISSED");
+  std::printf("  queue                 kept at %d; found empty in %lld of %lld feeder polls\n",
+              workers, static_cast<long long>(empty), static_cast<long long>(polls));
+  std::printf(
+      "  exactly once          %s: tracker completed %lld of %lld fed (%lld twice, %lld not ok, "
+      "drained in %.2f s); generator got %lld leases, %zu distinct, %lld twice\n",
+      once ? "OK" : "FAILED", static_cast<long long>(completed), static_cast<long long>(submitted),
+      static_cast<long long>(duplicates), static_cast<long long>(not_ok), drain_s,
+      static_cast<long long>(stats.leases), seen.size(), static_cast<long long>(twice));
+  std::printf(
+      "  tracker CPU           %.2f s in the window (%.0f%% of one core, %.1f us per lease)\n",
+      cpu1 - cpu0, 100 * (cpu1 - cpu0) / window_s,
+      leases1 > leases0 ? 1e6 * (cpu1 - cpu0) / (leases1 - leases0) : 0.0);
+  std::printf(
+      "  tracker RSS           idle %.1f MiB; %d registered %.1f MiB (%.1f KiB per worker); "
+      "end of load %.1f MiB; drained %.1f MiB; peak %.1f MiB\n",
+      rss_idle, workers, rss_registered, 1024 * (rss_registered - rss_idle) / workers, rss_load,
+      rss_end, rss_peak);
+  std::printf("  generator RSS         %.1f MiB before, %.1f registered, %.1f under load\n",
+              self_before, self_registered, self_load);
+  std::printf(
+      "  teardown              %d streams ended ok, %d ended early%s%s; %lld cancels; "
+      "library bytes received %lld (%.0f per stream); stopped in %.2f s\n",
+      stats.ended_ok, stats.ended_early,
+      stats.first_error.empty() ? "" : ", first error: ", stats.first_error.c_str(),
+      static_cast<long long>(stats.cancels), static_cast<long long>(stats.library_bytes),
+      stats.streams > 0 ? static_cast<double>(stats.library_bytes) / stats.streams : 0.0,
+      teardown_s);
+  return all_registered && once ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace tunefarm
+
+int main(int argc, char** argv) {
+  if (argc == 3 && std::strcmp(argv[1], "--tracker-child") == 0) {
+    return tunefarm::TrackerChild(argv[2]);
+  }
+  return tunefarm::Generator();
+}

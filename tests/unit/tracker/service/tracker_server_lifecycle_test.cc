@@ -1,0 +1,93 @@
+// The tracker's timers and shutdown on loopback: silent workers are dropped, idle sessions end,
+// and Shutdown closes the worker streams and releases Wait().
+#include <filesystem>
+#include <future>
+#include <thread>
+#include <unistd.h>
+
+#include "grpcpp/grpcpp.h"
+#include "gtest/gtest.h"
+#include "tests/unit/tracker/service/stream_worker.h"
+#include "tracker/service/tracker_server.h"
+
+namespace tunefarm::tracker {
+namespace {
+
+using testing::LoopbackChannel;
+using testing::SetToken;
+using testing::StreamWorker;
+
+std::unique_ptr<TrackerServer> StartTracker(const std::string& name) {
+  std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("tf_service_life_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::filesystem::remove(dir / name);
+  TrackerServerOptions options;
+  options.listen = "127.0.0.1:0";
+  options.db_path = (dir / name).string();
+  options.tick_interval_ms = 20;
+  options.heartbeat_interval_ms = 50;
+  options.dispatcher.heartbeat_timeout_ms = 300;
+  auto server = TrackerServer::Start(options);
+  EXPECT_TRUE(server.ok()) << server.status();
+  return server.ok() ? std::move(*server) : nullptr;
+}
+
+TEST(TrackerServerLifecycleTest, SilentWorkerIsDroppedWithUnavailable) {
+  auto server = StartTracker("silent.db");
+  ASSERT_TRUE(server);
+  StreamWorker worker(LoopbackChannel(server->address()));
+  ASSERT_TRUE(worker.Register("pi").has_value());
+  // Registered is written before the dispatcher adds the worker, so it may lag a moment.
+  for (int i = 0; i < 200 && server->dispatcher().Workers().empty(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(server->dispatcher().Workers().size(), 1u);
+  // No heartbeats: the ticker drops it after the 300 ms timeout and ends its stream.
+  grpc::Status status = worker.Status();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_NE(status.error_message().find("heartbeat"), std::string::npos) << status.error_message();
+  EXPECT_TRUE(server->dispatcher().Workers().empty());
+}
+
+TEST(TrackerServerLifecycleTest, IdleSessionEndsAndTheWorkerIsIdleAgain) {
+  auto server = StartTracker("idle.db");
+  ASSERT_TRUE(server);
+  auto channel = LoopbackChannel(server->address());
+  StreamWorker worker(channel);
+  ASSERT_TRUE(worker.Register("pi").has_value());
+  auto sessions = v1::SessionService::NewStub(channel);
+  grpc::ClientContext context;
+  SetToken(context, "", 10);
+  v1::OpenSessionRequest open;
+  open.set_device_key("pi");
+  open.set_idle_timeout_s(0.1);
+  v1::OpenSessionResponse opened;
+  ASSERT_TRUE(sessions->OpenSession(&context, open, &opened).ok());
+  ASSERT_TRUE(worker.Heartbeat());
+  // The worker is told to drop the session's state once it expires.
+  std::optional<v1::TrackerMessage> msg = worker.Read();
+  ASSERT_TRUE(msg.has_value());
+  ASSERT_TRUE(msg->has_session_call());
+  EXPECT_TRUE(msg->session_call().has_close());
+  EXPECT_EQ(msg->session_call().session_id(), opened.session_id());
+  ASSERT_TRUE(worker.Heartbeat());
+  std::vector<WorkerSnapshot> workers = server->dispatcher().Workers("pi");
+  ASSERT_EQ(workers.size(), 1u);
+  EXPECT_EQ(workers[0].state, WorkerState::kIdle);
+}
+
+TEST(TrackerServerLifecycleTest, ShutdownClosesWorkerStreamsAndReleasesWait) {
+  auto server = StartTracker("shutdown.db");
+  ASSERT_TRUE(server);
+  StreamWorker worker(LoopbackChannel(server->address()));
+  ASSERT_TRUE(worker.Register("pi").has_value());
+  auto waiter = std::async(std::launch::async, [&] { server->Wait(); });
+  server->Shutdown();
+  EXPECT_EQ(waiter.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_EQ(worker.Status().error_code(), grpc::StatusCode::UNAVAILABLE);
+  server->Shutdown();  // idempotent
+}
+
+}  // namespace
+}  // namespace tunefarm::tracker
