@@ -3,7 +3,9 @@
 // in-process tracker (127.0.0.1, ephemeral port, a new database so no config is skipped as
 // already measured), N in-process rpc_server::Workers on threads (each measures in its own
 // child process), one random-search job timed from submit to finished.
-//   BENCH_TRIALS (96)  BENCH_WORKER_COUNTS ("1,2,4,8")
+// Also prints the tracker-side build time per candidate and how many cores those builds kept
+// busy, since on a small machine the tracker's builds, not the workers, bound the rate.
+//   BENCH_TRIALS (96)  BENCH_WORKER_COUNTS ("1,2,4,8")  BENCH_REPEAT (1)  BENCH_MIN_REPEAT_MS (1)
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -20,6 +22,7 @@
 #include "rpc_server/worker.h"
 #include "spdlog/spdlog.h"
 #include "tracker/service/tracker_server.h"
+#include "tuner/record_store.h"
 
 namespace tunefarm {
 namespace {
@@ -36,6 +39,7 @@ struct RunResult {
   double seconds = 0;
   tracker::JobStatus job;
   int64_t min_leases = 0, max_leases = 0;  // per worker
+  double build_seconds = 0;                // summed over the job's records
   double rate() const { return seconds > 0 ? job.trials_done / seconds : 0; }
 };
 
@@ -44,7 +48,12 @@ struct LocalWorker {
   std::thread thread;
 };
 
-RunResult RunFarm(int n, int trials) {
+struct Measure {
+  int repeat = 1;
+  int min_repeat_ms = 1;
+};
+
+RunResult RunFarm(int n, int trials, const Measure& m) {
   RunResult r;
   r.batch = std::max(16, 4 * n);
   char tmpl[] = "/tmp/farm_scaling_XXXXXX";
@@ -93,8 +102,8 @@ RunResult RunFarm(int n, int trials) {
     spec.trials = trials;
     spec.tuner = "random";
     spec.batch_size = r.batch;
-    spec.measure.repeat = 1;
-    spec.measure.min_repeat_ms = 1;
+    spec.measure.repeat = m.repeat;
+    spec.measure.min_repeat_ms = m.min_repeat_ms;
     spec.measure.threads = 1;  // one core per kernel: the workers share the machine's cores
     const Clock::time_point t0 = Clock::now();
     auto job = (*server)->jobs().Submit(spec);
@@ -125,14 +134,29 @@ RunResult RunFarm(int n, int trials) {
   for (LocalWorker& w : workers) w.thread.join();
   (*server)->Shutdown();
   server->reset();
+  if (!r.job.id.empty()) {
+    if (auto store = tuner::RecordStore::Open(options.db_path); store.ok()) {
+      if (auto records = (*store)->JobHistory(r.job.id); records.ok()) {
+        for (const tuner::Record& rec : *records) r.build_seconds += rec.build_seconds;
+      }
+    }
+  }
   std::filesystem::remove_all(dir);
   return r;
 }
 
+int EnvInt(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::atoi(v) : fallback;
+}
+
 int Main() {
   spdlog::set_level(spdlog::level::warn);
-  const char* trials_env = std::getenv("BENCH_TRIALS");
-  const int trials = trials_env != nullptr && *trials_env != '\0' ? std::atoi(trials_env) : 96;
+  setenv("TUNEFARM_LOG", "worker=warn", 0);  // the workers' own log; a user's setting wins
+  const int trials = EnvInt("BENCH_TRIALS", 96);
+  Measure m;
+  m.repeat = EnvInt("BENCH_REPEAT", 1);
+  m.min_repeat_ms = EnvInt("BENCH_MIN_REPEAT_MS", 1);
   const char* counts_env = std::getenv("BENCH_WORKER_COUNTS");
   std::vector<int> counts;
   std::istringstream list(counts_env != nullptr && *counts_env != '\0' ? counts_env : "1,2,4,8");
@@ -141,21 +165,22 @@ int Main() {
   }
   const unsigned cores = std::thread::hardware_concurrency();
   std::printf(
-      "farm scaling: %s, random search, %d trials, repeat 1, min_repeat_ms 1, kernels on 1 "
-      "thread;\n  tracker and workers in this process (each worker measures in its own child), "
+      "farm scaling: %s, random search, %d trials, repeat %d, min_repeat_ms %d, kernels on "
+      "1 thread;\n  tracker and workers in this process (each worker measures in its own child), "
       "a fresh database per run\n",
-      kWorkload, trials);
+      kWorkload, trials, m.repeat, m.min_repeat_ms);
   std::printf(
       "  this machine has %u cores: the tracker builds every candidate on them too, so beyond %u "
       "workers the efficiency measures the tracker's overhead under CPU contention, not the "
       "farm's scaling; timings are indicative (other work may share the machine)\n",
       cores, cores);
-  std::printf("%8s %6s %7s %7s %9s %9s %11s %11s %14s\n", "workers", "batch", "trials", "errors",
-              "seconds", "cand/s", "vs 1 worker", "efficiency", "leases/worker");
+  std::printf("%8s %6s %7s %7s %9s %9s %11s %11s %14s %9s %11s\n", "workers", "batch", "trials",
+              "errors", "seconds", "cand/s", "vs 1 worker", "efficiency", "leases/worker",
+              "build ms", "build cores");
   double base = 0;
   int failures = 0;
   for (int n : counts) {
-    RunResult r = RunFarm(n, trials);
+    RunResult r = RunFarm(n, trials, m);
     if (!r.error.empty()) {
       std::printf("%8d  FAILED: %s\n", n, r.error.c_str());
       ++failures;
@@ -168,13 +193,20 @@ int Main() {
       std::snprintf(ratio, sizeof ratio, "%.2fx", speedup);
       std::snprintf(eff, sizeof eff, "%.0f%%", 100 * speedup / n);
     }
-    std::printf("%8d %6d %7d %7d %9.2f %9.1f %11s %11s %7lld-%-6lld\n", n, r.batch,
-                r.job.trials_done, r.job.errors, r.seconds, r.rate(), ratio, eff,
-                static_cast<long long>(r.min_leases), static_cast<long long>(r.max_leases));
+    char leases[32];
+    std::snprintf(leases, sizeof leases, "%lld-%lld", static_cast<long long>(r.min_leases),
+                  static_cast<long long>(r.max_leases));
+    std::printf("%8d %6d %7d %7d %9.2f %9.1f %11s %11s %14s %9.1f %11.2f\n", n, r.batch,
+                r.job.trials_done, r.job.errors, r.seconds, r.rate(), ratio, eff, leases,
+                r.job.trials_done > 0 ? 1e3 * r.build_seconds / r.job.trials_done : 0.0,
+                r.seconds > 0 ? r.build_seconds / r.seconds : 0.0);
   }
   std::printf(
       "  cand/s: recorded trials / (submit -> job finished), all fixed costs included (reference "
-      "build, first connection, measure child start); efficiency = rate(N) / (N * rate(1))\n");
+      "build, first connection, measure child start); efficiency = rate(N) / (N * rate(1));\n"
+      "  build ms: the tracker's compile time per candidate; build cores: those builds' seconds "
+      "per "
+      "wall second (near the core count: the builds bound the rate)\n");
   return failures == 0 ? 0 : 1;
 }
 

@@ -9,7 +9,12 @@
 // dispatcher().Submit and lease_sender(), as the job threads would (tiny MeasureWork whose
 // library is a few hundred bytes with one hash, so each connection receives it once). The parent
 // talks to it over a pipe: "port P" <- ; -> "feed SECONDS TARGET"; "fed ..." <- ; -> "quit".
-//   BENCH_WORKERS (1000)  BENCH_SECONDS (10)  BENCH_PER_CHANNEL (100 workers per gRPC channel)
+// Phases of BENCH_SECONDS each: "saturation" (every lease answered at once: the tracker's
+// throughput ceiling), then one "paced" phase per BENCH_HOLD_MS entry (each lease held that long
+// on average, like a measurement, so the offered load is workers / hold: the latency below
+// saturation).
+//   BENCH_WORKERS (1000)  BENCH_SECONDS (10)  BENCH_HOLD_MS ("1000,100"; "" for none)
+//   BENCH_PER_CHANNEL (100)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -31,6 +36,7 @@
 #include <vector>
 
 #include "bench/support/sim_worker_fleet.h"
+#include "runtime/measure/sha256.h"
 #include "spdlog/spdlog.h"
 #include "tracker/service/tracker_server.h"
 
@@ -77,14 +83,14 @@ struct Completions {
 
 // Keeps `target` items queued for "sim" for `seconds`, then waits (up to 60 s) until every item
 // fed is completed; answers one "fed ..." line.
-std::string Feed(tracker::TrackerServer& server, double seconds, int target) {
+std::string Feed(tracker::TrackerServer& server, int feed, double seconds, int target) {
   tracker::Dispatcher& dispatcher = server.dispatcher();
   tracker::LeaseSender& sender = server.lease_sender();
   auto done = std::make_shared<Completions>();
   tracker::Artifact library;
   std::string bytes(384, '\0');
   for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 131 + 7);
-  library.sha256 = tracker::Sha256Hex(bytes);
+  library.sha256 = runtime::measure::Sha256Hex(bytes);
   library.bytes = std::make_shared<const std::string>(std::move(bytes));
   library.name = "sim.so";
   int64_t polls = 0, empty_polls = 0;
@@ -100,13 +106,13 @@ std::string Feed(tracker::TrackerServer& server, double seconds, int target) {
       work.device_key = "sim";
       work.library = library;
       const int64_t item = done->Add();
-      work.function_name = "k" + std::to_string(item);
+      work.function_name = "f" + std::to_string(feed) + "k" + std::to_string(item);
       work.options.repeat = 1;
       sender.Send(dispatcher.Submit(
           std::move(work), [done, item](const tracker::WorkOutcome& o) { done->Done(item, o); },
           UnixMs()));
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (queued >= target) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   const Clock::time_point drain_start = Clock::now();
   bool drained = false;
@@ -142,13 +148,14 @@ int TrackerChild(const std::string& dir) {
   std::printf("port %d\n", (*server)->port());
   std::fflush(stdout);
   std::string line;
+  int feeds = 0;
   while (std::getline(std::cin, line)) {  // EOF (the parent died) also ends it
     if (line.rfind("feed ", 0) == 0) {
       double seconds = 0;
       int target = 0;
       std::istringstream(line.substr(5)) >> seconds >> target;
       alarm(static_cast<unsigned>(seconds) + 900);
-      std::printf("%s\n", Feed(**server, seconds, target).c_str());
+      std::printf("%s\n", Feed(**server, ++feeds, seconds, target).c_str());
       std::fflush(stdout);
     } else if (line == "quit") {
       break;
@@ -257,10 +264,94 @@ double Percentile(const std::vector<double>& sorted, double q) {
   return sorted[std::min(sorted.size() - 1, static_cast<size_t>(q * sorted.size()))];
 }
 
+// One phase: `seconds` of leases, each held `hold_s` by the simulated workers.
+struct Phase {
+  std::string name;
+  double hold_s = 0;
+  int64_t leases = 0;  // received in the window
+  double window_s = 0;
+  double cpu_s = 0;        // the tracker's, in the window
+  double generator_s = 0;  // this process's, in the window
+  double rss_load = 0, rss_end = 0;
+  std::string fed_word;
+  int64_t submitted = -1, completed = -1, duplicates = -1, not_ok = -1, polls = 0, empty = 0;
+  int drained = 0;
+  double drain_s = 0;
+  bool exactly_once() const {
+    return fed_word == "fed" && drained == 1 && duplicates == 0 && completed == submitted;
+  }
+};
+
+Phase RunPhase(Child& child, bench::SimWorkerFleet& fleet, const std::string& name, double hold_s,
+               double seconds, int target) {
+  Phase p;
+  p.name = name;
+  p.hold_s = hold_s;
+  fleet.BeginPhase(hold_s);
+  const int64_t leases0 = fleet.leases();
+  const double cpu0 = CpuSeconds(child.pid);
+  const double self0 = CpuSeconds(getpid());
+  const Clock::time_point t1 = Clock::now();
+  WriteLine(child.in, "feed " + std::to_string(seconds) + " " + std::to_string(target));
+  std::this_thread::sleep_until(
+      t1 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
+  p.leases = fleet.leases() - leases0;
+  p.window_s = std::chrono::duration<double>(Clock::now() - t1).count();
+  p.cpu_s = CpuSeconds(child.pid) - cpu0;
+  p.generator_s = CpuSeconds(getpid()) - self0;
+  p.rss_load = ProcMiB(child.pid, "VmRSS");
+  std::istringstream fed(ReadLine(child.out));  // once every fed item is completed
+  fed >> p.fed_word >> p.submitted >> p.completed >> p.duplicates >> p.not_ok >> p.polls >>
+      p.empty >> p.drained >> p.drain_s;
+  p.rss_end = ProcMiB(child.pid, "VmRSS");
+  return p;
+}
+
+void PrintPhase(const Phase& p, std::vector<double> lat, int workers, int target) {
+  std::sort(lat.begin(), lat.end());
+  const double p99 = Percentile(lat, 0.99);
+  if (p.hold_s > 0) {
+    std::printf("%s: each lease held %.0f ms on average (offered %.0f leases/s)\n", p.name.c_str(),
+                1e3 * p.hold_s, workers / p.hold_s);
+  } else {
+    std::printf("%s: every lease answered at once\n", p.name.c_str());
+  }
+  std::printf("  leases                %lld in %.1f s: %.0f leases/s\n",
+              static_cast<long long>(p.leases), p.window_s, p.leases / p.window_s);
+  std::printf(
+      "  dispatch latency      p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.3f ms  (%zu samples; "
+      "aim p99 < 5 ms: %s)\n",
+      1e3 * Percentile(lat, 0.5), 1e3 * Percentile(lat, 0.9), 1e3 * p99,
+      lat.empty() ? 0.0 : 1e3 * lat.back(), lat.size(),
+      !lat.empty() && p99 < 5e-3 ? "OK" : "MISSED");
+  std::printf(
+      "  tracker               CPU %.2f s (%.0f%% of one core, %.1f us per lease); RSS %.1f MiB "
+      "under load, %.1f MiB drained\n"
+      "  generator             CPU %.2f s (%.0f%% of one core)\n",
+      p.cpu_s, 100 * p.cpu_s / p.window_s, p.leases > 0 ? 1e6 * p.cpu_s / p.leases : 0.0,
+      p.rss_load, p.rss_end, p.generator_s, 100 * p.generator_s / p.window_s);
+  std::printf(
+      "  queue                 kept at %d items; found empty in %lld of %lld feeder polls\n",
+      target, static_cast<long long>(p.empty), static_cast<long long>(p.polls));
+  std::printf(
+      "  exactly once          %s: %lld of %lld fed items completed, %lld twice, %lld not ok "
+      "(drained in %.2f s)\n",
+      p.exactly_once() ? "OK" : "FAILED", static_cast<long long>(p.completed),
+      static_cast<long long>(p.submitted), static_cast<long long>(p.duplicates),
+      static_cast<long long>(p.not_ok), p.drain_s);
+}
+
 int Generator() {
   const int workers = static_cast<int>(EnvNumber("BENCH_WORKERS", 1000));
   const double seconds = EnvNumber("BENCH_SECONDS", 10);
+  const char* holds_env = std::getenv("BENCH_HOLD_MS");
+  std::vector<double> holds_s;  // paced phases
+  std::istringstream holds(holds_env != nullptr ? holds_env : "1000,100");
+  for (std::string item; std::getline(holds, item, ',');) {
+    if (std::atof(item.c_str()) > 0) holds_s.push_back(std::atof(item.c_str()) / 1e3);
+  }
   const int per_channel = std::max(1, static_cast<int>(EnvNumber("BENCH_PER_CHANNEL", 100)));
+  const int target = 2 * workers;  // queued: every worker finds its next lease waiting
   char tmpl[] = "/tmp/tracker_capacity_XXXXXX";
   if (mkdtemp(tmpl) == nullptr) return 1;
   const std::string dir = tmpl;
@@ -294,24 +385,12 @@ int Generator() {
   const double rss_registered = ProcMiB(child.pid, "VmRSS");
   const double self_registered = ProcMiB(getpid(), "VmRSS");
 
-  const int64_t leases0 = (*fleet)->leases();
-  const double cpu0 = CpuSeconds(child.pid);
-  const Clock::time_point t1 = Clock::now();
-  WriteLine(child.in, "feed " + std::to_string(seconds) + " " + std::to_string(workers));
-  std::this_thread::sleep_until(t1 + std::chrono::duration<double>(seconds));
-  const int64_t leases1 = (*fleet)->leases();
-  const double window_s = std::chrono::duration<double>(Clock::now() - t1).count();
-  const double cpu1 = CpuSeconds(child.pid);
-  const double rss_load = ProcMiB(child.pid, "VmRSS");
+  std::vector<Phase> phases;
+  phases.push_back(RunPhase(child, **fleet, "saturation", 0, seconds, target));
   const double self_load = ProcMiB(getpid(), "VmRSS");
-  std::istringstream fed(ReadLine(child.out));  // once every fed item is completed
-  std::string word;
-  int64_t submitted = -1, completed = -1, duplicates = -1, not_ok = -1, polls = 0, empty = 0;
-  int drained = 0;
-  double drain_s = 0;
-  fed >> word >> submitted >> completed >> duplicates >> not_ok >> polls >> empty >> drained >>
-      drain_s;
-  const double rss_end = ProcMiB(child.pid, "VmRSS");
+  for (double hold_s : holds_s) {
+    phases.push_back(RunPhase(child, **fleet, "paced", hold_s, seconds, target));
+  }
   const double rss_peak = ProcMiB(child.pid, "VmHWM");
   const Clock::time_point t2 = Clock::now();
   bench::SimFleetStats stats = (*fleet)->Stop(20);
@@ -322,62 +401,57 @@ int Generator() {
 
   std::map<std::string, int> seen;
   for (const std::string& f : stats.lease_functions) ++seen[f];
-  int64_t twice = 0;
+  int64_t twice = 0, completed = 0;
+  bool once = true;
   for (const auto& [f, n] : seen) twice += n > 1 ? 1 : 0;
-  std::vector<double> lat = stats.dispatch_latency_s;
-  std::sort(lat.begin(), lat.end());
-  const double p99 = Percentile(lat, 0.99);
-  const bool once = word == "fed" && drained == 1 && duplicates == 0 && twice == 0 &&
-                    completed == submitted && stats.leases == completed &&
-                    static_cast<int64_t>(seen.size()) == completed;
+  for (const Phase& p : phases) {
+    completed += p.completed;
+    once = once && p.exactly_once();
+  }
+  once = once && twice == 0 && stats.leases == completed &&
+         static_cast<int64_t>(seen.size()) == completed;
 
   std::printf(
       "tracker capacity: %d simulated workers (device key 'sim', %d per gRPC channel) on "
-      "127.0.0.1, %.0f s of leases\n",
+      "127.0.0.1, %.0f s per phase\n",
       workers, per_channel, seconds);
   std::printf(
-      "  the tracker runs in a child process (its RSS and CPU below are its own); generator and "
-      "tracker share this machine's %u cores, so timings are indicative\n",
+      "  the tracker runs in a child process (its RSS and CPU are its own); generator and tracker "
+      "share this machine's %u cores, so timings are indicative. Dispatch latency: our result "
+      "written -> the next lease received on that stream\n",
       std::thread::hardware_concurrency());
   std::printf("  registered            %d / %d in %.2f s%s\n", stats.registered, workers,
               register_s, all_registered ? "" : "  (NOT ALL)");
-  std::printf("  leases                %lld in the %.1f s window: %.0f leases/s (%lld in all)\n",
-              static_cast<long long>(leases1 - leases0), window_s, (leases1 - leases0) / window_s,
-              static_cast<long long>(stats.leases));
-  std::printf(
-      "  dispatch latency      result written -> next lease received, %zu samples:\n"
-      "                        p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.3f ms   "
-      "(aim p99 < 5 ms: %s)\n",
-      lat.size(), 1e3 * Percentile(lat, 0.5), 1e3 * Percentile(lat, 0.9), 1e3 * p99,
-      lat.empty() ? 0.0 : 1e3 * lat.back(), !lat.empty() && p99 < 5e-3 ? "OK" : "MISSED");
-  std::printf("  queue                 kept at %d; found empty in %lld of %lld feeder polls\n",
-              workers, static_cast<long long>(empty), static_cast<long long>(polls));
-  std::printf(
-      "  exactly once          %s: tracker completed %lld of %lld fed (%lld twice, %lld not ok, "
-      "drained in %.2f s); generator got %lld leases, %zu distinct, %lld twice\n",
-      once ? "OK" : "FAILED", static_cast<long long>(completed), static_cast<long long>(submitted),
-      static_cast<long long>(duplicates), static_cast<long long>(not_ok), drain_s,
-      static_cast<long long>(stats.leases), seen.size(), static_cast<long long>(twice));
-  std::printf(
-      "  tracker CPU           %.2f s in the window (%.0f%% of one core, %.1f us per lease)\n",
-      cpu1 - cpu0, 100 * (cpu1 - cpu0) / window_s,
-      leases1 > leases0 ? 1e6 * (cpu1 - cpu0) / (leases1 - leases0) : 0.0);
   std::printf(
       "  tracker RSS           idle %.1f MiB; %d registered %.1f MiB (%.1f KiB per worker); "
-      "end of load %.1f MiB; drained %.1f MiB; peak %.1f MiB\n",
-      rss_idle, workers, rss_registered, 1024 * (rss_registered - rss_idle) / workers, rss_load,
-      rss_end, rss_peak);
+      "peak %.1f MiB\n",
+      rss_idle, workers, rss_registered, 1024 * (rss_registered - rss_idle) / workers, rss_peak);
   std::printf("  generator RSS         %.1f MiB before, %.1f registered, %.1f under load\n",
               self_before, self_registered, self_load);
+  for (size_t i = 0; i < phases.size(); ++i) {
+    PrintPhase(phases[i],
+               i + 1 < stats.dispatch_latency_s.size() ? stats.dispatch_latency_s[i + 1]
+                                                       : std::vector<double>{},
+               workers, target);
+  }
   std::printf(
-      "  teardown              %d streams ended ok, %d ended early%s%s; %lld cancels; "
-      "library bytes received %lld (%.0f per stream); stopped in %.2f s\n",
+      "all phases: %s exactly once: the tracker completed %lld items; the generator got %lld "
+      "leases, %zu distinct, %lld twice\n",
+      once ? "OK" : "FAILED", static_cast<long long>(completed),
+      static_cast<long long>(stats.leases), seen.size(), static_cast<long long>(twice));
+  std::printf(
+      "teardown: %d streams ended ok, %d ended early%s%s; %lld cancels; library bytes received "
+      "%lld (%.0f per stream); stopped in %.2f s\n",
       stats.ended_ok, stats.ended_early,
       stats.first_error.empty() ? "" : ", first error: ", stats.first_error.c_str(),
       static_cast<long long>(stats.cancels), static_cast<long long>(stats.library_bytes),
       stats.streams > 0 ? static_cast<double>(stats.library_bytes) / stats.streams : 0.0,
       teardown_s);
-  return all_registered && once ? 0 : 1;
+  std::printf(
+      "  note: answered at once, the fleet is a closed loop that saturates the tracker, so its "
+      "latency is about workers / throughput (Little's law); the paced phases show the latency "
+      "below saturation\n");
+  return all_registered && once && stats.ended_ok == stats.streams ? 0 : 1;
 }
 
 }  // namespace

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "rpc_server/sha256.h"
+#include "runtime/measure/sha256.h"
 
 namespace tunefarm::rpc_server {
 namespace {
@@ -65,7 +65,7 @@ absl::StatusOr<std::unique_ptr<ArtifactCache>> ArtifactCache::Open(std::string d
   for (const fs::directory_entry& e : fs::directory_iterator(cache->dir_, ec)) {
     const std::string name = e.path().filename().string();
     if (!e.is_regular_file() || name.size() != 64 + kSuffix.size() || !name.ends_with(kSuffix) ||
-        !IsSha256Hex(std::string_view(name).substr(0, 64))) {
+        !runtime::measure::IsSha256Hex(std::string_view(name).substr(0, 64))) {
       continue;
     }
     found.emplace_back(e.last_write_time(), e);
@@ -90,11 +90,11 @@ void ArtifactCache::Touch(Entry& entry) {
 }
 
 absl::StatusOr<std::string> ArtifactCache::Put(std::string_view sha256, std::string_view bytes) {
-  if (!IsSha256Hex(sha256)) {
+  if (!runtime::measure::IsSha256Hex(sha256)) {
     return absl::InvalidArgumentError(
         absl::StrCat("artifact hash '", std::string(sha256), "' is not 64 lowercase hex digits"));
   }
-  const std::string actual = Sha256Hex(bytes);
+  const std::string actual = runtime::measure::Sha256Hex(bytes);
   if (actual != sha256) {
     return absl::InvalidArgumentError(absl::StrCat("artifact ", std::string(sha256), ": received ",
                                                    bytes.size(), " bytes that hash to ", actual));

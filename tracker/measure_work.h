@@ -24,7 +24,6 @@ struct Artifact {
 
 // Reads the file and hashes it. NotFound / ResourceExhausted (over `max_bytes`) name the file.
 absl::StatusOr<Artifact> LoadArtifact(const std::string& path, int64_t max_bytes);
-std::string Sha256Hex(std::string_view bytes);
 
 struct MeasureWork {
   std::string job_id;

@@ -1,7 +1,7 @@
-// SimWorkerFleet: one ClientBidiReactor per simulated worker, a few channels shared by them, and
-// a heartbeat thread. Each stream keeps one write in flight and queues the rest, as the callback
-// API requires; its read chain alone touches the latency records, so the hot path takes only the
-// stream's own lock.
+// SimWorkerFleet: one ClientBidiReactor per simulated worker, a few channels shared by them, a
+// heartbeat thread, and a timer thread that sends held results when they fall due. Each stream
+// keeps one write in flight and queues the rest, as the callback API requires; its read chain
+// alone touches the latency records, so the hot path takes only the stream's own lock.
 #include "bench/support/sim_worker_fleet.h"
 
 #include <algorithm>
@@ -10,6 +10,8 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <queue>
+#include <random>
 #include <thread>
 #include <utility>
 
@@ -32,6 +34,21 @@ struct SimWorkerFleet::Impl {
   std::vector<std::unique_ptr<SimStream>> streams;
   std::atomic<int64_t> leases{0};
   std::atomic<int> heartbeat_interval_ms{1000};
+  std::atomic<int> phase{0};
+  std::atomic<int64_t> hold_ns{0};
+
+  // Held results, earliest due first.
+  struct Held {
+    Clock::time_point due;
+    SimStream* stream;
+    int64_t lease_id;
+    bool operator>(const Held& o) const { return due > o.due; }
+  };
+  std::mutex timer_mu;
+  std::condition_variable timer_cv;
+  std::priority_queue<Held, std::vector<Held>, std::greater<Held>> held;
+  bool timer_stop = false;
+  std::thread timer;
 
   std::mutex mu;
   std::condition_variable cv;
@@ -65,6 +82,14 @@ struct SimWorkerFleet::Impl {
     cv.notify_all();
   }
   void RunHeartbeats();
+  void RunTimer();
+  void Hold(SimStream* stream, int64_t lease_id, Clock::duration hold) {
+    {
+      std::lock_guard lock(timer_mu);
+      held.push({Clock::now() + hold, stream, lease_id});
+    }
+    timer_cv.notify_one();
+  }
 };
 
 namespace {
@@ -155,7 +180,7 @@ class SimStream final : public grpc::ClientBidiReactor<v1::WorkerMessage, v1::Tr
   void OnDone(const grpc::Status& status) override { fleet_.OnStreamDone(status); }
 
   // Read after OnDone only.
-  const std::vector<double>& latencies() const { return latencies_; }
+  const std::vector<std::vector<double>>& latencies() const { return latencies_; }
   const std::vector<std::string>& functions() const { return functions_; }
   int64_t cancels() const { return cancels_; }
   int64_t library_bytes() const { return library_bytes_; }
@@ -164,23 +189,48 @@ class SimStream final : public grpc::ClientBidiReactor<v1::WorkerMessage, v1::Tr
  private:
   void AnswerLease(const v1::Lease& lease) {
     const Clock::time_point now = Clock::now();
-    if (has_last_result_) {
-      latencies_.push_back(std::chrono::duration<double>(now - last_result_).count());
+    const int phase = fleet_.phase.load();
+    {
+      std::lock_guard lock(mu_);
+      if (has_last_result_ && last_result_phase_ == phase) {
+        if (latencies_.size() <= static_cast<size_t>(phase)) latencies_.resize(phase + 1);
+        latencies_[phase].push_back(std::chrono::duration<double>(now - last_result_).count());
+      }
       has_last_result_ = false;
     }
     functions_.push_back(lease.function_name());
     library_bytes_ += static_cast<int64_t>(lease.library().bytes().size());
     fleet_.leases.fetch_add(1, std::memory_order_relaxed);
+    const int64_t hold = fleet_.hold_ns.load();
+    if (hold > 0) {
+      // Uniform in [0.5, 1.5] x hold: workers that started together must not answer in lockstep
+      // forever (real measurements vary), or every result would arrive in one burst.
+      const double jitter = std::uniform_real_distribution<double>(0.5, 1.5)(rng_);
+      fleet_.Hold(this, lease.lease_id(),
+                  std::chrono::nanoseconds(static_cast<int64_t>(jitter * hold)));
+    } else {
+      SendResult(lease.lease_id());
+    }
+  }
+
+ public:
+  // Called by the read chain (no hold) or the timer thread (held).
+  void SendResult(int64_t lease_id) {
     v1::WorkerMessage msg;
     v1::LeaseResult* result = msg.mutable_result();
-    result->set_lease_id(lease.lease_id());
+    result->set_lease_id(lease_id);
     result->mutable_outcome()->set_error_kind("ok");
     result->mutable_outcome()->add_repeat_seconds(fleet_.options.repeat_seconds);
-    last_result_ = Clock::now();
-    has_last_result_ = true;
+    {
+      std::lock_guard lock(mu_);
+      last_result_ = Clock::now();
+      last_result_phase_ = fleet_.phase.load();
+      has_last_result_ = true;
+    }
     Enqueue(std::move(msg));
   }
 
+ private:
   void Enqueue(v1::WorkerMessage msg) {
     {
       std::lock_guard lock(mu_);
@@ -201,14 +251,16 @@ class SimStream final : public grpc::ClientBidiReactor<v1::WorkerMessage, v1::Tr
   v1::TrackerMessage in_;  // the read chain only
   std::atomic<bool> registered_{false};
   // The read chain only:
-  Clock::time_point last_result_;
-  bool has_last_result_ = false;
-  std::vector<double> latencies_;
+  std::vector<std::vector<double>> latencies_;  // by phase
+  std::minstd_rand rng_{static_cast<uint32_t>(index_ + 1)};
   std::vector<std::string> functions_;
   int64_t cancels_ = 0;
   int64_t library_bytes_ = 0;
 
-  std::mutex mu_;  // the outbound side
+  std::mutex mu_;  // the outbound side, and when our last result went out
+  Clock::time_point last_result_;
+  int last_result_phase_ = 0;
+  bool has_last_result_ = false;
   std::deque<v1::WorkerMessage> queue_;
   v1::WorkerMessage current_;
   bool writing_ = false;
@@ -226,6 +278,25 @@ void SimWorkerFleet::Impl::RunHeartbeats() {
     if (heartbeats_cv.wait_until(lock, next, [&] { return heartbeats_stop; })) break;
     lock.unlock();
     for (auto& stream : streams) stream->SendHeartbeat();
+    lock.lock();
+  }
+}
+
+void SimWorkerFleet::Impl::RunTimer() {
+  std::unique_lock lock(timer_mu);
+  while (!timer_stop) {
+    if (held.empty()) {
+      timer_cv.wait(lock);
+      continue;
+    }
+    const Held next = held.top();
+    if (Clock::now() < next.due) {
+      timer_cv.wait_until(lock, next.due);
+      continue;
+    }
+    held.pop();
+    lock.unlock();
+    next.stream->SendResult(next.lease_id);
     lock.lock();
   }
 }
@@ -259,6 +330,7 @@ absl::StatusOr<std::unique_ptr<SimWorkerFleet>> SimWorkerFleet::Start(SimFleetOp
   }
   Impl* raw = impl.get();
   impl->heartbeats = std::thread([raw] { raw->RunHeartbeats(); });
+  impl->timer = std::thread([raw] { raw->RunTimer(); });
   return std::unique_ptr<SimWorkerFleet>(new SimWorkerFleet(std::move(impl)));
 }
 
@@ -281,6 +353,11 @@ int SimWorkerFleet::registered() const {
 
 int64_t SimWorkerFleet::leases() const { return impl_->leases.load(); }
 
+int SimWorkerFleet::BeginPhase(double hold_seconds) {
+  impl_->hold_ns = static_cast<int64_t>(hold_seconds * 1e9);
+  return ++impl_->phase;
+}
+
 SimFleetStats SimWorkerFleet::Stop(double timeout_s) {
   Impl& m = *impl_;
   {
@@ -291,6 +368,12 @@ SimFleetStats SimWorkerFleet::Stop(double timeout_s) {
   }
   m.heartbeats_cv.notify_all();
   if (m.heartbeats.joinable()) m.heartbeats.join();
+  {
+    std::lock_guard lock(m.timer_mu);
+    m.timer_stop = true;
+  }
+  m.timer_cv.notify_all();
+  if (m.timer.joinable()) m.timer.join();
   for (auto& stream : m.streams) stream->RequestWritesDone();
   const int n = static_cast<int>(m.streams.size());
   std::unique_lock lock(m.mu);
@@ -315,10 +398,17 @@ SimFleetStats SimWorkerFleet::Stop(double timeout_s) {
     if (!stream) continue;
     s.cancels += stream->cancels();
     s.library_bytes += stream->library_bytes();
-    s.dispatch_latency_s.insert(s.dispatch_latency_s.end(), stream->latencies().begin(),
-                                stream->latencies().end());
+    const auto& by_phase = stream->latencies();
+    if (s.dispatch_latency_s.size() < by_phase.size()) s.dispatch_latency_s.resize(by_phase.size());
+    for (size_t p = 0; p < by_phase.size(); ++p) {
+      s.dispatch_latency_s[p].insert(s.dispatch_latency_s[p].end(), by_phase[p].begin(),
+                                     by_phase[p].end());
+    }
     s.lease_functions.insert(s.lease_functions.end(), stream->functions().begin(),
                              stream->functions().end());
+  }
+  if (s.dispatch_latency_s.size() < static_cast<size_t>(m.phase.load()) + 1) {
+    s.dispatch_latency_s.resize(m.phase.load() + 1);
   }
   m.stopped = true;
   lock.unlock();

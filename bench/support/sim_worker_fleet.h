@@ -1,7 +1,8 @@
 // SimWorkerFleet: a load generator for the tracker's worker stream. Many simulated workers on
 // 127.0.0.1, each one WorkerService::Connect stream (gRPC callback client API), register,
-// heartbeat, and answer every lease at once with an ok result; it records each lease's dispatch
-// latency (our previous result written to this lease received). gRPC types stay in the .cc.
+// heartbeat, and answer every lease with an ok result, at once or after a set hold time (a
+// simulated measurement); it records each lease's dispatch latency (our previous result written
+// to this lease received), by phase. gRPC types stay in the .cc.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +31,9 @@ struct SimFleetStats {
   int64_t leases = 0;         // leases received (each answered at once)
   int64_t cancels = 0;        // CancelLease messages received
   int64_t library_bytes = 0;  // artifact bytes received (once per connection per hash)
-  std::vector<double> dispatch_latency_s;  // per lease that followed one of our results
+  // By phase (index 0: before the first BeginPhase): per lease that followed one of our results
+  // written in the same phase.
+  std::vector<std::vector<double>> dispatch_latency_s;
   // Each received lease's function_name, which the benchmark uses to check exactly-once.
   std::vector<std::string> lease_functions;
 };
@@ -46,9 +49,14 @@ class SimWorkerFleet {
   int registered() const;
   int64_t leases() const;  // received so far, all streams
 
-  // Half-closes every stream once its queued writes are out, waits for all of them to end
-  // (cancelling what is left after `timeout_s`), stops the heartbeats and returns what was seen.
-  // Idempotent: later calls return the same stats.
+  // Starts the next phase (returns its index, from 1): from now on each lease is answered after
+  // `hold_seconds` on average (uniform in 0.5x..1.5x; 0: at once), and latencies are recorded
+  // under this phase.
+  int BeginPhase(double hold_seconds);
+
+  // Drops results still held, half-closes every stream once its queued writes are out, waits for
+  // all of them to end (cancelling what is left after `timeout_s`), stops the heartbeats and
+  // returns what was seen. Idempotent: later calls return the same stats.
   SimFleetStats Stop(double timeout_s = 10);
 
   struct Impl;

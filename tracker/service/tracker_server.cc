@@ -3,6 +3,7 @@
 // sessions.
 #include "tracker/service/tracker_server.h"
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <condition_variable>
@@ -13,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "grpc/grpc.h"
 #include "grpcpp/security/server_credentials.h"
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "rpc_server/sha256.h"
+#include "runtime/measure/sha256.h"
 
 namespace tunefarm::rpc_server {
 namespace {
@@ -36,22 +36,16 @@ class ArtifactCacheTest : public ::testing::Test {
   std::vector<std::string> dirs_;
 };
 
-TEST(Sha256Test, KnownDigest) {
-  EXPECT_EQ(Sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-  EXPECT_TRUE(IsSha256Hex(Sha256Hex("")));
-  EXPECT_FALSE(IsSha256Hex("ABC"));
-}
-
 TEST_F(ArtifactCacheTest, PutChecksTheHashAndGetFindsTheFile) {
   absl::StatusOr<std::unique_ptr<ArtifactCache>> cache =
       ArtifactCache::Open(FreshDir("put"), 1 << 20);
   ASSERT_TRUE(cache.ok()) << cache.status();
   const std::string bytes = "library bytes";
-  const std::string sha = Sha256Hex(bytes);
+  const std::string sha = runtime::measure::Sha256Hex(bytes);
 
   absl::Status bad = (*cache)->Put(sha, "other bytes").status();
   EXPECT_TRUE(absl::IsInvalidArgument(bad)) << bad;
-  EXPECT_THAT(bad.message(), HasSubstr(Sha256Hex("other bytes")));
+  EXPECT_THAT(bad.message(), HasSubstr(runtime::measure::Sha256Hex("other bytes")));
   EXPECT_FALSE((*cache)->Contains(sha));
 
   absl::StatusOr<std::string> path = (*cache)->Put(sha, bytes);
@@ -63,7 +57,7 @@ TEST_F(ArtifactCacheTest, PutChecksTheHashAndGetFindsTheFile) {
   EXPECT_EQ(*again, *path);
   EXPECT_EQ((*cache)->total_bytes(), static_cast<int64_t>(bytes.size()));
 
-  const std::string unknown = Sha256Hex("never sent");
+  const std::string unknown = runtime::measure::Sha256Hex("never sent");
   absl::Status missing = (*cache)->Get(unknown).status();
   EXPECT_TRUE(absl::IsNotFound(missing));
   EXPECT_EQ(missing.message(), absl::StrCat("artifact ", unknown, " missing on worker"));
@@ -74,33 +68,33 @@ TEST_F(ArtifactCacheTest, EvictsLeastRecentlyUsedButKeepsTheLeasesOwn) {
   absl::StatusOr<std::unique_ptr<ArtifactCache>> cache = ArtifactCache::Open(FreshDir("lru"), 250);
   ASSERT_TRUE(cache.ok()) << cache.status();
   const std::string a(100, 'a'), b(100, 'b'), c(100, 'c');
-  ASSERT_TRUE((*cache)->Put(Sha256Hex(a), a).ok());
-  ASSERT_TRUE((*cache)->Put(Sha256Hex(b), b).ok());
-  ASSERT_TRUE((*cache)->Get(Sha256Hex(a)).ok());  // a is now more recent than b
-  ASSERT_TRUE((*cache)->Put(Sha256Hex(c), c).ok());
-  (*cache)->EvictToFit({Sha256Hex(c)});
-  EXPECT_TRUE((*cache)->Contains(Sha256Hex(a)));
-  EXPECT_FALSE((*cache)->Contains(Sha256Hex(b)));
-  EXPECT_TRUE((*cache)->Contains(Sha256Hex(c)));
+  ASSERT_TRUE((*cache)->Put(runtime::measure::Sha256Hex(a), a).ok());
+  ASSERT_TRUE((*cache)->Put(runtime::measure::Sha256Hex(b), b).ok());
+  ASSERT_TRUE((*cache)->Get(runtime::measure::Sha256Hex(a)).ok());  // a is now more recent than b
+  ASSERT_TRUE((*cache)->Put(runtime::measure::Sha256Hex(c), c).ok());
+  (*cache)->EvictToFit({runtime::measure::Sha256Hex(c)});
+  EXPECT_TRUE((*cache)->Contains(runtime::measure::Sha256Hex(a)));
+  EXPECT_FALSE((*cache)->Contains(runtime::measure::Sha256Hex(b)));
+  EXPECT_TRUE((*cache)->Contains(runtime::measure::Sha256Hex(c)));
   EXPECT_EQ((*cache)->total_bytes(), 200);
 
   // The measure child's side file counts towards its library's size and goes with it.
-  absl::StatusOr<std::string> a_path = (*cache)->Get(Sha256Hex(a));
+  absl::StatusOr<std::string> a_path = (*cache)->Get(runtime::measure::Sha256Hex(a));
   ASSERT_TRUE(a_path.ok());
   const std::string side = *a_path + ".expected-1f";
   { std::ofstream(side) << std::string(60, 'x'); }
-  EXPECT_EQ((*cache)->total_bytes(), 260);        // over the 250 budget
-  ASSERT_TRUE((*cache)->Get(Sha256Hex(c)).ok());  // a is now the oldest
+  EXPECT_EQ((*cache)->total_bytes(), 260);                          // over the 250 budget
+  ASSERT_TRUE((*cache)->Get(runtime::measure::Sha256Hex(c)).ok());  // a is now the oldest
   (*cache)->EvictToFit({});
   EXPECT_FALSE(std::filesystem::exists(side));
-  EXPECT_FALSE((*cache)->Contains(Sha256Hex(a)));
+  EXPECT_FALSE((*cache)->Contains(runtime::measure::Sha256Hex(a)));
   EXPECT_EQ((*cache)->total_bytes(), 100);
 
   // Over budget with only kept files: they all stay.
   const std::string d(300, 'd');
-  ASSERT_TRUE((*cache)->Put(Sha256Hex(d), d).ok());
-  (*cache)->EvictToFit({Sha256Hex(d)});
-  EXPECT_TRUE((*cache)->Contains(Sha256Hex(d)));
+  ASSERT_TRUE((*cache)->Put(runtime::measure::Sha256Hex(d), d).ok());
+  (*cache)->EvictToFit({runtime::measure::Sha256Hex(d)});
+  EXPECT_TRUE((*cache)->Contains(runtime::measure::Sha256Hex(d)));
   EXPECT_EQ((*cache)->size(), 1u);
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator((*cache)->dir()),
                           std::filesystem::directory_iterator()),
@@ -113,11 +107,11 @@ TEST_F(ArtifactCacheTest, ReopeningFindsEarlierArtifacts) {
   {
     absl::StatusOr<std::unique_ptr<ArtifactCache>> cache = ArtifactCache::Open(dir, 1 << 20);
     ASSERT_TRUE(cache.ok()) << cache.status();
-    ASSERT_TRUE((*cache)->Put(Sha256Hex(bytes), bytes).ok());
+    ASSERT_TRUE((*cache)->Put(runtime::measure::Sha256Hex(bytes), bytes).ok());
   }
   absl::StatusOr<std::unique_ptr<ArtifactCache>> cache = ArtifactCache::Open(dir, 1 << 20);
   ASSERT_TRUE(cache.ok()) << cache.status();
-  EXPECT_TRUE((*cache)->Get(Sha256Hex(bytes)).ok());
+  EXPECT_TRUE((*cache)->Get(runtime::measure::Sha256Hex(bytes)).ok());
   EXPECT_EQ((*cache)->total_bytes(), static_cast<int64_t>(bytes.size()));
 }
 

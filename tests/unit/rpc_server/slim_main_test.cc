@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "rpc_server/sha256.h"
+#include "runtime/measure/sha256.h"
 #include "tests/testing/child_process.h"
 #include "tests/testing/files.h"
 #include "tests/unit/rpc_server/fake_tracker.h"
@@ -23,7 +23,7 @@ using rpc_server::testing::FakeTracker;
 using rpc_server::testing::MakeLease;
 using ::testing::HasSubstr;
 using ::testing::Not;
-using tunefarm::testing::ChildProcess;
+using tunefarm::fixtures::ChildProcess;
 
 std::string SlimBinary() {
   std::error_code ec;
@@ -82,7 +82,8 @@ TEST(SlimMainTest, MeasuresWithItselfAndDrainsOnSigterm) {
   EXPECT_EQ(hello[0].device_key(), "slim-cpu");
   EXPECT_EQ(hello[0].target(), "llvm");
 
-  ASSERT_TRUE(tracker.Send(MakeLease(1, *library, Sha256Hex(*library), "add_one")));
+  ASSERT_TRUE(
+      tracker.Send(MakeLease(1, *library, runtime::measure::Sha256Hex(*library), "add_one")));
   std::optional<v1::WorkerMessage> result = tracker.WaitForResult(1);
   ASSERT_TRUE(result.has_value()) << worker.Log();
   EXPECT_EQ(result->result().outcome().error_kind(), "ok")

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
-#include "rpc_server/sha256.h"
 #include "rpc_server/worker.h"
+#include "runtime/measure/sha256.h"
 #include "tests/testing/files.h"
 #include "tests/unit/rpc_server/fake_tracker.h"
 #include "tests/unit/rpc_server/test_kernels.h"
@@ -31,7 +31,7 @@ class WorkerLifecycleTest : public ::testing::Test {
     std::optional<std::string> bytes = fixtures::ReadFile(path);
     ASSERT_TRUE(bytes.has_value());
     library_ = *bytes;
-    sha_ = Sha256Hex(library_);
+    sha_ = runtime::measure::Sha256Hex(library_);
     // The slow kernel creates this file when it starts: the lease is then surely in progress.
     marker_ = absl::StrCat(::testing::TempDir(), "/rpc_marker_", getpid(), "_",
                            ::testing::UnitTest::GetInstance()->current_test_info()->name());

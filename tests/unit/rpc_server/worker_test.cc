@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
-#include "rpc_server/sha256.h"
+#include "runtime/measure/sha256.h"
 #include "tests/testing/files.h"
 #include "tests/unit/rpc_server/fake_tracker.h"
 #include "tests/unit/rpc_server/test_kernels.h"
@@ -31,7 +31,7 @@ class WorkerTest : public ::testing::Test {
     std::optional<std::string> bytes = fixtures::ReadFile(library_path_);
     ASSERT_TRUE(bytes.has_value());
     library_ = *bytes;
-    sha_ = Sha256Hex(library_);
+    sha_ = runtime::measure::Sha256Hex(library_);
   }
 
   WorkerOptions Options(const FakeTracker& tracker) {
@@ -87,7 +87,7 @@ TEST_F(WorkerTest, RegistersAndMeasuresLeases) {
   EXPECT_TRUE(wrong.repeat_seconds().empty());
 
   // A hash this worker never received.
-  const std::string unknown = Sha256Hex("not a library");
+  const std::string unknown = runtime::measure::Sha256Hex("not a library");
   ASSERT_TRUE(tracker.Send(MakeLease(3, "", unknown, "add_one", /*hash_only=*/true)));
   v1::MeasureOutcome missing = OutcomeOf(tracker.WaitForResult(3));
   EXPECT_EQ(missing.error_kind(), "runtime_error");

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "grpcpp/grpcpp.h"
+#include "runtime/measure/sha256.h"
 #include "tests/unit/tracker/service/stream_worker.h"
 #include "tracker/service/session_service.h"
 #include "tracker/service/worker_links.h"
@@ -16,6 +17,7 @@
 namespace tunefarm::tracker {
 namespace {
 
+using runtime::measure::Sha256Hex;
 using testing::LoopbackChannel;
 using testing::SetToken;
 using testing::StreamWorker;

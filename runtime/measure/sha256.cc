@@ -1,8 +1,8 @@
-#include "rpc_server/sha256.h"
+#include "runtime/measure/sha256.h"
 
 #include <openssl/evp.h>
 
-namespace tunefarm::rpc_server {
+namespace tunefarm::runtime::measure {
 
 std::string Sha256Hex(std::string_view bytes) {
   unsigned char digest[EVP_MAX_MD_SIZE];
@@ -26,4 +26,4 @@ bool IsSha256Hex(std::string_view text) {
   return true;
 }
 
-}  // namespace tunefarm::rpc_server
+}  // namespace tunefarm::runtime::measure

@@ -5,11 +5,11 @@
 #include <string>
 #include <string_view>
 
-namespace tunefarm::rpc_server {
+namespace tunefarm::runtime::measure {
 
 std::string Sha256Hex(std::string_view bytes);
 
 // 64 lowercase hex digits: what a well-formed artifact name looks like (and safe as a file name).
 bool IsSha256Hex(std::string_view text);
 
-}  // namespace tunefarm::rpc_server
+}  // namespace tunefarm::runtime::measure
