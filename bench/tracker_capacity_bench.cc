@@ -1,46 +1,43 @@
 // tracker_capacity_bench: can one tracker serve 1,000 workers? A load generator (SimWorkerFleet,
-// gRPC callback client API) registers BENCH_WORKERS simulated workers on 127.0.0.1 and answers
-// every lease at once; the tracker keeps them busy for BENCH_SECONDS. Prints registration time,
-// leases/s, the dispatch latency (our result written -> the next lease received; aim: p99 under
-// 5 ms), the tracker's memory and CPU, and checks that every lease was completed exactly once.
+// gRPC callback client API) registers BENCH_WORKERS simulated workers on 127.0.0.1 that answer
+// every lease with an ok result; the tracker keeps them busy. Prints registration time, leases/s,
+// the dispatch latency (our result written -> the next lease received; aim: p99 under 5 ms), the
+// tracker's memory and CPU, and checks that every lease was completed exactly once. It stops by
+// itself and tears everything down.
+//
+// Phases of BENCH_SECONDS each: "saturation" (every lease answered at once: the tracker's
+// throughput ceiling, where latency is just workers / throughput), then one "paced" phase per
+// BENCH_HOLD_MS entry (each lease held that long on average, like a measurement, so the offered
+// load is workers / hold: the latency below saturation).
 //
 // The tracker runs in a child process (this binary with --tracker-child DIR) so that its RSS and
-// CPU are its own: there a feeder thread keeps the "sim" queue at BENCH_WORKERS items through
-// dispatcher().Submit and lease_sender(), as the job threads would (tiny MeasureWork whose
-// library is a few hundred bytes with one hash, so each connection receives it once). The parent
-// talks to it over a pipe: "port P" <- ; -> "feed SECONDS TARGET"; "fed ..." <- ; -> "quit".
-// Phases of BENCH_SECONDS each: "saturation" (every lease answered at once: the tracker's
-// throughput ceiling), then one "paced" phase per BENCH_HOLD_MS entry (each lease held that long
-// on average, like a measurement, so the offered load is workers / hold: the latency below
-// saturation).
+// CPU are its own. There a feeder thread keeps the "sim" queue full through dispatcher().Submit
+// and lease_sender(), as the job threads would, with tiny MeasureWork items (a 384-byte library
+// with one hash, so each connection receives its bytes once). The parent drives it over a pipe:
+// "port P" <- ; -> "feed SECONDS TARGET"; "fed ..." <- (once all fed items completed) ; -> "quit".
 //   BENCH_WORKERS (1000)  BENCH_SECONDS (10)  BENCH_HOLD_MS ("1000,100"; "" for none)
-//   BENCH_PER_CHANNEL (100)
+//   BENCH_PER_CHANNEL (100 streams per gRPC channel)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <spawn.h>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
 
+#include "bench/support/piped_child.h"
 #include "bench/support/sim_worker_fleet.h"
 #include "runtime/measure/sha256.h"
 #include "spdlog/spdlog.h"
 #include "tracker/service/tracker_server.h"
-
-extern char** environ;
 
 namespace tunefarm {
 namespace {
@@ -112,7 +109,9 @@ std::string Feed(tracker::TrackerServer& server, int feed, double seconds, int t
           std::move(work), [done, item](const tracker::WorkOutcome& o) { done->Done(item, o); },
           UnixMs()));
     }
-    if (queued >= target) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    // Polled, not woken per completion: at low rates a busier feeder would cost more CPU than
+    // the tracker it measures.
+    if (queued >= target) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   const Clock::time_point drain_start = Clock::now();
   bool drained = false;
@@ -140,13 +139,15 @@ int TrackerChild(const std::string& dir) {
   tracker::TrackerServerOptions options;
   options.listen = "127.0.0.1:0";
   options.db_path = dir + "/tracker.db";
+  FILE* parent = bench::TakeProtocolStdout();
+  if (parent == nullptr) return 1;
   auto server = tracker::TrackerServer::Start(options);
   if (!server.ok()) {
-    std::printf("error %s\n", std::string(server.status().message()).c_str());
+    std::fprintf(parent, "error %s\n", std::string(server.status().message()).c_str());
     return 1;
   }
-  std::printf("port %d\n", (*server)->port());
-  std::fflush(stdout);
+  std::fprintf(parent, "port %d\n", (*server)->port());
+  std::fflush(parent);
   std::string line;
   int feeds = 0;
   while (std::getline(std::cin, line)) {  // EOF (the parent died) also ends it
@@ -155,8 +156,8 @@ int TrackerChild(const std::string& dir) {
       int target = 0;
       std::istringstream(line.substr(5)) >> seconds >> target;
       alarm(static_cast<unsigned>(seconds) + 900);
-      std::printf("%s\n", Feed(**server, ++feeds, seconds, target).c_str());
-      std::fflush(stdout);
+      std::fprintf(parent, "%s\n", Feed(**server, ++feeds, seconds, target).c_str());
+      std::fflush(parent);
     } else if (line == "quit") {
       break;
     }
@@ -167,98 +168,6 @@ int TrackerChild(const std::string& dir) {
 
 // ---------------------------------------------------------------- the generator (this process)
 
-struct Child {
-  pid_t pid = -1;
-  FILE* out = nullptr;  // its stdout
-  int in = -1;          // its stdin
-};
-
-absl::StatusOr<Child> SpawnTracker(const std::string& dir) {
-  int to_child[2], from_child[2];
-  if (pipe(to_child) != 0 || pipe(from_child) != 0) return absl::InternalError("pipe failed");
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, to_child[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, from_child[1], 1);
-  posix_spawn_file_actions_addclose(&actions, to_child[1]);
-  posix_spawn_file_actions_addclose(&actions, from_child[0]);
-  std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  std::vector<std::string> args = {self, "--tracker-child", dir};
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  Child child;
-  const int rc = posix_spawn(&child.pid, self.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(to_child[0]);
-  close(from_child[1]);
-  if (rc != 0) return absl::InternalError(std::string("posix_spawn: ") + std::strerror(rc));
-  fcntl(to_child[1], F_SETFD, FD_CLOEXEC);
-  fcntl(from_child[0], F_SETFD, FD_CLOEXEC);
-  child.in = to_child[1];
-  child.out = fdopen(from_child[0], "r");
-  return child;
-}
-
-std::string ReadLine(FILE* f) {
-  char buf[512];
-  if (std::fgets(buf, sizeof buf, f) == nullptr) return "";
-  std::string s(buf);
-  while (!s.empty() && s.back() == '\n') s.pop_back();
-  return s;
-}
-
-void WriteLine(int fd, const std::string& line) {
-  const std::string s = line + "\n";
-  if (write(fd, s.data(), s.size()) != static_cast<ssize_t>(s.size())) {
-    std::fprintf(stderr, "cannot write to the tracker child\n");
-  }
-}
-
-// Ends the child: "quit", then SIGKILL if it has not exited within 30 s.
-void EndChild(Child& child) {
-  if (child.in >= 0) {
-    WriteLine(child.in, "quit");
-    close(child.in);
-    child.in = -1;
-  }
-  for (int i = 0; i < 3000; ++i) {
-    if (waitpid(child.pid, nullptr, WNOHANG) == child.pid) {
-      child.pid = -1;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  if (child.pid > 0) {
-    kill(child.pid, SIGKILL);
-    waitpid(child.pid, nullptr, 0);
-  }
-  if (child.out != nullptr) std::fclose(child.out);
-}
-
-// A "Vm...:" line of /proc/PID/status, in MiB.
-double ProcMiB(pid_t pid, const std::string& field) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind(field + ":", 0) == 0) return std::atof(line.c_str() + field.size() + 1) / 1024;
-  }
-  return 0;
-}
-
-// utime + stime of a process, in seconds.
-double CpuSeconds(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::istringstream rest(text.substr(text.rfind(')') + 2));  // after "pid (comm) "
-  std::string field;
-  double ticks = 0;
-  for (int i = 3; i <= 15 && rest >> field; ++i) {
-    if (i == 14 || i == 15) ticks += std::atof(field.c_str());
-  }
-  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
-}
-
 double Percentile(const std::vector<double>& sorted, double q) {
   if (sorted.empty()) return 0;
   return sorted[std::min(sorted.size() - 1, static_cast<size_t>(q * sorted.size()))];
@@ -268,6 +177,7 @@ double Percentile(const std::vector<double>& sorted, double q) {
 struct Phase {
   std::string name;
   double hold_s = 0;
+  int target = 0;      // items kept queued
   int64_t leases = 0;  // received in the window
   double window_s = 0;
   double cpu_s = 0;        // the tracker's, in the window
@@ -282,32 +192,33 @@ struct Phase {
   }
 };
 
-Phase RunPhase(Child& child, bench::SimWorkerFleet& fleet, const std::string& name, double hold_s,
-               double seconds, int target) {
+Phase RunPhase(bench::PipedChild& child, bench::SimWorkerFleet& fleet, const std::string& name,
+               double hold_s, double seconds, int target) {
   Phase p;
   p.name = name;
   p.hold_s = hold_s;
+  p.target = target;
   fleet.BeginPhase(hold_s);
   const int64_t leases0 = fleet.leases();
-  const double cpu0 = CpuSeconds(child.pid);
-  const double self0 = CpuSeconds(getpid());
+  const double cpu0 = bench::ProcCpuSeconds(child.pid);
+  const double self0 = bench::ProcCpuSeconds(getpid());
   const Clock::time_point t1 = Clock::now();
-  WriteLine(child.in, "feed " + std::to_string(seconds) + " " + std::to_string(target));
+  bench::WriteLine(child, "feed " + std::to_string(seconds) + " " + std::to_string(target));
   std::this_thread::sleep_until(
       t1 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
   p.leases = fleet.leases() - leases0;
   p.window_s = std::chrono::duration<double>(Clock::now() - t1).count();
-  p.cpu_s = CpuSeconds(child.pid) - cpu0;
-  p.generator_s = CpuSeconds(getpid()) - self0;
-  p.rss_load = ProcMiB(child.pid, "VmRSS");
-  std::istringstream fed(ReadLine(child.out));  // once every fed item is completed
+  p.cpu_s = bench::ProcCpuSeconds(child.pid) - cpu0;
+  p.generator_s = bench::ProcCpuSeconds(getpid()) - self0;
+  p.rss_load = bench::ProcStatusMiB(child.pid, "VmRSS");
+  std::istringstream fed(bench::ReadLine(child));  // once every fed item is completed
   fed >> p.fed_word >> p.submitted >> p.completed >> p.duplicates >> p.not_ok >> p.polls >>
       p.empty >> p.drained >> p.drain_s;
-  p.rss_end = ProcMiB(child.pid, "VmRSS");
+  p.rss_end = bench::ProcStatusMiB(child.pid, "VmRSS");
   return p;
 }
 
-void PrintPhase(const Phase& p, std::vector<double> lat, int workers, int target) {
+void PrintPhase(const Phase& p, std::vector<double> lat, int workers) {
   std::sort(lat.begin(), lat.end());
   const double p99 = Percentile(lat, 0.99);
   if (p.hold_s > 0) {
@@ -332,7 +243,7 @@ void PrintPhase(const Phase& p, std::vector<double> lat, int workers, int target
       p.rss_load, p.rss_end, p.generator_s, 100 * p.generator_s / p.window_s);
   std::printf(
       "  queue                 kept at %d items; found empty in %lld of %lld feeder polls\n",
-      target, static_cast<long long>(p.empty), static_cast<long long>(p.polls));
+      p.target, static_cast<long long>(p.empty), static_cast<long long>(p.polls));
   std::printf(
       "  exactly once          %s: %lld of %lld fed items completed, %lld twice, %lld not ok "
       "(drained in %.2f s)\n",
@@ -351,52 +262,59 @@ int Generator() {
     if (std::atof(item.c_str()) > 0) holds_s.push_back(std::atof(item.c_str()) / 1e3);
   }
   const int per_channel = std::max(1, static_cast<int>(EnvNumber("BENCH_PER_CHANNEL", 100)));
-  const int target = 2 * workers;  // queued: every worker finds its next lease waiting
+  // Queued: every worker finds its next lease waiting, with room for the feeder's 10 ms polls
+  // (at saturation: 100k leases/s); kept small when paced, since it drains at the paced rate.
+  const int saturation_target = 2 * workers + 1000, paced_target = 2 * workers;
   char tmpl[] = "/tmp/tracker_capacity_XXXXXX";
   if (mkdtemp(tmpl) == nullptr) return 1;
   const std::string dir = tmpl;
   // Before this process starts any gRPC thread.
-  absl::StatusOr<Child> spawned = SpawnTracker(dir);
+  absl::StatusOr<bench::PipedChild> spawned = bench::SpawnPiped(
+      {std::filesystem::read_symlink("/proc/self/exe").string(), "--tracker-child", dir});
   if (!spawned.ok()) {
     std::fprintf(stderr, "%s\n", std::string(spawned.status().message()).c_str());
     return 1;
   }
-  Child child = *spawned;
-  const std::string hello = ReadLine(child.out);
+  bench::PipedChild child = *spawned;
+  const std::string hello = bench::ReadLine(child);
   if (hello.rfind("port ", 0) != 0) {
     std::fprintf(stderr, "tracker child failed: '%s'\n", hello.c_str());
-    EndChild(child);
+    bench::EndPiped(child, "quit", 30);
     return 1;
   }
   const std::string address = "127.0.0.1:" + hello.substr(5);
-  const double rss_idle = ProcMiB(child.pid, "VmRSS");
-  const double self_before = ProcMiB(getpid(), "VmRSS");
+  const double rss_idle = bench::ProcStatusMiB(child.pid, "VmRSS");
+  const double self_before = bench::ProcStatusMiB(getpid(), "VmRSS");
 
   const Clock::time_point t0 = Clock::now();
   auto fleet = bench::SimWorkerFleet::Start({address, workers, per_channel, "sim", 1e-3});
   if (!fleet.ok()) {
     std::fprintf(stderr, "%s\n", std::string(fleet.status().message()).c_str());
-    EndChild(child);
+    bench::EndPiped(child, "quit", 30);
     return 1;
   }
   const bool all_registered = (*fleet)->WaitRegistered(120);
   const double register_s = std::chrono::duration<double>(Clock::now() - t0).count();
   std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the last registrations settle
-  const double rss_registered = ProcMiB(child.pid, "VmRSS");
-  const double self_registered = ProcMiB(getpid(), "VmRSS");
+  const double rss_registered = bench::ProcStatusMiB(child.pid, "VmRSS");
+  const double self_registered = bench::ProcStatusMiB(getpid(), "VmRSS");
+  // What the registered fleet costs with no work: heartbeats, the ticker's sweeps, gRPC.
+  const double idle_cpu0 = bench::ProcCpuSeconds(child.pid);
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  const double idle_cpu = (bench::ProcCpuSeconds(child.pid) - idle_cpu0) / 2;
 
   std::vector<Phase> phases;
-  phases.push_back(RunPhase(child, **fleet, "saturation", 0, seconds, target));
-  const double self_load = ProcMiB(getpid(), "VmRSS");
+  phases.push_back(RunPhase(child, **fleet, "saturation", 0, seconds, saturation_target));
+  const double self_load = bench::ProcStatusMiB(getpid(), "VmRSS");
   for (double hold_s : holds_s) {
-    phases.push_back(RunPhase(child, **fleet, "paced", hold_s, seconds, target));
+    phases.push_back(RunPhase(child, **fleet, "paced", hold_s, seconds, paced_target));
   }
-  const double rss_peak = ProcMiB(child.pid, "VmHWM");
+  const double rss_peak = bench::ProcStatusMiB(child.pid, "VmHWM");
   const Clock::time_point t2 = Clock::now();
   bench::SimFleetStats stats = (*fleet)->Stop(20);
   const double teardown_s = std::chrono::duration<double>(Clock::now() - t2).count();
   fleet->reset();
-  EndChild(child);
+  bench::EndPiped(child, "quit", 30);
   std::filesystem::remove_all(dir);
 
   std::map<std::string, int> seen;
@@ -426,13 +344,15 @@ int Generator() {
       "  tracker RSS           idle %.1f MiB; %d registered %.1f MiB (%.1f KiB per worker); "
       "peak %.1f MiB\n",
       rss_idle, workers, rss_registered, 1024 * (rss_registered - rss_idle) / workers, rss_peak);
+  std::printf("  tracker CPU, no work  %.1f%% of one core with %d workers registered\n",
+              100 * idle_cpu, workers);
   std::printf("  generator RSS         %.1f MiB before, %.1f registered, %.1f under load\n",
               self_before, self_registered, self_load);
   for (size_t i = 0; i < phases.size(); ++i) {
     PrintPhase(phases[i],
                i + 1 < stats.dispatch_latency_s.size() ? stats.dispatch_latency_s[i + 1]
                                                        : std::vector<double>{},
-               workers, target);
+               workers);
   }
   std::printf(
       "all phases: %s exactly once: the tracker completed %lld items; the generator got %lld "

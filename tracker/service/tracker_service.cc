@@ -25,6 +25,7 @@ TrackerService::TrackerService(JobManager& jobs, Dispatcher& dispatcher,
 TrackerService::~TrackerService() = default;
 
 void TrackerService::DetachJobs() {
+  detaching_ = true;
   std::unique_lock lock(jobs_mu_);
   jobs_ = nullptr;
 }
@@ -34,6 +35,7 @@ grpc::Status TrackerService::SubmitJob(grpc::ServerContext* context,
   if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
   absl::StatusOr<JobSpec> spec = JobSpecFromProto(*request);
   if (!spec.ok()) return ToGrpcStatus(spec.status());
+  if (detaching_) return kShuttingDown;
   std::shared_lock lock(jobs_mu_);
   if (!jobs_) return kShuttingDown;
   absl::StatusOr<JobStatus> status = jobs_->Submit(*spec);
@@ -45,6 +47,7 @@ grpc::Status TrackerService::SubmitJob(grpc::ServerContext* context,
 grpc::Status TrackerService::GetJob(grpc::ServerContext* context, const v1::GetJobRequest* request,
                                     v1::Job* response) {
   if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
+  if (detaching_) return kShuttingDown;
   std::shared_lock lock(jobs_mu_);
   if (!jobs_) return kShuttingDown;
   absl::StatusOr<JobStatus> status = jobs_->Get(request->id());
@@ -62,6 +65,7 @@ grpc::Status TrackerService::WatchJob(grpc::ServerContext* context,
     absl::StatusOr<JobStatus> status;
     {
       // Released between waits so DetachJobs never waits longer than one poll.
+      if (detaching_) return kShuttingDown;
       std::shared_lock lock(jobs_mu_);
       if (!jobs_) return kShuttingDown;
       status = jobs_->WaitForChange(request->id(), seen, options_.watch_poll_ms);
@@ -81,6 +85,7 @@ grpc::Status TrackerService::WatchJob(grpc::ServerContext* context,
 grpc::Status TrackerService::CancelJob(grpc::ServerContext* context,
                                        const v1::CancelJobRequest* request, v1::Job* response) {
   if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
+  if (detaching_) return kShuttingDown;
   std::shared_lock lock(jobs_mu_);
   if (!jobs_) return kShuttingDown;
   absl::StatusOr<JobStatus> status = jobs_->Cancel(request->id());
@@ -96,6 +101,7 @@ grpc::Status TrackerService::ListJobs(grpc::ServerContext* context,
   if (request->limit() < 0) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "limit must not be negative");
   }
+  if (detaching_) return kShuttingDown;
   std::shared_lock lock(jobs_mu_);
   if (!jobs_) return kShuttingDown;
   const int limit = request->limit() == 0 ? 100 : request->limit();

@@ -4,6 +4,7 @@
 // Status.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -60,6 +61,9 @@ class TrackerService final : public v1::TrackerService::Service {
 
   std::shared_mutex jobs_mu_;  // shared: a call using jobs_; exclusive: DetachJobs
   JobManager* jobs_;
+  // Set before DetachJobs waits for the lock: new job calls stop taking it, so a busy WatchJob
+  // loop cannot starve the detach (reader-preferring rwlock).
+  std::atomic<bool> detaching_{false};
   Dispatcher& dispatcher_;
   std::mutex store_mu_;  // one SQLite connection, used by one call at a time
   std::unique_ptr<tuner::RecordStore> store_;

@@ -146,12 +146,25 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
     {
       std::lock_guard lock(mu_);
       if (finish_requested_) return;
-      if (writing_) {
+      if (writing_ || holding_) {
         queue_.push_back(std::move(msg));
         return;
       }
       writing_ = true;
       current_ = std::move(msg);
+    }
+    StartWrite(&current_);
+  }
+
+  // Starts writing what was queued while holding (Registered, then any early lease).
+  void ReleaseHold() {
+    {
+      std::lock_guard lock(mu_);
+      holding_ = false;
+      if (writing_ || finish_requested_ || queue_.empty()) return;
+      writing_ = true;
+      current_ = std::move(queue_.front());
+      queue_.pop_front();
     }
     StartWrite(&current_);
   }
@@ -189,13 +202,16 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
     registered->set_worker_id(worker_id_);
     registered->set_heartbeat_interval_ms(service_.options().heartbeat_interval_ms);
     registered->set_heartbeat_timeout_ms(service_.options().heartbeat_timeout_ms);
-    Enqueue(std::move(reply));  // before any lease AddWorker hands out
+    // Queued first, so it precedes any lease; written only once the dispatcher knows the
+    // worker, so a worker that has read Registered is already in ListWorkers.
+    Enqueue(std::move(reply));
     auto assignments = service_.dispatcher().AddWorker(desc, NowMs());
     if (!assignments.ok()) {
       service_.links().Remove(worker_id_, this);
       return ToGrpcStatus(assignments.status());
     }
     registered_ = true;
+    ReleaseHold();
     spdlog::info("worker {} registered (device key '{}', {})", worker_id_, desc.device_key,
                  desc.peer);
     service_.links().Send(std::move(*assignments));
@@ -261,6 +277,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
   std::deque<v1::TrackerMessage> queue_;
   v1::TrackerMessage current_;  // the message of the one write in flight
   bool writing_ = false;
+  bool holding_ = true;  // until registration completes: messages queue, nothing is written
   bool finish_requested_ = false;
   bool finished_ = false;
   grpc::Status finish_status_;

@@ -38,10 +38,6 @@ TEST(TrackerServerLifecycleTest, SilentWorkerIsDroppedWithUnavailable) {
   ASSERT_TRUE(server);
   StreamWorker worker(LoopbackChannel(server->address()));
   ASSERT_TRUE(worker.Register("pi").has_value());
-  // Registered is written before the dispatcher adds the worker, so it may lag a moment.
-  for (int i = 0; i < 200 && server->dispatcher().Workers().empty(); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
   EXPECT_EQ(server->dispatcher().Workers().size(), 1u);
   // No heartbeats: the ticker drops it after the 300 ms timeout and ends its stream.
   grpc::Status status = worker.Status();
@@ -87,6 +83,60 @@ TEST(TrackerServerLifecycleTest, ShutdownClosesWorkerStreamsAndReleasesWait) {
   EXPECT_EQ(waiter.wait_for(std::chrono::seconds(10)), std::future_status::ready);
   EXPECT_EQ(worker.Status().error_code(), grpc::StatusCode::UNAVAILABLE);
   server->Shutdown();  // idempotent
+}
+
+TEST(TrackerServerLifecycleTest, ShutdownEndsWatchersPromptly) {
+  auto server = StartTracker("watch.db");
+  ASSERT_TRUE(server);
+  auto client = v1::TrackerService::NewStub(LoopbackChannel(server->address()));
+  v1::SubmitJobRequest request;
+  request.set_workload("matmul:16,16,16");
+  request.set_device_key("nobody");
+  request.set_trials(2);
+  request.set_tuner("random");
+  v1::Job job;
+  {
+    grpc::ClientContext context;
+    SetToken(context, "", 30);
+    ASSERT_TRUE(client->SubmitJob(&context, request, &job).ok());
+  }
+  // A watch whose deadline passes ends with DEADLINE_EXCEEDED after its first event.
+  {
+    grpc::ClientContext context;
+    SetToken(context, "", 0.3);
+    v1::WatchJobRequest watch;
+    watch.set_id(job.id());
+    auto reader = client->WatchJob(&context, watch);
+    v1::JobEvent event;
+    EXPECT_TRUE(reader->Read(&event));
+    EXPECT_EQ(event.job().id(), job.id());
+    while (reader->Read(&event)) {
+    }
+    EXPECT_EQ(reader->Finish().error_code(), grpc::StatusCode::DEADLINE_EXCEEDED);
+  }
+  // Two watchers still waiting when the tracker stops: Shutdown does not wait for the job.
+  std::vector<std::future<grpc::Status>> watchers;
+  for (int i = 0; i < 2; ++i) {
+    watchers.push_back(std::async(std::launch::async, [&] {
+      grpc::ClientContext context;
+      SetToken(context, "", 30);
+      v1::WatchJobRequest watch;
+      watch.set_id(job.id());
+      auto reader = client->WatchJob(&context, watch);
+      v1::JobEvent event;
+      while (reader->Read(&event)) {
+      }
+      return reader->Finish();
+    }));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto started = std::chrono::steady_clock::now();
+  server->Shutdown();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  for (auto& w : watchers) {
+    ASSERT_EQ(w.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+    EXPECT_FALSE(w.get().ok());
+  }
 }
 
 }  // namespace

@@ -140,6 +140,52 @@ TEST_F(TrackerServerTest, StartRejectsBadOptions) {
   EXPECT_NE(s.message().find("cannot listen on"), std::string::npos) << s;
 }
 
+TEST_F(TrackerServerTest, JobWithoutWorkersWaitsAndCanBeCancelled) {
+  v1::SubmitJobRequest request;
+  request.set_workload("matmul:16,16,16");
+  request.set_device_key("nobody-has-this");
+  request.set_trials(2);
+  request.set_tuner("random");
+  v1::Job job;
+  ASSERT_TRUE(Submit(request, &job).ok());
+  EXPECT_FALSE(job.id().empty());
+  EXPECT_TRUE(job.state() == v1::JOB_STATE_QUEUED || job.state() == v1::JOB_STATE_RUNNING);
+  {
+    grpc::ClientContext context;
+    SetToken(context, kToken, 10);
+    v1::CancelJobRequest cancel;
+    cancel.set_id(job.id());
+    v1::Job cancelled;
+    ASSERT_TRUE(client_->CancelJob(&context, cancel, &cancelled).ok());
+    EXPECT_EQ(cancelled.state(), v1::JOB_STATE_CANCELLED);
+  }
+  {
+    grpc::ClientContext context;
+    SetToken(context, kToken, 10);
+    v1::GetJobRequest get;
+    get.set_id(job.id());
+    v1::Job got;
+    ASSERT_TRUE(client_->GetJob(&context, get, &got).ok());
+    EXPECT_EQ(got.state(), v1::JOB_STATE_CANCELLED);
+    EXPECT_EQ(got.trials_done(), 0);
+  }
+  {
+    grpc::ClientContext context;
+    SetToken(context, kToken, 10);
+    v1::GetJobRequest get;
+    get.set_id("job-does-not-exist");
+    v1::Job got;
+    EXPECT_EQ(client_->GetJob(&context, get, &got).error_code(), grpc::StatusCode::NOT_FOUND);
+  }
+  // Unfinished only: the cancelled job is not listed; with finished ones it is.
+  grpc::ClientContext context;
+  SetToken(context, kToken, 10);
+  v1::ListJobsResponse unfinished;
+  ASSERT_TRUE(client_->ListJobs(&context, v1::ListJobsRequest(), &unfinished).ok());
+  EXPECT_EQ(unfinished.jobs_size(), 0);
+  EXPECT_EQ(AllJobs().size(), 1u);
+}
+
 // A worker thread answering every lease ok with a time that depends on the library, until the
 // stream ends.
 class AnsweringWorker {
