@@ -11,7 +11,7 @@ JOBS="${JOBS:-2}"
 bash scripts/install-deps.sh >/dev/null
 cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DTUNEFARM_BUILD_TESTS=OFF >/dev/null
 BENCHES=(operator_bench compile_time_bench lower_bench runtime_size measure_throughput_bench
-  tune_bench search_efficiency_bench)
+  tune_bench search_efficiency_bench farm_scaling_bench tracker_capacity_bench)
 cmake --build build-bench --parallel "$JOBS" --target "${BENCHES[@]}" tunefarm-measure
 
 for b in "${BENCHES[@]}"; do
