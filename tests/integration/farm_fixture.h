@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -25,7 +26,10 @@ using fixtures::ChildProcess;
 class Farm {
  public:
   explicit Farm(const std::string& name, std::string token = "") : token_(std::move(token)) {
-    dir_ = (std::filesystem::path(::testing::TempDir()) / ("tf_farm_" + name)).string();
+    // ctest runs tests of one fixture in parallel processes: the pid keeps their files apart.
+    dir_ = (std::filesystem::path(::testing::TempDir()) /
+            absl::StrCat("tf_farm_", name, "_", ::getpid()))
+               .string();
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
     db_ = dir_ + "/farm.db";
