@@ -17,11 +17,6 @@ absl::StatusOr<std::string> Resolve(const v1::Artifact& artifact, ArtifactCache&
 
 absl::StatusOr<PreparedLease> PrepareLease(const v1::Lease& lease, ArtifactCache& cache) {
   if (!lease.has_library() || lease.library().sha256().empty()) {
-    if (lease.has_build_spec()) {
-      return absl::FailedPreconditionError(
-          "this worker cannot build (it registered can_build=false) but the lease has a build "
-          "spec instead of a library");
-    }
     return absl::InvalidArgumentError("the lease has no library");
   }
   PreparedLease prepared;

@@ -145,3 +145,32 @@ TEST_F(FarmBadInputTest, UnknownDeviceKeyWaitsAndSaysSo) {
 
 }  // namespace
 }  // namespace tunefarm::integration
+
+namespace tunefarm::integration {
+namespace {
+
+TEST(FarmLimitsTest, OversizedLibrariesAreBuildErrorsNamingTheLimit) {
+  Farm farm("artifact_limit");
+  tracker::TrackerServerOptions options = Farm::FastOptions();
+  options.jobs.max_artifact_bytes = 1024;  // no shared library is this small
+  farm.StartTracker(options);
+  ChildProcess worker = farm.StartWorker("cpu-limit");
+  ASSERT_TRUE(farm.WaitForWorkers("cpu-limit", 1));
+  absl::StatusOr<tracker::JobStatus> job = farm.Client()->SubmitJob(SmallJob("cpu-limit", 3));
+  ASSERT_TRUE(job.ok()) << job.status();
+  tracker::JobStatus done = farm.WaitForJob(job->id);
+  EXPECT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
+  std::vector<tuner::Record> records = farm.JobRecords(job->id);
+  ASSERT_EQ(records.size(), 3u);
+  for (const tuner::Record& r : records) {
+    EXPECT_EQ(r.error_kind, tuner::ErrorKind::kBuildError);
+    EXPECT_NE(r.error_message.find("over the limit of 1024 bytes"), std::string::npos)
+        << r.error_message;
+  }
+  auto workers = farm.Client()->ListWorkers("cpu-limit");
+  ASSERT_TRUE(workers.ok());
+  EXPECT_EQ((*workers)[0].measured, 0) << "nothing oversized reaches a worker";
+}
+
+}  // namespace
+}  // namespace tunefarm::integration
