@@ -1,0 +1,42 @@
+// DashboardServer: the tracker's web side (`tunefarm tracker --http 127.0.0.1:8080`): the
+// dashboard pages (fleet, jobs with their charts, the workload leaderboard, a record's page), the
+// JSON API under /api/ behind them, and /metrics for Prometheus. cpp-httplib stays in the .cc.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "tracker/dispatcher.h"
+#include "tracker/job_manager.h"
+#include "tracker/metrics.h"
+
+namespace tunefarm::tracker {
+
+struct DashboardOptions {
+  std::string listen = "127.0.0.1:8080";  // port 0: an ephemeral port (see port())
+  std::string db_path;                    // the record database (read through its own connection)
+  // Required (Authorization: Bearer, or ?token=) for anything that changes state, and for every
+  // request from a non-loopback address; read-only pages are open on loopback. Empty: no check.
+  std::string token;
+};
+
+class DashboardServer {
+ public:
+  // Unavailable naming the address when it cannot listen.
+  static absl::StatusOr<std::unique_ptr<DashboardServer>> Start(DashboardOptions options,
+                                                                Dispatcher& dispatcher,
+                                                                JobManager& jobs,
+                                                                const Metrics& metrics);
+  ~DashboardServer();  // Stop()
+  void Stop();         // idempotent
+  int port() const;
+
+  struct Impl;
+
+ private:
+  explicit DashboardServer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tunefarm::tracker

@@ -1,0 +1,75 @@
+// Metrics: what the tracker counts while it runs (results by outcome, trials, dispatch latency,
+// database write latency), rendered with the fleet's and the jobs' current state as Prometheus
+// text for /metrics and read by the dashboard. Thread-safe; counting is a few atomic adds.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "tuner/record.h"
+
+namespace tunefarm::tracker {
+
+class Dispatcher;
+class JobManager;
+
+// A cumulative histogram with fixed upper bounds (seconds), Prometheus style.
+class LatencyHistogram {
+ public:
+  explicit LatencyHistogram(std::vector<double> upper_bounds);
+  void Observe(double seconds);
+  struct Snapshot {
+    std::vector<double> upper_bounds;
+    std::vector<uint64_t> cumulative_counts;  // one per bound, then +Inf
+    uint64_t count = 0;
+    double sum = 0;
+  };
+  Snapshot Read() const;
+
+ private:
+  std::vector<double> bounds_;
+  mutable std::mutex mu_;
+  std::vector<uint64_t> counts_;  // per bucket (not cumulative), last is +Inf
+  uint64_t count_ = 0;
+  double sum_ = 0;
+};
+
+class Metrics {
+ public:
+  Metrics();
+
+  // A worker's result was accepted (exactly once per candidate) with this outcome.
+  void CountResult(tuner::ErrorKind kind);
+  // Time from a worker's result to its next lease.
+  void ObserveDispatchLatency(double seconds);
+  // One write of records to the database (a result, or a batch).
+  void ObserveDbWrite(double seconds);
+
+  uint64_t results(tuner::ErrorKind kind) const;
+  uint64_t results_total() const;
+  // Results per second over the last minute (a sliding window of one-second slots).
+  double trials_per_second() const;
+  LatencyHistogram::Snapshot dispatch_latency() const { return dispatch_latency_.Read(); }
+  LatencyHistogram::Snapshot db_write_latency() const { return db_write_.Read(); }
+
+ private:
+  std::array<std::atomic<uint64_t>, std::size(tuner::kAllErrorKinds)> results_{};
+  LatencyHistogram dispatch_latency_;
+  LatencyHistogram db_write_;
+  mutable std::mutex rate_mu_;
+  std::map<int64_t, uint64_t> per_second_;  // unix second -> results, last 60 s
+};
+
+// The Prometheus text exposition (version 0.0.4) of everything: tunefarm_workers{device_key,
+// state}, tunefarm_queue_depth{device_key}, tunefarm_results_total{outcome},
+// tunefarm_trials_per_second, tunefarm_jobs{state}, tunefarm_dispatch_latency_seconds
+// (histogram), tunefarm_db_write_seconds (histogram), each with # HELP and # TYPE.
+std::string RenderMetricsText(const Metrics& metrics, const Dispatcher& dispatcher,
+                              const JobManager& jobs);
+
+}  // namespace tunefarm::tracker
