@@ -46,6 +46,8 @@ REQUIRED_PKGS=(
   libcli11-dev nlohmann-json3-dev libcpp-httplib-dev libdlpack-dev
   # Vendor libraries the benchmarks compare against (bench/vendor_*).
   libopenblas-dev libdnnl-dev
+  # The dashboard's browser tests drive headless Chromium (--dump-dom, --screenshot).
+  chromium
 )
 
 # Optional: run aarch64 binaries under user-mode emulation.
@@ -108,6 +110,7 @@ check "xgboost CMake config usable" test -x /usr/bin/xgboost
 check "xgboost C API header"        test -f /usr/include/xgboost/c_api.h
 check "cpp-httplib pkg-config"      pkg-config --exists 'cpp-httplib >= 0.11'
 check "sqlite3 pkg-config"          pkg-config --exists sqlite3
+check "chromium (browser tests)"     command -v chromium
 if [[ "${DEPS_SKIP_OPTIONAL:-0}" != "1" ]]; then
   check "qemu-aarch64 (optional)"         command -v qemu-aarch64
   check "aarch64-linux-gnu-g++ (optional)" command -v aarch64-linux-gnu-g++

@@ -137,6 +137,8 @@ void AddFarmCommands(CLI::App& app, FarmCommands& f) {
       ->add_option("--max-artifact-mb", f.tracker.max_artifact_mb,
                    "Largest library sent to a worker")
       ->capture_default_str();
+  f.tracker_cmd->add_option("--http", f.tracker.http,
+                            "Serve the web dashboard, JSON API and /metrics on HOST:PORT");
   f.tracker_cmd->add_option("--port-file", f.tracker.port_file,
                             "Write the bound port here once listening");
 

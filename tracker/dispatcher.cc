@@ -1,6 +1,10 @@
 #include "tracker/dispatcher.h"
 
+#include <algorithm>
+#include <chrono>
+
 #include "tracker/dispatcher_state.h"
+#include "tracker/metrics.h"
 
 namespace tunefarm::tracker {
 
@@ -29,8 +33,13 @@ struct Dispatcher::State {
 namespace {
 
 // Done callbacks run here, after the lock is released: they may call back into the dispatcher.
-void RunDone(PendingDone& done) {
-  for (auto& [callback, outcome] : done) callback(outcome);
+// Every completion passes through here (a worker's result, worker_lost from lost leases or
+// quarantine, cancelled), so this is where results are counted; cancelled ones are not results.
+void RunDone(PendingDone& done, Metrics* metrics) {
+  for (auto& [callback, outcome] : done) {
+    if (metrics != nullptr && !outcome.cancelled) metrics->CountResult(outcome.error_kind);
+    callback(outcome);
+  }
 }
 
 }  // namespace
@@ -57,7 +66,7 @@ std::vector<Assignment> Dispatcher::RemoveWorker(const std::string& worker_id, i
     std::optional<std::string> key = state_->s.RemoveWorker(worker_id, done);
     if (key.has_value()) state_->s.Dispatch(*key, now_ms, out);
   }
-  RunDone(done);
+  RunDone(done, metrics_.load());
   return out;
 }
 
@@ -81,6 +90,10 @@ std::vector<Assignment> Dispatcher::Submit(MeasureWork work, DoneCallback done, 
 
 std::vector<Assignment> Dispatcher::Complete(const std::string& worker_id, int64_t lease_id,
                                              WorkOutcome outcome, int64_t now_ms) {
+  // Dispatch latency: from the result arriving here to the same worker's next lease being made
+  // (lock wait included), on the steady clock since now_ms is the caller's wall clock.
+  const auto entered = std::chrono::steady_clock::now();
+  Metrics* metrics = metrics_.load();
   std::vector<Assignment> out;
   PendingDone done;
   {
@@ -89,7 +102,13 @@ std::vector<Assignment> Dispatcher::Complete(const std::string& worker_id, int64
         state_->s.Complete(worker_id, lease_id, std::move(outcome), now_ms, done);
     if (key != nullptr) state_->s.Dispatch(*key, now_ms, out);
   }
-  RunDone(done);
+  if (metrics != nullptr && std::any_of(out.begin(), out.end(), [&](const Assignment& a) {
+        return a.worker_id == worker_id;
+      })) {
+    metrics->ObserveDispatchLatency(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - entered).count());
+  }
+  RunDone(done, metrics);
   return out;
 }
 
@@ -102,7 +121,7 @@ std::vector<Assignment> Dispatcher::Tick(int64_t now_ms, std::vector<std::string
     // Also hands out work to workers freed without a dispatch (a cancelled job's leases).
     state_->s.DispatchAll(now_ms, out);
   }
-  RunDone(done);
+  RunDone(done, metrics_.load());
   return out;
 }
 
@@ -118,7 +137,7 @@ std::vector<Withdrawal> Dispatcher::CancelJob(const std::string& job_id) {
     std::lock_guard<std::mutex> lock(state_->mu);
     out = state_->s.CancelJob(job_id, done);
   }
-  RunDone(done);
+  RunDone(done, metrics_.load());
   return out;
 }
 
@@ -148,6 +167,11 @@ int Dispatcher::QueuedFor(const std::string& device_key) const {
 int Dispatcher::WorkersFor(const std::string& device_key) const {
   std::lock_guard<std::mutex> lock(state_->mu);
   return state_->s.WorkersFor(device_key);
+}
+
+std::vector<std::string> Dispatcher::DeviceKeys() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->s.DeviceKeys();
 }
 
 int Dispatcher::LeasesOutstanding() const {

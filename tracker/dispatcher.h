@@ -8,6 +8,7 @@
 // done-callbacks run on the calling thread after the internal lock is released.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -20,6 +21,8 @@
 #include "tracker/measure_work.h"
 
 namespace tunefarm::tracker {
+
+class Metrics;
 
 struct DispatcherOptions {
   int64_t heartbeat_timeout_ms = 10000;  // a worker silent this long is gone
@@ -60,6 +63,7 @@ struct WorkerSnapshot {
   int64_t measured = 0;  // leases completed by this worker
   int64_t failures = 0;  // of those, not ok
   std::optional<int64_t> lease_id;
+  std::optional<std::string> job_id;  // the job of the work under lease_id
 };
 
 // One lease to send: `work` stays owned by the dispatcher until completed.
@@ -84,6 +88,11 @@ class Dispatcher {
   ~Dispatcher();
   Dispatcher(const Dispatcher&) = delete;
   Dispatcher& operator=(const Dispatcher&) = delete;
+
+  // Counts every completed piece of work by outcome (a worker's accepted result, or worker_lost
+  // when its leases kept being lost; never a cancelled one) and the time from a result to the
+  // same worker's next lease. `metrics` must outlive the dispatcher; null: nothing is counted.
+  void SetMetrics(Metrics* metrics) { metrics_.store(metrics); }
 
   // --- workers ---
   // AlreadyExists when the id is taken. The new worker is idle: it may get a lease at once.
@@ -127,11 +136,14 @@ class Dispatcher {
   int QueuedFor(const std::string& device_key) const;   // work waiting for a lease
   int WorkersFor(const std::string& device_key) const;  // connected, any state
   int LeasesOutstanding() const;
+  // Every key with connected workers or queued work, sorted.
+  std::vector<std::string> DeviceKeys() const;
 
  private:
   struct State;
   std::unique_ptr<State> state_;
   DispatcherOptions options_;
+  std::atomic<Metrics*> metrics_{nullptr};
 };
 
 }  // namespace tunefarm::tracker

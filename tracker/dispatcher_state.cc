@@ -226,6 +226,16 @@ int DispatcherState::WorkersFor(const std::string& device_key) const {
   return it == keys_.end() ? 0 : it->second.workers;
 }
 
+std::vector<std::string> DispatcherState::DeviceKeys() const {
+  // keys_ keeps a key once seen; only those with something in them are listed.
+  std::vector<std::string> out;
+  for (const auto& [name, key] : keys_) {
+    if (key.workers > 0 || key.queued > 0) out.push_back(name);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 WorkerSnapshot DispatcherState::SnapshotOf(const WorkerEntry& w) const {
   WorkerSnapshot s;
   s.description = w.description;
@@ -242,7 +252,15 @@ WorkerSnapshot DispatcherState::SnapshotOf(const WorkerEntry& w) const {
   s.last_heartbeat_ms = w.last_heartbeat_ms;
   s.measured = w.measured;
   s.failures = w.failures;
-  if (w.lease_id != 0) s.lease_id = w.lease_id;
+  if (w.lease_id != 0) {
+    s.lease_id = w.lease_id;
+    // The lease and its item live as long as the worker holds the lease.
+    auto lease = leases_.find(w.lease_id);
+    if (lease != leases_.end()) {
+      auto item = items_.find(lease->second.item_id);
+      if (item != items_.end()) s.job_id = item->second.work->job_id;
+    }
+  }
   return s;
 }
 

@@ -103,6 +103,7 @@ class DispatcherState {
   std::vector<WorkerSnapshot> Workers(const std::string& device_key) const;
   int QueuedFor(const std::string& device_key) const;
   int WorkersFor(const std::string& device_key) const;
+  std::vector<std::string> DeviceKeys() const;  // with workers or queued work, sorted
   int LeasesOutstanding() const { return static_cast<int>(leases_.size()); }
 
  private:

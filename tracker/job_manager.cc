@@ -154,6 +154,7 @@ struct JobManager::Impl {
       id = job->status.id;
     }
     JobRunContext context{dispatcher, sender, pool, options.db_path, options.max_artifact_bytes};
+    context.metrics = options.metrics;
     JobRunHooks hooks;
     hooks.on_runner = [&](RemoteRunner* runner) {
       std::lock_guard<std::mutex> lock(mu);
@@ -454,6 +455,23 @@ std::vector<JobStatus> JobManager::List(bool include_finished, int limit) const 
       }
     }
     out.push_back(impl_->StatusFromRow(row));
+  }
+  return out;
+}
+
+std::map<JobState, int> JobManager::CountByState() const {
+  std::map<JobState, int> out;
+  absl::StatusOr<std::vector<JobRow>> rows =
+      impl_->table->List(/*include_finished=*/true, /*limit=*/0);  // 0: all
+  if (!rows.ok()) {
+    spdlog::error("cannot list jobs: {}", rows.status().ToString());
+    return out;
+  }
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  for (const JobRow& row : *rows) {
+    // The in-memory state is the newest (as in List).
+    auto it = impl_->jobs.find(row.id);
+    ++out[it != impl_->jobs.end() ? it->second->status.state : row.state];
   }
   return out;
 }

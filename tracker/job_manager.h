@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +16,8 @@
 
 namespace tunefarm::tracker {
 
+class Metrics;
+
 struct JobManagerOptions {
   std::string db_path;      // the record database (also holds the jobs table)
   int max_jobs = 64;        // queued + running; beyond: ResourceExhausted
@@ -23,6 +26,7 @@ struct JobManagerOptions {
   int64_t max_artifact_bytes = 64ll << 20;
   int build_parallelism = 0;    // candidates compiled at once across all jobs; 0: cores
   std::string work_dir_parent;  // scratch for built libraries; empty: $TMPDIR or /tmp
+  Metrics* metrics = nullptr;   // times the jobs' database writes; must outlive the manager
 };
 
 class JobManager {
@@ -47,6 +51,9 @@ class JobManager {
   absl::StatusOr<JobStatus> Cancel(const std::string& id);
   // Newest first; `include_finished` false: queued and running only.
   std::vector<JobStatus> List(bool include_finished, int limit) const;
+  // How many jobs of the database are in each state (states with none are absent). Cheap: it
+  // reads the jobs table only, not the records (for /metrics, scraped every few seconds).
+  std::map<JobState, int> CountByState() const;
   // Blocks until the job's version exceeds `after_version`, the job is finished, or
   // `timeout_ms` passes; returns its status then. NotFound for an unknown id.
   absl::StatusOr<JobStatus> WaitForChange(const std::string& id, int64_t after_version,

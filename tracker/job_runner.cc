@@ -147,6 +147,7 @@ JobRunOutcome RunJob(const std::string& job_id, const JobSpec& spec,
   ro.seed = spec.seed;
   ro.max_artifact_bytes = context.max_artifact_bytes;
   ro.stop = &stop;
+  ro.metrics = context.metrics;
   RemoteRunner runner(context.dispatcher, context.sender, store->get(), ro);
   if (hooks.on_runner) hooks.on_runner(&runner);
   context.dispatcher.SetJobWeight(job_id, spec.priority);

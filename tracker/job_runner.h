@@ -52,6 +52,7 @@ struct JobRunContext {
   const BuilderPool& pool;
   std::string db_path;
   int64_t max_artifact_bytes = 64ll << 20;
+  Metrics* metrics = nullptr;  // handed to the job's RemoteRunner (database write times)
 };
 
 struct JobRunHooks {

@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tuner/record.h"
@@ -21,7 +22,10 @@ class JobManager;
 // A cumulative histogram with fixed upper bounds (seconds), Prometheus style.
 class LatencyHistogram {
  public:
+  // `upper_bounds` strictly increasing and finite; +Inf is implied.
   explicit LatencyHistogram(std::vector<double> upper_bounds);
+  // A value lands in the first bucket whose bound is >= it (Prometheus `le`); negative values
+  // count as 0 and NaN is ignored.
   void Observe(double seconds);
   struct Snapshot {
     std::vector<double> upper_bounds;
@@ -39,11 +43,15 @@ class LatencyHistogram {
   double sum_ = 0;
 };
 
+// 0.0001 s .. 10 s in 1-2.5-5 steps: the buckets of both latency histograms.
+std::vector<double> DefaultLatencyBuckets();
+
 class Metrics {
  public:
   Metrics();
 
-  // A worker's result was accepted (exactly once per candidate) with this outcome.
+  // A piece of work was completed by the dispatcher (exactly once per candidate sent to the
+  // fleet) with this outcome: a worker's accepted result, or worker_lost.
   void CountResult(tuner::ErrorKind kind);
   // Time from a worker's result to its next lease.
   void ObserveDispatchLatency(double seconds);
@@ -57,18 +65,28 @@ class Metrics {
   LatencyHistogram::Snapshot dispatch_latency() const { return dispatch_latency_.Read(); }
   LatencyHistogram::Snapshot db_write_latency() const { return db_write_.Read(); }
 
+  // The same with an explicit clock (seconds on any monotonic scale), for tests.
+  void CountResultAt(tuner::ErrorKind kind, int64_t now_s);
+  double TrialsPerSecondAt(int64_t now_s) const;
+
+  static constexpr int kRateWindowSeconds = 60;
+
  private:
   std::array<std::atomic<uint64_t>, std::size(tuner::kAllErrorKinds)> results_{};
   LatencyHistogram dispatch_latency_;
   LatencyHistogram db_write_;
   mutable std::mutex rate_mu_;
-  std::map<int64_t, uint64_t> per_second_;  // unix second -> results, last 60 s
+  std::map<int64_t, uint64_t> per_second_;  // steady second -> results, last 60 s
 };
 
+// A label value as the exposition format wants it: backslash, double quote and newline escaped.
+std::string EscapeLabelValue(std::string_view value);
+
 // The Prometheus text exposition (version 0.0.4) of everything: tunefarm_workers{device_key,
-// state}, tunefarm_queue_depth{device_key}, tunefarm_results_total{outcome},
-// tunefarm_trials_per_second, tunefarm_jobs{state}, tunefarm_dispatch_latency_seconds
-// (histogram), tunefarm_db_write_seconds (histogram), each with # HELP and # TYPE.
+// state}, tunefarm_queue_depth{device_key}, tunefarm_leases_outstanding,
+// tunefarm_results_total{outcome}, tunefarm_trials_per_second, tunefarm_jobs{state},
+// tunefarm_dispatch_latency_seconds (histogram), tunefarm_db_write_seconds (histogram), each
+// with # HELP and # TYPE.
 std::string RenderMetricsText(const Metrics& metrics, const Dispatcher& dispatcher,
                               const JobManager& jobs);
 

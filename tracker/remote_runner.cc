@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "spdlog/spdlog.h"
+#include "tracker/metrics.h"
 #include "tuner/tuning_loop.h"
 
 namespace tunefarm::tracker {
@@ -168,8 +169,14 @@ std::vector<tuner::MeasureResult> RemoteRunner::Run(const std::vector<tuner::Mea
     r.repeat_seconds = std::move(outcome.repeat_seconds);
     r.measured_by = outcome.worker_id.empty() ? kTrackerSide : outcome.worker_id;
     if (store_ == nullptr) return;
-    absl::StatusOr<int64_t> id = store_->Insert(tuner::MakeRecord(
-        *inputs[i].task, inputs[i].config, r, options_.device_key, options_.job_id));
+    tuner::Record record = tuner::MakeRecord(*inputs[i].task, inputs[i].config, r,
+                                             options_.device_key, options_.job_id);
+    const auto write_start = std::chrono::steady_clock::now();
+    absl::StatusOr<int64_t> id = store_->Insert(record);
+    if (options_.metrics != nullptr) {
+      options_.metrics->ObserveDbWrite(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count());
+    }
     if (id.ok()) {
       r.recorded = true;
     } else {

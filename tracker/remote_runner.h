@@ -17,6 +17,8 @@
 
 namespace tunefarm::tracker {
 
+class Metrics;
+
 struct RemoteRunnerOptions {
   std::string device_key;
   std::string job_id;
@@ -25,6 +27,7 @@ struct RemoteRunnerOptions {
   int64_t max_artifact_bytes = 64ll << 20;  // a bigger library is a build_error record
   // Set by the job's owner to cancel: Run returns at once, unfinished work marked cancelled.
   const std::atomic<bool>* stop = nullptr;
+  Metrics* metrics = nullptr;  // when set, each record's database write is timed
 };
 
 // Not thread-safe: one Run at a time (the job's tuning thread). `store` may be null; otherwise

@@ -28,28 +28,29 @@ constexpr char kColumns[] =
     }                                         \
   } while (0)
 
-absl::StatusOr<Record> ReadRow(const SqliteStatement& stmt) {
+// The record's columns start at `c` (1 when the row id comes first).
+absl::StatusOr<Record> ReadRow(const SqliteStatement& stmt, int c = 0) {
   Record r;
-  r.workload_key = stmt.ColumnText(0);
-  r.target = stmt.ColumnText(1);
-  r.device_key = stmt.ColumnText(2);
-  r.config_json = stmt.ColumnText(3);
+  r.workload_key = stmt.ColumnText(c + 0);
+  r.target = stmt.ColumnText(c + 1);
+  r.device_key = stmt.ColumnText(c + 2);
+  r.config_json = stmt.ColumnText(c + 3);
   nlohmann::json repeats =
-      nlohmann::json::parse(stmt.ColumnText(4), nullptr, /*allow_exceptions=*/false);
+      nlohmann::json::parse(stmt.ColumnText(c + 4), nullptr, /*allow_exceptions=*/false);
   if (!repeats.is_array()) return absl::DataLossError("record with corrupt repeat_seconds_json");
   for (const auto& t : repeats) {
     if (!t.is_number()) return absl::DataLossError("record with a non-numeric repeat time");
     r.repeat_seconds.push_back(t.get<double>());
   }
-  absl::StatusOr<ErrorKind> kind = ParseErrorKind(stmt.ColumnText(5));
+  absl::StatusOr<ErrorKind> kind = ParseErrorKind(stmt.ColumnText(c + 5));
   if (!kind.ok()) return absl::DataLossError(kind.status().message());
   r.error_kind = *kind;
-  r.error_message = stmt.ColumnText(6);
-  r.build_seconds = stmt.ColumnDouble(7);
-  r.measured_by = stmt.ColumnText(8);
-  r.timestamp_ms = stmt.ColumnInt(9);
-  r.tunefarm_version = stmt.ColumnText(10);
-  r.job_id = stmt.ColumnText(11);
+  r.error_message = stmt.ColumnText(c + 6);
+  r.build_seconds = stmt.ColumnDouble(c + 7);
+  r.measured_by = stmt.ColumnText(c + 8);
+  r.timestamp_ms = stmt.ColumnInt(c + 9);
+  r.tunefarm_version = stmt.ColumnText(c + 10);
+  r.job_id = stmt.ColumnText(c + 11);
   return r;
 }
 
@@ -160,6 +161,25 @@ absl::StatusOr<std::vector<Record>> RecordStore::QueryRecords(
     absl::StatusOr<Record> record = ReadRow(*stmt);
     if (!record.ok()) return record.status();
     out.push_back(*std::move(record));
+  }
+}
+
+absl::StatusOr<std::vector<StoredRecord>> RecordStore::QueryStoredRecords(
+    std::string_view where_sql, const std::vector<std::string>& params) {
+  absl::StatusOr<SqliteStatement> stmt =
+      db_.Prepare(absl::StrCat("SELECT id, ", kColumns, " FROM records ", std::string(where_sql)));
+  if (!stmt.ok()) return stmt.status();
+  for (size_t i = 0; i < params.size(); ++i) {
+    TF_RETURN_IF_ERROR(stmt->BindText(static_cast<int>(i + 1), params[i]));
+  }
+  std::vector<StoredRecord> out;
+  while (true) {
+    absl::StatusOr<bool> row = stmt->Step();
+    if (!row.ok()) return row.status();
+    if (!*row) return out;
+    absl::StatusOr<Record> record = ReadRow(*stmt, 1);
+    if (!record.ok()) return record.status();
+    out.push_back(StoredRecord{stmt->ColumnInt(0), *std::move(record)});
   }
 }
 

@@ -30,6 +30,18 @@ struct BestQuery {
   std::optional<std::string> tunefarm_version;  // only records measured by this version
 };
 
+// A record with its row id (increasing in insertion order), for pages that link to one record.
+struct StoredRecord {
+  int64_t id = 0;
+  Record record;
+};
+
+// A workload the database has records of, with its FLOP count when known (PutWorkload).
+struct WorkloadEntry {
+  std::string key;
+  std::optional<double> flops;
+};
+
 class RecordStore {
  public:
   // Opens or creates the database and migrates it to the latest schema. A file with a newer
@@ -66,6 +78,20 @@ class RecordStore {
   absl::StatusOr<std::vector<Record>> JobHistory(std::string_view job_id);
   // Record count per error kind; kinds with no records are absent.
   absl::StatusOr<std::map<ErrorKind, int64_t>> CountByErrorKind();
+
+  // --- for the dashboard (record_store_dashboard.cc) ---
+  // JobHistory with the record ids.
+  absl::StatusOr<std::vector<StoredRecord>> JobRecordsWithIds(std::string_view job_id);
+  // NotFound naming the id.
+  absl::StatusOr<StoredRecord> RecordById(int64_t id);
+  // Every workload with records or a FLOP count, by key.
+  absl::StatusOr<std::vector<WorkloadEntry>> Workloads();
+  // BestPerDevice over every target, with ids; one query however many records there are.
+  absl::StatusOr<std::vector<StoredRecord>> BestPerDeviceWithIds(std::string_view workload_key);
+  // The best ok record of `query` (its version filter ignored) whose config equals
+  // `config_json` (compared in canonical form); nullopt when none.
+  absl::StatusOr<std::optional<StoredRecord>> BestWithConfig(const BestQuery& query,
+                                                             std::string_view config_json);
   absl::StatusOr<int64_t> RecordCount();
 
   // Every record as one JSON line, in insertion order (docs/records.md).
@@ -86,6 +112,9 @@ class RecordStore {
   absl::Status InsertOne(const Record& record);
   absl::StatusOr<std::vector<Record>> QueryRecords(std::string_view where_sql,
                                                    const std::vector<std::string>& params);
+  // "SELECT id, <columns> FROM records <where_sql>", params bound as text.
+  absl::StatusOr<std::vector<StoredRecord>> QueryStoredRecords(
+      std::string_view where_sql, const std::vector<std::string>& params);
 
   SqliteDb db_;
 };

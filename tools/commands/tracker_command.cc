@@ -45,6 +45,7 @@ int RunTrackerCommand(const TrackerCommandOptions& o, const std::atomic<bool>* s
   options.jobs.max_running = o.max_running;
   options.jobs.max_trials = o.max_trials;
   options.jobs.max_artifact_bytes = o.max_artifact_mb << 20;
+  options.http_listen = o.http;
   absl::StatusOr<std::unique_ptr<tracker::TrackerServer>> server =
       tracker::TrackerServer::Start(options);
   if (!server.ok()) {
@@ -53,6 +54,10 @@ int RunTrackerCommand(const TrackerCommandOptions& o, const std::atomic<bool>* s
   }
   out << "tracker listening on " << (*server)->address() << " (records in " << o.db << ")"
       << std::endl;
+  if ((*server)->http_port() != 0) {
+    out << "dashboard on http://" << o.http.substr(0, o.http.rfind(':')) << ":"
+        << (*server)->http_port() << "/" << std::endl;
+  }
   if (!o.port_file.empty()) {
     // Written to a temporary name and renamed, so a reader never sees a half-written port.
     const std::string tmp = o.port_file + ".tmp";

@@ -21,6 +21,7 @@ struct TrackerCommandOptions {
   int max_trials = 100000;
   int64_t max_artifact_mb = 64;
   std::string port_file;  // the bound port is written here once listening (scripts, tests)
+  std::string http;       // the web dashboard and /metrics, HOST:PORT (port 0: any); empty: off
 };
 
 // 0 after a clean stop (`stop` set); 1 with "tunefarm: ..." when the tracker cannot start (the

@@ -19,6 +19,7 @@
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
 #include "spdlog/spdlog.h"
+#include "tracker/http/dashboard_server.h"
 #include "tracker/service/session_service.h"
 #include "tracker/service/tracker_service.h"
 #include "tracker/service/worker_links.h"
@@ -84,7 +85,8 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
 
 struct TrackerServer::Impl {
   TrackerServerOptions options;
-  // Declared in dependency order: destroyed server first, dispatcher last.
+  // Declared in dependency order: destroyed server first, dispatcher and metrics last.
+  Metrics metrics;  // fed by the dispatcher and the job runners
   std::unique_ptr<Dispatcher> dispatcher;
   WorkerLinks links;
   std::unique_ptr<JobManager> jobs;
@@ -92,6 +94,7 @@ struct TrackerServer::Impl {
   std::unique_ptr<TrackerService> tracker_service;
   std::unique_ptr<SessionService> session_service;
   std::unique_ptr<grpc::Server> server;
+  std::unique_ptr<DashboardServer> dashboard;  // reads the dispatcher, jobs and metrics above
   int port = 0;
   std::string host;
 
@@ -140,8 +143,10 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
   auto impl = std::make_unique<Impl>();
   impl->options = options;
   impl->dispatcher = std::make_unique<Dispatcher>(options.dispatcher);
+  impl->dispatcher->SetMetrics(&impl->metrics);
   JobManagerOptions jobs_options = options.jobs;
   jobs_options.db_path = options.db_path;
+  jobs_options.metrics = &impl->metrics;
   auto jobs = JobManager::Create(jobs_options, *impl->dispatcher, impl->links);
   if (!jobs.ok()) return jobs.status();
   impl->jobs = std::move(*jobs);
@@ -162,6 +167,21 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
   impl->session_service =
       std::make_unique<SessionService>(*impl->dispatcher, impl->links, session_options);
 
+  if (!options.http_listen.empty()) {
+    DashboardOptions dashboard_options;
+    dashboard_options.listen = options.http_listen;
+    dashboard_options.db_path = options.db_path;
+    dashboard_options.token = options.token;
+    auto dashboard =
+        DashboardServer::Start(dashboard_options, *impl->dispatcher, *impl->jobs, impl->metrics);
+    if (!dashboard.ok()) {
+      impl->tracker_service->DetachJobs();
+      impl->jobs.reset();
+      return dashboard.status();
+    }
+    impl->dashboard = std::move(*dashboard);
+  }
+
   grpc::ServerBuilder builder;
   // gRPC binds with SO_REUSEPORT by default, so a second tracker on a taken port would start
   // and share the traffic silently; refuse it instead.
@@ -175,6 +195,7 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
   builder.SetMaxSendMessageSize(max_bytes);
   impl->server = builder.BuildAndStart();
   if (!impl->server || impl->port == 0) {
+    impl->dashboard.reset();
     impl->tracker_service->DetachJobs();
     impl->jobs.reset();
     return absl::UnavailableError("cannot listen on " + options.listen);
@@ -194,6 +215,7 @@ TrackerServer::TrackerServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)
 TrackerServer::~TrackerServer() { Shutdown(); }
 
 int TrackerServer::port() const { return impl_->port; }
+int TrackerServer::http_port() const { return impl_->dashboard ? impl_->dashboard->port() : 0; }
 
 std::string TrackerServer::address() const {
   return impl_->host + ":" + std::to_string(impl_->port);
@@ -202,6 +224,7 @@ std::string TrackerServer::address() const {
 Dispatcher& TrackerServer::dispatcher() { return *impl_->dispatcher; }
 JobManager& TrackerServer::jobs() { return *impl_->jobs; }
 LeaseSender& TrackerServer::lease_sender() { return impl_->links; }
+const Metrics& TrackerServer::metrics() const { return impl_->metrics; }
 
 void TrackerServer::Shutdown() {
   {
@@ -210,6 +233,8 @@ void TrackerServer::Shutdown() {
     impl_->stopping = true;
   }
   impl_->cv.notify_all();
+  // The dashboard first: its handlers read the jobs and the dispatcher torn down below.
+  if (impl_->dashboard) impl_->dashboard->Stop();
   if (impl_->ticker.joinable()) impl_->ticker.join();
   // Jobs first: their threads stop while workers are still connected, so no lease is counted
   // lost because the tracker itself went away; the jobs stay resumable in the database.

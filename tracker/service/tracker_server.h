@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "tracker/dispatcher.h"
 #include "tracker/job_manager.h"
+#include "tracker/metrics.h"
 
 namespace tunefarm::tracker {
 
@@ -26,6 +27,9 @@ struct TrackerServerOptions {
   int heartbeat_interval_ms = 2000;
   int64_t max_message_bytes = 256ll << 20;
   int tick_interval_ms = 200;  // how often leases and heartbeats are checked
+  // The web dashboard, JSON API and /metrics (tracker/http/dashboard_server.h), e.g.
+  // "127.0.0.1:8080" (port 0: ephemeral, see http_port()); same token and database. Empty: off.
+  std::string http_listen;
 };
 
 class TrackerServer {
@@ -36,6 +40,7 @@ class TrackerServer {
   ~TrackerServer();  // Shutdown()
 
   int port() const;
+  int http_port() const;        // the dashboard's port; 0 when it is off
   std::string address() const;  // "127.0.0.1:<port>"
   // Stops accepting calls, closes the worker streams, stops job threads (unfinished jobs stay
   // resumable). Idempotent.
@@ -47,6 +52,9 @@ class TrackerServer {
   JobManager& jobs();
   // Delivers the dispatcher's leases to the connected workers (for work fed in directly).
   LeaseSender& lease_sender();
+  // What the dispatcher and the jobs count (results, dispatch and database write latency); the
+  // dashboard renders it with RenderMetricsText for /metrics.
+  const Metrics& metrics() const;
 
   struct Impl;
 

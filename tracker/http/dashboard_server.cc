@@ -1,0 +1,301 @@
+// DashboardServer: the listening socket, the token rule and the routes; each route asks
+// api_json/leaderboard for its document and answers it as JSON or renders it (pages.h).
+#include "tracker/http/dashboard_server.h"
+
+#include <chrono>
+#include <httplib.h>
+#include <mutex>
+#include <thread>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "spdlog/spdlog.h"
+#include "tracker/http/api_json.h"
+#include "tracker/http/leaderboard.h"
+#include "tracker/http/pages.h"
+#include "tuner/record_store.h"
+
+namespace tunefarm::tracker {
+namespace {
+
+using nlohmann::json;
+
+constexpr char kJson[] = "application/json";
+constexpr char kHtml[] = "text/html; charset=utf-8";
+constexpr char kTokenCookie[] = "tunefarm_token";
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+bool IsLoopback(const std::string& addr) {
+  return absl::StartsWith(addr, "127.") || addr == "::1" || absl::StartsWith(addr, "::ffff:127.");
+}
+
+// Constant time in the token's length, so a wrong guess says nothing about how close it was.
+bool SameToken(const std::string& given, const std::string& token) {
+  unsigned diff = given.size() == token.size() ? 0 : 1;
+  for (size_t i = 0; i < token.size(); ++i) {
+    diff |= static_cast<unsigned char>(token[i]) ^
+            static_cast<unsigned char>(i < given.size() ? given[i] : 0);
+  }
+  return diff == 0;
+}
+
+std::string CookieToken(const httplib::Request& req) {
+  const std::string cookies = req.get_header_value("Cookie");
+  const std::string prefix = absl::StrCat(kTokenCookie, "=");
+  for (absl::string_view part : absl::StrSplit(cookies, ';')) {
+    part = absl::StripAsciiWhitespace(part);
+    if (absl::StartsWith(part, prefix)) return std::string(part.substr(prefix.size()));
+  }
+  return "";
+}
+
+int HttpStatus(const absl::Status& s) {
+  switch (s.code()) {
+    case absl::StatusCode::kNotFound:
+      return 404;
+    case absl::StatusCode::kInvalidArgument:
+      return 400;
+    case absl::StatusCode::kUnavailable:
+      return 503;
+    default:
+      return 500;
+  }
+}
+
+}  // namespace
+
+struct DashboardServer::Impl {
+  Impl(DashboardOptions o, Dispatcher& d, JobManager& j, const Metrics& m)
+      : options(std::move(o)), dispatcher(d), jobs(j), metrics(m) {}
+
+  DashboardOptions options;
+  Dispatcher& dispatcher;
+  JobManager& jobs;
+  const Metrics& metrics;
+  std::mutex store_mu;  // one query at a time on the dashboard's own connection
+  std::unique_ptr<tuner::RecordStore> store;
+  httplib::Server server;
+  std::thread thread;
+  int port = 0;
+  std::mutex stop_mu;
+  bool stopped = false;
+
+  // The token rule: nothing without a token; loopback reads are open; changes and remote
+  // requests need `Authorization: Bearer`, `?token=` or (reads only) the cookie ?token= set.
+  bool Authorized(const httplib::Request& req, httplib::Response& res) {
+    if (options.token.empty()) return true;
+    const bool read_only = req.method == "GET" || req.method == "HEAD";
+    if (read_only && IsLoopback(req.remote_addr)) return true;
+    const std::string auth = req.get_header_value("Authorization");
+    if (absl::StartsWith(auth, "Bearer ") && SameToken(auth.substr(7), options.token)) return true;
+    if (req.has_param("token") && SameToken(req.get_param_value("token"), options.token)) {
+      if (read_only) {
+        res.set_header("Set-Cookie", absl::StrCat(kTokenCookie, "=", options.token,
+                                                  "; Path=/; HttpOnly; SameSite=Strict"));
+      }
+      return true;
+    }
+    if (read_only && SameToken(CookieToken(req), options.token)) return true;
+    res.status = 401;
+    res.set_header("WWW-Authenticate", "Bearer");
+    res.set_content(json{{"error",
+                          "missing or wrong token: send Authorization: Bearer <token> "
+                          "or ?token=<token>"}}
+                        .dump(),
+                    kJson);
+    return false;
+  }
+
+  // Whether a page's data may still change: a job is queued or running.
+  bool AnyJobUnfinished() const { return !jobs.List(/*include_finished=*/false, 1).empty(); }
+
+  void Page(const httplib::Request& req, httplib::Response& res, const std::string& title,
+            const std::string& fragment, bool live) {
+    if (req.has_param("fragment")) {
+      res.set_header("X-Live", live ? "1" : "0");
+      res.set_content(fragment, kHtml);
+    } else {
+      res.set_content(http::PageShell(title, fragment, live), kHtml);
+    }
+  }
+
+  void Fail(const httplib::Request& req, httplib::Response& res, const absl::Status& s) {
+    res.status = HttpStatus(s);
+    if (absl::StartsWith(req.path, "/api/")) {
+      res.set_content(json{{"error", std::string(s.message())}}.dump(), kJson);
+    } else {
+      Page(req, res, "error", http::ErrorFragment(res.status, std::string(s.message())), false);
+    }
+  }
+
+  absl::StatusOr<json> Leaderboard() {
+    std::lock_guard<std::mutex> lock(store_mu);
+    return http::LeaderboardJson(*store);
+  }
+  absl::StatusOr<json> JobDetail(const std::string& id) {
+    std::lock_guard<std::mutex> lock(store_mu);
+    return http::JobDetailJson(jobs, *store, id, NowMs());
+  }
+  absl::StatusOr<json> Record(const std::string& id_text) {
+    int64_t id = 0;
+    if (!absl::SimpleAtoi(id_text, &id)) {
+      return absl::NotFoundError(absl::StrCat("no record with id ", id_text));
+    }
+    std::lock_guard<std::mutex> lock(store_mu);
+    return http::RecordJson(*store, id);
+  }
+
+  void Routes();
+};
+
+void DashboardServer::Impl::Routes() {
+  server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    return Authorized(req, res) ? httplib::Server::HandlerResponse::Unhandled
+                                : httplib::Server::HandlerResponse::Handled;
+  });
+  // Unknown paths: 404 in the kind of the path (the handlers' own errors already have a body).
+  server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    // 404 from routing; other codes come from cpp-httplib itself (a malformed request).
+    const std::string message = res.status == 404
+                                    ? absl::StrCat("no such path: ", req.path)
+                                    : absl::StrCat("HTTP ", res.status, " for ", req.path);
+    if (absl::StartsWith(req.path, "/api/")) {
+      res.set_content(json{{"error", message}}.dump(), kJson);
+    } else {
+      res.set_content(http::PageShell("error", http::ErrorFragment(res.status, message), false),
+                      kHtml);
+    }
+  });
+
+  // --- JSON API ---
+  server.Get("/api/workers", [this](const httplib::Request&, httplib::Response& res) {
+    res.set_content(http::WorkersJson(dispatcher, NowMs()).dump(), kJson);
+  });
+  server.Get("/api/jobs", [this](const httplib::Request&, httplib::Response& res) {
+    res.set_content(http::JobsJson(jobs, NowMs()).dump(), kJson);
+  });
+  server.Get(R"(/api/jobs/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
+    absl::StatusOr<json> doc = JobDetail(req.matches[1]);
+    doc.ok() ? res.set_content(doc->dump(), kJson) : Fail(req, res, doc.status());
+  });
+  server.Post(R"(/api/jobs/([^/]+)/cancel)",
+              [this](const httplib::Request& req, httplib::Response& res) {
+                absl::StatusOr<JobStatus> job = jobs.Cancel(req.matches[1]);
+                if (!job.ok()) return Fail(req, res, job.status());
+                spdlog::info("dashboard: job {} cancelled from {}", job->id, req.remote_addr);
+                res.set_content(http::JobJson(*job, NowMs()).dump(), kJson);
+              });
+  server.Get("/api/workloads", [this](const httplib::Request& req, httplib::Response& res) {
+    absl::StatusOr<json> doc = Leaderboard();
+    doc.ok() ? res.set_content(doc->dump(), kJson) : Fail(req, res, doc.status());
+  });
+  server.Get(R"(/api/records/([^/]+))",
+             [this](const httplib::Request& req, httplib::Response& res) {
+               absl::StatusOr<json> doc = Record(req.matches[1]);
+               doc.ok() ? res.set_content(doc->dump(), kJson) : Fail(req, res, doc.status());
+             });
+  server.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+    res.set_content(RenderMetricsText(metrics, dispatcher, jobs), "text/plain; version=0.0.4");
+  });
+
+  // --- pages ---
+  server.Get("/", [this](const httplib::Request& req, httplib::Response& res) {
+    absl::StatusOr<json> board = Leaderboard();
+    if (!board.ok()) return Fail(req, res, board.status());
+    const int64_t now = NowMs();
+    Page(req, res, "overview",
+         http::OverviewFragment(http::WorkersJson(dispatcher, now), http::JobsJson(jobs, now),
+                                *board),
+         AnyJobUnfinished());
+  });
+  server.Get("/fleet", [this](const httplib::Request& req, httplib::Response& res) {
+    Page(req, res, "fleet", http::FleetFragment(http::WorkersJson(dispatcher, NowMs())),
+         AnyJobUnfinished());
+  });
+  server.Get("/jobs", [this](const httplib::Request& req, httplib::Response& res) {
+    Page(req, res, "jobs", http::JobsFragment(http::JobsJson(jobs, NowMs())), AnyJobUnfinished());
+  });
+  server.Get(R"(/jobs/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
+    absl::StatusOr<json> doc = JobDetail(req.matches[1]);
+    if (!doc.ok()) return Fail(req, res, doc.status());
+    const bool live = (*doc)["job"]["state"] == "queued" || (*doc)["job"]["state"] == "running";
+    Page(req, res, absl::StrCat("job ", std::string(req.matches[1])), http::JobFragment(*doc),
+         live);
+  });
+  server.Get("/workloads", [this](const httplib::Request& req, httplib::Response& res) {
+    absl::StatusOr<json> doc = Leaderboard();
+    if (!doc.ok()) return Fail(req, res, doc.status());
+    Page(req, res, "workloads", http::WorkloadsFragment(*doc), AnyJobUnfinished());
+  });
+  server.Get(R"(/records/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
+    absl::StatusOr<json> doc = Record(req.matches[1]);
+    if (!doc.ok()) return Fail(req, res, doc.status());
+    Page(req, res, absl::StrCat("record ", std::string(req.matches[1])), http::RecordFragment(*doc),
+         false);
+  });
+}
+
+absl::StatusOr<std::unique_ptr<DashboardServer>> DashboardServer::Start(DashboardOptions options,
+                                                                        Dispatcher& dispatcher,
+                                                                        JobManager& jobs,
+                                                                        const Metrics& metrics) {
+  const size_t colon = options.listen.rfind(':');
+  int port = -1;
+  if (colon == std::string::npos || !absl::SimpleAtoi(options.listen.substr(colon + 1), &port) ||
+      port < 0 || port > 65535) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("dashboard address '", options.listen, "' is not HOST:PORT"));
+  }
+  std::string host = options.listen.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  auto store = tuner::RecordStore::Open(options.db_path);
+  if (!store.ok()) return store.status();
+  auto impl = std::make_unique<Impl>(std::move(options), dispatcher, jobs, metrics);
+  impl->store = *std::move(store);
+  impl->Routes();
+  if (port == 0) {
+    port = impl->server.bind_to_any_port(host);
+  } else if (!impl->server.bind_to_port(host, port)) {
+    port = -1;
+  }
+  if (port <= 0) {
+    return absl::UnavailableError(
+        absl::StrCat("dashboard cannot listen on ", impl->options.listen));
+  }
+  impl->port = port;
+  Impl* raw = impl.get();
+  impl->thread = std::thread([raw] { raw->server.listen_after_bind(); });
+  // cpp-httplib 0.11 has no wait_until_ready: a stop() before the loop runs would be lost.
+  for (int i = 0; i < 5000 && !impl->server.is_running(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  spdlog::info("dashboard on http://{}:{}", host, port);
+  return std::unique_ptr<DashboardServer>(new DashboardServer(std::move(impl)));
+}
+
+DashboardServer::DashboardServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+DashboardServer::~DashboardServer() { Stop(); }
+
+void DashboardServer::Stop() {
+  std::lock_guard<std::mutex> lock(impl_->stop_mu);
+  if (impl_->stopped) return;
+  impl_->stopped = true;
+  impl_->server.stop();
+  if (impl_->thread.joinable()) impl_->thread.join();
+}
+
+int DashboardServer::port() const { return impl_->port; }
+
+}  // namespace tunefarm::tracker

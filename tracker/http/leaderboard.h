@@ -1,0 +1,16 @@
+// The workload leaderboard (/api/workloads, /workloads): each workload's best ok record per
+// (target, device key), next to the untuned default config's record when one was measured.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "absl/status/statusor.h"
+#include "tuner/record_store.h"
+
+namespace tunefarm::tracker::http {
+
+// {"workloads": [{"key", "flops", "best": [{"target", "device_key", "record_id",
+// "median_seconds", "gflops", "config", "measured_by", "default": {...} | null, "speedup"}]}]}.
+absl::StatusOr<nlohmann::json> LeaderboardJson(tuner::RecordStore& store);
+
+}  // namespace tunefarm::tracker::http
