@@ -1,0 +1,112 @@
+#include "compiler/topi/gpu_conv2d.h"
+
+#include "absl/strings/str_cat.h"
+#include "compiler/topi/gpu_common_knobs.h"
+#include "compiler/topi/injective_schedule.h"
+#include "compiler/topi/loop_tiling.h"
+
+namespace tunefarm::topi {
+
+std::string GpuConv2dScheduleConfig::ToString() const {
+  return absl::StrCat("gpu_conv2d{f=", f.ToString(), " y=", y.ToString(), " x=", x.ToString(),
+                      " tile_rc=", tile_rc, " unroll_window=", unroll_window,
+                      " unroll_tile=", unroll_tile, "}");
+}
+
+int64_t GpuConv2dScheduleConfig::SharedBytes(const Window2d& window, int64_t kh, int64_t kw) const {
+  const int64_t in_h = (y.Span() - 1) * window.stride_h + (kh - 1) * window.dilation_h + 1;
+  const int64_t in_w = (x.Span() - 1) * window.stride_w + (kw - 1) * window.dilation_w + 1;
+  return TileBytes({tile_rc, in_h, in_w}) + TileBytes({f.Span(), tile_rc, kh, kw});
+}
+
+GpuConv2dScheduleConfig DefaultGpuConv2dConfig(const Conv2dTensors& t) {
+  const auto& axes = t.out.op()->axis;
+  GpuConv2dScheduleConfig c;
+  c.f = DefaultGpuAxisTile(AxisExtent(axes[1]), 4, 1);
+  c.y = DefaultGpuAxisTile(AxisExtent(axes[2]), 4, 1);
+  c.x = DefaultGpuAxisTile(AxisExtent(axes[3]), 8, 1);
+  c.tile_rc = DefaultGpuStep(AxisExtent(t.out.op()->reduce_axis[0]), 4);
+  return c;
+}
+
+absl::StatusOr<ScheduledOp> ScheduleGpuConv2d(const GpuConv2dScheduleConfig& config,
+                                              const Conv2dTensors& t, const Window2d& window) {
+  if (!config.f.Valid() || !config.y.Valid() || !config.x.Valid() || config.tile_rc <= 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("gpu conv2d schedule: non-positive field in ", config.ToString()));
+  }
+  const auto& r = t.out.op()->reduce_axis;  // rc, ry, rx
+  const int64_t shared = config.SharedBytes(window, AxisExtent(r[1]), AxisExtent(r[2]));
+  if (config.Threads() > kGpuMaxThreadsPerBlock || shared > kGpuMaxSharedBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("gpu conv2d schedule: ", config.Threads(), " threads and ", shared,
+                     " shared bytes per block exceed the limits (", kGpuMaxThreadsPerBlock, ", ",
+                     kGpuMaxSharedBytes, ") in ", config.ToString()));
+  }
+  const auto& out_axes = t.out.op()->axis;
+  const int64_t grid_z = AxisExtent(out_axes[0]) * config.f.Blocks(AxisExtent(out_axes[1]));
+  const int64_t grid_y = config.y.Blocks(AxisExtent(out_axes[2]));
+  if (grid_z > kGpuMaxGridYZ || grid_y > kGpuMaxGridYZ) {
+    return absl::InvalidArgumentError(absl::StrCat("gpu conv2d schedule: a grid of ", grid_z, " x ",
+                                                   grid_y, " blocks (z, y) exceeds 65535 in ",
+                                                   config.ToString()));
+  }
+  schedule::Schedule s = schedule::Schedule::Create({t.out.op()});
+  if (!t.padded.same_as(t.data)) s[t.padded].compute_inline();
+  absl::StatusOr<te::Tensor> ol = s.cache_write(t.out, "local");
+  if (!ol.ok()) return ol.status();
+  absl::StatusOr<te::Tensor> as = s.cache_read(t.padded, "shared", {*ol});
+  if (!as.ok()) return as.status();
+  absl::StatusOr<te::Tensor> ws = s.cache_read(t.kernel, "shared", {*ol});
+  if (!ws.ok()) return ws.status();
+
+  const GpuBlockThreads threads{{GpuThreadAxis("threadIdx.z", config.f.threads),
+                                 GpuThreadAxis("threadIdx.y", config.y.threads),
+                                 GpuThreadAxis("threadIdx.x", config.x.threads)},
+                                {config.f.threads, config.y.threads, config.x.threads}};
+  schedule::Stage& out = s[t.out];
+  const auto axes = out.op()->axis;  // n, f, y, x
+  const GpuAxisLoops lf = SplitGpuAxis(out, axes[1], config.f);
+  const GpuAxisLoops ly = SplitGpuAxis(out, axes[2], config.y);
+  const GpuAxisLoops lx = SplitGpuAxis(out, axes[3], config.x);
+  out.reorder({axes[0], lf.block, ly.block, lx.block, lf.vthread, ly.vthread, lx.vthread, lf.thread,
+               ly.thread, lx.thread, lf.inner, ly.inner, lx.inner});
+  ir::IterVar nf;
+  out.fuse(axes[0], lf.block, &nf);
+  out.bind(nf, GpuBlockAxis("blockIdx.z"));
+  out.bind(ly.block, GpuBlockAxis("blockIdx.y"));
+  out.bind(lx.block, GpuBlockAxis("blockIdx.x"));
+  out.bind(lf.vthread, GpuThreadAxis("vthread", config.f.vthreads, "vf"));
+  out.bind(ly.vthread, GpuThreadAxis("vthread", config.y.vthreads, "vy"));
+  out.bind(lx.vthread, GpuThreadAxis("vthread", config.x.vthreads, "vx"));
+  out.bind(lf.thread, threads.axes[0]);
+  out.bind(ly.thread, threads.axes[1]);
+  out.bind(lx.thread, threads.axes[2]);
+
+  // Each thread accumulates its register tile, tile_rc input channels per step.
+  schedule::Stage& acc = s[*ol];
+  acc.compute_at(out, lx.thread);
+  const auto acc_axes = acc.op()->axis;
+  const auto& ar = acc.op()->reduce_axis;
+  ir::IterVar rci;
+  ir::IterVar rco = SplitBy(acc, ar[0], config.tile_rc, &rci);
+  acc.reorder({rco, rci, ar[1], ar[2], acc_axes[0], acc_axes[1], acc_axes[2], acc_axes[3]});
+  if (config.unroll_window) {
+    acc.unroll(ar[1]);
+    acc.unroll(ar[2]);
+  }
+  if (config.unroll_tile) {
+    for (int i = 1; i < 4; ++i) acc.unroll(acc_axes[i]);
+  }
+
+  // Per step, the block loads its input window and kernel slice into shared memory together.
+  for (const te::Tensor& tile : {*as, *ws}) {
+    schedule::Stage& st = s[tile];
+    st.compute_at(acc, rco);
+    CooperativeFetch(st, threads);
+  }
+  if (!s.error().ok()) return s.error();
+  return ScheduledOp{s, {t.data, t.kernel, t.out}};
+}
+
+}  // namespace tunefarm::topi

@@ -1,0 +1,61 @@
+#include "compiler/topi/gpu_tiling.h"
+
+#include "absl/strings/str_cat.h"
+#include "compiler/te/tensor.h"
+#include "compiler/topi/loop_tiling.h"
+#include "compiler/topi/static_shape.h"
+
+namespace tunefarm::topi {
+
+std::string GpuAxisTile::ToString() const {
+  return absl::StrCat("v", vthreads, "t", threads, "i", inner);
+}
+
+GpuAxisLoops SplitGpuAxis(schedule::Stage& s, const ir::IterVar& axis, const GpuAxisTile& tile) {
+  GpuAxisLoops loops;
+  ir::IterVar rest = SplitBy(s, axis, tile.inner, &loops.inner);
+  rest = SplitBy(s, rest, tile.threads, &loops.thread);
+  loops.block = SplitBy(s, rest, tile.vthreads, &loops.vthread);
+  return loops;
+}
+
+ir::IterVar GpuThreadAxis(const std::string& tag, int64_t extent, const std::string& name) {
+  return te::thread_axis(ir::Range::FromMinExtent(Imm(0), Imm(extent)), tag, name);
+}
+
+ir::IterVar GpuBlockAxis(const std::string& tag) { return te::thread_axis(ir::Range(), tag); }
+
+int64_t GpuBlockThreads::Count() const {
+  int64_t n = 1;
+  for (int64_t e : extents) n *= e;
+  return n;
+}
+
+void CooperativeFetch(schedule::Stage& s, const GpuBlockThreads& threads) {
+  const std::vector<ir::IterVar> axes = s.op()->axis;
+  ir::IterVar fused = axes[0];
+  for (size_t i = 1; i < axes.size(); ++i) {
+    ir::IterVar next;
+    s.fuse(fused, axes[i], &next);
+    fused = next;
+  }
+  // Innermost thread first: split off threadIdx.x, then y, then z; what is left loops inside
+  // the threads (the element index stays rest * threads + thread, so loads coalesce).
+  ir::IterVar rest = fused;
+  std::vector<ir::IterVar> bound(threads.axes.size());
+  for (size_t i = threads.axes.size(); i-- > 0;) {
+    rest = SplitBy(s, rest, threads.extents[i], &bound[i]);
+  }
+  std::vector<ir::IterVar> order = bound;
+  order.push_back(rest);
+  s.reorder(order);
+  for (size_t i = 0; i < threads.axes.size(); ++i) s.bind(bound[i], threads.axes[i]);
+}
+
+int64_t TileBytes(const std::vector<int64_t>& extents) {
+  int64_t n = 4;
+  for (int64_t e : extents) n *= e;
+  return n;
+}
+
+}  // namespace tunefarm::topi
