@@ -61,10 +61,17 @@ TEST(RunErrorsTest, NegativeShape) {
 
 TEST(RunErrorsTest, UnknownTarget) {
   std::string err;
-  EXPECT_EQ(RunWithBind("n=4,m=2", &err, "cuda"), 2);
-  EXPECT_THAT(err, HasSubstr("bad target 'cuda'"));
+  EXPECT_EQ(RunWithBind("n=4,m=2", &err, "opencl"), 2);
+  EXPECT_THAT(err, HasSubstr("bad target 'opencl'"));
   EXPECT_THAT(err, HasSubstr("-mtriple"));
-  EXPECT_THAT(err, HasSubstr("(run also accepts: interp)"));
+  EXPECT_THAT(err, HasSubstr("(run also accepts: interp, cuda)"));
+}
+
+TEST(RunErrorsTest, CpuScheduleOnCudaSaysWhatToBind) {
+  std::string err;
+  EXPECT_EQ(RunWithBind("n=4,m=2", &err, "cuda"), 1);
+  EXPECT_THAT(err, HasSubstr("outside every thread-bound region"));
+  EXPECT_THAT(err, HasSubstr("blockIdx/threadIdx"));
 }
 
 TEST(RunErrorsTest, UnknownCpu) {

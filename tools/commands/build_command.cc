@@ -1,10 +1,12 @@
 #include "tools/commands/build_command.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/build.h"
 #include "compiler/passes/lower.h"
 #include "runtime/signature_text.h"
 #include "tools/commands/bindings.h"
+#include "tools/commands/cuda_module_writer.h"
 #include "tools/commands/script_file.h"
 #include "tools/commands/tuned_schedule.h"
 #include "tuner/templates/template_registry.h"
@@ -39,9 +41,11 @@ absl::StatusOr<topi::ScheduledOp> WorkloadSchedule(const std::string& key,
 }  // namespace
 
 int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream& err) {
-  absl::StatusOr<codegen::Target> target = codegen::ParseTarget(options.target);
+  const bool cuda = absl::StartsWith(options.target, "cuda");
+  absl::StatusOr<codegen::Target> target =
+      cuda ? codegen::Target{} : codegen::ParseTarget(options.target);
   if (!target.ok()) {
-    err << "tunefarm: " << target.status().message() << "\n";
+    err << "tunefarm: " << target.status().message() << " (or cuda [-arch=sm_XY])\n";
     return 2;
   }
   if (options.output.empty()) {
@@ -64,6 +68,11 @@ int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream
   TunedLookup lookup{options.db, options.target, options.device_key};
   absl::StatusOr<ir::PrimFunc> func = absl::UnknownError("unset");
   if (!options.workload.empty()) {
+    if (cuda) {
+      return fail(absl::InvalidArgumentError(
+          "the operator-library workloads have CPU schedules only; build a GPU-bound TE script "
+          "for cuda"));
+    }
     absl::StatusOr<topi::ScheduledOp> op = WorkloadSchedule(options.workload, lookup, out);
     if (!op.ok()) return fail(op.status());
     func = passes::Lower(op->schedule, op->args, FuncNameFor(options.workload));
@@ -71,7 +80,9 @@ int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream
     absl::StatusOr<script::ScriptResult> script =
         LoadScheduledScript(options.file, *bindings, lookup, out);
     if (!script.ok()) return fail(script.status());
-    func = LowerScript(*script, FuncNameFor(options.file), passes::PassOptions::FromEnv());
+    passes::PassOptions pass_options = passes::PassOptions::FromEnv();
+    if (cuda) pass_options.target = "cuda";
+    func = LowerScript(*script, FuncNameFor(options.file), pass_options);
   }
   if (!func.ok()) {
     return fail(absl::Status(func.status().code(),
@@ -80,6 +91,14 @@ int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream
   }
   absl::StatusOr<runtime::FunctionSignature> signature = codegen::SignatureOf(*func);
   if (!signature.ok()) return fail(signature.status());
+  if (cuda) {
+    absl::StatusOr<std::string> report = WriteCudaModule(*func, options.target, options.output);
+    if (!report.ok()) return fail(report.status());
+    out << "wrote " << options.output << ": CUDA module, function "
+        << runtime::SignatureText(*signature) << " for " << options.target << "\n"
+        << *report;
+    return 0;
+  }
   if (absl::Status st = codegen::ExportLibrary({*func}, *target, options.output); !st.ok()) {
     return fail(st);
   }

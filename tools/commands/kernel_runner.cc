@@ -27,23 +27,10 @@ class LlvmRunner : public KernelRunner {
 
   absl::Status Run(const std::vector<runtime::NDArray*>& arrays,
                    const Bindings& bindings) const override {
-    std::vector<runtime::PackedArg> args;
-    size_t next_array = 0;
-    for (const runtime::ArgSpec& spec : func_.signature().args) {
-      if (spec.kind == runtime::ArgKind::kTensor) {
-        if (next_array >= arrays.size()) break;  // Call reports the missing argument
-        args.emplace_back(arrays[next_array++]);
-        continue;
-      }
-      auto it = bindings.find(spec.name);
-      if (it == bindings.end()) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("the kernel takes an integer argument ", spec.name,
-                         " that no shape defines: give it with --bind ", spec.name, "=VALUE"));
-      }
-      args.emplace_back(it->second);
-    }
-    return func_.Call(args);
+    absl::StatusOr<std::vector<runtime::PackedArg>> args =
+        PackArguments(func_.signature(), arrays, bindings);
+    if (!args.ok()) return args.status();
+    return func_.Call(*args);
   }
   std::string Describe() const override { return target_; }
 
@@ -54,6 +41,28 @@ class LlvmRunner : public KernelRunner {
 
 }  // namespace
 
+absl::StatusOr<std::vector<runtime::PackedArg>> PackArguments(
+    const runtime::FunctionSignature& signature, const std::vector<runtime::NDArray*>& arrays,
+    const Bindings& bindings) {
+  std::vector<runtime::PackedArg> args;
+  size_t next_array = 0;
+  for (const runtime::ArgSpec& spec : signature.args) {
+    if (spec.kind == runtime::ArgKind::kTensor) {
+      if (next_array >= arrays.size()) break;  // the call reports the missing argument
+      args.emplace_back(arrays[next_array++]);
+      continue;
+    }
+    auto it = bindings.find(spec.name);
+    if (it == bindings.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("the kernel takes an integer argument ", spec.name,
+                       " that no shape defines: give it with --bind ", spec.name, "=VALUE"));
+    }
+    args.emplace_back(it->second);
+  }
+  return args;
+}
+
 absl::StatusOr<std::unique_ptr<KernelRunner>> KernelRunner::Create(const ir::PrimFunc& func,
                                                                    const std::string& target) {
   if (target == "interp") {
@@ -61,9 +70,11 @@ absl::StatusOr<std::unique_ptr<KernelRunner>> KernelRunner::Create(const ir::Pri
     if (!compiled.ok()) return compiled.status();
     return std::make_unique<InterpRunner>(*std::move(compiled));
   }
+  if (absl::StartsWith(target, "cuda")) return CreateCudaRunner(func, target);
   if (!absl::StartsWith(target, "llvm")) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "unknown target '", target, "'; accepted: interp, llvm [-mtriple=...] [-mcpu=...]"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown target '", target,
+                     "'; accepted: interp, llvm [-mtriple=...] [-mcpu=...], cuda [-arch=sm_XY]"));
   }
   absl::StatusOr<codegen::Target> parsed = codegen::ParseTarget(target);
   if (!parsed.ok()) return parsed.status();

@@ -1,5 +1,6 @@
-// A lowered function ready to run on arrays: on the reference interpreter (`interp`) or compiled
-// for this machine by LLVM (`llvm ...`), so `tunefarm run` treats both the same way.
+// A lowered function ready to run on arrays: on the reference interpreter (`interp`), compiled for
+// this machine by LLVM (`llvm ...`), or for this machine's GPU (`cuda ...`), so `tunefarm run`
+// treats them the same way.
 #pragma once
 
 #include <memory>
@@ -9,7 +10,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "compiler/ir/function.h"
+#include "runtime/core/function_signature.h"
 #include "runtime/ndarray.h"
+#include "runtime/packed_function.h"
 #include "tools/commands/bindings.h"
 
 namespace tunefarm::tools {
@@ -17,8 +20,9 @@ namespace tunefarm::tools {
 class KernelRunner {
  public:
   virtual ~KernelRunner() = default;
-  // `target` is "interp" or an LLVM target string for this host. A bad target string is an
-  // InvalidArgument error listing what is accepted; a cross target is FailedPrecondition.
+  // `target` is "interp", an LLVM target string for this host, or a CUDA target (`func` lowered
+  // with PassOptions::target "cuda"). A bad target string is an InvalidArgument error listing what
+  // is accepted; a cross target is FailedPrecondition; CUDA without a GPU is Unavailable.
   static absl::StatusOr<std::unique_ptr<KernelRunner>> Create(const ir::PrimFunc& func,
                                                               const std::string& target);
 
@@ -29,5 +33,15 @@ class KernelRunner {
   // "interp", or the canonical LLVM target string.
   virtual std::string Describe() const = 0;
 };
+
+// The call arguments of a compiled kernel: the arrays for its tensor parameters in order, and
+// integer parameters from `bindings` by name (InvalidArgument naming one that has no value).
+absl::StatusOr<std::vector<runtime::PackedArg>> PackArguments(
+    const runtime::FunctionSignature& signature, const std::vector<runtime::NDArray*>& arrays,
+    const Bindings& bindings);
+
+// The CUDA runner behind KernelRunner::Create (cuda_kernel_runner.cc).
+absl::StatusOr<std::unique_ptr<KernelRunner>> CreateCudaRunner(const ir::PrimFunc& func,
+                                                               const std::string& target);
 
 }  // namespace tunefarm::tools

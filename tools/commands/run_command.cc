@@ -1,5 +1,6 @@
 #include "tools/commands/run_command.h"
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/target.h"
 #include "compiler/passes/lower.h"
@@ -139,9 +140,10 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
     err << "tunefarm: --threads must be 0 (all cores) or positive, got " << options.threads << "\n";
     return kUsageError;
   }
-  if (options.target != "interp") {
+  const bool cuda = absl::StartsWith(options.target, "cuda");
+  if (options.target != "interp" && !cuda) {
     if (absl::StatusOr<codegen::Target> t = codegen::ParseTarget(options.target); !t.ok()) {
-      err << "tunefarm: " << t.status().message() << " (run also accepts: interp)\n";
+      err << "tunefarm: " << t.status().message() << " (run also accepts: interp, cuda)\n";
       return kUsageError;
     }
   }
@@ -163,8 +165,9 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
       ResolveBindings(*bindings, script->symbolic_vars, script->args);
   if (!values.ok()) return fail(values.status());
   std::string name = FuncNameFor(options.file);
-  absl::StatusOr<ir::PrimFunc> scheduled =
-      LowerScript(*script, name, passes::PassOptions::FromEnv());
+  passes::PassOptions pass_options = passes::PassOptions::FromEnv();
+  if (cuda) pass_options.target = "cuda";
+  absl::StatusOr<ir::PrimFunc> scheduled = LowerScript(*script, name, pass_options);
   if (!scheduled.ok()) {
     return fail(absl::Status(scheduled.status().code(),
                              absl::StrCat(options.file, ": ", scheduled.status().message())));
@@ -182,7 +185,9 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
   if (!reference.ok()) return fail(reference.status());
   bool interp_reference = options.target == "interp" || *flops <= kInterpReferenceMaxFlops;
   absl::StatusOr<std::unique_ptr<KernelRunner>> reference_runner =
-      KernelRunner::Create(*reference, interp_reference ? "interp" : options.target);
+      KernelRunner::Create(*reference, interp_reference ? "interp"
+                                       : cuda ? "llvm"  // the naive definition is CPU code
+                                              : options.target);
   if (!reference_runner.ok()) return fail(reference_runner.status());
 
   absl::StatusOr<std::vector<runtime::NDArray>> arrays =

@@ -1,0 +1,81 @@
+// `tunefarm build/run --target cuda` without a GPU: build writes a CUDA module (PTX and launches)
+// that parses back; run says plainly that no GPU is present. On a machine with a GPU, run
+// compares the GPU's outputs with the reference instead.
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+#include "runtime/cuda/cuda_driver.h"
+#include "runtime/cuda/cuda_module.h"
+#include "tests/testing/files.h"
+#include "tools/commands/build_command.h"
+#include "tools/commands/run_command.h"
+
+namespace tunefarm::tools {
+namespace {
+
+#ifdef TUNEFARM_HAVE_CUDA
+
+TEST(CudaCommandsTest, BuildWritesAModuleWithItsLaunches) {
+  BuildOptions build;
+  build.file = fixtures::SourcePath("examples/split_bind_gpu.te");
+  build.target = "cuda -arch=sm_90";
+  build.output = (std::filesystem::path(::testing::TempDir()) / "split_bind.cuda").string();
+  std::ostringstream out, err;
+  ASSERT_EQ(RunBuildCommand(build, out, err), 0) << err.str();
+  EXPECT_NE(out.str().find("registers"), std::string::npos) << out.str();
+  std::ifstream in(build.output, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image = runtime::cuda::ParseCudaModule(text.str());
+  ASSERT_TRUE(image.ok()) << image.status();
+  EXPECT_EQ(image->arch, "sm_90");
+  ASSERT_EQ(image->functions.size(), 1u);
+  ASSERT_EQ(image->functions[0].launches.size(), 1u);
+  const runtime::cuda::CudaLaunch& launch = image->functions[0].launches[0];
+  EXPECT_EQ(*runtime::cuda::EvalLaunchExpr(launch.grid[0], {{"n", 1000}}), 16);
+  EXPECT_EQ(*runtime::cuda::EvalLaunchExpr(launch.block[0], {{"n", 1000}}), 64);
+  EXPECT_NE(image->ptx.find(".entry"), std::string::npos);
+}
+
+TEST(CudaCommandsTest, LibraryWorkloadsAreRefusedForCuda) {
+  BuildOptions build;
+  build.workload = "matmul:64,64,64";
+  build.target = "cuda";
+  build.output = (std::filesystem::path(::testing::TempDir()) / "mm.cuda").string();
+  std::ostringstream out, err;
+  EXPECT_EQ(RunBuildCommand(build, out, err), 1);
+  EXPECT_NE(err.str().find("CPU schedules only"), std::string::npos) << err.str();
+}
+
+TEST(CudaCommandsTest, RunSaysNoGpuIsPresentOrMatchesOnOne) {
+  RunOptions run;
+  run.file = fixtures::SourcePath("examples/split_bind_gpu.te");
+  run.bind = "n=1000";
+  run.target = "cuda";
+  std::ostringstream out, err;
+  const int code = RunRunCommand(run, out, err);
+  if (!runtime::cuda::CudaDriver::Get().ok()) {
+    EXPECT_EQ(code, 1);
+    EXPECT_NE(err.str().find("no GPU present"), std::string::npos) << err.str();
+  } else {
+    EXPECT_EQ(code, 0) << err.str();
+    EXPECT_NE(out.str().find("ok"), std::string::npos) << out.str();
+  }
+}
+
+#endif
+
+TEST(CudaCommandsTest, BadCudaTargetsListWhatIsAccepted) {
+  RunOptions run;
+  run.file = fixtures::SourcePath("examples/split_bind_gpu.te");
+  run.bind = "n=1000";
+  run.target = "cuda -arch=sm_60";
+  std::ostringstream out, err;
+  EXPECT_NE(RunRunCommand(run, out, err), 0);
+  EXPECT_NE(err.str().find("sm_"), std::string::npos) << err.str();
+}
+
+}  // namespace
+}  // namespace tunefarm::tools

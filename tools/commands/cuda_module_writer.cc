@@ -1,0 +1,51 @@
+#include "tools/commands/cuda_module_writer.h"
+
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+
+#ifdef TUNEFARM_HAVE_CUDA
+#include "compiler/codegen/cuda/build_cuda.h"
+#include "compiler/codegen/cuda/nvrtc_compile.h"
+#include "compiler/codegen/cuda/target.h"
+#include "runtime/cuda/cuda_module.h"
+#endif
+
+namespace tunefarm::tools {
+
+#ifdef TUNEFARM_HAVE_CUDA
+
+absl::StatusOr<std::string> WriteCudaModule(const ir::PrimFunc& func, const std::string& target,
+                                            const std::string& path) {
+  absl::StatusOr<codegen::cuda::CudaTarget> parsed = codegen::cuda::ParseCudaTarget(target);
+  if (!parsed.ok()) return parsed.status();
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image = codegen::cuda::BuildCuda(func, *parsed);
+  if (!image.ok()) return image.status();
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << runtime::cuda::SerializeCudaModule(*image);
+  out.close();
+  if (!out) return absl::UnavailableError(absl::StrCat("cannot write ", path));
+  std::string report;
+  absl::StatusOr<std::vector<codegen::cuda::KernelResources>> resources =
+      codegen::cuda::PtxasReport(image->ptx, image->arch);
+  if (!resources.ok()) {
+    return absl::StrCat("(ptxas report unavailable: ", resources.status().message(), ")\n");
+  }
+  for (const codegen::cuda::KernelResources& k : *resources) {
+    absl::StrAppend(&report, "kernel ", k.kernel, ": ", k.registers, " registers, ", k.shared_bytes,
+                    " bytes shared\n");
+  }
+  return report;
+}
+
+#else
+
+absl::StatusOr<std::string> WriteCudaModule(const ir::PrimFunc&, const std::string& target,
+                                            const std::string&) {
+  return absl::FailedPreconditionError(absl::StrCat(
+      "target '", target, "': this tunefarm was built without the CUDA toolkit (NVRTC)"));
+}
+
+#endif
+
+}  // namespace tunefarm::tools
