@@ -15,11 +15,13 @@ std::string_view WorkerStateName(WorkerState state) {
     case WorkerState::kIdle:
       return "idle";
     case WorkerState::kBusy:
-      return "busy";
+      return "measuring";
     case WorkerState::kSession:
       return "session";
     case WorkerState::kDraining:
       return "draining";
+    case WorkerState::kGone:
+      return "gone";
   }
   return "unknown";
 }
@@ -63,7 +65,7 @@ std::vector<Assignment> Dispatcher::RemoveWorker(const std::string& worker_id, i
   PendingDone done;
   {
     std::lock_guard<std::mutex> lock(state_->mu);
-    std::optional<std::string> key = state_->s.RemoveWorker(worker_id, done);
+    std::optional<std::string> key = state_->s.RemoveWorker(worker_id, now_ms, done);
     if (key.has_value()) state_->s.Dispatch(*key, now_ms, out);
   }
   RunDone(done, metrics_.load());
@@ -157,6 +159,11 @@ std::vector<Assignment> Dispatcher::ReleaseSession(const std::string& worker_id,
 std::vector<WorkerSnapshot> Dispatcher::Workers(const std::string& device_key) const {
   std::lock_guard<std::mutex> lock(state_->mu);
   return state_->s.Workers(device_key);
+}
+
+std::vector<WorkerSnapshot> Dispatcher::RecentlyGone() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->s.RecentlyGone();
 }
 
 int Dispatcher::QueuedFor(const std::string& device_key) const {

@@ -52,7 +52,8 @@ struct WorkerDescription {
   std::string peer;
 };
 
-enum class WorkerState { kIdle, kBusy, kSession, kDraining };
+// kBusy is named "measuring"; kGone is only in RecentlyGone() snapshots.
+enum class WorkerState { kIdle, kBusy, kSession, kDraining, kGone };
 std::string_view WorkerStateName(WorkerState state);
 
 struct WorkerSnapshot {
@@ -64,6 +65,7 @@ struct WorkerSnapshot {
   int64_t failures = 0;  // of those, not ok
   std::optional<int64_t> lease_id;
   std::optional<std::string> job_id;  // the job of the work under lease_id
+  int64_t gone_ms = 0;                // when it left (state kGone only)
 };
 
 // One lease to send: `work` stays owned by the dispatcher until completed.
@@ -133,6 +135,9 @@ class Dispatcher {
 
   // --- observation ---
   std::vector<WorkerSnapshot> Workers(const std::string& device_key = "") const;
+  // The last workers that left (stream closed, heartbeats missed), newest first, in state kGone
+  // with their counters at the time; at most 64.
+  std::vector<WorkerSnapshot> RecentlyGone() const;
   int QueuedFor(const std::string& device_key) const;   // work waiting for a lease
   int WorkersFor(const std::string& device_key) const;  // connected, any state
   int LeasesOutstanding() const;

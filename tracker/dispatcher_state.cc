@@ -21,10 +21,16 @@ absl::Status DispatcherState::AddWorker(const WorkerDescription& worker, int64_t
 }
 
 std::optional<std::string> DispatcherState::RemoveWorker(const std::string& worker_id,
-                                                         PendingDone& done) {
+                                                         int64_t now_ms, PendingDone& done) {
   auto it = workers_.find(worker_id);
   if (it == workers_.end()) return std::nullopt;
   WorkerEntry& w = it->second;
+  // The fleet page shows who left recently, with what they had done.
+  WorkerSnapshot gone = SnapshotOf(w);
+  gone.state = WorkerState::kGone;
+  gone.gone_ms = now_ms;
+  recently_gone_.push_front(std::move(gone));
+  if (recently_gone_.size() > 64) recently_gone_.pop_back();
   MakeNotIdle(w);
   --keys_[w.description.device_key].workers;
   int64_t lease_id = w.lease_id;
@@ -101,7 +107,7 @@ void DispatcherState::Expire(int64_t now_ms, std::vector<std::string>* removed, 
   }
   std::sort(silent.begin(), silent.end());
   for (const std::string& id : silent) {
-    RemoveWorker(id, done);
+    RemoveWorker(id, now_ms, done);
     if (removed != nullptr) removed->push_back(id);
   }
 }

@@ -81,7 +81,11 @@ class DispatcherState {
   // Every method expects the dispatcher's lock held.
   absl::Status AddWorker(const WorkerDescription& worker, int64_t now_ms);
   // The worker is gone: its lease is lost. Returns its key; nullopt when unknown.
-  std::optional<std::string> RemoveWorker(const std::string& worker_id, PendingDone& done);
+  std::optional<std::string> RemoveWorker(const std::string& worker_id, int64_t now_ms,
+                                          PendingDone& done);
+  std::vector<WorkerSnapshot> RecentlyGone() const {
+    return {recently_gone_.begin(), recently_gone_.end()};
+  }
   void Heartbeat(const std::string& worker_id, int64_t now_ms);
   void SetDraining(const std::string& worker_id);
   // Returns the item's key.
@@ -123,6 +127,7 @@ class DispatcherState {
 
   DispatcherOptions options_;
   std::unordered_map<std::string, WorkerEntry> workers_;
+  std::deque<WorkerSnapshot> recently_gone_;  // newest first, bounded
   std::unordered_map<std::string, KeyState> keys_;
   std::unordered_map<int64_t, Item> items_;
   std::unordered_map<int64_t, Lease> leases_;

@@ -101,7 +101,7 @@ tracker::WorkerSnapshot WorkerFromProto(const pb::WorkerInfo& p) {
   w.description.hostname = p.hostname();
   w.description.peer = p.peer();
   const std::string& state = p.state();
-  w.state = state == "busy"       ? tracker::WorkerState::kBusy
+  w.state = state == "measuring"  ? tracker::WorkerState::kBusy
             : state == "session"  ? tracker::WorkerState::kSession
             : state == "draining" ? tracker::WorkerState::kDraining
                                   : tracker::WorkerState::kIdle;

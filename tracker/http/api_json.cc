@@ -28,32 +28,40 @@ json Gflops(std::optional<double> flops, std::optional<double> seconds) {
   return *flops / *seconds / 1e9;
 }
 
+json WorkerJson(const WorkerSnapshot& w, int64_t now_ms) {
+  const WorkerDescription& d = w.description;
+  json worker = {
+      {"id", d.worker_id},
+      {"device_key", d.device_key},
+      {"target", d.target},
+      {"hardware",
+       {{"cpu_model", d.cpu_model},
+        {"cores", d.cores},
+        {"memory_bytes", d.memory_bytes},
+        {"gpu_model", d.gpu_model},
+        {"gpu_memory_bytes", d.gpu_memory_bytes}}},
+      {"hostname", d.hostname},
+      {"peer", d.peer},
+      {"version", d.tunefarm_version},
+      {"state", std::string(WorkerStateName(w.state))},
+      {"lease_id", OrNull(w.lease_id)},
+      {"job_id", w.job_id ? json(*w.job_id) : json(nullptr)},
+      {"connected_ms", w.connected_ms},
+      {"last_heartbeat_ms", w.last_heartbeat_ms},
+      {"heartbeat_age_s", std::max<int64_t>(0, now_ms - w.last_heartbeat_ms) / 1000.0},
+      {"measured", w.measured},
+      {"failures", w.failures},
+  };
+  if (w.state == WorkerState::kGone) worker["gone_ms"] = w.gone_ms;
+  return worker;
+}
+
 json WorkersJson(const Dispatcher& dispatcher, int64_t now_ms) {
   json workers = json::array();
-  for (const WorkerSnapshot& w : dispatcher.Workers()) {
-    const WorkerDescription& d = w.description;
-    workers.push_back({
-        {"id", d.worker_id},
-        {"device_key", d.device_key},
-        {"target", d.target},
-        {"hardware",
-         {{"cpu_model", d.cpu_model},
-          {"cores", d.cores},
-          {"memory_bytes", d.memory_bytes},
-          {"gpu_model", d.gpu_model},
-          {"gpu_memory_bytes", d.gpu_memory_bytes}}},
-        {"hostname", d.hostname},
-        {"peer", d.peer},
-        {"version", d.tunefarm_version},
-        {"state", std::string(WorkerStateName(w.state))},
-        {"lease_id", OrNull(w.lease_id)},
-        {"job_id", w.job_id ? json(*w.job_id) : json(nullptr)},
-        {"connected_ms", w.connected_ms},
-        {"last_heartbeat_ms", w.last_heartbeat_ms},
-        {"heartbeat_age_s", std::max<int64_t>(0, now_ms - w.last_heartbeat_ms) / 1000.0},
-        {"measured", w.measured},
-        {"failures", w.failures},
-    });
+  for (const WorkerSnapshot& w : dispatcher.Workers()) workers.push_back(WorkerJson(w, now_ms));
+  // Workers that left recently stay listed as gone, so a device that dropped out is noticed.
+  for (const WorkerSnapshot& w : dispatcher.RecentlyGone()) {
+    workers.push_back(WorkerJson(w, now_ms));
   }
   return {{"workers", workers}};
 }

@@ -98,10 +98,12 @@ std::string PageShell(const std::string& title, const std::string& fragment, boo
 std::string OverviewFragment(const json& workers, const json& jobs, const json& workloads) {
   int running = 0;
   for (const json& j : jobs["jobs"]) running += j["state"] == "running" ? 1 : 0;
+  int connected = 0;
+  for (const json& w : workers["workers"]) connected += w["state"] != "gone" ? 1 : 0;
   return absl::StrCat(
       "<ul id=\"overview\"><li>", Link("/fleet", "fleet"), ": <span id=\"worker-count\">",
-      workers["workers"].size(), "</span> workers</li><li>", Link("/jobs", "jobs"),
-      ": <span id=\"job-count\">", jobs["jobs"].size(), "</span> (", running, " running)</li><li>",
+      connected, "</span> workers</li><li>", Link("/jobs", "jobs"), ": <span id=\"job-count\">",
+      jobs["jobs"].size(), "</span> (", running, " running)</li><li>",
       Link("/workloads", "workloads"), ": <span id=\"workload-count\">",
       workloads["workloads"].size(), "</span></li><li>", Link("/metrics", "metrics"),
       " (Prometheus)</li><li>API: ", Link("/api/workers", "/api/workers"), " ",
@@ -121,11 +123,14 @@ std::string FleetFragment(const json& workers) {
     std::string job = w["job_id"].is_string()
                           ? Link("/jobs/" + w["job_id"].get<std::string>(), w["job_id"])
                           : "–";
-    absl::StrAppend(&out, "<tr class=\"worker\" data-id=\"", E(w["id"]), "\"><td>", E(w["id"]),
-                    "</td><td>", E(w["device_key"]), "</td><td>", Target(w["target"]), "</td><td>",
-                    hardware, "</td><td class=\"state\">", E(w["state"]), "</td><td>", job,
-                    "</td><td>", absl::StrFormat("%.1f s ago", w["heartbeat_age_s"].get<double>()),
-                    "</td><td>", E(w["measured"]), "</td><td>", E(w["failures"]), "</td></tr>");
+    // A worker that left keeps its row (class "gone", not "worker") until it drops off the list.
+    const bool gone = w["state"] == "gone";
+    absl::StrAppend(&out, "<tr class=\"", gone ? "gone" : "worker", "\" data-id=\"", E(w["id"]),
+                    "\"><td>", E(w["id"]), "</td><td>", E(w["device_key"]), "</td><td>",
+                    Target(w["target"]), "</td><td>", hardware, "</td><td class=\"state\">",
+                    E(w["state"]), "</td><td>", job, "</td><td>",
+                    absl::StrFormat("%.1f s ago", w["heartbeat_age_s"].get<double>()), "</td><td>",
+                    E(w["measured"]), "</td><td>", E(w["failures"]), "</td></tr>");
   }
   if (workers["workers"].empty()) out += "<tr><td colspan=\"9\">no workers connected</td></tr>";
   return out + "</table>";

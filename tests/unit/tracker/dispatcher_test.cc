@@ -78,7 +78,7 @@ TEST(DispatcherTest, AnIdleWorkerGetsALeaseWithADeadline) {
   auto ws = d.Workers(kKey);
   ASSERT_EQ(ws.size(), 1u);
   EXPECT_EQ(ws[0].state, WorkerState::kBusy);
-  EXPECT_EQ(WorkerStateName(ws[0].state), "busy");
+  EXPECT_EQ(WorkerStateName(ws[0].state), "measuring");
 
   // A second piece of work waits: one lease per worker.
   EXPECT_TRUE(d.Submit(Work("j", "b"), out.For("b"), 200).empty());
@@ -88,6 +88,34 @@ TEST(DispatcherTest, AnIdleWorkerGetsALeaseWithADeadline) {
   ASSERT_EQ(out.by_name["a"].size(), 1u);
   EXPECT_EQ(out.by_name["a"][0].worker_id, "w1");
   EXPECT_EQ(d.Workers(kKey)[0].measured, 1);
+}
+
+TEST(DispatcherTest, WorkersThatLeftAreListedAsGoneWithWhatTheyDid) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Worker("w1"), 0).ok());
+  ASSERT_TRUE(d.AddWorker(Worker("w2"), 0).ok());
+  auto leases = d.Submit(Work("j", "a"), out.For("a"), 10);
+  ASSERT_EQ(leases.size(), 1u);
+  d.Complete(leases[0].worker_id, leases[0].lease_id, Ok(), 20);
+  d.RemoveWorker(leases[0].worker_id, 30);
+  std::vector<WorkerSnapshot> gone = d.RecentlyGone();
+  ASSERT_EQ(gone.size(), 1u);
+  EXPECT_EQ(gone[0].description.worker_id, leases[0].worker_id);
+  EXPECT_EQ(gone[0].state, WorkerState::kGone);
+  EXPECT_EQ(WorkerStateName(gone[0].state), "gone");
+  EXPECT_EQ(gone[0].gone_ms, 30);
+  EXPECT_EQ(gone[0].measured, 1);
+  EXPECT_EQ(d.Workers(kKey).size(), 1u);  // only connected workers
+  // Silent workers leave the same way, and the list stays bounded.
+  for (int i = 0; i < 70; ++i) {
+    const std::string id = "x" + std::to_string(i);
+    ASSERT_TRUE(d.AddWorker(Worker(id), 40).ok());
+    d.RemoveWorker(id, 50 + i);
+  }
+  gone = d.RecentlyGone();
+  EXPECT_EQ(gone.size(), 64u);
+  EXPECT_EQ(gone[0].description.worker_id, "x69");  // newest first
 }
 
 TEST(DispatcherTest, WorkersAreSharedInProportionToJobWeights) {

@@ -444,7 +444,7 @@ TEST(MetricsTextTest, EveryLineParsesAndEveryFamilyHasHelpAndType) {
     return e.Value("tunefarm_workers", {{"device_key", key}, {"state", state}});
   };
   EXPECT_EQ(workers(odd_key, "idle"), 1);
-  EXPECT_EQ(workers(odd_key, "busy"), 1);
+  EXPECT_EQ(workers(odd_key, "measuring"), 1);
   EXPECT_EQ(workers(odd_key, "session"), 0);
   EXPECT_EQ(workers(odd_key, "draining"), 0);
   EXPECT_EQ(workers("nobody", "idle"), 0);  // a key with queued work only

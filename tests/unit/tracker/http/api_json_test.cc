@@ -1,5 +1,6 @@
-// The API documents built straight from a Dispatcher and JobStatus values: a busy worker names
-// the job of its lease, and a job's rate and ETA follow from its clock.
+// The API documents built straight from a Dispatcher and JobStatus values: a measuring worker
+// names the job of its lease, a worker that left is listed as gone, and a job's rate and ETA follow
+// from its clock.
 #include "tracker/http/api_json.h"
 
 #include <gtest/gtest.h>
@@ -24,7 +25,7 @@ TEST(ApiJsonTest, BusyWorkerNamesTheJobOfItsLease) {
   ASSERT_EQ(leases.size(), 1u);
   json busy = WorkersJson(d, 3500)["workers"];
   ASSERT_EQ(busy.size(), 1u);
-  EXPECT_EQ(busy[0]["state"], "busy");
+  EXPECT_EQ(busy[0]["state"], "measuring");
   EXPECT_EQ(busy[0]["job_id"], "job-7");
   EXPECT_EQ(busy[0]["lease_id"], leases[0].lease_id);
   EXPECT_DOUBLE_EQ(busy[0]["heartbeat_age_s"].get<double>(), 2.5);
@@ -40,7 +41,11 @@ TEST(ApiJsonTest, BusyWorkerNamesTheJobOfItsLease) {
   EXPECT_EQ(idle["measured"], 1);
   EXPECT_EQ(idle["failures"], 1);
   d.RemoveWorker("w-1-box", 5000);
-  EXPECT_TRUE(WorkersJson(d, 5000)["workers"].empty());  // gone workers are absent
+  json gone = WorkersJson(d, 5000)["workers"];  // a worker that left stays listed, as gone
+  ASSERT_EQ(gone.size(), 1u);
+  EXPECT_EQ(gone[0]["state"], "gone");
+  EXPECT_EQ(gone[0]["gone_ms"], 5000);
+  EXPECT_EQ(gone[0]["measured"], 1);
 }
 
 TEST(ApiJsonTest, RateAndEtaComeFromTheJobsClock) {
