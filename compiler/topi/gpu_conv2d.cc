@@ -60,28 +60,10 @@ absl::StatusOr<ScheduledOp> ScheduleGpuConv2d(const GpuConv2dScheduleConfig& con
   absl::StatusOr<te::Tensor> ws = s.cache_read(t.kernel, "shared", {*ol});
   if (!ws.ok()) return ws.status();
 
-  const GpuBlockThreads threads{{GpuThreadAxis("threadIdx.z", config.f.threads),
-                                 GpuThreadAxis("threadIdx.y", config.y.threads),
-                                 GpuThreadAxis("threadIdx.x", config.x.threads)},
-                                {config.f.threads, config.y.threads, config.x.threads}};
   schedule::Stage& out = s[t.out];
-  const auto axes = out.op()->axis;  // n, f, y, x
-  const GpuAxisLoops lf = SplitGpuAxis(out, axes[1], config.f);
-  const GpuAxisLoops ly = SplitGpuAxis(out, axes[2], config.y);
-  const GpuAxisLoops lx = SplitGpuAxis(out, axes[3], config.x);
-  out.reorder({axes[0], lf.block, ly.block, lx.block, lf.vthread, ly.vthread, lx.vthread, lf.thread,
-               ly.thread, lx.thread, lf.inner, ly.inner, lx.inner});
-  ir::IterVar nf;
-  out.fuse(axes[0], lf.block, &nf);
-  out.bind(nf, GpuBlockAxis("blockIdx.z"));
-  out.bind(ly.block, GpuBlockAxis("blockIdx.y"));
-  out.bind(lx.block, GpuBlockAxis("blockIdx.x"));
-  out.bind(lf.vthread, GpuThreadAxis("vthread", config.f.vthreads, "vf"));
-  out.bind(ly.vthread, GpuThreadAxis("vthread", config.y.vthreads, "vy"));
-  out.bind(lx.vthread, GpuThreadAxis("vthread", config.x.vthreads, "vx"));
-  out.bind(lf.thread, threads.axes[0]);
-  out.bind(ly.thread, threads.axes[1]);
-  out.bind(lx.thread, threads.axes[2]);
+  const GpuNchwTiling tiling = TileGpuNchwOutput(out, config.f, config.y, config.x, "f");
+  const GpuBlockThreads& threads = tiling.threads;
+  const GpuAxisLoops& lx = tiling.x;
 
   // Each thread accumulates its register tile, tile_rc input channels per step.
   schedule::Stage& acc = s[*ol];

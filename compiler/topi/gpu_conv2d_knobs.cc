@@ -2,6 +2,7 @@
 
 #include "compiler/topi/common_knobs.h"
 #include "compiler/topi/gpu_common_knobs.h"
+#include "compiler/topi/gpu_nchw_limits.h"
 #include "compiler/topi/injective_schedule.h"
 
 namespace tunefarm::topi {
@@ -39,34 +40,9 @@ absl::Status DefineGpuConv2dKnobs(space::ConfigSpace& space, const Conv2dTensors
     g.tile_rc = rc.Factors(c).back();
     return g;
   };
-  for (const absl::Status& st : {
-           space.AddConstraint("threads per block <= 1024",
-                               [=](const space::Config& c) {
-                                 return config_of(c).Threads() <= kGpuMaxThreadsPerBlock;
-                               }),
-           space.AddConstraint("grid z and y <= 65535",
-                               [=, n = AxisExtent(axes[0]), o = AxisExtent(axes[1]),
-                               h = AxisExtent(axes[2])](const space::Config& c) {
-                                 const auto g = config_of(c);
-                                 return n * g.f.Blocks(o) <= kGpuMaxGridYZ &&
-                                        g.y.Blocks(h) <= kGpuMaxGridYZ;
-                               }),
-           space.AddConstraint("shared memory <= 48 KiB",
-                               [=](const space::Config& c) {
-                                 return config_of(c).SharedBytes(window, kh, kw) <=
-                                        kGpuMaxSharedBytes;
-                               }),
-           space.AddConstraint("register tile <= 64 accumulators",
-                               [=](const space::Config& c) {
-                                 const GpuConv2dScheduleConfig g = config_of(c);
-                                 return g.f.vthreads * g.f.inner * g.y.vthreads * g.y.inner *
-                                            g.x.vthreads * g.x.inner <=
-                                        kMaxAccumulators;
-                               }),
-       }) {
-    if (!st.ok()) return st;
-  }
-  return absl::OkStatus();
+  return AddGpuNchwLimits<GpuConv2dScheduleConfig>(
+      space, config_of, &GpuConv2dScheduleConfig::f, AxisExtent(axes[0]), AxisExtent(axes[1]),
+      AxisExtent(axes[2]), window, kh, kw, kMaxAccumulators);
 }
 
 absl::StatusOr<GpuConv2dScheduleConfig> GpuConv2dConfigFromKnobs(const space::Config& config) {

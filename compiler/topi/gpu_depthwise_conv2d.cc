@@ -63,28 +63,10 @@ absl::StatusOr<ScheduledOp> ScheduleGpuDepthwiseConv2d(
     input_tile = *as;
   }
 
-  const GpuBlockThreads threads{{GpuThreadAxis("threadIdx.z", config.c.threads),
-                                 GpuThreadAxis("threadIdx.y", config.y.threads),
-                                 GpuThreadAxis("threadIdx.x", config.x.threads)},
-                                {config.c.threads, config.y.threads, config.x.threads}};
   schedule::Stage& out = s[t.out];
-  const auto axes = out.op()->axis;  // n, c, y, x
-  const GpuAxisLoops lc = SplitGpuAxis(out, axes[1], config.c);
-  const GpuAxisLoops ly = SplitGpuAxis(out, axes[2], config.y);
-  const GpuAxisLoops lx = SplitGpuAxis(out, axes[3], config.x);
-  out.reorder({axes[0], lc.block, ly.block, lx.block, lc.vthread, ly.vthread, lx.vthread, lc.thread,
-               ly.thread, lx.thread, lc.inner, ly.inner, lx.inner});
-  ir::IterVar nc;
-  out.fuse(axes[0], lc.block, &nc);
-  out.bind(nc, GpuBlockAxis("blockIdx.z"));
-  out.bind(ly.block, GpuBlockAxis("blockIdx.y"));
-  out.bind(lx.block, GpuBlockAxis("blockIdx.x"));
-  out.bind(lc.vthread, GpuThreadAxis("vthread", config.c.vthreads, "vc"));
-  out.bind(ly.vthread, GpuThreadAxis("vthread", config.y.vthreads, "vy"));
-  out.bind(lx.vthread, GpuThreadAxis("vthread", config.x.vthreads, "vx"));
-  out.bind(lc.thread, threads.axes[0]);
-  out.bind(ly.thread, threads.axes[1]);
-  out.bind(lx.thread, threads.axes[2]);
+  const GpuNchwTiling tiling = TileGpuNchwOutput(out, config.c, config.y, config.x, "c");
+  const GpuBlockThreads& threads = tiling.threads;
+  const GpuAxisLoops& lx = tiling.x;
 
   schedule::Stage& acc = s[*ol];
   acc.compute_at(out, lx.thread);

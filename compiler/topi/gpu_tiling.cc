@@ -58,4 +58,37 @@ int64_t TileBytes(const std::vector<int64_t>& extents) {
   return n;
 }
 
+GpuNchwTiling TileGpuNchwOutput(schedule::Stage& out, const GpuAxisTile& channel,
+                                const GpuAxisTile& y, const GpuAxisTile& x,
+                                const std::string& channel_name) {
+  GpuNchwTiling t{
+      {{GpuThreadAxis("threadIdx.z", channel.threads), GpuThreadAxis("threadIdx.y", y.threads),
+        GpuThreadAxis("threadIdx.x", x.threads)},
+       {channel.threads, y.threads, x.threads}},
+      {},
+      {},
+      {}};
+  const auto axes = out.op()->axis;  // n, channel, y, x
+  t.channel = SplitGpuAxis(out, axes[1], channel);
+  t.y = SplitGpuAxis(out, axes[2], y);
+  t.x = SplitGpuAxis(out, axes[3], x);
+  const GpuAxisLoops& lc = t.channel;
+  const GpuAxisLoops& ly = t.y;
+  const GpuAxisLoops& lx = t.x;
+  out.reorder({axes[0], lc.block, ly.block, lx.block, lc.vthread, ly.vthread, lx.vthread, lc.thread,
+               ly.thread, lx.thread, lc.inner, ly.inner, lx.inner});
+  ir::IterVar nc;
+  out.fuse(axes[0], lc.block, &nc);
+  out.bind(nc, GpuBlockAxis("blockIdx.z"));
+  out.bind(ly.block, GpuBlockAxis("blockIdx.y"));
+  out.bind(lx.block, GpuBlockAxis("blockIdx.x"));
+  out.bind(lc.vthread, GpuThreadAxis("vthread", channel.vthreads, "v" + channel_name));
+  out.bind(ly.vthread, GpuThreadAxis("vthread", y.vthreads, "vy"));
+  out.bind(lx.vthread, GpuThreadAxis("vthread", x.vthreads, "vx"));
+  out.bind(lc.thread, t.threads.axes[0]);
+  out.bind(ly.thread, t.threads.axes[1]);
+  out.bind(lx.thread, t.threads.axes[2]);
+  return t;
+}
+
 }  // namespace tunefarm::topi

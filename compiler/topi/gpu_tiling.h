@@ -55,6 +55,18 @@ struct GpuBlockThreads {
 // consecutive threadIdx.x (coalesced), the rest in an outer loop guarded at the tail.
 void CooperativeFetch(schedule::Stage& s, const GpuBlockThreads& threads);
 
+// An NCHW output stage tiled for the GPU: channel, y and x each cut by SplitGpuAxis; the batch
+// fused with the channel blocks on blockIdx.z, the y and x blocks on blockIdx.y/x, virtual threads
+// next, then threadIdx.z/y/x, the register tile innermost. `channel_name` names the channel's
+// vthread ("v" + name).
+struct GpuNchwTiling {
+  GpuBlockThreads threads;
+  GpuAxisLoops channel, y, x;
+};
+GpuNchwTiling TileGpuNchwOutput(schedule::Stage& out, const GpuAxisTile& channel,
+                                const GpuAxisTile& y, const GpuAxisTile& x,
+                                const std::string& channel_name);
+
 // Bytes of a float32 tile of the given extents.
 int64_t TileBytes(const std::vector<int64_t>& extents);
 
