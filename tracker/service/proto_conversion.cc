@@ -226,4 +226,106 @@ WorkOutcome WorkOutcomeFromProto(const v1::MeasureOutcome& outcome, const std::s
   return o;
 }
 
+// The client's directions.
+
+v1::SubmitJobRequest JobSpecToProto(const JobSpec& s) {
+  v1::SubmitJobRequest p;
+  p.set_workload(s.workload);
+  p.set_script_source(s.script_source);
+  p.set_script_name(s.script_name);
+  for (const auto& [name, value] : s.bindings) (*p.mutable_bindings())[name] = value;
+  p.set_dtype(s.dtype);
+  p.set_target(s.target);
+  p.set_device_key(s.device_key);
+  p.set_trials(s.trials);
+  p.set_tuner(s.tuner);
+  p.set_batch_size(s.batch_size);
+  p.set_early_stopping(s.early_stopping);
+  p.set_seed(s.seed);
+  *p.mutable_measure() = MeasureOptionsToProto(s.measure);
+  p.set_priority(s.priority);
+  p.set_transfer(s.transfer);
+  return p;
+}
+
+JobState JobStateFromProto(v1::JobState s) {
+  switch (s) {
+    case v1::JOB_STATE_RUNNING:
+      return JobState::kRunning;
+    case v1::JOB_STATE_SUCCEEDED:
+      return JobState::kSucceeded;
+    case v1::JOB_STATE_FAILED:
+      return JobState::kFailed;
+    case v1::JOB_STATE_CANCELLED:
+      return JobState::kCancelled;
+    default:
+      return JobState::kQueued;
+  }
+}
+
+JobStatus JobStatusFromProto(const v1::Job& p) {
+  JobStatus j;
+  j.id = p.id();
+  j.state = JobStateFromProto(p.state());
+  j.workload_key = p.workload_key();
+  j.target = p.target();
+  j.device_key = p.device_key();
+  j.trials = p.trials();
+  j.trials_done = p.trials_done();
+  j.errors = p.errors();
+  for (const auto& [kind, n] : p.error_counts()) j.error_counts[kind] = n;
+  j.best_seconds = p.best_seconds();
+  j.best_gflops = p.best_gflops();
+  j.best_config_json = p.best_config_json();
+  j.message = p.message();
+  j.created_ms = p.created_ms();
+  j.updated_ms = p.updated_ms();
+  j.priority = p.priority();
+  j.tuner = p.tuner();
+  return j;
+}
+
+WorkerSnapshot WorkerSnapshotFromProto(const v1::WorkerInfo& p) {
+  WorkerSnapshot w;
+  w.description.worker_id = p.worker_id();
+  w.description.device_key = p.device_key();
+  w.description.target = p.target();
+  w.description.cpu_model = p.cpu_model();
+  w.description.cores = p.cores();
+  w.description.memory_bytes = p.memory_bytes();
+  w.description.gpu_model = p.gpu_model();
+  w.description.gpu_memory_bytes = p.gpu_memory_bytes();
+  w.description.can_build = p.can_build();
+  w.description.tunefarm_version = p.tunefarm_version();
+  w.description.hostname = p.hostname();
+  w.description.peer = p.peer();
+  for (WorkerState state : {WorkerState::kIdle, WorkerState::kBusy, WorkerState::kSession,
+                            WorkerState::kDraining, WorkerState::kGone}) {
+    if (p.state() == WorkerStateName(state)) w.state = state;
+  }
+  w.connected_ms = p.connected_ms();
+  w.last_heartbeat_ms = p.last_heartbeat_ms();
+  w.measured = p.measured();
+  w.failures = p.failures();
+  return w;
+}
+
+tuner::Record RecordFromProto(const v1::Record& p) {
+  tuner::Record r;
+  r.workload_key = p.workload_key();
+  r.target = p.target();
+  r.device_key = p.device_key();
+  r.config_json = p.config_json();
+  r.repeat_seconds.assign(p.repeat_seconds().begin(), p.repeat_seconds().end());
+  absl::StatusOr<tuner::ErrorKind> kind = tuner::ParseErrorKind(p.error_kind());
+  r.error_kind = kind.ok() ? *kind : tuner::ErrorKind::kRuntimeError;
+  r.error_message = p.error_message();
+  r.build_seconds = p.build_seconds();
+  r.measured_by = p.measured_by();
+  r.timestamp_ms = p.timestamp_ms();
+  r.tunefarm_version = p.tunefarm_version();
+  r.job_id = p.job_id();
+  return r;
+}
+
 }  // namespace tunefarm::tracker

@@ -40,4 +40,12 @@ WorkerDescription WorkerDescriptionFromRegister(const v1::Register& reg);
 // with a message saying why: the worker's report is recorded, never dropped.
 WorkOutcome WorkOutcomeFromProto(const v1::MeasureOutcome& outcome, const std::string& worker_id);
 
+// The client's directions (`tunefarm tune --tracker`, jobs, workers, best).
+v1::SubmitJobRequest JobSpecToProto(const JobSpec& spec);
+JobState JobStateFromProto(v1::JobState state);
+JobStatus JobStatusFromProto(const v1::Job& job);
+WorkerSnapshot WorkerSnapshotFromProto(const v1::WorkerInfo& worker);
+// An unknown error kind reads as runtime_error.
+tuner::Record RecordFromProto(const v1::Record& record);
+
 }  // namespace tunefarm::tracker

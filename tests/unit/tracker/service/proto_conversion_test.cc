@@ -1,0 +1,71 @@
+// The tunefarm.v1 conversions both ways: what the tracker sends is what a client reads back.
+#include "tracker/service/proto_conversion.h"
+
+#include <gtest/gtest.h>
+
+namespace tunefarm::tracker {
+namespace {
+
+TEST(ProtoConversionTest, JobSpecSurvivesTheClientAndTheTracker) {
+  JobSpec spec;
+  spec.workload = "matmul:64,64,64:float32";
+  spec.device_key = "rasp4b";
+  spec.target = "llvm -mtriple=aarch64-linux-gnu";
+  spec.trials = 40;
+  spec.tuner = "ga";
+  spec.batch_size = 8;
+  spec.early_stopping = 12;
+  spec.seed = 7;
+  spec.priority = 3;
+  spec.transfer = true;
+  spec.measure.repeat = 5;
+  spec.measure.min_repeat_ms = 30;
+  spec.measure.run_timeout_s = 4;
+  spec.measure.threads = 2;
+  spec.measure.check_correctness = false;
+  absl::StatusOr<JobSpec> back = JobSpecFromProto(JobSpecToProto(spec));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(JobSpecToJson(*back), JobSpecToJson(spec));
+}
+
+TEST(ProtoConversionTest, JobStatusWorkerAndRecordReadBackAsSent) {
+  JobStatus job;
+  job.id = "job-1";
+  job.state = JobState::kCancelled;
+  job.workload_key = "matmul:8,8,8:float32";
+  job.trials = 10;
+  job.trials_done = 4;
+  job.errors = 1;
+  job.error_counts = {{"run_timeout", 1}};
+  job.best_seconds = 0.5;
+  job.best_gflops = 2;
+  job.message = "cancelled";
+  JobStatus read = JobStatusFromProto(JobStatusToProto(job));
+  EXPECT_EQ(read.id, job.id);
+  EXPECT_EQ(read.state, job.state);
+  EXPECT_EQ(read.trials_done, 4);
+  EXPECT_EQ(read.error_counts, job.error_counts);
+  EXPECT_EQ(read.message, job.message);
+
+  WorkerSnapshot w;
+  w.description.worker_id = "w-1-pi";
+  w.description.device_key = "rasp4b";
+  w.description.cores = 4;
+  w.state = WorkerState::kBusy;
+  w.measured = 9;
+  WorkerSnapshot wr = WorkerSnapshotFromProto(WorkerSnapshotToProto(w));
+  EXPECT_EQ(wr.description.worker_id, "w-1-pi");
+  EXPECT_EQ(wr.state, WorkerState::kBusy);
+  EXPECT_EQ(wr.measured, 9);
+
+  tuner::Record r;
+  r.workload_key = job.workload_key;
+  r.config_json = "{\"a\":1}";
+  r.repeat_seconds = {0.25, 0.5};
+  r.error_kind = tuner::ErrorKind::kWrongAnswer;
+  r.measured_by = "w-1-pi";
+  EXPECT_EQ(RecordFromProto(RecordToProto(r, 0)), r);
+}
+
+}  // namespace
+}  // namespace tunefarm::tracker
