@@ -14,6 +14,7 @@
 #include "tests/testing/files.h"
 #include "tests/unit/rpc_server/fake_tracker.h"
 #include "tests/unit/rpc_server/test_kernels.h"
+#include "tests/unit/rpc_server/worker_fixture.h"
 
 namespace tunefarm::rpc_server {
 namespace {
@@ -22,16 +23,11 @@ using testing::FakeTracker;
 using testing::MakeLease;
 using testing::RunningWorker;
 
-class WorkerLifecycleTest : public ::testing::Test {
+class WorkerLifecycleTest : public testing::WorkerFixture {
  protected:
   void SetUp() override {
-    std::string error;
-    const std::string path = testing::TestKernelLibrary(&error);
-    if (path.empty()) GTEST_SKIP() << error;
-    std::optional<std::string> bytes = fixtures::ReadFile(path);
-    ASSERT_TRUE(bytes.has_value());
-    library_ = *bytes;
-    sha_ = runtime::measure::Sha256Hex(library_);
+    WorkerFixture::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     // The slow kernel creates this file when it starts: the lease is then surely in progress.
     marker_ = absl::StrCat(::testing::TempDir(), "/rpc_marker_", getpid(), "_",
                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -43,15 +39,6 @@ class WorkerLifecycleTest : public ::testing::Test {
     std::filesystem::remove(marker_);
   }
 
-  WorkerOptions Options(const FakeTracker& tracker) {
-    WorkerOptions options;
-    options.tracker = tracker.address();
-    options.device_key = "test-cpu";
-    options.reconnect_initial_s = 0.05;
-    options.reconnect_max_s = 0.2;
-    return options;
-  }
-
   // Waits until the slow kernel has started.
   bool WaitForMarker() {
     for (int i = 0; i < 2000; ++i) {
@@ -61,8 +48,6 @@ class WorkerLifecycleTest : public ::testing::Test {
     return false;
   }
 
-  std::string library_;
-  std::string sha_;
   std::string marker_;
 };
 

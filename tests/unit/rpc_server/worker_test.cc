@@ -13,6 +13,7 @@
 #include "tests/testing/files.h"
 #include "tests/unit/rpc_server/fake_tracker.h"
 #include "tests/unit/rpc_server/test_kernels.h"
+#include "tests/unit/rpc_server/worker_fixture.h"
 
 namespace tunefarm::rpc_server {
 namespace {
@@ -22,32 +23,7 @@ using ::testing::HasSubstr;
 using testing::MakeLease;
 using testing::RunningWorker;
 
-class WorkerTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string error;
-    library_path_ = testing::TestKernelLibrary(&error);
-    if (library_path_.empty()) GTEST_SKIP() << error;
-    std::optional<std::string> bytes = fixtures::ReadFile(library_path_);
-    ASSERT_TRUE(bytes.has_value());
-    library_ = *bytes;
-    sha_ = runtime::measure::Sha256Hex(library_);
-  }
-
-  WorkerOptions Options(const FakeTracker& tracker) {
-    WorkerOptions options;
-    options.tracker = tracker.address();
-    options.device_key = "test-cpu";
-    options.target = "llvm -mcpu=test";
-    options.reconnect_initial_s = 0.05;
-    options.reconnect_max_s = 0.2;
-    return options;
-  }
-
-  std::string library_path_;
-  std::string library_;
-  std::string sha_;
-};
+using WorkerTest = testing::WorkerFixture;
 
 v1::MeasureOutcome OutcomeOf(const std::optional<v1::WorkerMessage>& message) {
   return message.has_value() ? message->result().outcome() : v1::MeasureOutcome();
