@@ -389,4 +389,17 @@ std::ostream& operator<<(std::ostream& os, const Stmt& s) {
   return os;
 }
 
+std::string ToString(const PrimFunc& func) {
+  std::ostringstream os;
+  os << "// PrimFunc " << func.name << "(";
+  for (size_t i = 0; i < func.params.size(); ++i) {
+    const Buffer& b = func.params[i];
+    os << (i > 0 ? ", " : "") << b->name << ": " << b->dtype.ToString() << "[";
+    for (size_t d = 0; d < b->shape.size(); ++d) os << (d > 0 ? ", " : "") << ToString(b->shape[d]);
+    os << "]";
+  }
+  os << ")\n" << ToString(func.body);
+  return os.str();
+}
+
 }  // namespace tunefarm::ir

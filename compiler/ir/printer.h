@@ -6,6 +6,7 @@
 #include <string>
 
 #include "compiler/ir/expr.h"
+#include "compiler/ir/function.h"
 #include "compiler/ir/stmt.h"
 
 namespace tunefarm::ir {
@@ -14,5 +15,8 @@ std::string ToString(const Expr& e);
 std::string ToString(const Stmt& s);
 std::ostream& operator<<(std::ostream& os, const Expr& e);
 std::ostream& operator<<(std::ostream& os, const Stmt& s);
+// "// PrimFunc NAME(A: float32[n, n], ...)" and the printed body: how `tunefarm lower` and the
+// dashboard's record pages show a lowered function.
+std::string ToString(const PrimFunc& func);
 
 }  // namespace tunefarm::ir

@@ -1,5 +1,6 @@
 #include "tools/commands/lower_command.h"
 
+#include "compiler/ir/printer.h"
 #include "tools/commands/script_file.h"
 
 namespace tunefarm::tools {
@@ -16,7 +17,7 @@ int RunLowerCommand(const LowerOptions& options, std::ostream& out, std::ostream
     err << "tunefarm: " << options.file << ": " << func.status().message() << "\n";
     return 1;
   }
-  out << PrintPrimFunc(*func);
+  out << ir::ToString(*func);
   return 0;
 }
 

@@ -6,8 +6,6 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "compiler/ir/printer.h"
 #include "compiler/passes/lower.h"
 
 namespace tunefarm::tools {
@@ -36,18 +34,6 @@ absl::StatusOr<ir::PrimFunc> LowerScript(const script::ScriptResult& script,
                                          const std::string& name,
                                          const passes::PassOptions& options) {
   return passes::Lower(script.schedule, script.args, name, options);
-}
-
-std::string PrintPrimFunc(const ir::PrimFunc& func) {
-  std::vector<std::string> params;
-  for (const ir::Buffer& b : func.params) {
-    std::vector<std::string> dims;
-    for (const ir::Expr& e : b->shape) dims.push_back(ir::ToString(e));
-    params.push_back(
-        absl::StrCat(b->name, ": ", b->dtype.ToString(), "[", absl::StrJoin(dims, ", "), "]"));
-  }
-  return absl::StrCat("// PrimFunc ", func.name, "(", absl::StrJoin(params, ", "), ")\n",
-                      ir::ToString(func.body));
 }
 
 }  // namespace tunefarm::tools

@@ -22,7 +22,4 @@ absl::StatusOr<ir::PrimFunc> LowerScript(const script::ScriptResult& script,
                                          const std::string& name,
                                          const passes::PassOptions& options);
 
-// "// PrimFunc NAME(A: float32[n, n], ...)" and the printed body, as `tunefarm lower` shows it.
-std::string PrintPrimFunc(const ir::PrimFunc& func);
-
 }  // namespace tunefarm::tools

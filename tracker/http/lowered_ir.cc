@@ -1,9 +1,5 @@
 #include "tracker/http/lowered_ir.h"
 
-#include <vector>
-
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "compiler/ir/printer.h"
 #include "compiler/passes/lower.h"
 #include "compiler/space/config_json.h"
@@ -25,16 +21,7 @@ absl::StatusOr<std::string> LoweredIr(const tuner::Record& record) {
   absl::StatusOr<ir::PrimFunc> func =
       passes::Lower(op->schedule, op->args, (*workload).template_name);
   if (!func.ok()) return func.status();
-  // The signature line as `tunefarm lower` prints it (tools/ is above the tracker).
-  std::vector<std::string> params;
-  for (const ir::Buffer& b : func->params) {
-    std::vector<std::string> dims;
-    for (const ir::Expr& e : b->shape) dims.push_back(ir::ToString(e));
-    params.push_back(
-        absl::StrCat(b->name, ": ", b->dtype.ToString(), "[", absl::StrJoin(dims, ", "), "]"));
-  }
-  return absl::StrCat("// PrimFunc ", func->name, "(", absl::StrJoin(params, ", "), ")\n",
-                      ir::ToString(func->body));
+  return ir::ToString(*func);
 }
 
 }  // namespace tunefarm::tracker::http
