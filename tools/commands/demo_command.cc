@@ -37,15 +37,11 @@ double DefaultSeconds(tuner::RecordStore& store, const tracker::JobStatus& job,
   absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, target);
   if (!task.ok()) return 0;
   absl::StatusOr<space::Config> def = (*task)->DefaultConfig();
-  absl::StatusOr<std::vector<tuner::Record>> records = store.JobHistory(job.id);
-  if (!def.ok() || !records.ok()) return 0;
-  for (const tuner::Record& r : *records) {
-    absl::StatusOr<space::Config> c = space::ConfigFromJson((*task)->space(), r.config_json);
-    if (c.ok() && c->index() == def->index() && r.error_kind == tuner::ErrorKind::kOk) {
-      return tuner::MedianSeconds(r.repeat_seconds).value_or(0);
-    }
-  }
-  return 0;
+  if (!def.ok()) return 0;
+  absl::StatusOr<std::optional<tuner::StoredRecord>> row = store.BestWithConfig(
+      {job.workload_key, job.target, job.device_key, std::nullopt}, space::ConfigToJson(*def));
+  if (!row.ok() || !row->has_value()) return 0;
+  return tuner::MedianSeconds((*row)->record.repeat_seconds).value_or(0);
 }
 
 }  // namespace
