@@ -273,7 +273,13 @@ absl::StatusOr<std::vector<space::Config>> ModelBasedSearch::NextBatch(int n) {
   if (dirty_) {
     if (absl::Status s = Retrain(); !s.ok()) return s;
   }
-  if (!rank_model_) return DrawUnseen(history_, rng_, n);
+  if (!rank_model_) {
+    // Only as many random draws as the first model needs: every further random trial is one
+    // the model could have chosen (a first batch of 16 where 8 train the model cost 8 trials).
+    const int own = static_cast<int>(own_features_.size());
+    const int want = own < options_.min_train_rows ? std::min(n, options_.min_train_rows - own) : n;
+    return DrawUnseen(history_, rng_, want);
+  }
   auto start = std::chrono::steady_clock::now();
   absl::StatusOr<std::vector<space::Config>> batch = ModelBatch(n);
   stats_.last_batch_seconds =

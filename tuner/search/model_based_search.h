@@ -23,7 +23,9 @@ namespace tunefarm::tuner {
 
 struct ModelBasedOptions {
   uint64_t seed = 0;
-  int min_train_rows = 8;     // own results before the model takes over from random draws
+  // Own results before the model takes over; until then a batch holds only the random draws
+  // still missing (so the first batch may be smaller than asked).
+  int min_train_rows = 8;
   double epsilon = 0.05;      // fraction of each batch drawn at random (rounded)
   int min_knob_distance = 2;  // a batch's model picks differ pairwise in at least this many knobs
   AnnealingOptions annealing = {};
