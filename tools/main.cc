@@ -48,7 +48,9 @@ void AddTuneCommand(CLI::App& app, tunefarm::tools::TuneCommandOptions& t, CLI::
                   "A TE script declaring knobs with cfg (instead of "
                   "--workload)");
   cmd->add_option("--bind", t.bind, "The script's symbolic sizes: n=512,m=256");
-  cmd->add_option("--target", t.target, "llvm (this machine) or a cross target string")
+  cmd->add_option("--target", t.target,
+                  "llvm (this machine), a cross target string, or cuda [-arch=sm_XY] (this "
+                  "machine's GPU; the GPU templates)")
       ->capture_default_str();
   cmd->add_option("--trials", t.trials, "Candidates to measure")->capture_default_str();
   cmd->add_option("--tuner", t.tuner, "xgb (model-based), random, grid or ga")
@@ -70,7 +72,7 @@ void AddTuneCommand(CLI::App& app, tunefarm::tools::TuneCommandOptions& t, CLI::
   cmd->add_option("--build-timeout", t.build_timeout_s, "Seconds a candidate may compile")
       ->capture_default_str();
   cmd->add_option("--device-key", t.device_key,
-                  "Device key records are filed under (default: local-<cpu model>)");
+                  "Device key records are filed under (default: local-<cpu or gpu model>)");
   cmd->add_flag("!--no-transfer", t.transfer,
                 "Do not warm the model from records of other shapes of the template");
   cmd->add_flag("!--no-progress", t.progress, "No progress line");

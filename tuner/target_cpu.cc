@@ -6,8 +6,13 @@
 #include <string>
 #include <string_view>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "compiler/codegen/llvm/target.h"
+#include "tuner/target_kind.h"
+#ifdef TUNEFARM_HAVE_CUDA
+#include "compiler/codegen/cuda/target.h"
+#endif
 
 namespace tunefarm::tuner {
 namespace {
@@ -64,12 +69,24 @@ void SetX86Simd(const codegen::Target& t, topi::CpuInfo& cpu) {
 }  // namespace
 
 absl::StatusOr<std::string> CanonicalTarget(const std::string& target) {
+  if (TargetKindOf(target) == TargetKind::kCuda) {
+#ifdef TUNEFARM_HAVE_CUDA
+    absl::StatusOr<codegen::cuda::CudaTarget> cuda = codegen::cuda::ParseCudaTarget(target);
+    if (!cuda.ok()) return cuda.status();
+    return cuda->ToString();
+#else
+    return absl::UnimplementedError(
+        absl::StrCat("target '", target, "': this tunefarm was built without the CUDA toolkit"));
+#endif
+  }
   absl::StatusOr<codegen::Target> t = codegen::ParseTarget(target);
   if (!t.ok()) return t.status();
   return t->ToString();
 }
 
 absl::StatusOr<topi::CpuInfo> CpuInfoForTarget(const std::string& target) {
+  // A GPU target's host is this machine (GPU templates size their knobs by the GPU's limits).
+  if (TargetKindOf(target) == TargetKind::kCuda) return CpuInfoForTarget("llvm");
   absl::StatusOr<codegen::Target> t = codegen::ParseTarget(target);
   if (!t.ok()) return t.status();
   if (t->is_host) {

@@ -10,10 +10,11 @@
 namespace tunefarm::tuner {
 
 // Errors: a target string codegen::ParseTarget rejects (its message, which lists what is
-// accepted).
+// accepted). A `cuda` target gets the host's (the CPU that launches the kernels).
 absl::StatusOr<topi::CpuInfo> CpuInfoForTarget(const std::string& target);
 
-// The canonical form of a target string, as records are keyed by it.
+// The canonical form of a target string, as records are keyed by it ("cuda -arch=sm_90" for
+// `cuda`).
 absl::StatusOr<std::string> CanonicalTarget(const std::string& target);
 
 }  // namespace tunefarm::tuner

@@ -13,6 +13,7 @@
 #include "compiler/space/config_space.h"
 #include "compiler/topi/cpu_info.h"
 #include "compiler/topi/scheduled_op.h"
+#include "tuner/target_kind.h"
 #include "tuner/workload.h"
 
 namespace tunefarm::tuner {
@@ -57,6 +58,9 @@ struct TemplateInfo {
   std::string name;       // "matmul"
   std::string args_help;  // "M,N,K", shown by `tunefarm tune --help` and in errors
   std::string summary;    // one line
+  // The targets it schedules for: a workload key names an op, and the task's target picks the
+  // CPU or the GPU template of that name.
+  TargetKind target = TargetKind::kCpu;
 };
 
 }  // namespace tunefarm::tuner

@@ -1,5 +1,6 @@
 #include "compiler/passes/inject_virtual_thread.h"
 
+#include <atomic>
 #include <optional>
 #include <spdlog/spdlog.h>
 #include <string>
@@ -144,10 +145,15 @@ class VThreadInjector {
   }
 
   Stmt WrapSerializing(const Stmt& s) const {
-    PassLogger().warn(
-        "inject_virtual_thread: a statement reaching shared memory depends on {} in its header; "
-        "its virtual threads run one after another",
-        v_.name());
+    // A warning once per process, then debug: a tuning run lowers thousands of candidates of the
+    // same template, and the same note on each would bury everything else.
+    static std::atomic<bool> warned{false};
+    const spdlog::level::level_enum level =
+        warned.exchange(true) ? spdlog::level::debug : spdlog::level::warn;
+    PassLogger().log(level,
+                     "inject_virtual_thread: a statement reaching shared memory depends on {} in "
+                     "its header; its virtual threads run one after another",
+                     v_.name());
     return Wrap(s);
   }
 

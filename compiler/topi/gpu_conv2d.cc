@@ -43,6 +43,11 @@ absl::StatusOr<ScheduledOp> ScheduleGpuConv2d(const GpuConv2dScheduleConfig& con
                      " shared bytes per block exceed the limits (", kGpuMaxThreadsPerBlock, ", ",
                      kGpuMaxSharedBytes, ") in ", config.ToString()));
   }
+  if (config.f.threads > kGpuMaxBlockZ) {
+    return absl::InvalidArgumentError(absl::StrCat("gpu conv2d schedule: ", config.f.threads,
+                                                   " threads on z exceed CUDA's ", kGpuMaxBlockZ,
+                                                   " in ", config.ToString()));
+  }
   const auto& out_axes = t.out.op()->axis;
   const int64_t grid_z = AxisExtent(out_axes[0]) * config.f.Blocks(AxisExtent(out_axes[1]));
   const int64_t grid_y = config.y.Blocks(AxisExtent(out_axes[2]));

@@ -44,6 +44,11 @@ absl::StatusOr<ScheduledOp> ScheduleGpuDepthwiseConv2d(
                      " shared bytes per block exceed the limits (", kGpuMaxThreadsPerBlock, ", ",
                      kGpuMaxSharedBytes, ") in ", config.ToString()));
   }
+  if (config.c.threads > kGpuMaxBlockZ) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("gpu depthwise_conv2d schedule: ", config.c.threads,
+                     " threads on z exceed CUDA's ", kGpuMaxBlockZ, " in ", config.ToString()));
+  }
   const auto& out_axes = t.out.op()->axis;
   const int64_t grid_z = AxisExtent(out_axes[0]) * config.c.Blocks(AxisExtent(out_axes[1]));
   const int64_t grid_y = config.y.Blocks(AxisExtent(out_axes[2]));

@@ -25,6 +25,10 @@ absl::Status AddGpuNchwLimits(space::ConfigSpace& space, ConfigOf config_of,
                                [=](const space::Config& c) {
                                  return config_of(c).Threads() <= kGpuMaxThreadsPerBlock;
                                }),
+           space.AddConstraint("threads on z (the channel tile's) <= 64",
+                               [=](const space::Config& c) {
+                                 return (config_of(c).*channel).threads <= kGpuMaxBlockZ;
+                               }),
            space.AddConstraint("grid z and y <= 65535",
                                [=](const space::Config& c) {
                                  const G g = config_of(c);

@@ -15,6 +15,8 @@ inline constexpr int64_t kGpuMaxThreadsPerBlock = 1024;
 inline constexpr int64_t kGpuMaxSharedBytes = 48 * 1024;
 // gridDim.y and gridDim.z (gridDim.x allows 2^31 - 1).
 inline constexpr int64_t kGpuMaxGridYZ = 65535;
+// blockDim.z (x and y allow 1024).
+inline constexpr int64_t kGpuMaxBlockZ = 64;
 
 // How one output axis is spread over a block: `vthreads` virtual threads (strided, so
 // neighbouring threads touch neighbouring elements), `threads` threads, `inner` consecutive

@@ -7,8 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/core/thread_pool.h"
+#include "runtime/measure/measured_kernel.h"
 #include "runtime/measure/output_check.h"
-#include "runtime/module.h"
 #include "runtime/time_evaluator.h"
 
 namespace tunefarm::runtime::measure {
@@ -24,12 +24,6 @@ MeasureResponse Failure(const MeasureRequest& request, MeasureStatus status, std
   response.status = status;
   response.message = std::move(message);
   return response;
-}
-
-absl::StatusOr<PackedFunction> CandidateFunction(const MeasureRequest& request) {
-  absl::StatusOr<std::shared_ptr<Module>> module = LoadModule(request.library_path);
-  if (!module.ok()) return module.status();
-  return (*module)->GetFunction(request.function_name);
 }
 
 // How many calls make one repeat last about `target_ms`, from back-to-back batches of doubling
@@ -66,6 +60,46 @@ TimeEvaluatorOptions TimingOptions(const CandidateOptions& o, int calibrated_num
   return t;
 }
 
+std::string CutShortMessage(double first_seconds, const CandidateOptions& options,
+                            double best_seconds) {
+  return absl::StrCat("cut short: the first run took ", first_seconds, " s, over ",
+                      options.slow_cutoff_ratio, " x the best ", best_seconds, " s");
+}
+
+// A GPU kernel's time is its launches' time on the device (CUDA events), never the host's wall
+// clock around a call, which would count the copies to and from the device.
+MeasureResponse MeasureOnGpu(const MeasureRequest& request, const MeasuredKernel& fn,
+                             const std::vector<PackedArg>& packed) {
+  const CandidateOptions& options = request.options;
+  MeasureResponse response;
+  response.id = request.id;
+  if (request.best_seconds > 0 && options.slow_cutoff_ratio > 0) {
+    TimeEvaluatorOptions once;
+    once.warmup = 0;
+    absl::StatusOr<std::vector<double>> first = fn.TimeOnDevice(packed, once);
+    if (!first.ok()) {
+      return Failure(request, MeasureStatus::kRuntimeError, std::string(first.status().message()));
+    }
+    if (first->front() > options.slow_cutoff_ratio * request.best_seconds) {
+      response.repeat_seconds = *first;
+      response.message = CutShortMessage(first->front(), options, request.best_seconds);
+      return response;
+    }
+  }
+  TimeEvaluatorOptions timing;
+  timing.number = std::max(options.number, 1);
+  timing.min_repeat_ms = options.number > 0 ? 0 : options.min_repeat_ms;
+  timing.repeat = options.repeat;
+  timing.cooldown_ms = options.cooldown_ms;
+  timing.warmup = 1;  // the checked run's launches were not timed and the copies came between
+  absl::StatusOr<std::vector<double>> samples = fn.TimeOnDevice(packed, timing);
+  if (!samples.ok()) {
+    return Failure(request, MeasureStatus::kRuntimeError, std::string(samples.status().message()));
+  }
+  response.repeat_seconds = *std::move(samples);
+  return response;
+}
+
 }  // namespace
 
 MeasureResponse CandidateMeasurer::Measure(const MeasureRequest& request) {
@@ -88,7 +122,8 @@ MeasureResponse CandidateMeasurer::Measure(const MeasureRequest& request) {
     prepared.id = request.id;
     return prepared;
   }
-  absl::StatusOr<PackedFunction> fn = CandidateFunction(request);
+  absl::StatusOr<MeasuredKernel> fn =
+      MeasuredKernel::Load(request.library_path, request.function_name);
   if (!fn.ok()) {
     return Failure(request, MeasureStatus::kRuntimeError, std::string(fn.status().message()));
   }
@@ -121,14 +156,14 @@ MeasureResponse CandidateMeasurer::Measure(const MeasureRequest& request) {
     if (!mismatch.empty()) return Failure(request, MeasureStatus::kWrongAnswer, mismatch);
   }
 
+  if (fn->on_gpu()) return MeasureOnGpu(request, *fn, packed);
+
   MeasureResponse response;
   response.id = request.id;
   if (request.best_seconds > 0 && options.slow_cutoff_ratio > 0 &&
       first_seconds > options.slow_cutoff_ratio * request.best_seconds) {
     response.repeat_seconds = {first_seconds};
-    response.message =
-        absl::StrCat("cut short: the first run took ", first_seconds, " s, over ",
-                     options.slow_cutoff_ratio, " x the best ", request.best_seconds, " s");
+    response.message = CutShortMessage(first_seconds, options, request.best_seconds);
     return response;
   }
   absl::StatusOr<int> number = 1;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "runtime/module.h"
+#include "runtime/measure/measured_kernel.h"
 
 namespace tunefarm::runtime::measure {
 namespace {
@@ -15,21 +15,6 @@ namespace {
 absl::Status Prefixed(const MeasureRequest& request, const absl::Status& status) {
   return absl::Status(status.code(), absl::StrCat("reference ", request.reference_library_path,
                                                   ": ", status.message()));
-}
-
-absl::StatusOr<PackedFunction> ReferenceFunction(const MeasureRequest& request) {
-  absl::StatusOr<std::shared_ptr<Module>> module = LoadModule(request.reference_library_path);
-  if (!module.ok()) return module.status();
-  std::string name = request.reference_function;
-  if (name.empty()) {
-    std::vector<std::string> names = (*module)->FunctionNames();
-    if (names.size() != 1) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "has ", names.size(), " kernels; name the one to use in 'reference_function'"));
-    }
-    name = names[0];
-  }
-  return (*module)->GetFunction(name);
 }
 
 // The expected tensors are also kept in a file beside the reference library, so a measure process
@@ -76,7 +61,8 @@ absl::StatusOr<std::unique_ptr<ReferenceRun>> RunReference(const MeasureRequest&
   if (request.reference_library_path.empty()) {
     return absl::InvalidArgumentError("checking correctness needs a 'reference_library'");
   }
-  absl::StatusOr<PackedFunction> fn = ReferenceFunction(request);
+  absl::StatusOr<MeasuredKernel> fn =
+      MeasuredKernel::Load(request.reference_library_path, request.reference_function);
   if (!fn.ok()) return Prefixed(request, fn.status());
   absl::StatusOr<KernelArguments> inputs =
       KernelArguments::Make(fn->signature(), request.bindings, request.options.seed);

@@ -68,14 +68,12 @@ int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream
   TunedLookup lookup{options.db, options.target, options.device_key};
   absl::StatusOr<ir::PrimFunc> func = absl::UnknownError("unset");
   if (!options.workload.empty()) {
-    if (cuda) {
-      return fail(absl::InvalidArgumentError(
-          "the operator-library workloads have CPU schedules only; build a GPU-bound TE script "
-          "for cuda"));
-    }
+    // A cuda target gets the GPU template of the workload's op (and its best tuned config).
     absl::StatusOr<topi::ScheduledOp> op = WorkloadSchedule(options.workload, lookup, out);
     if (!op.ok()) return fail(op.status());
-    func = passes::Lower(op->schedule, op->args, FuncNameFor(options.workload));
+    passes::PassOptions pass_options = passes::PassOptions::FromEnv();
+    if (cuda) pass_options.target = "cuda";
+    func = passes::Lower(op->schedule, op->args, FuncNameFor(options.workload), pass_options);
   } else {
     absl::StatusOr<script::ScriptResult> script =
         LoadScheduledScript(options.file, *bindings, lookup, out);

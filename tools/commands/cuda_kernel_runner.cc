@@ -30,6 +30,15 @@ class CudaRunner : public KernelRunner {
   }
   std::string Describe() const override { return target_; }
 
+  absl::StatusOr<std::vector<double>> Time(
+      const std::vector<runtime::NDArray*>& arrays, const Bindings& bindings,
+      const runtime::TimeEvaluatorOptions& options) const override {
+    absl::StatusOr<std::vector<runtime::PackedArg>> args =
+        PackArguments(signature_, arrays, bindings);
+    if (!args.ok()) return args.status();
+    return func_.Time(*args, options);
+  }
+
  private:
   runtime::cuda::CudaFunction func_;
   runtime::FunctionSignature signature_;

@@ -63,6 +63,12 @@ absl::StatusOr<std::vector<runtime::PackedArg>> PackArguments(
   return args;
 }
 
+absl::StatusOr<std::vector<double>> KernelRunner::Time(
+    const std::vector<runtime::NDArray*>& arrays, const Bindings& bindings,
+    const runtime::TimeEvaluatorOptions& options) const {
+  return runtime::TimeFunction([&] { return Run(arrays, bindings); }, options);
+}
+
 absl::StatusOr<std::unique_ptr<KernelRunner>> KernelRunner::Create(const ir::PrimFunc& func,
                                                                    const std::string& target) {
   if (target == "interp") {

@@ -13,6 +13,7 @@
 #include "runtime/core/function_signature.h"
 #include "runtime/ndarray.h"
 #include "runtime/packed_function.h"
+#include "runtime/time_evaluator.h"
 #include "tools/commands/bindings.h"
 
 namespace tunefarm::tools {
@@ -32,6 +33,12 @@ class KernelRunner {
                            const Bindings& bindings) const = 0;
   // "interp", or the canonical LLVM target string.
   virtual std::string Describe() const = 0;
+
+  // Each repeat's mean seconds per call under `options`: the host's clock around Run, except
+  // where the device has a better clock (a GPU's events around its launches, without the copies).
+  virtual absl::StatusOr<std::vector<double>> Time(
+      const std::vector<runtime::NDArray*>& arrays, const Bindings& bindings,
+      const runtime::TimeEvaluatorOptions& options) const;
 };
 
 // The call arguments of a compiled kernel: the arrays for its tensor parameters in order, and

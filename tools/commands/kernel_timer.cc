@@ -15,8 +15,7 @@ absl::StatusOr<KernelTiming> TimeKernel(const KernelRunner& runner,
   runtime::TimeEvaluatorOptions options;
   options.repeat = 5;
   options.min_repeat_ms = 50;
-  absl::StatusOr<std::vector<double>> samples =
-      runtime::TimeFunction([&] { return runner.Run(pointers, bindings); }, options);
+  absl::StatusOr<std::vector<double>> samples = runner.Time(pointers, bindings, options);
   if (!samples.ok()) return samples.status();
   KernelTiming timing;
   timing.median_seconds = runtime::Summarize(*samples).median;

@@ -1,26 +1,77 @@
 #include "tuner/measure/candidate_build.h"
 
+#include <fstream>
+
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/build.h"
 #include "compiler/passes/lower.h"
+#ifdef TUNEFARM_HAVE_CUDA
+#include "compiler/codegen/cuda/build_cuda.h"
+#include "compiler/codegen/cuda/target.h"
+#include "runtime/cuda/cuda_module.h"
+#endif
 
 namespace tunefarm::tuner {
+namespace {
+
+absl::Status ExportCuda(const ir::PrimFunc& func, const std::string& target,
+                        const std::string& path) {
+#ifdef TUNEFARM_HAVE_CUDA
+  absl::StatusOr<codegen::cuda::CudaTarget> parsed = codegen::cuda::ParseCudaTarget(target);
+  if (!parsed.ok()) return parsed.status();
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image = codegen::cuda::BuildCuda(func, *parsed);
+  if (!image.ok()) return image.status();
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << runtime::cuda::SerializeCudaModule(*image);
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path));
+  return absl::OkStatus();
+#else
+  (void)func;
+  (void)path;
+  return absl::UnimplementedError(
+      absl::StrCat("target '", target, "': this tunefarm was built without the CUDA toolkit"));
+#endif
+}
+
+}  // namespace
+
+absl::StatusOr<BuildTarget> ParseBuildTarget(const std::string& text) {
+  BuildTarget target;
+  target.kind = TargetKindOf(text);
+  if (target.kind == TargetKind::kCuda) {
+#ifdef TUNEFARM_HAVE_CUDA
+    absl::StatusOr<codegen::cuda::CudaTarget> parsed = codegen::cuda::ParseCudaTarget(text);
+    if (!parsed.ok()) return parsed.status();
+    target.cuda = parsed->ToString();
+    return target;
+#else
+    return absl::UnimplementedError(
+        absl::StrCat("target '", text, "': this tunefarm was built without the CUDA toolkit"));
+#endif
+  }
+  absl::StatusOr<codegen::Target> llvm = codegen::ParseTarget(text);
+  if (!llvm.ok()) return llvm.status();
+  target.llvm = *std::move(llvm);
+  return target;
+}
 
 BuildOutcome LowerAndExport(const topi::ScheduledOp& op, const std::string& function_name,
-                            const codegen::Target& target, const std::string& path) {
+                            const BuildTarget& target, const std::string& path) {
   if (const absl::Status& sticky = op.schedule.error(); !sticky.ok()) {
     return {ErrorKind::kInvalidConfig, std::string(sticky.message())};
   }
+  const bool cuda = target.kind == TargetKind::kCuda;
   passes::PassOptions options = passes::PassOptions::FromEnv();
-  options.target = "llvm";
+  options.target = cuda ? "cuda" : "llvm";
   options.verify = false;  // as compile_time_bench measures builds: the passes are tested
   absl::StatusOr<ir::PrimFunc> func = passes::Lower(op.schedule, op.args, function_name, options);
   if (!func.ok()) {
     return {ErrorKind::kBuildError, absl::StrCat("lowering: ", func.status().message())};
   }
-  if (absl::Status s = codegen::ExportLibrary({*func}, target, path); !s.ok()) {
-    return {ErrorKind::kBuildError, absl::StrCat("code generation: ", s.message())};
-  }
+  absl::Status s = cuda ? ExportCuda(*func, target.cuda, path)
+                        : codegen::ExportLibrary({*func}, target.llvm, path);
+  if (!s.ok()) return {ErrorKind::kBuildError, absl::StrCat("code generation: ", s.message())};
   return {};
 }
 

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/codegen/llvm/target.h"
 #include "tuner/measure/candidate_build.h"
 #include "tuner/measure/reference_libraries.h"
 #include "tuner/measure/work_dir.h"
@@ -29,7 +28,7 @@ struct LocalBuilder::Shared {
   std::atomic<int64_t> next_file{0};
   ReferenceLibraries references;
   std::mutex targets_mu;
-  std::map<std::string, absl::StatusOr<codegen::Target>> targets;
+  std::map<std::string, absl::StatusOr<BuildTarget>> targets;
   std::deque<std::vector<std::string>> recent_batches;  // Build's own (one call at a time)
   // Builds past their deadline still running on detached threads.
   std::mutex late_mu;
@@ -42,14 +41,14 @@ struct LocalBuilder::Shared {
     late_cv.notify_all();
   }
 
-  std::string NewLibraryPath(const char* prefix) {
-    return absl::StrCat(work_dir->path(), "/", prefix, next_file++, ".so");
+  std::string NewLibraryPath(const char* prefix, const BuildTarget& target) {
+    return absl::StrCat(work_dir->path(), "/", prefix, next_file++, target.FileExtension());
   }
 
-  absl::StatusOr<codegen::Target> TargetOf(const std::string& text) {
+  absl::StatusOr<BuildTarget> TargetOf(const std::string& text) {
     std::lock_guard<std::mutex> lock(targets_mu);
     auto it = targets.find(text);
-    if (it == targets.end()) it = targets.emplace(text, codegen::ParseTarget(text)).first;
+    if (it == targets.end()) it = targets.emplace(text, ParseBuildTarget(text)).first;
     return it->second;
   }
 };
@@ -107,7 +106,7 @@ Prepared PrepareFromTask(LocalBuilder::Shared& shared, const MeasureInput& input
 }
 
 void BuildReference(LocalBuilder::Shared& shared, const Prepared& p,
-                    const absl::StatusOr<codegen::Target>& target) {
+                    const absl::StatusOr<BuildTarget>& target) {
   ReferenceLibrary library;
   if (!p.reference_op.ok()) {
     library.outcome = {ErrorKind::kBuildError,
@@ -115,7 +114,7 @@ void BuildReference(LocalBuilder::Shared& shared, const Prepared& p,
   } else if (!target.ok()) {
     library.outcome = {ErrorKind::kBuildError, std::string(target.status().message())};
   } else {
-    library.path = shared.NewLibraryPath("reference");
+    library.path = shared.NewLibraryPath("reference", *target);
     library.outcome = LowerAndExport(*p.reference_op, "reference", *target, library.path);
   }
   shared.references.Fulfill(p.reference_key, p.reference, std::move(library));
@@ -134,10 +133,10 @@ BuildResult BuildCandidate(Batch& batch, size_t i, const std::function<void()>& 
     r.build_seconds = SecondsSince(start);
     return r;
   }
-  absl::StatusOr<codegen::Target> target = shared.TargetOf(p.target);
+  absl::StatusOr<BuildTarget> target = shared.TargetOf(p.target);
   r.function_name = "candidate";
   if (target.ok()) {
-    const std::string path = shared.NewLibraryPath("candidate");
+    const std::string path = shared.NewLibraryPath("candidate", *target);
     BuildOutcome o = LowerAndExport(*p.op, r.function_name, *target, path);
     r.error_kind = o.error_kind;
     r.error_message = std::move(o.error_message);

@@ -4,17 +4,19 @@
 
 #include "compiler/passes/lower.h"
 #include "tuner/search/knob_features.h"
+#include "tuner/target_kind.h"
 
 namespace tunefarm::tuner {
 namespace {
 
 // The features read loop kinds from For nodes, so the passes that expand vectorized and unrolled
-// loops are skipped: the nest keeps its shape and lowering gets cheaper.
-passes::PassOptions FeaturePassOptions() {
+// loops are skipped: the nest keeps its shape and lowering gets cheaper. A GPU task's nest is
+// lowered as for CUDA (virtual threads expanded, barriers placed), as its kernels are.
+passes::PassOptions FeaturePassOptions(const Task& task) {
   passes::PassOptions options;
   options.disabled_passes = {"vectorize_loops", "unroll_loops"};
   options.verify = false;
-  options.target = "llvm";
+  options.target = TargetKindOf(task.target()) == TargetKind::kCuda ? "cuda" : "llvm";
   return options;
 }
 
@@ -44,7 +46,7 @@ FeatureRow FeatureExtractor::Compute(const space::Config& config) const {
   row.values.reserve(static_cast<size_t>(length_));
   absl::StatusOr<topi::ScheduledOp> op = task_->Apply(config);
   absl::StatusOr<ir::PrimFunc> func =
-      op.ok() ? passes::Lower(op->schedule, op->args, "features", FeaturePassOptions())
+      op.ok() ? passes::Lower(op->schedule, op->args, "features", FeaturePassOptions(*task_))
               : absl::StatusOr<ir::PrimFunc>(op.status());
   if (!func.ok()) {
     row.values.assign(static_cast<size_t>(length_), 0.0f);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -14,6 +15,8 @@
 #include "tuner/templates/depthwise_conv2d_nchwc_template.h"
 #include "tuner/templates/depthwise_conv2d_template.h"
 #include "tuner/templates/gemm_template.h"
+#include "tuner/templates/gpu_conv_templates.h"
+#include "tuner/templates/gpu_matmul_template.h"
 
 namespace tunefarm::tuner {
 namespace {
@@ -28,9 +31,11 @@ std::mutex& RegistryMutex() {
   return *mu;
 }
 
+// By name, the CPU template of a name before its GPU one.
 void SortByName(std::vector<Entry>& entries) {
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry& a, const Entry& b) { return a.info.name < b.info.name; });
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return std::tie(a.info.name, a.info.target) < std::tie(b.info.name, b.info.target);
+  });
 }
 
 // Callers hold RegistryMutex().
@@ -45,6 +50,9 @@ std::vector<Entry>& Registry() {
         {templates::DepthwiseConv2dNchwcTemplateInfo(),
          &templates::MakeDepthwiseConv2dNchwcTemplate},
         {templates::MatmulTemplateInfo(), &templates::MakeMatmulTemplate},
+        {templates::GpuConv2dTemplateInfo(), &templates::MakeGpuConv2dTemplate},
+        {templates::GpuDepthwiseConv2dTemplateInfo(), &templates::MakeGpuDepthwiseConv2dTemplate},
+        {templates::GpuMatmulTemplateInfo(), &templates::MakeGpuMatmulTemplate},
     };
     SortByName(*e);
     return e;
@@ -60,9 +68,10 @@ absl::Status RegisterTemplate(TemplateInfo info, TemplateFactory factory) {
   }
   std::lock_guard<std::mutex> lock(RegistryMutex());
   for (const Entry& e : Registry()) {
-    if (e.info.name == info.name) {
-      return absl::AlreadyExistsError(
-          absl::StrCat("a template named '", info.name, "' is already registered"));
+    if (e.info.name == info.name && e.info.target == info.target) {
+      return absl::AlreadyExistsError(absl::StrCat("a ", TargetKindName(info.target),
+                                                   " template named '", info.name,
+                                                   "' is already registered"));
     }
   }
   Registry().push_back(Entry{std::move(info), std::move(factory)});
@@ -78,12 +87,14 @@ std::vector<TemplateInfo> ListTemplates() {
 }
 
 absl::StatusOr<std::unique_ptr<TaskTemplate>> MakeTemplate(const Workload& workload,
-                                                           const topi::CpuInfo& cpu) {
+                                                           const topi::CpuInfo& cpu,
+                                                           TargetKind target) {
   TemplateFactory factory = nullptr;
   std::vector<std::string> names;
   {
     std::lock_guard<std::mutex> lock(RegistryMutex());
     for (const Entry& e : Registry()) {
+      if (e.info.target != target) continue;
       names.push_back(e.info.name);
       if (e.info.name == workload.template_name) factory = e.factory;
     }
@@ -100,16 +111,17 @@ absl::StatusOr<std::unique_ptr<TaskTemplate>> MakeTemplate(const Workload& workl
     }
     return t;
   }
-  return absl::InvalidArgumentError(absl::StrCat("workload '", workload.Key(),
-                                                 "': unknown template '", workload.template_name,
-                                                 "' (known: ", absl::StrJoin(names, ", "), ")"));
+  return absl::InvalidArgumentError(absl::StrCat(
+      "workload '", workload.Key(), "': unknown template '", workload.template_name, "' for ",
+      TargetKindName(target), " targets (known: ", absl::StrJoin(names, ", "), ")"));
 }
 
 absl::StatusOr<std::unique_ptr<Task>> CreateTask(const Workload& workload,
                                                  const std::string& target) {
   absl::StatusOr<topi::CpuInfo> cpu = CpuInfoForTarget(target);
   if (!cpu.ok()) return cpu.status();
-  absl::StatusOr<std::unique_ptr<TaskTemplate>> tmpl = MakeTemplate(workload, *cpu);
+  absl::StatusOr<std::unique_ptr<TaskTemplate>> tmpl =
+      MakeTemplate(workload, *cpu, TargetKindOf(target));
   if (!tmpl.ok()) return tmpl.status();
   return Task::FromTemplate(workload, *std::move(tmpl), target, *cpu);
 }

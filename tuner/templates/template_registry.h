@@ -16,19 +16,23 @@ namespace tunefarm::tuner {
 
 // Adds a template to the registry of this process, e.g. a program that embeds the tracker with its
 // own operators (and the farm's tests, with templates that crash or hang on purpose).
-// AlreadyExists when the name is taken; InvalidArgument for an empty name or no factory.
+// AlreadyExists when the name is taken for the same target kind; InvalidArgument for an empty name
+// or no factory.
 absl::Status RegisterTemplate(TemplateInfo info, TemplateFactory factory);
 
-// Every registered template, sorted by name.
+// Every registered template, sorted by name (a CPU template before the GPU one of its name).
 std::vector<TemplateInfo> ListTemplates();
 
-// The template `workload.template_name` bound to the workload. Errors: an unknown name (listing
-// the known ones), wrong arguments (naming the expected "M,N,K" form).
+// The `target` template named `workload.template_name` bound to the workload. Errors: an unknown
+// name (listing the known ones for that target kind), wrong arguments (naming the expected
+// "M,N,K" form).
 absl::StatusOr<std::unique_ptr<TaskTemplate>> MakeTemplate(const Workload& workload,
-                                                           const topi::CpuInfo& cpu);
+                                                           const topi::CpuInfo& cpu,
+                                                           TargetKind target = TargetKind::kCpu);
 
-// The task of a workload key's template on `target` ("llvm", "llvm -mtriple=..."), its knobs
-// sized for that target's CPU (CpuInfoForTarget).
+// The task of a workload key's template on `target` ("llvm", "llvm -mtriple=...", "cuda
+// -arch=sm_90"), its CPU knobs sized for that target's CPU (CpuInfoForTarget); a `cuda` target
+// gets the GPU template of the name.
 absl::StatusOr<std::unique_ptr<Task>> CreateTask(const Workload& workload,
                                                  const std::string& target);
 

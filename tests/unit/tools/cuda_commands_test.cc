@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <sstream>
 
 #include "runtime/cuda/cuda_driver.h"
@@ -39,14 +40,19 @@ TEST(CudaCommandsTest, BuildWritesAModuleWithItsLaunches) {
   EXPECT_NE(image->ptx.find(".entry"), std::string::npos);
 }
 
-TEST(CudaCommandsTest, LibraryWorkloadsAreRefusedForCuda) {
+TEST(CudaCommandsTest, LibraryWorkloadsBuildTheirGpuTemplate) {
   BuildOptions build;
-  build.workload = "matmul:64,64,64";
+  build.workload = "conv2d:2,16,14,14,32,3,3,1,1";
   build.target = "cuda";
-  build.output = (std::filesystem::path(::testing::TempDir()) / "mm.cuda").string();
+  build.output = (std::filesystem::path(::testing::TempDir()) / "conv.cuda").string();
   std::ostringstream out, err;
-  EXPECT_EQ(RunBuildCommand(build, out, err), 1);
-  EXPECT_NE(err.str().find("CPU schedules only"), std::string::npos) << err.str();
+  ASSERT_EQ(RunBuildCommand(build, out, err), 0) << err.str();
+  EXPECT_NE(out.str().find("CUDA module"), std::string::npos) << out.str();
+  std::ifstream in(build.output, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image = runtime::cuda::ParseCudaModule(text);
+  ASSERT_TRUE(image.ok()) << image.status();
+  EXPECT_EQ(image->functions.at(0).signature.args.size(), 3u);  // data, kernel, out
 }
 
 TEST(CudaCommandsTest, RunSaysNoGpuIsPresentOrMatchesOnOne) {

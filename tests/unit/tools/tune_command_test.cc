@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <sstream>
 
+#include "runtime/cuda/cuda_device.h"
 #include "tests/testing/files.h"
 #include "tuner/record_store.h"
 
@@ -61,6 +62,19 @@ TEST(TuneCommandTest, UsageErrorsAreRefusedBeforeMeasuring) {
   o.target = "llvm";
   o.trials = 0;
   EXPECT_EQ(Invoke(o).code, 2);
+}
+
+TEST(TuneCommandTest, CudaNeedsAGpuHere) {
+  if (runtime::cuda::CudaDevice::Open(0).ok()) GTEST_SKIP() << "this machine has a GPU";
+  TuneCommandOptions o;
+  o.db = FreshDb("cuda");
+  o.workload = "conv2d:1,8,8,8,8,3,3,1,1";
+  o.target = "cuda";
+  Result r = Invoke(o);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_THAT(r.err, HasSubstr("cannot measure 'cuda' on this machine: no GPU present"));
+  EXPECT_THAT(r.err, HasSubstr("--tracker"));
+  EXPECT_FALSE(std::filesystem::exists(o.db));  // refused before anything was stored
 }
 
 TEST(TuneCommandTest, ASmallRunRecordsEveryTrialAndPrintsTheBest) {

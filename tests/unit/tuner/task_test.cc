@@ -9,6 +9,7 @@
 #include "compiler/space/config_sampler.h"
 #include "compiler/te/tensor.h"
 #include "tuner/target_cpu.h"
+#include "tuner/target_kind.h"
 
 namespace tunefarm::tuner {
 namespace {
@@ -127,8 +128,21 @@ TEST(TargetCpuTest, AnExplicitCpuNarrowsTheHostsSimd) {
 }
 
 TEST(TargetCpuTest, BadTargetIsAnError) {
-  EXPECT_FALSE(CpuInfoForTarget("cuda").ok());
+  EXPECT_FALSE(CpuInfoForTarget("opencl").ok());
   EXPECT_FALSE(CanonicalTarget("llvm -mtriple=mips-linux-gnu").ok());
+  EXPECT_FALSE(CanonicalTarget("cuda -arch=sm_50").ok());
+  EXPECT_FALSE(CanonicalTarget("cuda -arch=banana").ok());
+}
+
+TEST(TargetCpuTest, CudaTargetsAreCanonicalAndLaunchedFromTheHost) {
+  EXPECT_EQ(*CanonicalTarget("cuda"), "cuda -arch=sm_90");
+  EXPECT_EQ(*CanonicalTarget("cuda -arch=sm_80"), "cuda -arch=sm_80");
+  absl::StatusOr<topi::CpuInfo> cpu = CpuInfoForTarget("cuda");
+  ASSERT_TRUE(cpu.ok()) << cpu.status();
+  EXPECT_EQ(cpu->model, CpuInfoForTarget("llvm")->model);
+  EXPECT_EQ(TargetKindOf("cuda -arch=sm_90"), TargetKind::kCuda);
+  EXPECT_EQ(TargetKindOf("cudax"), TargetKind::kCpu);
+  EXPECT_EQ(TargetKindOf("llvm -mcpu=haswell"), TargetKind::kCpu);
 }
 
 }  // namespace

@@ -68,6 +68,7 @@ TEST(GpuKnobsTest, Conv2dDefaultIsAPointAndSampledPointsFitTheLimits) {
       EXPECT_LE(g->Threads(), kGpuMaxThreadsPerBlock);
       EXPECT_LE(g->SharedBytes(window, kh, kw), kGpuMaxSharedBytes);
       EXPECT_LE(c.data[0] * g->f.Blocks(c.kernel[0]), kGpuMaxGridYZ);
+      EXPECT_LE(g->f.threads, kGpuMaxBlockZ);
       EXPECT_TRUE(ScheduleGpuConv2d(*g, t, window).ok()) << g->ToString();
     }
   }
@@ -123,6 +124,25 @@ TEST(GpuKnobsTest, GridsBeyondTheLimitAreRefused) {
   EXPECT_TRUE(ScheduleGpuConv2d(c, t, window).ok());
   c.f = {1, 1, 1};
   EXPECT_EQ(ScheduleGpuConv2d(c, t, window).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(GpuKnobsTest, MoreThan64ThreadsOnZAreRefused) {
+  // CUDA's blockDim.z is at most 64; the channel tile rides on it. Found by the first tuning run
+  // on an H100, where such a point was a build_error.
+  const Window2d window = Window2d::Make(1, 1);
+  const Conv2dTensors t = *Conv2dCompute(testing::Placeholder({2, 256, 14, 14}, "data"),
+                                         testing::Placeholder({256, 256, 3, 3}, "kernel"), window);
+  GpuConv2dScheduleConfig c = DefaultGpuConv2dConfig(t);
+  c.f = {1, 128, 1};
+  c.y = {1, 1, 1};
+  c.x = {1, 4, 1};
+  absl::Status st = ScheduleGpuConv2d(c, t, window).status();
+  EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(st.message().find("threads on z"), std::string::npos) << st;
+  space::ConfigSpace space;
+  ASSERT_TRUE(DefineGpuConv2dKnobs(space, t, window).ok());
+  EXPECT_EQ(GpuConv2dKnobsFromConfig(space, c).status().code(),
+            absl::StatusCode::kFailedPrecondition);
 }
 
 TEST(GpuKnobsTest, OddExtentsAreRoundedUpSoTheyStillSplit) {

@@ -4,10 +4,13 @@
 
 #include <chrono>
 #include <gtest/gtest.h>
+#include <random>
 #include <thread>
 
+#include "compiler/space/config_sampler.h"
 #include "tests/unit/tuner/search/search_test_util.h"
 #include "tuner/search/knob_features.h"
+#include "tuner/templates/template_registry.h"
 
 namespace tunefarm::tuner {
 namespace {
@@ -29,6 +32,25 @@ TEST(FeatureExtractorTest, FullRowsAreLoopPlusKnobFeaturesAndCached) {
   EXPECT_EQ(ex.cached(), 1u);
   // Different schedules give different loop features.
   EXPECT_NE(ex.Get(*task->space().Get(6)).values, row.values);
+}
+
+TEST(FeatureExtractorTest, GpuTasksLowerAsCudaWithThreadLoops) {
+  absl::StatusOr<std::unique_ptr<Task>> task =
+      CreateTask(*ParseWorkloadKey("conv2d:2,16,14,14,32,3,3,1,1"), "cuda");
+  ASSERT_TRUE(task.ok()) << task.status();
+  FeatureExtractor ex(**task);
+  std::mt19937_64 rng(3);
+  std::vector<float> first;
+  for (int i = 0; i < 4; ++i) {
+    FeatureRow row = ex.Get(*space::SampleValidConfig((*task)->space(), rng));
+    ASSERT_TRUE(row.valid);
+    EXPECT_EQ(row.values[0], 1);
+    if (i == 0) {
+      first = row.values;
+    } else {
+      EXPECT_NE(row.values, first);
+    }
+  }
 }
 
 TEST(FeatureExtractorTest, ConfigThatFailsToApplyIsAZeroRowFlaggedInvalid) {

@@ -1,0 +1,29 @@
+#include "compiler/topi/gpu_reference_schedule.h"
+
+#include "compiler/topi/gpu_tiling.h"
+#include "compiler/topi/static_shape.h"
+
+namespace tunefarm::topi {
+
+absl::StatusOr<ScheduledOp> ScheduleGpuReference(const te::Tensor& out,
+                                                 const std::vector<te::Tensor>& inlined,
+                                                 std::vector<te::Tensor> args, int64_t threads) {
+  schedule::Schedule s = schedule::Schedule::Create({out.op()});
+  for (const te::Tensor& t : inlined) s[t].compute_inline();
+  schedule::Stage& stage = s[out];
+  const auto axes = stage.op()->axis;
+  ir::IterVar fused = axes[0];
+  for (size_t d = 1; d < axes.size(); ++d) {
+    ir::IterVar next;
+    stage.fuse(fused, axes[d], &next);
+    fused = next;
+  }
+  ir::IterVar block, thread;
+  stage.split(fused, Imm(threads), &block, &thread);
+  stage.bind(block, GpuBlockAxis("blockIdx.x"));
+  stage.bind(thread, GpuThreadAxis("threadIdx.x", threads));
+  if (!s.error().ok()) return s.error();
+  return ScheduledOp{s, std::move(args)};
+}
+
+}  // namespace tunefarm::topi

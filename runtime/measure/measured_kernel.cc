@@ -1,0 +1,109 @@
+#include "runtime/measure/measured_kernel.h"
+
+#include <fstream>
+#include <iterator>
+#include <mutex>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "runtime/cuda/cuda_device.h"
+#include "runtime/cuda/cuda_function.h"
+#include "runtime/cuda/cuda_module.h"
+#include "runtime/module.h"
+
+namespace tunefarm::runtime::measure {
+namespace {
+
+constexpr std::string_view kCudaModuleHeader = "tunefarm-cuda-module";
+
+// The GPU is opened once per process: a context costs hundreds of milliseconds, and every
+// candidate of a tuning run measures on the same device.
+absl::StatusOr<std::shared_ptr<cuda::CudaDevice>> ProcessGpu() {
+  static std::mutex mu;
+  static absl::StatusOr<std::shared_ptr<cuda::CudaDevice>>* device = nullptr;
+  std::lock_guard<std::mutex> lock(mu);
+  if (device == nullptr) {
+    device = new absl::StatusOr<std::shared_ptr<cuda::CudaDevice>>(cuda::CudaDevice::Open(0));
+  }
+  return *device;
+}
+
+std::string OnlyOrNamed(const std::vector<std::string>& names, const std::string& function,
+                        absl::Status* error) {
+  if (!function.empty()) return function;
+  if (names.size() != 1) {
+    *error = absl::InvalidArgumentError(absl::StrCat(
+        "has ", names.size(), " kernels (", absl::StrJoin(names, ", "), "); name the one to use"));
+  }
+  return names.empty() ? "" : names[0];
+}
+
+}  // namespace
+
+bool IsCudaModuleFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(kCudaModuleHeader.size(), '\0');
+  return in.read(head.data(), static_cast<std::streamsize>(head.size())) &&
+         head == kCudaModuleHeader;
+}
+
+absl::StatusOr<MeasuredKernel> MeasuredKernel::Load(const std::string& path,
+                                                    const std::string& function) {
+  MeasuredKernel kernel;
+  absl::Status name_error;
+  if (!IsCudaModuleFile(path)) {
+    absl::StatusOr<std::shared_ptr<Module>> module = LoadModule(path);
+    if (!module.ok()) return module.status();
+    const std::string name = OnlyOrNamed((*module)->FunctionNames(), function, &name_error);
+    if (!name_error.ok())
+      return absl::Status(name_error.code(), path + " " + std::string(name_error.message()));
+    absl::StatusOr<PackedFunction> fn = (*module)->GetFunction(name);
+    if (!fn.ok()) return fn.status();
+    kernel.cpu_.emplace(*std::move(fn));
+    return kernel;
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  absl::StatusOr<cuda::CudaModuleImage> image = cuda::ParseCudaModule(text);
+  if (!image.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", image.status().message()));
+  }
+  absl::StatusOr<std::shared_ptr<cuda::CudaDevice>> device = ProcessGpu();
+  if (!device.ok()) {
+    return absl::UnavailableError(absl::StrCat(
+        path, " is a CUDA module, and this machine cannot run it: ", device.status().message()));
+  }
+  absl::StatusOr<std::shared_ptr<cuda::CudaLoadedModule>> module =
+      cuda::CudaLoadedModule::Load(*device, *std::move(image));
+  if (!module.ok()) {
+    return absl::Status(module.status().code(),
+                        absl::StrCat(path, ": ", module.status().message()));
+  }
+  const std::string name = OnlyOrNamed((*module)->FunctionNames(), function, &name_error);
+  if (!name_error.ok())
+    return absl::Status(name_error.code(), path + " " + std::string(name_error.message()));
+  absl::StatusOr<cuda::CudaFunction> fn = (*module)->GetFunction(name);
+  if (!fn.ok()) return fn.status();
+  kernel.gpu_ = std::make_unique<cuda::CudaFunction>(*std::move(fn));
+  return kernel;
+}
+
+MeasuredKernel::MeasuredKernel(MeasuredKernel&&) noexcept = default;
+MeasuredKernel& MeasuredKernel::operator=(MeasuredKernel&&) noexcept = default;
+MeasuredKernel::~MeasuredKernel() = default;
+
+const FunctionSignature& MeasuredKernel::signature() const {
+  return gpu_ != nullptr ? gpu_->signature() : cpu_->signature();
+}
+
+absl::Status MeasuredKernel::Call(absl::Span<const PackedArg> args) const {
+  return gpu_ != nullptr ? gpu_->Call(args) : cpu_->Call(args);
+}
+
+absl::StatusOr<std::vector<double>> MeasuredKernel::TimeOnDevice(
+    absl::Span<const PackedArg> args, const TimeEvaluatorOptions& options) const {
+  if (gpu_ == nullptr) return absl::FailedPreconditionError("not a GPU kernel");
+  return gpu_->Time(args, options);
+}
+
+}  // namespace tunefarm::runtime::measure
