@@ -7,7 +7,8 @@
 #      on this GPU, each against cuDNN / cuBLAS timed in the same run;
 #   4. a farm on loopback: a tracker and a `tunefarm worker` with this GPU, one cuda job.
 # Usage: bench/gpu/gpu_session.sh BUNDLE_DIR [OUT_DIR]   (scripts/gpu-bundle.sh fills it)
-# Environment: STEPS (default "tests examples tune farm"), CONV_TRIALS (200), MM_TRIALS (100).
+# Environment: STEPS (default "tests examples tune farm"), TUNE_OPS ("conv2d matmul"),
+# CONV_TRIALS (200), MM_TRIALS (100).
 set -uo pipefail
 bundle=${1:?the folder scripts/gpu-bundle.sh wrote}
 out=${2:-${OUT:-/tmp/tunefarm-gpu-out}}
@@ -69,9 +70,12 @@ tune() {
 }
 
 if [[ " $steps " == *" tune "* ]]; then
-  tune conv2d:256,256,14,14,256,3,3,1,1 "${CONV_TRIALS:-200}" conv2d 256,256,14,14,256,3,3,1,1
-  tune matmul:2048,2048,2048 "${MM_TRIALS:-100}" matmul 2048,2048,2048
-  "$tf" best --db "$out/gpu.db" --workload conv2d:256,256,14,14,256,3,3,1,1 || status=1
+  for op in ${TUNE_OPS:-conv2d matmul}; do
+    case $op in
+      conv2d) tune conv2d:256,256,14,14,256,3,3,1,1 "${CONV_TRIALS:-200}" conv2d 256,256,14,14,256,3,3,1,1 ;;
+      matmul) tune matmul:2048,2048,2048 "${MM_TRIALS:-100}" matmul 2048,2048,2048 ;;
+    esac
+  done
 fi
 
 if [[ " $steps " == *" farm "* ]]; then

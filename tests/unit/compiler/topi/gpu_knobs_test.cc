@@ -135,7 +135,7 @@ TEST(GpuKnobsTest, MoreThan64ThreadsOnZAreRefused) {
   GpuConv2dScheduleConfig c = DefaultGpuConv2dConfig(t);
   c.f = {1, 128, 1};
   c.y = {1, 1, 1};
-  c.x = {1, 4, 1};
+  c.x = {1, 2, 1};
   absl::Status st = ScheduleGpuConv2d(c, t, window).status();
   EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(st.message().find("threads on z"), std::string::npos) << st;
