@@ -1,14 +1,10 @@
 #include "tools/commands/cuda_module_writer.h"
 
-#include <fstream>
-
 #include "absl/strings/str_cat.h"
 
 #ifdef TUNEFARM_HAVE_CUDA
 #include "compiler/codegen/cuda/build_cuda.h"
 #include "compiler/codegen/cuda/nvrtc_compile.h"
-#include "compiler/codegen/cuda/target.h"
-#include "runtime/cuda/cuda_module.h"
 #endif
 
 namespace tunefarm::tools {
@@ -17,14 +13,9 @@ namespace tunefarm::tools {
 
 absl::StatusOr<std::string> WriteCudaModule(const ir::PrimFunc& func, const std::string& target,
                                             const std::string& path) {
-  absl::StatusOr<codegen::cuda::CudaTarget> parsed = codegen::cuda::ParseCudaTarget(target);
-  if (!parsed.ok()) return parsed.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = codegen::cuda::BuildCuda(func, *parsed);
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+      codegen::cuda::ExportCudaModule(func, target, path);
   if (!image.ok()) return image.status();
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << runtime::cuda::SerializeCudaModule(*image);
-  out.close();
-  if (!out) return absl::UnavailableError(absl::StrCat("cannot write ", path));
   std::string report;
   absl::StatusOr<std::vector<codegen::cuda::KernelResources>> resources =
       codegen::cuda::PtxasReport(image->ptx, image->arch);

@@ -1,14 +1,11 @@
 #include "tuner/measure/candidate_build.h"
 
-#include <fstream>
-
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/build.h"
 #include "compiler/passes/lower.h"
 #ifdef TUNEFARM_HAVE_CUDA
 #include "compiler/codegen/cuda/build_cuda.h"
 #include "compiler/codegen/cuda/target.h"
-#include "runtime/cuda/cuda_module.h"
 #endif
 
 namespace tunefarm::tuner {
@@ -17,15 +14,7 @@ namespace {
 absl::Status ExportCuda(const ir::PrimFunc& func, const std::string& target,
                         const std::string& path) {
 #ifdef TUNEFARM_HAVE_CUDA
-  absl::StatusOr<codegen::cuda::CudaTarget> parsed = codegen::cuda::ParseCudaTarget(target);
-  if (!parsed.ok()) return parsed.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = codegen::cuda::BuildCuda(func, *parsed);
-  if (!image.ok()) return image.status();
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << runtime::cuda::SerializeCudaModule(*image);
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat("cannot write ", path));
-  return absl::OkStatus();
+  return codegen::cuda::ExportCudaModule(func, target, path).status();
 #else
   (void)func;
   (void)path;

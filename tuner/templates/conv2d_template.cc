@@ -16,13 +16,13 @@ class Conv2dTemplate final : public TaskTemplate {
   Conv2dTemplate(ConvShape shape, topi::CpuInfo cpu) : s_(shape), cpu_(std::move(cpu)) {}
 
   absl::Status DefineSpace(space::ConfigSpace& space) const override {
-    absl::StatusOr<topi::Conv2dTensors> t = Compute();
+    absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2d();
     if (!t.ok()) return t.status();
     return topi::DefineConv2dKnobs(space, *t, s_.window(), cpu_);
   }
 
   absl::StatusOr<space::Config> DefaultConfig(const space::ConfigSpace& space) const override {
-    absl::StatusOr<topi::Conv2dTensors> t = Compute();
+    absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2d();
     if (!t.ok()) return t.status();
     return topi::Conv2dKnobsFromConfig(space, topi::DefaultConv2dConfig(*t, cpu_));
   }
@@ -31,14 +31,14 @@ class Conv2dTemplate final : public TaskTemplate {
     if (absl::Status st = config.space().CheckValid(config); !st.ok()) return st;
     absl::StatusOr<topi::Conv2dScheduleConfig> c = topi::Conv2dConfigFromKnobs(config, cpu_);
     if (!c.ok()) return c.status();
-    absl::StatusOr<topi::Conv2dTensors> t = Compute();
+    absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2d();
     if (!t.ok()) return t.status();
     return topi::ScheduleConv2d(*c, *t);
   }
 
   absl::StatusOr<topi::ScheduledOp> Reference(const space::Config& config) const override {
     (void)config;
-    absl::StatusOr<topi::Conv2dTensors> t = Compute();
+    absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2d();
     if (!t.ok()) return t.status();
     return topi::ScheduledOp{schedule::Schedule::Create({t->out.op()}),
                              {t->data, t->kernel, t->out}};
@@ -47,12 +47,6 @@ class Conv2dTemplate final : public TaskTemplate {
   double Flops() const override { return s_.Flops(); }
 
  private:
-  absl::StatusOr<topi::Conv2dTensors> Compute() const {
-    return topi::Conv2dCompute(Float32Placeholder({s_.n, s_.c, s_.h, s_.w}, "data"),
-                               Float32Placeholder({s_.o, s_.c, s_.kh, s_.kw}, "kernel"),
-                               s_.window());
-  }
-
   ConvShape s_;
   topi::CpuInfo cpu_;
 };

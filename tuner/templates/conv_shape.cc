@@ -13,6 +13,16 @@ double ConvShape::Flops() const {
   return 2.0 * static_cast<double>(n) * o * oh * ow * per_output;
 }
 
+absl::StatusOr<topi::Conv2dTensors> ConvShape::Conv2d() const {
+  return topi::Conv2dCompute(Float32Placeholder({n, c, h, w}, "data"),
+                             Float32Placeholder({o, c, kh, kw}, "kernel"), window());
+}
+
+absl::StatusOr<topi::DepthwiseConv2dTensors> ConvShape::DepthwiseConv2d() const {
+  return topi::DepthwiseConv2dCompute(Float32Placeholder({n, c, h, w}, "data"),
+                                      Float32Placeholder({c, 1, kh, kw}, "kernel"), window());
+}
+
 absl::StatusOr<ConvShape> ParseConvShape(const Workload& workload, const TemplateInfo& info) {
   if (absl::Status st = CheckWorkloadArgs(workload, info, "pad"); !st.ok()) return st;
   const std::vector<int64_t>& a = workload.args;

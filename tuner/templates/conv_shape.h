@@ -5,6 +5,8 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
+#include "compiler/topi/conv2d.h"
+#include "compiler/topi/depthwise_conv2d.h"
 #include "compiler/topi/window.h"
 #include "tuner/task_template.h"
 #include "tuner/workload.h"
@@ -17,6 +19,10 @@ struct ConvShape {
   bool depthwise = false;  // o == c, one filter per channel
 
   topi::Window2d window() const { return topi::Window2d::Make(stride, pad); }
+  // The NCHW computes over float32 placeholders "data" [N][C][H][W] and "kernel" ([O][C][KH][KW],
+  // depthwise [C][1][KH][KW]), as the CPU and GPU templates of each op declare them.
+  absl::StatusOr<topi::Conv2dTensors> Conv2d() const;
+  absl::StatusOr<topi::DepthwiseConv2dTensors> DepthwiseConv2d() const;
   // 2 * N * O * OH * OW * (C per group) * KH * KW: a multiply-add is two operations.
   double Flops() const;
 };

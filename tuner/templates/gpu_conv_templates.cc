@@ -26,13 +26,13 @@ class GpuConv2dTemplate final : public TaskTemplate {
   explicit GpuConv2dTemplate(ConvShape shape) : s_(shape) {}
 
   absl::Status DefineSpace(space::ConfigSpace& space) const override {
-    absl::StatusOr<topi::Conv2dTensors> t = Compute();
+    absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2d();
     if (!t.ok()) return t.status();
     return topi::DefineGpuConv2dKnobs(space, *t, s_.window());
   }
 
   absl::StatusOr<space::Config> DefaultConfig(const space::ConfigSpace& space) const override {
-    absl::StatusOr<topi::Conv2dTensors> t = Compute();
+    absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2d();
     if (!t.ok()) return t.status();
     return topi::GpuConv2dKnobsFromConfig(space, topi::DefaultGpuConv2dConfig(*t));
   }
@@ -41,14 +41,14 @@ class GpuConv2dTemplate final : public TaskTemplate {
     if (absl::Status st = config.space().CheckValid(config); !st.ok()) return st;
     absl::StatusOr<topi::GpuConv2dScheduleConfig> c = topi::GpuConv2dConfigFromKnobs(config);
     if (!c.ok()) return c.status();
-    absl::StatusOr<topi::Conv2dTensors> t = Compute();
+    absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2d();
     if (!t.ok()) return t.status();
     return topi::ScheduleGpuConv2d(*c, *t, s_.window());
   }
 
   absl::StatusOr<topi::ScheduledOp> Reference(const space::Config& config) const override {
     (void)config;
-    absl::StatusOr<topi::Conv2dTensors> t = Compute();
+    absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2d();
     if (!t.ok()) return t.status();
     return GpuConvReference(*t);
   }
@@ -56,12 +56,6 @@ class GpuConv2dTemplate final : public TaskTemplate {
   double Flops() const override { return s_.Flops(); }
 
  private:
-  absl::StatusOr<topi::Conv2dTensors> Compute() const {
-    return topi::Conv2dCompute(Float32Placeholder({s_.n, s_.c, s_.h, s_.w}, "data"),
-                               Float32Placeholder({s_.o, s_.c, s_.kh, s_.kw}, "kernel"),
-                               s_.window());
-  }
-
   ConvShape s_;
 };
 
@@ -70,13 +64,13 @@ class GpuDepthwiseConv2dTemplate final : public TaskTemplate {
   explicit GpuDepthwiseConv2dTemplate(ConvShape shape) : s_(shape) {}
 
   absl::Status DefineSpace(space::ConfigSpace& space) const override {
-    absl::StatusOr<topi::DepthwiseConv2dTensors> t = Compute();
+    absl::StatusOr<topi::DepthwiseConv2dTensors> t = s_.DepthwiseConv2d();
     if (!t.ok()) return t.status();
     return topi::DefineGpuDepthwiseConv2dKnobs(space, *t, s_.window());
   }
 
   absl::StatusOr<space::Config> DefaultConfig(const space::ConfigSpace& space) const override {
-    absl::StatusOr<topi::DepthwiseConv2dTensors> t = Compute();
+    absl::StatusOr<topi::DepthwiseConv2dTensors> t = s_.DepthwiseConv2d();
     if (!t.ok()) return t.status();
     return topi::GpuDepthwiseConv2dKnobsFromConfig(space,
                                                    topi::DefaultGpuDepthwiseConv2dConfig(*t));
@@ -87,14 +81,14 @@ class GpuDepthwiseConv2dTemplate final : public TaskTemplate {
     absl::StatusOr<topi::GpuDepthwiseConv2dScheduleConfig> c =
         topi::GpuDepthwiseConv2dConfigFromKnobs(config);
     if (!c.ok()) return c.status();
-    absl::StatusOr<topi::DepthwiseConv2dTensors> t = Compute();
+    absl::StatusOr<topi::DepthwiseConv2dTensors> t = s_.DepthwiseConv2d();
     if (!t.ok()) return t.status();
     return topi::ScheduleGpuDepthwiseConv2d(*c, *t, s_.window());
   }
 
   absl::StatusOr<topi::ScheduledOp> Reference(const space::Config& config) const override {
     (void)config;
-    absl::StatusOr<topi::DepthwiseConv2dTensors> t = Compute();
+    absl::StatusOr<topi::DepthwiseConv2dTensors> t = s_.DepthwiseConv2d();
     if (!t.ok()) return t.status();
     return GpuConvReference(*t);
   }
@@ -102,12 +96,6 @@ class GpuDepthwiseConv2dTemplate final : public TaskTemplate {
   double Flops() const override { return s_.Flops(); }
 
  private:
-  absl::StatusOr<topi::DepthwiseConv2dTensors> Compute() const {
-    return topi::DepthwiseConv2dCompute(Float32Placeholder({s_.n, s_.c, s_.h, s_.w}, "data"),
-                                        Float32Placeholder({s_.c, 1, s_.kh, s_.kw}, "kernel"),
-                                        s_.window());
-  }
-
   ConvShape s_;
 };
 

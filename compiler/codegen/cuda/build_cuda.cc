@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/cuda/codegen_cuda.h"
@@ -130,6 +131,20 @@ absl::StatusOr<runtime::cuda::CudaModuleImage> BuildCuda(const std::vector<ir::P
 absl::StatusOr<runtime::cuda::CudaModuleImage> BuildCuda(const ir::PrimFunc& func,
                                                          const CudaTarget& target) {
   return BuildCuda(std::vector<ir::PrimFunc>{func}, target);
+}
+
+absl::StatusOr<runtime::cuda::CudaModuleImage> ExportCudaModule(const ir::PrimFunc& func,
+                                                                const std::string& target,
+                                                                const std::string& path) {
+  absl::StatusOr<CudaTarget> parsed = ParseCudaTarget(target);
+  if (!parsed.ok()) return parsed.status();
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image = BuildCuda(func, *parsed);
+  if (!image.ok()) return image.status();
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << runtime::cuda::SerializeCudaModule(*image);
+  out.close();
+  if (!out) return absl::UnavailableError(absl::StrCat("cannot write ", path));
+  return image;
 }
 
 }  // namespace tunefarm::codegen::cuda

@@ -23,4 +23,11 @@ absl::StatusOr<runtime::cuda::CudaModuleImage> BuildCuda(const std::vector<ir::P
 absl::StatusOr<runtime::cuda::CudaModuleImage> BuildCuda(const ir::PrimFunc& func,
                                                          const CudaTarget& target);
 
+// BuildCuda for a target string ("cuda", "cuda -arch=sm_80"), the module written to `path`
+// (SerializeCudaModule). Errors: ParseCudaTarget's, BuildCuda's, Unavailable when the file cannot
+// be written.
+absl::StatusOr<runtime::cuda::CudaModuleImage> ExportCudaModule(const ir::PrimFunc& func,
+                                                                const std::string& target,
+                                                                const std::string& path);
+
 }  // namespace tunefarm::codegen::cuda
