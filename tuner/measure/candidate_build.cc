@@ -3,9 +3,9 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/build.h"
 #include "compiler/passes/lower.h"
+#include "tuner/target_cpu.h"
 #ifdef TUNEFARM_HAVE_CUDA
 #include "compiler/codegen/cuda/build_cuda.h"
-#include "compiler/codegen/cuda/target.h"
 #endif
 
 namespace tunefarm::tuner {
@@ -29,15 +29,10 @@ absl::StatusOr<BuildTarget> ParseBuildTarget(const std::string& text) {
   BuildTarget target;
   target.kind = TargetKindOf(text);
   if (target.kind == TargetKind::kCuda) {
-#ifdef TUNEFARM_HAVE_CUDA
-    absl::StatusOr<codegen::cuda::CudaTarget> parsed = codegen::cuda::ParseCudaTarget(text);
-    if (!parsed.ok()) return parsed.status();
-    target.cuda = parsed->ToString();
+    absl::StatusOr<std::string> canonical = CanonicalTarget(text);
+    if (!canonical.ok()) return canonical.status();
+    target.cuda = *std::move(canonical);
     return target;
-#else
-    return absl::UnimplementedError(
-        absl::StrCat("target '", text, "': this tunefarm was built without the CUDA toolkit"));
-#endif
   }
   absl::StatusOr<codegen::Target> llvm = codegen::ParseTarget(text);
   if (!llvm.ok()) return llvm.status();
