@@ -29,6 +29,7 @@ class CudaRunner : public KernelRunner {
     return func_.Call(*args);
   }
   std::string Describe() const override { return target_; }
+  bool UsesThreadPool() const override { return false; }
 
   absl::StatusOr<std::vector<double>> Time(
       const std::vector<runtime::NDArray*>& arrays, const Bindings& bindings,

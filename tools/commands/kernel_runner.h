@@ -33,6 +33,8 @@ class KernelRunner {
                            const Bindings& bindings) const = 0;
   // "interp", or the canonical LLVM target string.
   virtual std::string Describe() const = 0;
+  // Whether the CPU thread pool runs it (a GPU kernel's width is its launch, not the pool's).
+  virtual bool UsesThreadPool() const { return true; }
 
   // Each repeat's mean seconds per call under `options`: the host's clock around Run, except
   // where the device has a better clock (a GPU's events around its launches, without the copies).

@@ -20,7 +20,7 @@ absl::StatusOr<KernelTiming> TimeKernel(const KernelRunner& runner,
   KernelTiming timing;
   timing.median_seconds = runtime::Summarize(*samples).median;
   timing.repeats = static_cast<int>(samples->size());
-  timing.threads = runtime::NumThreads();
+  timing.threads = runner.UsesThreadPool() ? runtime::NumThreads() : 0;
   return timing;
 }
 

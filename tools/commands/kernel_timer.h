@@ -15,7 +15,7 @@ namespace tunefarm::tools {
 struct KernelTiming {
   double median_seconds = 0;
   int repeats = 0;
-  int threads = 0;  // the thread pool's width during the measurement
+  int threads = 0;  // the thread pool's width during the measurement (0: a GPU kernel)
 };
 
 // Runs `runner` on `arrays` (outputs are overwritten) and returns the median of 5 repeats of at

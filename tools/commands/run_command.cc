@@ -209,8 +209,9 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
   absl::StatusOr<KernelTiming> timing = TimeKernel(**runner, *arrays, *bindings);
   if (!timing.ok()) return fail(timing.status());
   double gflops = *flops / (timing->median_seconds * 1e9);
-  out << "target=" << (*runner)->Describe() << " threads=" << timing->threads
-      << " repeats=" << timing->repeats << "\n";
+  out << "target=" << (*runner)->Describe();
+  if (timing->threads > 0) out << " threads=" << timing->threads;
+  out << " repeats=" << timing->repeats << "\n";
   out << "median_ms=" << timing->median_seconds * 1e3 << " gflops=" << gflops << "\n";
   return 0;
 }
