@@ -28,14 +28,16 @@ absl::StatusOr<std::shared_ptr<cuda::CudaDevice>> ProcessGpu() {
   return *device;
 }
 
-std::string OnlyOrNamed(const std::vector<std::string>& names, const std::string& function,
-                        absl::Status* error) {
+// `function`, or the module's only one when it is empty; errors name the file.
+absl::StatusOr<std::string> PickFunction(const std::vector<std::string>& names,
+                                         const std::string& function, const std::string& path) {
   if (!function.empty()) return function;
   if (names.size() != 1) {
-    *error = absl::InvalidArgumentError(absl::StrCat(
-        "has ", names.size(), " kernels (", absl::StrJoin(names, ", "), "); name the one to use"));
+    return absl::InvalidArgumentError(absl::StrCat(path, " has ", names.size(), " kernels (",
+                                                   absl::StrJoin(names, ", "),
+                                                   "); name the one to use"));
   }
-  return names.empty() ? "" : names[0];
+  return names[0];
 }
 
 }  // namespace
@@ -50,14 +52,12 @@ bool IsCudaModuleFile(const std::string& path) {
 absl::StatusOr<MeasuredKernel> MeasuredKernel::Load(const std::string& path,
                                                     const std::string& function) {
   MeasuredKernel kernel;
-  absl::Status name_error;
   if (!IsCudaModuleFile(path)) {
     absl::StatusOr<std::shared_ptr<Module>> module = LoadModule(path);
     if (!module.ok()) return module.status();
-    const std::string name = OnlyOrNamed((*module)->FunctionNames(), function, &name_error);
-    if (!name_error.ok())
-      return absl::Status(name_error.code(), path + " " + std::string(name_error.message()));
-    absl::StatusOr<PackedFunction> fn = (*module)->GetFunction(name);
+    absl::StatusOr<std::string> name = PickFunction((*module)->FunctionNames(), function, path);
+    if (!name.ok()) return name.status();
+    absl::StatusOr<PackedFunction> fn = (*module)->GetFunction(*name);
     if (!fn.ok()) return fn.status();
     kernel.cpu_.emplace(*std::move(fn));
     return kernel;
@@ -79,10 +79,9 @@ absl::StatusOr<MeasuredKernel> MeasuredKernel::Load(const std::string& path,
     return absl::Status(module.status().code(),
                         absl::StrCat(path, ": ", module.status().message()));
   }
-  const std::string name = OnlyOrNamed((*module)->FunctionNames(), function, &name_error);
-  if (!name_error.ok())
-    return absl::Status(name_error.code(), path + " " + std::string(name_error.message()));
-  absl::StatusOr<cuda::CudaFunction> fn = (*module)->GetFunction(name);
+  absl::StatusOr<std::string> name = PickFunction((*module)->FunctionNames(), function, path);
+  if (!name.ok()) return name.status();
+  absl::StatusOr<cuda::CudaFunction> fn = (*module)->GetFunction(*name);
   if (!fn.ok()) return fn.status();
   kernel.gpu_ = std::make_unique<cuda::CudaFunction>(*std::move(fn));
   return kernel;

@@ -83,59 +83,6 @@ void PrintSummary(const tuner::Task& task, const tuner::TuneSummary& s, std::ost
       << "config=" << s.best->config_json << "\n";
 }
 
-int RunLocalTune(const TuneCommandOptions& o, const std::atomic<bool>* stop, std::ostream& out,
-                 std::ostream& err);
-
-// A local `cuda` tune measures on this machine's first GPU: refused without one, and the plain
-// `cuda` target becomes that GPU's arch (a module built for another arch would not load). The
-// default device key names the GPU ("local-nvidia-h100-80gb-hbm3").
-absl::Status ResolveLocalGpu(TuneCommandOptions& o) {
-  absl::StatusOr<std::shared_ptr<runtime::cuda::CudaDevice>> gpu =
-      runtime::cuda::CudaDevice::Open(0);
-  if (!gpu.ok()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("cannot measure '", o.target, "' on this machine: no GPU present (",
-                     gpu.status().message(), "); tune it on a farm with a GPU worker (--tracker)"));
-  }
-  if (o.target == "cuda") o.target = absl::StrCat("cuda -arch=", (*gpu)->arch());
-  if (o.device_key.empty()) o.device_key = tuner::LocalDeviceKey((*gpu)->name());
-  return absl::OkStatus();
-}
-
-}  // namespace
-
-int RunTuneCommand(const TuneCommandOptions& o_in, const std::atomic<bool>* stop, std::ostream& out,
-                   std::ostream& err) {
-  auto fail = [&err](int code, const absl::Status& s) {
-    err << "tunefarm: " << s.message() << "\n";
-    return code;
-  };
-  const TuneCommandOptions& o = o_in;
-  if (o.trials <= 0 || o.batch_size <= 0 || o.early_stopping < 0 || o.repeat <= 0) {
-    return fail(kUsage, absl::InvalidArgumentError(
-                            "--trials, --batch-size and --repeat must be positive and "
-                            "--early-stopping not negative"));
-  }
-  if (!o.tracker.empty()) return RunRemoteTuneCommand(o, stop, out, err);
-  if (tuner::TargetKindOf(o_in.target) == tuner::TargetKind::kCuda) {
-    TuneCommandOptions gpu_options = o_in;
-    if (absl::Status s = ResolveLocalGpu(gpu_options); !s.ok()) return fail(1, s);
-    return RunLocalTune(gpu_options, stop, out, err);
-  }
-  // The local runner loads candidates into a process on this machine.
-  absl::StatusOr<codegen::Target> parsed_target = codegen::ParseTarget(o_in.target);
-  if (!parsed_target.ok()) return fail(kUsage, parsed_target.status());
-  if (!parsed_target->is_host) {
-    return fail(kUsage, absl::InvalidArgumentError(absl::StrCat(
-                            "cannot measure '", o.target,
-                            "' on this machine: tune runs candidates here; tuning for another "
-                            "device needs a worker of that kind")));
-  }
-  return RunLocalTune(o, stop, out, err);
-}
-
-namespace {
-
 // The tuning loop on this machine, for a target this machine can measure.
 int RunLocalTune(const TuneCommandOptions& o, const std::atomic<bool>* stop, std::ostream& out,
                  std::ostream& err) {
@@ -200,6 +147,51 @@ int RunLocalTune(const TuneCommandOptions& o, const std::atomic<bool>* stop, std
   return 0;
 }
 
+// A local `cuda` tune measures on this machine's first GPU: refused without one, and the plain
+// `cuda` target becomes that GPU's arch (a module built for another arch would not load). The
+// default device key names the GPU ("local-nvidia-h100-80gb-hbm3").
+absl::Status ResolveLocalGpu(TuneCommandOptions& o) {
+  absl::StatusOr<std::shared_ptr<runtime::cuda::CudaDevice>> gpu =
+      runtime::cuda::CudaDevice::Open(0);
+  if (!gpu.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot measure '", o.target, "' on this machine: no GPU present (",
+                     gpu.status().message(), "); tune it on a farm with a GPU worker (--tracker)"));
+  }
+  if (o.target == "cuda") o.target = absl::StrCat("cuda -arch=", (*gpu)->arch());
+  if (o.device_key.empty()) o.device_key = tuner::LocalDeviceKey((*gpu)->name());
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, std::ostream& out,
+                   std::ostream& err) {
+  auto fail = [&err](int code, const absl::Status& s) {
+    err << "tunefarm: " << s.message() << "\n";
+    return code;
+  };
+  if (o.trials <= 0 || o.batch_size <= 0 || o.early_stopping < 0 || o.repeat <= 0) {
+    return fail(kUsage, absl::InvalidArgumentError(
+                            "--trials, --batch-size and --repeat must be positive and "
+                            "--early-stopping not negative"));
+  }
+  if (!o.tracker.empty()) return RunRemoteTuneCommand(o, stop, out, err);
+  if (tuner::TargetKindOf(o.target) == tuner::TargetKind::kCuda) {
+    TuneCommandOptions gpu_options = o;
+    if (absl::Status s = ResolveLocalGpu(gpu_options); !s.ok()) return fail(1, s);
+    return RunLocalTune(gpu_options, stop, out, err);
+  }
+  // The local runner loads candidates into a process on this machine.
+  absl::StatusOr<codegen::Target> parsed_target = codegen::ParseTarget(o.target);
+  if (!parsed_target.ok()) return fail(kUsage, parsed_target.status());
+  if (!parsed_target->is_host) {
+    return fail(kUsage, absl::InvalidArgumentError(absl::StrCat(
+                            "cannot measure '", o.target,
+                            "' on this machine: tune runs candidates here; tuning for another "
+                            "device needs a worker of that kind")));
+  }
+  return RunLocalTune(o, stop, out, err);
+}
 
 }  // namespace tunefarm::tools
