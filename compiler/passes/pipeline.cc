@@ -8,6 +8,7 @@
 #include "compiler/passes/partition_vector_tails.h"
 #include "compiler/passes/remove_no_op.h"
 #include "compiler/passes/simplify.h"
+#include "compiler/passes/skip_padding_taps.h"
 #include "compiler/passes/storage_flatten.h"
 #include "compiler/passes/thread_sync.h"
 #include "compiler/passes/unroll_loops.h"
@@ -30,6 +31,7 @@ std::vector<Pass> LoweringPipeline() {
       {"unroll_loops", kPhaseTransform, UnrollLoops, {}},
       {"thread_sync", kPhaseTransform, ThreadSync, RunsThreadBlocks},
       {"simplify", kPhaseCleanup, Simplify, {}},
+      {"skip_padding_taps", kPhaseCleanup, SkipPaddingTaps, {}},
       {"remove_no_op", kPhaseCleanup, RemoveNoOp, {}},
   };
 }

@@ -10,7 +10,7 @@
 namespace tunefarm::passes {
 
 // storage_flatten → partition_vector_tails → vectorize_loops → inject_virtual_thread →
-// unroll_loops → thread_sync → simplify → remove_no_op. thread_sync is enabled only for targets
+// unroll_loops → thread_sync → simplify → skip_padding_taps → remove_no_op. thread_sync is enabled only for targets
 // that run thread blocks (every target but "llvm").
 std::vector<Pass> LoweringPipeline();
 

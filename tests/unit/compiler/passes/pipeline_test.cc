@@ -29,7 +29,7 @@ TEST(PipelineTest, PassOrder) {
   EXPECT_THAT(Names(LoweringPipeline()),
               ElementsAre("storage_flatten", "partition_vector_tails", "vectorize_loops",
                           "inject_virtual_thread", "unroll_loops", "thread_sync", "simplify",
-                          "remove_no_op"));
+                          "skip_padding_taps", "remove_no_op"));
 }
 
 TEST(PipelineTest, ExtraPassesGoToTheirInsertionPoints) {
@@ -40,7 +40,7 @@ TEST(PipelineTest, ExtraPassesGoToTheirInsertionPoints) {
   EXPECT_THAT(Names(*passes),
               ElementsAre("storage_flatten", "early1", "early2", "partition_vector_tails",
                           "vectorize_loops", "inject_virtual_thread", "unroll_loops", "thread_sync",
-                          "simplify", "remove_no_op", "late"));
+                          "simplify", "skip_padding_taps", "remove_no_op", "late"));
   auto bad = LoweringPipeline({Identity("odd", kPhaseTransform)});
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(bad.status().message(), ::testing::HasSubstr("pass odd has phase 'transform'"));

@@ -112,6 +112,18 @@ TEST_P(Conv2dNchwcTest, PaddingInlinedAndKwUnrolled) {
   });
 }
 
+// One register tile per row: unrolling knows every padded column, so those products are
+// dropped, and the padded rows' check runs once per kernel row (skip_padding_taps).
+TEST_P(Conv2dNchwcTest, PaddingInlinedWithWholeRowTiles) {
+  Check(kKnobCase, [](Conv2dNchwcScheduleConfig& k) {
+    k.pad_inline = true;
+    k.unroll_kw = true;
+    k.reg_w = 13;
+    k.oc_block = 8;
+    k.vector_lanes = 4;
+  });
+}
+
 TEST_P(Conv2dNchwcTest, RaggedBlocksAndTiles) {
   Check(kKnobCase, [](Conv2dNchwcScheduleConfig& k) {
     k.ic_block = 5;  // 12 channels: a ragged input block

@@ -1,0 +1,226 @@
+#include "compiler/passes/skip_padding_taps.h"
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "compiler/ir/mutator.h"
+#include "compiler/ir/op.h"
+#include "compiler/ir/structural_equal.h"
+#include "compiler/ir/visitor.h"
+#include "compiler/passes/buffer_access.h"
+
+namespace tunefarm::passes {
+namespace {
+
+using ir::Expr;
+using ir::Stmt;
+
+bool IsZeroConstant(const Expr& e) {
+  if (const auto* b = e.As<ir::BroadcastNode>()) return IsZeroConstant(b->value);
+  if (const auto* f = e.As<ir::FloatImmNode>()) return f->value == 0.0;
+  return ir::IsConstInt(e, 0);
+}
+
+void SplitConjuncts(const Expr& e, std::vector<Expr>& out) {
+  if (const auto* a = e.As<ir::AndNode>()) {
+    SplitConjuncts(a->a, out);
+    SplitConjuncts(a->b, out);
+    return;
+  }
+  out.push_back(e);
+}
+
+Expr JoinConjuncts(const std::vector<Expr>& terms) {
+  Expr joined;
+  for (const Expr& t : terms) joined = joined.defined() ? (joined && t) : t;
+  return joined;
+}
+
+bool ReadsMemory(const Expr& e) {
+  bool reads = false;
+  ir::PostOrderVisit(e, [&](const Expr& x) {
+    reads = reads || x.As<ir::LoadNode>() || x.As<ir::BufferLoadNode>() || x.As<ir::CallNode>();
+  });
+  return reads;
+}
+
+bool Contains(const std::vector<Expr>& set, const Expr& e) {
+  for (const Expr& x : set) {
+    if (ir::StructuralEqual(x, e)) return true;
+  }
+  return false;
+}
+
+// A Store `A[i] = A[i] + t*y`, taken apart so its padding guard can be rewritten.
+struct Accumulation {
+  const ir::StoreNode* store = nullptr;
+  bool zero = false;            // t is a zero constant
+  std::vector<Expr> conjuncts;  // of the guard c in t = if_then_else(c, x, 0)
+  Expr data;                    // x
+  int lanes = 1;                // t broadcasts the guarded value to these lanes (1: scalar)
+  bool load_first = true;       // A[i] + t*y rather than t*y + A[i]
+  bool guarded_first = true;    // t*y rather than y*t
+  Expr other;                   // y
+  Expr load;                    // A[i]
+
+  // The store with the guard reduced to `conjuncts` (none left: x itself).
+  Stmt Rebuild(const std::vector<Expr>& remaining) const {
+    Expr t = remaining.empty()
+                 ? data
+                 : ir::IfThenElse(JoinConjuncts(remaining), data, ir::MakeZero(data.dtype()));
+    if (lanes > 1) t = ir::BroadcastNode::Make(t, lanes);
+    Expr product = guarded_first ? t * other : other * t;
+    Expr sum = load_first ? load + product : product + load;
+    return ir::StoreNode::Make(store->buffer_var, sum, store->index);
+  }
+};
+
+// Recognizes `t` as a zero or a guarded value, filling `acc`.
+bool MatchPaddedTerm(const Expr& t, Accumulation& acc) {
+  if (IsZeroConstant(t)) {
+    acc.zero = true;
+    return true;
+  }
+  Expr scalar = t;
+  if (const auto* b = t.As<ir::BroadcastNode>()) {
+    scalar = b->value;
+    acc.lanes = b->lanes;
+  }
+  const auto* call = scalar.As<ir::CallNode>();
+  if (!call || call->op != ir::Intrinsic::kIfThenElse || !IsZeroConstant(call->args[2]) ||
+      call->args[0].dtype().lanes() != 1) {
+    return false;
+  }
+  SplitConjuncts(call->args[0], acc.conjuncts);
+  acc.data = call->args[1];
+  return true;
+}
+
+std::optional<Accumulation> MatchAccumulation(const Stmt& s) {
+  const auto* store = s.As<ir::StoreNode>();
+  if (!store) return std::nullopt;
+  const auto* add = store->value.As<ir::AddNode>();
+  if (!add) return std::nullopt;
+  for (bool load_first : {true, false}) {
+    const Expr& load = load_first ? add->a : add->b;
+    const auto* l = load.As<ir::LoadNode>();
+    const auto* mul = (load_first ? add->b : add->a).As<ir::MulNode>();
+    if (!l || !mul || l->buffer_var.get() != store->buffer_var.get() ||
+        !ir::StructuralEqual(l->index, store->index)) {
+      continue;
+    }
+    for (bool guarded_first : {true, false}) {
+      Accumulation acc;
+      acc.store = store;
+      acc.load_first = load_first;
+      acc.guarded_first = guarded_first;
+      acc.load = load;
+      acc.other = guarded_first ? mul->b : mul->a;
+      if (MatchPaddedTerm(guarded_first ? mul->a : mul->b, acc)) return acc;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<Stmt> Statements(const Stmt& s) {
+  if (const auto* seq = s.As<ir::SeqStmtNode>()) return seq->seq;
+  return {s};
+}
+
+// A branch with no else: the hoisting and merging below move only these.
+const ir::IfThenElseNode* PlainBranch(const Stmt& s) {
+  const auto* branch = s.As<ir::IfThenElseNode>();
+  return branch && !branch->else_case.defined() ? branch : nullptr;
+}
+
+class PaddingTapSkipper : public ir::Mutator {
+ protected:
+  Stmt VisitStmt_(const ir::StoreNode* op) override {
+    std::optional<Accumulation> acc = MatchAccumulation(Self(op));
+    return acc && acc->zero ? ir::MakeNop() : Self(op);
+  }
+
+  Stmt VisitStmt_(const ir::SeqStmtNode* op) override {
+    Stmt s = Mutator::VisitStmt_(op);
+    const auto* seq = s.As<ir::SeqStmtNode>();
+    if (!seq) return s;
+    // Neighbouring branches on one condition become one branch (three kernel columns' loops
+    // under one kernel row's check).
+    std::vector<Stmt> merged;
+    for (const Stmt& item : seq->seq) {
+      if (ir::IsNop(item)) continue;
+      const ir::IfThenElseNode* next = PlainBranch(item);
+      const ir::IfThenElseNode* last = merged.empty() ? nullptr : PlainBranch(merged.back());
+      if (next && last && ir::StructuralEqual(next->condition, last->condition)) {
+        merged.back() = ir::IfThenElseNode::Make(
+            last->condition, ir::SeqStmtNode::Make({last->then_case, next->then_case}));
+      } else {
+        merged.push_back(item);
+      }
+    }
+    if (merged.empty()) return ir::MakeNop();
+    return merged.size() == seq->seq.size() ? s : ir::SeqStmtNode::Make(std::move(merged));
+  }
+
+  Stmt VisitStmt_(const ir::ForNode* op) override {
+    Stmt s = Mutator::VisitStmt_(op);
+    const auto* loop = s.As<ir::ForNode>();
+    if (!loop || loop->for_kind == ir::ForKind::kThreadBinding) return s;
+    if (std::optional<Stmt> guarded = GuardAccumulations(loop)) return *guarded;
+    const ir::IfThenElseNode* branch = PlainBranch(loop->body);
+    if (branch && IsHoistable(branch->condition, loop)) {
+      return ir::IfThenElseNode::Make(
+          branch->condition,
+          ir::ForNode::Make(loop->loop_var, loop->min, loop->extent, loop->for_kind,
+                            branch->then_case, loop->thread_tag));
+    }
+    return s;
+  }
+
+ private:
+  static bool IsHoistable(const Expr& condition, const ir::ForNode* loop) {
+    return !UsesVar(condition, loop->loop_var) && !ReadsMemory(condition);
+  }
+
+  // `if (r) for (...) {...}` when every statement of the loop is a guarded accumulation and
+  // their guards share conjuncts r that the loop does not change.
+  static std::optional<Stmt> GuardAccumulations(const ir::ForNode* loop) {
+    std::vector<Accumulation> accs;
+    for (const Stmt& item : Statements(loop->body)) {
+      std::optional<Accumulation> acc = MatchAccumulation(item);
+      if (!acc || acc->zero) return std::nullopt;
+      accs.push_back(std::move(*acc));
+    }
+    std::vector<Expr> shared;
+    for (const Expr& c : accs.front().conjuncts) {
+      bool everywhere = IsHoistable(c, loop) && !Contains(shared, c);
+      for (size_t i = 1; everywhere && i < accs.size(); ++i) {
+        everywhere = Contains(accs[i].conjuncts, c);
+      }
+      if (everywhere) shared.push_back(c);
+    }
+    if (shared.empty()) return std::nullopt;
+    std::vector<Stmt> body;
+    for (const Accumulation& acc : accs) {
+      std::vector<Expr> rest;
+      for (const Expr& c : acc.conjuncts) {
+        if (!Contains(shared, c)) rest.push_back(c);
+      }
+      body.push_back(acc.Rebuild(rest));
+    }
+    return ir::IfThenElseNode::Make(
+        JoinConjuncts(shared),
+        ir::ForNode::Make(loop->loop_var, loop->min, loop->extent, loop->for_kind,
+                          ir::SeqStmtNode::Make(std::move(body)), loop->thread_tag));
+  }
+};
+
+}  // namespace
+
+absl::StatusOr<ir::PrimFunc> SkipPaddingTaps(ir::PrimFunc f) {
+  f.body = PaddingTapSkipper().VisitStmt(f.body);
+  return f;
+}
+
+}  // namespace tunefarm::passes

@@ -1,0 +1,115 @@
+#include "compiler/passes/skip_padding_taps.h"
+
+#include <gtest/gtest.h>
+
+#include "compiler/ir/op.h"
+#include "compiler/ir/printer.h"
+#include "tests/unit/compiler/passes/interp_check.h"
+#include "tests/unit/compiler/passes/test_kernels.h"
+
+namespace tunefarm::passes {
+namespace {
+
+using namespace ir;               // NOLINT: tests build IR by hand.
+using namespace passes::testing;  // NOLINT
+
+const DataType kF32 = DataType::Float(32);
+
+// A 1-D convolution over 8 channels, 4 outputs, window 3, padding 1, as unrolling and
+// simplification leave it: every output's accumulation is guarded by whether its input row
+// exists, and out[0]'s first tap is a known padded zero.
+struct PaddedConv {
+  Buffer out{"out", kF32, {4}};
+  Buffer data{"data", kF32, {32}};
+  Buffer w{"w", kF32, {24}};
+  Var y{"y"}, ry{"ry"}, k{"k"};
+
+  Expr Row() const { return y + ry; }
+  Expr Guard() const { return 1 <= Row() && Row() < 5; }
+  Expr Tap(Expr guard) const {
+    return IfThenElse(std::move(guard), FlatLoad(data, (Row() - 1) * 8 + k), FloatImm(kF32, 0));
+  }
+  Stmt Accumulate(int at, Expr term) const {
+    return FlatStore(out, FlatLoad(out, at) + term * FlatLoad(w, ry * 8 + k), at);
+  }
+  PrimFunc Func(Stmt inner) const {
+    return PrimFunc{"conv", {out, data, w}, Loop(y, 4, Loop(ry, 3, Loop(k, 8, std::move(inner))))};
+  }
+};
+
+std::string Skipped(const PrimFunc& f) {
+  absl::StatusOr<PrimFunc> g = SkipPaddingTaps(f);
+  EXPECT_TRUE(g.ok()) << g.status();
+  return g.ok() ? ToString(g->body) : "";
+}
+
+TEST(SkipPaddingTapsTest, DropsZeroProductsAndRunsTheLoopUnderTheSharedGuard) {
+  PaddedConv c;
+  PrimFunc f = c.Func(Seq({
+      c.Accumulate(0, c.Tap(c.Guard())),
+      c.Accumulate(1, FloatImm(kF32, 0)),  // a padded column unrolling made constant
+      c.Accumulate(2, c.Tap(c.Guard() && c.k < 4)),
+  }));
+  EXPECT_EQ(
+      Skipped(f),
+      "for (y, 0, 4) {\n"
+      "  for (ry, 0, 3) {\n"
+      "    if (1 <= y + ry && y + ry < 5) {\n"
+      "      for (k, 0, 8) {\n"
+      "        out[0] = out[0] + data[(y + ry - 1)*8 + k]*w[ry*8 + k]\n"
+      "        out[2] = out[2] + if_then_else(k < 4, data[(y + ry - 1)*8 + k], 0.0f)*w[ry*8 + "
+      "k]\n"
+      "      }\n"
+      "    }\n"
+      "  }\n"
+      "}\n");
+  absl::StatusOr<PrimFunc> g = SkipPaddingTaps(f);
+  ASSERT_TRUE(g.ok()) << g.status();
+  ExpectSameResults(f, *g);
+}
+
+TEST(SkipPaddingTapsTest, MergesBranchesOnOneConditionAndHoistsThemOutOfLoopsTheyDoNotUse) {
+  PaddedConv c;
+  Var x("x");
+  // Two channel loops under one kernel row, inside a loop (x) the guard does not use.
+  Stmt two_loops = Loop(x, 2,
+                        Seq({Loop(c.k, 8, c.Accumulate(0, c.Tap(c.Guard()))),
+                             Loop(c.k, 8, c.Accumulate(1, c.Tap(c.Guard())))}));
+  PrimFunc f{"conv", {c.out, c.data, c.w}, Loop(c.y, 4, Loop(c.ry, 3, two_loops))};
+  EXPECT_EQ(Skipped(f),
+            "for (y, 0, 4) {\n"
+            "  for (ry, 0, 3) {\n"
+            "    if (1 <= y + ry && y + ry < 5) {\n"
+            "      for (x, 0, 2) {\n"
+            "        for (k, 0, 8) {\n"
+            "          out[0] = out[0] + data[(y + ry - 1)*8 + k]*w[ry*8 + k]\n"
+            "        }\n"
+            "        for (k, 0, 8) {\n"
+            "          out[1] = out[1] + data[(y + ry - 1)*8 + k]*w[ry*8 + k]\n"
+            "        }\n"
+            "      }\n"
+            "    }\n"
+            "  }\n"
+            "}\n");
+  absl::StatusOr<PrimFunc> g = SkipPaddingTaps(f);
+  ASSERT_TRUE(g.ok()) << g.status();
+  ExpectSameResults(f, *g);
+}
+
+TEST(SkipPaddingTapsTest, LeavesGuardsThatCannotMove) {
+  PaddedConv c;
+  // The guard uses the loop's own variable; the loop holds another statement; the guard reads
+  // memory; the loop is bound to GPU threads.
+  PrimFunc own = c.Func(c.Accumulate(0, c.Tap(c.k < 4 && c.Row() + c.k < 9)));
+  PrimFunc mixed = c.Func(Seq({c.Accumulate(0, c.Tap(c.Guard())), FlatStore(c.w, 1.0f, 0)}));
+  PrimFunc reads = c.Func(c.Accumulate(0, c.Tap(FlatLoad(c.data, 0) > 0.0f)));
+  Var tx("threadIdx.x");
+  Stmt launch = Launch(tx, "threadIdx.x", 8, c.Accumulate(0, c.Tap(c.Guard())));
+  PrimFunc threads{"conv", {c.out, c.data, c.w}, Loop(c.y, 4, Loop(c.ry, 3, launch))};
+  for (const PrimFunc* f : {&own, &mixed, &reads, &threads}) {
+    EXPECT_EQ(Skipped(*f), ToString(f->body));
+  }
+}
+
+}  // namespace
+}  // namespace tunefarm::passes
