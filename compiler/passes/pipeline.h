@@ -10,8 +10,8 @@
 namespace tunefarm::passes {
 
 // storage_flatten → partition_vector_tails → vectorize_loops → inject_virtual_thread →
-// unroll_loops → thread_sync → simplify → skip_padding_taps → remove_no_op. thread_sync is enabled only for targets
-// that run thread blocks (every target but "llvm").
+// unroll_loops → thread_sync → simplify → skip_padding_taps → remove_no_op. thread_sync is enabled
+// only for targets that run thread blocks (every target but "llvm").
 std::vector<Pass> LoweringPipeline();
 
 // The same list with `extra` passes inserted at the insertion point their phase names:
