@@ -6,6 +6,7 @@
 
 #include "compiler/ir/mutator.h"
 #include "compiler/ir/op.h"
+#include "compiler/ir/simplify/simplify.h"
 #include "compiler/ir/structural_equal.h"
 #include "compiler/ir/visitor.h"
 #include "compiler/passes/buffer_access.h"
@@ -97,8 +98,7 @@ bool MatchPaddedTerm(const Expr& t, Accumulation& acc) {
   return true;
 }
 
-std::optional<Accumulation> MatchAccumulation(const Stmt& s) {
-  const auto* store = s.As<ir::StoreNode>();
+std::optional<Accumulation> MatchAccumulation(const ir::StoreNode* store) {
   if (!store) return std::nullopt;
   const auto* add = store->value.As<ir::AddNode>();
   if (!add) return std::nullopt;
@@ -134,10 +134,89 @@ const ir::IfThenElseNode* PlainBranch(const Stmt& s) {
   return branch && !branch->else_case.defined() ? branch : nullptr;
 }
 
+// The guard conjuncts of the accumulations in a statement whose one variable is `v_`: the
+// checks of a border that a loop over register tiles crosses.
+class BorderGuardCollector : public ir::Visitor {
+ public:
+  explicit BorderGuardCollector(const ir::VarNode* v) : v_(v) {}
+  std::vector<Expr> guards;
+
+ protected:
+  void VisitStmt_(const ir::StoreNode* op) override {
+    ir::Visitor::VisitStmt_(op);
+    std::optional<Accumulation> acc = MatchAccumulation(op);
+    if (!acc) return;
+    for (const Expr& c : acc->conjuncts) {
+      bool only_v = true;
+      ir::PostOrderVisit(c, [&](const Expr& x) {
+        if (const auto* var = x.As<ir::VarNode>()) only_v = only_v && var == v_;
+      });
+      if (only_v && UsesAnyVar(c, {v_}) && !ReadsMemory(c) && !Contains(guards, c)) {
+        guards.push_back(c);
+      }
+    }
+  }
+
+ private:
+  const ir::VarNode* v_;
+};
+
+// Peels the first and last iterations of a serial loop over register tiles where its padding
+// guards change (at most kMaxPeeled), so the loop in between runs without them and the peeled
+// tiles know which of their products are padding.
+class BorderPeeler : public ir::Mutator {
+ protected:
+  Stmt VisitStmt_(const ir::ForNode* op) override {
+    Stmt s = Mutator::VisitStmt_(op);
+    const auto* loop = s.As<ir::ForNode>();
+    std::optional<int64_t> min = ir::AsConstInt(loop->min), extent = ir::AsConstInt(loop->extent);
+    if (loop->for_kind != ir::ForKind::kSerial || !min || !extent || *extent < 2 ||
+        *extent > kMaxScanned) {
+      return s;
+    }
+    BorderGuardCollector collector(loop->loop_var.get());
+    collector.VisitStmt(loop->body);
+    if (collector.guards.empty()) return s;
+    auto at = [&](int64_t i) {
+      return ir::VarMap{{loop->loop_var.get(), ir::IntImm(loop->loop_var.dtype(), i)}};
+    };
+    // Iterations where every guard holds: they must be one run, [first, last].
+    std::optional<int64_t> first, last;
+    for (int64_t i = *min; i < *min + *extent; ++i) {
+      bool clean = true;
+      for (const Expr& g : collector.guards) {
+        clean = clean && ir::IsConstInt(arith::Simplify(ir::Substitute(g, at(i))), 1);
+      }
+      if (!clean) continue;
+      if (last && *last != i - 1) return s;
+      if (!first) first = i;
+      last = i;
+    }
+    if (!first) return s;
+    const int64_t peeled = (*first - *min) + (*min + *extent - 1 - *last);
+    if (peeled == 0 || peeled > kMaxPeeled) return s;
+    std::vector<Stmt> parts;
+    for (int64_t i = *min; i < *first; ++i) {
+      parts.push_back(arith::SimplifyStmt(ir::Substitute(loop->body, at(i))));
+    }
+    parts.push_back(arith::SimplifyStmt(ir::ForNode::Make(
+        loop->loop_var, ir::IntImm(loop->min.dtype(), *first),
+        ir::IntImm(loop->extent.dtype(), *last - *first + 1), ir::ForKind::kSerial, loop->body)));
+    for (int64_t i = *last + 1; i < *min + *extent; ++i) {
+      parts.push_back(arith::SimplifyStmt(ir::Substitute(loop->body, at(i))));
+    }
+    return ir::SeqStmtNode::Make(std::move(parts));
+  }
+
+ private:
+  static constexpr int64_t kMaxScanned = 4096;
+  static constexpr int64_t kMaxPeeled = 2;  // each peeled tile is a copy of the loop's body
+};
+
 class PaddingTapSkipper : public ir::Mutator {
  protected:
   Stmt VisitStmt_(const ir::StoreNode* op) override {
-    std::optional<Accumulation> acc = MatchAccumulation(Self(op));
+    std::optional<Accumulation> acc = MatchAccumulation(op);
     return acc && acc->zero ? ir::MakeNop() : Self(op);
   }
 
@@ -188,7 +267,7 @@ class PaddingTapSkipper : public ir::Mutator {
   static std::optional<Stmt> GuardAccumulations(const ir::ForNode* loop) {
     std::vector<Accumulation> accs;
     for (const Stmt& item : Statements(loop->body)) {
-      std::optional<Accumulation> acc = MatchAccumulation(item);
+      std::optional<Accumulation> acc = MatchAccumulation(item.As<ir::StoreNode>());
       if (!acc || acc->zero) return std::nullopt;
       accs.push_back(std::move(*acc));
     }
@@ -219,7 +298,7 @@ class PaddingTapSkipper : public ir::Mutator {
 }  // namespace
 
 absl::StatusOr<ir::PrimFunc> SkipPaddingTaps(ir::PrimFunc f) {
-  f.body = PaddingTapSkipper().VisitStmt(f.body);
+  f.body = PaddingTapSkipper().VisitStmt(BorderPeeler().VisitStmt(f.body));
   return f;
 }
 

@@ -4,6 +4,7 @@
 
 #include "compiler/ir/op.h"
 #include "compiler/ir/printer.h"
+#include "compiler/passes/simplify.h"
 #include "tests/unit/compiler/passes/interp_check.h"
 #include "tests/unit/compiler/passes/test_kernels.h"
 
@@ -93,6 +94,37 @@ TEST(SkipPaddingTapsTest, MergesBranchesOnOneConditionAndHoistsThemOutOfLoopsThe
             "}\n");
   absl::StatusOr<PrimFunc> g = SkipPaddingTaps(f);
   ASSERT_TRUE(g.ok()) << g.status();
+  ExpectSameResults(f, *g);
+}
+
+// A row of 12 outputs in register tiles of 4 (loop t), window 3, padding 1, taps unrolled:
+// the first tile's first tap and the last tile's last tap read padding.
+TEST(SkipPaddingTapsTest, PeelsTheBorderTilesOfALoopOverRegisterTiles) {
+  Buffer out("out", kF32, {12}), data("data", kF32, {12}), w("w", kF32, {3});
+  Var t("t");
+  std::vector<Stmt> taps;
+  for (int col = 0; col < 4; ++col) {
+    for (int tap = 0; tap < 3; ++tap) {
+      Expr x = t * 4 + (col + tap - 1);
+      Expr term = IfThenElse(0 <= x && x < 12, FlatLoad(data, x), FloatImm(kF32, 0));
+      Expr at = t * 4 + col;
+      taps.push_back(FlatStore(out, FlatLoad(out, at) + term * FlatLoad(w, tap), at));
+    }
+  }
+  PrimFunc f{"row", {out, data, w}, Loop(t, 3, Seq(taps))};
+  // What simplification leaves: the guards that still depend on t.
+  absl::StatusOr<PrimFunc> simplified = Simplify(f);
+  ASSERT_TRUE(simplified.ok()) << simplified.status();
+  absl::StatusOr<PrimFunc> g = SkipPaddingTaps(*simplified);
+  ASSERT_TRUE(g.ok()) << g.status();
+  const std::string text = ToString(g->body);
+  EXPECT_EQ(text.find("if_then_else"), std::string::npos) << text;
+  // 36 products less the two that read padding.
+  size_t products = 0;
+  for (size_t at = text.find("*w["); at != std::string::npos; at = text.find("*w[", at + 1)) {
+    ++products;
+  }
+  EXPECT_EQ(products, 11u + 12u + 11u) << text;
   ExpectSameResults(f, *g);
 }
 

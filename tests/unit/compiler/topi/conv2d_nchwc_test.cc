@@ -124,6 +124,15 @@ TEST_P(Conv2dNchwcTest, PaddingInlinedWithWholeRowTiles) {
   });
 }
 
+// Tiles of 4 across 13 columns: the first and last tiles are peeled (the last one ragged).
+TEST_P(Conv2dNchwcTest, PaddingInlinedWithBorderTiles) {
+  Check(kKnobCase, [](Conv2dNchwcScheduleConfig& k) {
+    k.pad_inline = true;
+    k.unroll_kw = true;
+    k.reg_w = 4;
+  });
+}
+
 TEST_P(Conv2dNchwcTest, RaggedBlocksAndTiles) {
   Check(kKnobCase, [](Conv2dNchwcScheduleConfig& k) {
     k.ic_block = 5;  // 12 channels: a ragged input block
