@@ -79,8 +79,14 @@ Conv2dNchwcScheduleConfig DefaultConv2dNchwcConfig(const std::vector<int64_t>& d
                                                    data_shape[3], kernel_shape[2], kernel_shape[3]);
     if (out.ok()) ow = out->w;
   }
-  c.reg_w = LargestDivisor(ow, std::min<int64_t>(max_w, 8));
+  // A whole output row in one tile where it fits (small feature maps): with the padding read
+  // inline and the kernel's columns unrolled, every padded product is then known at compile
+  // time and dropped (skip_padding_taps); wider rows are cut into tiles of at most 8.
+  c.reg_w = ow <= max_w ? ow : LargestDivisor(ow, std::min<int64_t>(max_w, 8));
   if (c.reg_w < 4) c.reg_w = std::min<int64_t>({ow, max_w, 4});
+  const int64_t kw = kernel_shape.size() == 4 ? kernel_shape[3] : 1;
+  c.pad_inline = window.has_padding();
+  c.unroll_kw = kw > 1 && kw <= 5;
   c.parallel = cpu.cores > 1;
   return c;
 }

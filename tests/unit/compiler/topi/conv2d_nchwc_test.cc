@@ -179,6 +179,21 @@ TEST(Conv2dNchwcDefaultConfigTest, ResNetBlocksFitTheRegisters) {
   EXPECT_EQ(64 % c.ic_block, 0);
   EXPECT_EQ(56 % c.reg_w, 0);
   EXPECT_LE(c.reg_w * (c.oc_block / c.vector_lanes) + c.oc_block / c.vector_lanes + 1, 16);
+  EXPECT_TRUE(c.pad_inline);  // padded products are skipped, a padded copy would compute them
+  EXPECT_TRUE(c.unroll_kw);
+}
+
+TEST(Conv2dNchwcDefaultConfigTest, SmallFeatureMapsGetWholeRowTiles) {
+  CpuInfo avx512 = Avx2Cpu();
+  avx512.vector_bits = 512;
+  avx512.vector_registers = 32;
+  Conv2dNchwcScheduleConfig c =
+      DefaultConv2dNchwcConfig({1, 512, 7, 7}, {512, 512, 3, 3}, Window2d::Make(1, 1), avx512);
+  EXPECT_EQ(c.reg_w, 7);  // 7 columns x 2 vectors of 16 output channels: 14 accumulators
+  Conv2dNchwcScheduleConfig unpadded =
+      DefaultConv2dNchwcConfig({1, 64, 56, 56}, {128, 64, 1, 1}, Window2d::Make(2, 0), Avx2Cpu());
+  EXPECT_FALSE(unpadded.pad_inline);
+  EXPECT_FALSE(unpadded.unroll_kw);
 }
 
 }  // namespace
