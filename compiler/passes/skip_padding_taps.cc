@@ -209,8 +209,8 @@ class BorderPeeler : public ir::Mutator {
   }
 
  private:
-  static constexpr int64_t kMaxScanned = 4096;
-  static constexpr int64_t kMaxPeeled = 2;  // each peeled tile is a copy of the loop's body
+  static constexpr int64_t kMaxScanned = 256;  // tile loops are short; this bounds the scan
+  static constexpr int64_t kMaxPeeled = 2;     // each peeled tile is a copy of the loop's body
 };
 
 class PaddingTapSkipper : public ir::Mutator {

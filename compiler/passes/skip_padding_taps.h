@@ -9,8 +9,11 @@ namespace tunefarm::passes {
 
 // An accumulation is `A[i] = A[i] + t*y` (or `y*t`, or with the sum's operands swapped) where `t`
 // is a zero constant or `if_then_else(c, x, 0)`, scalar or broadcast to the vector's lanes.
-// - Accumulations of a zero product are removed: unrolling leaves them where a padded row or
-//   column is known at compile time.
+// - A serial loop over register tiles whose guards hold on a run of its iterations but not on
+//   the first or last (at most 2 of them, extent at most 256) is peeled: the border tiles become
+//   copies with the loop variable known, the loop in between runs without those guards.
+// - Accumulations of a zero product are removed: unrolling and peeling leave them where a padded
+//   row or column is known at compile time.
 // - A loop whose statements are all guarded accumulations runs under the conjuncts of `c` they
 //   share, where those do not use the loop's variable or read memory: `if (r) for (...)`, each
 //   statement keeping the rest of its guard. Such branches are then hoisted out of the enclosing
