@@ -38,7 +38,8 @@ Expr JoinConjuncts(const std::vector<Expr>& terms) {
   return joined;
 }
 
-bool ReadsMemory(const Expr& e) {
+// Guards with calls (likely(), math) stay where they are, like those reading memory.
+bool ReadsMemoryOrCalls(const Expr& e) {
   bool reads = false;
   ir::PostOrderVisit(e, [&](const Expr& x) {
     reads = reads || x.As<ir::LoadNode>() || x.As<ir::BufferLoadNode>() || x.As<ir::CallNode>();
@@ -151,7 +152,7 @@ class BorderGuardCollector : public ir::Visitor {
       ir::PostOrderVisit(c, [&](const Expr& x) {
         if (const auto* var = x.As<ir::VarNode>()) only_v = only_v && var == v_;
       });
-      if (only_v && UsesAnyVar(c, {v_}) && !ReadsMemory(c) && !Contains(guards, c)) {
+      if (only_v && UsesAnyVar(c, {v_}) && !ReadsMemoryOrCalls(c) && !Contains(guards, c)) {
         guards.push_back(c);
       }
     }
@@ -259,7 +260,7 @@ class PaddingTapSkipper : public ir::Mutator {
 
  private:
   static bool IsHoistable(const Expr& condition, const ir::ForNode* loop) {
-    return !UsesVar(condition, loop->loop_var) && !ReadsMemory(condition);
+    return !UsesVar(condition, loop->loop_var) && !ReadsMemoryOrCalls(condition);
   }
 
   // `if (r) for (...) {...}` when every statement of the loop is a guarded accumulation and
