@@ -232,7 +232,9 @@ class PaddingTapSkipper : public ir::Mutator {
       if (ir::IsNop(item)) continue;
       const ir::IfThenElseNode* next = PlainBranch(item);
       const ir::IfThenElseNode* last = merged.empty() ? nullptr : PlainBranch(merged.back());
-      if (next && last && ir::StructuralEqual(next->condition, last->condition)) {
+      // The first branch cannot change a condition that reads no memory.
+      if (next && last && !ReadsMemoryOrCalls(next->condition) &&
+          ir::StructuralEqual(next->condition, last->condition)) {
         merged.back() = ir::IfThenElseNode::Make(
             last->condition, ir::SeqStmtNode::Make({last->then_case, next->then_case}));
       } else {

@@ -138,7 +138,10 @@ TEST(SkipPaddingTapsTest, LeavesGuardsThatCannotMove) {
   Var tx("threadIdx.x");
   Stmt launch = Launch(tx, "threadIdx.x", 8, c.Accumulate(0, c.Tap(c.Guard())));
   PrimFunc threads{"conv", {c.out, c.data, c.w}, Loop(c.y, 4, Loop(c.ry, 3, launch))};
-  for (const PrimFunc* f : {&own, &mixed, &reads, &threads}) {
+  // Two branches on a value the first one changes stay two branches.
+  Stmt flip = IfThenElseNode::Make(FlatLoad(c.w, 0) > 0.0f, FlatStore(c.w, -1.0f, 0));
+  PrimFunc rereads{"conv", {c.out, c.data, c.w}, Seq({flip, flip})};
+  for (const PrimFunc* f : {&own, &mixed, &reads, &threads, &rereads}) {
     EXPECT_EQ(Skipped(*f), ToString(f->body));
   }
 }
