@@ -60,6 +60,7 @@ struct Accumulation {
   bool zero = false;            // t is a zero constant
   std::vector<Expr> conjuncts;  // of the guard c in t = if_then_else(c, x, 0)
   Expr data;                    // x
+  Expr zero_value;              // the guard's else value (a zero of x's type)
   int lanes = 1;                // t broadcasts the guarded value to these lanes (1: scalar)
   bool load_first = true;       // A[i] + t*y rather than t*y + A[i]
   bool guarded_first = true;    // t*y rather than y*t
@@ -68,12 +69,13 @@ struct Accumulation {
 
   // The store with the guard reduced to `conjuncts` (none left: x itself).
   Stmt Rebuild(const std::vector<Expr>& remaining) const {
-    Expr t = remaining.empty()
-                 ? data
-                 : ir::IfThenElse(JoinConjuncts(remaining), data, ir::MakeZero(data.dtype()));
+    // Raw nodes: the operators' constant folding would not wrap integers to their width.
+    Expr t = remaining.empty() ? data
+                               : ir::CallNode::Make(ir::Intrinsic::kIfThenElse,
+                                                    {JoinConjuncts(remaining), data, zero_value});
     if (lanes > 1) t = ir::BroadcastNode::Make(t, lanes);
-    Expr product = guarded_first ? t * other : other * t;
-    Expr sum = load_first ? load + product : product + load;
+    Expr product = guarded_first ? ir::MulNode::Make(t, other) : ir::MulNode::Make(other, t);
+    Expr sum = load_first ? ir::AddNode::Make(load, product) : ir::AddNode::Make(product, load);
     return ir::StoreNode::Make(store->buffer_var, sum, store->index);
   }
 };
@@ -96,6 +98,7 @@ bool MatchPaddedTerm(const Expr& t, Accumulation& acc) {
   }
   SplitConjuncts(call->args[0], acc.conjuncts);
   acc.data = call->args[1];
+  acc.zero_value = call->args[2];
   return true;
 }
 
@@ -141,9 +144,22 @@ class BorderGuardCollector : public ir::Visitor {
  public:
   explicit BorderGuardCollector(const ir::VarNode* v) : v_(v) {}
   std::vector<Expr> guards;
+  int64_t stores = 0;
+  // False for a body with a thread launch or other attribute, or a shared allocation: copies of
+  // those would launch more kernels or add up in a block's shared memory.
+  bool peelable = true;
 
  protected:
+  void VisitStmt_(const ir::AttrStmtNode* op) override {
+    peelable = false;
+    ir::Visitor::VisitStmt_(op);
+  }
+  void VisitStmt_(const ir::AllocateNode* op) override {
+    peelable = peelable && op->scope != "shared";
+    ir::Visitor::VisitStmt_(op);
+  }
   void VisitStmt_(const ir::StoreNode* op) override {
+    ++stores;
     ir::Visitor::VisitStmt_(op);
     std::optional<Accumulation> acc = MatchAccumulation(op);
     if (!acc) return;
@@ -177,7 +193,7 @@ class BorderPeeler : public ir::Mutator {
     }
     BorderGuardCollector collector(loop->loop_var.get());
     collector.VisitStmt(loop->body);
-    if (collector.guards.empty()) return s;
+    if (collector.guards.empty() || !collector.peelable) return s;
     auto at = [&](int64_t i) {
       return ir::VarMap{{loop->loop_var.get(), ir::IntImm(loop->loop_var.dtype(), i)}};
     };
@@ -195,7 +211,9 @@ class BorderPeeler : public ir::Mutator {
     }
     if (!first) return s;
     const int64_t peeled = (*first - *min) + (*min + *extent - 1 - *last);
-    if (peeled == 0 || peeled > kMaxPeeled) return s;
+    if (peeled == 0 || peeled > kMaxPeeled || (peeled + 1) * collector.stores > kMaxStores) {
+      return s;
+    }
     std::vector<Stmt> parts;
     for (int64_t i = *min; i < *first; ++i) {
       parts.push_back(arith::SimplifyStmt(ir::Substitute(loop->body, at(i))));
@@ -212,6 +230,9 @@ class BorderPeeler : public ir::Mutator {
  private:
   static constexpr int64_t kMaxScanned = 256;  // tile loops are short; this bounds the scan
   static constexpr int64_t kMaxPeeled = 2;     // each peeled tile is a copy of the loop's body
+  // Stores after peeling, which bounds the code growth of nested peeled loops (a 28-column
+  // tile of two vectors, unrolled over a 3-wide kernel, has about 200).
+  static constexpr int64_t kMaxStores = 1024;
 };
 
 class PaddingTapSkipper : public ir::Mutator {

@@ -1,5 +1,6 @@
 #include "compiler/passes/skip_padding_taps.h"
 
+#include <functional>
 #include <gtest/gtest.h>
 
 #include "compiler/ir/op.h"
@@ -125,6 +126,69 @@ TEST(SkipPaddingTapsTest, PeelsTheBorderTilesOfALoopOverRegisterTiles) {
     ++products;
   }
   EXPECT_EQ(products, 11u + 12u + 11u) << text;
+  ExpectSameResults(f, *g);
+}
+
+// Tiles t = 1..3 of 4 columns (the row's first tile is done elsewhere): only the last reads
+// past the right border, so only it is peeled, from a loop that does not start at 0. A guard
+// that holds on iterations that are not one run peels nothing.
+TEST(SkipPaddingTapsTest, PeelsOneEndOfALoopStartingPastZero) {
+  Buffer out("out", kF32, {16}), data("data", kF32, {14}), w("w", kF32, {3});
+  Var t("t");
+  auto row = [&](const std::function<Expr(Expr)>& guard_of_x) {
+    std::vector<Stmt> taps;
+    for (int col = 0; col < 4; ++col) {
+      for (int tap = 0; tap < 3; ++tap) {
+        Expr x = t * 4 + (col + tap - 1);
+        Expr at = t * 4 + col;
+        Expr term = IfThenElse(guard_of_x(x), FlatLoad(data, Min(x, 13)), FloatImm(kF32, 0));
+        taps.push_back(FlatStore(out, FlatLoad(out, at) + term * FlatLoad(w, tap), at));
+      }
+    }
+    return PrimFunc{"row", {out, data, w}, ForNode::Make(t, 1, 3, ForKind::kSerial, Seq(taps))};
+  };
+  PrimFunc f = row([](Expr x) { return x < 14; });
+  absl::StatusOr<PrimFunc> simplified = Simplify(f);
+  ASSERT_TRUE(simplified.ok()) << simplified.status();
+  absl::StatusOr<PrimFunc> g = SkipPaddingTaps(*simplified);
+  ASSERT_TRUE(g.ok()) << g.status();
+  const std::string text = ToString(g->body);
+  EXPECT_EQ(text.find("if_then_else"), std::string::npos) << text;
+  EXPECT_NE(text.find("for (t, 1, 2)"), std::string::npos) << text;
+  ExpectSameResults(f, *g);
+
+  // A body with a shared allocation is not copied (copies would add up in shared memory).
+  Var tile("tile", DataType::Handle());
+  const auto* loop = simplified->body.As<ForNode>();
+  ASSERT_NE(loop, nullptr);
+  PrimFunc shared{"row",
+                  {out, data, w},
+                  ForNode::Make(t, 1, 3, ForKind::kSerial,
+                                AllocateNode::Make(tile, kF32, {4}, "shared", loop->body))};
+  absl::StatusOr<PrimFunc> unpeeled = SkipPaddingTaps(shared);
+  ASSERT_TRUE(unpeeled.ok()) << unpeeled.status();
+  EXPECT_NE(ToString(unpeeled->body).find("for (t, 1, 3)"), std::string::npos);
+
+  PrimFunc odd = row([&](Expr) { return FloorMod(t, 2) == 1; });
+  absl::StatusOr<PrimFunc> kept = SkipPaddingTaps(odd);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_NE(ToString(kept->body).find("for (t, 1, 3)"), std::string::npos);
+}
+
+// Vector lanes: a broadcast guarded input times a vector of kernel values, stored as a ramp.
+TEST(SkipPaddingTapsTest, KeepsVectorAccumulationsWellTyped) {
+  Buffer out("out", kF32, {16}), data("data", kF32, {8}), w("w", kF32, {24});
+  Var y("y"), ry("ry");
+  Expr row = y + ry;
+  Expr term = BroadcastNode::Make(
+      IfThenElse(1 <= row && row < 5, FlatLoad(data, row - 1), FloatImm(kF32, 0)), 4);
+  Expr at = RampNode::Make(y * 4, 1, 4);
+  Stmt acc =
+      FlatStore(out, FlatLoad(out, at) + FlatLoad(w, RampNode::Make(ry * 4, 1, 4)) * term, at);
+  PrimFunc f{"vec", {out, data, w}, Loop(y, 4, Loop(ry, 3, Loop(Var("k"), 2, acc)))};
+  absl::StatusOr<PrimFunc> g = SkipPaddingTaps(f);
+  ASSERT_TRUE(g.ok()) << g.status();
+  EXPECT_EQ(ToString(g->body).find("if_then_else"), std::string::npos) << ToString(g->body);
   ExpectSameResults(f, *g);
 }
 
