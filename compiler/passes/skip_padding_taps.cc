@@ -145,13 +145,14 @@ class BorderGuardCollector : public ir::Visitor {
   explicit BorderGuardCollector(const ir::VarNode* v) : v_(v) {}
   std::vector<Expr> guards;
   int64_t stores = 0;
-  // False for a body with a thread launch or other attribute, or a shared allocation: copies of
-  // those would launch more kernels or add up in a block's shared memory.
+  // False for a body with a thread launch or a shared allocation: copies of those would launch
+  // more kernels or add up in a block's shared memory.
   bool peelable = true;
 
  protected:
   void VisitStmt_(const ir::AttrStmtNode* op) override {
-    peelable = false;
+    peelable =
+        peelable && op->key != ir::attr::kThreadExtent && op->key != ir::attr::kVirtualThread;
     ir::Visitor::VisitStmt_(op);
   }
   void VisitStmt_(const ir::AllocateNode* op) override {

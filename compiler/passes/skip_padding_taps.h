@@ -12,7 +12,7 @@ namespace tunefarm::passes {
 // - A serial loop over register tiles whose guards hold on a run of its iterations but not on
 //   the first or last (at most 2 of them, extent at most 256) is peeled: the border tiles become
 //   copies with the loop variable known, the loop in between runs without those guards. Bodies
-//   with thread launches, attributes or shared allocations are not copied, nor past 1024 stores.
+//   with thread launches or shared allocations are not copied, nor past 1024 stores.
 // - Accumulations of a zero product are removed: unrolling and peeling leave them where a padded
 //   row or column is known at compile time.
 // - A loop whose statements are all guarded accumulations runs under the conjuncts of `c` they
