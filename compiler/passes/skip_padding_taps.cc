@@ -132,6 +132,13 @@ std::vector<Stmt> Statements(const Stmt& s) {
   return {s};
 }
 
+// `loop` with another body (and, optionally, another range).
+Stmt LoopAround(const ir::ForNode* loop, Stmt body, Expr min = Expr(), Expr extent = Expr()) {
+  return ir::ForNode::Make(loop->loop_var, min.defined() ? min : loop->min,
+                           extent.defined() ? extent : loop->extent, loop->for_kind,
+                           std::move(body), loop->thread_tag);
+}
+
 // A branch with no else: the hoisting and merging below move only these.
 const ir::IfThenElseNode* PlainBranch(const Stmt& s) {
   const auto* branch = s.As<ir::IfThenElseNode>();
@@ -215,16 +222,13 @@ class BorderPeeler : public ir::Mutator {
     if (peeled == 0 || peeled > kMaxPeeled || (peeled + 1) * collector.stores > kMaxStores) {
       return s;
     }
+    auto tile = [&](int64_t i) { return arith::SimplifyStmt(ir::Substitute(loop->body, at(i))); };
     std::vector<Stmt> parts;
-    for (int64_t i = *min; i < *first; ++i) {
-      parts.push_back(arith::SimplifyStmt(ir::Substitute(loop->body, at(i))));
-    }
-    parts.push_back(arith::SimplifyStmt(ir::ForNode::Make(
-        loop->loop_var, ir::IntImm(loop->min.dtype(), *first),
-        ir::IntImm(loop->extent.dtype(), *last - *first + 1), ir::ForKind::kSerial, loop->body)));
-    for (int64_t i = *last + 1; i < *min + *extent; ++i) {
-      parts.push_back(arith::SimplifyStmt(ir::Substitute(loop->body, at(i))));
-    }
+    for (int64_t i = *min; i < *first; ++i) parts.push_back(tile(i));
+    parts.push_back(
+        arith::SimplifyStmt(LoopAround(loop, loop->body, ir::IntImm(loop->min.dtype(), *first),
+                                       ir::IntImm(loop->extent.dtype(), *last - *first + 1))));
+    for (int64_t i = *last + 1; i < *min + *extent; ++i) parts.push_back(tile(i));
     return ir::SeqStmtNode::Make(std::move(parts));
   }
 
@@ -274,10 +278,7 @@ class PaddingTapSkipper : public ir::Mutator {
     if (std::optional<Stmt> guarded = GuardAccumulations(loop)) return *guarded;
     const ir::IfThenElseNode* branch = PlainBranch(loop->body);
     if (branch && IsHoistable(branch->condition, loop)) {
-      return ir::IfThenElseNode::Make(
-          branch->condition,
-          ir::ForNode::Make(loop->loop_var, loop->min, loop->extent, loop->for_kind,
-                            branch->then_case, loop->thread_tag));
+      return ir::IfThenElseNode::Make(branch->condition, LoopAround(loop, branch->then_case));
     }
     return s;
   }
@@ -313,10 +314,8 @@ class PaddingTapSkipper : public ir::Mutator {
       }
       body.push_back(acc.Rebuild(rest));
     }
-    return ir::IfThenElseNode::Make(
-        JoinConjuncts(shared),
-        ir::ForNode::Make(loop->loop_var, loop->min, loop->extent, loop->for_kind,
-                          ir::SeqStmtNode::Make(std::move(body)), loop->thread_tag));
+    return ir::IfThenElseNode::Make(JoinConjuncts(shared),
+                                    LoopAround(loop, ir::SeqStmtNode::Make(std::move(body))));
   }
 };
 

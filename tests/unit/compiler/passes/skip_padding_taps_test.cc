@@ -45,6 +45,46 @@ std::string Skipped(const PrimFunc& f) {
   return g.ok() ? ToString(g->body) : "";
 }
 
+// The pass's output for `f` (simplified first when asked, as the pipeline runs it after
+// `simplify`), after checking that it computes what `f` computes.
+std::string SkippedAndChecked(const PrimFunc& f, bool simplify_first = false) {
+  absl::StatusOr<PrimFunc> input = simplify_first ? Simplify(f) : f;
+  EXPECT_TRUE(input.ok()) << input.status();
+  if (!input.ok()) return "";
+  absl::StatusOr<PrimFunc> g = SkipPaddingTaps(*input);
+  EXPECT_TRUE(g.ok()) << g.status();
+  if (!g.ok()) return "";
+  ExpectSameResults(f, *g);
+  return ToString(g->body);
+}
+
+// A row of `width` outputs in register tiles of 4 (loop t over [min, min + extent)), window 3,
+// padding 1, taps unrolled; `guard_of_x` says which input columns x exist. A `produce` note
+// wraps each tile, as schedules leave them.
+struct TiledRow {
+  int width;
+  Buffer out{"out", kF32, {width}};
+  Buffer data{"data", kF32, {width}};
+  Buffer w{"w", kF32, {3}};
+  Var t{"t"};
+
+  PrimFunc Func(const std::function<Expr(Expr)>& guard_of_x, int min, int extent) const {
+    std::vector<Stmt> taps;
+    for (int col = 0; col < 4; ++col) {
+      for (int tap = 0; tap < 3; ++tap) {
+        Expr x = t * 4 + (col + tap - 1);
+        Expr term =
+            IfThenElse(guard_of_x(x), FlatLoad(data, Max(Min(x, width - 1), 0)), FloatImm(kF32, 0));
+        Expr at = t * 4 + col;
+        taps.push_back(FlatStore(out, FlatLoad(out, at) + term * FlatLoad(w, tap), at));
+      }
+    }
+    return PrimFunc{"row",
+                    {out, data, w},
+                    ForNode::Make(t, min, extent, ForKind::kSerial, Produce(out, Seq(taps)))};
+  }
+};
+
 TEST(SkipPaddingTapsTest, DropsZeroProductsAndRunsTheLoopUnderTheSharedGuard) {
   PaddedConv c;
   PrimFunc f = c.Func(Seq({
@@ -53,7 +93,7 @@ TEST(SkipPaddingTapsTest, DropsZeroProductsAndRunsTheLoopUnderTheSharedGuard) {
       c.Accumulate(2, c.Tap(c.Guard() && c.k < 4)),
   }));
   EXPECT_EQ(
-      Skipped(f),
+      SkippedAndChecked(f),
       "for (y, 0, 4) {\n"
       "  for (ry, 0, 3) {\n"
       "    if (1 <= y + ry && y + ry < 5) {\n"
@@ -65,9 +105,6 @@ TEST(SkipPaddingTapsTest, DropsZeroProductsAndRunsTheLoopUnderTheSharedGuard) {
       "    }\n"
       "  }\n"
       "}\n");
-  absl::StatusOr<PrimFunc> g = SkipPaddingTaps(f);
-  ASSERT_TRUE(g.ok()) << g.status();
-  ExpectSameResults(f, *g);
 }
 
 TEST(SkipPaddingTapsTest, MergesBranchesOnOneConditionAndHoistsThemOutOfLoopsTheyDoNotUse) {
@@ -78,7 +115,7 @@ TEST(SkipPaddingTapsTest, MergesBranchesOnOneConditionAndHoistsThemOutOfLoopsThe
                         Seq({Loop(c.k, 8, c.Accumulate(0, c.Tap(c.Guard()))),
                              Loop(c.k, 8, c.Accumulate(1, c.Tap(c.Guard())))}));
   PrimFunc f{"conv", {c.out, c.data, c.w}, Loop(c.y, 4, Loop(c.ry, 3, two_loops))};
-  EXPECT_EQ(Skipped(f),
+  EXPECT_EQ(SkippedAndChecked(f),
             "for (y, 0, 4) {\n"
             "  for (ry, 0, 3) {\n"
             "    if (1 <= y + ry && y + ry < 5) {\n"
@@ -93,32 +130,14 @@ TEST(SkipPaddingTapsTest, MergesBranchesOnOneConditionAndHoistsThemOutOfLoopsThe
             "    }\n"
             "  }\n"
             "}\n");
-  absl::StatusOr<PrimFunc> g = SkipPaddingTaps(f);
-  ASSERT_TRUE(g.ok()) << g.status();
-  ExpectSameResults(f, *g);
 }
 
-// A row of 12 outputs in register tiles of 4 (loop t), window 3, padding 1, taps unrolled:
-// the first tile's first tap and the last tile's last tap read padding.
+// A row of 12 outputs in register tiles of 4: the first tile's first tap and the last tile's
+// last tap read padding.
 TEST(SkipPaddingTapsTest, PeelsTheBorderTilesOfALoopOverRegisterTiles) {
-  Buffer out("out", kF32, {12}), data("data", kF32, {12}), w("w", kF32, {3});
-  Var t("t");
-  std::vector<Stmt> taps;
-  for (int col = 0; col < 4; ++col) {
-    for (int tap = 0; tap < 3; ++tap) {
-      Expr x = t * 4 + (col + tap - 1);
-      Expr term = IfThenElse(0 <= x && x < 12, FlatLoad(data, x), FloatImm(kF32, 0));
-      Expr at = t * 4 + col;
-      taps.push_back(FlatStore(out, FlatLoad(out, at) + term * FlatLoad(w, tap), at));
-    }
-  }
-  PrimFunc f{"row", {out, data, w}, Loop(t, 3, Seq(taps))};
-  // What simplification leaves: the guards that still depend on t.
-  absl::StatusOr<PrimFunc> simplified = Simplify(f);
-  ASSERT_TRUE(simplified.ok()) << simplified.status();
-  absl::StatusOr<PrimFunc> g = SkipPaddingTaps(*simplified);
-  ASSERT_TRUE(g.ok()) << g.status();
-  const std::string text = ToString(g->body);
+  TiledRow row{12};
+  const std::string text =
+      SkippedAndChecked(row.Func([](Expr x) { return 0 <= x && x < 12; }, 0, 3), true);
   EXPECT_EQ(text.find("if_then_else"), std::string::npos) << text;
   // 36 products less the two that read padding.
   size_t products = 0;
@@ -126,55 +145,30 @@ TEST(SkipPaddingTapsTest, PeelsTheBorderTilesOfALoopOverRegisterTiles) {
     ++products;
   }
   EXPECT_EQ(products, 11u + 12u + 11u) << text;
-  ExpectSameResults(f, *g);
 }
 
-// Tiles t = 1..3 of 4 columns (the row's first tile is done elsewhere): only the last reads
-// past the right border, so only it is peeled, from a loop that does not start at 0. A guard
-// that holds on iterations that are not one run peels nothing.
+// Tiles t = 1..3 of a 14-wide row (the first tile is done elsewhere): only the last reads past
+// the right border, so only it is peeled, from a loop that does not start at 0. A guard that
+// holds on iterations that are not one run peels nothing, and neither does a shared body.
 TEST(SkipPaddingTapsTest, PeelsOneEndOfALoopStartingPastZero) {
-  Buffer out("out", kF32, {16}), data("data", kF32, {14}), w("w", kF32, {3});
-  Var t("t");
-  auto row = [&](const std::function<Expr(Expr)>& guard_of_x) {
-    std::vector<Stmt> taps;
-    for (int col = 0; col < 4; ++col) {
-      for (int tap = 0; tap < 3; ++tap) {
-        Expr x = t * 4 + (col + tap - 1);
-        Expr at = t * 4 + col;
-        Expr term = IfThenElse(guard_of_x(x), FlatLoad(data, Min(x, 13)), FloatImm(kF32, 0));
-        taps.push_back(FlatStore(out, FlatLoad(out, at) + term * FlatLoad(w, tap), at));
-      }
-    }
-    // A `produce` note around the tile, as schedules leave them, does not stop peeling.
-    return PrimFunc{
-        "row", {out, data, w}, ForNode::Make(t, 1, 3, ForKind::kSerial, Produce(out, Seq(taps)))};
-  };
-  PrimFunc f = row([](Expr x) { return x < 14; });
-  absl::StatusOr<PrimFunc> simplified = Simplify(f);
-  ASSERT_TRUE(simplified.ok()) << simplified.status();
-  absl::StatusOr<PrimFunc> g = SkipPaddingTaps(*simplified);
-  ASSERT_TRUE(g.ok()) << g.status();
-  const std::string text = ToString(g->body);
+  TiledRow row{16};
+  const std::string text = SkippedAndChecked(row.Func([](Expr x) { return x < 14; }, 1, 3), true);
   EXPECT_EQ(text.find("if_then_else"), std::string::npos) << text;
   EXPECT_NE(text.find("for (t, 1, 2)"), std::string::npos) << text;
-  ExpectSameResults(f, *g);
 
   // A body with a shared allocation is not copied (copies would add up in shared memory).
-  Var tile("tile", DataType::Handle());
-  const auto* loop = simplified->body.As<ForNode>();
+  PrimFunc f = row.Func([](Expr x) { return x < 14; }, 1, 3);
+  const auto* loop = f.body.As<ForNode>();
   ASSERT_NE(loop, nullptr);
+  Var tile("tile", DataType::Handle());
   PrimFunc shared{"row",
-                  {out, data, w},
-                  ForNode::Make(t, 1, 3, ForKind::kSerial,
+                  {row.out, row.data, row.w},
+                  ForNode::Make(row.t, 1, 3, ForKind::kSerial,
                                 AllocateNode::Make(tile, kF32, {4}, "shared", loop->body))};
-  absl::StatusOr<PrimFunc> unpeeled = SkipPaddingTaps(shared);
-  ASSERT_TRUE(unpeeled.ok()) << unpeeled.status();
-  EXPECT_NE(ToString(unpeeled->body).find("for (t, 1, 3)"), std::string::npos);
+  EXPECT_NE(Skipped(shared).find("for (t, 1, 3)"), std::string::npos);
 
-  PrimFunc odd = row([&](Expr) { return FloorMod(t, 2) == 1; });
-  absl::StatusOr<PrimFunc> kept = SkipPaddingTaps(odd);
-  ASSERT_TRUE(kept.ok()) << kept.status();
-  EXPECT_NE(ToString(kept->body).find("for (t, 1, 3)"), std::string::npos);
+  PrimFunc odd = row.Func([&](Expr) { return FloorMod(row.t, 2) == 1; }, 1, 3);
+  EXPECT_NE(Skipped(odd).find("for (t, 1, 3)"), std::string::npos);
 }
 
 // Vector lanes: a broadcast guarded input times a vector of kernel values, stored as a ramp.
@@ -188,10 +182,8 @@ TEST(SkipPaddingTapsTest, KeepsVectorAccumulationsWellTyped) {
   Stmt acc =
       FlatStore(out, FlatLoad(out, at) + FlatLoad(w, RampNode::Make(ry * 4, 1, 4)) * term, at);
   PrimFunc f{"vec", {out, data, w}, Loop(y, 4, Loop(ry, 3, Loop(Var("k"), 2, acc)))};
-  absl::StatusOr<PrimFunc> g = SkipPaddingTaps(f);
-  ASSERT_TRUE(g.ok()) << g.status();
-  EXPECT_EQ(ToString(g->body).find("if_then_else"), std::string::npos) << ToString(g->body);
-  ExpectSameResults(f, *g);
+  const std::string text = SkippedAndChecked(f);
+  EXPECT_EQ(text.find("if_then_else"), std::string::npos) << text;
 }
 
 TEST(SkipPaddingTapsTest, LeavesGuardsThatCannotMove) {
