@@ -19,7 +19,7 @@
 #include "rpc_server/device_info.h"
 #include "rpc_server/lease_executor.h"
 #include "rpc_server/lease_request.h"
-#include "rpc_server/session_host.h"
+#include "rpc_server/session_runner.h"
 #include "rpc_server/tracker_connection.h"
 #include "rpc_server/worker_log.h"
 #include "runtime/measure/measure_program.h"
@@ -66,7 +66,7 @@ struct Worker::Impl {
   std::string work_dir;
   bool owns_work_dir = false;
   std::unique_ptr<ArtifactCache> cache;
-  std::unique_ptr<SessionHost> sessions;
+  std::unique_ptr<SessionRunner> sessions;
   std::unique_ptr<LeaseExecutor> executor;  // last: its thread calls back into the rest
 
   std::mutex send_mu;  // one Pump at a time, so results go out in order and exactly once
@@ -85,6 +85,7 @@ struct Worker::Impl {
 
   ~Impl() {
     executor.reset();  // kills a measurement in hand and joins, before the rest goes away
+    sessions.reset();  // no session reply reaches this worker after this
     if (owns_work_dir) {
       std::error_code ec;
       fs::remove_all(work_dir, ec);
@@ -93,7 +94,10 @@ struct Worker::Impl {
 
   v1::Register MakeRegister() const;
   absl::Status Run();
-  void HandleMessage(const v1::TrackerMessage& message, TrackerConnection& conn);
+  void HandleMessage(const v1::TrackerMessage& message,
+                     const std::shared_ptr<TrackerConnection>& conn);
+  void SendSessionReply(const v1::SessionReply& reply,
+                        const std::shared_ptr<TrackerConnection>& conn);
   void OnLease(const v1::Lease& lease);
   void OnOutcome(LeaseOutcome outcome);
   void BeginDrain(const std::string& reason);
@@ -221,7 +225,22 @@ void Worker::Impl::BeginDrain(const std::string& reason) {
   Pump();
 }
 
-void Worker::Impl::HandleMessage(const v1::TrackerMessage& message, TrackerConnection& conn) {
+// A session call's reply goes out on the stream that brought the call, if it is still the live
+// one; a stream that ended took its calls with it (the tracker failed them).
+void Worker::Impl::SendSessionReply(const v1::SessionReply& reply,
+                                    const std::shared_ptr<TrackerConnection>& conn) {
+  std::lock_guard<std::mutex> send_lock(send_mu);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (live != conn || closing) return;
+  }
+  v1::WorkerMessage message;
+  *message.mutable_session_reply() = reply;
+  conn->Write(message);
+}
+
+void Worker::Impl::HandleMessage(const v1::TrackerMessage& message,
+                                 const std::shared_ptr<TrackerConnection>& conn) {
   switch (message.kind_case()) {
     case v1::TrackerMessage::kLease:
       OnLease(message.lease());
@@ -238,12 +257,11 @@ void Worker::Impl::HandleMessage(const v1::TrackerMessage& message, TrackerConne
     case v1::TrackerMessage::kDrain:
       BeginDrain(message.drain().reason().empty() ? "the tracker asked" : message.drain().reason());
       break;
-    case v1::TrackerMessage::kSessionCall: {
-      v1::WorkerMessage reply;
-      sessions->Handle(message.session_call(), reply.mutable_session_reply());
-      conn.Write(reply);
+    case v1::TrackerMessage::kSessionCall:
+      sessions->Submit(message.session_call(), [this, conn](const v1::SessionReply& reply) {
+        SendSessionReply(reply, conn);
+      });
       break;
-    }
     case v1::TrackerMessage::kRegistered:
     case v1::TrackerMessage::KIND_NOT_SET:
       break;
@@ -284,7 +302,7 @@ absl::Status Worker::Impl::Run() {
       conn->StartHeartbeats(registered.heartbeat_interval_ms());
       Pump();
       v1::TrackerMessage message;
-      while (conn->Read(&message)) HandleMessage(message, *conn);
+      while (conn->Read(&message)) HandleMessage(message, conn);
       {
         std::lock_guard<std::mutex> lock(mu);
         live = nullptr;
@@ -368,7 +386,7 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
       ArtifactCache::Open(impl->work_dir + "/artifacts", options.max_artifact_cache_bytes);
   if (!cache.ok()) return cache.status();
   impl->cache = *std::move(cache);
-  impl->sessions = std::make_unique<SessionHost>(impl->work_dir + "/sessions");
+  impl->sessions = std::make_unique<SessionRunner>(impl->work_dir + "/sessions");
   impl->device = DetectDeviceInfo(options.hostname);
   Impl* raw = impl.get();
   impl->executor = std::make_unique<LeaseExecutor>(

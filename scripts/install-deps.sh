@@ -51,7 +51,8 @@ REQUIRED_PKGS=(
 )
 
 # Optional: run aarch64 binaries under user-mode emulation.
-OPTIONAL_PKGS=(qemu-user g++-aarch64-linux-gnu)
+# clang-14 with its runtime (libFuzzer, sanitizers): scripts/fuzz.sh.
+OPTIONAL_PKGS=(qemu-user g++-aarch64-linux-gnu clang-14 libclang-rt-14-dev)
 
 pkgs=("${TOOL_PKGS[@]}" "${REQUIRED_PKGS[@]}")
 if [[ "${DEPS_SKIP_OPTIONAL:-0}" != "1" ]]; then
@@ -114,6 +115,7 @@ check "chromium (browser tests)"     command -v chromium
 if [[ "${DEPS_SKIP_OPTIONAL:-0}" != "1" ]]; then
   check "qemu-aarch64 (optional)"         command -v qemu-aarch64
   check "aarch64-linux-gnu-g++ (optional)" command -v aarch64-linux-gnu-g++
+  check "clang++-14 (optional, fuzz.sh)"   command -v clang++-14
 fi
 if [[ -x /usr/local/cuda/bin/nvcc && -e /usr/local/cuda/include/nvrtc.h ]]; then
   echo "  info CUDA toolkit at /usr/local/cuda: $(/usr/local/cuda/bin/nvcc --version | tail -1)"

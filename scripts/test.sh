@@ -3,10 +3,12 @@
 #
 # Installs the Debian packages (scripts/install-deps.sh), configures build/ with CMake + Ninja and
 # -DTUNEFARM_WERROR=ON (ccache is used when present), builds, runs scripts/size_report and
-# scripts/format-check, then runs ctest; ctest's closing summary line is printed as usual.
-# Exits non-zero on any failure.
+# scripts/format-check, then runs ctest; ctest's closing summary line is printed as usual. Then the
+# sanitizer builds (scripts/sanitize.sh): the whole suite under ASan+UBSan in build-asan/, the
+# concurrent parts under TSan in build-tsan/. Exits non-zero on any failure.
 #
-# Environment: JOBS (default 2) build and test parallelism; CCACHE_DIR (default ~/.cache/ccache).
+# Environment: JOBS (default 2) build and test parallelism; CCACHE_DIR (default ~/.cache/ccache);
+# SANITIZERS=0 skips the sanitizer builds (a quick local run; CI runs them).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -41,6 +43,14 @@ step "running tests (ctest -j$JOBS)"
 test_status=0
 ctest --test-dir build --output-on-failure --no-tests=error -j"$JOBS" || test_status=$?
 
+sanitize_status=0
+if [[ "${SANITIZERS:-1}" != "0" ]]; then
+  step "the suite under AddressSanitizer + UndefinedBehaviorSanitizer (scripts/sanitize.sh address)"
+  bash scripts/sanitize.sh address || sanitize_status=$?
+  step "the concurrent parts under ThreadSanitizer (scripts/sanitize.sh thread)"
+  bash scripts/sanitize.sh thread || sanitize_status=$?
+fi
+
 if ((size_status != 0)); then
   echo "test.sh: FAILED: scripts/size_report (a file is over the limit; see above)" >&2
 fi
@@ -50,7 +60,10 @@ fi
 if ((test_status != 0)); then
   echo "test.sh: FAILED: ctest exited with $test_status" >&2
 fi
-if ((size_status != 0 || format_status != 0 || test_status != 0)); then
+if ((sanitize_status != 0)); then
+  echo "test.sh: FAILED: a sanitizer build or its tests (scripts/sanitize.sh; see above)" >&2
+fi
+if ((size_status != 0 || format_status != 0 || test_status != 0 || sanitize_status != 0)); then
   exit 1
 fi
 echo "test.sh: all passed"

@@ -1,8 +1,10 @@
 #include "tuner/record_json.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/core/json_nesting.h"
 
 namespace tunefarm::tuner {
 namespace {
@@ -30,7 +32,10 @@ absl::Status GetString(const Json& obj, const char* field, std::string* out) {
 
 absl::Status GetNumber(const Json& obj, const char* field, double* out) {
   auto it = obj.find(field);
-  if (it == obj.end() || !it->is_number()) return FieldError(field, "a number");
+  // 1e400 parses as infinity: no time is.
+  if (it == obj.end() || !it->is_number() || !std::isfinite(it->get<double>())) {
+    return FieldError(field, "a finite number");
+  }
   *out = it->get<double>();
   return absl::OkStatus();
 }
@@ -42,6 +47,28 @@ absl::Status CheckKnownFields(const Json& obj) {
     if (!known) return absl::InvalidArgumentError(absl::StrCat("unknown field '", key, "'"));
   }
   return absl::OkStatus();
+}
+
+// A knob's value: a string, an integer, or a list of integers (compiler/space/knob.h).
+bool IsKnobValue(const Json& v) {
+  if (v.is_string() || v.is_number_integer()) return true;
+  if (!v.is_array()) return false;
+  for (const Json& e : v) {
+    if (!e.is_number_integer()) return false;
+  }
+  return true;
+}
+
+// Checked before printing: a config is flat, so nothing nested reaches dump's recursion.
+absl::StatusOr<std::string> CanonicalKnobsJson(const Json& config) {
+  for (const auto& [knob, value] : config.items()) {
+    if (!IsKnobValue(value)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("config knob '", knob.substr(0, 80),
+                       "' is not a string, an integer or a list of integers"));
+    }
+  }
+  return config.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 absl::Status FillFromJson(const Json& obj, Record* r) {
@@ -66,13 +93,17 @@ absl::Status FillFromJson(const Json& obj, Record* r) {
   r->timestamp_ms = ts->get<int64_t>();
   auto config = obj.find("config");
   if (config == obj.end() || !config->is_object()) return FieldError("config", "an object");
-  r->config_json = config->dump();
+  absl::StatusOr<std::string> canonical = CanonicalKnobsJson(*config);
+  if (!canonical.ok()) return canonical.status();
+  r->config_json = *std::move(canonical);
   auto repeats = obj.find("repeat_seconds");
   if (repeats == obj.end() || !repeats->is_array()) {
     return FieldError("repeat_seconds", "an array");
   }
   for (const Json& t : *repeats) {
-    if (!t.is_number()) return FieldError("repeat_seconds", "an array of numbers");
+    if (!t.is_number() || !std::isfinite(t.get<double>())) {
+      return FieldError("repeat_seconds", "an array of finite numbers");
+    }
     r->repeat_seconds.push_back(t.get<double>());
   }
   return absl::OkStatus();
@@ -86,7 +117,9 @@ std::string RecordToJsonLine(const Record& record) {
   out["target"] = record.target;
   out["device_key"] = record.device_key;
   // Stored configs are canonical (checked on insert); a bad one still exports, as a string.
-  Json config = Json::parse(record.config_json, nullptr, /*allow_exceptions=*/false);
+  Json config = runtime::JsonNestingWithin(record.config_json)
+                    ? Json::parse(record.config_json, nullptr, /*allow_exceptions=*/false)
+                    : Json(Json::value_t::discarded);
   out["config"] = config.is_discarded() ? Json(record.config_json) : config;
   out["repeat_seconds"] = record.repeat_seconds;
   out["error_kind"] = ErrorKindName(record.error_kind);
@@ -101,6 +134,10 @@ std::string RecordToJsonLine(const Record& record) {
 }
 
 absl::StatusOr<Record> RecordFromJsonLine(std::string_view line) {
+  if (!runtime::JsonNestingWithin(line)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("JSON nested deeper than ", runtime::kMaxJsonNesting, " levels"));
+  }
   Json obj = Json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (obj.is_discarded()) return absl::InvalidArgumentError("not valid JSON");
   if (!obj.is_object()) return absl::InvalidArgumentError("not a JSON object");
@@ -110,12 +147,14 @@ absl::StatusOr<Record> RecordFromJsonLine(std::string_view line) {
 }
 
 absl::StatusOr<std::string> CanonicalConfigJson(std::string_view config_json) {
-  Json config = Json::parse(config_json, nullptr, /*allow_exceptions=*/false);
+  Json config = runtime::JsonNestingWithin(config_json)
+                    ? Json::parse(config_json, nullptr, /*allow_exceptions=*/false)
+                    : Json(Json::value_t::discarded);
   if (config.is_discarded() || !config.is_object()) {
     return absl::InvalidArgumentError(absl::StrCat("config is not a JSON object: '",
                                                    std::string(config_json.substr(0, 80)), "'"));
   }
-  return config.dump();
+  return CanonicalKnobsJson(config);
 }
 
 }  // namespace tunefarm::tuner

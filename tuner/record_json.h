@@ -16,7 +16,9 @@ std::string RecordToJsonLine(const Record& record);
 
 absl::StatusOr<Record> RecordFromJsonLine(std::string_view line);
 
-// Re-serializes `config_json` in the canonical compact form stored in the database.
+// Re-serializes `config_json` in the canonical compact form stored in the database. A config is
+// a flat object of knob values (strings, integers, lists of integers); anything else, nesting
+// included, is InvalidArgument.
 absl::StatusOr<std::string> CanonicalConfigJson(std::string_view config_json);
 
 }  // namespace tunefarm::tuner

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/core/json_nesting.h"
 #include "spdlog/spdlog.h"
 #include "tuner/record_json.h"
 #include "tuner/record_store_schema.h"
@@ -16,10 +17,6 @@ namespace {
 // survive those too; one fsync per commit is cheap next to a measurement (batches share one).
 constexpr std::string_view kPragmas =
     "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;";
-
-constexpr char kColumns[] =
-    "workload_key, target, device_key, config_json, repeat_seconds_json, error_kind, "
-    "error_message, build_seconds, measured_by, timestamp_ms, tunefarm_version, job_id";
 
 #define TF_RETURN_IF_ERROR(expr)              \
   do {                                        \
@@ -35,8 +32,12 @@ absl::StatusOr<Record> ReadRow(const SqliteStatement& stmt, int c = 0) {
   r.target = stmt.ColumnText(c + 1);
   r.device_key = stmt.ColumnText(c + 2);
   r.config_json = stmt.ColumnText(c + 3);
+  const std::string repeats_json = stmt.ColumnText(c + 4);
+  // A flat array of numbers: anything nested is corrupt, and is never parsed into a deep tree.
   nlohmann::json repeats =
-      nlohmann::json::parse(stmt.ColumnText(c + 4), nullptr, /*allow_exceptions=*/false);
+      runtime::JsonNestingWithin(repeats_json, 1)
+          ? nlohmann::json::parse(repeats_json, nullptr, /*allow_exceptions=*/false)
+          : nlohmann::json(nlohmann::json::value_t::discarded);
   if (!repeats.is_array()) return absl::DataLossError("record with corrupt repeat_seconds_json");
   for (const auto& t : repeats) {
     if (!t.is_number()) return absl::DataLossError("record with a non-numeric repeat time");
@@ -74,9 +75,6 @@ absl::StatusOr<std::unique_ptr<RecordStore>> RecordStore::Open(const std::string
 }
 
 absl::Status RecordStore::InsertOne(const Record& r) {
-  absl::StatusOr<std::string> config = CanonicalConfigJson(r.config_json);
-  if (!config.ok()) return config.status();
-  if (r.workload_key.empty()) return absl::InvalidArgumentError("record without a workload key");
   // Every workload a record names gets a row; its FLOP count comes later from PutWorkload.
   // This runs before the record insert so that LastInsertRowId is the record's id.
   absl::StatusOr<SqliteStatement> workload =
@@ -84,8 +82,16 @@ absl::Status RecordStore::InsertOne(const Record& r) {
   if (!workload.ok()) return workload.status();
   TF_RETURN_IF_ERROR(workload->BindText(1, r.workload_key));
   TF_RETURN_IF_ERROR(workload->Run());
-  absl::StatusOr<SqliteStatement> stmt = db_.Prepare(absl::StrCat(
-      "INSERT INTO records (", kColumns, ", median_seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+  return InsertRecordRow(r, "records");
+}
+
+absl::Status RecordStore::InsertRecordRow(const Record& r, std::string_view table) {
+  absl::StatusOr<std::string> config = CanonicalConfigJson(r.config_json);
+  if (!config.ok()) return config.status();
+  if (r.workload_key.empty()) return absl::InvalidArgumentError("record without a workload key");
+  absl::StatusOr<SqliteStatement> stmt =
+      db_.Prepare(absl::StrCat("INSERT INTO ", std::string(table), " (", kRecordColumns,
+                               ", median_seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   if (!stmt.ok()) return stmt.status();
   int i = 1;
   for (const std::string* text :
@@ -147,8 +153,8 @@ absl::StatusOr<std::optional<double>> RecordStore::WorkloadFlops(std::string_vie
 
 absl::StatusOr<std::vector<Record>> RecordStore::QueryRecords(
     std::string_view where_sql, const std::vector<std::string>& params) {
-  absl::StatusOr<SqliteStatement> stmt =
-      db_.Prepare(absl::StrCat("SELECT ", kColumns, " FROM records ", std::string(where_sql)));
+  absl::StatusOr<SqliteStatement> stmt = db_.Prepare(
+      absl::StrCat("SELECT ", kRecordColumns, " FROM records ", std::string(where_sql)));
   if (!stmt.ok()) return stmt.status();
   for (size_t i = 0; i < params.size(); ++i) {
     TF_RETURN_IF_ERROR(stmt->BindText(static_cast<int>(i + 1), params[i]));
@@ -166,8 +172,8 @@ absl::StatusOr<std::vector<Record>> RecordStore::QueryRecords(
 
 absl::StatusOr<std::vector<StoredRecord>> RecordStore::QueryStoredRecords(
     std::string_view where_sql, const std::vector<std::string>& params) {
-  absl::StatusOr<SqliteStatement> stmt =
-      db_.Prepare(absl::StrCat("SELECT id, ", kColumns, " FROM records ", std::string(where_sql)));
+  absl::StatusOr<SqliteStatement> stmt = db_.Prepare(
+      absl::StrCat("SELECT id, ", kRecordColumns, " FROM records ", std::string(where_sql)));
   if (!stmt.ok()) return stmt.status();
   for (size_t i = 0; i < params.size(); ++i) {
     TF_RETURN_IF_ERROR(stmt->BindText(static_cast<int>(i + 1), params[i]));

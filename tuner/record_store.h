@@ -94,9 +94,18 @@ class RecordStore {
                                                              std::string_view config_json);
   absl::StatusOr<int64_t> RecordCount();
 
-  // Every record as one JSON line, in insertion order (docs/records.md).
+  // --- JSON lines (record_store_jsonl.cc, docs/records.md) ---
+  // The id of the newest record; 0 when there is none.
+  absl::StatusOr<int64_t> LastRecordId();
+  // Appends to `out` the records with ids in (after_id, up_to_id], at most `limit`, one JSON line
+  // each in id order; returns the last id written (after_id when none was). Records are
+  // append-only, so pages up to the id that was last when an export began are a snapshot of that
+  // moment, taken without one long read transaction or lock.
+  absl::StatusOr<int64_t> ExportPage(int64_t after_id, int64_t up_to_id, int64_t limit,
+                                     std::string* out);
+  // Every record as one JSON line, in insertion order, written page by page.
   absl::Status ExportJsonLines(std::ostream& out);
-  // Appends the records of `in` in one transaction. A bad line fails the whole import with
+  // Appends the records of `in` through a RecordImport: a bad line fails the whole import with
   // InvalidArgument naming its line number, and nothing is stored. Blank lines are skipped.
   absl::StatusOr<int64_t> ImportJsonLines(std::istream& in);
 
@@ -108,8 +117,17 @@ class RecordStore {
   absl::StatusOr<std::optional<std::string>> GetModel(std::string_view scope);
 
  private:
+  friend class RecordImport;  // stages into a temporary table of this connection
+
+  static constexpr const char* kRecordColumns =
+      "workload_key, target, device_key, config_json, repeat_seconds_json, error_kind, "
+      "error_message, build_seconds, measured_by, timestamp_ms, tunefarm_version, job_id";
+
   explicit RecordStore(SqliteDb db) : db_(std::move(db)) {}
   absl::Status InsertOne(const Record& record);
+  // Checks the record (canonical config, a workload key) and inserts its row into `table`
+  // ("records", or an import's staging table), without its workload row.
+  absl::Status InsertRecordRow(const Record& record, std::string_view table);
   absl::StatusOr<std::vector<Record>> QueryRecords(std::string_view where_sql,
                                                    const std::vector<std::string>& params);
   // "SELECT id, <columns> FROM records <where_sql>", params bound as text.

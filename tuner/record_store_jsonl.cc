@@ -4,45 +4,71 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "spdlog/spdlog.h"
+#include "tuner/record_import.h"
 #include "tuner/record_json.h"
 #include "tuner/record_store.h"
 
 namespace tunefarm::tuner {
+namespace {
+
+constexpr int64_t kExportPageRecords = 1000;
+constexpr size_t kImportReadBytes = size_t{1} << 16;
+
+}  // namespace
+
+absl::StatusOr<int64_t> RecordStore::LastRecordId() {
+  return db_.QueryInt("SELECT COALESCE(MAX(id), 0) FROM records");
+}
+
+absl::StatusOr<int64_t> RecordStore::ExportPage(int64_t after_id, int64_t up_to_id, int64_t limit,
+                                                std::string* out) {
+  absl::StatusOr<std::vector<StoredRecord>> page = QueryStoredRecords(
+      absl::StrCat("WHERE id > ", after_id, " AND id <= ", up_to_id, " ORDER BY id LIMIT ", limit),
+      {});
+  if (!page.ok()) return page.status();
+  for (const StoredRecord& r : *page) {
+    absl::StrAppend(out, RecordToJsonLine(r.record), "\n");
+    after_id = r.id;
+  }
+  return after_id;
+}
 
 absl::Status RecordStore::ExportJsonLines(std::ostream& out) {
-  // One read transaction so that the export is a snapshot even while a tracker appends.
-  if (absl::Status s = db_.Exec("BEGIN"); !s.ok()) return s;
-  absl::StatusOr<std::vector<Record>> records = QueryRecords("ORDER BY id", {});
-  (void)db_.Exec("COMMIT");
-  if (!records.ok()) return records.status();
-  for (const Record& record : *records) out << RecordToJsonLine(record) << '\n';
-  if (!out) return absl::InternalError("writing the exported records failed");
+  absl::StatusOr<int64_t> last = LastRecordId();
+  if (!last.ok()) return last.status();
+  int64_t after = 0;
+  while (after < *last) {
+    std::string text;
+    absl::StatusOr<int64_t> next = ExportPage(after, *last, kExportPageRecords, &text);
+    if (!next.ok()) return next.status();
+    if (*next == after) break;  // no rows left below `last`
+    after = *next;
+    out << text;
+    if (!out) return absl::InternalError("writing the exported records failed");
+  }
   return absl::OkStatus();
 }
 
 absl::StatusOr<int64_t> RecordStore::ImportJsonLines(std::istream& in) {
-  absl::StatusOr<SqliteTransaction> txn = SqliteTransaction::Begin(db_);
-  if (!txn.ok()) return txn.status();
-  std::string line;
-  int64_t line_no = 0;
-  int64_t imported = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    absl::StatusOr<Record> record = RecordFromJsonLine(line);
-    absl::Status status = record.ok() ? InsertOne(*record) : record.status();
-    if (!status.ok()) {
-      // Returning drops the transaction, which rolls back every line stored so far.
-      return absl::InvalidArgumentError(
-          absl::StrCat("import line ", line_no, ": ", status.message()));
+  absl::StatusOr<std::unique_ptr<RecordImport>> import = RecordImport::Begin(*this);
+  if (!import.ok()) return import.status();
+  std::string part(kImportReadBytes, '\0');
+  while (in) {
+    in.read(part.data(), static_cast<std::streamsize>(part.size()));
+    const std::streamsize got = in.gcount();
+    if (got <= 0) break;
+    if (absl::Status s = (*import)->Add(std::string_view(part.data(), static_cast<size_t>(got)));
+        !s.ok()) {
+      return s;
     }
-    ++imported;
   }
   if (in.bad()) return absl::InternalError("reading the records to import failed");
-  if (absl::Status s = txn->Commit(); !s.ok()) return s;
-  spdlog::info("record store: imported {} records", imported);
-  return imported;
+  if (absl::Status s = (*import)->Finish(); !s.ok()) return s;
+  for (;;) {
+    absl::StatusOr<bool> done = (*import)->StoreNextBatch();
+    if (!done.ok()) return done.status();
+    if (*done) return (*import)->stored();
+  }
 }
 
 }  // namespace tunefarm::tuner

@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "runtime/core/json_nesting.h"
 
 namespace tunefarm::space {
 namespace {
@@ -57,13 +58,18 @@ std::string ConfigToJson(const Config& config) {
 }
 
 absl::StatusOr<Config> ConfigFromJson(const ConfigSpace& space, std::string_view json) {
+  // Quoted in errors up to here: a config is a line of knobs, not a document.
+  const std::string quoted(json.substr(0, 200));
+  if (!runtime::JsonNestingWithin(json)) {
+    return absl::InvalidArgumentError(absl::StrCat("config JSON nested deeper than ",
+                                                   runtime::kMaxJsonNesting, " levels: ", quoted));
+  }
   const nlohmann::json parsed = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
   if (parsed.is_discarded()) {
-    return absl::InvalidArgumentError(absl::StrCat("malformed config JSON: ", std::string(json)));
+    return absl::InvalidArgumentError(absl::StrCat("malformed config JSON: ", quoted));
   }
   if (!parsed.is_object()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("config JSON is not an object: ", std::string(json)));
+    return absl::InvalidArgumentError(absl::StrCat("config JSON is not an object: ", quoted));
   }
   for (const auto& [key, unused] : parsed.items()) {
     if (space.KnobPosition(key) < 0) {

@@ -1,8 +1,11 @@
 #include "runtime/measure/measure_protocol.h"
 
+#include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/core/json_nesting.h"
 
 namespace tunefarm::runtime::measure {
 namespace {
@@ -31,6 +34,9 @@ class FieldReader {
   void Int(const char* field, int* out) {
     int64_t value = *out;
     Int(field, &value);
+    if (value < std::numeric_limits<int>::min() || value > std::numeric_limits<int>::max()) {
+      return Fail(field, "an integer within 32 bits");
+    }
     *out = static_cast<int>(value);
   }
   void Uint(const char* field, uint64_t* out) {
@@ -38,8 +44,12 @@ class FieldReader {
       *out = v->get<uint64_t>();
     }
   }
+  // Finite only: the parser reads 1e400 as infinity, which no option or time may be.
   void Number(const char* field, double* out) {
-    if (const Json* v = Find(field, "a number", &Json::is_number)) *out = v->get<double>();
+    const Json* v = Find(field, "a finite number", &Json::is_number);
+    if (v == nullptr) return;
+    if (!std::isfinite(v->get<double>())) return Fail(field, "a finite number");
+    *out = v->get<double>();
   }
   void Bool(const char* field, bool* out) {
     if (const Json* v = Find(field, "a boolean", &Json::is_boolean)) *out = v->get<bool>();
@@ -48,7 +58,9 @@ class FieldReader {
     const Json* v = Find(field, "an array of numbers", &Json::is_array);
     if (v == nullptr) return;
     for (const Json& x : *v) {
-      if (!x.is_number()) return Fail(field, "an array of numbers");
+      if (!x.is_number() || !std::isfinite(x.get<double>())) {
+        return Fail(field, "an array of finite numbers");
+      }
       out->push_back(x.get<double>());
     }
   }
@@ -83,10 +95,13 @@ class FieldReader {
 };
 
 absl::StatusOr<Json> ParseObject(std::string_view line, std::string_view message) {
-  Json obj = Json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false);
+  Json obj = JsonNestingWithin(line)
+                 ? Json::parse(line.begin(), line.end(), nullptr, /*allow_exceptions=*/false)
+                 : Json(Json::value_t::discarded);
   if (obj.is_discarded() || !obj.is_object()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("measure ", std::string(message), ": not a JSON object: ", std::string(line)));
+        absl::StrCat("measure ", std::string(message), ": not a JSON object of at most ",
+                     kMaxJsonNesting, " levels: ", std::string(line.substr(0, 200))));
   }
   return obj;
 }

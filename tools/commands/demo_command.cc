@@ -21,11 +21,37 @@ namespace {
 
 constexpr char kTarget[] = "llvm";
 
-// A local worker of the demo's farm: the real worker, on a thread of this process (it measures
-// in its own child process like any other).
-struct DemoWorker {
-  std::unique_ptr<rpc_server::Worker> worker;
-  std::thread thread;
+// The demo's local workers: real workers, each on a thread of this process (each measures in
+// its own child process like any other). Every worker lives on the heap and its thread captures
+// that address, never a reference into the list, which grows while earlier threads already run.
+// Stopped and joined on every way out, so an early error never destroys a joinable thread.
+class DemoFleet {
+ public:
+  DemoFleet() = default;
+  DemoFleet(const DemoFleet&) = delete;
+  DemoFleet& operator=(const DemoFleet&) = delete;
+  ~DemoFleet() { Stop(); }
+
+  absl::Status Add(const rpc_server::WorkerOptions& options) {
+    absl::StatusOr<std::unique_ptr<rpc_server::Worker>> worker =
+        rpc_server::Worker::Create(options);
+    if (!worker.ok()) return worker.status();
+    rpc_server::Worker* running = worker->get();
+    workers_.push_back(*std::move(worker));
+    threads_.emplace_back([running] { (void)running->Run(); });
+    return absl::OkStatus();
+  }
+
+  void Stop() {
+    for (const std::unique_ptr<rpc_server::Worker>& w : workers_) w->Stop();
+    for (std::thread& t : threads_) t.join();
+    threads_.clear();
+    workers_.clear();
+  }
+
+ private:
+  std::vector<std::unique_ptr<rpc_server::Worker>> workers_;
+  std::vector<std::thread> threads_;
 };
 
 // The median of the job's record of the template's default config, or 0. `target` is the one
@@ -68,31 +94,20 @@ int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ost
 
   // 2. Workers, one kernel thread each: the two share this machine's cores between them.
   const std::string key = absl::StrCat(tuner::LocalDeviceKey(topi::DetectHostCpu().model), "-1t");
-  std::vector<DemoWorker> workers;
+  DemoFleet fleet;
   for (int i = 0; i < o.workers; ++i) {
     rpc_server::WorkerOptions w;
     w.tracker = (*server)->address();
     w.device_key = key;
     w.hostname = absl::StrCat("demo-worker-", i + 1);
-    absl::StatusOr<std::unique_ptr<rpc_server::Worker>> worker = rpc_server::Worker::Create(w);
-    if (!worker.ok()) return fail(worker.status());
-    DemoWorker& d = workers.emplace_back();
-    d.worker = *std::move(worker);
-    d.thread = std::thread([&d] { (void)d.worker->Run(); });
+    if (absl::Status s = fleet.Add(w); !s.ok()) return fail(s);
   }
   out << o.workers << " workers of device key " << key << "\n";
-  auto stop_workers = [&workers] {
-    for (DemoWorker& d : workers) d.worker->Stop();
-    for (DemoWorker& d : workers) d.thread.join();
-  };
 
   // 3. Two jobs at once, sharing the workers.
   absl::StatusOr<std::unique_ptr<FarmClient>> client =
       FarmClient::Connect(FarmClientOptions{(*server)->address(), "", "", 60});
-  if (!client.ok()) {
-    stop_workers();
-    return fail(client.status());
-  }
+  if (!client.ok()) return fail(client.status());
   std::vector<tracker::JobStatus> jobs;
   for (const std::string& workload : {o.matmul, o.conv}) {
     tracker::JobSpec spec;
@@ -103,10 +118,7 @@ int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ost
     spec.batch_size = 8;
     spec.measure.threads = 1;
     absl::StatusOr<tracker::JobStatus> job = (*client)->SubmitJob(spec);
-    if (!job.ok()) {
-      stop_workers();
-      return fail(job.status());
-    }
+    if (!job.ok()) return fail(job.status());
     out << "job " << job->id << ": " << job->workload_key << ", " << o.trials
         << " trials (model-based)\n";
     jobs.push_back(*job);
@@ -136,7 +148,7 @@ int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ost
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
   if (o.progress) err << "\n";
-  stop_workers();
+  fleet.Stop();
   server->reset();
 
   // 5. The best configs against the untuned default, from the database the farm left.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/core/json_nesting.h"
 #include "tracker/http/lowered_ir.h"
 
 namespace tunefarm::tracker::http {
@@ -15,14 +16,16 @@ constexpr int kJobListLimit = 1000;
 
 json OrNull(const std::optional<int64_t>& v) { return v ? json(*v) : json(nullptr); }
 
+}  // namespace
+
 // Stored configs are JSON objects; an unparsable one is shown as its text rather than dropped.
-json ConfigObject(const std::string& config_json) {
+nlohmann::json ConfigObject(const std::string& config_json) {
+  // Deep nesting (a database written before imports were checked) stays text: printing a
+  // parsed tree recurses once per level.
+  if (!runtime::JsonNestingWithin(config_json)) return json(config_json);
   json config = json::parse(config_json, nullptr, /*allow_exceptions=*/false);
   return config.is_discarded() ? json(config_json) : config;
 }
-
-}  // namespace
-
 json Gflops(std::optional<double> flops, std::optional<double> seconds) {
   if (!flops || !seconds || *flops <= 0 || *seconds <= 0) return nullptr;
   return *flops / *seconds / 1e9;

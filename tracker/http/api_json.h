@@ -25,6 +25,9 @@ absl::StatusOr<nlohmann::json> JobDetailJson(const JobManager& jobs, tuner::Reco
 // One record with all its repeats and its lowered IR; NotFound for an unknown id.
 absl::StatusOr<nlohmann::json> RecordJson(tuner::RecordStore& store, int64_t id);
 
+// A stored config as a JSON object; one that does not parse, or nests deeper than any config
+// may, is shown as its text.
+nlohmann::json ConfigObject(const std::string& config_json);
 // GFLOPS of `flops` done in `seconds`; null when either is unknown.
 nlohmann::json Gflops(std::optional<double> flops, std::optional<double> seconds);
 

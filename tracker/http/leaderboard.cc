@@ -71,16 +71,15 @@ absl::StatusOr<json> LeaderboardJson(tuner::RecordStore& store) {
       if (def.is_object() && def["median_seconds"].is_number() && median && *median > 0) {
         speedup = def["median_seconds"].get<double>() / *median;
       }
-      json config = json::parse(r.config_json, nullptr, /*allow_exceptions=*/false);
       rows.push_back({
           {"target", r.target},
           {"device_key", r.device_key},
           {"record_id", b.id},
           {"median_seconds", median ? json(*median) : json(nullptr)},
           {"gflops", Gflops(w.flops, median)},
-          {"config", config.is_discarded() ? json(r.config_json) : config},
+          {"config", ConfigObject(r.config_json)},
           {"measured_by", r.measured_by},
-          {"default_config", it->second ? json::parse(it->second->config_json) : json(nullptr)},
+          {"default_config", it->second ? ConfigObject(it->second->config_json) : json(nullptr)},
           {"default", def},
           {"speedup", speedup},
       });

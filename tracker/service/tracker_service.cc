@@ -1,19 +1,23 @@
 #include "tracker/service/tracker_service.h"
 
 #include <algorithm>
-#include <sstream>
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "tracker/service/auth.h"
 #include "tracker/service/proto_conversion.h"
 #include "tracker/service/status_conversion.h"
+#include "tuner/record_import.h"
 #include "tuner/workload.h"
 
 namespace tunefarm::tracker {
 namespace {
 
 const grpc::Status kShuttingDown(grpc::StatusCode::UNAVAILABLE, "tracker is shutting down");
+
+// Records read from the store per lock: small enough that a query waits at most milliseconds.
+constexpr int64_t kExportPageRecords = 500;
 
 }  // namespace
 
@@ -60,6 +64,16 @@ grpc::Status TrackerService::WatchJob(grpc::ServerContext* context,
                                       const v1::WatchJobRequest* request,
                                       grpc::ServerWriter<v1::JobEvent>* writer) {
   if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
+  if (watch_streams_.fetch_add(1) >= options_.max_watch_streams) {
+    --watch_streams_;
+    return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                        absl::StrCat("the tracker already serves ", options_.max_watch_streams,
+                                     " WatchJob streams; poll GetJob instead"));
+  }
+  struct Release {
+    std::atomic<int>& count;
+    ~Release() { --count; }
+  } release{watch_streams_};
   int64_t seen = -1;
   while (!context->IsCancelled()) {
     absl::StatusOr<JobStatus> status;
@@ -203,25 +217,30 @@ grpc::Status TrackerService::ExportRecords(grpc::ServerContext* context,
                                            const v1::ExportRecordsRequest* /*request*/,
                                            grpc::ServerWriter<v1::RecordLines>* writer) {
   if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
-  std::ostringstream out;
+  // Page by page up to the newest record at the start (a snapshot: records are append-only),
+  // holding the store only for a page, so queries and imports go on beside a long export and
+  // memory stays at one chunk.
+  absl::StatusOr<int64_t> last;
   {
     std::lock_guard lock(store_mu_);
-    if (absl::Status s = store_->ExportJsonLines(out); !s.ok()) return ToGrpcStatus(s);
+    last = store_->LastRecordId();
   }
-  const std::string text = out.str();
-  size_t pos = 0;
-  while (pos < text.size()) {
-    // Cut after the last line end inside the chunk budget (or after one whole long line).
-    size_t end = std::min(text.size(), pos + options_.export_chunk_bytes);
-    if (end < text.size()) {
-      size_t nl = text.rfind('\n', end - 1);
-      end = (nl == std::string::npos || nl < pos) ? text.find('\n', end) : nl;
-      end = end == std::string::npos ? text.size() : end + 1;
-    }
+  if (!last.ok()) return ToGrpcStatus(last.status());
+  int64_t after = 0;
+  while (after < *last) {
     v1::RecordLines chunk;
-    chunk.set_lines(text.substr(pos, end - pos));
-    if (!writer->Write(chunk)) return grpc::Status(grpc::StatusCode::CANCELLED, "client left");
-    pos = end;
+    while (after < *last && chunk.lines().size() < options_.export_chunk_bytes) {
+      absl::StatusOr<int64_t> next;
+      {
+        std::lock_guard lock(store_mu_);
+        next = store_->ExportPage(after, *last, kExportPageRecords, chunk.mutable_lines());
+      }
+      if (!next.ok()) return ToGrpcStatus(next.status());
+      after = *next == after ? *last : *next;  // no page: nothing is left below `last`
+    }
+    if (context->IsCancelled() || !writer->Write(chunk)) {
+      return grpc::Status(grpc::StatusCode::CANCELLED, "client left");
+    }
   }
   return grpc::Status::OK;
 }
@@ -230,18 +249,59 @@ grpc::Status TrackerService::ImportRecords(grpc::ServerContext* context,
                                            grpc::ServerReader<v1::RecordLines>* reader,
                                            v1::ImportRecordsResponse* response) {
   if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
-  // All chunks first: the import is one transaction, so nothing is stored unless every line is
-  // good.
-  std::string text;
+  // Lines are checked and staged chunk by chunk; nothing reaches the records until the client's
+  // last chunk has arrived and every line was good. Then they are stored in short batches, with
+  // the store free between them for the jobs' writes and the queries.
+  std::unique_ptr<tuner::RecordImport> import;
+  {
+    std::lock_guard lock(store_mu_);
+    absl::StatusOr<std::unique_ptr<tuner::RecordImport>> begun = tuner::RecordImport::Begin(*store_);
+    if (!begun.ok()) return ToGrpcStatus(begun.status());
+    import = *std::move(begun);
+  }
+  // The staging table goes with the connection's lock held, on every way out.
+  auto drop = [&](grpc::Status status) {
+    std::lock_guard lock(store_mu_);
+    import.reset();
+    return status;
+  };
   v1::RecordLines chunk;
-  while (reader->Read(&chunk)) text += chunk.lines();
-  if (context->IsCancelled()) return grpc::Status(grpc::StatusCode::CANCELLED, "cancelled");
-  std::istringstream in(text);
-  std::lock_guard lock(store_mu_);
-  absl::StatusOr<int64_t> imported = store_->ImportJsonLines(in);
-  if (!imported.ok()) return ToGrpcStatus(imported.status());
-  response->set_imported(*imported);
-  return grpc::Status::OK;
+  bool ended = false;
+  while (reader->Read(&chunk)) {
+    if (ended) {
+      return drop(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                               "record import: a chunk came after the one marked last; nothing "
+                               "was stored"));
+    }
+    absl::Status added;
+    {
+      std::lock_guard lock(store_mu_);
+      added = import->Add(chunk.lines());
+      if (added.ok() && chunk.last()) added = import->Finish();
+    }
+    if (!added.ok()) return drop(ToGrpcStatus(added));
+    ended = chunk.last();
+  }
+  if (context->IsCancelled()) return drop(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+  if (!ended) {
+    // A message that does not decode ends the stream like a close: only the marker tells a
+    // whole import from one cut short.
+    return drop(grpc::Status(
+        grpc::StatusCode::INVALID_ARGUMENT,
+        "record import: the stream ended without a chunk marked last (cut short, or a message "
+        "that does not decode); nothing was stored"));
+  }
+  for (;;) {
+    absl::StatusOr<bool> done;
+    {
+      std::lock_guard lock(store_mu_);
+      done = import->StoreNextBatch();
+    }
+    if (!done.ok()) return drop(ToGrpcStatus(done.status()));
+    if (*done) break;
+  }
+  response->set_imported(import->stored());
+  return drop(grpc::Status::OK);
 }
 
 }  // namespace tunefarm::tracker

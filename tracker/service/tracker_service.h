@@ -22,6 +22,9 @@ struct TrackerServiceOptions {
   std::string token;                     // empty: no authentication
   int watch_poll_ms = 500;               // WatchJob notices a client's cancel this often
   size_t export_chunk_bytes = 1u << 20;  // RecordLines size (cut on line ends)
+  // WatchJob streams open at once. Each holds a thread of the synchronous server while it waits,
+  // so beyond this a watch is RESOURCE_EXHAUSTED and the other calls keep their threads.
+  int max_watch_streams = 256;
 };
 
 class TrackerService final : public v1::TrackerService::Service {
@@ -64,6 +67,7 @@ class TrackerService final : public v1::TrackerService::Service {
   // Set before DetachJobs waits for the lock: new job calls stop taking it, so a busy WatchJob
   // loop cannot starve the detach (reader-preferring rwlock).
   std::atomic<bool> detaching_{false};
+  std::atomic<int> watch_streams_{0};
   Dispatcher& dispatcher_;
   std::mutex store_mu_;  // one SQLite connection, used by one call at a time
   std::unique_ptr<tuner::RecordStore> store_;

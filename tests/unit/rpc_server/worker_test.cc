@@ -132,6 +132,72 @@ TEST_F(WorkerTest, AnswersRelayedSessionCalls) {
   ASSERT_TRUE(running.Wait().has_value());
 }
 
+// A session call that blocks (here: timing with a long cooldown between repeats) used to run on
+// the stream's read loop: leases then went unread until they expired, and Stop went unheard.
+TEST_F(WorkerTest, BlockingSessionCallLeavesLeasesAndStopWorking) {
+  FakeTracker tracker;
+  ASSERT_TRUE(tracker.ok());
+  absl::StatusOr<std::unique_ptr<Worker>> worker = Worker::Create(Options(tracker));
+  ASSERT_TRUE(worker.ok()) << worker.status();
+  RunningWorker running(worker->get());
+  ASSERT_EQ(tracker.WaitForRegistrations(1).size(), 1u);
+
+  auto call = [&](int64_t id, auto fill) {
+    v1::TrackerMessage message;
+    message.mutable_session_call()->set_session_id("s1");
+    message.mutable_session_call()->set_call_id(id);
+    fill(message.mutable_session_call());
+    EXPECT_TRUE(tracker.Send(message));
+  };
+  auto reply_of = [&](int64_t id, double timeout_s) {
+    return tracker.WaitFor(
+        [id](const v1::WorkerMessage& m) {
+          return m.has_session_reply() && m.session_reply().call_id() == id;
+        },
+        timeout_s);
+  };
+  call(1, [&](v1::SessionCall* c) {
+    c->mutable_upload()->set_name("kernels.so");
+    c->mutable_upload()->set_library(library_);
+  });
+  std::optional<v1::WorkerMessage> uploaded = reply_of(1, 20);
+  ASSERT_TRUE(uploaded.has_value());
+  const std::string module_id = uploaded->session_reply().upload().module_id();
+  ASSERT_FALSE(module_id.empty()) << uploaded->session_reply().status_message();
+  std::vector<std::string> arrays;
+  for (int64_t id : {2, 3}) {
+    call(id, [](v1::SessionCall* c) {
+      c->mutable_alloc()->add_shape(8);
+      c->mutable_alloc()->set_dtype("float32");
+    });
+    std::optional<v1::WorkerMessage> allocated = reply_of(id, 20);
+    ASSERT_TRUE(allocated.has_value());
+    arrays.push_back(allocated->session_reply().alloc().array_id());
+  }
+  call(4, [&](v1::SessionCall* c) {
+    v1::TimeFunctionRequest* t = c->mutable_time_function();
+    t->set_module_id(module_id);
+    t->set_function("add_one");
+    for (const std::string& a : arrays) t->add_args()->set_array_id(a);
+    t->add_args()->set_int_value(8);
+    t->mutable_options()->set_number(1);
+    t->mutable_options()->set_repeat(3);
+    t->mutable_options()->set_cooldown_ms(5000);  // at least 10 s in all
+  });
+
+  // A lease sent behind the blocking call is measured while the call still runs.
+  ASSERT_TRUE(tracker.Send(MakeLease(9, library_, sha_, "add_one")));
+  v1::MeasureOutcome ok = OutcomeOf(tracker.WaitForResult(9, 8));
+  EXPECT_EQ(ok.error_kind(), "ok") << ok.error_message();
+  EXPECT_FALSE(reply_of(4, 0).has_value()) << "the timing call was expected to be running";
+
+  // Stop is heard at once; the worker is destroyed without waiting for the call to end.
+  (*worker)->Stop();
+  std::optional<absl::Status> status = running.Wait(5);
+  ASSERT_TRUE(status.has_value()) << "Run did not return after Stop";
+  EXPECT_TRUE(status->ok()) << *status;
+}
+
 TEST_F(WorkerTest, TlsVerifiesTheTrackerAgainstTheRootCert) {
   // A throwaway CA-less self-signed certificate for 127.0.0.1, made with the openssl CLI.
   const std::string stem = absl::StrCat(::testing::TempDir(), "/worker_tls_", getpid());

@@ -61,5 +61,43 @@ TEST(RecordStoreJsonlTest, BadLineNamesItsNumberAndStoresNothing) {
   }
 }
 
+// Hostile lines from the reliability issue: a config nested 100,000 deep crashed the import
+// (recursion printing it) and 20,000 deep was stored, to take gigabytes on every dashboard view;
+// a time of 1e400 (beyond a double). Each is refused by line, and nothing is stored.
+TEST(RecordStoreJsonlTest, HostileLinesAreRefusedWithoutRecursing) {
+  auto store = RecordStore::Open(FreshDbPath("hostile_import"));
+  ASSERT_TRUE(store.ok()) << store.status();
+  ASSERT_TRUE((*store)->Insert(SampleRecord({1.0})).ok());
+  const std::string before = Export(**store);
+  const std::string good = before.substr(0, before.size() - 1);
+  auto with_config = [&](const std::string& config) {
+    const size_t at = good.find("\"config\":") + 9;
+    return good.substr(0, at) + config + good.substr(good.find("},\"repeat_seconds\"") + 1);
+  };
+  const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
+  const std::string twenty_k = std::string(20'000, '[') + std::string(20'000, ']');
+  struct Case {
+    std::string line, message;
+  };
+  for (const Case& c :
+       {Case{with_config("{\"k\":" + deep + "}"), "nested deeper"},
+        Case{with_config("{\"k\":" + twenty_k + "}"), "nested deeper"},
+        Case{with_config(R"({"k":{"nested":1}})"), "knob 'k'"},
+        Case{with_config(R"({"k":[1,[2]]})"), "knob 'k'"},
+        Case{with_config(R"({"k":1.5})"), "knob 'k'"},
+        Case{good.substr(0, good.find("[1]")) + "[1e400]" + good.substr(good.find("[1]") + 3),
+             "not valid JSON"}}) {
+    std::istringstream in(good + "\n" + c.line + "\n");
+    auto result = (*store)->ImportJsonLines(in);
+    ASSERT_FALSE(result.ok()) << c.line.substr(0, 200);
+    EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(result.status().message().find("line 2"), std::string::npos)
+        << result.status().message();
+    EXPECT_NE(result.status().message().find(c.message), std::string::npos)
+        << result.status().message();
+  }
+  EXPECT_EQ(Export(**store), before);
+}
+
 }  // namespace
 }  // namespace tunefarm::tuner

@@ -298,13 +298,18 @@ TEST_F(TrackerServerTest, JobRunsOnAStreamWorkerAndRecordsRoundTrip) {
     ASSERT_TRUE(lines->Finish().ok());
   }
   EXPECT_EQ(std::count(exported.begin(), exported.end(), '\n'), 4);
-  auto import = [&](const std::string& text, v1::ImportRecordsResponse* response) {
+  // Sent in chunks of `chunk_bytes` cut anywhere, the last one marked unless `mark_last` is off.
+  auto import = [&](const std::string& text, v1::ImportRecordsResponse* response,
+                    size_t chunk_bytes = 1 << 20, bool mark_last = true) {
     grpc::ClientContext context;
     SetToken(context, kToken, 10);
     auto writer = client_->ImportRecords(&context, response);
-    v1::RecordLines chunk;
-    chunk.set_lines(text);
-    writer->Write(chunk);
+    for (size_t pos = 0; pos < text.size() || pos == 0; pos += chunk_bytes) {
+      v1::RecordLines chunk;
+      chunk.set_lines(text.substr(pos, chunk_bytes));
+      chunk.set_last(mark_last && pos + chunk_bytes >= text.size());
+      if (!writer->Write(chunk)) break;
+    }
     writer->WritesDone();
     return writer->Finish();
   };
@@ -312,7 +317,19 @@ TEST_F(TrackerServerTest, JobRunsOnAStreamWorkerAndRecordsRoundTrip) {
   grpc::Status bad = import(exported + "{\"not\": \"a record\"}\n", &imported);
   EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_NE(bad.error_message().find("5"), std::string::npos) << bad.error_message();
-  ASSERT_TRUE(import(exported, &imported).ok());
+  // A config nested 100,000 deep (it used to overflow the stack printing it): refused, named.
+  const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
+  std::string hostile = exported.substr(0, exported.find('\n'));
+  hostile.replace(hostile.find("\"config\":{") + 9, 0, "{\"k\":" + deep + "},\"x\":");
+  bad = import(hostile + "\n", &imported);
+  EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(bad.error_message().find("nested deeper"), std::string::npos) << bad.error_message();
+  // A stream that ends without its last chunk (cut short, or a message that did not decode).
+  bad = import(exported, &imported, 1 << 20, /*mark_last=*/false);
+  EXPECT_EQ(bad.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(bad.error_message().find("last"), std::string::npos) << bad.error_message();
+  // Chunks cut inside lines are joined again.
+  ASSERT_TRUE(import(exported, &imported, 7).ok());
   EXPECT_EQ(imported.imported(), 4);
   {
     grpc::ClientContext context;

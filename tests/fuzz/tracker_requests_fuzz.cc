@@ -1,0 +1,36 @@
+// What a client or a worker sends the tracker, through the same conversions and checks the
+// services run at their edge: a SubmitJobRequest (the bytes as protobuf) into a validated
+// JobSpec, the stored job JSON back into a JobSpec, and a worker's MeasureOutcome into a result.
+// Validation only: nothing is queued or measured.
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "proto/tunefarm/v1/tracker.pb.h"
+#include "proto/tunefarm/v1/worker.pb.h"
+#include "tracker/job.h"
+#include "tracker/job_runner.h"
+#include "tracker/service/proto_conversion.h"
+
+namespace tracker = tunefarm::tracker;
+namespace v1 = tunefarm::v1;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  v1::SubmitJobRequest request;
+  if (request.ParseFromArray(data, static_cast<int>(size))) {
+    absl::StatusOr<tracker::JobSpec> spec = tracker::JobSpecFromProto(request);
+    if (spec.ok() && tracker::ValidateJobSpec(*spec, /*max_trials=*/100000).ok()) {
+      // A spec the tracker accepts is stored as JSON and read back after a restart.
+      absl::StatusOr<tracker::JobSpec> again =
+          tracker::JobSpecFromJson(tracker::JobSpecToJson(*spec));
+      if (!again.ok()) std::abort();
+    }
+  }
+  v1::MeasureOutcome outcome;
+  if (outcome.ParseFromArray(data, static_cast<int>(size))) {
+    (void)tracker::WorkOutcomeFromProto(outcome, "fuzz-worker");
+  }
+  (void)tracker::JobSpecFromJson(bytes);
+  return 0;
+}
