@@ -32,7 +32,8 @@ struct DispatcherOptions {
   // A piece of work whose lease was lost this many times is completed as worker_lost.
   int max_attempts = 3;
   // A piece of work that was held by this many *different* workers when each of them was lost
-  // is quarantined (worker_lost, "suspected of killing workers") instead of being retried.
+  // is quarantined (worker_lost, "suspected of killing workers") instead of being retried. A
+  // worker that reconnects under a new id (previous_worker_id) counts as the same worker.
   int quarantine_after_workers = 2;
 };
 
@@ -50,6 +51,10 @@ struct WorkerDescription {
   std::string tunefarm_version;
   std::string hostname;
   std::string peer;
+  // The id this worker had before it reconnected, as it claims. AddWorker keeps it only when the
+  // claim is honoured (an id this dispatcher had, whose worker left and that nobody continued
+  // yet; see worker_identities.h), and clears it otherwise.
+  std::string previous_worker_id;
 };
 
 // kBusy is named "measuring"; kGone is only in RecentlyGone() snapshots.

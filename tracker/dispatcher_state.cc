@@ -13,6 +13,10 @@ absl::Status DispatcherState::AddWorker(const WorkerDescription& worker, int64_t
   }
   WorkerEntry& w = workers_[worker.worker_id];
   w.description = worker;
+  std::optional<std::string> continued =
+      identities_.Join(worker.worker_id, worker.previous_worker_id);
+  w.identity = continued.value_or(worker.worker_id);
+  if (!continued) w.description.previous_worker_id.clear();
   w.connected_ms = now_ms;
   w.last_heartbeat_ms = now_ms;
   ++keys_[worker.device_key].workers;
@@ -39,6 +43,7 @@ std::optional<std::string> DispatcherState::RemoveWorker(const std::string& work
     LoseLease(lease_id, absl::StrCat("worker ", worker_id, " was lost"), /*worker_gone=*/true,
               done);
   }
+  identities_.Leave(worker_id, w.identity);
   std::string key = std::move(w.description.device_key);
   workers_.erase(it);
   return key;
@@ -316,9 +321,13 @@ void DispatcherState::LoseLease(int64_t lease_id, const std::string& note, bool 
   Item& item = items_.at(item_id);
   item.lease_id = 0;
   ++item.attempts;
-  if (worker_gone &&
-      std::find(item.lost_on.begin(), item.lost_on.end(), worker_id) == item.lost_on.end()) {
-    item.lost_on.push_back(worker_id);
+  if (worker_gone) {
+    // A worker reconnecting after a flaky link is one worker, not a second one taken down.
+    auto w = workers_.find(worker_id);
+    const std::string& identity = w != workers_.end() ? w->second.identity : worker_id;
+    if (std::find(item.lost_on.begin(), item.lost_on.end(), identity) == item.lost_on.end()) {
+      item.lost_on.push_back(identity);
+    }
   }
   item.loss_notes.push_back(note);
   WorkOutcome outcome;

@@ -18,11 +18,13 @@
 
 #include "absl/status/status.h"
 #include "tracker/dispatcher.h"
+#include "tracker/worker_identities.h"
 
 namespace tunefarm::tracker::internal {
 
 struct WorkerEntry {
   WorkerDescription description;
+  std::string identity;  // who counts towards quarantine: the first id of its reconnect chain
   int64_t connected_ms = 0;
   int64_t last_heartbeat_ms = 0;
   int64_t measured = 0;
@@ -37,7 +39,7 @@ struct Item {
   std::shared_ptr<const MeasureWork> work;
   Dispatcher::DoneCallback done;
   int attempts = 0;                     // leases lost so far
-  std::vector<std::string> lost_on;     // distinct workers that were lost while holding it
+  std::vector<std::string> lost_on;     // identities of the workers lost while holding it
   std::vector<std::string> loss_notes;  // why each lease was lost, for the final message
   int64_t lease_id = 0;                 // 0: queued
 };
@@ -118,7 +120,7 @@ class DispatcherState {
   void Enqueue(int64_t item_id, bool front);
   void Activate(KeyState& key, const std::string& job_id, JobQueue& queue);
   // The lease is gone with its worker or its deadline: re-queue the item or give up on it. Only
-  // workers that were lost (not merely overdue) count towards quarantine.
+  // workers that were lost (not merely overdue) count towards quarantine, once per identity.
   void LoseLease(int64_t lease_id, const std::string& note, bool worker_gone, PendingDone& done);
   void EraseLease(int64_t lease_id);
   // Completes an item: its callback is queued to run after the lock.
@@ -127,6 +129,7 @@ class DispatcherState {
 
   DispatcherOptions options_;
   std::unordered_map<std::string, WorkerEntry> workers_;
+  WorkerIdentities identities_;               // which new registrations continue a departed worker
   std::deque<WorkerSnapshot> recently_gone_;  // newest first, bounded
   std::unordered_map<std::string, KeyState> keys_;
   std::unordered_map<int64_t, Item> items_;

@@ -19,6 +19,7 @@
 #include "grpcpp/server.h"
 #include "grpcpp/server_builder.h"
 #include "spdlog/spdlog.h"
+#include "tracker/database_lock.h"
 #include "tracker/http/dashboard_server.h"
 #include "tracker/service/session_service.h"
 #include "tracker/service/tracker_service.h"
@@ -85,7 +86,9 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> Credentials(
 
 struct TrackerServer::Impl {
   TrackerServerOptions options;
-  // Declared in dependency order: destroyed server first, dispatcher and metrics last.
+  // Declared in dependency order: destroyed server first, dispatcher and metrics last, and the
+  // database lock after everything that uses the database.
+  DatabaseLock db_lock;
   Metrics metrics;  // fed by the dispatcher and the job runners
   std::unique_ptr<Dispatcher> dispatcher;
   WorkerLinks links;
@@ -137,11 +140,15 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
   if (absl::Status s = Validate(options); !s.ok()) return s;
   auto credentials = Credentials(options);
   if (!credentials.ok()) return credentials.status();
+  // Before the database is touched: a second tracker would resume the same jobs.
+  auto db_lock = DatabaseLock::Acquire(options.db_path);
+  if (!db_lock.ok()) return db_lock.status();
   auto store = tuner::RecordStore::Open(options.db_path);  // creates and migrates
   if (!store.ok()) return store.status();
 
   auto impl = std::make_unique<Impl>();
   impl->options = options;
+  impl->db_lock = std::move(*db_lock);
   impl->dispatcher = std::make_unique<Dispatcher>(options.dispatcher);
   impl->dispatcher->SetMetrics(&impl->metrics);
   JobManagerOptions jobs_options = options.jobs;

@@ -34,8 +34,10 @@ struct TrackerServerOptions {
 
 class TrackerServer {
  public:
-  // Opens the database (resuming unfinished jobs), binds the port and starts serving.
-  // InvalidArgument for bad options, Unavailable when the address cannot be bound.
+  // Locks the database for this tracker's life (tracker/database_lock.h), opens it (resuming
+  // unfinished jobs), binds the port and starts serving. InvalidArgument for bad options,
+  // FailedPrecondition when another tracker has the database, Unavailable when the address
+  // cannot be bound.
   static absl::StatusOr<std::unique_ptr<TrackerServer>> Start(TrackerServerOptions options);
   ~TrackerServer();  // Shutdown()
 

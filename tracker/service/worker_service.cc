@@ -195,6 +195,8 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
     WorkerDescription desc = WorkerDescriptionFromRegister(reg);
     desc.worker_id = service_.NextWorkerId(reg.hostname());
     desc.peer = context_->peer();
+    // A reconnect: the dispatcher decides whether the claim holds (it counts losses per worker).
+    desc.previous_worker_id = reg.previous_worker_id();
     worker_id_ = desc.worker_id;
     service_.links().Add(worker_id_, self_);
     v1::TrackerMessage reply;

@@ -260,6 +260,70 @@ TEST(DispatcherTest, WorkThatTakesDownTwoWorkersIsQuarantined) {
   EXPECT_NE(out.by_name["killer"][0].error_message.find("quarantined"), std::string::npos);
 }
 
+WorkerDescription Reconnect(const std::string& id, const std::string& previous_id) {
+  WorkerDescription d = Worker(id);
+  d.previous_worker_id = previous_id;
+  return d;
+}
+
+TEST(DispatcherTest, AWorkerReconnectingAfterAFlakyLinkIsOneWorkerForQuarantine) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Worker("w1"), 0).ok());
+  ASSERT_EQ(d.Submit(Work("j"), out.For("healthy"), 0).size(), 1u);
+  // The link drops twice while the candidate is leased; the worker comes back each time with
+  // the id it had before.
+  EXPECT_TRUE(d.RemoveWorker("w1", 1).empty());
+  auto again = d.AddWorker(Reconnect("w2", "w1"), 2);
+  ASSERT_TRUE(again.ok());
+  ASSERT_EQ(again->size(), 1u);
+  ASSERT_EQ(d.Workers(kKey).size(), 1u);
+  EXPECT_EQ(d.Workers(kKey)[0].description.previous_worker_id, "w1");
+  EXPECT_TRUE(d.RemoveWorker("w2", 3).empty());
+  EXPECT_EQ(out.Count(), 0);  // neither quarantined nor given up
+  EXPECT_EQ(d.QueuedFor(kKey), 1);
+  auto third = d.AddWorker(Reconnect("w3", "w2"), 4);
+  ASSERT_TRUE(third.ok());
+  ASSERT_EQ(third->size(), 1u);
+  d.Complete("w3", (*third)[0].lease_id, Ok(), 5);
+  ASSERT_EQ(out.by_name["healthy"].size(), 1u);
+  EXPECT_EQ(out.by_name["healthy"][0].error_kind, tuner::ErrorKind::kOk);
+
+  // The same two losses on two different workers still quarantine the candidate.
+  d.Submit(Work("j"), out.For("killer"), 6);
+  ASSERT_EQ(d.Workers(kKey).size(), 1u);
+  d.RemoveWorker("w3", 7);
+  ASSERT_TRUE(d.AddWorker(Worker("w4"), 8).ok());  // a fresh worker, no claim
+  d.RemoveWorker("w4", 9);
+  ASSERT_EQ(out.by_name["killer"].size(), 1u);
+  EXPECT_NE(out.by_name["killer"][0].error_message.find("quarantined"), std::string::npos);
+}
+
+TEST(DispatcherTest, AClaimOnAConnectedUnknownOrUsedIdMakesANewWorker) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Worker("w1"), 0).ok());
+  ASSERT_EQ(d.Submit(Work("j"), out.For("killer"), 0).size(), 1u);
+  // A worker that claims to be the connected w1 does not get its identity.
+  ASSERT_TRUE(d.AddWorker(Reconnect("evil", "w1"), 1).ok());
+  ASSERT_TRUE(d.AddWorker(Reconnect("stranger", "never-issued"), 1).ok());
+  for (const WorkerSnapshot& w : d.Workers(kKey)) {
+    EXPECT_TRUE(w.description.previous_worker_id.empty()) << w.description.worker_id;
+  }
+  auto moved = d.RemoveWorker("w1", 2);
+  ASSERT_EQ(moved.size(), 1u);
+  d.RemoveWorker(moved[0].worker_id, 3);
+  ASSERT_EQ(out.by_name["killer"].size(), 1u);
+  EXPECT_NE(out.by_name["killer"][0].error_message.find("quarantined"), std::string::npos);
+  // w1 has left: one registration may continue it, a second claim on it is a new worker.
+  ASSERT_TRUE(d.AddWorker(Reconnect("w5", "w1"), 4).ok());
+  ASSERT_TRUE(d.AddWorker(Reconnect("w6", "w1"), 4).ok());
+  for (const WorkerSnapshot& w : d.Workers(kKey)) {
+    EXPECT_EQ(w.description.previous_worker_id, w.description.worker_id == "w5" ? "w1" : "")
+        << w.description.worker_id;
+  }
+}
+
 TEST(DispatcherTest, CancellingAJobCompletesItsWorkAndWithdrawsItsLeases) {
   Dispatcher d(Options());
   Outcomes out;
