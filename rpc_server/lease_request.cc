@@ -1,5 +1,7 @@
 #include "rpc_server/lease_request.h"
 
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "proto/tunefarm/v1/worker.pb.h"
 #include "rpc_server/measure_options.h"
@@ -22,14 +24,20 @@ absl::StatusOr<PreparedLease> PrepareLease(const v1::Lease& lease, ArtifactCache
   PreparedLease prepared;
   LeaseTask& task = prepared.task;
   task.lease_id = lease.lease_id();
-  task.timeout_s = RunTimeoutFromProto(lease.options());
+  // Checked before anything is stored: a lease with a bad number fails as a whole.
+  absl::StatusOr<double> timeout_s = RunTimeoutFromProto(lease.options());
+  if (!timeout_s.ok()) return timeout_s.status();
+  absl::StatusOr<runtime::measure::CandidateOptions> options =
+      CandidateOptionsFromProto(lease.options());
+  if (!options.ok()) return options.status();
+  task.timeout_s = *timeout_s;
   runtime::measure::MeasureRequest& request = task.request;
   absl::StatusOr<std::string> library = Resolve(lease.library(), cache);
   if (!library.ok()) return library.status();
   prepared.artifacts.insert(lease.library().sha256());
   request.library_path = *library;
   request.function_name = lease.function_name();
-  request.options = CandidateOptionsFromProto(lease.options());
+  request.options = *std::move(options);
   if (lease.has_reference_library() && !lease.reference_library().sha256().empty()) {
     absl::StatusOr<std::string> reference = Resolve(lease.reference_library(), cache);
     if (!reference.ok()) return reference.status();

@@ -11,13 +11,14 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/measure_limits.h"
 
 namespace tunefarm::runtime {
 namespace {
 
 // Enough for any kernel worth timing; also keeps `number` from overflowing when a callable is
 // faster than the clock's resolution.
-constexpr int kMaxNumber = 1 << 30;
+constexpr int kMaxNumber = kMaxCallsPerRepeat;
 
 double SteadySeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -69,14 +70,15 @@ class CacheFlusher {
   unsigned char round_ = 0;
 };
 
+// The options may come from the wire (a session's TimeFunction): every number is checked, finite
+// and within the documented ranges (runtime/measure_limits.h), before it is used.
 absl::Status Validate(const TimeEvaluatorOptions& o) {
-  if (o.number < 1 || o.repeat < 1 || o.warmup < 0 || !(o.min_repeat_ms >= 0) ||
-      !(o.cooldown_ms >= 0)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "time evaluator: need number >= 1, repeat >= 1, warmup >= 0, min_repeat_ms >= 0 and "
-        "cooldown_ms >= 0; got number=",
-        o.number, " repeat=", o.repeat, " warmup=", o.warmup, " min_repeat_ms=", o.min_repeat_ms,
-        " cooldown_ms=", o.cooldown_ms));
+  for (const absl::Status& s : {CheckInRange("number", o.number, NumberRange{1, kMaxNumber}),
+                                CheckInRange("repeat", o.repeat, kRepeatRange),
+                                CheckInRange("warmup", o.warmup, NumberRange{0, kMaxRepeat}),
+                                CheckInRange("min_repeat_ms", o.min_repeat_ms, kPauseRange),
+                                CheckInRange("cooldown_ms", o.cooldown_ms, kPauseRange)}) {
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("time evaluator: ", s.message()));
   }
   return absl::OkStatus();
 }

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/core/json_nesting.h"
 
 namespace tunefarm::tracker {
 namespace {
@@ -158,6 +159,10 @@ std::string JobSpecToJson(const JobSpec& spec) {
 }
 
 absl::StatusOr<JobSpec> JobSpecFromJson(std::string_view json) {
+  if (!runtime::JsonNestingWithin(json)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("job spec: JSON nested deeper than ", runtime::kMaxJsonNesting, " levels"));
+  }
   Json j = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return absl::InvalidArgumentError("job spec: not valid JSON");
   if (!j.is_object()) return absl::InvalidArgumentError("job spec: not a JSON object");
@@ -186,6 +191,11 @@ absl::StatusOr<JobSpec> JobSpecFromJson(std::string_view json) {
   if (const Json* m = r.Find("measure"); m != nullptr) {
     if (!m->is_object()) return FieldError("measure", "an object");
     if (absl::Status s = MeasureFromJson(*m, &spec.measure); !s.ok()) return s;
+  }
+  // A spec stored by an older tracker may hold numbers no longer accepted (a run_timeout_s of
+  // 1e300 expires every lease at once): such a job is refused, not resumed.
+  if (absl::Status s = tuner::ValidateMeasureOptions(spec.measure); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("job spec: ", s.message()));
   }
   return spec;
 }

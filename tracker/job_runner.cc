@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/ir/type_names.h"
+#include "runtime/core/abbreviate.h"
 #include "spdlog/spdlog.h"
 #include "tuner/search/strategy_factory.h"
 #include "tuner/templates/script_template.h"
@@ -15,18 +17,6 @@ namespace tunefarm::tracker {
 namespace {
 
 absl::Status Invalid(const std::string& message) { return absl::InvalidArgumentError(message); }
-
-absl::Status ValidateMeasure(const tuner::MeasureOptions& m) {
-  if (m.number < 0) return Invalid("measure.number must be >= 0");
-  if (m.repeat <= 0) return Invalid("measure.repeat must be > 0");
-  if (m.min_repeat_ms < 0) return Invalid("measure.min_repeat_ms must be >= 0");
-  if (m.cooldown_ms < 0) return Invalid("measure.cooldown_ms must be >= 0");
-  if (!(m.build_timeout_s > 0)) return Invalid("measure.build_timeout_s must be > 0");
-  if (!(m.run_timeout_s > 0)) return Invalid("measure.run_timeout_s must be > 0");
-  if (!(m.rtol >= 0) || !(m.atol >= 0)) return Invalid("measure.rtol and atol must be >= 0");
-  if (m.threads < 0) return Invalid("measure.threads must be >= 0");
-  return absl::OkStatus();
-}
 
 }  // namespace
 
@@ -49,7 +39,18 @@ absl::Status ValidateJobSpec(const JobSpec& spec, int max_trials) {
   if (spec.early_stopping < 0) {
     return Invalid(absl::StrCat("early_stopping must be >= 0, got ", spec.early_stopping));
   }
-  return ValidateMeasure(spec.measure);
+  // Checked for every job, a script's too (its own dtype= arguments name its types), so a typo
+  // is never silently ignored.
+  if (!ir::ParseElementType(spec.dtype)) {
+    return Invalid(absl::StrCat("dtype '", runtime::Abbreviate(spec.dtype),
+                                "' is not a known element type; known: ", ir::ElementTypeNames()));
+  }
+  if (spec.script_name.size() > kMaxScriptNameBytes) {
+    return Invalid(absl::StrCat("script_name is ", spec.script_name.size(),
+                                " bytes long, over the limit of ", kMaxScriptNameBytes,
+                                " (it names the workload key: give the file's name)"));
+  }
+  return tuner::ValidateMeasureOptions(spec.measure);
 }
 
 absl::StatusOr<std::unique_ptr<tuner::Task>> MakeJobTask(const JobSpec& spec) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -21,8 +22,13 @@
 
 namespace tunefarm::tracker {
 
+// The longest script_name a job may give (it becomes part of the workload key).
+inline constexpr size_t kMaxScriptNameBytes = 255;
+
 // Checks what needs no task: one of workload/script, device key, trials in 1..max_trials,
-// priority, batch size, early stopping and measure options. InvalidArgument names the field.
+// priority, batch size, early stopping, dtype (a known element type, for scripts too),
+// script_name's length and the measure options (tuner::ValidateMeasureOptions: finite, in their
+// documented ranges). InvalidArgument names the field.
 absl::Status ValidateJobSpec(const JobSpec& spec, int max_trials);
 
 // The spec's task (workload key or TE script) on its target. A bad workload, template or target

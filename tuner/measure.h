@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "compiler/space/config.h"
 #include "tuner/record.h"
 #include "tuner/task.h"
@@ -29,6 +31,14 @@ struct MeasureOptions {
   double slow_cutoff_ratio = 100;
   int threads = 0;  // the kernel's parallel width; 0: the runtime's default
 };
+
+// InvalidArgument naming the first field (after `prefix`, e.g. "measure.run_timeout_s") that is
+// not finite or outside its documented range (runtime/measure_limits.h): number 0..2^30, repeat
+// 1..1000, min_repeat_ms and cooldown_ms 0..60000, build_timeout_s and run_timeout_s in
+// (0, 86400], rtol and atol >= 0, slow_cutoff_ratio finite (0 or less: off), threads 0..1024. The
+// tracker checks every job's options with it, and the local runner its own.
+absl::Status ValidateMeasureOptions(const MeasureOptions& options,
+                                    absl::string_view prefix = "measure.");
 
 struct MeasureInput {
   const Task* task = nullptr;

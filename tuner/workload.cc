@@ -9,13 +9,16 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "runtime/core/abbreviate.h"
 
 namespace tunefarm::tuner {
 namespace {
 
+// Quotes at most runtime::kMaxQuotedBytes of the key: the message goes back over gRPC, whose
+// metadata limit a long key would exceed.
 absl::Status BadKey(std::string_view key, std::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat(
-      "bad workload key '", std::string(key), "': ", std::string(why),
+      "bad workload key '", runtime::Abbreviate(key), "': ", std::string(why),
       " (expected '<template>:<int>,<int>,...[:<dtype>]', e.g. 'matmul:1024,1024,1024:float32')"));
 }
 
@@ -31,6 +34,10 @@ std::string Workload::Key() const {
 }
 
 absl::StatusOr<Workload> ParseWorkloadKey(std::string_view key) {
+  if (key.size() > kMaxWorkloadKeyBytes) {
+    return BadKey(key, absl::StrCat("it is ", key.size(), " bytes long, over the limit of ",
+                                    kMaxWorkloadKeyBytes));
+  }
   std::vector<std::string> parts = absl::StrSplit(absl::string_view(key.data(), key.size()), ':');
   if (parts.size() < 2 || parts.size() > 3) {
     return BadKey(key, "it needs two or three ':'-separated parts");
@@ -49,7 +56,8 @@ absl::StatusOr<Workload> ParseWorkloadKey(std::string_view key) {
       int64_t v = 0;
       auto [end, ec] = std::from_chars(a.data(), a.data() + a.size(), v);
       if (a.empty() || ec != std::errc() || end != a.data() + a.size()) {
-        return BadKey(key, absl::StrCat("argument '", a, "' is not an integer"));
+        return BadKey(key,
+                      absl::StrCat("argument '", runtime::Abbreviate(a), "' is not an integer"));
       }
       w.args.push_back(v);
     }

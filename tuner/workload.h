@@ -3,6 +3,7 @@
 // dashboard, so its spelling is stable.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -22,8 +23,13 @@ struct Workload {
   bool operator==(const Workload&) const = default;
 };
 
+// The longest key accepted: far above any real one (a script's key is its file stem, a hash and a
+// few sizes), and short enough to quote in any message.
+inline constexpr size_t kMaxWorkloadKeyBytes = 1024;
+
 // Parses a key. The dtype part may be left out ("matmul:64,64,64" means float32). Errors name the
-// malformed part; whether the template exists and takes these arguments is checked when the
+// malformed part and quote at most the key's first 120 bytes; a key over kMaxWorkloadKeyBytes is
+// refused as such. Whether the template exists and takes these arguments is checked when the
 // task is created, not here.
 absl::StatusOr<Workload> ParseWorkloadKey(std::string_view key);
 

@@ -23,7 +23,8 @@ std::optional<DataType> DataType::Parse(std::string_view text) {
   int lanes = 1;
   if (auto x = text.rfind('x'); x != std::string_view::npos && x > 0) {
     auto parsed = ParseInt(text.substr(x + 1));
-    if (!parsed) return std::nullopt;
+    // The lane count is 16 bits: a larger one must not wrap around (float32x65537 is no float32).
+    if (!parsed || *parsed > 0xFFFF) return std::nullopt;
     lanes = *parsed;
     text = text.substr(0, x);
   }

@@ -11,6 +11,14 @@ std::string NameOr(const Arg* arg, std::string fallback) {
   return arg ? arg->value.as<std::string>() : std::move(fallback);
 }
 
+// Whether an integer type (int8..int64, uint8..uint64) holds `value`.
+bool FitsIn(ir::DataType t, int64_t value) {
+  if (t.is_uint()) return value >= 0 && (t.bits() >= 63 || value < (int64_t{1} << t.bits()));
+  if (t.bits() >= 64) return true;
+  const int64_t limit = int64_t{1} << (t.bits() - 1);
+  return value >= -limit && value < limit;
+}
+
 absl::StatusOr<Value> Var(CallContext& ctx) {
   auto args = BindArgs(ctx, {{"name", false}, {"dtype", false}});
   if (!args.ok()) return args.status();
@@ -30,6 +38,10 @@ absl::StatusOr<Value> Var(CallContext& ctx) {
     if (!dtype.is_integral() || dtype.is_bool()) {
       return ctx.Error(absl::StrCat("var: ", v.name(), " is bound to ", *bound, " but has type ",
                                     dtype.ToString(), ", not an integer type"));
+    }
+    if (!FitsIn(dtype, *bound)) {
+      return ctx.Error(absl::StrCat("var: ", v.name(), " is bound to ", *bound,
+                                    ", which does not fit its type ", dtype.ToString()));
     }
     return Value::FromExpr(ir::IntImm(dtype, *bound));
   }

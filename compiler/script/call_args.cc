@@ -2,7 +2,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/op.h"
+#include "compiler/ir/type_names.h"
 #include "compiler/script/evaluator.h"
+#include "runtime/core/abbreviate.h"
 
 namespace tunefarm::script {
 
@@ -174,10 +176,11 @@ absl::StatusOr<ir::DataType> ArgDType(const CallContext& ctx, const Arg& arg,
                                       absl::string_view what) {
   absl::StatusOr<std::string> text = ArgString(ctx, arg, what);
   if (!text.ok()) return text.status();
-  std::optional<ir::DataType> t = ir::DataType::Parse(*text);
-  if (!t || !t->is_scalar() || t->code() == ir::DataType::Code::kHandle) {
-    return ctx.Error(arg.pos, absl::StrCat(ctx.name, ": unknown ", what, " \"", *text,
-                                           "\" (expected float32, int32, bool, ...)"));
+  std::optional<ir::DataType> t = ir::ParseElementType(*text);
+  if (!t) {
+    return ctx.Error(arg.pos,
+                     absl::StrCat(ctx.name, ": unknown ", what, " \"", runtime::Abbreviate(*text),
+                                  "\" (known: ", ir::ElementTypeNames(), ")"));
   }
   return *t;
 }

@@ -8,6 +8,7 @@
 #include "compiler/script/evaluator.h"
 #include "compiler/script/lexer.h"
 #include "compiler/script/parser.h"
+#include "runtime/core/abbreviate.h"
 
 namespace tunefarm::script {
 namespace {
@@ -62,6 +63,21 @@ absl::StatusOr<std::optional<std::map<std::string, int64_t>>> BindingsFor(
                        std::string_view(file.data(), file.size()));
 }
 
+// Every bound value within [1, kMaxBindingValue], checked before the script runs (a huge size
+// costs the tuner minutes before anything else could complain).
+absl::Status CheckBindingValues(absl::string_view file,
+                                const std::map<std::string, int64_t>& bindings) {
+  for (const auto& [name, value] : bindings) {
+    if (value < 1 || value > kMaxBindingValue) {
+      return ErrorAt(
+          file, Pos{1, 1},
+          absl::StrCat("binding ", runtime::Abbreviate(name), "=", value, " is outside [1, ",
+                       kMaxBindingValue, "]: a bound variable is a size"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 // Each bound name must be a variable of the script; the bound ones in creation order.
 absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> BoundVars(
     const Evaluator& ev, const std::map<std::string, int64_t>& bindings) {
@@ -75,9 +91,10 @@ absl::StatusOr<std::vector<std::pair<std::string, int64_t>>> BoundVars(
   }
   for (const auto& [name, value] : bindings) {
     if (std::find(names.begin(), names.end(), name) == names.end()) {
-      return ev.Error(Pos{1, 1}, absl::StrCat("a binding names unknown variable '", name,
-                                              "'; the script's variables are: ",
-                                              names.empty() ? "none" : absl::StrJoin(names, ", ")));
+      return ev.Error(Pos{1, 1},
+                      absl::StrCat("a binding names unknown variable '", runtime::Abbreviate(name),
+                                   "'; the script's variables are: ",
+                                   names.empty() ? "none" : absl::StrJoin(names, ", ")));
     }
   }
   return bound;
@@ -106,6 +123,9 @@ absl::StatusOr<ScriptResult> RunScript(std::string_view source, std::string_view
   absl::StatusOr<std::optional<std::map<std::string, int64_t>>> bindings =
       BindingsFor(text, file, options);
   if (!bindings.ok()) return bindings.status();
+  if (*bindings) {
+    if (absl::Status st = CheckBindingValues(file, **bindings); !st.ok()) return st;
+  }
   Tuning tuning = options.config        ? Tuning::Apply(options.config)
                   : options.define_into ? Tuning::Define(options.define_into)
                                         : Tuning::Fallback();

@@ -32,12 +32,18 @@ struct ScriptResult {
   std::vector<int64_t> knob_indices;
 };
 
+// The values a bound variable may take: it is a size (a shape's or a loop's extent), and a larger
+// one only makes the tuner's work explode (a split knob enumerates the extent's divisors).
+// RunScript refuses a binding outside [1, kMaxBindingValue] before it evaluates anything, naming
+// the binding.
+inline constexpr int64_t kMaxBindingValue = (int64_t{1} << 31) - 1;
+
 // How to run a script: which values its variables take and what `cfg` does.
 struct ScriptOptions {
   // var(name) of a bound name is that integer constant. When not given, a script that uses
   // `cfg` takes the values of its "# bind: n=64,m=32" first line (tuning needs constant shapes),
   // and any other script keeps its variables symbolic. A bound name the script never creates
-  // is an error.
+  // is an error, and so is a value outside [1, kMaxBindingValue].
   std::optional<std::map<std::string, int64_t>> bindings;
   // Define mode: the script's knobs are declared into this empty space (which outlives the
   // call) and each takes its fallback value.

@@ -11,6 +11,7 @@ namespace {
 
 constexpr int kMaxParts = 8;
 
+// Trial division up to sqrt(n): at most 65536 steps for n <= kMaxSplitExtent.
 std::vector<int64_t> Divisors(int64_t n) {
   std::vector<int64_t> small;
   std::vector<int64_t> large;
@@ -24,20 +25,26 @@ std::vector<int64_t> Divisors(int64_t n) {
 }
 
 // Appends every ordered factorization of `rest` into `parts_left` parts after `prefix`, in
-// lexicographic order, so indices are stable across runs and platforms.
-void Factorize(int64_t rest, int parts_left, std::vector<int64_t>& prefix,
-               std::vector<std::vector<int64_t>>& out) {
+// lexicographic order, so indices are stable across runs and platforms. `divisors` are those of
+// the whole extent (ascending), which `rest` divides. False once `out` holds kMaxSplitEntries.
+bool Factorize(int64_t rest, int parts_left, const std::vector<int64_t>& divisors,
+               std::vector<int64_t>& prefix, std::vector<std::vector<int64_t>>& out) {
   if (parts_left == 1) {
+    if (static_cast<int64_t>(out.size()) >= kMaxSplitEntries) return false;
     prefix.push_back(rest);
     out.push_back(prefix);
     prefix.pop_back();
-    return;
+    return true;
   }
-  for (int64_t d : Divisors(rest)) {
+  for (int64_t d : divisors) {
+    if (d > rest) break;
+    if (rest % d != 0) continue;
     prefix.push_back(d);
-    Factorize(rest / d, parts_left - 1, prefix, out);
+    const bool room = Factorize(rest / d, parts_left - 1, divisors, prefix, out);
     prefix.pop_back();
+    if (!room) return false;
   }
+  return true;
 }
 
 bool IsPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
@@ -86,8 +93,18 @@ absl::StatusOr<std::unique_ptr<SplitKnob>> SplitKnob::Make(std::string name,
       all.push_back(c);
     }
   } else {
+    // Enumerating costs sqrt(extent) and then one entry per factor list: both bounded first.
+    if (options.extent > kMaxSplitExtent) {
+      return error(absl::StrCat("extent ", options.extent, " is above ", kMaxSplitExtent,
+                                ", the largest a split knob enumerates; give candidate factor "
+                                "lists (policy \"candidate\") or split a smaller loop"));
+    }
     std::vector<int64_t> prefix;
-    Factorize(options.extent, options.num_parts, prefix, all);
+    if (!Factorize(options.extent, options.num_parts, Divisors(options.extent), prefix, all)) {
+      return error(absl::StrCat("more than ", kMaxSplitEntries, " ways to split extent ",
+                                options.extent, " into ", options.num_parts,
+                                " parts; use fewer parts or give candidate factor lists"));
+    }
   }
   std::vector<std::vector<int64_t>> kept;
   for (auto& f : all) {

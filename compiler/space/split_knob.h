@@ -29,10 +29,17 @@ struct SplitOptions {
   int64_t max_innermost = 0;
 };
 
+// Bounds on the work of enumerating a knob (policies kAll and kPowerOfTwo): the extent's divisors
+// are found by trial division (sqrt(extent) steps, 65536 at this bound), and each factor list is
+// kept in memory.
+inline constexpr int64_t kMaxSplitExtent = int64_t{1} << 32;
+inline constexpr int64_t kMaxSplitEntries = int64_t{1} << 20;
+
 class SplitKnob final : public Knob {
  public:
   // InvalidArgument for a non-positive extent, num_parts outside [1, 8], a malformed or repeated
-  // candidate, or options that leave no factor list at all.
+  // candidate, options that leave no factor list at all, or (enumerating) an extent above
+  // kMaxSplitExtent or more than kMaxSplitEntries factor lists before the options filter them.
   static absl::StatusOr<std::unique_ptr<SplitKnob>> Make(std::string name,
                                                          const SplitOptions& options);
 

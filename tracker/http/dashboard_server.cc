@@ -12,6 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "runtime/core/abbreviate.h"
 #include "spdlog/spdlog.h"
 #include "tracker/http/api_json.h"
 #include "tracker/http/leaderboard.h"
@@ -55,6 +56,16 @@ std::string CookieToken(const httplib::Request& req) {
     if (absl::StartsWith(part, prefix)) return std::string(part.substr(prefix.size()));
   }
   return "";
+}
+
+// Whether cpp-httplib can tell where a request's body ends. A POST without Content-Length (and
+// not chunked) makes it read until the client closes or the read times out, then answer a bare
+// 400, so such a request is refused first with a message that says what to send.
+bool BodyLengthKnown(const httplib::Request& req) {
+  if (req.method != "POST" && req.method != "PUT" && req.method != "PATCH") return true;
+  return req.has_header("Content-Length") ||
+         absl::StrContains(absl::AsciiStrToLower(req.get_header_value("Transfer-Encoding")),
+                           "chunked");
 }
 
 int HttpStatus(const absl::Status& s) {
@@ -158,16 +169,32 @@ struct DashboardServer::Impl {
 
 void DashboardServer::Impl::Routes() {
   server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-    return Authorized(req, res) ? httplib::Server::HandlerResponse::Unhandled
-                                : httplib::Server::HandlerResponse::Handled;
+    if (!Authorized(req, res)) return httplib::Server::HandlerResponse::Handled;
+    if (!BodyLengthKnown(req)) {
+      res.status = 411;
+      res.set_content(
+          json{{"error", absl::StrCat(req.method, " ", runtime::Abbreviate(req.path),
+                                      " needs a Content-Length header; with no body send "
+                                      "Content-Length: 0 (curl -X POST -d '' URL)")}}
+              .dump(),
+          kJson);
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
   });
   // Unknown paths: 404 in the kind of the path (the handlers' own errors already have a body).
   server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
     // 404 from routing; other codes come from cpp-httplib itself (a malformed request).
-    const std::string message = res.status == 404
-                                    ? absl::StrCat("no such path: ", req.path)
-                                    : absl::StrCat("HTTP ", res.status, " for ", req.path);
+    const std::string path = runtime::Abbreviate(req.path);
+    std::string message = res.status == 404
+                              ? absl::StrCat("no such path: ", path)
+                              : absl::StrCat("HTTP ", res.status, " for ", req.method, " ", path);
+    if (res.status == 400) {
+      absl::StrAppend(&message,
+                      ": the request could not be read (a malformed request line or header, or a "
+                      "body that does not match its Content-Length)");
+    }
     if (absl::StartsWith(req.path, "/api/")) {
       res.set_content(json{{"error", message}}.dump(), kJson);
     } else {

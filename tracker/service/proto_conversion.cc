@@ -3,6 +3,9 @@
 #include <cmath>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+#include "proto/tunefarm/v1/session.pb.h"
+#include "runtime/measure_limits.h"
 #include "tuner/record.h"
 
 namespace tunefarm::tracker {
@@ -15,8 +18,19 @@ T OrDefault(T value, T fallback) {
 
 }  // namespace
 
-tuner::MeasureOptions MeasureOptionsFromProto(const v1::MeasureOptions& proto) {
+absl::StatusOr<tuner::MeasureOptions> MeasureOptionsFromProto(const v1::MeasureOptions& proto,
+                                                              absl::string_view prefix) {
   tuner::MeasureOptions o;
+  // The two pauses are doubles on the wire and ints here: checked before they are rounded (1e300
+  // or inf would round to garbage), in the range ValidateMeasureOptions checks again below.
+  for (const auto& [field, value] : {std::pair{"min_repeat_ms", proto.min_repeat_ms()},
+                                     std::pair{"cooldown_ms", proto.cooldown_ms()}}) {
+    if (absl::Status s =
+            runtime::CheckInRange(absl::StrCat(prefix, field), value, runtime::kPauseRange);
+        !s.ok()) {
+      return s;
+    }
+  }
   o.number = proto.number();
   o.repeat = OrDefault(proto.repeat(), 3);
   o.min_repeat_ms = proto.min_repeat_ms() == 0
@@ -27,6 +41,13 @@ tuner::MeasureOptions MeasureOptionsFromProto(const v1::MeasureOptions& proto) {
   o.check_correctness = !proto.skip_correctness();
   o.rtol = OrDefault(proto.rtol(), 1e-3);
   o.atol = OrDefault(proto.atol(), 1e-4);
+  if (!std::isfinite(proto.slow_cutoff_ratio())) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(prefix,
+                     "slow_cutoff_ratio must be a finite number (0: the default, 100; < 0: "
+                     "off), got ",
+                     proto.slow_cutoff_ratio()));
+  }
   if (proto.slow_cutoff_ratio() < 0) {
     o.slow_cutoff_ratio = 0;  // off
   } else {
@@ -35,6 +56,7 @@ tuner::MeasureOptions MeasureOptionsFromProto(const v1::MeasureOptions& proto) {
   o.threads = proto.threads();
   o.build_timeout_s = OrDefault(proto.build_timeout_s(), 20.0);
   o.run_timeout_s = OrDefault(proto.run_timeout_s(), 10.0);
+  if (absl::Status s = tuner::ValidateMeasureOptions(o, prefix); !s.ok()) return s;
   return o;
 }
 
@@ -93,10 +115,25 @@ absl::StatusOr<JobSpec> JobSpecFromProto(const v1::SubmitJobRequest& r) {
   spec.batch_size = OrDefault(r.batch_size(), 16);
   spec.early_stopping = r.early_stopping();
   spec.seed = OrDefault<uint64_t>(r.seed(), 1);
-  spec.measure = MeasureOptionsFromProto(r.measure());
+  absl::StatusOr<tuner::MeasureOptions> measure = MeasureOptionsFromProto(r.measure());
+  if (!measure.ok()) return measure.status();
+  spec.measure = *measure;
   spec.priority = OrDefault(r.priority(), 1);
   spec.transfer = r.transfer();
   return spec;
+}
+
+absl::StatusOr<SessionTimeouts> SessionTimeoutsFromProto(const v1::OpenSessionRequest& request) {
+  for (const auto& [field, value] : {std::pair{"wait_s", request.wait_s()},
+                                     std::pair{"idle_timeout_s", request.idle_timeout_s()}}) {
+    if (absl::Status s = runtime::CheckInRange(field, value, runtime::kWaitRange); !s.ok()) {
+      return s;
+    }
+  }
+  SessionTimeouts t;
+  t.wait_s = OrDefault(request.wait_s(), t.wait_s);
+  t.idle_timeout_s = OrDefault(request.idle_timeout_s(), t.idle_timeout_s);
+  return t;
 }
 
 v1::JobState JobStateToProto(JobState state) {

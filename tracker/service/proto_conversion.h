@@ -5,6 +5,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "proto/tunefarm/v1/tracker.pb.h"
 #include "proto/tunefarm/v1/worker.pb.h"
 #include "tracker/dispatcher.h"
@@ -12,20 +13,36 @@
 #include "tuner/measure.h"
 #include "tuner/record.h"
 
+namespace tunefarm::v1 {
+class OpenSessionRequest;  // session.proto
+}  // namespace tunefarm::v1
+
 namespace tunefarm::tracker {
 
 // The tuner's measure options of a job (the proto's seed is the input seed of a lease, which a
-// job's spec does not carry; see the service README).
-tuner::MeasureOptions MeasureOptionsFromProto(const v1::MeasureOptions& proto);
+// job's spec does not carry; see the service README), the proto's zeros made defaults. Every
+// number is checked (finite, in its documented range: tuner::ValidateMeasureOptions) before it is
+// used; InvalidArgument names the field after `prefix`, its value and the range.
+absl::StatusOr<tuner::MeasureOptions> MeasureOptionsFromProto(
+    const v1::MeasureOptions& proto, absl::string_view prefix = "measure.");
 v1::MeasureOptions MeasureOptionsToProto(const tuner::MeasureOptions& options);
 
 // A lease's options: the device half plus the per-attempt run timeout.
 v1::MeasureOptions CandidateOptionsToProto(const runtime::measure::CandidateOptions& options,
                                            double run_timeout_s);
 
-// Applies the documented defaults; InvalidArgument only for what the proto cannot express
-// (both or neither of workload and script). JobManager::Submit validates the rest.
+// Applies the documented defaults; InvalidArgument for what the proto cannot express (both or
+// neither of workload and script) and for measure options MeasureOptionsFromProto refuses.
+// JobManager::Submit validates the rest.
 absl::StatusOr<JobSpec> JobSpecFromProto(const v1::SubmitJobRequest& request);
+
+// OpenSession's waits, the proto's zeros made defaults.
+struct SessionTimeouts {
+  double wait_s = 30;           // for an idle worker
+  double idle_timeout_s = 300;  // the session ends after this long without a call
+};
+// InvalidArgument naming wait_s or idle_timeout_s unless each is finite and in [0, 86400] s.
+absl::StatusOr<SessionTimeouts> SessionTimeoutsFromProto(const v1::OpenSessionRequest& request);
 
 v1::JobState JobStateToProto(JobState state);
 v1::Job JobStatusToProto(const JobStatus& status);

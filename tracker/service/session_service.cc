@@ -5,8 +5,12 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "runtime/core/abbreviate.h"
 #include "spdlog/spdlog.h"
 #include "tracker/service/auth.h"
+#include "tracker/service/proto_conversion.h"
+#include "tracker/service/status_conversion.h"
 
 namespace tunefarm::tracker {
 namespace {
@@ -69,8 +73,11 @@ grpc::Status SessionService::OpenSession(grpc::ServerContext* context,
   if (key.empty()) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "device_key must not be empty");
   }
-  const double wait_s = request->wait_s() > 0 ? request->wait_s() : 30;
-  const double idle_s = request->idle_timeout_s() > 0 ? request->idle_timeout_s() : 300;
+  // Checked (finite, at most a day) before any deadline is computed from them.
+  absl::StatusOr<SessionTimeouts> timeouts = SessionTimeoutsFromProto(*request);
+  if (!timeouts.ok()) return ToGrpcStatus(timeouts.status());
+  const double wait_s = timeouts->wait_s;
+  const double idle_s = timeouts->idle_timeout_s;
   const int64_t give_up_ms = NowMs() + static_cast<int64_t>(wait_s * 1000);
   while (true) {
     if (std::optional<WorkerSnapshot> worker = dispatcher_.ReserveForSession(key)) {
@@ -98,9 +105,9 @@ grpc::Status SessionService::OpenSession(grpc::ServerContext* context,
     if (NowMs() >= give_up_ms) break;
     cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_interval_ms));
   }
-  return grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                      "no idle worker with device key '" + key + "' within " +
-                          std::to_string(static_cast<int64_t>(wait_s)) + " s");
+  return grpc::Status(grpc::StatusCode::UNAVAILABLE, "no idle worker with device key '" +
+                                                         runtime::Abbreviate(key) + "' within " +
+                                                         absl::StrCat(wait_s) + " s");
 }
 
 grpc::Status SessionService::Relay(grpc::ServerContext* context, const std::string& session_id,
@@ -111,8 +118,9 @@ grpc::Status SessionService::Relay(grpc::ServerContext* context, const std::stri
     std::lock_guard lock(mu_);
     auto it = sessions_.find(session_id);
     if (it == sessions_.end()) {
-      return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                          "unknown session '" + session_id + "' (closed or idle too long)");
+      return grpc::Status(
+          grpc::StatusCode::NOT_FOUND,
+          "unknown session '" + runtime::Abbreviate(session_id) + "' (closed or idle too long)");
     }
     if (it->second.lost) {
       return grpc::Status(grpc::StatusCode::UNAVAILABLE,
@@ -242,7 +250,7 @@ grpc::Status SessionService::CloseSession(grpc::ServerContext* context,
     auto it = sessions_.find(request->session_id());
     if (it == sessions_.end()) {
       return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                          "unknown session '" + request->session_id() + "'");
+                          "unknown session '" + runtime::Abbreviate(request->session_id()) + "'");
     }
     session = it->second;
     sessions_.erase(it);
@@ -326,6 +334,13 @@ grpc::Status SessionService::CallFunction(grpc::ServerContext* context,
 grpc::Status SessionService::TimeFunction(grpc::ServerContext* context,
                                           const v1::TimeFunctionRequest* request,
                                           v1::TimeFunctionResponse* response) {
+  if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
+  // The worker checks them too; refused here, a bad number never reaches a worker.
+  if (absl::StatusOr<tuner::MeasureOptions> options =
+          MeasureOptionsFromProto(request->options(), "options.");
+      !options.ok()) {
+    return ToGrpcStatus(options.status());
+  }
   v1::SessionCall call;
   *call.mutable_time_function() = *request;
   v1::SessionReply reply;

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "runtime/core/abbreviate.h"
+
 namespace tunefarm::tracker {
 
 // absl::StatusCode and grpc::StatusCode share their numbering (both follow google.rpc.Code);
@@ -12,7 +14,8 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
   if (code < 0 || code > static_cast<int>(grpc::StatusCode::UNAUTHENTICATED)) {
     code = static_cast<int>(grpc::StatusCode::UNKNOWN);
   }
-  return grpc::Status(static_cast<grpc::StatusCode>(code), std::string(status.message()));
+  return grpc::Status(static_cast<grpc::StatusCode>(code),
+                      runtime::Abbreviate(std::string(status.message()), kMaxStatusMessageBytes));
 }
 
 absl::Status FromGrpcStatus(const grpc::Status& status) {

@@ -255,7 +255,8 @@ grpc::Status TrackerService::ImportRecords(grpc::ServerContext* context,
   std::unique_ptr<tuner::RecordImport> import;
   {
     std::lock_guard lock(store_mu_);
-    absl::StatusOr<std::unique_ptr<tuner::RecordImport>> begun = tuner::RecordImport::Begin(*store_);
+    absl::StatusOr<std::unique_ptr<tuner::RecordImport>> begun =
+        tuner::RecordImport::Begin(*store_);
     if (!begun.ok()) return ToGrpcStatus(begun.status());
     import = *std::move(begun);
   }

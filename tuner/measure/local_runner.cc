@@ -75,11 +75,8 @@ LocalRunner::~LocalRunner() = default;
 
 absl::StatusOr<std::unique_ptr<LocalRunner>> LocalRunner::Create(LocalRunnerOptions options) {
   const MeasureOptions& m = options.measure;
-  if (m.repeat < 1 || m.number < 0 || m.min_repeat_ms < 0 || m.cooldown_ms < 0 ||
-      !(m.run_timeout_s > 0) || m.threads < 0) {
-    return absl::InvalidArgumentError(
-        "local runner: need repeat >= 1, number >= 0, min_repeat_ms >= 0, cooldown_ms >= 0, "
-        "run_timeout_s > 0 and threads >= 0");
+  if (absl::Status s = ValidateMeasureOptions(m); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("local runner: ", s.message()));
   }
   absl::StatusOr<std::string> program = rm::FindMeasureProgram(options.program);
   if (!program.ok()) return program.status();

@@ -1,16 +1,26 @@
 // The proto's measure options as the runtime's: 0 means the documented default.
 #include "rpc_server/measure_options.h"
 
+#include <cmath>
+#include <functional>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <limits>
+#include <string>
+#include <vector>
 
 #include "proto/tunefarm/v1/common.pb.h"
 
 namespace tunefarm::rpc_server {
 namespace {
 
+using ::testing::HasSubstr;
+
 TEST(MeasureOptionsTest, ZeroMeansTheDocumentedDefault) {
   v1::MeasureOptions proto;
-  runtime::measure::CandidateOptions o = CandidateOptionsFromProto(proto);
+  absl::StatusOr<runtime::measure::CandidateOptions> parsed = CandidateOptionsFromProto(proto);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  const runtime::measure::CandidateOptions& o = *parsed;
   EXPECT_EQ(o.number, 0);
   EXPECT_EQ(o.repeat, 3);
   EXPECT_DOUBLE_EQ(o.rtol, 1e-3);
@@ -18,7 +28,7 @@ TEST(MeasureOptionsTest, ZeroMeansTheDocumentedDefault) {
   EXPECT_DOUBLE_EQ(o.slow_cutoff_ratio, 100);
   EXPECT_EQ(o.seed, 1u);
   EXPECT_TRUE(o.check_correctness);
-  EXPECT_DOUBLE_EQ(RunTimeoutFromProto(proto), 10);
+  EXPECT_EQ(RunTimeoutFromProto(proto).value_or(0), 10);
 }
 
 TEST(MeasureOptionsTest, SetValuesPassThrough) {
@@ -35,7 +45,9 @@ TEST(MeasureOptionsTest, SetValuesPassThrough) {
   proto.set_threads(2);
   proto.set_run_timeout_s(3);
   proto.set_seed(9);
-  runtime::measure::CandidateOptions o = CandidateOptionsFromProto(proto);
+  absl::StatusOr<runtime::measure::CandidateOptions> parsed = CandidateOptionsFromProto(proto);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  const runtime::measure::CandidateOptions& o = *parsed;
   EXPECT_EQ(o.number, 4);
   EXPECT_EQ(o.repeat, 5);
   EXPECT_DOUBLE_EQ(o.min_repeat_ms, 7);
@@ -47,7 +59,38 @@ TEST(MeasureOptionsTest, SetValuesPassThrough) {
   EXPECT_DOUBLE_EQ(o.slow_cutoff_ratio, 0);  // < 0: off
   EXPECT_EQ(o.threads, 2);
   EXPECT_EQ(o.seed, 9u);
-  EXPECT_DOUBLE_EQ(RunTimeoutFromProto(proto), 3);
+  EXPECT_EQ(RunTimeoutFromProto(proto).value_or(0), 3);
+}
+
+// A worker trusts the wire no more than the tracker does: a lease's numbers are checked too.
+TEST(MeasureOptionsTest, NonFiniteAndHugeNumbersAreRefusedByName) {
+  const double inf = std::numeric_limits<double>::infinity();
+  struct Case {
+    std::function<void(v1::MeasureOptions&)> change;
+    std::string message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {[](v1::MeasureOptions& m) { m.set_cooldown_ms(1e300); },
+            "measure.cooldown_ms must be a finite number in [0, 60000] ms, got 1e+300"},
+           {[&](v1::MeasureOptions& m) { m.set_min_repeat_ms(inf); },
+            "measure.min_repeat_ms must be a finite number in [0, 60000] ms, got inf"},
+           {[](v1::MeasureOptions& m) { m.set_rtol(std::nan("")); }, "measure.rtol"},
+           {[](v1::MeasureOptions& m) { m.set_repeat(1 << 30); }, "measure.repeat"},
+           {[](v1::MeasureOptions& m) { m.set_threads(-3); }, "measure.threads"},
+           {[&](v1::MeasureOptions& m) { m.set_slow_cutoff_ratio(inf); },
+            "measure.slow_cutoff_ratio"}}) {
+    v1::MeasureOptions proto;
+    c.change(proto);
+    absl::Status s = CandidateOptionsFromProto(proto).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << c.message;
+    EXPECT_THAT(std::string(s.message()), HasSubstr(c.message));
+  }
+  v1::MeasureOptions proto;
+  proto.set_run_timeout_s(inf);
+  EXPECT_EQ(RunTimeoutFromProto(proto).status().message(),
+            "measure.run_timeout_s must be a finite number in [0, 86400] s, got inf");
+  proto.set_run_timeout_s(1e300);
+  EXPECT_EQ(RunTimeoutFromProto(proto).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

@@ -1,7 +1,10 @@
 #include "runtime/time_evaluator.h"
 
+#include <cmath>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <limits>
+#include <string>
 #include <vector>
 
 namespace tunefarm::runtime {
@@ -11,6 +14,7 @@ using ::testing::DoubleEq;
 using ::testing::DoubleNear;
 using ::testing::Each;
 using ::testing::ElementsAre;
+using ::testing::HasSubstr;
 
 // A fake clock where every call of the timed function takes `call_seconds`; sleeps are recorded.
 struct FakeTime {
@@ -117,6 +121,34 @@ TEST(TimeEvaluatorTest, RejectsBadOptions) {
     TimeEvaluatorOptions o = time.Options();
     change(o);
     EXPECT_EQ(TimeFunction(time.Fn(), o).status().code(), absl::StatusCode::kInvalidArgument);
+  }
+  EXPECT_EQ(time.calls, 0);
+}
+
+// A session's TimeFunction options come from the wire: a pause of 1e300 ms or inf must be
+// refused, not slept (or rounded), and a huge repeat count must not be reserved.
+TEST(TimeEvaluatorTest, RejectsNonFiniteAndHugeNumbersBeforeCallingAnything) {
+  FakeTime time;
+  const double inf = std::numeric_limits<double>::infinity();
+  struct Case {
+    std::function<void(TimeEvaluatorOptions&)> change;
+    std::string message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {[](TimeEvaluatorOptions& o) { o.cooldown_ms = 1e300; },
+            "time evaluator: cooldown_ms must be a finite number in [0, 60000] ms, got 1e+300"},
+           {[&](TimeEvaluatorOptions& o) { o.cooldown_ms = inf; }, "cooldown_ms"},
+           {[](TimeEvaluatorOptions& o) { o.min_repeat_ms = std::nan(""); },
+            "min_repeat_ms must be a finite number in [0, 60000] ms, got nan"},
+           {[&](TimeEvaluatorOptions& o) { o.min_repeat_ms = inf; }, "min_repeat_ms"},
+           {[](TimeEvaluatorOptions& o) { o.repeat = 2000000000; },
+            "repeat must be a finite number in [1, 1000], got 2000000000"},
+           {[](TimeEvaluatorOptions& o) { o.number = 2000000000; }, "number"}}) {
+    TimeEvaluatorOptions o = time.Options();
+    c.change(o);
+    absl::Status s = TimeFunction(time.Fn(), o).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << c.message;
+    EXPECT_THAT(std::string(s.message()), HasSubstr(c.message));
   }
   EXPECT_EQ(time.calls, 0);
 }

@@ -128,6 +128,16 @@ TEST(JobSpecJsonTest, BadTypesNameTheField) {
   EXPECT_FALSE(JobSpecFromJson("[1, 2]").ok());
 }
 
+// A spec an older tracker stored with numbers now refused is not resumed with them.
+TEST(JobSpecJsonTest, StoredMeasureNumbersOutOfRangeAreRefused) {
+  absl::StatusOr<JobSpec> spec = JobSpecFromJson(R"({"measure": {"run_timeout_s": 1e300}})");
+  ASSERT_FALSE(spec.ok());
+  EXPECT_EQ(spec.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(spec.status().message(),
+            "job spec: measure.run_timeout_s must be a finite number in (0, 86400] s, got 1e+300");
+  EXPECT_FALSE(JobSpecFromJson(R"({"measure": {"cooldown_ms": 100000000}})").ok());
+}
+
 TEST(JobStateTest, NamesRoundTrip) {
   for (JobState s : {JobState::kQueued, JobState::kRunning, JobState::kSucceeded, JobState::kFailed,
                      JobState::kCancelled}) {

@@ -3,6 +3,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <string>
 
 namespace tunefarm::tuner {
 namespace {
@@ -57,6 +58,33 @@ TEST(WorkloadTest, MalformedKeysNameThePart) {
     EXPECT_THAT(w.status().message(), HasSubstr(c.why)) << c.key;
     EXPECT_THAT(w.status().message(), HasSubstr("'" + c.key + "'")) << c.key;
   }
+}
+
+// A 40 KB key used to come back whole in the error, which gRPC then refused to carry ("received
+// initial metadata size exceeds limit"): refused by its length, quoted short.
+TEST(WorkloadTest, OverLongKeyIsRefusedByItsLengthAndQuotedShort) {
+  const std::string key = "matmul:" + std::string(40 * 1024, '1') + ":float32";
+  absl::StatusOr<Workload> w = ParseWorkloadKey(key);
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.status().code(), absl::StatusCode::kInvalidArgument);
+  const std::string message(w.status().message());
+  EXPECT_THAT(message, HasSubstr("over the limit of 1024"));
+  EXPECT_THAT(message, HasSubstr("... (40975 bytes)"));
+  EXPECT_LT(message.size(), 400u);
+  std::string args;
+  for (int i = 0; i < 510; ++i) args += "1,";
+  const std::string longest = "m:" + args + "11";  // 1024 bytes: just within the limit
+  ASSERT_EQ(longest.size(), kMaxWorkloadKeyBytes);
+  EXPECT_TRUE(ParseWorkloadKey(longest).ok());
+  EXPECT_FALSE(ParseWorkloadKey(longest + "1").ok());
+}
+
+TEST(WorkloadTest, MalformedLongKeyIsQuotedShort) {
+  const std::string key = "matmul:" + std::string(900, 'x') + ":float32";
+  absl::StatusOr<Workload> w = ParseWorkloadKey(key);
+  ASSERT_FALSE(w.ok());
+  EXPECT_THAT(std::string(w.status().message()), HasSubstr("is not an integer"));
+  EXPECT_LT(w.status().message().size(), 600u);
 }
 
 }  // namespace

@@ -72,6 +72,19 @@ TEST(ScriptErrorsTest, WrongArgumentTypes) {
               HasSubstr("t.te:5:21: cache_read: unknown scope \"texture\""));
 }
 
+// An unknown dtype names itself and every known one; a lane suffix that would wrap the 16-bit
+// lane count (float32x65537 read as float32) is unknown too.
+TEST(ScriptErrorsTest, UnknownDtypeListsTheKnownOnes) {
+  EXPECT_THAT(ScriptError("A = placeholder((4,), dtype='float99')\n"),
+              HasSubstr("t.te:1:23: placeholder: unknown dtype \"float99\" (known: bool, int8, "
+                        "int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, "
+                        "float64)"));
+  EXPECT_THAT(ScriptError("A = placeholder((4,), dtype='float32x65537')\n"),
+              HasSubstr("unknown dtype \"float32x65537\""));
+  EXPECT_THAT(ScriptError("n = var('n', dtype='handle')\n"), HasSubstr("var: unknown dtype"));
+  EXPECT_THAT(ScriptError("x = const(1, dtype='int32x4')\n"), HasSubstr("unknown dtype"));
+}
+
 TEST(ScriptErrorsTest, TensorIndexing) {
   EXPECT_THAT(ErrorAfterPrelude("D = compute((n,), lambda i: A[i] + 1.0, name='D')\n"),
               HasSubstr("t.te:5:29: tensor A has 2 dimensions but is indexed with 1 index"));

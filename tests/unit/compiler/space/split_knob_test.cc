@@ -1,10 +1,15 @@
 // Split enumeration counts and policies.
 #include "compiler/space/split_knob.h"
 
+#include <chrono>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <string>
 
 namespace tunefarm::space {
 namespace {
+
+using ::testing::HasSubstr;
 
 std::unique_ptr<SplitKnob> MakeOk(const SplitOptions& o) {
   auto k = SplitKnob::Make("s", o);
@@ -85,6 +90,41 @@ TEST(SplitKnobTest, IndexOfRejectsOtherShapes) {
   EXPECT_FALSE(k->IndexOf(int64_t{8}).ok());
   EXPECT_FALSE(k->IndexOf(std::string("8")).ok());
   EXPECT_FALSE(k->IndexOf(std::vector<int64_t>{2, 2, 2}).ok());
+}
+
+// An extent of 2^61-1 (a prime) cost 35 s of trial division before anything could refuse it.
+TEST(SplitKnobTest, HugeExtentIsRefusedBeforeEnumerating) {
+  const auto start = std::chrono::steady_clock::now();
+  auto k = SplitKnob::Make("tile", {.extent = (int64_t{1} << 61) - 1, .num_parts = 2});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  ASSERT_FALSE(k.ok());
+  EXPECT_EQ(k.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(k.status().message()),
+              HasSubstr("split knob 'tile': extent 2305843009213693951 is above 4294967296"));
+  // Candidates are not enumerated: any extent may take them.
+  EXPECT_TRUE(SplitKnob::Make("c", {.extent = int64_t{1} << 40,
+                                    .num_parts = 2,
+                                    .policy = SplitPolicy::kCandidates,
+                                    .candidates = {{int64_t{1} << 20, int64_t{1} << 20}}})
+                  .ok());
+}
+
+TEST(SplitKnobTest, LargestExtentEnumeratesQuickly) {
+  const auto start = std::chrono::steady_clock::now();
+  auto k = SplitKnob::Make("s", {.extent = kMaxSplitExtent - 5, .num_parts = 2});  // 2^32 - 5
+  ASSERT_TRUE(k.ok()) << k.status();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  auto p = SplitKnob::Make("p", {.extent = kMaxSplitExtent, .num_parts = 4});  // 2^32
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ((*p)->size(), 6545);  // C(32 + 3, 3) ordered ways to share 32 twos among 4 parts
+}
+
+TEST(SplitKnobTest, TooManyFactorListsAreRefused) {
+  // 2^30 into 8 parts: C(37, 7) = 10,295,472 lists, over kMaxSplitEntries.
+  auto k = SplitKnob::Make("s", {.extent = int64_t{1} << 30, .num_parts = 8});
+  ASSERT_FALSE(k.ok());
+  EXPECT_THAT(std::string(k.status().message()),
+              HasSubstr("more than 1048576 ways to split extent 1073741824 into 8 parts"));
 }
 
 }  // namespace

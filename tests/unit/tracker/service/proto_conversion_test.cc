@@ -1,10 +1,20 @@
 // The tunefarm.v1 conversions both ways: what the tracker sends is what a client reads back.
 #include "tracker/service/proto_conversion.h"
 
+#include <cmath>
+#include <functional>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "proto/tunefarm/v1/session.pb.h"
 
 namespace tunefarm::tracker {
 namespace {
+
+using ::testing::HasSubstr;
 
 TEST(ProtoConversionTest, JobSpecSurvivesTheClientAndTheTracker) {
   JobSpec spec;
@@ -65,6 +75,83 @@ TEST(ProtoConversionTest, JobStatusWorkerAndRecordReadBackAsSent) {
   r.error_kind = tuner::ErrorKind::kWrongAnswer;
   r.measured_by = "w-1-pi";
   EXPECT_EQ(RecordFromProto(RecordToProto(r, 0)), r);
+}
+
+// Numbers from the wire are checked before they are used: inf or 1e300 as run_timeout_s made
+// every lease expire at once, and 1e300 as min_repeat_ms or cooldown_ms silently became 0.
+TEST(ProtoConversionTest, NonFiniteAndHugeMeasureNumbersAreRefusedByName) {
+  const double inf = std::numeric_limits<double>::infinity();
+  struct Case {
+    std::function<void(v1::MeasureOptions&)> change;
+    std::string message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {[&](v1::MeasureOptions& m) { m.set_run_timeout_s(inf); },
+            "measure.run_timeout_s must be a finite number in (0, 86400] s, got inf"},
+           {[](v1::MeasureOptions& m) { m.set_run_timeout_s(1e300); },
+            "measure.run_timeout_s must be a finite number in (0, 86400] s, got 1e+300"},
+           {[](v1::MeasureOptions& m) { m.set_build_timeout_s(-1); }, "measure.build_timeout_s"},
+           {[](v1::MeasureOptions& m) { m.set_min_repeat_ms(1e300); },
+            "measure.min_repeat_ms must be a finite number in [0, 60000] ms, got 1e+300"},
+           {[](v1::MeasureOptions& m) { m.set_cooldown_ms(1e300); },
+            "measure.cooldown_ms must be a finite number in [0, 60000] ms, got 1e+300"},
+           {[](v1::MeasureOptions& m) { m.set_cooldown_ms(std::nan("")); }, "got nan"},
+           {[](v1::MeasureOptions& m) { m.set_repeat(2000000000); },
+            "measure.repeat must be a finite number in [1, 1000], got 2000000000"},
+           {[](v1::MeasureOptions& m) { m.set_threads(100000); }, "measure.threads"},
+           {[&](v1::MeasureOptions& m) { m.set_rtol(inf); }, "measure.rtol"},
+           {[&](v1::MeasureOptions& m) { m.set_slow_cutoff_ratio(-inf); },
+            "measure.slow_cutoff_ratio must be a finite number"}}) {
+    v1::SubmitJobRequest request;
+    request.set_workload("matmul:8,8,8");
+    c.change(*request.mutable_measure());
+    absl::StatusOr<JobSpec> spec = JobSpecFromProto(request);
+    ASSERT_FALSE(spec.ok()) << c.message;
+    EXPECT_EQ(spec.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(std::string(spec.status().message()), HasSubstr(c.message));
+  }
+}
+
+TEST(ProtoConversionTest, MeasureZerosAreDefaultsAndNegativeCutoffIsOff) {
+  absl::StatusOr<tuner::MeasureOptions> o = MeasureOptionsFromProto(v1::MeasureOptions());
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->repeat, 3);
+  EXPECT_EQ(o->min_repeat_ms, tuner::MeasureOptions().min_repeat_ms);
+  EXPECT_DOUBLE_EQ(o->run_timeout_s, 10);
+  v1::MeasureOptions p;
+  p.set_slow_cutoff_ratio(-1);
+  p.set_cooldown_ms(60000);
+  o = MeasureOptionsFromProto(p);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_DOUBLE_EQ(o->slow_cutoff_ratio, 0);
+  EXPECT_EQ(o->cooldown_ms, 60000);
+}
+
+TEST(ProtoConversionTest, SessionTimeoutsAreCheckedBeforeAnyDeadlineIsComputed) {
+  v1::OpenSessionRequest request;
+  absl::StatusOr<SessionTimeouts> t = SessionTimeoutsFromProto(request);
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_DOUBLE_EQ(t->wait_s, 30);
+  EXPECT_DOUBLE_EQ(t->idle_timeout_s, 300);
+  request.set_wait_s(0.5);
+  request.set_idle_timeout_s(86400);
+  t = SessionTimeoutsFromProto(request);
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_DOUBLE_EQ(t->wait_s, 0.5);
+  EXPECT_DOUBLE_EQ(t->idle_timeout_s, 86400);
+
+  // 1e300 s used to overflow int64: "no idle worker ... within -9223372036854775808 s".
+  request.set_wait_s(1e300);
+  t = SessionTimeoutsFromProto(request);
+  EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(t.status().message(), "wait_s must be a finite number in [0, 86400] s, got 1e+300");
+  request.set_wait_s(1);
+  request.set_idle_timeout_s(std::numeric_limits<double>::infinity());
+  t = SessionTimeoutsFromProto(request);
+  EXPECT_EQ(t.status().message(),
+            "idle_timeout_s must be a finite number in [0, 86400] s, got inf");
+  request.set_idle_timeout_s(-1);
+  EXPECT_FALSE(SessionTimeoutsFromProto(request).ok());
 }
 
 }  // namespace

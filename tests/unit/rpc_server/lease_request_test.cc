@@ -1,0 +1,74 @@
+// A tracker's lease as this worker's measure request: options with their defaults, and numbers
+// the worker refuses (it trusts the wire no more than the tracker does) before it stores anything.
+#include "rpc_server/lease_request.h"
+
+#include <filesystem>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <limits>
+#include <string>
+#include <unistd.h>
+
+#include "absl/strings/str_cat.h"
+#include "proto/tunefarm/v1/worker.pb.h"
+#include "runtime/measure/sha256.h"
+
+namespace tunefarm::rpc_server {
+namespace {
+
+using ::testing::HasSubstr;
+
+class LeaseRequestTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = absl::StrCat(::testing::TempDir(), "/lease_request_", getpid());
+    std::filesystem::remove_all(dir_);
+    absl::StatusOr<std::unique_ptr<ArtifactCache>> cache = ArtifactCache::Open(dir_, 1 << 20);
+    ASSERT_TRUE(cache.ok()) << cache.status();
+    cache_ = *std::move(cache);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  v1::Lease Lease() const {
+    v1::Lease lease;
+    lease.set_lease_id(7);
+    const std::string bytes = "not really a library";
+    lease.mutable_library()->set_sha256(runtime::measure::Sha256Hex(bytes));
+    lease.mutable_library()->set_bytes(bytes);
+    lease.set_function_name("f");
+    return lease;
+  }
+
+  std::string dir_;
+  std::unique_ptr<ArtifactCache> cache_;
+};
+
+TEST_F(LeaseRequestTest, DefaultsApply) {
+  absl::StatusOr<PreparedLease> p = PrepareLease(Lease(), *cache_);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_DOUBLE_EQ(p->task.timeout_s, 10);
+  EXPECT_EQ(p->task.request.options.repeat, 3);
+  EXPECT_FALSE(p->task.request.options.check_correctness);  // no reference library
+  EXPECT_EQ(cache_->size(), 1u);
+}
+
+TEST_F(LeaseRequestTest, NonFiniteOrHugeNumbersFailTheLeaseBeforeAnythingIsStored) {
+  v1::Lease lease = Lease();
+  lease.mutable_options()->set_cooldown_ms(1e300);
+  absl::StatusOr<PreparedLease> p = PrepareLease(lease, *cache_);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(
+      std::string(p.status().message()),
+      HasSubstr("measure.cooldown_ms must be a finite number in [0, 60000] ms, got 1e+300"));
+
+  lease = Lease();
+  lease.mutable_options()->set_run_timeout_s(std::numeric_limits<double>::infinity());
+  p = PrepareLease(lease, *cache_);
+  ASSERT_FALSE(p.ok());
+  EXPECT_THAT(std::string(p.status().message()), HasSubstr("measure.run_timeout_s"));
+  EXPECT_EQ(cache_->size(), 0u);
+}
+
+}  // namespace
+}  // namespace tunefarm::rpc_server

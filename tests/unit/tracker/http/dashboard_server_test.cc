@@ -1,0 +1,114 @@
+// The dashboard server's own answers (before any route): a POST whose body length is unknown is
+// refused at once with a message that says what to send, not a bare 400 after a read timeout.
+#include "tracker/http/dashboard_server.h"
+
+#include <arpa/inet.h>
+#include <chrono>
+#include <gmock/gmock.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "tests/unit/tracker/http/dashboard_test_util.h"
+
+namespace tunefarm::tracker {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+constexpr char kToken[] = "t0k";
+
+// Sends `request` as is on a fresh connection and returns everything the server writes until it
+// closes the connection (or 10 s pass).
+std::string RawExchange(int port, const std::string& request) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  EXPECT_GE(fd, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  timeval timeout{10, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    close(fd);
+    ADD_FAILURE() << "cannot connect to port " << port;
+    return "";
+  }
+  EXPECT_EQ(write(fd, request.data(), request.size()), static_cast<ssize_t>(request.size()));
+  std::string reply;
+  char buffer[4096];
+  for (ssize_t n; (n = read(fd, buffer, sizeof(buffer))) > 0;) reply.append(buffer, n);
+  close(fd);
+  return reply;
+}
+
+class DashboardServerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new std::string(testing::FreshDir("server"));
+    auto server = TrackerServer::Start(testing::DashboardTrackerOptions(*dir_, kToken));
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = server->release();
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    delete dir_;
+  }
+  static int port() { return server_->http_port(); }
+
+  static std::string* dir_;
+  static TrackerServer* server_;
+};
+
+std::string* DashboardServerTest::dir_ = nullptr;
+TrackerServer* DashboardServerTest::server_ = nullptr;
+
+// `curl -X POST URL` sends no Content-Length: cpp-httplib waited for a body until its read
+// timeout, then answered 400 with nothing saying why.
+TEST_F(DashboardServerTest, PostWithoutContentLengthSaysWhatToSend) {
+  ASSERT_GT(port(), 0);
+  const auto start = std::chrono::steady_clock::now();
+  const std::string reply = RawExchange(port(),
+                                        "POST /api/jobs/j-1/cancel HTTP/1.1\r\n"
+                                        "Host: 127.0.0.1\r\n"
+                                        "Authorization: Bearer t0k\r\n"
+                                        "Connection: close\r\n\r\n");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+  EXPECT_THAT(reply, StartsWith("HTTP/1.1 411"));
+  EXPECT_THAT(reply, HasSubstr("POST /api/jobs/j-1/cancel needs a Content-Length header"));
+  EXPECT_THAT(reply, HasSubstr("Content-Length: 0"));
+}
+
+TEST_F(DashboardServerTest, TokenIsCheckedBeforeTheBody) {
+  const std::string reply = RawExchange(port(),
+                                        "POST /api/jobs/j-1/cancel HTTP/1.1\r\n"
+                                        "Host: 127.0.0.1\r\n"
+                                        "Connection: close\r\n\r\n");
+  EXPECT_THAT(reply, StartsWith("HTTP/1.1 401"));
+}
+
+TEST_F(DashboardServerTest, EmptyBodyWithItsLengthReachesTheRoute) {
+  testing::Reply r =
+      testing::Post(port(), "/api/jobs/nope/cancel", {{"Authorization", "Bearer t0k"}});
+  EXPECT_EQ(r.status, 404) << r.body;
+  EXPECT_THAT(r.body, HasSubstr("nope"));
+}
+
+TEST_F(DashboardServerTest, MalformedRequestNamesMethodAndPath) {
+  const std::string reply = RawExchange(port(),
+                                        "POST /api/jobs/j-1/cancel HTTP/1.1\r\n"
+                                        "Host: 127.0.0.1\r\n"
+                                        "Authorization: Bearer t0k\r\n"
+                                        "Content-Length: 10\r\n"
+                                        "Connection: close\r\n\r\nabc");
+  // The body is 3 bytes of the 10 promised, then nothing: the read fails after cpp-httplib's read
+  // timeout (5 s), and the answer says what could not be read.
+  EXPECT_THAT(reply, StartsWith("HTTP/1.1 400"));
+  EXPECT_THAT(reply, HasSubstr("HTTP 400 for POST /api/jobs/j-1/cancel: the request could not be "
+                               "read"));
+}
+
+}  // namespace
+}  // namespace tunefarm::tracker
