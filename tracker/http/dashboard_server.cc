@@ -22,6 +22,11 @@
 namespace tunefarm::tracker {
 namespace {
 
+// Connections served at once, and how long one may be silent (reading a request, or idle between
+// requests on a kept-alive connection) before it is closed.
+constexpr size_t kConnectionThreads = 64;
+constexpr time_t kIdleSeconds = 2;
+
 using nlohmann::json;
 
 constexpr char kJson[] = "application/json";
@@ -291,6 +296,13 @@ absl::StatusOr<std::unique_ptr<DashboardServer>> DashboardServer::Start(Dashboar
   auto impl = std::make_unique<Impl>(std::move(options), dispatcher, jobs, metrics);
   impl->store = *std::move(store);
   impl->Routes();
+  // cpp-httplib gives each connection a pool thread until the connection closes (8 by default),
+  // so a few slow or idle clients could take them all. More threads, and a connection that sends
+  // nothing for kIdleSeconds gives its thread back (docs/farm.md, "Security and limits").
+  impl->server.new_task_queue = [] { return new httplib::ThreadPool(kConnectionThreads); };
+  impl->server.set_read_timeout(kIdleSeconds, 0);
+  impl->server.set_write_timeout(kIdleSeconds, 0);
+  impl->server.set_keep_alive_timeout(kIdleSeconds);
   if (port == 0) {
     port = impl->server.bind_to_any_port(host);
   } else if (!impl->server.bind_to_port(host, port)) {

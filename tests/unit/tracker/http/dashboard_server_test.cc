@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
+#include <vector>
 
 #include "tests/unit/tracker/http/dashboard_test_util.h"
 
@@ -21,15 +22,15 @@ using ::testing::StartsWith;
 constexpr char kToken[] = "t0k";
 
 // Sends `request` as is on a fresh connection and returns everything the server writes until it
-// closes the connection (or 10 s pass).
-std::string RawExchange(int port, const std::string& request) {
+// closes the connection (or `timeout_s` pass without a byte).
+std::string RawExchange(int port, const std::string& request, int timeout_s = 10) {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   EXPECT_GE(fd, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(static_cast<uint16_t>(port));
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  timeval timeout{10, 0};
+  timeval timeout{timeout_s, 0};
   setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
   if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
     close(fd);
@@ -103,11 +104,37 @@ TEST_F(DashboardServerTest, MalformedRequestNamesMethodAndPath) {
                                         "Authorization: Bearer t0k\r\n"
                                         "Content-Length: 10\r\n"
                                         "Connection: close\r\n\r\nabc");
-  // The body is 3 bytes of the 10 promised, then nothing: the read fails after cpp-httplib's read
-  // timeout (5 s), and the answer says what could not be read.
+  // The body is 3 bytes of the 10 promised, then nothing: the read fails after the server's read
+  // timeout, and the answer says what could not be read.
   EXPECT_THAT(reply, StartsWith("HTTP/1.1 400"));
   EXPECT_THAT(reply, HasSubstr("HTTP 400 for POST /api/jobs/j-1/cancel: the request could not be "
                                "read"));
+}
+
+// Idle connections used to hold all 8 of cpp-httplib's threads, each for its 5 s read timeout,
+// so the dashboard answered nobody: with 24 of them open a request is still answered.
+TEST_F(DashboardServerTest, IdleConnectionsDoNotStopTheDashboard) {
+  std::vector<int> idle;
+  for (int i = 0; i < 24; ++i) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(port()));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    idle.push_back(fd);
+  }
+  // One that started a request and stopped: a slow client.
+  const std::string partial = "GET /api/jobs HTTP/1.1\r\nHost: x";
+  EXPECT_EQ(write(idle.back(), partial.data(), partial.size()),
+            static_cast<ssize_t>(partial.size()));
+  const std::string reply = RawExchange(port(),
+                                        "GET /api/workers HTTP/1.1\r\n"
+                                        "Host: 127.0.0.1\r\n"
+                                        "Connection: close\r\n\r\n",
+                                        /*timeout_s=*/1);
+  EXPECT_THAT(reply, StartsWith("HTTP/1.1 200"));
+  for (int fd : idle) close(fd);
 }
 
 }  // namespace
