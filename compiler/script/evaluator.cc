@@ -6,7 +6,7 @@ namespace tunefarm::script {
 namespace {
 
 // Deep enough for any real script (the parser bounds one expression's height at 1000); stops
-// runaway recursion through lambdas well before the C++ stack runs out.
+// runaway recursion through lambdas. The stack guard stops it sooner where frames are larger.
 constexpr int kMaxEvalDepth = 2000;
 
 bool IsModuleName(absl::string_view name) { return name == "te" || name == "tvm" || name == "tir"; }
@@ -75,7 +75,9 @@ absl::Status Evaluator::Assign(const ast::Assign& assign, Pos pos) {
 }
 
 absl::StatusOr<Value> Evaluator::Eval(const ast::Expr& expr, const Env& env) {
-  if (depth_ >= kMaxEvalDepth) return Error(expr.pos, "expressions or calls nested too deeply");
+  if (depth_ >= kMaxEvalDepth || !stack_.HasRoom()) {
+    return Error(expr.pos, "expressions or calls nested too deeply");
+  }
   ++depth_;
   absl::StatusOr<Value> result = EvalNode(expr, env);
   --depth_;

@@ -12,6 +12,7 @@
 #include "absl/strings/string_view.h"
 #include "compiler/script/ast.h"
 #include "compiler/script/call_args.h"
+#include "compiler/script/stack_guard.h"
 #include "compiler/script/tuning.h"
 #include "compiler/script/value.h"
 
@@ -80,6 +81,7 @@ class Evaluator {
   Tuning* tuning_;
   const std::map<std::string, int64_t>* bindings_;
   int depth_ = 0;  // nested Eval calls, lambda bodies included
+  StackGuard stack_;
 };
 
 // A builtin by name (also under the prefixes te., tvm.te., tvm.tir., tvm.); null if unknown.
