@@ -24,10 +24,14 @@ void ExitWhenOrphaned(pid_t parent) {
 
 }  // namespace
 
-// Under AddressSanitizer (scripts/sanitize.sh): a candidate that crashes is an outcome this process
-// reports by its signal ("killed by SIGSEGV"), which ASan's own handler would turn into an abort.
-// ASan still reports memory errors in our code, which it finds without signals.
+// Under AddressSanitizer or ThreadSanitizer (scripts/sanitize.sh): a candidate that crashes is an
+// outcome this process reports by its signal ("killed by SIGSEGV"), which the sanitizer's own
+// handler would turn into an abort. The sanitizers still report memory errors in our code, which it
+// finds without signals.
 extern "C" const char* __asan_default_options() {
+  return "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0";
+}
+extern "C" const char* __tsan_default_options() {
   return "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0";
 }
 
