@@ -22,9 +22,9 @@ dir="${SOAK_DIR:-$(mktemp -d /tmp/tunefarm-soak-XXXXXX)}"
 mkdir -p "$dir"
 log() { printf '[soak %s] %s\n' "$(date +%T)" "$*"; }
 
-pids=()
+workers=()
 cleanup() {
-  for p in "${pids[@]}" ${tracker_pid:-}; do kill -9 "$p" 2>/dev/null || true; done
+  for p in "${workers[@]}" ${tracker_pid:-}; do kill -9 "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -42,7 +42,6 @@ start_worker() {
   "$TF" worker --tracker "$farm" --key soak >>"$dir/workers.log" 2>&1 &
   workers+=($!)
 }
-workers=()
 for _ in $(seq "$WORKERS"); do start_worker; done
 
 sample() {  # rss_kb threads fds
@@ -71,6 +70,7 @@ while ((SECONDS < end)); do
   # A worker dies without warning; a new one takes its place.
   victim=$((RANDOM % ${#workers[@]}))
   kill -9 "${workers[$victim]}" 2>/dev/null || true
+  wait "${workers[$victim]}" 2>/dev/null || true  # reaped here, so bash does not report it
   workers=("${workers[@]:0:$victim}" "${workers[@]:$((victim + 1))}")
   start_worker
   # A job now and then, and every third one cancelled a little later.
