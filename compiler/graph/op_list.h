@@ -1,0 +1,77 @@
+// The single list of graph ops. The OpKind enum, the registry table and the inference functions'
+// declarations all expand from TF_GRAPH_OPS: adding an op is one line here, one inference function
+// and its entry in the list below.
+//
+// Meaning of the graph IR, written down once:
+// - Every value has a static TensorType (dtype and fully known shape). Layout is NCHW for the 2-D
+//   ops (data [N,C,H,W], conv weights [O, C/groups, KH, KW]) until a layout pass says otherwise.
+// - Broadcasting is numpy's (ONNX "multidirectional"): shapes align at the right, and a dimension
+//   of 1 stretches. "Unidirectional" (gemm's C) broadcasts one side only.
+// - Axes may be negative (counted from the end) in attributes; inference validates them.
+// - 2-D window attributes: pads = [top, left, bottom, right] (ONNX's begin-then-end order),
+//   strides = [sh, sw], dilations = [dh, dw], kernel = [kh, kw]. An output size is
+//   floor((in + begin + end - (k - 1) * d - 1) / s) + 1, or ceil with ceil_mode = 1, where a last
+//   window that would start in the bottom/right padding is dropped.
+// - Ops are pure. Parameters that ONNX passes as constant inputs (Reshape's shape, Pad's pads,
+//   Clip's bounds) are attributes here: the importer reads them.
+//
+// The ops, their inputs -> outputs and attributes (defaults in parentheses):
+//   relu(x)  clip(x) min, max (unbounded)  sigmoid(x)  tanh(x)  exp(x)  identity(x)
+//   hard_sigmoid(x) alpha (0.2), beta (0.5): max(0, min(1, alpha * x + beta))
+//   hard_swish(x): x * hard_sigmoid(x) with alpha = 1/6, beta = 0.5
+//   add, sub, mul, div (a, b): broadcast; both operands of one dtype
+//   conv2d(data, weight[, bias]) strides, pads, dilations (1s and 0s), groups (1)
+//   gemm(a, b[, c]) trans_a, trans_b (0), alpha, beta (1.0): alpha * a' b' + beta * c, a' and b'
+//     2-D, c unidirectionally broadcast to [M, N]
+//   matmul(a, b): numpy matmul, batch dimensions broadcast, 1-D operands promoted and squeezed
+//   batch_norm(x, scale, bias, mean, var) epsilon (1e-5): inference form, per channel (axis 1)
+//   max_pool2d(x) kernel, strides, pads, dilations, ceil_mode (0)
+//   avg_pool2d(x) kernel, strides, pads, ceil_mode, count_include_pad (0)
+//   global_avg_pool2d(x), global_max_pool2d(x): [N,C,H,W] -> [N,C,1,1]
+//   softmax(x) axis (-1): over one axis
+//   lrn(x) size, alpha (1e-4), beta (0.75), bias (1.0): across channels
+//   flatten(x) axis (1): to 2-D [prod(d[:axis]), prod(d[axis:])]
+//   reshape(x) shape, allow_zero (0): a 0 copies the input's dimension (unless allow_zero), one
+//     -1 is inferred
+//   transpose(x) perm (reversed)
+//   concat(x...) axis
+//   pad(x) pads (2 * rank: all begins, then all ends; negative crops), value (0.0): constant mode
+//   slice(x) starts, ends, axes (0..n-1), steps (1s): ONNX's clamping rules
+//   split(x) -> (y...) axis (0), sizes
+//   squeeze(x) axes (every dimension of size 1)
+//   unsqueeze(x) axes: positions in the output
+#pragma once
+
+// X(Name, "name", pattern kind)
+#define TF_GRAPH_OPS(X)                                     \
+  X(Relu, "relu", kElementwise)                             \
+  X(Clip, "clip", kElementwise)                             \
+  X(Sigmoid, "sigmoid", kElementwise)                       \
+  X(Tanh, "tanh", kElementwise)                             \
+  X(Exp, "exp", kElementwise)                               \
+  X(Identity, "identity", kElementwise)                     \
+  X(HardSigmoid, "hard_sigmoid", kElementwise)              \
+  X(HardSwish, "hard_swish", kElementwise)                  \
+  X(Add, "add", kBroadcast)                                 \
+  X(Sub, "sub", kBroadcast)                                 \
+  X(Mul, "mul", kBroadcast)                                 \
+  X(Div, "div", kBroadcast)                                 \
+  X(Conv2d, "conv2d", kOutEWiseFusable)                     \
+  X(Gemm, "gemm", kOutEWiseFusable)                         \
+  X(MatMul, "matmul", kOutEWiseFusable)                     \
+  X(BatchNorm, "batch_norm", kBroadcast)                    \
+  X(MaxPool2d, "max_pool2d", kOutEWiseFusable)              \
+  X(AvgPool2d, "avg_pool2d", kOutEWiseFusable)              \
+  X(GlobalAvgPool2d, "global_avg_pool2d", kOutEWiseFusable) \
+  X(GlobalMaxPool2d, "global_max_pool2d", kOutEWiseFusable) \
+  X(Softmax, "softmax", kOpaque)                            \
+  X(Lrn, "lrn", kOpaque)                                    \
+  X(Flatten, "flatten", kInjective)                         \
+  X(Reshape, "reshape", kInjective)                         \
+  X(Transpose, "transpose", kInjective)                     \
+  X(Concat, "concat", kInjective)                           \
+  X(Pad, "pad", kInjective)                                 \
+  X(Slice, "slice", kInjective)                             \
+  X(Split, "split", kInjective)                             \
+  X(Squeeze, "squeeze", kInjective)                         \
+  X(Unsqueeze, "unsqueeze", kInjective)
