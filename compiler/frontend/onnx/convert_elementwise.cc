@@ -1,0 +1,101 @@
+// Converters of the elementwise ONNX ops: activations, Clip, Identity/Dropout and the four
+// broadcasting arithmetic ops.
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/frontend/onnx/converters.h"
+
+namespace tunefarm::frontend::onnx {
+namespace {
+
+using graph::Attributes;
+using graph::OpKind;
+
+template <OpKind kOp>
+absl::Status Unary(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  return ctx.Emit(node, kOp, {}, {*x});
+}
+
+template <OpKind kOp>
+absl::Status Binary(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::ValueId> a = ctx.Input(node, 0);
+  if (!a.ok()) return a.status();
+  absl::StatusOr<graph::ValueId> b = ctx.Input(node, 1);
+  if (!b.ok()) return b.status();
+  return ctx.Emit(node, kOp, {}, {*a, *b});
+}
+
+// Identity and inference-mode Dropout: the output is the input value itself, no node.
+absl::Status Alias(ImportContext& ctx, const NodeProto& node) {
+  if (node.op_type() == "Dropout" && ctx.HasInput(node, 2)) {
+    absl::StatusOr<double> training = ctx.ConstantScalar(node, 2, "training_mode");
+    if (!training.ok()) return training.status();
+    if (*training != 0) return ctx.Error(node, "training_mode must be false");
+  }
+  if (const runtime::NDArray* c = ctx.ConstantInput(node, 0)) {
+    absl::StatusOr<runtime::NDArray> view = c->View(c->shape());
+    if (!view.ok()) return view.status();
+    return ctx.DefineConstant(node.output(0), *std::move(view));
+  }
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  return ctx.DefineValue(node, 0, *x);
+}
+
+absl::Status Clip(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  Attributes attrs;
+  if (ctx.opset() < 11) {
+    // Before opset 11 the bounds are attributes and default to the float range.
+    absl::StatusOr<double> lo = ctx.AttrFloat(node, "min", -INFINITY);
+    absl::StatusOr<double> hi = ctx.AttrFloat(node, "max", INFINITY);
+    if (!lo.ok()) return lo.status();
+    if (!hi.ok()) return hi.status();
+    if (std::isfinite(*lo)) attrs.Set("min", *lo);
+    if (std::isfinite(*hi)) attrs.Set("max", *hi);
+  } else {
+    static constexpr const char* kNames[] = {"min", "max"};
+    for (int i = 1; i <= 2; ++i) {
+      if (!ctx.HasInput(node, i)) continue;
+      absl::StatusOr<double> v = ctx.ConstantScalar(node, i, kNames[i - 1]);
+      if (!v.ok()) return v.status();
+      attrs.Set(kNames[i - 1], *v);
+    }
+  }
+  return ctx.Emit(node, OpKind::kClip, std::move(attrs), {*x});
+}
+
+absl::Status HardSigmoid(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<double> alpha = ctx.AttrFloat(node, "alpha", 0.2f);
+  absl::StatusOr<double> beta = ctx.AttrFloat(node, "beta", 0.5f);
+  if (!alpha.ok()) return alpha.status();
+  if (!beta.ok()) return beta.status();
+  return ctx.Emit(node, OpKind::kHardSigmoid, {{"alpha", *alpha}, {"beta", *beta}}, {*x});
+}
+
+constexpr OnnxConverter kConverters[] = {
+    {"Relu", &Unary<OpKind::kRelu>},
+    {"Sigmoid", &Unary<OpKind::kSigmoid>},
+    {"Tanh", &Unary<OpKind::kTanh>},
+    {"Exp", &Unary<OpKind::kExp>},
+    {"HardSwish", &Unary<OpKind::kHardSwish>},
+    {"HardSigmoid", &HardSigmoid},
+    {"Clip", &Clip},
+    {"Identity", &Alias},
+    {"Dropout", &Alias},
+    {"Add", &Binary<OpKind::kAdd>},
+    {"Sub", &Binary<OpKind::kSub>},
+    {"Mul", &Binary<OpKind::kMul>},
+    {"Div", &Binary<OpKind::kDiv>},
+};
+
+}  // namespace
+
+std::span<const OnnxConverter> ElementwiseConverters() { return kConverters; }
+
+}  // namespace tunefarm::frontend::onnx

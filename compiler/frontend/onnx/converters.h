@@ -1,0 +1,37 @@
+// The ONNX ops the importer handles: one converter per op type, in tables by op family. A
+// converter reads an ONNX node (its attributes, or the constant inputs that replaced them in
+// later opsets) and adds graph ops, or folds the node into a constant when its inputs are known.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "compiler/frontend/onnx/import_context.h"
+
+namespace tunefarm::frontend::onnx {
+
+using ConvertFn = absl::Status (*)(ImportContext& ctx, const NodeProto& node);
+
+struct OnnxConverter {
+  std::string_view op_type;
+  ConvertFn convert;
+  // Opsets below this use a form the converter does not read (0: every opset from 7).
+  int64_t min_opset = 0;
+};
+
+std::span<const OnnxConverter> ElementwiseConverters();  // convert_elementwise.cc
+std::span<const OnnxConverter> NnConverters();           // convert_nn.cc
+std::span<const OnnxConverter> TransformConverters();    // convert_transform.cc
+std::span<const OnnxConverter> FoldConverters();         // convert_fold.cc
+
+// The converter of `op_type` in the default domain, or null.
+const OnnxConverter* FindConverter(std::string_view op_type);
+
+// Why `node` cannot be imported at `opset` (an unknown op, another domain, an attribute value or
+// an output the converter does not handle), or "" when it can. Reads only the node itself, so
+// every node is checked before anything is imported.
+std::string UnsupportedReason(const NodeProto& node, int64_t opset);
+
+}  // namespace tunefarm::frontend::onnx

@@ -1,0 +1,201 @@
+#include "compiler/frontend/onnx/onnx_importer.h"
+
+#include <filesystem>
+#include <fstream>
+#include <google/protobuf/io/coded_stream.h>
+#include <onnx/onnx_pb.h>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "compiler/frontend/onnx/converters.h"
+#include "compiler/frontend/onnx/import_context.h"
+#include "compiler/frontend/onnx/tensor_proto.h"
+#include "compiler/frontend/onnx/topo_order.h"
+#include "compiler/graph/verifier.h"
+
+namespace tunefarm::frontend::onnx {
+namespace {
+
+using ::onnx::GraphProto;
+using ::onnx::ModelProto;
+
+constexpr int64_t kMinOpset = 7;
+constexpr int64_t kMaxOpset = 17;
+
+absl::StatusOr<int64_t> DefaultDomainOpset(const ModelProto& model) {
+  for (const auto& o : model.opset_import()) {
+    if (!o.domain().empty() && o.domain() != "ai.onnx") continue;
+    if (o.version() < kMinOpset || o.version() > kMaxOpset) {
+      return absl::UnimplementedError(absl::StrCat("the model uses opset ", o.version(),
+                                                   "; opsets ", kMinOpset, " to ", kMaxOpset,
+                                                   " are supported"));
+    }
+    return o.version();
+  }
+  return absl::InvalidArgumentError("the model imports no opset of the default ONNX domain");
+}
+
+// Every node the importer cannot take, in one message.
+absl::Status CheckSupported(const GraphProto& graph, int64_t opset) {
+  std::vector<std::string> problems;
+  for (const auto& node : graph.node()) {
+    std::string reason = UnsupportedReason(node, opset);
+    if (!reason.empty()) {
+      problems.push_back(absl::StrCat(node.op_type(), " '", node.name(), "' (", reason, ")"));
+    }
+  }
+  if (!graph.sparse_initializer().empty()) problems.push_back("sparse initializers");
+  if (problems.empty()) return absl::OkStatus();
+  return absl::UnimplementedError(
+      absl::StrCat("the model (opset ", opset, ") has ", problems.size(),
+                   " unsupported nodes: ", absl::StrJoin(problems, "; ")));
+}
+
+absl::Status ImportInitializers(GraphProto& graph, ImportContext& ctx) {
+  for (auto& init : *graph.mutable_initializer()) {
+    if (init.name().empty()) return absl::InvalidArgumentError("an initializer has no name");
+    absl::StatusOr<runtime::NDArray> array =
+        ArrayFromTensorProto(init, absl::StrCat("initializer '", init.name(), "'"));
+    if (!array.ok()) return array.status();
+    // The copy is made: release the file's bytes as we go, or a large model is held twice.
+    std::string().swap(*init.mutable_raw_data());
+    absl::Status s = ctx.DefineConstant(init.name(), *std::move(array));
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<graph::TensorType> InputType(const ::onnx::ValueInfoProto& input,
+                                            const OnnxImportOptions& options) {
+  const std::string what = absl::StrCat("graph input '", input.name(), "'");
+  if (!input.type().has_tensor_type()) {
+    return absl::UnimplementedError(what + " is not a tensor");
+  }
+  const auto& tensor = input.type().tensor_type();
+  absl::StatusOr<DLDataType> dtype = DataTypeFromOnnx(tensor.elem_type());
+  if (!dtype.ok())
+    return absl::Status(dtype.status().code(), absl::StrCat(what, ": ", dtype.status().message()));
+  graph::TensorType type{*dtype, {}};
+  auto given = options.input_shapes.find(input.name());
+  if (given != options.input_shapes.end()) {
+    type.shape = given->second;
+  } else {
+    if (!tensor.has_shape()) return absl::InvalidArgumentError(what + " has no shape; give one");
+    for (const auto& dim : tensor.shape().dim()) {
+      if (!dim.has_dim_value()) {
+        return absl::InvalidArgumentError(absl::StrCat(what, " has the symbolic dimension '",
+                                                       dim.dim_param(), "'; give its shape"));
+      }
+      type.shape.push_back(dim.dim_value());
+    }
+  }
+  absl::StatusOr<int64_t> n = type.NumElements();
+  if (!n.ok()) return absl::InvalidArgumentError(absl::StrCat(what, ": ", n.status().message()));
+  return type;
+}
+
+absl::Status ImportInputs(const GraphProto& graph, const std::set<std::string>& initializers,
+                          const OnnxImportOptions& options, ImportContext& ctx) {
+  for (const auto& input : graph.input()) {
+    // Before IR version 4 initializers are listed as inputs too; they stay constants.
+    if (initializers.count(input.name())) continue;
+    auto bound = options.constant_inputs.find(input.name());
+    if (bound != options.constant_inputs.end()) {
+      absl::StatusOr<runtime::NDArray> copy = bound->second.Clone();
+      if (!copy.ok()) return copy.status();
+      absl::Status s = ctx.DefineConstant(input.name(), *std::move(copy));
+      if (!s.ok()) return s;
+      continue;
+    }
+    absl::StatusOr<graph::TensorType> type = InputType(input, options);
+    if (!type.ok()) return type.status();
+    absl::Status s = ctx.Define(input.name(), ctx.graph().AddInput(input.name(), *type));
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<graph::Graph> ImportModel(ModelProto& model, const OnnxImportOptions& options) {
+  absl::StatusOr<int64_t> opset = DefaultDomainOpset(model);
+  if (!opset.ok()) return opset.status();
+  GraphProto& g = *model.mutable_graph();
+  absl::Status s = CheckSupported(g, *opset);
+  if (!s.ok()) return s;
+
+  std::set<std::string> initializers, defined;
+  for (const auto& init : g.initializer()) initializers.insert(init.name());
+  defined = initializers;
+  for (const auto& input : g.input()) defined.insert(input.name());
+  absl::StatusOr<std::vector<int>> order = TopologicalOrder(g, defined);
+  if (!order.ok()) return order.status();
+
+  ImportContext ctx(*opset);
+  s = ImportInitializers(g, ctx);
+  if (s.ok()) s = ImportInputs(g, initializers, options, ctx);
+  if (!s.ok()) return s;
+  for (int i : *order) {
+    const auto& node = g.node(i);
+    s = FindConverter(node.op_type())->convert(ctx, node);
+    if (!s.ok()) return s;
+  }
+  for (const auto& output : g.output()) {
+    std::optional<graph::ValueId> id = ctx.Lookup(output.name());
+    if (!id) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("graph output '", output.name(), "' is not defined"));
+    }
+    ctx.graph().AddOutput(output.name(), *id);
+  }
+  graph::Graph result = ctx.TakeGraph();
+  s = graph::VerifyGraph(result);
+  if (!s.ok()) return s;
+  return result;
+}
+
+}  // namespace
+
+absl::StatusOr<graph::Graph> ImportOnnxBytes(std::string_view bytes,
+                                             const OnnxImportOptions& options) {
+  if (static_cast<int64_t>(bytes.size()) > options.max_file_bytes ||
+      bytes.size() > static_cast<size_t>(INT32_MAX)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the model is ", bytes.size(), " bytes; at most ", options.max_file_bytes,
+                     " are read (weights in external files are not supported)"));
+  }
+  ModelProto model;
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                            static_cast<int>(bytes.size()));
+  in.SetTotalBytesLimit(static_cast<int>(bytes.size()));
+  if (!model.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) {
+    return absl::InvalidArgumentError(
+        "not an ONNX model: the file does not parse as one (truncated, or another format)");
+  }
+  if (model.ir_version() <= 0 || !model.has_graph()) {
+    return absl::InvalidArgumentError("not an ONNX model: it has no IR version or no graph");
+  }
+  return ImportModel(model, options);
+}
+
+absl::StatusOr<graph::Graph> ImportOnnxFile(const std::string& path,
+                                            const OnnxImportOptions& options) {
+  std::error_code ec;
+  uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) return absl::NotFoundError(absl::StrCat("cannot open ", path, ": ", ec.message()));
+  if (size > static_cast<uintmax_t>(options.max_file_bytes)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, " is ", size, " bytes; at most ", options.max_file_bytes,
+                     " are read (weights in external files are not supported)"));
+  }
+  std::ifstream file(path, std::ios::binary);
+  std::string bytes(size, '\0');
+  if (!file || !file.read(bytes.data(), static_cast<std::streamsize>(size))) {
+    return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  }
+  absl::StatusOr<graph::Graph> g = ImportOnnxBytes(bytes, options);
+  if (!g.ok())
+    return absl::Status(g.status().code(), absl::StrCat(path, ": ", g.status().message()));
+  return g;
+}
+
+}  // namespace tunefarm::frontend::onnx

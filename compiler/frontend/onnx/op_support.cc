@@ -1,0 +1,72 @@
+// Which ONNX nodes the importer can take, decided from each node alone so that every
+// unsupported one is reported at once.
+#include "absl/strings/str_cat.h"
+#include "compiler/frontend/onnx/converters.h"
+
+namespace tunefarm::frontend::onnx {
+namespace {
+
+const ::onnx::AttributeProto* FindAttr(const NodeProto& node, const char* name) {
+  for (const auto& a : node.attribute()) {
+    if (a.name() == name) return &a;
+  }
+  return nullptr;
+}
+
+// Outputs after the first `n` that the node names (so something may read them).
+bool NamesExtraOutputs(const NodeProto& node, int n) {
+  for (int i = n; i < node.output_size(); ++i) {
+    if (!node.output(i).empty()) return true;
+  }
+  return false;
+}
+
+// The attribute-level limits of the converters.
+std::string AttributeReason(const NodeProto& node) {
+  const std::string& op = node.op_type();
+  if (op == "Pad") {
+    const auto* mode = FindAttr(node, "mode");
+    if (mode != nullptr && mode->s() != "constant") return "mode '" + mode->s() + "'";
+  }
+  if (op == "BatchNormalization") {
+    const auto* training = FindAttr(node, "training_mode");
+    if (training != nullptr && training->i() != 0) return "training_mode=1";
+    const auto* spatial = FindAttr(node, "spatial");
+    if (spatial != nullptr && spatial->i() == 0) return "spatial=0";
+    if (NamesExtraOutputs(node, 1)) return "training outputs (running mean and variance)";
+  }
+  if (op == "Dropout" && NamesExtraOutputs(node, 1)) return "the mask output";
+  if (op == "MaxPool" && NamesExtraOutputs(node, 1)) return "the indices output";
+  if (op == "AveragePool" && FindAttr(node, "dilations") != nullptr) return "dilations";
+  if (op == "Constant" && (FindAttr(node, "sparse_value") || FindAttr(node, "value_string") ||
+                           FindAttr(node, "value_strings"))) {
+    return "sparse or string values";
+  }
+  return "";
+}
+
+}  // namespace
+
+const OnnxConverter* FindConverter(std::string_view op_type) {
+  for (auto table :
+       {ElementwiseConverters(), NnConverters(), TransformConverters(), FoldConverters()}) {
+    for (const OnnxConverter& c : table) {
+      if (c.op_type == op_type) return &c;
+    }
+  }
+  return nullptr;
+}
+
+std::string UnsupportedReason(const NodeProto& node, int64_t opset) {
+  if (!node.domain().empty() && node.domain() != "ai.onnx") {
+    return "domain '" + node.domain() + "'";
+  }
+  const OnnxConverter* converter = FindConverter(node.op_type());
+  if (converter == nullptr) return "op not supported";
+  if (opset < converter->min_opset) {
+    return absl::StrCat("supported from opset ", converter->min_opset);
+  }
+  return AttributeReason(node);
+}
+
+}  // namespace tunefarm::frontend::onnx
