@@ -23,6 +23,7 @@ namespace tunefarm::rpc_server {
 struct SessionHost::Session {
   std::map<std::string, std::shared_ptr<runtime::Module>> modules;
   std::map<std::string, runtime::NDArray> arrays;
+  int64_t bytes = 0;  // arrays and libraries held, against SessionLimits::memory_bytes
 };
 
 namespace {
@@ -35,6 +36,20 @@ auto* Find(Map& map, const std::string& id) {
 
 absl::Status NotFound(const char* what, const std::string& id) {
   return absl::NotFoundError(absl::StrCat("no ", what, " '", id, "' in this session"));
+}
+
+// Charges `bytes` to the session, or says why it cannot hold them.
+absl::Status Reserve(SessionHost::Session& s, const SessionLimits& limits, uint64_t bytes,
+                     const char* what) {
+  const uint64_t left =
+      s.bytes >= limits.memory_bytes ? 0 : static_cast<uint64_t>(limits.memory_bytes - s.bytes);
+  if (bytes > left) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        what, " of ", bytes, " bytes is over this session's memory limit (", limits.memory_bytes,
+        " bytes on this device, ", s.bytes, " already held); free arrays or close the session"));
+  }
+  s.bytes += static_cast<int64_t>(bytes);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<runtime::PackedFunction> Function(SessionHost::Session& s,
@@ -72,7 +87,10 @@ absl::StatusOr<std::vector<runtime::PackedArg>> Arguments(
 }
 
 absl::Status Upload(const std::string& dir, int64_t id, SessionHost::Session& s,
-                    const v1::UploadModuleRequest& request, v1::UploadModuleResponse* response) {
+                    const SessionLimits& limits, const v1::UploadModuleRequest& request,
+                    v1::UploadModuleResponse* response) {
+  absl::Status reserved = Reserve(s, limits, request.library().size(), "a library");
+  if (!reserved.ok()) return reserved;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   const std::string module_id = absl::StrCat("m", id);
@@ -80,12 +98,16 @@ absl::Status Upload(const std::string& dir, int64_t id, SessionHost::Session& s,
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(request.library().data(), static_cast<std::streamsize>(request.library().size()));
-    if (!out) return absl::InternalError(absl::StrCat("cannot write ", path));
+    if (!out) {
+      s.bytes -= static_cast<int64_t>(request.library().size());
+      return absl::InternalError(absl::StrCat("cannot write ", path));
+    }
   }
   absl::StatusOr<std::shared_ptr<runtime::Module>> module = runtime::LoadModule(path);
   // The open library keeps its mapping; the file itself is no longer needed.
   std::remove(path.c_str());
   if (!module.ok()) {
+    s.bytes -= static_cast<int64_t>(request.library().size());
     return absl::InvalidArgumentError(
         absl::StrCat("the uploaded library '", request.name(),
                      "' cannot be loaded: ", module.status().message()));
@@ -102,13 +124,22 @@ absl::Status Upload(const std::string& dir, int64_t id, SessionHost::Session& s,
   return absl::OkStatus();
 }
 
-absl::Status Alloc(int64_t id, SessionHost::Session& s, const v1::AllocArrayRequest& request,
-                   v1::AllocArrayResponse* response) {
+absl::Status Alloc(int64_t id, SessionHost::Session& s, const SessionLimits& limits,
+                   const v1::AllocArrayRequest& request, v1::AllocArrayResponse* response) {
   absl::StatusOr<DLDataType> dtype = runtime::ParseDataType(request.dtype());
   if (!dtype.ok()) return dtype.status();
   std::vector<int64_t> shape(request.shape().begin(), request.shape().end());
+  absl::StatusOr<size_t> bytes = runtime::NDArray::BytesFor(shape, *dtype);
+  if (!bytes.ok()) return absl::InvalidArgumentError(bytes.status().message());
+  absl::Status reserved = Reserve(s, limits, *bytes, "an array");
+  if (!reserved.ok()) return reserved;
   absl::StatusOr<runtime::NDArray> array = runtime::NDArray::Empty(std::move(shape), *dtype);
-  if (!array.ok()) return absl::InvalidArgumentError(array.status().message());
+  if (!array.ok()) {
+    s.bytes -= static_cast<int64_t>(*bytes);
+    return array.status().code() == absl::StatusCode::kResourceExhausted
+               ? array.status()
+               : absl::InvalidArgumentError(array.status().message());
+  }
   const std::string array_id = absl::StrCat("a", id);
   s.arrays.emplace(array_id, *std::move(array));
   response->set_array_id(array_id);
@@ -126,10 +157,17 @@ absl::Status CopyTo(SessionHost::Session& s, const v1::CopyToArrayRequest& reque
   return array->CopyFromBytes(request.data().data(), request.data().size());
 }
 
-absl::Status CopyFrom(SessionHost::Session& s, const v1::CopyFromArrayRequest& request,
+absl::Status CopyFrom(SessionHost::Session& s, const SessionLimits& limits,
+                      const v1::CopyFromArrayRequest& request,
                       v1::CopyFromArrayResponse* response) {
   runtime::NDArray* array = Find(s.arrays, request.array_id());
   if (array == nullptr) return NotFound("array", request.array_id());
+  if (static_cast<int64_t>(array->NumBytes()) > limits.max_reply_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "array ", request.array_id(), " holds ", array->NumBytes(),
+        " bytes; a reply through the tracker carries at most ", limits.max_reply_bytes,
+        " (its max_message_bytes): copy a smaller array, or raise the tracker's limit"));
+  }
   std::string data(array->NumBytes(), '\0');
   absl::Status copied = array->CopyToBytes(data.data(), data.size());
   if (!copied.ok()) return copied;
@@ -179,7 +217,8 @@ absl::Status Time(SessionHost::Session& s, const v1::TimeFunctionRequest& reques
 
 }  // namespace
 
-SessionHost::SessionHost(std::string dir) : dir_(std::move(dir)) {}
+SessionHost::SessionHost(std::string dir, SessionLimits limits)
+    : dir_(std::move(dir)), limits_(limits) {}
 SessionHost::~SessionHost() = default;
 
 SessionHost::Session& SessionHost::SessionFor(const std::string& session_id) {
@@ -196,17 +235,17 @@ void SessionHost::Handle(const v1::SessionCall& call, v1::SessionReply* reply) {
   Session& s = SessionFor(call.session_id());
   switch (call.call_case()) {
     case v1::SessionCall::kUpload:
-      status = Upload(dir_, next_id_++, s, call.upload(), reply->mutable_upload());
+      status = Upload(dir_, next_id_++, s, limits_, call.upload(), reply->mutable_upload());
       break;
     case v1::SessionCall::kAlloc:
-      status = Alloc(next_id_++, s, call.alloc(), reply->mutable_alloc());
+      status = Alloc(next_id_++, s, limits_, call.alloc(), reply->mutable_alloc());
       break;
     case v1::SessionCall::kCopyTo:
       status = CopyTo(s, call.copy_to());
       if (status.ok()) reply->mutable_copy_to();
       break;
     case v1::SessionCall::kCopyFrom:
-      status = CopyFrom(s, call.copy_from(), reply->mutable_copy_from());
+      status = CopyFrom(s, limits_, call.copy_from(), reply->mutable_copy_from());
       break;
     case v1::SessionCall::kCallFunction:
       status = Call(s, call.call_function(), reply->mutable_call_function());

@@ -16,10 +16,18 @@ class SessionReply;
 
 namespace tunefarm::rpc_server {
 
+// What one session may hold on this device.
+struct SessionLimits {
+  // Arrays plus uploaded libraries, in bytes; past it an alloc or upload is RESOURCE_EXHAUSTED.
+  int64_t memory_bytes = int64_t{2} << 30;
+  // The largest reply (a CopyFromArray's bytes): the tracker's message limit, less headroom.
+  int64_t max_reply_bytes = int64_t{255} << 20;
+};
+
 class SessionHost {
  public:
   // Uploaded libraries are written under `dir` (created when needed).
-  explicit SessionHost(std::string dir);
+  explicit SessionHost(std::string dir, SessionLimits limits = {});
   ~SessionHost();
   SessionHost(const SessionHost&) = delete;
   SessionHost& operator=(const SessionHost&) = delete;
@@ -38,6 +46,7 @@ class SessionHost {
   Session& SessionFor(const std::string& session_id);
 
   std::string dir_;
+  SessionLimits limits_;
   mutable std::mutex mu_;
   std::map<std::string, std::unique_ptr<Session>> sessions_;
   int64_t next_id_ = 1;

@@ -1,12 +1,17 @@
-// SessionRunner: the worker's remote-session calls, run in arrival order on a thread of their
-// own. A session call can block for as long as the code a client uploaded wants (a kernel that
-// never returns, a library constructor that hangs); off the stream's read loop it stalls only
-// the sessions, while leases, cancels, drains and Stop keep being read.
+// SessionRunner: the worker's remote sessions, each in a process of its own (the session program,
+// tunefarm-rpc-server --serve-sessions) with a thread here that feeds it the session's calls in
+// arrival order. A library that crashes, hangs or eats memory costs its session only: the
+// stream's read loop never waits on a call, closing a session kills its process, and the worker
+// and its other sessions go on.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
+
+#include "rpc_server/session_host.h"
 
 namespace tunefarm::v1 {
 class SessionCall;
@@ -15,22 +20,36 @@ class SessionReply;
 
 namespace tunefarm::rpc_server {
 
+struct SessionRunnerOptions {
+  // Serves one session: `program` `program_args` --serve-sessions <SessionServerArgs>.
+  std::string program;
+  std::vector<std::string> program_args;
+  std::string dir;  // each session's uploads go under dir/sN, removed when it ends
+  SessionLimits limits;
+  int max_sessions = 8;  // open at once; past it a new session is RESOURCE_EXHAUSTED
+};
+
 class SessionRunner {
  public:
-  // Gets each call's reply on the runner's thread; never called once the runner is destroyed.
+  // Gets each call's reply on a session's thread; never called once the runner is destroyed.
   using ReplyFn = std::function<void(const v1::SessionReply&)>;
 
-  // Uploaded libraries go under `dir` (SessionHost).
-  explicit SessionRunner(std::string dir);
-  // Drops the calls not started. A call still running after `join_grace_s` is left to end on
-  // its own thread, which owns what it uses; its reply is dropped.
+  explicit SessionRunner(SessionRunnerOptions options);
+  // Kills every session's process and joins its thread: nothing is left running.
   ~SessionRunner();
   SessionRunner(const SessionRunner&) = delete;
   SessionRunner& operator=(const SessionRunner&) = delete;
 
+  // Queues the call on its session (starting the session's process with its first call). Each
+  // call gets exactly one reply. A close kills the session's process at once, so a call that
+  // hangs ends with an error and the close is answered.
   void Submit(const v1::SessionCall& call, ReplyFn reply);
-  // Frees every session (the connection ended), after the calls submitted before.
+  // Ends every session (the connection ended): their processes are killed, calls not yet
+  // answered get no reply.
   void CloseAll();
+  // The largest reply the tracker accepts (from Registered); sessions opened later use it.
+  void SetMaxReplyBytes(int64_t bytes);
+  size_t open_sessions() const;
 
   struct State;
 

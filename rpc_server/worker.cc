@@ -19,6 +19,7 @@
 #include "rpc_server/device_info.h"
 #include "rpc_server/lease_executor.h"
 #include "rpc_server/lease_request.h"
+#include "rpc_server/session_program.h"
 #include "rpc_server/session_runner.h"
 #include "rpc_server/tracker_connection.h"
 #include "rpc_server/worker_log.h"
@@ -300,6 +301,10 @@ absl::Status Worker::Impl::Run() {
       WorkerLog(LogLevel::kInfo,
                 absl::StrCat("registered with ", options.tracker, " as ", registered.worker_id()));
       conn->StartHeartbeats(registered.heartbeat_interval_ms());
+      // A session reply must fit the tracker's messages (older trackers do not say).
+      if (registered.max_message_bytes() > 0) {
+        sessions->SetMaxReplyBytes(registered.max_message_bytes());
+      }
       Pump();
       v1::TrackerMessage message;
       while (conn->Read(&message)) HandleMessage(message, conn);
@@ -386,7 +391,18 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
       ArtifactCache::Open(impl->work_dir + "/artifacts", options.max_artifact_cache_bytes);
   if (!cache.ok()) return cache.status();
   impl->cache = *std::move(cache);
-  impl->sessions = std::make_unique<SessionRunner>(impl->work_dir + "/sessions");
+  if (options.session_memory_bytes <= 0 || options.max_sessions <= 0) {
+    return absl::InvalidArgumentError("session_memory_bytes and max_sessions must be positive");
+  }
+  absl::StatusOr<std::string> session_program = FindSessionProgram(options.session_program);
+  if (!session_program.ok()) return session_program.status();
+  SessionRunnerOptions session_options;
+  session_options.program = *session_program;
+  session_options.program_args = options.session_program_args;
+  session_options.dir = impl->work_dir + "/sessions";
+  session_options.limits.memory_bytes = options.session_memory_bytes;
+  session_options.max_sessions = options.max_sessions;
+  impl->sessions = std::make_unique<SessionRunner>(std::move(session_options));
   impl->device = DetectDeviceInfo(options.hostname);
   Impl* raw = impl.get();
   impl->executor = std::make_unique<LeaseExecutor>(

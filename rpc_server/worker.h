@@ -25,6 +25,12 @@ struct WorkerOptions {
   // Empty: runtime::measure::FindMeasureProgram() (tunefarm-measure).
   std::string measure_program;
   std::vector<std::string> measure_program_args;
+  // Remote sessions each run in a process of this program (serving --serve-sessions), after
+  // its args. Empty: FindSessionProgram() (tunefarm-rpc-server).
+  std::string session_program;
+  std::vector<std::string> session_program_args;
+  int64_t session_memory_bytes = int64_t{2} << 30;  // arrays + libraries, per session
+  int max_sessions = 8;                             // open at once on this worker
   std::string work_dir;  // where artifacts are cached; empty: a fresh dir in $TMPDIR
   int64_t max_artifact_cache_bytes = 1ll << 30;
   double reconnect_initial_s = 0.2;  // backoff doubles up to reconnect_max_s, with jitter

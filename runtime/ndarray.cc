@@ -103,6 +103,10 @@ absl::StatusOr<NDArray> NDArray::Empty(std::vector<int64_t> shape, DLDataType dt
   return NDArray(std::make_unique<Container>(std::move(memory), *bytes, std::move(shape), dtype));
 }
 
+absl::StatusOr<size_t> NDArray::BytesFor(const std::vector<int64_t>& shape, DLDataType dtype) {
+  return ByteSize(shape, dtype, "NDArray");
+}
+
 NDArray::NDArray() = default;
 NDArray::~NDArray() = default;
 NDArray::NDArray(NDArray&& other) noexcept = default;

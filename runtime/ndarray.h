@@ -25,6 +25,9 @@ class NDArray {
   // A zero-filled array on the CPU. Fails on a negative dimension, a size that overflows, or a
   // dtype outside int/uint 8-64, float 16/32/64, bfloat16 and bool, with any lane count.
   static absl::StatusOr<NDArray> Empty(std::vector<int64_t> shape, DLDataType dtype);
+  // The bytes Empty would hold for this shape and dtype, checked for overflow; nothing is
+  // allocated (so a budget can be checked first).
+  static absl::StatusOr<size_t> BytesFor(const std::vector<int64_t>& shape, DLDataType dtype);
 
   NDArray();
   ~NDArray();

@@ -48,6 +48,12 @@ REQUIRED_PKGS=(
   libopenblas-dev libdnnl-dev
   # The dashboard's browser tests drive headless Chromium (--dump-dom, --screenshot).
   chromium
+  # Models: ONNX 1.12 (CMake config ONNX, targets onnx/onnx_proto, ONNX_ML=1, on the same
+  # protobuf 3.21 as gRPC) and ONNX's own backend test cases (/usr/share/libonnx-testdata/data).
+  libonnx-dev libonnx-testdata
+  # Reference models, outputs and latencies: PyTorch 1.13 + torchvision exporting to ONNX
+  # (run with /usr/bin/python3; a pyenv python3 on PATH does not see Debian's packages).
+  python3-torch python3-torchvision python3-onnx python3-numpy
 )
 
 # Optional: run aarch64 binaries under user-mode emulation.

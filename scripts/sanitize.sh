@@ -9,9 +9,10 @@
 #                                 integration tests and the demo (tools_tests)
 #
 # Every report halts its test (halt_on_error); suppressions name third-party frames only, each
-# with its reason, in scripts/sanitizers/. CI (scripts/test.sh) runs `address`; `thread` still
-# reports inside Debian's uninstrumented gRPC and absl (see tsan.supp). Environment: JOBS
-# (default 2), CCACHE_DIR.
+# with its reason, in scripts/sanitizers/. CI (scripts/test.sh) runs both. Debian's gRPC and absl
+# are not instrumented: tsan.supp names their frames, and our one gRPC reactor marks gRPC's
+# hand-offs for TSan (tracker/service/happens_before.h). Environment: JOBS (default 2),
+# CCACHE_DIR.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

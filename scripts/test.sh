@@ -4,9 +4,9 @@
 # Installs the Debian packages (scripts/install-deps.sh), configures build/ with CMake + Ninja and
 # -DTUNEFARM_WERROR=ON (ccache is used when present), builds, runs scripts/size_report and
 # scripts/format-check, then runs ctest; ctest's closing summary line is printed as usual. Then the
-# whole suite again under ASan+UBSan in build-asan/ (scripts/sanitize.sh address). The TSan build
-# (scripts/sanitize.sh thread) is not in CI yet: Debian's gRPC and absl are not instrumented, and
-# their internals still report. Exits non-zero on any failure.
+# whole suite again under ASan+UBSan in build-asan/ (scripts/sanitize.sh address), and the
+# concurrent parts (tracker, rpc_server, runtime, measure, the farm and the demo) under
+# ThreadSanitizer in build-tsan/ (scripts/sanitize.sh thread). Exits non-zero on any failure.
 #
 # Environment: JOBS (default 2) build and test parallelism; CCACHE_DIR (default ~/.cache/ccache);
 # SANITIZERS=0 skips the sanitizer build (a quick local run; CI runs it).
@@ -48,6 +48,8 @@ sanitize_status=0
 if [[ "${SANITIZERS:-1}" != "0" ]]; then
   step "the suite under AddressSanitizer + UndefinedBehaviorSanitizer (scripts/sanitize.sh address)"
   bash scripts/sanitize.sh address || sanitize_status=$?
+  step "the concurrent parts under ThreadSanitizer (scripts/sanitize.sh thread)"
+  bash scripts/sanitize.sh thread || sanitize_status=$?
 fi
 
 if ((size_status != 0)); then

@@ -26,6 +26,9 @@ namespace tunefarm::tracker {
 namespace {
 
 constexpr auto kMonitorPeriod = std::chrono::milliseconds(200);
+// How often a job state the table missed is written again (each try may wait out the table's
+// busy timeout, under the jobs lock, so not at every monitor pass).
+constexpr auto kUnsavedRetryPeriod = std::chrono::seconds(1);
 // How long Cancel waits for a running job's thread to wind down, so that it can usually return
 // the job as cancelled; past that it returns the job as it stands (it still ends cancelled).
 constexpr auto kCancelWait = std::chrono::seconds(10);
@@ -44,6 +47,11 @@ struct Job {
   bool cancel_requested = false;
   RemoteRunner* runner = nullptr;  // set by the job thread under the manager's lock
   std::thread thread;
+  // The jobs table missed this job's last state (a write failed, e.g. the database was locked):
+  // the monitor writes it again until it lands, so the table never keeps saying "running" for a
+  // job that ended.
+  bool unsaved = false;
+  std::chrono::steady_clock::time_point last_save_attempt;
 };
 
 void ApplyProgress(const JobProgress& p, JobStatus& s) {
@@ -95,10 +103,19 @@ struct JobManager::Impl {
     changed.notify_all();
   }
 
-  void Persist(const Job& job) {
+  void Persist(Job& job) {
+    job.last_save_attempt = std::chrono::steady_clock::now();
     absl::Status s = table->UpdateState(job.status.id, job.status.state, job.status.message,
                                         job.status.updated_ms);
-    if (!s.ok()) spdlog::error("job {}: cannot store its state: {}", job.status.id, s.ToString());
+    if (s.ok()) {
+      if (job.unsaved) spdlog::info("job {}: its state is stored again", job.status.id);
+      job.unsaved = false;
+      return;
+    }
+    if (!job.unsaved) {
+      spdlog::error("job {}: cannot store its state (retrying): {}", job.status.id, s.ToString());
+    }
+    job.unsaved = true;
   }
 
   void SetState(Job& job, JobState state, std::string message) {
@@ -200,6 +217,10 @@ struct JobManager::Impl {
     std::unique_lock<std::mutex> lock(mu);
     while (!shutting_down) {
       for (auto& [id, job] : jobs) {
+        if (job->unsaved &&
+            std::chrono::steady_clock::now() - job->last_save_attempt >= kUnsavedRetryPeriod) {
+          Persist(*job);
+        }
         if (IsFinished(job->status.state) || job->cancel_requested) continue;
         std::string message = DesiredMessage(*job);
         if (message == job->status.message) continue;

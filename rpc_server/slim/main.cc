@@ -15,11 +15,14 @@
 #include <unistd.h>
 #include <vector>
 
+#include "rpc_server/session_program.h"
+#include "rpc_server/session_server.h"
 #include "rpc_server/worker.h"
 #include "runtime/measure/measure_server.h"
 
 namespace {
 
+using tunefarm::rpc_server::kServeSessionsFlag;
 using tunefarm::rpc_server::Worker;
 using tunefarm::rpc_server::WorkerOptions;
 
@@ -29,16 +32,17 @@ constexpr char kUsage[] =
     "usage: tunefarm-rpc-server --tracker HOST:PORT --key DEVICE_KEY [--target TARGET]\n"
     "                           [--token-file FILE] [--tls-root-cert FILE] [--work-dir DIR]\n";
 
-// The measure child mode: requests on stdin, responses on a private copy of stdout (fd 1 then
-// points at stderr so a chatty kernel cannot corrupt the protocol).
-int ServeMeasure() {
+// The child modes (measure, sessions): requests on stdin, responses on a private copy of stdout
+// (fd 1 then points at stderr so a chatty kernel cannot corrupt the protocol). Returns that
+// copy, or -1.
+int PrepareChildMode() {
   // The worker blocks its termination signals for its watcher thread; the mask survives exec.
   sigset_t all;
   sigfillset(&all);
   pthread_sigmask(SIG_UNBLOCK, &all, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
   const pid_t parent = getppid();
-  // Orphaned while a candidate hangs: exit instead of spinning forever.
+  // Orphaned while a candidate or a session call hangs: exit instead of spinning forever.
   std::thread([parent] {
     for (;;) {
       if (getppid() != parent) _exit(3);
@@ -46,8 +50,27 @@ int ServeMeasure() {
     }
   }).detach();
   int out = fcntl(1, F_DUPFD_CLOEXEC, 3);
-  if (out < 0 || dup2(2, 1) < 0) return 2;
+  if (out < 0 || dup2(2, 1) < 0) return -1;
+  return out;
+}
+
+int ServeMeasure() {
+  const int out = PrepareChildMode();
+  if (out < 0) return 2;
   return tunefarm::runtime::measure::ServeMeasureRequests(0, out);
+}
+
+int ServeSessions(int argc, char** argv) {
+  absl::StatusOr<tunefarm::rpc_server::SessionServerConfig> config =
+      tunefarm::rpc_server::ParseSessionServerArgs(std::vector<std::string>(argv + 2, argv + argc));
+  if (!config.ok()) {
+    std::fprintf(stderr, "tunefarm-rpc-server %s: %s\n", kServeSessionsFlag,
+                 std::string(config.status().message()).c_str());
+    return 2;
+  }
+  const int out = PrepareChildMode();
+  if (out < 0) return 2;
+  return tunefarm::rpc_server::ServeSessionCalls(0, out, *config);
 }
 
 int UsageError(const std::string& message) {
@@ -108,6 +131,7 @@ std::string SelfPath() {
 
 int main(int argc, char** argv) {
   if (argc >= 2 && std::strcmp(argv[1], kServeMeasureFlag) == 0) return ServeMeasure();
+  if (argc >= 2 && std::strcmp(argv[1], kServeSessionsFlag) == 0) return ServeSessions(argc, argv);
 
   WorkerOptions options;
   bool help = false;
@@ -119,6 +143,7 @@ int main(int argc, char** argv) {
   if (!error.empty()) return UsageError(error);
   options.measure_program = SelfPath();
   options.measure_program_args = {kServeMeasureFlag};
+  options.session_program = options.measure_program;
 
   // Signals are taken by one watcher thread (sigwait), never by a handler: Drain and Stop take
   // locks, which a handler must not. Blocked before any thread starts, so all inherit the mask.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "runtime/measure/child_process.h"
 #include "runtime/measure/line_channel.h"
 
 namespace tunefarm::runtime::measure {
@@ -24,7 +25,7 @@ class MeasureChild {
 
   // Closes the channel (the child exits at end of input), waits up to a second, then kills it;
   // always reaps it, so no zombie is left.
-  ~MeasureChild();
+  ~MeasureChild() = default;
   MeasureChild(const MeasureChild&) = delete;
   MeasureChild& operator=(const MeasureChild&) = delete;
 
@@ -43,23 +44,17 @@ class MeasureChild {
   // kLine the child is gone (alive() is false) and a new one must be started.
   Reply Exchange(std::string_view request, double timeout_s);
 
-  bool alive() const { return pid_ > 0; }
+  bool alive() const { return process_->alive(); }
   // True (and the child reaped) when it has already ended; never blocks.
-  bool ExitedWhileIdle();
-  pid_t pid() const { return pid_; }
+  bool ExitedWhileIdle() { return process_->ExitedWhileIdle(); }
+  pid_t pid() const { return process_->pid(); }
 
  private:
-  MeasureChild(pid_t pid, int fd) : pid_(pid), fd_(fd), reader_(fd) {}
+  explicit MeasureChild(std::unique_ptr<ChildProcess> process)
+      : process_(std::move(process)), reader_(process_->fd()) {}
 
-  // Waits for the child to end (killing it after `grace_ms`) and describes how it ended.
-  std::string Reap(int grace_ms);
-
-  pid_t pid_;
-  int fd_;
+  std::unique_ptr<ChildProcess> process_;
   LineReader reader_;
 };
-
-// "killed by SIGSEGV", "exited with status 3", from a waitpid status.
-std::string DescribeWaitStatus(int status);
 
 }  // namespace tunefarm::runtime::measure

@@ -65,10 +65,31 @@ size_t SessionService::open_sessions() const {
   return sessions_.size();
 }
 
+bool SessionService::BeginWaiting() {
+  if (waiting_calls_.fetch_add(1) < options_.max_waiting_calls) return true;
+  --waiting_calls_;
+  return false;
+}
+
+namespace {
+
+grpc::Status TooManyWaiting(int limit) {
+  return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                      absl::StrCat("the tracker already has ", limit,
+                                   " session calls waiting (its limit); retry later"));
+}
+
+}  // namespace
+
 grpc::Status SessionService::OpenSession(grpc::ServerContext* context,
                                          const v1::OpenSessionRequest* request,
                                          v1::OpenSessionResponse* response) {
   if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
+  if (!BeginWaiting()) return TooManyWaiting(options_.max_waiting_calls);
+  struct Done {
+    SessionService* service;
+    ~Done() { service->EndWaiting(); }
+  } done{this};
   const std::string& key = request->device_key();
   if (key.empty()) {
     return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "device_key must not be empty");
@@ -113,6 +134,11 @@ grpc::Status SessionService::OpenSession(grpc::ServerContext* context,
 grpc::Status SessionService::Relay(grpc::ServerContext* context, const std::string& session_id,
                                    v1::SessionCall call, v1::SessionReply* reply) {
   if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
+  if (!BeginWaiting()) return TooManyWaiting(options_.max_waiting_calls);
+  struct Done {
+    SessionService* service;
+    ~Done() { service->EndWaiting(); }
+  } done{this};
   std::string worker_id;
   {
     std::lock_guard lock(mu_);

@@ -3,6 +3,7 @@
 // the SessionReply of the same call_id. Closing, an idle timeout or the worker leaving end it.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <map>
@@ -20,6 +21,10 @@ struct SessionServiceOptions {
   std::string token;                    // empty: no authentication
   double default_call_timeout_s = 300;  // a call without a client deadline waits this long
   int poll_interval_ms = 50;            // OpenSession's retry period while no worker is idle
+  // OpenSession waits and relayed calls in progress at once. Each holds a thread of the
+  // synchronous server while it waits; past this they are RESOURCE_EXHAUSTED, so the other
+  // calls always find a thread.
+  int max_waiting_calls = 256;
 };
 
 class SessionService final : public v1::SessionService::Service {
@@ -66,6 +71,10 @@ class SessionService final : public v1::SessionService::Service {
     v1::SessionReply reply;
   };
 
+  // Counts a call that may wait against max_waiting_calls; false when none is left.
+  bool BeginWaiting();
+  void EndWaiting() { --waiting_calls_; }
+
   grpc::Status Relay(grpc::ServerContext* context, const std::string& session_id,
                      v1::SessionCall call, v1::SessionReply* reply);
   // Sends `call` to the worker and waits for its reply until `deadline_ms`.
@@ -80,6 +89,7 @@ class SessionService final : public v1::SessionService::Service {
   WorkerLinks& links_;
   SessionServiceOptions options_;
 
+  std::atomic<int> waiting_calls_{0};
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool shutdown_ = false;

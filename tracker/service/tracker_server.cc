@@ -163,6 +163,7 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
   worker_options.heartbeat_interval_ms = options.heartbeat_interval_ms;
   worker_options.heartbeat_timeout_ms =
       static_cast<int>(std::min<int64_t>(options.dispatcher.heartbeat_timeout_ms, INT_MAX));
+  worker_options.max_message_bytes = std::min<int64_t>(options.max_message_bytes, INT_MAX);
   impl->worker_service =
       std::make_unique<WorkerService>(*impl->dispatcher, impl->links, worker_options);
   TrackerServiceOptions tracker_options;

@@ -10,6 +10,7 @@
 
 #include "spdlog/spdlog.h"
 #include "tracker/service/auth.h"
+#include "tracker/service/happens_before.h"
 #include "tracker/service/proto_conversion.h"
 #include "tracker/service/status_conversion.h"
 
@@ -42,6 +43,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       RequestFinish(auth);
       return;
     }
+    HappensBefore(this);
     StartRead(&incoming_);
   }
 
@@ -90,6 +92,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
 
   // --- reactions ---
   void OnReadDone(bool ok) override {
+    HappensAfter(this);
     if (!ok) {
       EndStream(grpc::Status::OK);
       return;
@@ -99,10 +102,12 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       EndStream(status);
       return;
     }
+    HappensBefore(this);
     StartRead(&incoming_);
   }
 
   void OnWriteDone(bool ok) override {
+    HappensAfter(this);
     std::optional<grpc::Status> finish;
     bool next = false;
     {
@@ -121,13 +126,16 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       }
     }
     if (next) {
+      HappensBefore(this);
       StartWrite(&current_);
     } else if (finish) {
+      HappensBefore(this);
       Finish(*finish);
     }
   }
 
   void OnDone() override {
+    HappensAfter(this);
     service_.open_streams_counter()--;
     std::shared_ptr<WorkerStream> keep = std::move(self_);  // may free *this on return
   }
@@ -153,6 +161,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       writing_ = true;
       current_ = std::move(msg);
     }
+    HappensBefore(this);
     StartWrite(&current_);
   }
 
@@ -166,6 +175,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       current_ = std::move(queue_.front());
       queue_.pop_front();
     }
+    HappensBefore(this);
     StartWrite(&current_);
   }
 
@@ -179,6 +189,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       if (writing_) return;  // OnWriteDone finishes
       finished_ = true;
     }
+    HappensBefore(this);
     Finish(finish_status_);
   }
 
@@ -204,6 +215,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
     registered->set_worker_id(worker_id_);
     registered->set_heartbeat_interval_ms(service_.options().heartbeat_interval_ms);
     registered->set_heartbeat_timeout_ms(service_.options().heartbeat_timeout_ms);
+    registered->set_max_message_bytes(service_.options().max_message_bytes);
     // Queued first, so it precedes any lease; written only once the dispatcher knows the
     // worker, so a worker that has read Registered is already in ListWorkers.
     Enqueue(std::move(reply));

@@ -17,6 +17,7 @@ struct WorkerServiceOptions {
   std::string token;  // empty: no authentication
   int heartbeat_interval_ms = 2000;
   int heartbeat_timeout_ms = 10000;
+  int64_t max_message_bytes = 256ll << 20;  // told to workers: their session replies must fit
 };
 
 class WorkerService final : public v1::WorkerService::CallbackService {

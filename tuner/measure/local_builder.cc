@@ -21,6 +21,30 @@ namespace tunefarm::tuner {
 
 using Clock = std::chrono::steady_clock;
 
+// Late builds still running in this process, over all builders: a builder's own count ends with
+// the builder, but the threads it abandoned may outlive it.
+struct ProcessLateBuilds {
+  std::mutex mu;
+  std::condition_variable cv;
+  int running = 0;
+
+  void Started() {
+    std::lock_guard<std::mutex> lock(mu);
+    ++running;
+  }
+  void Ended() {
+    std::lock_guard<std::mutex> lock(mu);
+    --running;
+    cv.notify_all();
+  }
+};
+
+// Never destroyed: late threads may still reach it while static destructors run.
+ProcessLateBuilds& LateBuildsOfThisProcess() {
+  static auto* late = new ProcessLateBuilds;
+  return *late;
+}
+
 // Everything a build may touch after Build returned: late builds keep it alive.
 struct LocalBuilder::Shared {
   LocalBuilderOptions options;
@@ -188,6 +212,8 @@ void RunWorker(std::shared_ptr<Batch> batch, int worker) {
     lock.unlock();
     if (!result.library_path.empty()) unlink(result.library_path.c_str());
     batch->shared->LateBuildEnded();
+    batch.reset();  // the last late build removes the work directory here
+    LateBuildsOfThisProcess().Ended();
     return;
   }
 }
@@ -227,6 +253,13 @@ LocalBuilder::~LocalBuilder() {
                             [&] { return shared_->late_builds == 0; });
 }
 
+bool LocalBuilder::WaitForLateBuilds(double timeout_s) {
+  ProcessLateBuilds& late = LateBuildsOfThisProcess();
+  std::unique_lock<std::mutex> lock(late.mu);
+  return late.cv.wait_for(lock, std::chrono::duration<double>(std::min(timeout_s, 1e7)),
+                          [&] { return late.running == 0; });
+}
+
 const std::string& LocalBuilder::work_dir() const { return shared_->work_dir->path(); }
 
 std::vector<BuildResult> LocalBuilder::Build(const std::vector<MeasureInput>& inputs) {
@@ -264,6 +297,7 @@ std::vector<BuildResult> LocalBuilder::Build(const std::vector<MeasureInput>& in
           std::lock_guard<std::mutex> late_lock(shared.late_mu);
           ++shared.late_builds;
         }
+        LateBuildsOfThisProcess().Started();
         if (batch->next < batch->slots.size()) spawn();
       }
       if (slot.state != Slot::State::kDone) all_done = false;

@@ -48,6 +48,12 @@ class LocalBuilder final : public Builder {
 
   const std::string& work_dir() const;
 
+  // Waits up to timeout_s until no build abandoned past its deadline is still running anywhere
+  // in this process (every late thread has dropped what it owned). For exit paths, so that no
+  // late build is inside LLVM or logging while static destructors run, and for tests. True when
+  // none is left.
+  static bool WaitForLateBuilds(double timeout_s);
+
   struct Shared;  // state late builds share with the builder; defined in the .cc
 
  private:

@@ -198,6 +198,61 @@ TEST_F(WorkerTest, BlockingSessionCallLeavesLeasesAndStopWorking) {
   EXPECT_TRUE(status->ok()) << *status;
 }
 
+// A session kernel that segfaults used to take the worker down with it; now its session's
+// process ends, the call says how, and the worker measures on.
+TEST_F(WorkerTest, ACrashingSessionKernelLeavesTheWorkerRunning) {
+  FakeTracker tracker;
+  ASSERT_TRUE(tracker.ok());
+  absl::StatusOr<std::unique_ptr<Worker>> worker = Worker::Create(Options(tracker));
+  ASSERT_TRUE(worker.ok()) << worker.status();
+  RunningWorker running(worker->get());
+  ASSERT_EQ(tracker.WaitForRegistrations(1).size(), 1u);
+  auto call = [&](int64_t id, auto fill) -> std::optional<v1::SessionReply> {
+    v1::TrackerMessage message;
+    message.mutable_session_call()->set_session_id("s1");
+    message.mutable_session_call()->set_call_id(id);
+    fill(message.mutable_session_call());
+    EXPECT_TRUE(tracker.Send(message));
+    std::optional<v1::WorkerMessage> reply = tracker.WaitFor(
+        [id](const v1::WorkerMessage& m) {
+          return m.has_session_reply() && m.session_reply().call_id() == id;
+        },
+        20);
+    if (!reply.has_value()) return std::nullopt;
+    return reply->session_reply();
+  };
+  std::optional<v1::SessionReply> uploaded = call(1, [&](v1::SessionCall* c) {
+    c->mutable_upload()->set_name("kernels.so");
+    c->mutable_upload()->set_library(library_);
+  });
+  ASSERT_TRUE(uploaded.has_value());
+  std::vector<std::string> arrays;
+  for (int64_t id : {2, 3}) {
+    std::optional<v1::SessionReply> allocated = call(id, [](v1::SessionCall* c) {
+      c->mutable_alloc()->add_shape(8);
+      c->mutable_alloc()->set_dtype("float32");
+    });
+    ASSERT_TRUE(allocated.has_value());
+    arrays.push_back(allocated->alloc().array_id());
+  }
+  std::optional<v1::SessionReply> crashed = call(4, [&](v1::SessionCall* c) {
+    v1::CallFunctionRequest* f = c->mutable_call_function();
+    f->set_module_id(uploaded->upload().module_id());
+    f->set_function("crash");
+    for (const std::string& a : arrays) f->add_args()->set_array_id(a);
+    f->add_args()->set_int_value(8);
+  });
+  ASSERT_TRUE(crashed.has_value());
+  EXPECT_EQ(crashed->status_code(), static_cast<int>(grpc::StatusCode::UNAVAILABLE));
+  EXPECT_THAT(crashed->status_message(), HasSubstr("process ended"));
+
+  ASSERT_TRUE(tracker.Send(MakeLease(9, library_, sha_, "add_one")));
+  v1::MeasureOutcome ok = OutcomeOf(tracker.WaitForResult(9, 20));
+  EXPECT_EQ(ok.error_kind(), "ok") << ok.error_message();
+  (*worker)->Stop();
+  ASSERT_TRUE(running.Wait(5).has_value());
+}
+
 TEST_F(WorkerTest, TlsVerifiesTheTrackerAgainstTheRootCert) {
   // A throwaway CA-less self-signed certificate for 127.0.0.1, made with the openssl CLI.
   const std::string stem = absl::StrCat(::testing::TempDir(), "/worker_tls_", getpid());

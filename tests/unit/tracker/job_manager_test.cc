@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 #include <optional>
 #include <set>
+#include <sqlite3.h>
+#include <thread>
 #include <unistd.h>
 
 #include "tests/testing/files.h"
@@ -383,6 +385,35 @@ TEST_F(JobManagerTest, AQueuedJobWaitsForASlotAndCancelsAtOnce) {
   EXPECT_TRUE(History(second->id).empty());
   EXPECT_EQ(TableRow(second->id).state, JobState::kCancelled);
   ASSERT_EQ(m.List(/*include_finished=*/false, 0).size(), 1u);
+}
+
+TEST_F(JobManagerTest, AStateTheTableMissedIsWrittenOnceTheDatabaseIsFree) {
+  JobManagerOptions o = Options();
+  o.max_running = 1;
+  JobManager& m = StartManager(o);
+  absl::StatusOr<JobStatus> first = m.Submit(Spec("matmul:16,16,16:float32", 3, 3, "nobody"));
+  absl::StatusOr<JobStatus> second = m.Submit(Spec("matmul:16,16,16:float32", 3, 3));
+  ASSERT_TRUE(first.ok() && second.ok());
+  ASSERT_EQ(second->state, JobState::kQueued);
+
+  // Another process holds the write lock past the table's busy timeout.
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open(db_.c_str(), &other), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
+  absl::StatusOr<JobStatus> cancelled = m.Cancel(second->id);
+  ASSERT_TRUE(cancelled.ok());
+  EXPECT_EQ(cancelled->state, JobState::kCancelled);
+  EXPECT_EQ(sqlite3_exec(other, "COMMIT", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(other);
+
+  // The table catches up by itself; before the fix it said queued for good.
+  JobState stored = TableRow(second->id).state;
+  for (int i = 0; i < 100 && stored != JobState::kCancelled; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    stored = TableRow(second->id).state;
+  }
+  EXPECT_EQ(stored, JobState::kCancelled);
+  EXPECT_EQ(m.Get(second->id)->state, JobState::kCancelled);
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "grpcpp/grpcpp.h"
 #include "tests/unit/tracker/service/stream_worker.h"
@@ -28,6 +30,7 @@ class SessionServiceTest : public ::testing::Test {
     dispatcher_ = std::make_unique<Dispatcher>(DispatcherOptions{});
     SessionServiceOptions options;
     options.token = kToken;
+    options.max_waiting_calls = 2;
     sessions_ = std::make_unique<SessionService>(*dispatcher_, links_, options);
     grpc::ServerBuilder builder;
     builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port_);
@@ -56,6 +59,34 @@ class SessionServiceTest : public ::testing::Test {
   std::unique_ptr<v1::SessionService::Stub> stub_;
   int port_ = 0;
 };
+
+// Each waiting OpenSession holds a server thread: past the limit the next is refused at once,
+// rather than the thread pool running dry for every other call.
+TEST_F(SessionServiceTest, WaitingCallsBeyondTheLimitAreResourceExhausted) {
+  v1::OpenSessionRequest request;
+  request.set_device_key("nobody-has-this-key");
+  request.set_wait_s(3);
+  std::vector<std::thread> waiting;
+  std::vector<grpc::Status> waited(2);
+  for (int i = 0; i < 2; ++i) waiting.emplace_back([&, i] { waited[i] = Open(request); });
+  // Both are waiting once the limit refuses a third.
+  grpc::Status refused;
+  for (int i = 0; i < 200; ++i) {
+    v1::OpenSessionRequest quick = request;
+    quick.set_wait_s(0.001);
+    refused = Open(quick);
+    if (refused.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
+  EXPECT_THAT(refused.error_message(), HasSubstr("2 session calls waiting"));
+  for (std::thread& t : waiting) t.join();
+  for (const grpc::Status& s : waited) EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE);
+  // Their threads are free again.
+  v1::OpenSessionRequest again = request;
+  again.set_wait_s(0.001);
+  EXPECT_EQ(Open(again).error_code(), grpc::StatusCode::UNAVAILABLE);
+}
 
 // 1e300 s used to overflow the deadline: "no idle worker ... within -9223372036854775808 s".
 TEST_F(SessionServiceTest, OpenSessionRefusesNonFiniteOrHugeWaits) {
