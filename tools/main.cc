@@ -12,6 +12,7 @@
 #include "tools/commands/demo_command.h"
 #include "tools/commands/jobs_command.h"
 #include "tools/commands/lower_command.h"
+#include "tools/commands/model_info_command.h"
 #include "tools/commands/records_command.h"
 #include "tools/commands/run_command.h"
 #include "tools/commands/session_command.h"
@@ -268,6 +269,14 @@ int main(int argc, char** argv) {
   FarmCommands farm;
   AddFarmCommands(app, farm);
 
+  tunefarm::tools::ModelInfoOptions model_info;
+  CLI::App* model_cmd = app.add_subcommand("model", "Whole models (ONNX)");
+  model_cmd->require_subcommand(1);
+  CLI::App* model_info_cmd = model_cmd->add_subcommand(
+      "info",
+      "Import an ONNX model and print its inputs, outputs, op counts, parameters and FLOPs");
+  model_info_cmd->add_option("model", model_info.file, "The .onnx file")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -279,6 +288,9 @@ int main(int argc, char** argv) {
     return kUsageError;
   }
   if (lower_cmd->parsed()) return tunefarm::tools::RunLowerCommand(lower, std::cout, std::cerr);
+  if (model_info_cmd->parsed()) {
+    return tunefarm::tools::RunModelInfoCommand(model_info, std::cout, std::cerr);
+  }
   if (build_cmd->parsed()) return tunefarm::tools::RunBuildCommand(build, std::cout, std::cerr);
   if (tune_cmd->parsed()) {
     std::signal(SIGINT, OnInterrupt);

@@ -1,0 +1,56 @@
+#include "tools/commands/model_info_command.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sstream>
+
+#include "tests/testing/files.h"
+#include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
+
+namespace tunefarm::tools {
+namespace {
+
+using ::testing::HasSubstr;
+using B = frontend::onnx::testing::OnnxModelBuilder;
+
+TEST(ModelInfoCommandTest, PrintsInputsOutputsOpsParametersAndFlops) {
+  B b(13);
+  b.Input("image", {1, 3, 8, 8});
+  b.FloatInit("w", {4, 3, 3, 3});
+  b.FloatInit("fc.w", {10, 256});
+  auto* conv = b.Node("Conv", {"image", "w"}, {"c"});
+  B::Ints(conv, "pads", {1, 1, 1, 1});
+  b.Node("Relu", {"c"}, {"r"});
+  b.Node("Flatten", {"r"}, {"f"});
+  auto* gemm = b.Node("Gemm", {"f", "fc.w"}, {"logits"});
+  B::Int(gemm, "transB", 1);
+  b.Output("logits");
+  std::string path = fixtures::WriteTempFile("tiny.onnx", b.Bytes());
+  std::ostringstream out, err;
+  ASSERT_EQ(RunModelInfoCommand({path}, out, err), 0) << err.str();
+  EXPECT_EQ(err.str(), "");
+  EXPECT_THAT(out.str(), HasSubstr("inputs:\n  image: float32[1,3,8,8]\n"));
+  EXPECT_THAT(out.str(), HasSubstr("outputs:\n  logits: float32[1,10]\n"));
+  EXPECT_THAT(out.str(), HasSubstr("ops: 4 nodes\n"));
+  EXPECT_THAT(out.str(), HasSubstr("  conv2d 1\n"));
+  // 4*3*3*3 + 10*256 = 2668 parameters of 4 bytes.
+  EXPECT_THAT(out.str(), HasSubstr("parameters: 2668 (2.67 k), 10672 bytes"));
+  // conv: 2 * (4*8*8) * (3*3*3) = 13824; gemm: 2 * 10 * 256 = 5120.
+  EXPECT_THAT(out.str(), HasSubstr("flops: 18944 ("));
+}
+
+TEST(ModelInfoCommandTest, BadFileIsOneLineAndExitCode1) {
+  std::string path = fixtures::WriteTempFile("bad.onnx", "not a model");
+  std::ostringstream out, err;
+  EXPECT_EQ(RunModelInfoCommand({path}, out, err), 1);
+  EXPECT_EQ(out.str(), "");
+  EXPECT_EQ(err.str(), "tunefarm: " + path +
+                           ": not an ONNX model: the file does not parse as one (truncated, or "
+                           "another format)\n");
+  std::ostringstream out2, err2;
+  EXPECT_EQ(RunModelInfoCommand({"/nonexistent.onnx"}, out2, err2), 1);
+  EXPECT_THAT(err2.str(), HasSubstr("tunefarm: cannot open /nonexistent.onnx"));
+}
+
+}  // namespace
+}  // namespace tunefarm::tools
