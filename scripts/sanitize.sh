@@ -10,9 +10,8 @@
 #
 # Every report halts its test (halt_on_error); suppressions name third-party frames only, each
 # with its reason, in scripts/sanitizers/. CI (scripts/test.sh) runs both. Debian's gRPC and absl
-# are not instrumented: tsan.supp names their frames, and our one gRPC reactor marks gRPC's
-# hand-offs for TSan (tracker/service/happens_before.h). Environment: JOBS (default 2),
-# CCACHE_DIR.
+# are not instrumented, so tsan.supp names their frames (and what that leaves unchecked).
+# Environment: JOBS (default 2), CCACHE_DIR.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

@@ -55,6 +55,8 @@ class SessionService final : public v1::SessionService::Service {
   // Fails every waiting call and refuses new ones (the server is stopping).
   void Shutdown();
   size_t open_sessions() const;
+  // OpenSession waits and relayed calls now holding a server thread (max_waiting_calls).
+  int waiting_calls() const { return waiting_calls_.load(); }
 
  private:
   struct Session {

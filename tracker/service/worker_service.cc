@@ -10,7 +10,6 @@
 
 #include "spdlog/spdlog.h"
 #include "tracker/service/auth.h"
-#include "tracker/service/happens_before.h"
 #include "tracker/service/proto_conversion.h"
 #include "tracker/service/status_conversion.h"
 
@@ -43,7 +42,6 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       RequestFinish(auth);
       return;
     }
-    HappensBefore(this);
     StartRead(&incoming_);
   }
 
@@ -92,7 +90,6 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
 
   // --- reactions ---
   void OnReadDone(bool ok) override {
-    HappensAfter(this);
     if (!ok) {
       EndStream(grpc::Status::OK);
       return;
@@ -102,12 +99,10 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       EndStream(status);
       return;
     }
-    HappensBefore(this);
     StartRead(&incoming_);
   }
 
   void OnWriteDone(bool ok) override {
-    HappensAfter(this);
     std::optional<grpc::Status> finish;
     bool next = false;
     {
@@ -126,16 +121,13 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       }
     }
     if (next) {
-      HappensBefore(this);
       StartWrite(&current_);
     } else if (finish) {
-      HappensBefore(this);
       Finish(*finish);
     }
   }
 
   void OnDone() override {
-    HappensAfter(this);
     service_.open_streams_counter()--;
     std::shared_ptr<WorkerStream> keep = std::move(self_);  // may free *this on return
   }
@@ -161,7 +153,6 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       writing_ = true;
       current_ = std::move(msg);
     }
-    HappensBefore(this);
     StartWrite(&current_);
   }
 
@@ -175,7 +166,6 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       current_ = std::move(queue_.front());
       queue_.pop_front();
     }
-    HappensBefore(this);
     StartWrite(&current_);
   }
 
@@ -189,7 +179,6 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       if (writing_) return;  // OnWriteDone finishes
       finished_ = true;
     }
-    HappensBefore(this);
     Finish(finish_status_);
   }
 

@@ -65,27 +65,24 @@ class SessionServiceTest : public ::testing::Test {
 TEST_F(SessionServiceTest, WaitingCallsBeyondTheLimitAreResourceExhausted) {
   v1::OpenSessionRequest request;
   request.set_device_key("nobody-has-this-key");
-  request.set_wait_s(3);
+  request.set_wait_s(60);
   std::vector<std::thread> waiting;
   std::vector<grpc::Status> waited(2);
   for (int i = 0; i < 2; ++i) waiting.emplace_back([&, i] { waited[i] = Open(request); });
-  // Both are waiting once the limit refuses a third.
-  grpc::Status refused;
-  for (int i = 0; i < 200; ++i) {
-    v1::OpenSessionRequest quick = request;
-    quick.set_wait_s(0.001);
-    refused = Open(quick);
-    if (refused.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED) break;
+  for (int i = 0; i < 1000 && sessions_->waiting_calls() < 2; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
+  ASSERT_EQ(sessions_->waiting_calls(), 2);
+  v1::OpenSessionRequest quick = request;
+  quick.set_wait_s(0);
+  grpc::Status refused = Open(quick);
   EXPECT_EQ(refused.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_THAT(refused.error_message(), HasSubstr("2 session calls waiting"));
+  // Shutting down releases the waiters, and their places with them.
+  sessions_->Shutdown();
   for (std::thread& t : waiting) t.join();
   for (const grpc::Status& s : waited) EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE);
-  // Their threads are free again.
-  v1::OpenSessionRequest again = request;
-  again.set_wait_s(0.001);
-  EXPECT_EQ(Open(again).error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(sessions_->waiting_calls(), 0);
 }
 
 // 1e300 s used to overflow the deadline: "no idle worker ... within -9223372036854775808 s".

@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""Writes the seed corpus of the ONNX importer's fuzz harness (tests/fuzz/corpus/onnx_import):
+small models built with onnx.helper that reach the importer's main paths (convolutions,
+initializers, a Shape->Gather->Concat->Reshape chain, attributes turned inputs, an unsupported
+op, a claimed tensor larger than its data). Run with Debian's python3-onnx:
+
+    /usr/bin/python3 tests/fuzz/make_onnx_corpus.py tests/fuzz/corpus/onnx_import
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def value(name, shape):
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
+
+def model(nodes, inputs, outputs, initializers=(), opset=13):
+    graph = helper.make_graph(nodes, "seed", inputs, outputs, list(initializers))
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+
+
+def conv_relu():
+    w = numpy_helper.from_array(np.full((4, 3, 3, 3), 0.5, np.float32), "w")
+    b = numpy_helper.from_array(np.zeros(4, np.float32), "b")
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Relu", ["c"], ["y"]),
+    ]
+    return model(nodes, [value("x", [1, 3, 8, 8])], [value("y", [1, 4, 4, 4])], [w, b])
+
+
+def shape_chain():
+    i0 = numpy_helper.from_array(np.array(0, np.int64), "i0")
+    minus1 = numpy_helper.from_array(np.array([-1], np.int64), "m1")
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node("Gather", ["s", "i0"], ["n"], axis=0),
+        helper.make_node("Unsqueeze", ["n", "axes"], ["n1"]),
+        helper.make_node("Concat", ["n1", "m1"], ["shape"], axis=0),
+        helper.make_node("Reshape", ["x", "shape"], ["y"]),
+    ]
+    axes = numpy_helper.from_array(np.array([0], np.int64), "axes")
+    return model(nodes, [value("x", [2, 3, 4])], [value("y", [2, 12])], [i0, minus1, axes])
+
+
+def gemm_softmax():
+    w = numpy_helper.from_array(np.ones((5, 6), np.float32), "w")
+    nodes = [
+        helper.make_node("Gemm", ["x", "w"], ["g"], transB=1, alpha=0.5),
+        helper.make_node("Softmax", ["g"], ["y"], axis=1),
+    ]
+    return model(nodes, [value("x", [2, 6])], [value("y", [2, 5])], [w])
+
+
+def clip_pad_opset11():
+    lo = numpy_helper.from_array(np.array(0.0, np.float32), "lo")
+    hi = numpy_helper.from_array(np.array(6.0, np.float32), "hi")
+    pads = numpy_helper.from_array(np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64), "pads")
+    nodes = [
+        helper.make_node("Clip", ["x", "lo", "hi"], ["c"]),
+        helper.make_node("Pad", ["c", "pads"], ["y"], mode="constant"),
+    ]
+    return model(nodes, [value("x", [1, 2, 3, 3])], [value("y", [1, 2, 5, 5])], [lo, hi, pads],
+                 opset=11)
+
+
+def unsupported():
+    nodes = [helper.make_node("NonMaxSuppression", ["x"], ["y"], name="nms_1")]
+    return model(nodes, [value("x", [1, 4])], [value("y", [1, 4])])
+
+
+def oversized_claim():
+    # A weight that claims 2^40 elements with 16 bytes of data.
+    w = TensorProto()
+    w.name = "w"
+    w.data_type = TensorProto.FLOAT
+    w.dims.extend([1 << 20, 1 << 20])
+    w.raw_data = b"\0" * 16
+    nodes = [helper.make_node("Add", ["x", "w"], ["y"])]
+    return model(nodes, [value("x", [1, 4])], [value("y", [1, 4])], [w])
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    seeds = {
+        "conv_relu": conv_relu(),
+        "shape_chain": shape_chain(),
+        "gemm_softmax": gemm_softmax(),
+        "clip_pad_opset11": clip_pad_opset11(),
+        "unsupported": unsupported(),
+        "oversized_claim": oversized_claim(),
+    }
+    for name, m in seeds.items():
+        with open(os.path.join(out, name + ".onnx"), "wb") as f:
+            f.write(m.SerializeToString())
+    data = seeds["conv_relu"].SerializeToString()
+    with open(os.path.join(out, "truncated.onnx"), "wb") as f:
+        f.write(data[: len(data) // 2])
+
+
+if __name__ == "__main__":
+    main()
