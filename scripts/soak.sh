@@ -34,7 +34,7 @@ trap cleanup EXIT
 tracker_pid=$!
 for _ in $(seq 100); do [[ -s "$dir/port" ]] && break; sleep 0.1; done
 port="$(cat "$dir/port")"
-http_port="$(grep -oE 'dashboard on http://127.0.0.1:[0-9]+' "$dir/tracker.log" | grep -oE '[0-9]+$' || true)"
+http_port="$(grep -oE 'dashboard on http://127.0.0.1:[0-9]+' "$dir/tracker.log" | grep -oE '[0-9]+$' | head -1 || true)"
 farm=127.0.0.1:$port
 log "tracker pid $tracker_pid on $farm (dashboard port ${http_port:-none}), files in $dir"
 
