@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "tools/commands/token_file.h"
+#include "tracker/free_memory.h"
 #include "tracker/service/tracker_server.h"
 
 namespace tunefarm::tools {
@@ -35,6 +36,8 @@ int RunTrackerCommand(const TrackerCommandOptions& o, const std::atomic<bool>* s
     err << "tunefarm: " << token.status().message() << "\n";
     return kUsageError;
   }
+  // Job and build threads share a few arenas, so memory one frees is there for the next.
+  tracker::LimitAllocatorArenas(4);
   tracker::TrackerServerOptions options;
   options.listen = o.listen;
   options.db_path = o.db;

@@ -20,6 +20,7 @@
 #include "grpcpp/server_builder.h"
 #include "spdlog/spdlog.h"
 #include "tracker/database_lock.h"
+#include "tracker/free_memory.h"
 #include "tracker/http/dashboard_server.h"
 #include "tracker/service/session_service.h"
 #include "tracker/service/tracker_service.h"
@@ -28,6 +29,9 @@
 
 namespace tunefarm::tracker {
 namespace {
+
+// How often the ticker hands freed memory back to the system (tracker/free_memory.h).
+constexpr auto kReleaseMemoryPeriod = std::chrono::seconds(10);
 
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -126,11 +130,16 @@ struct TrackerServer::Impl {
 
   void RunTicker() {
     std::unique_lock lock(mu);
+    auto last_release = std::chrono::steady_clock::now();
     while (!stopping) {
       cv.wait_for(lock, std::chrono::milliseconds(options.tick_interval_ms));
       if (stopping) break;
       lock.unlock();
       Tick();
+      if (std::chrono::steady_clock::now() - last_release >= kReleaseMemoryPeriod) {
+        ReleaseFreeMemory();
+        last_release = std::chrono::steady_clock::now();
+      }
       lock.lock();
     }
   }
