@@ -1,6 +1,7 @@
 #include "tracker/free_memory.h"
 
-#if defined(__GLIBC__)
+// glibc's malloc.h; __GLIBC__ is only defined once a libc header is in.
+#if __has_include(<malloc.h>)
 #include <malloc.h>
 #endif
 
