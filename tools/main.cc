@@ -13,6 +13,7 @@
 #include "tools/commands/jobs_command.h"
 #include "tools/commands/lower_command.h"
 #include "tools/commands/model_info_command.h"
+#include "tools/commands/model_passes_command.h"
 #include "tools/commands/records_command.h"
 #include "tools/commands/run_command.h"
 #include "tools/commands/session_command.h"
@@ -276,6 +277,12 @@ int main(int argc, char** argv) {
       "info",
       "Import an ONNX model and print its inputs, outputs, op counts, parameters and FLOPs");
   model_info_cmd->add_option("model", model_info.file, "The .onnx file")->required();
+  tunefarm::tools::ModelPassesOptions model_passes;
+  CLI::App* model_passes_cmd = model_cmd->add_subcommand(
+      "passes", "Print the graph after import and after each graph pass, then the fused groups");
+  model_passes_cmd->add_option("model", model_passes.file, "The .onnx file")->required();
+  model_passes_cmd->add_option("--disable", model_passes.disable,
+                               "Graph passes to skip (common_subexpression, dead_code, fuse_ops)");
 
   try {
     app.parse(argc, argv);
@@ -288,6 +295,9 @@ int main(int argc, char** argv) {
     return kUsageError;
   }
   if (lower_cmd->parsed()) return tunefarm::tools::RunLowerCommand(lower, std::cout, std::cerr);
+  if (model_passes_cmd->parsed()) {
+    return tunefarm::tools::RunModelPassesCommand(model_passes, std::cout, std::cerr);
+  }
   if (model_info_cmd->parsed()) {
     return tunefarm::tools::RunModelInfoCommand(model_info, std::cout, std::cerr);
   }

@@ -20,6 +20,8 @@ struct Node {
   Attributes attrs;
   std::vector<ValueId> inputs;
   std::vector<ValueId> outputs;
+  // The kernel this node is computed in, once fusion has run (FuseOps); -1 before.
+  int32_t fused_group = -1;
 };
 
 }  // namespace tunefarm::graph

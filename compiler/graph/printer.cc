@@ -16,8 +16,11 @@ void PrintNode(const Graph& graph, const Node& node, std::string& out) {
   for (const auto& [name, value] : node.attrs.values()) {
     attrs.push_back(absl::StrCat(name, "=", AttrValueToString(value)));
   }
-  absl::StrAppend(&out, "  ", absl::StrJoin(results, ", "), " = ", std::string(OpName(node.op)),
-                  "(", absl::StrJoin(operands, ", "), ")");
+  // After fusion each line starts with its kernel: "[g3] %12 = add(...)".
+  absl::StrAppend(&out, "  ",
+                  node.fused_group >= 0 ? absl::StrCat("[g", node.fused_group, "] ") : "",
+                  absl::StrJoin(results, ", "), " = ", std::string(OpName(node.op)), "(",
+                  absl::StrJoin(operands, ", "), ")");
   if (!attrs.empty()) absl::StrAppend(&out, " ", absl::StrJoin(attrs, " "));
   absl::StrAppend(&out, " : ", absl::StrJoin(types, ", "));
   if (!node.name.empty()) absl::StrAppend(&out, "  // ", node.name);

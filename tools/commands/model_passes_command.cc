@@ -1,0 +1,38 @@
+#include "tools/commands/model_passes_command.h"
+
+#include <iomanip>
+
+#include "compiler/frontend/onnx/onnx_importer.h"
+#include "compiler/graph/fusion.h"
+#include "compiler/graph/graph_pipeline.h"
+#include "compiler/graph/printer.h"
+
+namespace tunefarm::tools {
+
+int RunModelPassesCommand(const ModelPassesOptions& options, std::ostream& out, std::ostream& err) {
+  absl::StatusOr<graph::Graph> imported = frontend::onnx::ImportOnnxFile(options.file);
+  if (!imported.ok()) {
+    err << "tunefarm: " << imported.status().message() << "\n";
+    return 1;
+  }
+  out << "== imported\n" << graph::ToString(*imported);
+  passes::PassOptions pass_options;
+  pass_options.disabled_passes = options.disable;
+  absl::StatusOr<graph::Graph> result = graph::RunGraphPasses(
+      *std::move(imported), graph::DefaultGraphPasses(), pass_options,
+      [&](std::string_view pass, const graph::Graph& after, double ms) {
+        out << "== after " << pass << " (" << std::fixed << std::setprecision(1) << ms << " ms, "
+            << after.nodes().size() << " nodes)\n"
+            << graph::ToString(after);
+      });
+  if (!result.ok()) {
+    err << "tunefarm: " << result.status().message() << "\n";
+    return result.status().code() == absl::StatusCode::kInvalidArgument ? 2 : 1;
+  }
+  const graph::FusionPlan plan = graph::PlanFusion(*result);
+  out << "== " << plan.groups.size() << " fused groups for " << result->nodes().size() << " nodes\n"
+      << graph::DescribeFusion(*result, plan);
+  return 0;
+}
+
+}  // namespace tunefarm::tools
