@@ -36,3 +36,24 @@ if(TARGET codegen_llvm_tests)
   target_compile_definitions(codegen_llvm_tests PRIVATE
     TUNEFARM_AARCH64_RUNNER="${TF_AARCH64_RUNNER}")
 endif()
+
+# deploy/run_model with runtime/core and runtime/graph, cross-compiled the same way: the graph
+# executor's tests run a model module built for AArch64 under qemu-aarch64 with it.
+file(GLOB _tf_a64_graph_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/runtime/graph/*.cc)
+file(GLOB _tf_a64_graph_headers CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/runtime/graph/*.h)
+set(_tf_a64_run_model_main ${CMAKE_SOURCE_DIR}/deploy/run_model.cc)
+set(TF_AARCH64_RUN_MODEL ${CMAKE_BINARY_DIR}/aarch64/run_model)
+add_custom_command(OUTPUT ${TF_AARCH64_RUN_MODEL}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/aarch64
+  COMMAND ${TF_AARCH64_CXX} ${_tf_a64_flags} -I${CMAKE_SOURCE_DIR} -isystem ${_tf_a64_include}
+          ${_tf_a64_core_sources} ${_tf_a64_graph_sources} ${_tf_a64_run_model_main}
+          -o ${TF_AARCH64_RUN_MODEL} -ldl -pthread
+  DEPENDS ${_tf_a64_core_sources} ${_tf_a64_core_headers} ${_tf_a64_graph_sources}
+          ${_tf_a64_graph_headers} ${_tf_a64_run_model_main} ${_tf_a64_include}/dlpack/dlpack.h
+  COMMENT "Cross-compiling runtime/core, runtime/graph and deploy/run_model for AArch64"
+  VERBATIM)
+add_custom_target(tf_run_model_aarch64 ALL DEPENDS ${TF_AARCH64_RUN_MODEL})
+if(TARGET runtime_graph_tests)
+  target_compile_definitions(runtime_graph_tests PRIVATE
+    TUNEFARM_AARCH64_RUN_MODEL="${TF_AARCH64_RUN_MODEL}")
+endif()

@@ -35,3 +35,30 @@ if(TARGET runtime_tests)
       TF_TEST_KERNELS_${upper}_PATH="$<TARGET_FILE:${lib}>")
   endforeach()
 endif()
+
+# runtime/core and the graph executor as one shared library: what a board installs to run model
+# modules (deploy/). Compiled from the sources with nothing but libc, libstdc++, pthreads and
+# libdl (--no-undefined proves it), and stripped beside it for the size budget (600 KB).
+file(GLOB _tf_graph_runtime_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/runtime/core/*.cc
+  ${CMAKE_SOURCE_DIR}/runtime/graph/*.cc)
+add_library(tunefarm_graph_runtime SHARED ${_tf_graph_runtime_sources})
+target_include_directories(tunefarm_graph_runtime PUBLIC ${CMAKE_SOURCE_DIR})
+target_include_directories(tunefarm_graph_runtime SYSTEM PUBLIC ${DLPACK_INCLUDE})
+target_link_libraries(tunefarm_graph_runtime PRIVATE Threads::Threads ${CMAKE_DL_LIBS})
+target_link_options(tunefarm_graph_runtime PRIVATE -Wl,--no-undefined -Wl,--as-needed)
+set(TF_GRAPH_RUNTIME_STRIPPED ${CMAKE_CURRENT_BINARY_DIR}/libtunefarm_graph_runtime.stripped.so)
+add_custom_command(TARGET tunefarm_graph_runtime POST_BUILD
+  COMMAND ${CMAKE_STRIP} --strip-all -o ${TF_GRAPH_RUNTIME_STRIPPED}
+    $<TARGET_FILE:tunefarm_graph_runtime>
+  BYPRODUCTS ${TF_GRAPH_RUNTIME_STRIPPED}
+  COMMENT "Stripping libtunefarm_graph_runtime.so")
+if(TARGET runtime_size)
+  add_dependencies(runtime_size tunefarm_graph_runtime)
+  target_compile_definitions(runtime_size PRIVATE
+    TUNEFARM_GRAPH_RUNTIME_STRIPPED="${TF_GRAPH_RUNTIME_STRIPPED}")
+endif()
+if(TARGET runtime_graph_tests)
+  add_dependencies(runtime_graph_tests tunefarm_graph_runtime)
+  target_compile_definitions(runtime_graph_tests PRIVATE
+    TUNEFARM_GRAPH_RUNTIME_STRIPPED="${TF_GRAPH_RUNTIME_STRIPPED}")
+endif()

@@ -53,6 +53,17 @@ int32_t TFBackendParallelLaunch(TFParallelLambda lambda, void* closure, int32_t 
 #define TF_PARALLEL_LAUNCH_SYMBOL "__tf_parallel_launch"
 #define TF_MANIFEST_SYMBOL "__tf_manifest"
 
+// Symbols a model module (a whole model built into one library, run by runtime/graph) defines
+// besides its kernels:
+//   TF_GRAPH_SYMBOL:       a NUL-terminated `const char[]`: the executable graph in the text form
+//                          of runtime/graph/graph_format.h (tensors, then kernel calls in order).
+//   TF_PARAMS_SYMBOL:      the weights as one byte blob (`const unsigned char[]`, aligned to 64
+//                          bytes so the executor binds them in place); graph tensors name ranges.
+//   TF_PARAMS_SIZE_SYMBOL: a `const uint64_t` holding the blob's size in bytes.
+#define TF_GRAPH_SYMBOL "__tf_graph"
+#define TF_PARAMS_SYMBOL "__tf_params"
+#define TF_PARAMS_SIZE_SYMBOL "__tf_params_size"
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

@@ -28,6 +28,8 @@ const LoadedKernel* LoadedLibrary::Find(std::string_view name) const {
   return nullptr;
 }
 
+const void* LoadedLibrary::FindSymbol(const char* name) const { return dlsym(handle_, name); }
+
 std::unique_ptr<LoadedLibrary> LoadedLibrary::Open(const std::string& path, std::string* error,
                                                    LoadErrorKind* kind) {
   auto fail = [&](LoadErrorKind why, const std::string& what) {

@@ -43,6 +43,8 @@ class LoadedLibrary {
   const std::vector<LoadedKernel>& kernels() const { return kernels_; }
   // nullptr when the library has no kernel of that name.
   const LoadedKernel* Find(std::string_view name) const;
+  // The address of a data symbol the library exports (e.g. TF_GRAPH_SYMBOL), or nullptr.
+  const void* FindSymbol(const char* name) const;
 
  private:
   LoadedLibrary(std::string path, void* handle, std::vector<LoadedKernel> kernels);
