@@ -250,7 +250,9 @@ absl::StatusOr<std::vector<space::Config>> ModelBasedSearch::ModelBatch(int n) {
   std::vector<space::Config> out;
   // Diverse picks first; if that leaves the batch short, any unseen candidate in score order.
   for (int min_distance : {options_.min_knob_distance, 1}) {
-    for (const auto& [c, s] : candidates) {
+    for (const auto& candidate : candidates) {
+      // Not a structured binding: lambdas may not capture those before C++20's clang 16.
+      const space::Config& c = candidate.first;
       if (static_cast<int>(out.size()) >= model_count) break;
       bool far = std::all_of(out.begin(), out.end(), [&](const space::Config& o) {
         return KnobDistance(o.knob_indices(), c.knob_indices()) >= min_distance;
