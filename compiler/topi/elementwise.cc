@@ -106,6 +106,14 @@ absl::StatusOr<te::Tensor> MultiplyCompute(const te::Tensor& a, const te::Tensor
   return Binary(a, b, "multiply", [](Expr x, Expr y) { return x * y; });
 }
 
+absl::StatusOr<te::Tensor> SubtractCompute(const te::Tensor& a, const te::Tensor& b) {
+  return Binary(a, b, "subtract", [](Expr x, Expr y) { return x - y; });
+}
+
+absl::StatusOr<te::Tensor> DivideCompute(const te::Tensor& a, const te::Tensor& b) {
+  return Binary(a, b, "divide", [](Expr x, Expr y) { return ir::Div(x, y); });
+}
+
 absl::StatusOr<te::Tensor> ClipCompute(const te::Tensor& x, double lo, double hi) {
   if (!(lo <= hi)) {
     return absl::InvalidArgumentError(absl::StrCat("clip: lower bound ", lo, " > upper ", hi));

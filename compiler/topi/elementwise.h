@@ -1,5 +1,6 @@
-// Elementwise operators (relu, bias_add, add, multiply, clip, sigmoid, tanh) and the schedule of
-// a chain of them: inner stages inlined, the output scheduled as any injective stage.
+// Elementwise operators (relu, bias_add, add, subtract, multiply, divide, clip, sigmoid, tanh) and
+// the schedule of a chain of them: inner stages inlined, the output scheduled as any injective
+// stage.
 #pragma once
 
 #include <vector>
@@ -21,6 +22,9 @@ absl::StatusOr<te::Tensor> BiasAddCompute(const te::Tensor& x, const te::Tensor&
 // stretches). Errors name the op and both shapes.
 absl::StatusOr<te::Tensor> AddCompute(const te::Tensor& a, const te::Tensor& b);
 absl::StatusOr<te::Tensor> MultiplyCompute(const te::Tensor& a, const te::Tensor& b);
+// a - b and a / b, broadcast the same way (`/` is ir::Div: floor division for integers).
+absl::StatusOr<te::Tensor> SubtractCompute(const te::Tensor& a, const te::Tensor& b);
+absl::StatusOr<te::Tensor> DivideCompute(const te::Tensor& a, const te::Tensor& b);
 // min(max(x, lo), hi); lo <= hi.
 absl::StatusOr<te::Tensor> ClipCompute(const te::Tensor& x, double lo, double hi);
 absl::StatusOr<te::Tensor> SigmoidCompute(const te::Tensor& x);

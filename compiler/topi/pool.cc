@@ -1,5 +1,6 @@
 #include "compiler/topi/pool.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -22,6 +23,16 @@ ir::Expr TapsInside(ir::Expr start, int64_t taps, int64_t d, int64_t lo, int64_t
   return end - first;
 }
 
+// The output extent in ceil mode: windows rounded up, less a last one that would start in the
+// end padding (it would read no input).
+int64_t CeilOutput(int64_t in, int64_t k, int64_t stride, int64_t dilation, int64_t begin,
+                   int64_t end) {
+  const int64_t span = in + begin + end - ((k - 1) * dilation + 1);
+  int64_t n = CeilDiv(span, stride) + 1;
+  if ((n - 1) * stride >= in + begin) --n;
+  return n;
+}
+
 }  // namespace
 
 absl::StatusOr<Pool2dTensors> Pool2dCompute(const te::Tensor& data, const Pool2dParams& params) {
@@ -33,10 +44,19 @@ absl::StatusOr<Pool2dTensors> Pool2dCompute(const te::Tensor& data, const Pool2d
   if (kh <= 0 || kw <= 0) {
     return absl::InvalidArgumentError(absl::StrCat(op, " (", shapes, "): empty window"));
   }
-  const Window2d& win = params.window;
   const int64_t h = (*ds)[2], w = (*ds)[3];
-  absl::StatusOr<WindowOutput> out = SlideWindow(op, shapes, win, h, w, kh, kw);
+  absl::StatusOr<WindowOutput> out = SlideWindow(op, shapes, params.window, h, w, kh, kw);
   if (!out.ok()) return out.status();
+  // `win` pads the end further in ceil mode, so the kept partial windows read padding.
+  Window2d win = params.window;
+  if (params.ceil_mode) {
+    out->h = CeilOutput(h, kh, win.stride_h, win.dilation_h, win.pad_top, win.pad_bottom);
+    out->w = CeilOutput(w, kw, win.stride_w, win.dilation_w, win.pad_left, win.pad_right);
+    win.pad_bottom = std::max(win.pad_bottom, (out->h - 1) * win.stride_h +
+                                                  (kh - 1) * win.dilation_h + 1 - h - win.pad_top);
+    win.pad_right = std::max(win.pad_right, (out->w - 1) * win.stride_w +
+                                                (kw - 1) * win.dilation_w + 1 - w - win.pad_left);
+  }
   const bool is_max = params.type == PoolType::kMax;
   Pool2dTensors t{data, data, te::Tensor(), te::Tensor()};
   ir::Expr fill = is_max ? ir::MinValue(data.dtype()) : ir::MakeZero(data.dtype());
@@ -59,7 +79,13 @@ absl::StatusOr<Pool2dTensors> Pool2dCompute(const te::Tensor& data, const Pool2d
   if (is_max) return t;
   auto avg_body = [&](const std::vector<ir::Var>& i) {
     ir::Expr count = Imm(kh * kw);
-    if (!params.count_include_pad) {
+    const Window2d& given = params.window;
+    if (params.count_include_pad && params.ceil_mode) {
+      count = TapsInside(i[2] * Imm(win.stride_h), kh, win.dilation_h, 0,
+                         given.pad_top + h + given.pad_bottom) *
+              TapsInside(i[3] * Imm(win.stride_w), kw, win.dilation_w, 0,
+                         given.pad_left + w + given.pad_right);
+    } else if (!params.count_include_pad) {
       count =
           TapsInside(i[2] * Imm(win.stride_h), kh, win.dilation_h, win.pad_top, win.pad_top + h) *
           TapsInside(i[3] * Imm(win.stride_w), kw, win.dilation_w, win.pad_left, win.pad_left + w);

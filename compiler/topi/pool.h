@@ -21,6 +21,10 @@ struct Pool2dParams {
   int64_t kernel_h = 2, kernel_w = 2;
   Window2d window;                 // stride, padding and dilation of the pooling window
   bool count_include_pad = false;  // average: divide by kernel_h * kernel_w even at borders
+  // Output extents rounded up: a last, partial window is kept when it starts inside the input or
+  // its begin padding (it reads the padding value past the end padding; an average with
+  // count_include_pad divides by its taps inside the padded input).
+  bool ceil_mode = false;
 };
 
 struct Pool2dTensors {

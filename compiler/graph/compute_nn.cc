@@ -1,0 +1,192 @@
+// Computes of the neural-network ops: conv2d (grouped and depthwise too), gemm, matmul,
+// batch_norm, the pools, softmax and lrn, from topi.
+#include "absl/strings/str_cat.h"
+#include "compiler/graph/op_compute_impl.h"
+#include "compiler/topi/batch_norm.h"
+#include "compiler/topi/conv2d.h"
+#include "compiler/topi/depthwise_conv2d.h"
+#include "compiler/topi/elementwise.h"
+#include "compiler/topi/gemm_general.h"
+#include "compiler/topi/group_conv2d.h"
+#include "compiler/topi/lrn.h"
+#include "compiler/topi/matmul_broadcast.h"
+#include "compiler/topi/pool.h"
+#include "compiler/topi/reshape.h"
+#include "compiler/topi/softmax_axis.h"
+
+namespace tunefarm::graph {
+namespace {
+
+// The convolution without bias: topi's conv2d (groups 1), depthwise conv2d (one group per input
+// channel: the weight [C*M][1][KH][KW] read as [C][M][KH][KW]) or grouped conv2d.
+absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::Window2d& window,
+                                         int64_t groups, std::vector<te::Tensor>& stages) {
+  const te::Tensor& data = ctx.inputs[0];
+  const te::Tensor& weight = ctx.inputs[1];
+  const std::vector<int64_t>& ws = ctx.input_types[1].shape;
+  const int64_t channels = ctx.input_types[0].shape[1];
+  if (groups == 1) {
+    absl::StatusOr<topi::Conv2dTensors> t = topi::Conv2dCompute(data, weight, window);
+    if (!t.ok()) return t.status();
+    stages.push_back(t->padded);
+    return t->out;
+  }
+  if (groups == channels) {
+    te::Tensor kernel = weight;
+    if (ws[0] != channels) {
+      absl::StatusOr<te::Tensor> k =
+          topi::ReshapeCompute(weight, {channels, ws[0] / channels, ws[2], ws[3]});
+      if (!k.ok()) return k.status();
+      kernel = *k;
+      stages.push_back(kernel);
+    }
+    absl::StatusOr<topi::DepthwiseConv2dTensors> t =
+        topi::DepthwiseConv2dCompute(data, kernel, window);
+    if (!t.ok()) return t.status();
+    stages.push_back(t->padded);
+    return t->out;
+  }
+  absl::StatusOr<topi::Conv2dTensors> t = topi::GroupConv2dCompute(data, weight, window, groups);
+  if (!t.ok()) return t.status();
+  stages.push_back(t->padded);
+  return t->out;
+}
+
+ComputeResult Pool(const ComputeContext& ctx, topi::PoolType type, bool global) {
+  topi::Pool2dParams params;
+  params.type = type;
+  const std::vector<int64_t>& x = ctx.input_types[0].shape;
+  if (global) {
+    params.kernel_h = x[2];
+    params.kernel_w = x[3];
+  } else {
+    absl::StatusOr<std::vector<int64_t>> kernel = IntsAttr(ctx, "kernel", {});
+    absl::StatusOr<int64_t> ceil_mode = IntAttr(ctx, "ceil_mode", 0);
+    absl::StatusOr<int64_t> count_pad = IntAttr(ctx, "count_include_pad", 0);
+    absl::StatusOr<topi::Window2d> window = ReadTopiWindow(ctx);
+    for (const absl::Status& s :
+         {kernel.status(), ceil_mode.status(), count_pad.status(), window.status()}) {
+      if (!s.ok()) return s;
+    }
+    params.kernel_h = (*kernel)[0];
+    params.kernel_w = (*kernel)[1];
+    params.window = *window;
+    params.ceil_mode = *ceil_mode != 0;
+    params.count_include_pad = *count_pad != 0;
+  }
+  absl::StatusOr<topi::Pool2dTensors> t = topi::Pool2dCompute(ctx.inputs[0], params);
+  if (!t.ok()) return ctx.Annotate(t.status());
+  return One(ctx, t->out, {t->padded, t->pooled});
+}
+
+}  // namespace
+
+absl::StatusOr<topi::Window2d> ReadTopiWindow(const ComputeContext& ctx) {
+  absl::StatusOr<std::vector<int64_t>> strides = IntsAttr(ctx, "strides", {1, 1});
+  absl::StatusOr<std::vector<int64_t>> pads = IntsAttr(ctx, "pads", {0, 0, 0, 0});
+  absl::StatusOr<std::vector<int64_t>> dilations = IntsAttr(ctx, "dilations", {1, 1});
+  for (const absl::Status& s : {strides.status(), pads.status(), dilations.status()}) {
+    if (!s.ok()) return s;
+  }
+  topi::Window2d w;
+  w.stride_h = (*strides)[0];
+  w.stride_w = (*strides)[1];
+  w.pad_top = (*pads)[0];
+  w.pad_left = (*pads)[1];
+  w.pad_bottom = (*pads)[2];
+  w.pad_right = (*pads)[3];
+  w.dilation_h = (*dilations)[0];
+  w.dilation_w = (*dilations)[1];
+  return w;
+}
+
+ComputeResult ComputeConv2d(const ComputeContext& ctx) {
+  absl::StatusOr<int64_t> groups = IntAttr(ctx, "groups", 1);
+  if (!groups.ok()) return groups.status();
+  absl::StatusOr<topi::Window2d> window = ReadTopiWindow(ctx);
+  if (!window.ok()) return window.status();
+  std::vector<te::Tensor> stages;
+  absl::StatusOr<te::Tensor> out = ConvolutionOf(ctx, *window, *groups, stages);
+  if (out.ok() && ctx.inputs.size() == 3) {
+    stages.push_back(*out);
+    out = topi::BiasAddCompute(*out, ctx.inputs[2], 1);
+  }
+  return One(ctx, out, std::move(stages));
+}
+
+ComputeResult ComputeGemm(const ComputeContext& ctx) {
+  absl::StatusOr<int64_t> trans_a = IntAttr(ctx, "trans_a", 0);
+  absl::StatusOr<int64_t> trans_b = IntAttr(ctx, "trans_b", 0);
+  absl::StatusOr<double> alpha = FloatAttr(ctx, "alpha", 1.0);
+  absl::StatusOr<double> beta = FloatAttr(ctx, "beta", 1.0);
+  for (const absl::Status& s :
+       {trans_a.status(), trans_b.status(), alpha.status(), beta.status()}) {
+    if (!s.ok()) return s;
+  }
+  topi::GeneralGemmParams params{*trans_a != 0, *trans_b != 0, *alpha, *beta};
+  te::Tensor c = ctx.inputs.size() == 3 ? ctx.inputs[2] : te::Tensor();
+  absl::StatusOr<topi::GeneralGemmTensors> t =
+      topi::GeneralGemmCompute(ctx.inputs[0], ctx.inputs[1], c, params);
+  if (!t.ok()) return ctx.Annotate(t.status());
+  const topi::GemmTensors& p = t->product;
+  return One(ctx, t->out, {t->a_t, p.packed_a, p.packed_b, p.blocked, p.c});
+}
+
+ComputeResult ComputeMatMul(const ComputeContext& ctx) {
+  return One(ctx, topi::BroadcastMatmulCompute(ctx.inputs[0], ctx.inputs[1]));
+}
+
+ComputeResult ComputeBatchNorm(const ComputeContext& ctx) {
+  absl::StatusOr<double> epsilon = FloatAttr(ctx, "epsilon", 1e-5);
+  if (!epsilon.ok()) return epsilon.status();
+  const std::vector<te::Tensor>& in = ctx.inputs;
+  absl::StatusOr<topi::BatchNormTensors> t =
+      topi::BatchNormInferenceCompute(in[0], in[1], in[2], in[3], in[4], *epsilon, 1);
+  if (!t.ok()) return ctx.Annotate(t.status());
+  return One(ctx, t->out, {t->scale, t->shift});
+}
+
+ComputeResult ComputeMaxPool2d(const ComputeContext& ctx) {
+  return Pool(ctx, topi::PoolType::kMax, false);
+}
+
+ComputeResult ComputeAvgPool2d(const ComputeContext& ctx) {
+  return Pool(ctx, topi::PoolType::kAvg, false);
+}
+
+ComputeResult ComputeGlobalAvgPool2d(const ComputeContext& ctx) {
+  return Pool(ctx, topi::PoolType::kAvg, true);
+}
+
+ComputeResult ComputeGlobalMaxPool2d(const ComputeContext& ctx) {
+  return Pool(ctx, topi::PoolType::kMax, true);
+}
+
+ComputeResult ComputeSoftmax(const ComputeContext& ctx) {
+  absl::StatusOr<int64_t> axis = IntAttr(ctx, "axis", -1);
+  if (!axis.ok()) return axis.status();
+  absl::StatusOr<topi::SoftmaxTensors> t =
+      topi::SoftmaxAxisCompute(ctx.inputs[0], NormalizedAxis(*axis, ctx.input_types[0].rank()));
+  if (!t.ok()) return ctx.Annotate(t.status());
+  return One(ctx, t->out, {t->max, t->exp, t->sum});
+}
+
+ComputeResult ComputeLrn(const ComputeContext& ctx) {
+  topi::LrnParams params;
+  absl::StatusOr<int64_t> size = IntAttr(ctx, "size", 0);
+  absl::StatusOr<double> alpha = FloatAttr(ctx, "alpha", 1e-4);
+  absl::StatusOr<double> beta = FloatAttr(ctx, "beta", 0.75);
+  absl::StatusOr<double> bias = FloatAttr(ctx, "bias", 1.0);
+  for (const absl::Status& s : {size.status(), alpha.status(), beta.status(), bias.status()}) {
+    if (!s.ok()) return s;
+  }
+  params.size = *size;
+  params.alpha = *alpha;
+  params.beta = *beta;
+  params.bias = *bias;
+  absl::StatusOr<topi::LrnTensors> t = topi::LrnCompute(ctx.inputs[0], params);
+  if (!t.ok()) return ctx.Annotate(t.status());
+  return One(ctx, t->out, {t->square_sum});
+}
+
+}  // namespace tunefarm::graph

@@ -1,0 +1,37 @@
+// The TE compute of every graph op: a node's outputs as tensor expressions over its inputs', from
+// compiler/topi. What lowers a node, or a fused group of nodes, to a kernel; op_evaluate.h runs
+// one node with it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "compiler/graph/node.h"
+#include "compiler/graph/tensor_type.h"
+#include "compiler/te/tensor.h"
+
+namespace tunefarm::graph {
+
+// The tensors of one op's computation.
+struct OpTensors {
+  std::vector<te::Tensor> outputs;  // one per node output, in order
+  // The stages between the inputs and the outputs (padding, a transposed operand, batch norm's
+  // per-channel scale), which a schedule inlines or computes. A stage lives only as long as a
+  // Tensor of it (readers hold its buffer, not its operation), so keep these while a schedule
+  // over the outputs is in use.
+  std::vector<te::Tensor> stages;
+};
+
+// The tensors of `node` computed from `inputs` (one per node input, in order, with constant
+// shapes). The node is type-checked first (InferOutputTypes), so an error names the node as
+// inference does; the outputs have exactly the inferred shapes.
+absl::StatusOr<OpTensors> ComputeOp(const Node& node, const std::vector<te::Tensor>& inputs);
+
+// The static type of a tensor with constant extents, or InvalidArgument naming it.
+absl::StatusOr<TensorType> TypeOfTensor(const te::Tensor& t);
+
+// A placeholder of `type` named `name`.
+te::Tensor PlaceholderOf(const TensorType& type, const std::string& name);
+
+}  // namespace tunefarm::graph

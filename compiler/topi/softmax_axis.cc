@@ -1,0 +1,73 @@
+#include "compiler/topi/softmax_axis.h"
+
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/ir/op.h"
+#include "compiler/topi/static_shape.h"
+
+namespace tunefarm::topi {
+
+absl::StatusOr<SoftmaxTensors> SoftmaxAxisCompute(const te::Tensor& x, int axis) {
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape("softmax", x);
+  if (!xs.ok()) return xs.status();
+  const int rank = static_cast<int>(xs->size());
+  if (axis < 0 || axis >= rank) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("softmax: axis ", axis, " is not an axis of ", ShapeString(*xs)));
+  }
+  if (axis == rank - 1) return SoftmaxCompute(x);
+  std::vector<ir::Expr> shape, reduced;
+  for (int d = 0; d < rank; ++d) {
+    shape.push_back(Imm((*xs)[d]));
+    if (d != axis) reduced.push_back(Imm((*xs)[d]));
+  }
+  // The full index with `k` put back at `axis`, and an element's index with `axis` dropped.
+  auto with_axis = [&](const std::vector<ir::Var>& i, ir::Expr k) {
+    std::vector<ir::Expr> index(i.begin(), i.end());
+    index.insert(index.begin() + axis, std::move(k));
+    return index;
+  };
+  auto without_axis = [&](const std::vector<ir::Var>& i) {
+    std::vector<ir::Expr> index(i.begin(), i.end());
+    index.erase(index.begin() + axis);
+    return index;
+  };
+  auto full = [](const std::vector<ir::Var>& i) {
+    return std::vector<ir::Expr>(i.begin(), i.end());
+  };
+  SoftmaxTensors t;
+  t.x = x;
+  ir::IterVar k = te::reduce_axis({Imm(0), Imm((*xs)[axis])}, "k");
+  absl::StatusOr<te::Tensor> max = te::compute(
+      reduced, [&](const std::vector<ir::Var>& i) { return te::max(x(with_axis(i, k->var)), {k}); },
+      "softmax_max");
+  if (!max.ok()) return max.status();
+  t.max = *max;
+  absl::StatusOr<te::Tensor> e = te::compute(
+      shape,
+      [&](const std::vector<ir::Var>& i) {
+        return ir::Call(ir::Intrinsic::kExp, {x(full(i)) - t.max(without_axis(i))});
+      },
+      "softmax_exp");
+  if (!e.ok()) return e.status();
+  t.exp = *e;
+  ir::IterVar k2 = te::reduce_axis({Imm(0), Imm((*xs)[axis])}, "k");
+  absl::StatusOr<te::Tensor> sum = te::compute(
+      reduced,
+      [&](const std::vector<ir::Var>& i) { return te::sum(t.exp(with_axis(i, k2->var)), {k2}); },
+      "softmax_sum");
+  if (!sum.ok()) return sum.status();
+  t.sum = *sum;
+  absl::StatusOr<te::Tensor> out = te::compute(
+      shape,
+      [&](const std::vector<ir::Var>& i) {
+        return ir::Div(t.exp(full(i)), t.sum(without_axis(i)));
+      },
+      "softmax");
+  if (!out.ok()) return out.status();
+  t.out = *out;
+  return t;
+}
+
+}  // namespace tunefarm::topi

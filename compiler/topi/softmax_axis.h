@@ -1,0 +1,15 @@
+// Softmax over any one axis (ONNX opset 13's Softmax, a channel softmax over NCHW), in the same
+// three stable passes as softmax.h; over the last axis it is softmax.h's compute itself.
+#pragma once
+
+#include "absl/status/statusor.h"
+#include "compiler/te/tensor.h"
+#include "compiler/topi/softmax.h"
+
+namespace tunefarm::topi {
+
+// `axis` in [0, rank). The max and sum stages have x's shape without `axis`. Errors: a rank-0 or
+// symbolic-shaped input, an axis out of range.
+absl::StatusOr<SoftmaxTensors> SoftmaxAxisCompute(const te::Tensor& x, int axis);
+
+}  // namespace tunefarm::topi

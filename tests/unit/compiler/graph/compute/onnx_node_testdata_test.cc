@@ -1,0 +1,194 @@
+// ONNX's own backend node tests (Debian libonnx-testdata) run numerically: each float32 case of
+// the listed ops is imported, evaluated node by node with EvaluateOp, and its outputs compared
+// with the case's output_*.pb. Prints a passed/failed/unsupported table per op.
+#include <filesystem>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <map>
+#include <set>
+
+#include "compiler/frontend/onnx/onnx_importer.h"
+#include "compiler/frontend/onnx/tensor_proto.h"
+#include "compiler/graph/op_evaluate.h"
+#include "tests/testing/files.h"
+
+namespace tunefarm::graph {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kNodeTests = "/usr/share/libonnx-testdata/data/node";
+constexpr double kRtol = 1e-4, kAtol = 1e-5;
+
+const std::set<std::string>& ListedOps() {
+  static const std::set<std::string> ops = {"Conv",          "Gemm",
+                                            "MatMul",        "BatchNormalization",
+                                            "Relu",          "Clip",
+                                            "Sigmoid",       "HardSwish",
+                                            "HardSigmoid",   "Tanh",
+                                            "Exp",           "Add",
+                                            "Sub",           "Mul",
+                                            "Div",           "MaxPool",
+                                            "AveragePool",   "GlobalAveragePool",
+                                            "GlobalMaxPool", "Flatten",
+                                            "Reshape",       "Transpose",
+                                            "Concat",        "Pad",
+                                            "Slice",         "Split",
+                                            "Squeeze",       "Unsqueeze",
+                                            "Softmax",       "LRN",
+                                            "Identity",      "Dropout"};
+  return ops;
+}
+
+bool ReadProto(const fs::path& path, google::protobuf::MessageLite& message) {
+  std::optional<std::string> bytes = fixtures::ReadFile(path.string());
+  return bytes && message.ParseFromString(*bytes);
+}
+
+absl::StatusOr<runtime::NDArray> ReadTensor(const fs::path& path) {
+  ::onnx::TensorProto tensor;
+  if (!ReadProto(path, tensor)) return absl::NotFoundError("cannot read " + path.string());
+  return frontend::onnx::ArrayFromTensorProto(tensor, path.string());
+}
+
+// A float32 case of listed ops only (int64 inputs allowed: they carry parameters).
+bool IsCandidate(const ::onnx::ModelProto& model) {
+  if (model.graph().node_size() == 0) return false;
+  for (const auto& node : model.graph().node()) {
+    if (!ListedOps().count(node.op_type())) return false;
+  }
+  for (const auto& out : model.graph().output()) {
+    if (out.type().tensor_type().elem_type() != ::onnx::TensorProto::FLOAT) return false;
+  }
+  for (const auto& in : model.graph().input()) {
+    int t = in.type().tensor_type().elem_type();
+    if (t != ::onnx::TensorProto::FLOAT && t != ::onnx::TensorProto::INT64) return false;
+  }
+  return true;
+}
+
+// Reads the case's inputs: parameters (int64 or scalar: Reshape's shape, Clip's bounds) go to
+// `options` as constants, data into `data` by name.
+absl::Status ReadInputs(const fs::path& dir, const ::onnx::ModelProto& model,
+                        frontend::onnx::OnnxImportOptions& options,
+                        std::map<std::string, runtime::NDArray>& data) {
+  std::set<std::string> initializers;
+  for (const auto& init : model.graph().initializer()) initializers.insert(init.name());
+  int index = 0;
+  for (const auto& in : model.graph().input()) {
+    if (initializers.count(in.name())) continue;
+    fs::path file = dir / "test_data_set_0" / ("input_" + std::to_string(index++) + ".pb");
+    absl::StatusOr<runtime::NDArray> a = ReadTensor(file);
+    if (!a.ok()) return a.status();
+    bool parameter = a->dtype().code == kDLInt || a->ndim() == 0;
+    (parameter ? options.constant_inputs : data).emplace(in.name(), *std::move(a));
+  }
+  return absl::OkStatus();
+}
+
+// "" when every output matches, else what differs.
+std::string Compare(const runtime::NDArray& got, const runtime::NDArray& want) {
+  if (got.shape() != want.shape()) return "shape differs";
+  if (got.dtype().code != kDLFloat || got.dtype().bits != 32) return "dtype differs";
+  const float* g = static_cast<const float*>(got.data());
+  const float* w = static_cast<const float*>(want.data());
+  for (int64_t i = 0; i < got.NumElements(); ++i) {
+    double err = std::fabs(static_cast<double>(g[i]) - w[i]);
+    if (!(err <= kAtol + kRtol * std::fabs(w[i]))) {
+      return "element " + std::to_string(i) + ": got " + std::to_string(g[i]) + ", want " +
+             std::to_string(w[i]);
+    }
+  }
+  return "";
+}
+
+enum class Outcome { kPassed, kFailed, kUnsupported };
+
+// Runs one case; `why` says what went wrong.
+Outcome RunCase(const fs::path& dir, const ::onnx::ModelProto& model, std::string& why) {
+  frontend::onnx::OnnxImportOptions options;
+  std::map<std::string, runtime::NDArray> data;
+  if (absl::Status s = ReadInputs(dir, model, options, data); !s.ok()) {
+    why = std::string(s.message());
+    return Outcome::kFailed;
+  }
+  absl::StatusOr<Graph> g = frontend::onnx::ImportOnnxFile((dir / "model.onnx").string(), options);
+  if (!g.ok()) {
+    why = std::string(g.status().message());
+    return g.status().code() == absl::StatusCode::kUnimplemented ? Outcome::kUnsupported
+                                                                 : Outcome::kFailed;
+  }
+  std::map<ValueId, runtime::NDArray> computed;
+  auto value_of = [&](ValueId id) -> const runtime::NDArray* {
+    if (const runtime::NDArray* c = g->ConstantData(id)) return c;
+    if (auto it = computed.find(id); it != computed.end()) return &it->second;
+    auto named = data.find(g->value(id).name);
+    return named == data.end() ? nullptr : &named->second;
+  };
+  for (const Node& node : g->nodes()) {
+    std::vector<const runtime::NDArray*> inputs;
+    for (ValueId id : node.inputs) inputs.push_back(value_of(id));
+    if (std::find(inputs.begin(), inputs.end(), nullptr) != inputs.end()) {
+      why = "an input of node '" + node.name + "' has no data";
+      return Outcome::kFailed;
+    }
+    absl::StatusOr<std::vector<runtime::NDArray>> out = EvaluateOp(node, inputs);
+    if (!out.ok()) {
+      why = std::string(out.status().message());
+      return Outcome::kFailed;
+    }
+    for (size_t i = 0; i < out->size(); ++i)
+      computed.emplace(node.outputs[i], std::move((*out)[i]));
+  }
+  for (size_t i = 0; i < g->outputs().size(); ++i) {
+    absl::StatusOr<runtime::NDArray> want =
+        ReadTensor(dir / "test_data_set_0" / ("output_" + std::to_string(i) + ".pb"));
+    const runtime::NDArray* got = value_of(g->outputs()[i].value);
+    if (!want.ok() || got == nullptr) {
+      why = "output " + std::to_string(i) + " missing";
+      return Outcome::kFailed;
+    }
+    why = Compare(*got, *want);
+    if (!why.empty()) {
+      why = "output " + std::to_string(i) + ": " + why;
+      return Outcome::kFailed;
+    }
+  }
+  return Outcome::kPassed;
+}
+
+TEST(OnnxNodeTestdataTest, ListedOpsMatchTheExpectedOutputs) {
+  if (!fs::is_directory(kNodeTests)) GTEST_SKIP() << kNodeTests << " missing (libonnx-testdata)";
+  std::vector<fs::path> cases;
+  for (const auto& entry : fs::directory_iterator(kNodeTests)) cases.push_back(entry.path());
+  std::sort(cases.begin(), cases.end());
+  std::map<std::string, std::array<int, 3>> table;  // op -> passed, failed, unsupported
+  std::vector<std::string> failures, unsupported;
+  int total[3] = {0, 0, 0};
+  for (const fs::path& dir : cases) {
+    ::onnx::ModelProto model;
+    if (!ReadProto(dir / "model.onnx", model) || !IsCandidate(model)) continue;
+    std::string why;
+    Outcome outcome = RunCase(dir, model, why);
+    int k = static_cast<int>(outcome);
+    ++table[model.graph().node(0).op_type()][k];
+    ++total[k];
+    std::string line = dir.filename().string() + ": " + why;
+    if (outcome == Outcome::kFailed) failures.push_back(line);
+    if (outcome == Outcome::kUnsupported) unsupported.push_back(line);
+  }
+  std::printf("libonnx-testdata node cases, float32, listed ops (rtol %g, atol %g):\n", kRtol,
+              kAtol);
+  std::printf("  %-20s %6s %6s %11s\n", "op", "passed", "failed", "unsupported");
+  for (const auto& [op, counts] : table) {
+    std::printf("  %-20s %6d %6d %11d\n", op.c_str(), counts[0], counts[1], counts[2]);
+  }
+  std::printf("  %-20s %6d %6d %11d\n", "total", total[0], total[1], total[2]);
+  for (const std::string& line : unsupported) std::printf("  unsupported %s\n", line.c_str());
+  for (const std::string& line : failures) std::printf("  FAILED %s\n", line.c_str());
+  EXPECT_THAT(failures, ::testing::IsEmpty());
+  EXPECT_GE(total[0], 149);
+}
+
+}  // namespace
+}  // namespace tunefarm::graph
