@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "runtime/core/dtype_name.h"
+#include "runtime/core/percent_escape.h"
 
 // The manifest, one record per line so that `strings lib.so` shows it as written:
 //
@@ -26,54 +27,25 @@ namespace {
 constexpr std::string_view kHeader = "tunefarm-manifest";
 constexpr int kVersion = 1;
 
-bool NeedsEscape(unsigned char c) {
-  return c <= ' ' || c >= 0x7f || c == '%' || c == ',' || c == '[' || c == ']';
-}
+// Bytes the manifest's tokens use as separators, escaped in names beside percent-escaping's own.
+constexpr std::string_view kManifestSpecial = ",[]";
 
+// The empty name travels as a lone '%'.
 void AppendEscaped(std::string_view name, bool is_symbol, std::string* out) {
   if (name.empty()) {
     *out += '%';
     return;
   }
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  for (size_t i = 0; i < name.size(); ++i) {
-    auto c = static_cast<unsigned char>(name[i]);
-    bool numeric_start = is_symbol && i == 0 && ((c >= '0' && c <= '9') || c == '-');
-    if (NeedsEscape(c) || numeric_start) {
-      *out += '%';
-      *out += kHex[c >> 4];
-      *out += kHex[c & 15];
-    } else {
-      *out += static_cast<char>(c);
-    }
-  }
-}
-
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
+  AppendPercentEscaped(name, kManifestSpecial, is_symbol, out);
 }
 
 // Decodes a name; false for a malformed one, or for the empty name unless `allow_empty`.
 bool Unescape(std::string_view token, bool allow_empty, std::string* out) {
-  out->clear();
-  if (token == "%") return allow_empty;
-  for (size_t i = 0; i < token.size(); ++i) {
-    if (token[i] != '%') {
-      if (NeedsEscape(static_cast<unsigned char>(token[i]))) return false;
-      *out += token[i];
-      continue;
-    }
-    if (i + 2 >= token.size()) return false;
-    int hi = HexDigit(token[i + 1]);
-    int lo = HexDigit(token[i + 2]);
-    if (hi < 0 || lo < 0) return false;
-    *out += static_cast<char>(hi * 16 + lo);
-    i += 2;
+  if (token == "%") {
+    out->clear();
+    return allow_empty;
   }
-  return !out->empty();
+  return PercentUnescape(token, kManifestSpecial, out);
 }
 
 const char* KindName(ArgKind kind) {

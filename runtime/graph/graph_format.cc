@@ -5,50 +5,22 @@
 #include <utility>
 
 #include "runtime/core/dtype_name.h"
+#include "runtime/core/percent_escape.h"
 
 namespace tunefarm::runtime {
 namespace {
 
 constexpr std::string_view kHeader = "tunefarm-graph";
 
-bool NeedsEscape(unsigned char c) { return c <= ' ' || c >= 0x7f || c == '%' || c == '#'; }
+// '#' starts a comment in the graph text, so names escape it.
+constexpr std::string_view kGraphSpecial = "#";
 
 void AppendEscaped(std::string_view name, std::string* out) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  for (char ch : name) {
-    auto c = static_cast<unsigned char>(ch);
-    if (NeedsEscape(c)) {
-      *out += '%';
-      *out += kHex[c >> 4];
-      *out += kHex[c & 15];
-    } else {
-      *out += ch;
-    }
-  }
-}
-
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
+  AppendPercentEscaped(name, kGraphSpecial, /*escape_leading_number=*/false, out);
 }
 
 bool Unescape(std::string_view token, std::string* out) {
-  out->clear();
-  for (size_t i = 0; i < token.size(); ++i) {
-    if (token[i] != '%') {
-      *out += token[i];
-      continue;
-    }
-    if (i + 2 >= token.size()) return false;
-    int hi = HexDigit(token[i + 1]);
-    int lo = HexDigit(token[i + 2]);
-    if (hi < 0 || lo < 0) return false;
-    *out += static_cast<char>(hi * 16 + lo);
-    i += 2;
-  }
-  return !out->empty();
+  return PercentUnescape(token, kGraphSpecial, out);
 }
 
 template <typename T>

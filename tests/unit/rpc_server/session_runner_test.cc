@@ -117,6 +117,21 @@ class SessionRunnerTest : public ::testing::Test {
     call.mutable_close();
     return call;
   }
+  // A TimeFunction call that waits `repeat` times a minute between its repeats.
+  static v1::SessionCall HangingTiming(const std::string& module, const std::string& a,
+                                       const std::string& b, int repeat) {
+    v1::SessionCall timing;
+    v1::TimeFunctionRequest* t = timing.mutable_time_function();
+    t->set_module_id(module);
+    t->set_function("add_one");
+    t->add_args()->set_array_id(a);
+    t->add_args()->set_array_id(b);
+    t->add_args()->set_int_value(8);
+    t->mutable_options()->set_number(1);
+    t->mutable_options()->set_repeat(repeat);
+    t->mutable_options()->set_cooldown_ms(60000);
+    return timing;
+  }
 
   std::string library_;
   std::string dir_ = absl::StrCat(::testing::TempDir(), "/session_runner_", getpid());
@@ -163,17 +178,7 @@ TEST_F(SessionRunnerTest, ClosingASessionEndsACallThatHangs) {
   const std::string module = Upload("s");
   const std::string a = Alloc("s", 8).alloc().array_id();
   const std::string b = Alloc("s", 8).alloc().array_id();
-  v1::SessionCall timing;
-  v1::TimeFunctionRequest* t = timing.mutable_time_function();
-  t->set_module_id(module);
-  t->set_function("add_one");
-  t->add_args()->set_array_id(a);
-  t->add_args()->set_array_id(b);
-  t->add_args()->set_int_value(8);
-  t->mutable_options()->set_number(1);
-  t->mutable_options()->set_repeat(3);
-  t->mutable_options()->set_cooldown_ms(60000);  // two minutes in all
-  const int64_t hanging = Send("s", timing);
+  const int64_t hanging = Send("s", HangingTiming(module, a, b, 3));  // two minutes in all
   EXPECT_FALSE(replies_.Wait(hanging, 0.5).has_value()) << "the timing call was to be running";
 
   const auto start = Clock::now();
@@ -220,16 +225,7 @@ TEST_F(SessionRunnerTest, DestroyingTheRunnerKillsSessionsThatHang) {
   const std::string module = Upload("s");
   const std::string a = Alloc("s", 8).alloc().array_id();
   const std::string b = Alloc("s", 8).alloc().array_id();
-  v1::SessionCall timing;
-  v1::TimeFunctionRequest* t = timing.mutable_time_function();
-  t->set_module_id(module);
-  t->set_function("add_one");
-  t->add_args()->set_array_id(a);
-  t->add_args()->set_array_id(b);
-  t->add_args()->set_int_value(8);
-  t->mutable_options()->set_repeat(2);
-  t->mutable_options()->set_cooldown_ms(60000);
-  Send("s", timing);
+  Send("s", HangingTiming(module, a, b, 2));
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   const auto start = Clock::now();
   runner_.reset();

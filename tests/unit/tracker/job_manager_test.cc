@@ -399,6 +399,7 @@ TEST_F(JobManagerTest, AStateTheTableMissedIsWrittenOnceTheDatabaseIsFree) {
   // Another process holds the write lock past the table's busy timeout.
   sqlite3* other = nullptr;
   ASSERT_EQ(sqlite3_open(db_.c_str(), &other), SQLITE_OK);
+  sqlite3_busy_timeout(other, 10000);  // the manager may be writing the first job's state
   ASSERT_EQ(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr), SQLITE_OK);
   absl::StatusOr<JobStatus> cancelled = m.Cancel(second->id);
   ASSERT_TRUE(cancelled.ok());
