@@ -11,54 +11,15 @@
 #include "compiler/frontend/onnx/onnx_importer.h"
 #include "compiler/frontend/onnx/tensor_proto.h"
 #include "tests/testing/files.h"
+#include "tests/unit/compiler/frontend/onnx/onnx_node_cases.h"
 
 namespace tunefarm::frontend::onnx {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr const char* kNodeTests = "/usr/share/libonnx-testdata/data/node";
-
-// The ONNX ops of issue 15's first slice.
-const std::set<std::string>& ListedOps() {
-  static const std::set<std::string> ops = {"Conv",          "Gemm",
-                                            "MatMul",        "BatchNormalization",
-                                            "Relu",          "Clip",
-                                            "Sigmoid",       "HardSwish",
-                                            "HardSigmoid",   "Tanh",
-                                            "Exp",           "Add",
-                                            "Sub",           "Mul",
-                                            "Div",           "MaxPool",
-                                            "AveragePool",   "GlobalAveragePool",
-                                            "GlobalMaxPool", "Flatten",
-                                            "Reshape",       "Transpose",
-                                            "Concat",        "Pad",
-                                            "Slice",         "Split",
-                                            "Squeeze",       "Unsqueeze",
-                                            "Softmax",       "LRN",
-                                            "Identity",      "Dropout"};
-  return ops;
-}
-
-bool ReadProto(const fs::path& path, google::protobuf::MessageLite& message) {
-  std::optional<std::string> bytes = fixtures::ReadFile(path.string());
-  return bytes && message.ParseFromString(*bytes);
-}
-
-// A float32 case of listed ops only (integer inputs allowed: they carry parameters).
-bool IsCandidate(const ::onnx::ModelProto& model) {
-  for (const auto& node : model.graph().node()) {
-    if (!ListedOps().count(node.op_type())) return false;
-  }
-  for (const auto& out : model.graph().output()) {
-    if (out.type().tensor_type().elem_type() != ::onnx::TensorProto::FLOAT) return false;
-  }
-  for (const auto& in : model.graph().input()) {
-    int t = in.type().tensor_type().elem_type();
-    if (t != ::onnx::TensorProto::FLOAT && t != ::onnx::TensorProto::INT64) return false;
-  }
-  return true;
-}
+using frontend::onnx::testing::IsListedFloatCase;
+using frontend::onnx::testing::kNodeTests;
+using frontend::onnx::testing::ReadProto;
 
 // The case's integer and scalar inputs, bound as constants: parameters in these tests are inputs.
 absl::Status BindParameters(const fs::path& dir, const ::onnx::ModelProto& model,
@@ -106,7 +67,7 @@ TEST(OnnxTestdataTest, InferredShapesMatchTheExpectedOutputs) {
   std::vector<std::string> mismatched, unsupported, failed;
   for (const fs::path& dir : cases) {
     ::onnx::ModelProto model;
-    if (!ReadProto(dir / "model.onnx", model) || !IsCandidate(model)) continue;
+    if (!ReadProto(dir / "model.onnx", model) || !IsListedFloatCase(model)) continue;
     ++candidates;
     std::string name = dir.filename().string();
     OnnxImportOptions options;

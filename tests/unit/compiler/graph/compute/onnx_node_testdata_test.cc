@@ -11,60 +11,22 @@
 #include "compiler/frontend/onnx/tensor_proto.h"
 #include "compiler/graph/op_evaluate.h"
 #include "tests/testing/files.h"
+#include "tests/unit/compiler/frontend/onnx/onnx_node_cases.h"
 
 namespace tunefarm::graph {
 namespace {
 
 namespace fs = std::filesystem;
+using frontend::onnx::testing::IsListedFloatCase;
+using frontend::onnx::testing::kNodeTests;
+using frontend::onnx::testing::ReadProto;
 
-constexpr const char* kNodeTests = "/usr/share/libonnx-testdata/data/node";
 constexpr double kRtol = 1e-4, kAtol = 1e-5;
-
-const std::set<std::string>& ListedOps() {
-  static const std::set<std::string> ops = {"Conv",          "Gemm",
-                                            "MatMul",        "BatchNormalization",
-                                            "Relu",          "Clip",
-                                            "Sigmoid",       "HardSwish",
-                                            "HardSigmoid",   "Tanh",
-                                            "Exp",           "Add",
-                                            "Sub",           "Mul",
-                                            "Div",           "MaxPool",
-                                            "AveragePool",   "GlobalAveragePool",
-                                            "GlobalMaxPool", "Flatten",
-                                            "Reshape",       "Transpose",
-                                            "Concat",        "Pad",
-                                            "Slice",         "Split",
-                                            "Squeeze",       "Unsqueeze",
-                                            "Softmax",       "LRN",
-                                            "Identity",      "Dropout"};
-  return ops;
-}
-
-bool ReadProto(const fs::path& path, google::protobuf::MessageLite& message) {
-  std::optional<std::string> bytes = fixtures::ReadFile(path.string());
-  return bytes && message.ParseFromString(*bytes);
-}
 
 absl::StatusOr<runtime::NDArray> ReadTensor(const fs::path& path) {
   ::onnx::TensorProto tensor;
   if (!ReadProto(path, tensor)) return absl::NotFoundError("cannot read " + path.string());
   return frontend::onnx::ArrayFromTensorProto(tensor, path.string());
-}
-
-// A float32 case of listed ops only (int64 inputs allowed: they carry parameters).
-bool IsCandidate(const ::onnx::ModelProto& model) {
-  if (model.graph().node_size() == 0) return false;
-  for (const auto& node : model.graph().node()) {
-    if (!ListedOps().count(node.op_type())) return false;
-  }
-  for (const auto& out : model.graph().output()) {
-    if (out.type().tensor_type().elem_type() != ::onnx::TensorProto::FLOAT) return false;
-  }
-  for (const auto& in : model.graph().input()) {
-    int t = in.type().tensor_type().elem_type();
-    if (t != ::onnx::TensorProto::FLOAT && t != ::onnx::TensorProto::INT64) return false;
-  }
-  return true;
 }
 
 // Reads the case's inputs: parameters (int64 or scalar: Reshape's shape, Clip's bounds) go to
@@ -167,7 +129,7 @@ TEST(OnnxNodeTestdataTest, ListedOpsMatchTheExpectedOutputs) {
   int total[3] = {0, 0, 0};
   for (const fs::path& dir : cases) {
     ::onnx::ModelProto model;
-    if (!ReadProto(dir / "model.onnx", model) || !IsCandidate(model)) continue;
+    if (!ReadProto(dir / "model.onnx", model) || !IsListedFloatCase(model)) continue;
     std::string why;
     Outcome outcome = RunCase(dir, model, why);
     int k = static_cast<int>(outcome);
