@@ -6,6 +6,7 @@
 
 #include "runtime/core/dtype_name.h"
 #include "runtime/core/percent_escape.h"
+#include "runtime/core/quoted_line.h"
 
 // The manifest, one record per line so that `strings lib.so` shows it as written:
 //
@@ -157,15 +158,8 @@ std::string ParseArg(const std::vector<std::string_view>& tokens, ArgSpec* arg) 
   return ParseShape(tokens[4], &arg->shape);
 }
 
-// The offending line for an error message: printable, one line, not too long.
-std::string Quote(std::string_view line) {
-  std::string out = "'";
-  for (size_t i = 0; i < line.size() && i < 80; ++i) {
-    auto c = static_cast<unsigned char>(line[i]);
-    out += (c >= ' ' && c < 0x7f) ? static_cast<char>(c) : '?';
-  }
-  return out + (line.size() > 80 ? "...'" : "'");
-}
+// The offending line for an error message.
+std::string Quote(std::string_view line) { return QuoteLine(line, 80); }
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 
 #include "runtime/core/dtype_name.h"
 #include "runtime/core/percent_escape.h"
+#include "runtime/core/quoted_line.h"
 
 namespace tunefarm::runtime {
 namespace {
@@ -42,15 +43,8 @@ std::vector<std::string_view> SplitTokens(std::string_view line) {
   return tokens;
 }
 
-// The offending line for an error message: printable, one line, not too long.
-std::string Quote(std::string_view line) {
-  std::string out = "'";
-  for (size_t i = 0; i < line.size() && i < 100; ++i) {
-    auto c = static_cast<unsigned char>(line[i]);
-    out += (c >= ' ' && c < 0x7f) ? static_cast<char>(c) : '?';
-  }
-  return out + (line.size() > 100 ? "...'" : "'");
-}
+// The offending line for an error message.
+std::string Quote(std::string_view line) { return QuoteLine(line, 100); }
 
 bool IsIdentifier(std::string_view name) {
   if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
