@@ -1,12 +1,16 @@
 #!/usr/bin/python3
-"""Exports torchvision's ResNet-18, MobileNet-v2 and VGG-16 to ONNX (opset 13, batch 1, 3x224x224)
-with random weights and non-trivial batch-norm statistics, for the model tests and benchmarks.
+"""Exports torchvision's ResNet-18, MobileNet-v2 and VGG-16 to ONNX (opset 13, 3x224x224, batch
+dimension named "batch") with random weights and non-trivial batch-norm statistics, for the model
+tests and benchmarks. Beside each NAME.onnx it writes NAME.input.npy (a random batch-1 input) and
+NAME.output.npy (PyTorch's output for it), the reference `tunefarm model run --expect` checks.
 
-Usage: /usr/bin/python3 scripts/export-models.py OUT_DIR   (Debian's python3-torch/-torchvision)
+Usage: /usr/bin/python3 scripts/export-models.py OUT_DIR [NAME...]
+       (Debian's python3-torch/-torchvision; NAME: resnet18, mobilenet_v2, vgg16; default all)
 """
 import os
 import sys
 
+import numpy
 import torch
 import torchvision
 
@@ -22,11 +26,12 @@ def randomize_batch_norm(model):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: export-models.py OUT_DIR")
+    if len(sys.argv) < 2:
+        sys.exit("usage: export-models.py OUT_DIR [NAME...]")
     out_dir = sys.argv[1]
+    names = sys.argv[2:] or ["resnet18", "mobilenet_v2", "vgg16"]
     os.makedirs(out_dir, exist_ok=True)
-    for name in ("resnet18", "mobilenet_v2", "vgg16"):
+    for name in names:
         torch.manual_seed(0)
         model = getattr(torchvision.models, name)()
         randomize_batch_norm(model)
@@ -35,7 +40,11 @@ def main():
         path = os.path.join(out_dir, name + ".onnx")
         with torch.no_grad():
             torch.onnx.export(model, x, path, opset_version=13, input_names=["input"],
-                              output_names=["output"], do_constant_folding=True)
+                              output_names=["output"], do_constant_folding=True,
+                              dynamic_axes={"input": {0: "batch"}, "output": {0: "batch"}})
+            y = model(x)
+        numpy.save(os.path.join(out_dir, name + ".input.npy"), x.numpy())
+        numpy.save(os.path.join(out_dir, name + ".output.npy"), y.numpy())
         print(path)
 
 

@@ -12,8 +12,11 @@
 #include "tools/commands/demo_command.h"
 #include "tools/commands/jobs_command.h"
 #include "tools/commands/lower_command.h"
+#include "tools/commands/model_build_command.h"
 #include "tools/commands/model_info_command.h"
 #include "tools/commands/model_passes_command.h"
+#include "tools/commands/model_run_command.h"
+#include "tools/commands/model_test_command.h"
 #include "tools/commands/records_command.h"
 #include "tools/commands/run_command.h"
 #include "tools/commands/session_command.h"
@@ -282,7 +285,47 @@ int main(int argc, char** argv) {
       "passes", "Print the graph after import and after each graph pass, then the fused groups");
   model_passes_cmd->add_option("model", model_passes.file, "The .onnx file")->required();
   model_passes_cmd->add_option("--disable", model_passes.disable,
-                               "Graph passes to skip (common_subexpression, dead_code, fuse_ops)");
+                               "Graph passes to skip (simplify_inference, pack_weights, "
+                               "constant_folding, common_subexpression, dead_code, fuse_ops)");
+  // Options every command that builds a model takes.
+  std::vector<std::string> model_input_shapes;
+  auto add_compile_options = [&](CLI::App* cmd, tunefarm::tools::ModelCompileOptions& compile) {
+    cmd->add_option("--input-shape", model_input_shapes,
+                    "NAME=D1,D2,...: the shape of an input (batch size, image size)");
+    cmd->add_option("--disable", compile.disabled_passes, "Graph passes to skip");
+  };
+  tunefarm::tools::ModelBuildOptions model_build;
+  CLI::App* model_build_cmd = model_cmd->add_subcommand(
+      "build", "Build an ONNX model into one module file that the graph runtime loads alone");
+  model_build_cmd->add_option("model", model_build.file, "The .onnx file")->required();
+  model_build_cmd
+      ->add_option("--target", model_build.compile.target,
+                   "llvm (this host) or llvm -mtriple=aarch64-linux-gnu ...")
+      ->capture_default_str();
+  model_build_cmd->add_option("-o,--output", model_build.output, "The module to write")->required();
+  add_compile_options(model_build_cmd, model_build.compile);
+  tunefarm::tools::ModelRunOptions model_run;
+  CLI::App* model_run_cmd = model_cmd->add_subcommand(
+      "run", "Run a model (.onnx, built for this host first, or a built module) once");
+  model_run_cmd->add_option("model", model_run.model, "The .onnx file or module")->required();
+  model_run_cmd->add_option("--input", model_run.inputs,
+                            "NAME=FILE (.pb TensorProto or .npy); inputs not given are random");
+  model_run_cmd->add_option("--expect", model_run.expect,
+                            "Expected output files, one per output in order");
+  model_run_cmd->add_flag("--time", model_run.time, "Print the median latency: median_ms=<ms>");
+  model_run_cmd->add_flag("--profile", model_run.profile,
+                          "With --time: each kernel's median time, largest first");
+  model_run_cmd->add_option("--threads", model_run.threads, "Threads of the runtime's pool")
+      ->check(CLI::PositiveNumber);
+  model_run_cmd
+      ->add_option("--rtol", model_run.rtol,
+                   "Tolerance relative to the expected output's largest magnitude")
+      ->capture_default_str();
+  add_compile_options(model_run_cmd, model_run.compile);
+  tunefarm::tools::ModelTestOptions model_test;
+  CLI::App* model_test_cmd = model_cmd->add_subcommand(
+      "test", "Build and run ONNX backend test cases (model.onnx + test_data_set_*)");
+  model_test_cmd->add_option("cases", model_test.cases, "Case folders")->required();
 
   try {
     app.parse(argc, argv);
@@ -300,6 +343,26 @@ int main(int argc, char** argv) {
   }
   if (model_info_cmd->parsed()) {
     return tunefarm::tools::RunModelInfoCommand(model_info, std::cout, std::cerr);
+  }
+  if (model_build_cmd->parsed() || model_run_cmd->parsed()) {
+    tunefarm::tools::ModelCompileOptions& compile =
+        model_build_cmd->parsed() ? model_build.compile : model_run.compile;
+    for (const std::string& shape : model_input_shapes) {
+      absl::Status s = tunefarm::tools::ParseInputShape(shape, &compile.input_shapes);
+      if (!s.ok()) {
+        std::cerr << "tunefarm: " << s.message() << "\n";
+        return kUsageError;
+      }
+    }
+  }
+  if (model_build_cmd->parsed()) {
+    return tunefarm::tools::RunModelBuildCommand(model_build, std::cout, std::cerr);
+  }
+  if (model_run_cmd->parsed()) {
+    return tunefarm::tools::RunModelRunCommand(model_run, std::cout, std::cerr);
+  }
+  if (model_test_cmd->parsed()) {
+    return tunefarm::tools::RunModelTestCommand(model_test, std::cout, std::cerr);
   }
   if (build_cmd->parsed()) return tunefarm::tools::RunBuildCommand(build, std::cout, std::cerr);
   if (tune_cmd->parsed()) {

@@ -20,7 +20,8 @@ namespace {
 // The convolution without bias: topi's conv2d (groups 1), depthwise conv2d (one group per input
 // channel: the weight [C*M][1][KH][KW] read as [C][M][KH][KW]) or grouped conv2d.
 absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::Window2d& window,
-                                         int64_t groups, std::vector<te::Tensor>& stages) {
+                                         int64_t groups, std::vector<te::Tensor>& stages,
+                                         AnchorTensors& anchor) {
   const te::Tensor& data = ctx.inputs[0];
   const te::Tensor& weight = ctx.inputs[1];
   const std::vector<int64_t>& ws = ctx.input_types[1].shape;
@@ -29,6 +30,7 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
     absl::StatusOr<topi::Conv2dTensors> t = topi::Conv2dCompute(data, weight, window);
     if (!t.ok()) return t.status();
     stages.push_back(t->padded);
+    anchor = {AnchorTemplate::kConv2d, t->data, t->kernel, t->padded, t->out, t->out};
     return t->out;
   }
   if (groups == channels) {
@@ -44,6 +46,10 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
         topi::DepthwiseConv2dCompute(data, kernel, window);
     if (!t.ok()) return t.status();
     stages.push_back(t->padded);
+    // The template reads the weight as given: a reshaped one (channel multiplier > 1) is a stage.
+    if (kernel.same_as(weight)) {
+      anchor = {AnchorTemplate::kDepthwiseConv2d, t->data, t->kernel, t->padded, t->out, t->out};
+    }
     return t->out;
   }
   absl::StatusOr<topi::Conv2dTensors> t = topi::GroupConv2dCompute(data, weight, window, groups);
@@ -76,7 +82,12 @@ ComputeResult Pool(const ComputeContext& ctx, topi::PoolType type, bool global) 
   }
   absl::StatusOr<topi::Pool2dTensors> t = topi::Pool2dCompute(ctx.inputs[0], params);
   if (!t.ok()) return ctx.Annotate(t.status());
-  return One(ctx, t->out, {t->padded, t->pooled});
+  ComputeResult result = One(ctx, t->out, {t->padded, t->pooled});
+  // A global pool's single output column leaves the template's vectors empty.
+  if (result.ok() && !global) {
+    result->anchor = {AnchorTemplate::kPool2d, t->data, te::Tensor(), t->padded, t->pooled, t->out};
+  }
+  return result;
 }
 
 }  // namespace
@@ -106,12 +117,15 @@ ComputeResult ComputeConv2d(const ComputeContext& ctx) {
   absl::StatusOr<topi::Window2d> window = ReadTopiWindow(ctx);
   if (!window.ok()) return window.status();
   std::vector<te::Tensor> stages;
-  absl::StatusOr<te::Tensor> out = ConvolutionOf(ctx, *window, *groups, stages);
+  AnchorTensors anchor;
+  absl::StatusOr<te::Tensor> out = ConvolutionOf(ctx, *window, *groups, stages, anchor);
   if (out.ok() && ctx.inputs.size() == 3) {
     stages.push_back(*out);
     out = topi::BiasAddCompute(*out, ctx.inputs[2], 1);
   }
-  return One(ctx, out, std::move(stages));
+  ComputeResult result = One(ctx, out, std::move(stages));
+  if (result.ok()) result->anchor = anchor;
+  return result;
 }
 
 ComputeResult ComputeGemm(const ComputeContext& ctx) {

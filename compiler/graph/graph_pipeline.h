@@ -8,8 +8,8 @@
 
 namespace tunefarm::graph {
 
-// common_subexpression, dead_code, fuse_ops. Constant folding, inference simplification, scale
-// folding, layout rewrite and weight pre-packing join this list as they land.
+// simplify_inference, pack_weights, constant_folding, common_subexpression, dead_code, fuse_ops.
+// Scale folding into conv weights and the NCHWc layout rewrite join this list as they land.
 std::vector<GraphPass> DefaultGraphPasses();
 
 }  // namespace tunefarm::graph

@@ -43,7 +43,8 @@ absl::Status ComputeContext::Annotate(const absl::Status& status) const {
 ComputeResult One(const ComputeContext& ctx, const absl::StatusOr<te::Tensor>& t,
                   std::vector<te::Tensor> stages) {
   if (!t.ok()) return ctx.Annotate(t.status());
-  OpTensors result{{*t}, {}};
+  OpTensors result;
+  result.outputs.push_back(*t);
   for (te::Tensor& stage : stages) {
     bool input = false;
     for (const te::Tensor& in : ctx.inputs) input = input || in.same_as(stage);

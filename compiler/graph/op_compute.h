@@ -13,6 +13,18 @@
 
 namespace tunefarm::graph {
 
+// The templates a fused kernel can schedule its group with, by the anchor's computation.
+enum class AnchorTemplate : uint8_t { kNone, kConv2d, kDepthwiseConv2d, kPool2d };
+
+// An op whose output comes from one reduction a topi template tiles (conv2d with groups 1,
+// depthwise conv2d with multiplier 1, max/average pooling): the tensors that template takes.
+struct AnchorTensors {
+  AnchorTemplate kind = AnchorTemplate::kNone;
+  te::Tensor data, weight, padded;  // weight: undefined for pooling
+  te::Tensor reduced;               // the window's Reduce (a conv's bias comes after it)
+  te::Tensor out;                   // the template's own output (pool: the average's division)
+};
+
 // The tensors of one op's computation.
 struct OpTensors {
   std::vector<te::Tensor> outputs;  // one per node output, in order
@@ -21,6 +33,7 @@ struct OpTensors {
   // Tensor of it (readers hold its buffer, not its operation), so keep these while a schedule
   // over the outputs is in use.
   std::vector<te::Tensor> stages;
+  AnchorTensors anchor;  // kind kNone when no template applies
 };
 
 // The tensors of `node` computed from `inputs` (one per node input, in order, with constant

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/op.h"
+#include "compiler/topi/epilogue.h"
 #include "compiler/topi/injective_schedule.h"
 #include "compiler/topi/loop_tiling.h"
 #include "compiler/topi/pad.h"
@@ -58,8 +59,19 @@ std::string Conv2dScheduleConfig::ToString() const {
 
 Conv2dScheduleConfig DefaultConv2dConfig(const Conv2dTensors& t, const CpuInfo& cpu) {
   Conv2dScheduleConfig c;
-  c.vector_lanes = cpu.Lanes(4);
   const int64_t o = AxisExtent(t.out.op()->axis[1]), ow = AxisExtent(t.out.op()->axis[3]);
+  // Vectors that divide the row (a ragged last vector is computed lane by lane): the widest of the
+  // register's width, half or a quarter of it (at least 4 lanes) that divides OW, else the one
+  // that wastes the fewest lanes.
+  c.vector_lanes = cpu.Lanes(4);
+  int64_t best_waste = -1;
+  for (int64_t lanes = cpu.Lanes(4); lanes >= 4 && lanes * 4 >= cpu.Lanes(4); lanes /= 2) {
+    const int64_t waste = CeilDiv(ow, lanes) * lanes - ow;
+    if (best_waste < 0 || waste < best_waste) {
+      best_waste = waste;
+      c.vector_lanes = lanes;
+    }
+  }
   // Two vectors of columns when the width allows, else one.
   c.reg_w_vectors = ow >= 2 * c.vector_lanes && ow % (2 * c.vector_lanes) == 0 ? 2 : 1;
   // Accumulators, one input vector per column vector and one broadcast weight must fit.
@@ -72,19 +84,24 @@ Conv2dScheduleConfig DefaultConv2dConfig(const Conv2dTensors& t, const CpuInfo& 
 }
 
 absl::StatusOr<ScheduledOp> ScheduleConv2d(const Conv2dScheduleConfig& config,
-                                           const Conv2dTensors& t) {
+                                           const Conv2dTensors& t, const te::Tensor& output) {
   if (config.vector_lanes <= 0 || config.reg_w_vectors <= 0 || config.reg_o <= 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("conv2d schedule: vector_lanes, reg_w_vectors and reg_o must be positive (",
                      config.ToString(), ")"));
   }
-  schedule::Schedule s = schedule::Schedule::Create({t.out.op()});
+  const te::Tensor& result = output.defined() ? output : t.out;
+  schedule::Schedule s = schedule::Schedule::Create({result.op()});
   InjectiveScheduleConfig pad_config{config.vector_lanes, 1, config.parallel};
   SchedulePad(s, t.padded, t.data, config.pad_inline, pad_config);
   absl::StatusOr<te::Tensor> acc = s.cache_write(t.out, "local");
   if (!acc.ok()) return acc.status();
+  if (!result.same_as(t.out)) {
+    absl::Status inlined = InlineEpilogue(s, t.out, result, {t.padded}, "conv2d");
+    if (!inlined.ok()) return inlined;
+  }
 
-  schedule::Stage& out = s[t.out];
+  schedule::Stage& out = s[result];
   const auto axes = out.op()->axis;  // n, o, oh, ow
   ir::IterVar oi, wi;
   ir::IterVar oo = SplitBy(out, axes[1], config.reg_o, &oi);
@@ -107,7 +124,7 @@ absl::StatusOr<ScheduledOp> ScheduleConv2d(const Conv2dScheduleConfig& config,
   a.unroll(acc_axes[1]);
   if (config.unroll_kw) a.unroll(r[2]);
   if (!s.error().ok()) return s.error();
-  return ScheduledOp{s, {t.data, t.kernel, t.out}};
+  return ScheduledOp{s, {t.data, t.kernel, result}};
 }
 
 }  // namespace tunefarm::topi

@@ -45,8 +45,12 @@ struct Conv2dScheduleConfig {
 // Register tiles that fit `cpu`'s vector registers, dividing OW and O where possible.
 Conv2dScheduleConfig DefaultConv2dConfig(const Conv2dTensors& t, const CpuInfo& cpu);
 
-// Errors: a non-positive config field, named.
+// Errors: a non-positive config field, named. With `output` (a fused kernel: an elementwise
+// epilogue of t.out, epilogue.h), the register tiles are `output`'s and the epilogue is applied to
+// each accumulator tile before it is stored; the args are then t.data, t.kernel and `output`, and
+// the caller lists any other inputs the epilogue reads.
 absl::StatusOr<ScheduledOp> ScheduleConv2d(const Conv2dScheduleConfig& config,
-                                           const Conv2dTensors& t);
+                                           const Conv2dTensors& t,
+                                           const te::Tensor& output = te::Tensor());
 
 }  // namespace tunefarm::topi

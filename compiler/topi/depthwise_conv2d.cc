@@ -56,9 +56,11 @@ DepthwiseConv2dScheduleConfig DefaultDepthwiseConv2dConfig(const DepthwiseConv2d
 }
 
 absl::StatusOr<ScheduledOp> ScheduleDepthwiseConv2d(const DepthwiseConv2dScheduleConfig& config,
-                                                    const DepthwiseConv2dTensors& t) {
+                                                    const DepthwiseConv2dTensors& t,
+                                                    const te::Tensor& output) {
+  const te::Tensor& result = output.defined() ? output : t.out;
   return ScheduleWindowReduction(
-      config, {t.data, t.padded, t.out, t.out, {t.data, t.kernel, t.out}}, "depthwise_conv2d");
+      config, {t.data, t.padded, t.out, result, {t.data, t.kernel, result}}, "depthwise_conv2d");
 }
 
 }  // namespace tunefarm::topi

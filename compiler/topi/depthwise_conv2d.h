@@ -35,7 +35,10 @@ using DepthwiseConv2dScheduleConfig = WindowScheduleConfig;
 DepthwiseConv2dScheduleConfig DefaultDepthwiseConv2dConfig(const DepthwiseConv2dTensors& t,
                                                            const CpuInfo& cpu);
 
+// With `output`, an elementwise epilogue of t.out computed in each output tile (epilogue.h); the
+// args then end with `output`.
 absl::StatusOr<ScheduledOp> ScheduleDepthwiseConv2d(const DepthwiseConv2dScheduleConfig& config,
-                                                    const DepthwiseConv2dTensors& t);
+                                                    const DepthwiseConv2dTensors& t,
+                                                    const te::Tensor& output = te::Tensor());
 
 }  // namespace tunefarm::topi

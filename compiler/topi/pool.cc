@@ -104,8 +104,9 @@ Pool2dScheduleConfig DefaultPool2dConfig(const Pool2dTensors& t, const CpuInfo& 
 
 // The window's reduction accumulates in a local tile; for average, the division reads it.
 absl::StatusOr<ScheduledOp> SchedulePool2d(const Pool2dScheduleConfig& config,
-                                           const Pool2dTensors& t) {
-  return ScheduleWindowReduction(config, {t.data, t.padded, t.pooled, t.out, {t.data, t.out}},
+                                           const Pool2dTensors& t, const te::Tensor& output) {
+  const te::Tensor& result = output.defined() ? output : t.out;
+  return ScheduleWindowReduction(config, {t.data, t.padded, t.pooled, result, {t.data, result}},
                                  "pool2d");
 }
 

@@ -44,7 +44,10 @@ using Pool2dScheduleConfig = WindowScheduleConfig;
 
 Pool2dScheduleConfig DefaultPool2dConfig(const Pool2dTensors& t, const CpuInfo& cpu);
 
+// With `output`, an elementwise epilogue of t.out computed in each output tile (epilogue.h); the
+// args then end with `output`.
 absl::StatusOr<ScheduledOp> SchedulePool2d(const Pool2dScheduleConfig& config,
-                                           const Pool2dTensors& t);
+                                           const Pool2dTensors& t,
+                                           const te::Tensor& output = te::Tensor());
 
 }  // namespace tunefarm::topi

@@ -1,6 +1,7 @@
 #include "compiler/topi/window_schedule.h"
 
 #include "absl/strings/str_cat.h"
+#include "compiler/topi/epilogue.h"
 #include "compiler/topi/injective_schedule.h"
 #include "compiler/topi/loop_tiling.h"
 #include "compiler/topi/pad.h"
@@ -36,7 +37,10 @@ absl::StatusOr<ScheduledOp> ScheduleWindowReduction(const WindowScheduleConfig& 
               InjectiveScheduleConfig{config.vector_lanes, 1, config.parallel});
   absl::StatusOr<te::Tensor> acc = s.cache_write(t.reduced, "local");
   if (!acc.ok()) return acc.status();
-  if (!t.reduced.same_as(t.out)) s[t.reduced].compute_inline();
+  if (!t.reduced.same_as(t.out)) {
+    absl::Status inlined = InlineEpilogue(s, t.reduced, t.out, {t.padded}, op.c_str());
+    if (!inlined.ok()) return inlined;
+  }
 
   schedule::Stage& out = s[t.out];
   const auto axes = out.op()->axis;  // n, c, oh, ow

@@ -28,8 +28,9 @@ WindowScheduleConfig DefaultWindowConfig(const te::Tensor& out, const CpuInfo& c
                                          int64_t max_vectors);
 
 // The tensors of one window reduction: `reduced` (the window's Reduce, NCHW) is accumulated in a
-// local tile at each output tile of `out`, which is `reduced` itself or an elementwise stage of it
-// (inlined). `args` are the op's arguments, inputs then output. `op` names the op in errors.
+// local tile at each output tile of `out`, which is `reduced` itself or an elementwise epilogue of
+// it (epilogue.h: every stage between them is inlined). `args` are the op's arguments, inputs then
+// output. `op` names the op in errors.
 struct WindowStages {
   te::Tensor data, padded, reduced, out;
   std::vector<te::Tensor> args;

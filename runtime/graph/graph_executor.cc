@@ -1,5 +1,6 @@
 #include "runtime/graph/graph_executor.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -12,34 +13,6 @@ namespace {
 // Where tensors point while their calls are checked, before anything is allocated: the checks
 // look at the pointer's alignment only.
 alignas(kTensorAlignment) unsigned char kCheckPlaceholder[kTensorAlignment];
-
-bool IsInputOrOutput(const GraphTensor& t) {
-  return t.kind == GraphTensorKind::kInput || t.kind == GraphTensorKind::kOutput;
-}
-
-// Lifetimes of every tensor that lives in the arena (all but params), by tensor id; params get
-// an empty lifetime and are skipped by the caller.
-std::vector<BufferLifetime> Lifetimes(const GraphDescription& g) {
-  const int64_t last = static_cast<int64_t>(g.steps.size()) - 1;
-  std::vector<BufferLifetime> lives(g.tensors.size());
-  std::vector<char> seen(g.tensors.size(), 0);
-  for (size_t i = 0; i < g.tensors.size(); ++i) {
-    lives[i].bytes = g.tensors[i].bytes;
-    if (IsInputOrOutput(g.tensors[i])) lives[i] = {g.tensors[i].bytes, 0, last};
-  }
-  for (int64_t s = 0; s <= last; ++s) {
-    for (const StepArg& arg : g.steps[s].args) {
-      if (arg.kind != StepArgKind::kIn && arg.kind != StepArgKind::kOut) continue;
-      if (IsInputOrOutput(g.tensors[arg.value])) continue;
-      BufferLifetime& life = lives[arg.value];
-      // The parser guarantees an intermediate's first use is a write.
-      if (!seen[arg.value]) life.first_step = s;
-      seen[arg.value] = 1;
-      life.last_step = s;
-    }
-  }
-  return lives;
-}
 
 GraphTensorInfo InfoOf(const GraphTensor& t) {
   return GraphTensorInfo{t.name, t.dtype, t.shape, t.bytes};
@@ -154,14 +127,8 @@ std::string GraphExecutor::PrepareCalls() {
 }
 
 std::string GraphExecutor::PlanAndAllocate(const GraphLoadOptions& options) {
-  std::vector<BufferLifetime> lives = Lifetimes(graph_);
   std::vector<size_t> planned;  // tensor ids in the arena
-  std::vector<BufferLifetime> buffers;
-  for (size_t i = 0; i < graph_.tensors.size(); ++i) {
-    if (graph_.tensors[i].kind == GraphTensorKind::kParam) continue;
-    planned.push_back(i);
-    buffers.push_back(lives[i]);
-  }
+  std::vector<BufferLifetime> buffers = ArenaBuffers(graph_, &planned);
   MemoryPlan plan;
   std::string what;
   if (!PlanMemory(buffers, &plan, &what)) return what;
@@ -254,10 +221,24 @@ void* GraphExecutor::MutableInput(int index) {
   return tensors_[input_ids_[index]].data;
 }
 
-bool GraphExecutor::Run(std::string* error) {
+bool GraphExecutor::Run(std::string* error) { return RunImpl(error, nullptr); }
+
+bool GraphExecutor::RunProfiled(std::vector<double>* step_ms, std::string* error) {
+  step_ms->assign(calls_.size(), 0.0);
+  return RunImpl(error, step_ms->data());
+}
+
+bool GraphExecutor::RunImpl(std::string* error, double* step_ms) {
   for (size_t s = 0; s < calls_.size(); ++s) {
     const Call& call = calls_[s];
+    const auto start = step_ms != nullptr ? std::chrono::steady_clock::now()
+                                          : std::chrono::steady_clock::time_point();
     int32_t rc = call.entry(&values_[call.first_arg], &codes_[call.first_arg], call.num_args);
+    if (step_ms != nullptr) {
+      step_ms[s] =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
+    }
     if (rc != 0) {
       if (error != nullptr) {
         *error = "graph line " + std::to_string(call.graph_line) + ": step " + std::to_string(s) +

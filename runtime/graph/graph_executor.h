@@ -63,6 +63,10 @@ class GraphExecutor {
   // Runs every step in order on the calling thread. False (with the failing step's graph line in
   // `*error`) when a kernel returns nonzero; nothing is allocated unless that happens.
   bool Run(std::string* error = nullptr);
+  // Run, with each step's wall time in milliseconds in `*step_ms` (one per step, in order): where a
+  // model's time goes. Allocates the vector when it is smaller than the step count.
+  bool RunProfiled(std::vector<double>* step_ms, std::string* error = nullptr);
+  const std::string& step_kernel(int step) const { return graph_.steps[step].kernel; }
 
   // A view of an output, valid until the next Run or the executor's end; nullptr for an unknown
   // name or index.
@@ -86,6 +90,7 @@ class GraphExecutor {
   };
 
   GraphExecutor() = default;
+  bool RunImpl(std::string* error, double* step_ms);
   std::string PrepareCalls();
   std::string PlanAndAllocate(const GraphLoadOptions& options);
   std::string BindParams(const unsigned char* params);

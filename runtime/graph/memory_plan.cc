@@ -6,6 +6,10 @@
 namespace tunefarm::runtime {
 namespace {
 
+bool IsInputOrOutput(const GraphTensor& t) {
+  return t.kind == GraphTensorKind::kInput || t.kind == GraphTensorKind::kOutput;
+}
+
 // Rounds up to kArenaAlignment; false on overflow.
 bool AlignUp(uint64_t bytes, uint64_t* out) {
   if (bytes > std::numeric_limits<uint64_t>::max() - (kArenaAlignment - 1)) return false;
@@ -39,6 +43,34 @@ uint64_t BestFit(const std::vector<Placed>& live, uint64_t size) {
 }
 
 }  // namespace
+
+std::vector<BufferLifetime> ArenaBuffers(const GraphDescription& g, std::vector<size_t>* ids) {
+  const int64_t last = static_cast<int64_t>(g.steps.size()) - 1;
+  std::vector<BufferLifetime> lives(g.tensors.size());
+  std::vector<char> seen(g.tensors.size(), 0);
+  for (size_t i = 0; i < g.tensors.size(); ++i) {
+    lives[i].bytes = g.tensors[i].bytes;
+    if (IsInputOrOutput(g.tensors[i])) lives[i] = {g.tensors[i].bytes, 0, last};
+  }
+  for (int64_t s = 0; s <= last; ++s) {
+    for (const StepArg& arg : g.steps[s].args) {
+      if (arg.kind != StepArgKind::kIn && arg.kind != StepArgKind::kOut) continue;
+      if (IsInputOrOutput(g.tensors[arg.value])) continue;
+      BufferLifetime& life = lives[arg.value];
+      // The parser guarantees an intermediate's first use is a write.
+      if (!seen[arg.value]) life.first_step = s;
+      seen[arg.value] = 1;
+      life.last_step = s;
+    }
+  }
+  std::vector<BufferLifetime> buffers;
+  for (size_t i = 0; i < g.tensors.size(); ++i) {
+    if (g.tensors[i].kind == GraphTensorKind::kParam) continue;
+    if (ids != nullptr) ids->push_back(i);
+    buffers.push_back(lives[i]);
+  }
+  return buffers;
+}
 
 bool LifetimesIntersect(const BufferLifetime& a, const BufferLifetime& b) {
   return a.first_step <= b.last_step && b.first_step <= a.last_step;

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/graph/graph_format.h"
+
 namespace tunefarm::runtime {
 
 // One buffer to place: its size and the steps during which it must keep its bytes, from the first
@@ -38,5 +40,10 @@ bool LifetimesIntersect(const BufferLifetime& a, const BufferLifetime& b);
 // and that it fits in, or above them all. Sizes are rounded up to kArenaAlignment. Deterministic.
 // Returns false (and sets `*error`) only when the arena's size would overflow 64 bits.
 bool PlanMemory(const std::vector<BufferLifetime>& buffers, MemoryPlan* plan, std::string* error);
+
+// The buffers of `graph` that live in the arena (every tensor but params), with their lifetimes;
+// `tensor_ids` (when given) gets each buffer's tensor id. Expects a graph ParseGraph accepted.
+std::vector<BufferLifetime> ArenaBuffers(const GraphDescription& graph,
+                                         std::vector<size_t>* tensor_ids = nullptr);
 
 }  // namespace tunefarm::runtime

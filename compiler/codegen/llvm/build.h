@@ -2,8 +2,10 @@
 // exported shared library (object file linked with lld) for upload and deployment.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -24,9 +26,16 @@ absl::StatusOr<runtime::FunctionSignature> SignatureOf(const ir::PrimFunc& func)
 absl::StatusOr<std::shared_ptr<runtime::Module>> BuildJit(const std::vector<ir::PrimFunc>& funcs,
                                                           const Target& target);
 
+// A read-only, exported data symbol of a library (a model's graph text and weights, c_abi.h).
+struct DataSymbol {
+  std::string name;
+  std::string_view bytes;  // must outlive the export
+  uint64_t alignment = 64;
+};
+
 // Writes a shared library for `target` (host or cross) at `path`, loadable by
-// runtime::LoadModule on a machine of that architecture.
+// runtime::LoadModule on a machine of that architecture, with `data` exported beside the kernels.
 absl::Status ExportLibrary(const std::vector<ir::PrimFunc>& funcs, const Target& target,
-                           const std::string& path);
+                           const std::string& path, const std::vector<DataSymbol>& data = {});
 
 }  // namespace tunefarm::codegen

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/build.h"
 #include "compiler/codegen/llvm/codegen_module.h"
+#include "compiler/codegen/llvm/data_object.h"
 #include "compiler/codegen/llvm/linker.h"
 #include "compiler/codegen/llvm/llvm_target_machine.h"
 #include "compiler/codegen/llvm/object_emitter.h"
@@ -12,8 +13,20 @@
 
 namespace tunefarm::codegen {
 
+namespace {
+
+absl::Status WriteFile(const std::string& path, const llvm::MemoryBuffer& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(bytes.getBufferStart(), static_cast<std::streamsize>(bytes.getBufferSize()));
+  out.close();
+  if (!out) return absl::UnavailableError(absl::StrCat("cannot write ", path));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status ExportLibrary(const std::vector<ir::PrimFunc>& funcs, const Target& target,
-                           const std::string& path) {
+                           const std::string& path, const std::vector<DataSymbol>& data) {
   absl::StatusOr<llvm::TargetMachine*> tm = ThreadTargetMachine(target);
   if (!tm.ok()) return tm.status();
   absl::StatusOr<GeneratedModule> generated = GenerateModule(funcs, **tm);
@@ -22,14 +35,15 @@ absl::Status ExportLibrary(const std::vector<ir::PrimFunc>& funcs, const Target&
   if (!object.ok()) return object.status();
   absl::StatusOr<TempDir> dir = TempDir::Create("tunefarm-export");
   if (!dir.ok()) return dir.status();
-  const std::string object_path = dir->path() + "/kernels.o";
-  {
-    std::ofstream out(object_path, std::ios::binary);
-    out.write((*object)->getBufferStart(),
-              static_cast<std::streamsize>((*object)->getBufferSize()));
-    if (!out) return absl::UnavailableError(absl::StrCat("cannot write ", object_path));
+  std::vector<std::string> objects = {dir->path() + "/kernels.o"};
+  if (absl::Status s = WriteFile(objects[0], **object); !s.ok()) return s;
+  if (!data.empty()) {
+    absl::StatusOr<std::unique_ptr<llvm::MemoryBuffer>> data_object = EmitDataObject(data, **tm);
+    if (!data_object.ok()) return data_object.status();
+    objects.push_back(dir->path() + "/data.o");
+    if (absl::Status s = WriteFile(objects[1], **data_object); !s.ok()) return s;
   }
-  return LinkSharedLibrary({object_path}, path, dir->path() + "/link.log");
+  return LinkSharedLibrary(objects, path, dir->path() + "/link.log");
 }
 
 }  // namespace tunefarm::codegen

@@ -155,12 +155,13 @@ absl::StatusOr<graph::Graph> ImportModel(ModelProto& model, const OnnxImportOpti
 
 }  // namespace
 
-absl::StatusOr<graph::Graph> ImportOnnxBytes(std::string_view bytes,
-                                             const OnnxImportOptions& options) {
-  if (static_cast<int64_t>(bytes.size()) > options.max_file_bytes ||
+namespace {
+
+absl::StatusOr<ModelProto> ParseModel(std::string_view bytes, int64_t max_file_bytes) {
+  if (static_cast<int64_t>(bytes.size()) > max_file_bytes ||
       bytes.size() > static_cast<size_t>(INT32_MAX)) {
     return absl::InvalidArgumentError(
-        absl::StrCat("the model is ", bytes.size(), " bytes; at most ", options.max_file_bytes,
+        absl::StrCat("the model is ", bytes.size(), " bytes; at most ", max_file_bytes,
                      " are read (weights in external files are not supported)"));
   }
   ModelProto model;
@@ -174,17 +175,16 @@ absl::StatusOr<graph::Graph> ImportOnnxBytes(std::string_view bytes,
   if (model.ir_version() <= 0 || !model.has_graph()) {
     return absl::InvalidArgumentError("not an ONNX model: it has no IR version or no graph");
   }
-  return ImportModel(model, options);
+  return model;
 }
 
-absl::StatusOr<graph::Graph> ImportOnnxFile(const std::string& path,
-                                            const OnnxImportOptions& options) {
+absl::StatusOr<std::string> ReadModelFile(const std::string& path, int64_t max_file_bytes) {
   std::error_code ec;
   uintmax_t size = std::filesystem::file_size(path, ec);
   if (ec) return absl::NotFoundError(absl::StrCat("cannot open ", path, ": ", ec.message()));
-  if (size > static_cast<uintmax_t>(options.max_file_bytes)) {
+  if (size > static_cast<uintmax_t>(max_file_bytes)) {
     return absl::InvalidArgumentError(
-        absl::StrCat(path, " is ", size, " bytes; at most ", options.max_file_bytes,
+        absl::StrCat(path, " is ", size, " bytes; at most ", max_file_bytes,
                      " are read (weights in external files are not supported)"));
   }
   std::ifstream file(path, std::ios::binary);
@@ -192,7 +192,40 @@ absl::StatusOr<graph::Graph> ImportOnnxFile(const std::string& path,
   if (!file || !file.read(bytes.data(), static_cast<std::streamsize>(size))) {
     return absl::NotFoundError(absl::StrCat("cannot read ", path));
   }
-  absl::StatusOr<graph::Graph> g = ImportOnnxBytes(bytes, options);
+  return bytes;
+}
+
+}  // namespace
+
+absl::StatusOr<graph::Graph> ImportOnnxBytes(std::string_view bytes,
+                                             const OnnxImportOptions& options) {
+  absl::StatusOr<ModelProto> model = ParseModel(bytes, options.max_file_bytes);
+  if (!model.ok()) return model.status();
+  return ImportModel(*model, options);
+}
+
+absl::StatusOr<std::vector<std::string>> ReadOnnxInputNames(const std::string& path,
+                                                            int64_t max_file_bytes) {
+  absl::StatusOr<std::string> bytes = ReadModelFile(path, max_file_bytes);
+  if (!bytes.ok()) return bytes.status();
+  absl::StatusOr<ModelProto> model = ParseModel(*bytes, max_file_bytes);
+  if (!model.ok()) {
+    return absl::Status(model.status().code(), absl::StrCat(path, ": ", model.status().message()));
+  }
+  std::set<std::string> initializers;
+  for (const auto& init : model->graph().initializer()) initializers.insert(init.name());
+  std::vector<std::string> names;
+  for (const auto& in : model->graph().input()) {
+    if (!initializers.count(in.name())) names.push_back(in.name());
+  }
+  return names;
+}
+
+absl::StatusOr<graph::Graph> ImportOnnxFile(const std::string& path,
+                                            const OnnxImportOptions& options) {
+  absl::StatusOr<std::string> bytes = ReadModelFile(path, options.max_file_bytes);
+  if (!bytes.ok()) return bytes.status();
+  absl::StatusOr<graph::Graph> g = ImportOnnxBytes(*bytes, options);
   if (!g.ok())
     return absl::Status(g.status().code(), absl::StrCat(path, ": ", g.status().message()));
   return g;

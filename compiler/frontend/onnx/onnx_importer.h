@@ -35,4 +35,9 @@ absl::StatusOr<graph::Graph> ImportOnnxFile(const std::string& path,
 absl::StatusOr<graph::Graph> ImportOnnxBytes(std::string_view bytes,
                                              const OnnxImportOptions& options = {});
 
+// The model's graph inputs that are not initializers, in the file's order: the order of ONNX test
+// data's input_N.pb files. Errors as ImportOnnxFile's for a file that is not a model.
+absl::StatusOr<std::vector<std::string>> ReadOnnxInputNames(
+    const std::string& path, int64_t max_file_bytes = (int64_t{1} << 31) - 1);
+
 }  // namespace tunefarm::frontend::onnx

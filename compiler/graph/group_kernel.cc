@@ -1,0 +1,182 @@
+#include "compiler/graph/group_kernel.h"
+
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/graph/op_compute.h"
+#include "compiler/graph/op_registry.h"
+#include "compiler/passes/lower.h"
+#include "compiler/topi/activation.h"
+#include "compiler/topi/conv2d.h"
+#include "compiler/topi/default_schedule.h"
+#include "compiler/topi/depthwise_conv2d.h"
+#include "compiler/topi/pool.h"
+
+namespace tunefarm::graph {
+namespace {
+
+// The group's computation in TE: placeholders for what it reads, the tensors of every node (kept
+// alive: a stage lives only while a tensor of it does) and the tensors it writes.
+struct GroupTensors {
+  std::vector<te::Tensor> placeholders;
+  std::vector<te::Tensor> outputs;
+  std::vector<OpTensors> nodes;
+  AnchorTensors anchor;
+};
+
+bool ReadOutsideGroup(const Graph& graph, ValueId value, const std::vector<char>& in_group) {
+  for (const GraphOutput& out : graph.outputs()) {
+    if (out.value == value) return true;
+  }
+  const std::vector<Node>& nodes = graph.nodes();
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    if (in_group[n]) continue;
+    for (ValueId in : nodes[n].inputs) {
+      if (in == value) return true;
+    }
+  }
+  return false;
+}
+
+absl::StatusOr<GroupTensors> ComputeGroup(const Graph& graph, const FusedGroup& group,
+                                          GroupKernel& kernel) {
+  std::vector<char> in_group(graph.nodes().size(), 0);
+  for (int n : group.nodes) in_group[n] = 1;
+  GroupTensors t;
+  std::map<ValueId, te::Tensor> tensors;
+  for (int n : group.nodes) {
+    const Node& node = graph.nodes()[n];
+    std::vector<te::Tensor> inputs;
+    for (ValueId in : node.inputs) {
+      auto it = tensors.find(in);
+      if (it == tensors.end()) {
+        te::Tensor p = PlaceholderOf(graph.value(in).type, absl::StrCat("p", kernel.inputs.size()));
+        it = tensors.emplace(in, p).first;
+        kernel.inputs.push_back(in);
+        t.placeholders.push_back(p);
+      }
+      inputs.push_back(it->second);
+    }
+    absl::StatusOr<OpTensors> computed = ComputeOp(node, inputs);
+    if (!computed.ok()) return computed.status();
+    if (n == group.anchor) t.anchor = computed->anchor;
+    for (size_t i = 0; i < node.outputs.size(); ++i) {
+      tensors[node.outputs[i]] = computed->outputs[i];
+    }
+    t.nodes.push_back(*std::move(computed));
+  }
+  for (int n : group.nodes) {
+    for (ValueId out : graph.nodes()[n].outputs) {
+      if (!ReadOutsideGroup(graph, out, in_group)) continue;
+      te::Tensor result = tensors[out];
+      // A kernel writes its own buffers: an op that passes its input through (a reshape that
+      // changes nothing) or a value written twice gets a copy.
+      bool aliased = false;
+      for (const te::Tensor& p : t.placeholders) aliased = aliased || p.same_as(result);
+      for (const te::Tensor& o : t.outputs) aliased = aliased || o.same_as(result);
+      if (aliased) {
+        absl::StatusOr<te::Tensor> copy = topi::IdentityCompute(result);
+        if (!copy.ok()) return copy.status();
+        result = *copy;
+      }
+      kernel.outputs.push_back(out);
+      t.outputs.push_back(result);
+    }
+  }
+  return t;
+}
+
+// Whether every node but the anchor is an elementwise or broadcast op after it: an epilogue.
+bool IsAnchorWithEpilogue(const Graph& graph, const FusedGroup& group) {
+  if (group.anchor < 0) return false;
+  for (int n : group.nodes) {
+    if (n == group.anchor) continue;
+    if (n < group.anchor || GetOpInfo(graph.nodes()[n].op).pattern > PatternKind::kBroadcast)
+      return false;
+  }
+  return true;
+}
+
+// The anchor's template over `output` (the group's one output: the anchor's own or its epilogue),
+// with its default config; FailedPrecondition when the template does not apply.
+absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(const AnchorTensors& a,
+                                                     const te::Tensor& output,
+                                                     const topi::CpuInfo& cpu,
+                                                     std::string* description) {
+  const te::Tensor epilogue = output.same_as(a.out) ? te::Tensor() : output;
+  switch (a.kind) {
+    case AnchorTemplate::kConv2d: {
+      topi::Conv2dTensors t{a.data, a.weight, a.padded, a.reduced};
+      topi::Conv2dScheduleConfig config = topi::DefaultConv2dConfig(t, cpu);
+      *description = absl::StrCat("conv2d template (", config.ToString(), ")");
+      // The bias (when the conv has one) is part of the epilogue.
+      return topi::ScheduleConv2d(config, t, output.same_as(a.reduced) ? te::Tensor() : output);
+    }
+    case AnchorTemplate::kDepthwiseConv2d: {
+      topi::DepthwiseConv2dTensors t{a.data, a.weight, a.padded, a.reduced};
+      topi::DepthwiseConv2dScheduleConfig config = topi::DefaultDepthwiseConv2dConfig(t, cpu);
+      *description = absl::StrCat("depthwise_conv2d template (", config.ToString(), ")");
+      return topi::ScheduleDepthwiseConv2d(config, t,
+                                           output.same_as(a.reduced) ? te::Tensor() : output);
+    }
+    case AnchorTemplate::kPool2d: {
+      topi::Pool2dTensors t{a.data, a.padded, a.reduced, a.out};
+      topi::Pool2dScheduleConfig config = topi::DefaultPool2dConfig(t, cpu);
+      *description = absl::StrCat("pool2d template (", config.ToString(), ")");
+      return topi::SchedulePool2d(config, t, epilogue);
+    }
+    case AnchorTemplate::kNone:
+      break;
+  }
+  return absl::FailedPreconditionError("no template");
+}
+
+}  // namespace
+
+std::string GroupKernelName(const Graph& graph, const FusedGroup& group, int index) {
+  std::string name = absl::StrCat("fused_", index);
+  for (size_t i = 0; i < group.nodes.size() && i < 5; ++i) {
+    absl::StrAppend(&name, "_", std::string(GetOpInfo(graph.nodes()[group.nodes[i]].op).name));
+  }
+  return name;
+}
+
+absl::StatusOr<GroupKernel> LowerGroup(const Graph& graph, const FusedGroup& group,
+                                       const std::string& name, const topi::CpuInfo& cpu) {
+  GroupKernel kernel;
+  absl::StatusOr<GroupTensors> t = ComputeGroup(graph, group, kernel);
+  if (!t.ok()) return t.status();
+  if (t->outputs.empty()) {
+    return absl::InternalError(absl::StrCat("kernel ", name, ": the group writes nothing"));
+  }
+  absl::StatusOr<topi::ScheduledOp> op = absl::FailedPreconditionError("no template");
+  if (t->anchor.kind != AnchorTemplate::kNone && t->outputs.size() == 1 &&
+      IsAnchorWithEpilogue(graph, group)) {
+    op = ScheduleByTemplate(t->anchor, t->outputs[0], cpu, &kernel.schedule);
+    // An epilogue that does not keep the anchor's shape (a broadcast that widens it) is left
+    // to the default schedule; any other failure is a bug worth reporting.
+    if (!op.ok() && op.status().code() != absl::StatusCode::kFailedPrecondition) {
+      return absl::InternalError(absl::StrCat("kernel ", name, ": ", op.status().message()));
+    }
+  }
+  if (!op.ok()) {
+    op = topi::ScheduleDefault(t->placeholders, t->outputs, cpu);
+    kernel.schedule = "default";
+    if (!op.ok()) {
+      return absl::InternalError(absl::StrCat("kernel ", name, ": ", op.status().message()));
+    }
+  }
+  std::vector<te::Tensor> args = t->placeholders;
+  args.insert(args.end(), t->outputs.begin(), t->outputs.end());
+  passes::PassOptions options;
+  options.target = "llvm";
+  absl::StatusOr<ir::PrimFunc> func = passes::Lower(op->schedule, args, name, options);
+  if (!func.ok()) {
+    return absl::InternalError(
+        absl::StrCat("kernel ", name, ": lowering: ", func.status().message()));
+  }
+  kernel.func = *std::move(func);
+  return kernel;
+}
+
+}  // namespace tunefarm::graph

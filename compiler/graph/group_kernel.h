@@ -1,0 +1,32 @@
+// One fused group of a graph (fusion.h) as one kernel: its nodes' computes (op_compute.h) chained
+// into one tensor expression, scheduled by its anchor's topi template with the epilogue applied in
+// the anchor's output tile (epilogue.h), or by topi's default schedule, and lowered.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "compiler/graph/fusion.h"
+#include "compiler/graph/graph.h"
+#include "compiler/ir/function.h"
+#include "compiler/topi/cpu_info.h"
+
+namespace tunefarm::graph {
+
+struct GroupKernel {
+  ir::PrimFunc func;
+  std::vector<ValueId> inputs;   // the graph values it reads, in argument order
+  std::vector<ValueId> outputs;  // the values it writes (read outside the group), after them
+  std::string schedule;          // how it was scheduled: "conv2d template (reg ...)" or "default"
+};
+
+// The kernel of `group` named `name`, for a CPU like `cpu`. Errors: what the computes say of the
+// nodes (naming them), and lowering failures (Internal, naming the kernel).
+absl::StatusOr<GroupKernel> LowerGroup(const Graph& graph, const FusedGroup& group,
+                                       const std::string& name, const topi::CpuInfo& cpu);
+
+// A kernel name for group `index`: "fused_3_conv2d_add_relu" (ops in node order, at most five).
+std::string GroupKernelName(const Graph& graph, const FusedGroup& group, int index);
+
+}  // namespace tunefarm::graph

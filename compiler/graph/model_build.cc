@@ -1,0 +1,174 @@
+#include "compiler/graph/model_build.h"
+
+#include <cstring>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/codegen/llvm/build.h"
+#include "compiler/graph/fusion.h"
+#include "compiler/graph/op_registry.h"
+#include "runtime/core/c_abi.h"
+
+namespace tunefarm::graph {
+namespace {
+
+// The graph's fused groups: FuseOps' plan when it ran, else every node on its own (an anchor op
+// still gets its template).
+FusionPlan GroupsOf(const Graph& graph) {
+  for (const Node& node : graph.nodes()) {
+    if (node.fused_group >= 0) return PlanFusion(graph);
+  }
+  FusionPlan plan;
+  for (size_t n = 0; n < graph.nodes().size(); ++n) {
+    const PatternKind kind = GetOpInfo(graph.nodes()[n].op).pattern;
+    FusedGroup g;
+    g.nodes = {static_cast<int>(n)};
+    g.kind = kind;
+    if (kind == PatternKind::kOutEWiseFusable || kind == PatternKind::kCommReduce) {
+      g.anchor = static_cast<int>(n);
+    }
+    plan.group_of.push_back(static_cast<int>(plan.groups.size()));
+    plan.groups.push_back(g);
+  }
+  return plan;
+}
+
+// Collects the executable graph: one tensor per graph value the kernels touch, inputs first (in
+// the model's order), weights packed into the blob as the kernels first read them.
+class GraphWriter {
+ public:
+  explicit GraphWriter(const Graph& graph) : graph_(graph) {
+    for (ValueId in : graph.inputs()) {
+      const Value& v = graph.value(in);
+      Add(in, runtime::GraphTensorKind::kInput, v.name);
+    }
+    for (const GraphOutput& out : graph.outputs()) output_names_[out.value].push_back(out.name);
+  }
+
+  absl::StatusOr<int64_t> TensorOf(ValueId value) {
+    auto it = ids_.find(value);
+    if (it != ids_.end()) return it->second;
+    const Value& v = graph_.value(value);
+    if (v.kind == ValueKind::kConstant) return AddParam(value);
+    auto names = output_names_.find(value);
+    if (names != output_names_.end()) {
+      return Add(value, runtime::GraphTensorKind::kOutput, names->second.front());
+    }
+    return Add(value, runtime::GraphTensorKind::kIntermediate, "");
+  }
+
+  void AddStep(const GroupKernel& kernel) {
+    runtime::GraphStep step;
+    step.kernel = kernel.func.name;
+    for (ValueId in : kernel.inputs) {
+      step.args.push_back({runtime::StepArgKind::kIn, *TensorOf(in), 0});
+    }
+    for (ValueId out : kernel.outputs) {
+      step.args.push_back({runtime::StepArgKind::kOut, *TensorOf(out), 0});
+    }
+    description_.steps.push_back(std::move(step));
+  }
+
+  // Checks the graph's outputs (each computed by a kernel, each value under one name).
+  absl::Status CheckOutputs() const {
+    for (const auto& [value, names] : output_names_) {
+      if (names.size() > 1) {
+        return absl::UnimplementedError(absl::StrCat("the graph output '", names[0],
+                                                     "' is also the output '", names[1],
+                                                     "': a model module names each output once"));
+      }
+      if (graph_.value(value).kind != ValueKind::kNodeOutput) {
+        return absl::UnimplementedError(
+            absl::StrCat("the graph output '", names[0],
+                         "' is a graph input or a constant: nothing computes it"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  runtime::GraphDescription Finish(std::string* params) {
+    description_.params_bytes = params_.size();
+    *params = std::move(params_);
+    return std::move(description_);
+  }
+
+ private:
+  int64_t Add(ValueId value, runtime::GraphTensorKind kind, const std::string& name) {
+    const Value& v = graph_.value(value);
+    runtime::GraphTensor t;
+    t.dtype = v.type.dtype;
+    t.shape = v.type.shape;
+    t.kind = kind;
+    t.name = name;
+    const auto id = static_cast<int64_t>(description_.tensors.size());
+    description_.tensors.push_back(std::move(t));
+    ids_[value] = id;
+    return id;
+  }
+
+  int64_t AddParam(ValueId value) {
+    const runtime::NDArray& data = *graph_.ConstantData(value);
+    const size_t offset = (params_.size() + runtime::kParamAlignment - 1) /
+                          runtime::kParamAlignment * runtime::kParamAlignment;
+    params_.resize(offset + data.NumBytes(), '\0');
+    if (data.NumBytes() > 0) std::memcpy(params_.data() + offset, data.data(), data.NumBytes());
+    const int64_t id = Add(value, runtime::GraphTensorKind::kParam, "");
+    description_.tensors[id].param_offset = offset;
+    return id;
+  }
+
+  const Graph& graph_;
+  std::map<ValueId, int64_t> ids_;
+  std::map<ValueId, std::vector<std::string>> output_names_;
+  runtime::GraphDescription description_;
+  std::string params_;
+};
+
+}  // namespace
+
+absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const topi::CpuInfo& cpu) {
+  GraphWriter writer(graph);
+  if (absl::Status s = writer.CheckOutputs(); !s.ok()) return s;
+  const FusionPlan plan = GroupsOf(graph);
+  BuiltModel model;
+  for (size_t g = 0; g < plan.groups.size(); ++g) {
+    const std::string name = GroupKernelName(graph, plan.groups[g], static_cast<int>(g));
+    absl::StatusOr<GroupKernel> kernel = LowerGroup(graph, plan.groups[g], name, cpu);
+    if (!kernel.ok()) return kernel.status();
+    writer.AddStep(*kernel);
+    model.kernels.push_back(*std::move(kernel));
+  }
+  model.graph = writer.Finish(&model.params);
+  model.graph_text = runtime::WriteGraph(model.graph);
+  // The runtime's parser is the judge of what a module may hold: a graph it would refuse is a
+  // compiler bug, reported here rather than on the board.
+  runtime::GraphDescription parsed;
+  std::string error;
+  if (!runtime::ParseGraph(model.graph_text, model.params.size(), &parsed, &error)) {
+    return absl::InternalError(absl::StrCat("the built graph does not parse: ", error));
+  }
+  return model;
+}
+
+absl::Status ExportModel(const BuiltModel& model, const codegen::Target& target,
+                         const std::string& path) {
+  std::vector<ir::PrimFunc> funcs;
+  for (const GroupKernel& k : model.kernels) funcs.push_back(k.func);
+  const uint64_t params_size = model.params.size();
+  std::string size_bytes(sizeof(params_size), '\0');
+  std::memcpy(size_bytes.data(), &params_size, sizeof(params_size));
+  std::vector<codegen::DataSymbol> data = {
+      // With its NUL: the runtime reads the graph as a C string.
+      {TF_GRAPH_SYMBOL, std::string_view(model.graph_text.c_str(), model.graph_text.size() + 1), 8},
+      {TF_PARAMS_SIZE_SYMBOL, size_bytes, 8},
+  };
+  // An empty blob still needs an address: one zero byte, with its size still 0.
+  static const char kEmpty[1] = {0};
+  data.push_back(
+      {TF_PARAMS_SYMBOL,
+       model.params.empty() ? std::string_view(kEmpty, 1) : std::string_view(model.params),
+       runtime::kParamAlignment});
+  return codegen::ExportLibrary(funcs, target, path, data);
+}
+
+}  // namespace tunefarm::graph

@@ -1,0 +1,36 @@
+// The build of a whole model: a fused graph (graph_pipeline.h) becomes its kernels (one per fused
+// group, group_kernel.h), the executable graph runtime/graph runs (graph_format.h) and the weights
+// as one blob; ExportModel writes them as one shared library that the graph runtime loads alone.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "compiler/codegen/llvm/target.h"
+#include "compiler/graph/graph.h"
+#include "compiler/graph/group_kernel.h"
+#include "compiler/topi/cpu_info.h"
+#include "runtime/graph/graph_format.h"
+
+namespace tunefarm::graph {
+
+struct BuiltModel {
+  std::vector<GroupKernel> kernels;  // in the order the graph runs them
+  runtime::GraphDescription graph;
+  std::string graph_text;  // WriteGraph(graph), embedded as TF_GRAPH_SYMBOL
+  std::string params;      // the weights the kernels read, each at a 64-byte aligned offset
+};
+
+// Builds `graph`, whose nodes carry their fused groups (FuseOps; a node without one is a group of
+// its own), for a CPU like `cpu`. Errors: a graph output that is also a graph input (nothing to
+// compute), what lowering a group reports (naming its kernel).
+absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const topi::CpuInfo& cpu);
+
+// Writes `model` for `target` (host or cross) as one shared library at `path`: the kernels with
+// their manifest, TF_GRAPH_SYMBOL, TF_PARAMS_SYMBOL and TF_PARAMS_SIZE_SYMBOL (c_abi.h).
+absl::Status ExportModel(const BuiltModel& model, const codegen::Target& target,
+                         const std::string& path);
+
+}  // namespace tunefarm::graph

@@ -1,0 +1,53 @@
+#include "tools/commands/model_build_command.h"
+
+#include <filesystem>
+#include <iomanip>
+
+#include "runtime/graph/memory_plan.h"
+
+namespace tunefarm::tools {
+namespace {
+
+double Megabytes(uint64_t bytes) { return static_cast<double>(bytes) / (1 << 20); }
+
+}  // namespace
+
+int RunModelBuildCommand(const ModelBuildOptions& options, std::ostream& out, std::ostream& err) {
+  absl::StatusOr<CompiledModel> model = CompileModel(options.file, options.compile);
+  if (!model.ok()) {
+    err << "tunefarm: " << options.file << ": " << model.status().message() << "\n";
+    return 1;
+  }
+  double export_ms = 0;
+  if (absl::Status s = ExportCompiledModel(*model, options.output, &export_ms); !s.ok()) {
+    err << "tunefarm: " << options.output << ": " << s.message() << "\n";
+    return 1;
+  }
+  const graph::BuiltModel& built = model->built;
+  out << std::fixed << std::setprecision(1);
+  for (size_t i = 0; i < built.kernels.size(); ++i) {
+    out << "kernel " << built.kernels[i].func.name << ": " << built.kernels[i].schedule << "\n";
+  }
+  uint64_t arena = 0, unplanned = 0;
+  std::string error;
+  runtime::GraphDescription parsed;
+  if (runtime::ParseGraph(built.graph_text, built.params.size(), &parsed, &error)) {
+    runtime::MemoryPlan plan;
+    if (runtime::PlanMemory(runtime::ArenaBuffers(parsed), &plan, &error)) {
+      arena = plan.stats.arena_bytes;
+      unplanned = plan.stats.unplanned_bytes;
+    }
+  }
+  std::error_code ec;
+  const auto file_bytes = std::filesystem::file_size(options.output, ec);
+  out << "wrote " << options.output << " (" << Megabytes(ec ? 0 : file_bytes)
+      << " MiB): " << model->imported_nodes << " nodes in " << built.kernels.size()
+      << " kernels, weights " << Megabytes(built.params.size()) << " MiB, arena "
+      << Megabytes(arena) << " MiB (without "
+      << "planning " << Megabytes(unplanned) << " MiB)\n"
+      << "time: import " << model->import_ms << " ms, graph passes " << model->passes_ms
+      << " ms, kernels " << model->kernels_ms << " ms, codegen and link " << export_ms << " ms\n";
+  return 0;
+}
+
+}  // namespace tunefarm::tools

@@ -1,0 +1,121 @@
+#include "tools/commands/model_compiler.h"
+
+#include <chrono>
+#include <optional>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "compiler/codegen/llvm/target.h"
+#include "compiler/codegen/llvm/temp_dir.h"
+#include "compiler/frontend/onnx/onnx_importer.h"
+#include "compiler/graph/graph_pipeline.h"
+#include "tuner/target_cpu.h"
+
+namespace tunefarm::tools {
+namespace {
+
+double MillisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+absl::Status InPhase(const char* phase, const absl::Status& status) {
+  return absl::Status(status.code(), absl::StrCat(phase, ": ", status.message()));
+}
+
+bool EndsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
+                                           const ModelCompileOptions& options) {
+  absl::StatusOr<topi::CpuInfo> cpu = tuner::CpuInfoForTarget(options.target);
+  if (!cpu.ok()) return InPhase("target", cpu.status());
+  if (options.target.rfind("cuda", 0) == 0) {
+    return absl::UnimplementedError(
+        "target: models build for CPU targets (llvm ...) so far; `cuda` is not supported yet");
+  }
+  CompiledModel result;
+  result.target = options.target;
+  auto start = std::chrono::steady_clock::now();
+  frontend::onnx::OnnxImportOptions import_options;
+  import_options.input_shapes = options.input_shapes;
+  for (const auto& [name, array] : options.constant_inputs) {
+    absl::StatusOr<runtime::NDArray> view = array.View(array.shape());
+    if (!view.ok()) return view.status();
+    import_options.constant_inputs.emplace(name, *std::move(view));
+  }
+  absl::StatusOr<graph::Graph> imported = frontend::onnx::ImportOnnxFile(onnx_path, import_options);
+  if (!imported.ok()) return InPhase("import", imported.status());
+  result.imported_nodes = static_cast<int>(imported->nodes().size());
+  result.import_ms = MillisecondsSince(start);
+  start = std::chrono::steady_clock::now();
+  passes::PassOptions pass_options;
+  pass_options.disabled_passes = options.disabled_passes;
+  absl::StatusOr<graph::Graph> optimized =
+      graph::RunGraphPasses(*std::move(imported), graph::DefaultGraphPasses(), pass_options);
+  if (!optimized.ok()) return InPhase("graph passes", optimized.status());
+  result.passes_ms = MillisecondsSince(start);
+  start = std::chrono::steady_clock::now();
+  absl::StatusOr<graph::BuiltModel> built = graph::BuildModel(*optimized, *cpu);
+  if (!built.ok()) return InPhase("build", built.status());
+  result.built = *std::move(built);
+  result.kernels_ms = MillisecondsSince(start);
+  return result;
+}
+
+absl::Status ExportCompiledModel(const CompiledModel& model, const std::string& path,
+                                 double* export_ms) {
+  auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<codegen::Target> target = codegen::ParseTarget(model.target);
+  if (!target.ok()) return InPhase("target", target.status());
+  absl::Status s = graph::ExportModel(model.built, *target, path);
+  if (!s.ok()) return InPhase("export", s);
+  if (export_ms != nullptr) *export_ms = MillisecondsSince(start);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<runtime::GraphExecutor>> LoadModelForRun(
+    const std::string& path, const ModelCompileOptions& options) {
+  std::string module_path = path;
+  std::optional<codegen::TempDir> dir;
+  if (EndsWith(path, ".onnx")) {
+    absl::StatusOr<CompiledModel> model = CompileModel(path, options);
+    if (!model.ok()) return model.status();
+    absl::StatusOr<codegen::TempDir> made = codegen::TempDir::Create("tunefarm-model");
+    if (!made.ok()) return made.status();
+    dir.emplace(*std::move(made));
+    module_path = dir->path() + "/model.so";
+    if (absl::Status s = ExportCompiledModel(*model, module_path); !s.ok()) return s;
+  }
+  std::string error;
+  // The library stays mapped after its temporary file is removed.
+  std::unique_ptr<runtime::GraphExecutor> executor =
+      runtime::GraphExecutor::Load(module_path, &error);
+  if (executor == nullptr) return absl::InvalidArgumentError(error);
+  return executor;
+}
+
+absl::Status ParseInputShape(const std::string& text,
+                             std::map<std::string, std::vector<int64_t>>* shapes) {
+  const size_t eq = text.rfind('=');
+  auto bad = [&] {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--input-shape '", text, "': expected NAME=D1,D2,... (positive extents)"));
+  };
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) return bad();
+  std::vector<int64_t> dims;
+  for (const std::string& d : std::vector<std::string>(absl::StrSplit(text.substr(eq + 1), ','))) {
+    int64_t v = 0;
+    if (!absl::SimpleAtoi(d, &v) || v <= 0) return bad();
+    dims.push_back(v);
+  }
+  (*shapes)[text.substr(0, eq)] = dims;
+  return absl::OkStatus();
+}
+
+}  // namespace tunefarm::tools

@@ -1,0 +1,49 @@
+// What `tunefarm model build|run|test` share: an ONNX file through import, the graph passes and
+// the build into a module, with the time of each phase; and a runnable executor from either an
+// ONNX file (built into a temporary module) or a module file.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "compiler/graph/model_build.h"
+#include "runtime/graph/graph_executor.h"
+#include "runtime/ndarray.h"
+
+namespace tunefarm::tools {
+
+struct ModelCompileOptions {
+  std::string target = "llvm";
+  std::map<std::string, std::vector<int64_t>> input_shapes;  // overrides, by input name
+  std::map<std::string, runtime::NDArray> constant_inputs;   // inputs imported as constants
+  std::vector<std::string> disabled_passes;
+};
+
+struct CompiledModel {
+  graph::BuiltModel built;
+  std::string target;
+  int imported_nodes = 0;
+  double import_ms = 0, passes_ms = 0, kernels_ms = 0;
+};
+
+// Errors: what import, a pass or the build says, prefixed by the phase ("import: ...").
+absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
+                                           const ModelCompileOptions& options);
+
+// Writes the module; `*export_ms` (when given) gets the time code generation and linking took.
+absl::Status ExportCompiledModel(const CompiledModel& model, const std::string& path,
+                                 double* export_ms = nullptr);
+
+// An executor for `path`: a module file is loaded as it is; an .onnx file is compiled for the
+// host (`options`) into a temporary module first.
+absl::StatusOr<std::unique_ptr<runtime::GraphExecutor>> LoadModelForRun(
+    const std::string& path, const ModelCompileOptions& options);
+
+// "data=1,3,224,224" into `shapes`. InvalidArgument naming the text otherwise.
+absl::Status ParseInputShape(const std::string& text,
+                             std::map<std::string, std::vector<int64_t>>* shapes);
+
+}  // namespace tunefarm::tools

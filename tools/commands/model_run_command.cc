@@ -1,0 +1,244 @@
+#include "tools/commands/model_run_command.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <random>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "compiler/frontend/onnx/tensor_file.h"
+#include "runtime/core/thread_pool.h"
+#include "tools/commands/npy_file.h"
+
+namespace tunefarm::tools {
+namespace {
+
+bool SameDtype(DLDataType a, DLDataType b) {
+  return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
+}
+
+bool IsFloat32(DLDataType t) { return SameDtype(t, DLDataType{kDLFloat, 32, 1}); }
+
+std::string ShapeText(const std::vector<int64_t>& shape) {
+  return absl::StrCat("[", absl::StrJoin(shape, ","), "]");
+}
+
+// Reads the inputs the options name into the executor; the rest get uniform random values in
+// [-1, 1) from a fixed seed, so two runs of one model see the same data.
+absl::Status BindInputs(const ModelRunOptions& options, runtime::GraphExecutor& executor,
+                        std::ostream& out) {
+  const std::vector<runtime::GraphTensorInfo>& inputs = executor.inputs();
+  std::vector<char> bound(inputs.size(), 0);
+  size_t next_positional = 0;
+  for (const std::string& spec : options.inputs) {
+    const size_t eq = spec.find('=');
+    int index = -1;
+    std::string file = spec;
+    if (eq != std::string::npos && executor.InputIndex(spec.substr(0, eq)) >= 0) {
+      index = executor.InputIndex(spec.substr(0, eq));
+      file = spec.substr(eq + 1);
+    } else {
+      while (next_positional < inputs.size() && bound[next_positional]) ++next_positional;
+      if (next_positional == inputs.size()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--input ", spec, ": no such input (the model's inputs: ",
+            absl::StrJoin(
+                inputs, ", ",
+                [](std::string* o, const runtime::GraphTensorInfo& i) { o->append(i.name); }),
+            ")"));
+      }
+      index = static_cast<int>(next_positional);
+    }
+    absl::StatusOr<runtime::NDArray> array = ReadArrayFile(file);
+    if (!array.ok()) return array.status();
+    const runtime::GraphTensorInfo& info = inputs[index];
+    if (!SameDtype(array->dtype(), info.dtype) || array->shape() != info.shape) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "input '", info.name, "' is ", ShapeText(info.shape), " of ", info.dtype.bits,
+          "-bit code ", info.dtype.code, "; ", file, " holds ", ShapeText(array->shape()), " of ",
+          array->dtype().bits, "-bit code ", array->dtype().code));
+    }
+    std::string error;
+    if (!executor.SetInput(index, array->data(), array->NumBytes(), &error)) {
+      return absl::InvalidArgumentError(error);
+    }
+    bound[index] = 1;
+  }
+  std::mt19937 random(0);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (bound[i]) continue;
+    if (!IsFloat32(inputs[i].dtype)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("input '", inputs[i].name, "' is not float32: give it with --input"));
+    }
+    auto* data = static_cast<float*>(executor.MutableInput(static_cast<int>(i)));
+    for (uint64_t e = 0; e < inputs[i].bytes / sizeof(float); ++e) data[e] = uniform(random);
+    out << "input " << inputs[i].name << " " << ShapeText(inputs[i].shape)
+        << ": random uniform [-1, 1) (seed 0)\n";
+  }
+  return absl::OkStatus();
+}
+
+uint64_t ElementCount(const DLTensor& t) {
+  uint64_t n = 1;
+  for (int d = 0; d < t.ndim; ++d) n *= static_cast<uint64_t>(t.shape[d]);
+  return n;
+}
+
+void PrintOutputs(const runtime::GraphExecutor& executor, std::ostream& out) {
+  for (size_t i = 0; i < executor.outputs().size(); ++i) {
+    const runtime::GraphTensorInfo& info = executor.outputs()[i];
+    const DLTensor* t = executor.GetOutput(static_cast<int>(i));
+    out << "output " << info.name << " " << ShapeText(info.shape) << ":";
+    if (IsFloat32(info.dtype)) {
+      const auto* data = static_cast<const float*>(t->data);
+      const uint64_t n = std::min<uint64_t>(10, ElementCount(*t));
+      out << std::setprecision(6);
+      for (uint64_t e = 0; e < n; ++e) out << " " << data[e];
+    } else {
+      out << " (not float32)";
+    }
+    out << "\n";
+  }
+}
+
+// Compares every output with its expected file; false (with the line printed) on a mismatch.
+absl::StatusOr<bool> CheckOutputs(const ModelRunOptions& options,
+                                  const runtime::GraphExecutor& executor, std::ostream& out) {
+  if (options.expect.size() != executor.outputs().size()) {
+    return absl::InvalidArgumentError(absl::StrCat("--expect names ", options.expect.size(),
+                                                   " files; the model has ",
+                                                   executor.outputs().size(), " outputs"));
+  }
+  double worst_err = 0;
+  bool ok = true;
+  for (size_t i = 0; i < options.expect.size(); ++i) {
+    absl::StatusOr<runtime::NDArray> want = ReadArrayFile(options.expect[i]);
+    if (!want.ok()) return want.status();
+    const runtime::GraphTensorInfo& info = executor.outputs()[i];
+    if (!IsFloat32(want->dtype()) || !IsFloat32(info.dtype) || want->shape() != info.shape) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          options.expect[i], " holds ", ShapeText(want->shape()), "; output '", info.name, "' is ",
+          ShapeText(info.shape), " (float32 outputs are compared)"));
+    }
+    const auto* got = static_cast<const float*>(executor.GetOutput(static_cast<int>(i))->data);
+    const auto* w = static_cast<const float*>(want->data());
+    double max_want = 0, max_err = 0;
+    for (int64_t e = 0; e < want->NumElements(); ++e) {
+      max_want = std::max(max_want, std::fabs(static_cast<double>(w[e])));
+      const double err = std::fabs(static_cast<double>(got[e]) - w[e]);
+      // NaN compares false: a NaN output is a mismatch.
+      max_err = err <= max_err ? max_err : (std::isnan(err) ? INFINITY : err);
+    }
+    const double tolerance = options.rtol * max_want + options.atol;
+    ok = ok && max_err <= tolerance;
+    worst_err = std::max(worst_err, max_err);
+    out << "output " << info.name << ": max_abs_err=" << std::setprecision(3) << std::scientific
+        << max_err << " tolerance=" << tolerance << std::defaultfloat
+        << (max_err <= tolerance ? " ok" : " MISMATCH") << "\n";
+  }
+  out << "max_abs_err=" << std::setprecision(3) << std::scientific << worst_err << std::defaultfloat
+      << (ok ? " ok" : " MISMATCH") << "\n";
+  return ok;
+}
+
+double Median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+// The median of repeated runs (the run before was the warm-up): at least 10 runs and about a
+// second.
+absl::StatusOr<double> MedianMilliseconds(runtime::GraphExecutor& executor) {
+  std::vector<double> times;
+  std::string error;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (times.size() < 10 ||
+         (std::chrono::steady_clock::now() < deadline && times.size() < 1000)) {
+    const auto start = std::chrono::steady_clock::now();
+    if (!executor.Run(&error)) return absl::InternalError(error);
+    times.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
+  return Median(times);
+}
+
+// Each kernel's median time over 10 profiled runs, largest first, with its share of the total.
+absl::Status PrintProfile(runtime::GraphExecutor& executor, std::ostream& out) {
+  std::vector<std::vector<double>> per_step(executor.num_steps());
+  std::vector<double> step_ms;
+  std::string error;
+  for (int r = 0; r < 10; ++r) {
+    if (!executor.RunProfiled(&step_ms, &error)) return absl::InternalError(error);
+    for (size_t s = 0; s < step_ms.size(); ++s) per_step[s].push_back(step_ms[s]);
+  }
+  std::vector<std::pair<double, int>> medians;
+  double total = 0;
+  for (int s = 0; s < executor.num_steps(); ++s) {
+    medians.emplace_back(Median(per_step[s]), s);
+    total += medians.back().first;
+  }
+  std::sort(medians.rbegin(), medians.rend());
+  out << std::fixed << std::setprecision(3);
+  for (const auto& [ms, s] : medians) {
+    out << "step " << s << " " << executor.step_kernel(s) << ": " << ms << " ms ("
+        << std::setprecision(1) << 100 * ms / total << "%)" << std::setprecision(3) << "\n";
+  }
+  out << std::defaultfloat;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<runtime::NDArray> ReadArrayFile(const std::string& path) {
+  if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0) return ReadNpyFile(path);
+  return frontend::onnx::ReadTensorProtoFile(path);
+}
+
+int RunModelRunCommand(const ModelRunOptions& options, std::ostream& out, std::ostream& err) {
+  auto fail = [&](const absl::Status& s) {
+    err << "tunefarm: " << s.message() << "\n";
+    return 1;
+  };
+  if (options.threads > 0) {
+    std::string error;
+    if (!runtime::SetNumThreads(options.threads, &error)) {
+      return fail(absl::InvalidArgumentError("--threads: " + error));
+    }
+  }
+  absl::StatusOr<std::unique_ptr<runtime::GraphExecutor>> executor =
+      LoadModelForRun(options.model, options.compile);
+  if (!executor.ok()) {
+    return fail(absl::Status(executor.status().code(),
+                             absl::StrCat(options.model, ": ", executor.status().message())));
+  }
+  if (absl::Status s = BindInputs(options, **executor, out); !s.ok()) return fail(s);
+  std::string error;
+  if (!(*executor)->Run(&error)) return fail(absl::InternalError(error));
+  PrintOutputs(**executor, out);
+  bool matched = true;
+  if (!options.expect.empty()) {
+    absl::StatusOr<bool> ok = CheckOutputs(options, **executor, out);
+    if (!ok.ok()) return fail(ok.status());
+    matched = *ok;
+  }
+  if (options.time) {
+    absl::StatusOr<double> ms = MedianMilliseconds(**executor);
+    if (!ms.ok()) return fail(ms.status());
+    if (options.profile) {
+      if (absl::Status s = PrintProfile(**executor, out); !s.ok()) return fail(s);
+    }
+    out << "median_ms=" << std::fixed << std::setprecision(3) << *ms << std::defaultfloat << "\n";
+  }
+  if (!matched) {
+    err << "tunefarm: outputs differ from the expected files beyond the tolerance\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace tunefarm::tools

@@ -1,0 +1,139 @@
+#include "tools/commands/model_test_command.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/codegen/llvm/temp_dir.h"
+#include "compiler/frontend/onnx/onnx_importer.h"
+#include "tools/commands/model_compiler.h"
+#include "tools/commands/model_run_command.h"
+
+namespace tunefarm::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+enum class Outcome { kPassed, kFailed, kUnsupported };
+
+struct CaseResult {
+  Outcome outcome = Outcome::kPassed;
+  std::string why;
+};
+
+CaseResult Failed(const absl::Status& s) {
+  return {s.code() == absl::StatusCode::kUnimplemented ? Outcome::kUnsupported : Outcome::kFailed,
+          std::string(s.message())};
+}
+
+std::vector<fs::path> DataSets(const fs::path& dir) {
+  std::vector<fs::path> sets;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.is_directory() && entry.path().filename().string().rfind("test_data_set_", 0) == 0) {
+      sets.push_back(entry.path());
+    }
+  }
+  std::sort(sets.begin(), sets.end());
+  return sets;
+}
+
+// "" when `got` matches `want` element by element.
+std::string Compare(const DLTensor& got, const runtime::NDArray& want, double rtol, double atol) {
+  std::vector<int64_t> shape(got.shape, got.shape + got.ndim);
+  if (shape != want.shape()) return "the shape differs";
+  if (got.dtype.code != kDLFloat || got.dtype.bits != 32 || want.dtype().code != kDLFloat ||
+      want.dtype().bits != 32) {
+    return "not float32";
+  }
+  const auto* g = static_cast<const float*>(got.data);
+  const auto* w = static_cast<const float*>(want.data());
+  for (int64_t i = 0; i < want.NumElements(); ++i) {
+    const double e = std::fabs(static_cast<double>(g[i]) - w[i]);
+    if (!(e <= atol + rtol * std::fabs(w[i]))) {
+      return absl::StrCat("element ", i, ": got ", g[i], ", want ", w[i]);
+    }
+  }
+  return "";
+}
+
+CaseResult RunCase(const fs::path& dir, const ModelTestOptions& options) {
+  const std::string model = (dir / "model.onnx").string();
+  absl::StatusOr<std::vector<std::string>> names = frontend::onnx::ReadOnnxInputNames(model);
+  if (!names.ok()) return Failed(names.status());
+  const std::vector<fs::path> sets = DataSets(dir);
+  if (sets.empty()) return {Outcome::kFailed, "no test_data_set_* folder"};
+  // Parameters passed as inputs (Reshape's shape, Clip's bounds: integers or scalars) must be
+  // known when the model is built; they are read from the first data set.
+  ModelCompileOptions compile;
+  compile.target = options.target;
+  std::vector<std::vector<runtime::NDArray>> data(sets.size());
+  for (size_t s = 0; s < sets.size(); ++s) {
+    for (size_t i = 0; i < names->size(); ++i) {
+      absl::StatusOr<runtime::NDArray> a =
+          ReadArrayFile((sets[s] / absl::StrCat("input_", i, ".pb")).string());
+      if (!a.ok()) return Failed(a.status());
+      const bool parameter = a->dtype().code == kDLInt || a->ndim() == 0;
+      if (s == 0 && parameter) {
+        absl::StatusOr<runtime::NDArray> view = a->View(a->shape());
+        if (!view.ok()) return Failed(view.status());
+        compile.constant_inputs.emplace((*names)[i], *std::move(view));
+      }
+      data[s].push_back(*std::move(a));
+    }
+  }
+  absl::StatusOr<CompiledModel> compiled = CompileModel(model, compile);
+  if (!compiled.ok()) return Failed(compiled.status());
+  absl::StatusOr<codegen::TempDir> tmp = codegen::TempDir::Create("tunefarm-model-test");
+  if (!tmp.ok()) return Failed(tmp.status());
+  const std::string module = tmp->path() + "/model.so";
+  if (absl::Status s = ExportCompiledModel(*compiled, module); !s.ok()) return Failed(s);
+  std::string error;
+  std::unique_ptr<runtime::GraphExecutor> executor = runtime::GraphExecutor::Load(module, &error);
+  if (executor == nullptr) return {Outcome::kFailed, error};
+  for (size_t s = 0; s < sets.size(); ++s) {
+    for (size_t i = 0; i < names->size(); ++i) {
+      if (compile.constant_inputs.count((*names)[i])) continue;
+      if (!executor->SetInput((*names)[i], data[s][i].data(), data[s][i].NumBytes(), &error)) {
+        return {Outcome::kFailed, error};
+      }
+    }
+    if (!executor->Run(&error)) return {Outcome::kFailed, error};
+    for (size_t o = 0; o < executor->outputs().size(); ++o) {
+      absl::StatusOr<runtime::NDArray> want =
+          ReadArrayFile((sets[s] / absl::StrCat("output_", o, ".pb")).string());
+      if (!want.ok()) return Failed(want.status());
+      std::string diff =
+          Compare(*executor->GetOutput(static_cast<int>(o)), *want, options.rtol, options.atol);
+      if (!diff.empty()) {
+        return {Outcome::kFailed,
+                absl::StrCat(sets[s].filename().string(), " output ", o, ": ", diff)};
+      }
+    }
+  }
+  return {Outcome::kPassed, ""};
+}
+
+}  // namespace
+
+int RunModelTestCommand(const ModelTestOptions& options, std::ostream& out, std::ostream& err) {
+  int counts[3] = {0, 0, 0};
+  for (const std::string& c : options.cases) {
+    CaseResult r = RunCase(fs::path(c), options);
+    ++counts[static_cast<int>(r.outcome)];
+    static const char* const kWord[] = {"passed", "FAILED", "unsupported"};
+    out << kWord[static_cast<int>(r.outcome)] << " " << fs::path(c).filename().string();
+    if (!r.why.empty()) out << ": " << r.why;
+    out << "\n";
+  }
+  out << counts[0] << " passed, " << counts[1] << " failed, " << counts[2] << " unsupported\n";
+  if (counts[1] + counts[2] > 0) {
+    err << "tunefarm: " << counts[1] << " of " << options.cases.size() << " cases failed and "
+        << counts[2] << " are unsupported\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace tunefarm::tools
