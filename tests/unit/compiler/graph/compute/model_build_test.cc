@@ -1,0 +1,228 @@
+// A whole graph built into a module (one kernel per fused group, the graph and weights beside
+// them), written as a shared library and run by runtime/graph's executor, against the same graph
+// evaluated node by node with EvaluateOp (topi's default schedule, no fusion): conv with bias,
+// batch norm and a residual add in the epilogue, depthwise conv with clip, pools, gemm with a
+// pre-packed weight, softmax, and the shape ops between them.
+#include "compiler/graph/model_build.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <map>
+#include <unistd.h>
+
+#include "compiler/codegen/llvm/target.h"
+#include "compiler/graph/graph_pipeline.h"
+#include "compiler/graph/graph_rebuilder.h"
+#include "compiler/topi/cpu_info.h"
+#include "runtime/graph/graph_executor.h"
+#include "tests/unit/compiler/graph/compute/compute_test_util.h"
+
+namespace tunefarm::graph {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::Random;
+using testing::Shape;
+
+constexpr DLDataType kF32{kDLFloat, 32, 1};
+
+ValueId Op(Graph& g, OpKind op, std::vector<ValueId> inputs, Attributes attrs = {}) {
+  absl::StatusOr<std::vector<ValueId>> out = g.AddOp(op, "", std::move(attrs), std::move(inputs));
+  EXPECT_TRUE(out.ok()) << out.status();
+  return out.ok() ? (*out)[0] : -1;
+}
+
+ValueId Weight(Graph& g, const Shape& shape, uint64_t seed, float lo = -0.5f, float hi = 0.5f) {
+  return g.AddConstant("w" + std::to_string(seed), Random(shape, seed, lo, hi));
+}
+
+// The graph's outputs computed node by node by EvaluateOp: the oracle.
+std::vector<runtime::NDArray> Reference(const Graph& g,
+                                        const std::map<ValueId, runtime::NDArray>& in) {
+  std::map<ValueId, runtime::NDArray> values;
+  auto value = [&](ValueId id) -> const runtime::NDArray* {
+    if (const runtime::NDArray* c = g.ConstantData(id)) return c;
+    if (auto it = in.find(id); it != in.end()) return &it->second;
+    return &values.at(id);
+  };
+  for (const Node& node : g.nodes()) {
+    std::vector<const runtime::NDArray*> inputs;
+    for (ValueId id : node.inputs) inputs.push_back(value(id));
+    absl::StatusOr<std::vector<runtime::NDArray>> out = EvaluateOp(node, inputs);
+    EXPECT_TRUE(out.ok()) << out.status();
+    if (!out.ok()) return {};
+    for (size_t i = 0; i < out->size(); ++i) values.emplace(node.outputs[i], std::move((*out)[i]));
+  }
+  std::vector<runtime::NDArray> outputs;
+  for (const GraphOutput& o : g.outputs()) {
+    const runtime::NDArray* v = value(o.value);
+    outputs.push_back(*v->View(v->shape()));
+  }
+  return outputs;
+}
+
+struct Built {
+  BuiltModel model;
+  std::unique_ptr<runtime::GraphExecutor> executor;
+};
+
+// Runs the default graph passes, builds for the host, exports to a temporary library and loads it.
+Built BuildAndLoad(const Graph& source, const std::string& name) {
+  Graph copy;
+  {
+    // The passes consume their graph; the test keeps `source` for the reference.
+    GraphRebuilder rebuilt(source);
+    for (const Node& n : source.nodes()) rebuilt.Copy(n);
+    copy = rebuilt.Finish();
+  }
+  absl::StatusOr<Graph> optimized =
+      RunGraphPasses(std::move(copy), DefaultGraphPasses(), passes::PassOptions());
+  EXPECT_TRUE(optimized.ok()) << optimized.status();
+  Built b;
+  if (!optimized.ok()) return b;
+  absl::StatusOr<BuiltModel> model = BuildModel(*optimized, topi::DetectHostCpu());
+  EXPECT_TRUE(model.ok()) << model.status();
+  if (!model.ok()) return b;
+  b.model = *std::move(model);
+  const std::string path =
+      ::testing::TempDir() + "/" + name + "_" + std::to_string(getpid()) + ".so";
+  absl::Status exported = ExportModel(b.model, *codegen::ParseTarget("llvm"), path);
+  EXPECT_TRUE(exported.ok()) << exported;
+  std::string error;
+  b.executor = runtime::GraphExecutor::Load(path, &error);
+  EXPECT_NE(b.executor, nullptr) << error;
+  unlink(path.c_str());
+  return b;
+}
+
+// Builds `g`, runs it on random inputs and compares every output with the reference.
+void ExpectMatchesReference(const Graph& g, const std::string& name, double rtol = 1e-4) {
+  std::map<ValueId, runtime::NDArray> inputs;
+  for (ValueId id : g.inputs()) inputs.emplace(id, Random(g.value(id).type.shape, 100 + id));
+  std::vector<runtime::NDArray> want = Reference(g, inputs);
+  Built b = BuildAndLoad(g, name);
+  ASSERT_NE(b.executor, nullptr);
+  for (const auto& [id, array] : inputs) {
+    std::string error;
+    ASSERT_TRUE(b.executor->SetInput(g.value(id).name, array.data(), array.NumBytes(), &error))
+        << error;
+  }
+  std::string error;
+  ASSERT_TRUE(b.executor->Run(&error)) << error;
+  ASSERT_EQ(want.size(), g.outputs().size());
+  for (size_t o = 0; o < want.size(); ++o) {
+    const DLTensor* got = b.executor->GetOutput(g.outputs()[o].name);
+    ASSERT_NE(got, nullptr);
+    double scale = 0;
+    for (int64_t i = 0; i < want[o].NumElements(); ++i) {
+      scale = std::max(scale, std::fabs(static_cast<double>(testing::F(want[o])[i])));
+    }
+    for (int64_t i = 0; i < want[o].NumElements(); ++i) {
+      const double w = testing::F(want[o])[i];
+      const double x = static_cast<const float*>(got->data)[i];
+      ASSERT_LE(std::fabs(x - w), rtol * scale + 1e-6)
+          << g.outputs()[o].name << " element " << i << ": got " << x << ", want " << w;
+    }
+  }
+}
+
+std::vector<int64_t> Pads(int p) { return {p, p, p, p}; }
+
+TEST(ModelBuildTest, ResidualBlockWithBatchNormMatchesTheReference) {
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 8, 14, 14}});
+  ValueId c1 = Op(g, OpKind::kConv2d, {x, Weight(g, {16, 8, 3, 3}, 1), Weight(g, {16}, 2)},
+                  {{"pads", Pads(1)}});
+  ValueId bn = Op(g, OpKind::kBatchNorm,
+                  {c1, Weight(g, {16}, 3, 0.5f, 1.5f), Weight(g, {16}, 4), Weight(g, {16}, 5),
+                   Weight(g, {16}, 6, 0.5f, 2.0f)});
+  ValueId r1 = Op(g, OpKind::kRelu, {bn});
+  ValueId c2 = Op(g, OpKind::kConv2d, {r1, Weight(g, {16, 16, 3, 3}, 7)},
+                  {{"pads", Pads(1)}, {"strides", std::vector<int64_t>{1, 1}}});
+  ValueId skip = Op(g, OpKind::kConv2d, {x, Weight(g, {16, 8, 1, 1}, 8)});
+  ValueId sum = Op(g, OpKind::kAdd, {c2, skip});
+  g.AddOutput("y", Op(g, OpKind::kRelu, {sum}));
+  ExpectMatchesReference(g, "residual");
+}
+
+TEST(ModelBuildTest, EveryConvGroupIsScheduledByItsTemplateWithTheEpilogueFused) {
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 8, 14, 14}});
+  ValueId c = Op(g, OpKind::kConv2d, {x, Weight(g, {16, 8, 3, 3}, 1), Weight(g, {16}, 2)},
+                 {{"pads", Pads(1)}});
+  ValueId dw = Op(g, OpKind::kConv2d, {Op(g, OpKind::kRelu, {c}), Weight(g, {16, 1, 3, 3}, 3)},
+                  {{"pads", Pads(1)}, {"groups", int64_t{16}}});
+  ValueId clip = Op(g, OpKind::kClip, {dw}, {{"min", 0.0}, {"max", 6.0}});
+  g.AddOutput(
+      "y", Op(g, OpKind::kMaxPool2d, {clip},
+              {{"kernel", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}}));
+  Built b = BuildAndLoad(g, "templates");
+  ASSERT_EQ(b.model.kernels.size(), 3u);
+  EXPECT_THAT(b.model.kernels[0].schedule, HasSubstr("conv2d template"));
+  EXPECT_EQ(b.model.kernels[0].func.name, "fused_0_conv2d_relu");
+  EXPECT_THAT(b.model.kernels[1].schedule, HasSubstr("depthwise_conv2d template"));
+  EXPECT_THAT(b.model.kernels[2].schedule, HasSubstr("pool2d template"));
+  ExpectMatchesReference(g, "templates_numerics");
+}
+
+TEST(ModelBuildTest, ClassifierHeadWithPrepackedGemmWeightMatchesTheReference) {
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {2, 32, 7, 9}});
+  ValueId pooled = Op(g, OpKind::kGlobalAvgPool2d, {x});
+  ValueId flat = Op(g, OpKind::kFlatten, {pooled});
+  ValueId fc = Op(g, OpKind::kGemm, {flat, Weight(g, {10, 32}, 1), Weight(g, {10}, 2)},
+                  {{"trans_b", int64_t{1}}});
+  g.AddOutput("logits", fc);
+  g.AddOutput("probs", Op(g, OpKind::kSoftmax, {fc}, {{"axis", int64_t{1}}}));
+  ExpectMatchesReference(g, "head");
+}
+
+TEST(ModelBuildTest, ShapeOpsAndAveragePoolingMatchTheReference) {
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 6, 10, 10}});
+  ValueId a = Op(g, OpKind::kAvgPool2d, {x},
+                 {{"kernel", std::vector<int64_t>{3, 3}},
+                  {"pads", Pads(1)},
+                  {"strides", std::vector<int64_t>{2, 2}}});
+  ValueId t = Op(g, OpKind::kTranspose, {a}, {{"perm", std::vector<int64_t>{0, 2, 3, 1}}});
+  ValueId r = Op(g, OpKind::kReshape, {t}, {{"shape", std::vector<int64_t>{1, 25, 6}}});
+  ValueId s = Op(g, OpKind::kSigmoid, {r});
+  g.AddOutput("y", Op(g, OpKind::kConcat, {s, r}, {{"axis", int64_t{2}}}));
+  ExpectMatchesReference(g, "shapes");
+}
+
+TEST(ModelBuildTest, TheArenaReusesBuffersAndTheWeightsAreAligned) {
+  Graph g;
+  ValueId v = g.AddInput("x", {kF32, {1, 16, 16, 16}});
+  for (int i = 0; i < 6; ++i) {
+    v = Op(g, OpKind::kRelu,
+           {Op(g, OpKind::kConv2d, {v, Weight(g, {16, 16, 3, 3}, i)}, {{"pads", Pads(1)}})});
+  }
+  g.AddOutput("y", v);
+  Built b = BuildAndLoad(g, "chain");
+  ASSERT_NE(b.executor, nullptr);
+  EXPECT_EQ(b.model.kernels.size(), 6u);
+  EXPECT_EQ(b.model.graph.params_bytes, 6u * 16 * 16 * 9 * 4);
+  for (const runtime::GraphTensor& t : b.model.graph.tensors) {
+    EXPECT_EQ(t.param_offset % runtime::kParamAlignment, 0u);
+  }
+  // The input, the output and five 16 KiB intermediates between them: the intermediates take
+  // turns in two buffers; the input and output are never shared.
+  const runtime::MemoryPlanStats& stats = b.executor->memory_stats();
+  EXPECT_EQ(stats.unplanned_bytes, 7u * 16384);
+  EXPECT_EQ(stats.arena_bytes, 4u * 16384);
+  EXPECT_TRUE(b.executor->params_in_place());
+}
+
+TEST(ModelBuildTest, AnOutputThatNothingComputesIsRefusedWithItsName) {
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {4}});
+  g.AddOutput("same_as_x", x);
+  absl::StatusOr<BuiltModel> model = BuildModel(g, topi::DetectHostCpu());
+  ASSERT_FALSE(model.ok());
+  EXPECT_EQ(model.status().code(), absl::StatusCode::kUnimplemented);
+  EXPECT_THAT(model.status().message(), HasSubstr("'same_as_x' is a graph input or a constant"));
+}
+
+}  // namespace
+}  // namespace tunefarm::graph

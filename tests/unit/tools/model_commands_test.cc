@@ -1,0 +1,97 @@
+// `tunefarm model build|run|test` on ONNX's own backend test cases (Debian libonnx-testdata): a
+// case builds into a module that runs alone and matches the expected output file; a mismatch, a
+// wrong input shape and an unsupported op are reported as such.
+#include <filesystem>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <unistd.h>
+
+#include "tools/commands/model_build_command.h"
+#include "tools/commands/model_run_command.h"
+#include "tools/commands/model_test_command.h"
+
+namespace tunefarm::tools {
+namespace {
+
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+const fs::path kNode = "/usr/share/libonnx-testdata/data/node";
+
+#define REQUIRE_TESTDATA() \
+  if (!fs::is_directory(kNode)) GTEST_SKIP() << kNode << " missing (libonnx-testdata)"
+
+TEST(ModelCommandsTest, BackendCasesBuildRunAndMatch) {
+  REQUIRE_TESTDATA();
+  ModelTestOptions options;
+  for (const char* c :
+       {"test_conv_with_strides_padding", "test_batchnorm_example", "test_maxpool_2d_default",
+        "test_averagepool_2d_pads", "test_gemm_default_single_elem_vector_bias",
+        "test_softmax_axis_1", "test_reshape_reduced_dims", "test_relu"}) {
+    options.cases.push_back((kNode / c).string());
+  }
+  std::ostringstream out, err;
+  EXPECT_EQ(RunModelTestCommand(options, out, err), 0) << out.str() << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("passed test_batchnorm_example\n"));
+  EXPECT_THAT(out.str(), HasSubstr("8 passed, 0 failed, 0 unsupported\n"));
+}
+
+TEST(ModelCommandsTest, AnUnsupportedOpIsCountedAsSuch) {
+  REQUIRE_TESTDATA();
+  ModelTestOptions options;
+  options.cases = {(kNode / "test_relu").string(),
+                   (kNode / "test_argmax_default_axis_example").string()};
+  std::ostringstream out, err;
+  EXPECT_EQ(RunModelTestCommand(options, out, err), 1);
+  EXPECT_THAT(out.str(), HasSubstr("unsupported test_argmax_default_axis_example: "));
+  EXPECT_THAT(out.str(), HasSubstr("1 passed, 0 failed, 1 unsupported\n"));
+}
+
+TEST(ModelCommandsTest, ABuiltModuleRunsAloneAndChecksItsOutput) {
+  REQUIRE_TESTDATA();
+  const fs::path c = kNode / "test_conv_with_strides_padding";
+  const std::string module = ::testing::TempDir() + "/conv_" + std::to_string(getpid()) + ".so";
+  ModelBuildOptions build;
+  build.file = (c / "model.onnx").string();
+  build.output = module;
+  std::ostringstream out, err;
+  ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("kernel fused_0_conv2d: conv2d template"));
+  EXPECT_THAT(out.str(), HasSubstr("1 nodes in 1 kernels"));
+
+  ModelRunOptions run;
+  run.model = module;
+  run.inputs = {(c / "test_data_set_0" / "input_0.pb").string()};
+  run.expect = {(c / "test_data_set_0" / "output_0.pb").string()};
+  run.time = true;
+  run.threads = 1;
+  std::ostringstream out2, err2;
+  // The weight is the model's second input: the case passes it as data.
+  run.inputs.push_back((c / "test_data_set_0" / "input_1.pb").string());
+  EXPECT_EQ(RunModelRunCommand(run, out2, err2), 0) << out2.str() << err2.str();
+  EXPECT_THAT(out2.str(), HasSubstr("max_abs_err="));
+  EXPECT_THAT(out2.str(), HasSubstr(" ok\n"));
+  EXPECT_THAT(out2.str(), HasSubstr("median_ms="));
+
+  // Another case's expected output: same shape, other values.
+  run.expect = {
+      (kNode / "test_conv_with_strides_no_padding" / "test_data_set_0" / "output_0.pb").string()};
+  std::ostringstream out3, err3;
+  EXPECT_EQ(RunModelRunCommand(run, out3, err3), 1);
+  std::remove(module.c_str());
+}
+
+TEST(ModelCommandsTest, AnInputOfTheWrongShapeIsRefusedNamingBothShapes) {
+  REQUIRE_TESTDATA();
+  ModelRunOptions run;
+  run.model = (kNode / "test_relu" / "model.onnx").string();
+  run.inputs = {(kNode / "test_maxpool_2d_default" / "test_data_set_0" / "input_0.pb").string()};
+  std::ostringstream out, err;
+  EXPECT_EQ(RunModelRunCommand(run, out, err), 1);
+  EXPECT_THAT(err.str(), HasSubstr("input 'x' is [3,4,5]"));
+  EXPECT_THAT(err.str(), HasSubstr("holds [1,3,32,32]"));
+}
+
+}  // namespace
+}  // namespace tunefarm::tools
