@@ -138,6 +138,17 @@ TEST(OnnxHostileTest, MissingAndDuplicateValues) {
   EXPECT_EQ(ErrorOf(out.Bytes()), "graph output 'nowhere' is not defined");
 }
 
+// Found by libFuzzer (corpus file regression-shape-node-without-output): a Shape node without
+// outputs was read past its empty output list.
+TEST(OnnxHostileTest, ANodeWithoutOutputsIsRefused) {
+  B b(13);
+  b.Input("x", {2, 3});
+  b.Node("Shape", {"x"}, {}, "shape");
+  b.Node("Relu", {"x"}, {"y"});
+  b.Output("y");
+  EXPECT_EQ(ErrorOf(b.Bytes()), "Shape node 'shape' defines no output");
+}
+
 TEST(OnnxHostileTest, OpsetOutOfRangeAndNoGraph) {
   B b(18);
   b.Input("x", {2});
