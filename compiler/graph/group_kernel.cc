@@ -141,6 +141,23 @@ std::string GroupKernelName(const Graph& graph, const FusedGroup& group, int ind
   return name;
 }
 
+absl::StatusOr<GroupKernel> LowerCopy(const TensorType& type, const std::string& name,
+                                      const topi::CpuInfo& cpu) {
+  te::Tensor in = PlaceholderOf(type, "p0");
+  absl::StatusOr<te::Tensor> out = topi::IdentityCompute(in);
+  if (!out.ok()) return out.status();
+  absl::StatusOr<topi::ScheduledOp> op = topi::ScheduleDefault({in}, {*out}, cpu);
+  if (!op.ok()) return op.status();
+  passes::PassOptions options;
+  options.target = "llvm";
+  absl::StatusOr<ir::PrimFunc> func = passes::Lower(op->schedule, op->args, name, options);
+  if (!func.ok()) return func.status();
+  GroupKernel kernel;
+  kernel.func = *std::move(func);
+  kernel.schedule = "copy";
+  return kernel;
+}
+
 absl::StatusOr<GroupKernel> LowerGroup(const Graph& graph, const FusedGroup& group,
                                        const std::string& name, const topi::CpuInfo& cpu) {
   GroupKernel kernel;

@@ -26,6 +26,10 @@ struct GroupKernel {
 absl::StatusOr<GroupKernel> LowerGroup(const Graph& graph, const FusedGroup& group,
                                        const std::string& name, const topi::CpuInfo& cpu);
 
+// A kernel that copies a tensor of `type` (a model output that is an input or a weight).
+absl::StatusOr<GroupKernel> LowerCopy(const TensorType& type, const std::string& name,
+                                      const topi::CpuInfo& cpu);
+
 // A kernel name for group `index`: "fused_3_conv2d_add_relu" (ops in node order, at most five).
 std::string GroupKernelName(const Graph& graph, const FusedGroup& group, int index);
 

@@ -51,7 +51,7 @@ class GraphWriter {
     const Value& v = graph_.value(value);
     if (v.kind == ValueKind::kConstant) return AddParam(value);
     auto names = output_names_.find(value);
-    if (names != output_names_.end()) {
+    if (names != output_names_.end() && v.kind == ValueKind::kNodeOutput) {
       return Add(value, runtime::GraphTensorKind::kOutput, names->second.front());
     }
     return Add(value, runtime::GraphTensorKind::kIntermediate, "");
@@ -69,21 +69,26 @@ class GraphWriter {
     description_.steps.push_back(std::move(step));
   }
 
-  // Checks the graph's outputs (each computed by a kernel, each value under one name).
-  absl::Status CheckOutputs() const {
-    for (const auto& [value, names] : output_names_) {
-      if (names.size() > 1) {
-        return absl::UnimplementedError(absl::StrCat("the graph output '", names[0],
-                                                     "' is also the output '", names[1],
-                                                     "': a model module names each output once"));
-      }
-      if (graph_.value(value).kind != ValueKind::kNodeOutput) {
-        return absl::UnimplementedError(
-            absl::StrCat("the graph output '", names[0],
-                         "' is a graph input or a constant: nothing computes it"));
+  // The graph outputs no kernel writes under their name: a graph input or constant named as an
+  // output (an identity model), or a second name of a value. Each gets a copy kernel.
+  std::vector<std::pair<ValueId, std::string>> OutputsToCopy() const {
+    std::vector<std::pair<ValueId, std::string>> copies;
+    for (const GraphOutput& out : graph_.outputs()) {
+      const bool computed = graph_.value(out.value).kind == ValueKind::kNodeOutput;
+      if (!computed || output_names_.at(out.value).front() != out.name) {
+        copies.emplace_back(out.value, out.name);
       }
     }
-    return absl::OkStatus();
+    return copies;
+  }
+
+  void AddCopyStep(const GroupKernel& kernel, ValueId value, const std::string& name) {
+    runtime::GraphStep step;
+    step.kernel = kernel.func.name;
+    step.args.push_back({runtime::StepArgKind::kIn, *TensorOf(value), 0});
+    const int64_t out = Add(value, runtime::GraphTensorKind::kOutput, name, /*remember=*/false);
+    step.args.push_back({runtime::StepArgKind::kOut, out, 0});
+    description_.steps.push_back(std::move(step));
   }
 
   runtime::GraphDescription Finish(std::string* params) {
@@ -93,7 +98,9 @@ class GraphWriter {
   }
 
  private:
-  int64_t Add(ValueId value, runtime::GraphTensorKind kind, const std::string& name) {
+  // `remember`: later uses of `value` read this tensor.
+  int64_t Add(ValueId value, runtime::GraphTensorKind kind, const std::string& name,
+              bool remember = true) {
     const Value& v = graph_.value(value);
     runtime::GraphTensor t;
     t.dtype = v.type.dtype;
@@ -102,7 +109,7 @@ class GraphWriter {
     t.name = name;
     const auto id = static_cast<int64_t>(description_.tensors.size());
     description_.tensors.push_back(std::move(t));
-    ids_[value] = id;
+    if (remember) ids_[value] = id;
     return id;
   }
 
@@ -128,7 +135,6 @@ class GraphWriter {
 
 absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const topi::CpuInfo& cpu) {
   GraphWriter writer(graph);
-  if (absl::Status s = writer.CheckOutputs(); !s.ok()) return s;
   const FusionPlan plan = GroupsOf(graph);
   BuiltModel model;
   for (size_t g = 0; g < plan.groups.size(); ++g) {
@@ -137,6 +143,20 @@ absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const topi::CpuInfo& c
     if (!kernel.ok()) return kernel.status();
     writer.AddStep(*kernel);
     model.kernels.push_back(*std::move(kernel));
+  }
+  std::map<std::string, int> copy_kernels;  // one copy kernel per tensor type
+  for (const auto& [value, name] : writer.OutputsToCopy()) {
+    const TensorType& type = graph.value(value).type;
+    const std::string key = type.ToString();
+    auto it = copy_kernels.find(key);
+    if (it == copy_kernels.end()) {
+      absl::StatusOr<GroupKernel> copy =
+          LowerCopy(type, absl::StrCat("copy_", copy_kernels.size()), cpu);
+      if (!copy.ok()) return copy.status();
+      it = copy_kernels.emplace(key, static_cast<int>(model.kernels.size())).first;
+      model.kernels.push_back(*std::move(copy));
+    }
+    writer.AddCopyStep(model.kernels[it->second], value, name);
   }
   model.graph = writer.Finish(&model.params);
   model.graph_text = runtime::WriteGraph(model.graph);

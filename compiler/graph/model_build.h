@@ -24,8 +24,9 @@ struct BuiltModel {
 };
 
 // Builds `graph`, whose nodes carry their fused groups (FuseOps; a node without one is a group of
-// its own), for a CPU like `cpu`. Errors: a graph output that is also a graph input (nothing to
-// compute), what lowering a group reports (naming its kernel).
+// its own), for a CPU like `cpu`. A graph output that is a graph input or a constant, or a value's
+// second output name, is written by a copy kernel. Errors: what lowering a group reports (naming
+// its kernel).
 absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const topi::CpuInfo& cpu);
 
 // Writes `model` for `target` (host or cross) as one shared library at `path`: the kernels with
