@@ -27,11 +27,16 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
   const std::vector<int64_t>& ws = ctx.input_types[1].shape;
   const int64_t channels = ctx.input_types[0].shape[1];
   if (groups == 1) {
-    absl::StatusOr<topi::Conv2dTensors> t = topi::Conv2dCompute(data, weight, window);
+    // Rows of whole vectors: a width that is not a multiple of 8 (7, 14, 28) is computed rounded
+    // up and cut back, which costs a few columns instead of scalar code for the whole row.
+    const int64_t width_multiple = ctx.output_types[0].shape[3] % 8 == 0 ? 1 : 8;
+    absl::StatusOr<topi::Conv2dTensors> t =
+        topi::Conv2dCompute(data, weight, window, width_multiple);
     if (!t.ok()) return t.status();
     stages.push_back(t->padded);
-    anchor = {AnchorTemplate::kConv2d, t->data, t->kernel, t->padded, t->out, t->out};
-    return t->out;
+    if (!t->cropped.same_as(t->out)) stages.push_back(t->out);
+    anchor = {AnchorTemplate::kConv2d, t->data, t->kernel, t->padded, t->out, t->cropped};
+    return t->cropped;
   }
   if (groups == channels) {
     te::Tensor kernel = weight;

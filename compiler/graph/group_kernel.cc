@@ -106,7 +106,7 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(const AnchorTensors& a,
   const te::Tensor epilogue = output.same_as(a.out) ? te::Tensor() : output;
   switch (a.kind) {
     case AnchorTemplate::kConv2d: {
-      topi::Conv2dTensors t{a.data, a.weight, a.padded, a.reduced};
+      topi::Conv2dTensors t{a.data, a.weight, a.padded, a.reduced, a.out};
       topi::Conv2dScheduleConfig config = topi::DefaultConv2dConfig(t, cpu);
       *description = absl::StrCat("conv2d template (", config.ToString(), ")");
       // The bias (when the conv has one) is part of the epilogue.

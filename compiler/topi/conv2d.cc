@@ -14,7 +14,7 @@
 namespace tunefarm::topi {
 
 absl::StatusOr<Conv2dTensors> Conv2dCompute(const te::Tensor& data, const te::Tensor& kernel,
-                                            const Window2d& window) {
+                                            const Window2d& window, int64_t width_multiple) {
   absl::StatusOr<std::vector<int64_t>> ds = StaticShape("conv2d", data, 4);
   if (!ds.ok()) return ds.status();
   absl::StatusOr<std::vector<int64_t>> ks = StaticShape("conv2d", kernel, 4);
@@ -30,8 +30,15 @@ absl::StatusOr<Conv2dTensors> Conv2dCompute(const te::Tensor& data, const te::Te
   }
   absl::StatusOr<WindowOutput> out = SlideWindow("conv2d", shapes, window, h, w, kh, kw);
   if (!out.ok()) return out.status();
-  Conv2dTensors t{data, kernel, data, te::Tensor()};
-  absl::StatusOr<te::Tensor> padded = PadWindowCompute(data, window, ir::Expr(0.0f), "conv2d_pad");
+  Conv2dTensors t{data, kernel, data, te::Tensor(), te::Tensor()};
+  const int64_t multiple = std::max<int64_t>(width_multiple, 1);
+  const int64_t out_w = CeilDiv(out->w, multiple) * multiple;
+  // The columns past the true width read zeros padded on the right.
+  Window2d pad_window = window;
+  const int64_t need_w = (out_w - 1) * window.stride_w + (kw - 1) * window.dilation_w + 1;
+  pad_window.pad_right += std::max<int64_t>(0, need_w - (w + window.pad_left + window.pad_right));
+  absl::StatusOr<te::Tensor> padded =
+      PadWindowCompute(data, pad_window, ir::Expr(0.0f), "conv2d_pad");
   if (!padded.ok()) return padded.status();
   t.padded = *padded;
   ir::IterVar rc = te::reduce_axis({Imm(0), Imm(c)}, "rc");
@@ -43,10 +50,21 @@ absl::StatusOr<Conv2dTensors> Conv2dCompute(const te::Tensor& data, const te::Te
     return te::sum(t.padded({i[0], rc->var, y, x}) * kernel({i[1], rc->var, ry->var, rx->var}),
                    {rc, ry, rx});
   };
-  absl::StatusOr<te::Tensor> result = te::compute({Imm(n), Imm(o), Imm(out->h), Imm(out->w)}, body,
+  absl::StatusOr<te::Tensor> result = te::compute({Imm(n), Imm(o), Imm(out->h), Imm(out_w)}, body,
                                                   "conv2d", {"n", "o", "oh", "ow"});
   if (!result.ok()) return result.status();
   t.out = *result;
+  t.cropped = t.out;
+  if (out_w != out->w) {
+    const te::Tensor full = t.out;
+    absl::StatusOr<te::Tensor> cropped = te::compute({Imm(n), Imm(o), Imm(out->h), Imm(out->w)},
+                                                     [&](const std::vector<ir::Var>& i) {
+                                                       return full({i[0], i[1], i[2], i[3]});
+                                                     },
+                                                     "conv2d_crop", {"n", "o", "oh", "ow"});
+    if (!cropped.ok()) return cropped.status();
+    t.cropped = *cropped;
+  }
   return t;
 }
 

@@ -18,12 +18,18 @@ struct Conv2dTensors {
   te::Tensor kernel;
   te::Tensor padded;  // `data` itself when the window has no padding
   te::Tensor out;
+  // `out` cut back to the convolution's true width when Conv2dCompute rounded its width up; else
+  // `out` itself. What readers of the convolution read.
+  te::Tensor cropped;
 };
 
 // Errors: ranks other than 4, channel counts that disagree, a window larger than the padded
-// input (InvalidArgument naming conv2d and both shapes).
+// input (InvalidArgument naming conv2d and both shapes). With `width_multiple` > 1, `out` is
+// computed over the output width rounded up to a multiple of it (the input padded on the right
+// to match), so that rows of 7 or 14 columns still fill whole vectors; `cropped` holds the true
+// width, and a schedule with it (or an epilogue of it) as the output stores only those columns.
 absl::StatusOr<Conv2dTensors> Conv2dCompute(const te::Tensor& data, const te::Tensor& kernel,
-                                            const Window2d& window);
+                                            const Window2d& window, int64_t width_multiple = 1);
 
 // The order of the reduction loops around a register tile.
 enum class ConvReduceOrder : uint8_t {

@@ -11,10 +11,12 @@ absl::Status InlineEpilogue(schedule::Schedule& s, const te::Tensor& anchor, con
   if (!a.ok()) return a.status();
   absl::StatusOr<std::vector<int64_t>> o = StaticShape(op, out);
   if (!o.ok()) return o.status();
-  if (*a != *o) {
-    return absl::FailedPreconditionError(absl::StrCat(op, " epilogue: the output (",
-                                                      ShapeString(*o), ") must have the shape of ",
-                                                      op, "'s own output (", ShapeString(*a), ")"));
+  bool fits = a->size() == o->size();
+  for (size_t d = 0; fits && d < a->size(); ++d) fits = (*o)[d] <= (*a)[d];
+  if (!fits) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(op, " epilogue: the output (", ShapeString(*o), ") must have the rank of ", op,
+                     "'s own output (", ShapeString(*a), ") and no larger extents"));
   }
   for (schedule::Stage* stage : s.stages()) {
     const te::Operation& stage_op = stage->op();

@@ -12,10 +12,11 @@
 
 namespace tunefarm::topi {
 
-// Checks that `out` has `anchor`'s shape (an epilogue maps each output element to the anchor's
-// element at the same index), then inlines every compute stage of `s` without reduction axes
-// other than `out` and those in `keep` (a padded input the template schedules itself).
-// FailedPrecondition naming `op` and both shapes when the shapes differ.
+// Checks that `out` has `anchor`'s rank and no larger extents (an epilogue maps each output
+// element to the anchor's element at the same index; an anchor computed wider than needed, as a
+// conv rounded up to whole vectors, is cut back), then inlines every compute stage of `s` without
+// reduction axes other than `out` and those in `keep` (a padded input the template schedules
+// itself). FailedPrecondition naming `op` and both shapes otherwise.
 absl::Status InlineEpilogue(schedule::Schedule& s, const te::Tensor& anchor, const te::Tensor& out,
                             const std::vector<te::Tensor>& keep, const char* op);
 

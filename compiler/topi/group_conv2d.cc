@@ -30,7 +30,7 @@ absl::StatusOr<Conv2dTensors> GroupConv2dCompute(const te::Tensor& data, const t
   }
   absl::StatusOr<WindowOutput> out = SlideWindow(op, shapes, window, h, w, kh, kw);
   if (!out.ok()) return out.status();
-  Conv2dTensors t{data, kernel, data, te::Tensor()};
+  Conv2dTensors t{data, kernel, data, te::Tensor(), te::Tensor()};
   absl::StatusOr<te::Tensor> padded =
       PadWindowCompute(data, window, ir::MakeZero(data.dtype()), "group_conv2d_pad");
   if (!padded.ok()) return padded.status();
@@ -50,6 +50,7 @@ absl::StatusOr<Conv2dTensors> GroupConv2dCompute(const te::Tensor& data, const t
       te::compute({Imm(n), Imm(o), Imm(out->h), Imm(out->w)}, body, op, {"n", "o", "oh", "ow"});
   if (!result.ok()) return result.status();
   t.out = *result;
+  t.cropped = t.out;
   return t;
 }
 
