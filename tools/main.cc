@@ -280,6 +280,9 @@ int main(int argc, char** argv) {
       "info",
       "Import an ONNX model and print its inputs, outputs, op counts, parameters and FLOPs");
   model_info_cmd->add_option("model", model_info.file, "The .onnx file")->required();
+  std::vector<std::string> model_input_shapes;
+  model_info_cmd->add_option("--input-shape", model_input_shapes,
+                             "NAME=D1,D2,...: the shape of an input (batch size, image size)");
   tunefarm::tools::ModelPassesOptions model_passes;
   CLI::App* model_passes_cmd = model_cmd->add_subcommand(
       "passes", "Print the graph after import and after each graph pass, then the fused groups");
@@ -288,7 +291,6 @@ int main(int argc, char** argv) {
                                "Graph passes to skip (simplify_inference, pack_weights, "
                                "constant_folding, common_subexpression, dead_code, fuse_ops)");
   // Options every command that builds a model takes.
-  std::vector<std::string> model_input_shapes;
   auto add_compile_options = [&](CLI::App* cmd, tunefarm::tools::ModelCompileOptions& compile) {
     cmd->add_option("--input-shape", model_input_shapes,
                     "NAME=D1,D2,...: the shape of an input (batch size, image size)");
@@ -303,6 +305,10 @@ int main(int argc, char** argv) {
                    "llvm (this host) or llvm -mtriple=aarch64-linux-gnu ...")
       ->capture_default_str();
   model_build_cmd->add_option("-o,--output", model_build.output, "The module to write")->required();
+  model_build_cmd->add_option("--db", model_build.compile.db,
+                              "A records database: build each tuned task with its best record");
+  model_build_cmd->add_option("--device-key", model_build.compile.device_key,
+                              "The device key whose records --db uses");
   add_compile_options(model_build_cmd, model_build.compile);
   tunefarm::tools::ModelRunOptions model_run;
   CLI::App* model_run_cmd = model_cmd->add_subcommand(
@@ -341,21 +347,27 @@ int main(int argc, char** argv) {
   if (model_passes_cmd->parsed()) {
     return tunefarm::tools::RunModelPassesCommand(model_passes, std::cout, std::cerr);
   }
-  if (model_info_cmd->parsed()) {
-    return tunefarm::tools::RunModelInfoCommand(model_info, std::cout, std::cerr);
-  }
-  if (model_build_cmd->parsed() || model_run_cmd->parsed()) {
-    tunefarm::tools::ModelCompileOptions& compile =
-        model_build_cmd->parsed() ? model_build.compile : model_run.compile;
+  if (model_build_cmd->parsed() || model_run_cmd->parsed() || model_info_cmd->parsed()) {
+    std::map<std::string, std::vector<int64_t>>& shapes =
+        model_build_cmd->parsed() ? model_build.compile.input_shapes
+        : model_run_cmd->parsed() ? model_run.compile.input_shapes
+                                  : model_info.input_shapes;
     for (const std::string& shape : model_input_shapes) {
-      absl::Status s = tunefarm::tools::ParseInputShape(shape, &compile.input_shapes);
+      absl::Status s = tunefarm::tools::ParseInputShape(shape, &shapes);
       if (!s.ok()) {
         std::cerr << "tunefarm: " << s.message() << "\n";
         return kUsageError;
       }
     }
   }
+  if (model_info_cmd->parsed()) {
+    return tunefarm::tools::RunModelInfoCommand(model_info, std::cout, std::cerr);
+  }
   if (model_build_cmd->parsed()) {
+    if (model_build.compile.db.empty() != model_build.compile.device_key.empty()) {
+      std::cerr << "tunefarm: --db and --device-key go together\n";
+      return kUsageError;
+    }
     return tunefarm::tools::RunModelBuildCommand(model_build, std::cout, std::cerr);
   }
   if (model_run_cmd->parsed()) {

@@ -27,11 +27,7 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
   const std::vector<int64_t>& ws = ctx.input_types[1].shape;
   const int64_t channels = ctx.input_types[0].shape[1];
   if (groups == 1) {
-    // Rows of whole vectors: a width that is not a multiple of 16 is computed rounded up (to 16,
-    // one AVX-512 vector or two AVX2/NEON ones; rows narrower than that to 8) and cut back in the
-    // epilogue. A few wasted columns cost far less than the scalar code a ragged row gets.
-    const int64_t ow = ctx.output_types[0].shape[3];
-    const int64_t width_multiple = ow % 16 == 0 ? 1 : (ow > 16 ? 16 : 8);
+    const int64_t width_multiple = topi::Conv2dWidthMultiple(ctx.output_types[0].shape[3]);
     absl::StatusOr<topi::Conv2dTensors> t =
         topi::Conv2dCompute(data, weight, window, width_multiple);
     if (!t.ok()) return t.status();

@@ -102,27 +102,35 @@ bool IsAnchorWithEpilogue(const Graph& graph, const FusedGroup& group) {
 absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(const AnchorTensors& a,
                                                      const te::Tensor& output,
                                                      const topi::CpuInfo& cpu,
+                                                     const AnchorConfig& given,
                                                      std::string* description) {
+  const auto* conv_config = std::get_if<topi::Conv2dScheduleConfig>(&given);
+  const auto* window_config = std::get_if<topi::WindowScheduleConfig>(&given);
+  const char* source = conv_config != nullptr || window_config != nullptr ? "tuned" : "default";
   const te::Tensor epilogue = output.same_as(a.out) ? te::Tensor() : output;
   switch (a.kind) {
     case AnchorTemplate::kConv2d: {
       topi::Conv2dTensors t{a.data, a.weight, a.padded, a.reduced, a.out};
-      topi::Conv2dScheduleConfig config = topi::DefaultConv2dConfig(t, cpu);
-      *description = absl::StrCat("conv2d template (", config.ToString(), ")");
+      topi::Conv2dScheduleConfig config =
+          conv_config != nullptr ? *conv_config : topi::DefaultConv2dConfig(t, cpu);
+      *description = absl::StrCat("conv2d template, ", source, " (", config.ToString(), ")");
       // The bias (when the conv has one) is part of the epilogue.
       return topi::ScheduleConv2d(config, t, output.same_as(a.reduced) ? te::Tensor() : output);
     }
     case AnchorTemplate::kDepthwiseConv2d: {
       topi::DepthwiseConv2dTensors t{a.data, a.weight, a.padded, a.reduced};
-      topi::DepthwiseConv2dScheduleConfig config = topi::DefaultDepthwiseConv2dConfig(t, cpu);
-      *description = absl::StrCat("depthwise_conv2d template (", config.ToString(), ")");
+      topi::DepthwiseConv2dScheduleConfig config =
+          window_config != nullptr ? *window_config : topi::DefaultDepthwiseConv2dConfig(t, cpu);
+      *description =
+          absl::StrCat("depthwise_conv2d template, ", source, " (", config.ToString(), ")");
       return topi::ScheduleDepthwiseConv2d(config, t,
                                            output.same_as(a.reduced) ? te::Tensor() : output);
     }
     case AnchorTemplate::kPool2d: {
       topi::Pool2dTensors t{a.data, a.padded, a.reduced, a.out};
-      topi::Pool2dScheduleConfig config = topi::DefaultPool2dConfig(t, cpu);
-      *description = absl::StrCat("pool2d template (", config.ToString(), ")");
+      topi::Pool2dScheduleConfig config =
+          window_config != nullptr ? *window_config : topi::DefaultPool2dConfig(t, cpu);
+      *description = absl::StrCat("pool2d template, ", source, " (", config.ToString(), ")");
       return topi::SchedulePool2d(config, t, epilogue);
     }
     case AnchorTemplate::kNone:
@@ -159,7 +167,8 @@ absl::StatusOr<GroupKernel> LowerCopy(const TensorType& type, const std::string&
 }
 
 absl::StatusOr<GroupKernel> LowerGroup(const Graph& graph, const FusedGroup& group,
-                                       const std::string& name, const topi::CpuInfo& cpu) {
+                                       const std::string& name, const topi::CpuInfo& cpu,
+                                       const AnchorConfig& config) {
   GroupKernel kernel;
   absl::StatusOr<GroupTensors> t = ComputeGroup(graph, group, kernel);
   if (!t.ok()) return t.status();
@@ -169,7 +178,7 @@ absl::StatusOr<GroupKernel> LowerGroup(const Graph& graph, const FusedGroup& gro
   absl::StatusOr<topi::ScheduledOp> op = absl::FailedPreconditionError("no template");
   if (t->anchor.kind != AnchorTemplate::kNone && t->outputs.size() == 1 &&
       IsAnchorWithEpilogue(graph, group)) {
-    op = ScheduleByTemplate(t->anchor, t->outputs[0], cpu, &kernel.schedule);
+    op = ScheduleByTemplate(t->anchor, t->outputs[0], cpu, config, &kernel.schedule);
     // An epilogue that does not keep the anchor's shape (a broadcast that widens it) is left
     // to the default schedule; any other failure is a bug worth reporting.
     if (!op.ok() && op.status().code() != absl::StatusCode::kFailedPrecondition) {

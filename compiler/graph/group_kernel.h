@@ -4,13 +4,16 @@
 #pragma once
 
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "compiler/graph/fusion.h"
 #include "compiler/graph/graph.h"
 #include "compiler/ir/function.h"
+#include "compiler/topi/conv2d.h"
 #include "compiler/topi/cpu_info.h"
+#include "compiler/topi/window_schedule.h"
 
 namespace tunefarm::graph {
 
@@ -21,10 +24,17 @@ struct GroupKernel {
   std::string schedule;          // how it was scheduled: "conv2d template (reg ...)" or "default"
 };
 
-// The kernel of `group` named `name`, for a CPU like `cpu`. Errors: what the computes say of the
-// nodes (naming them), and lowering failures (Internal, naming the kernel).
+// A schedule config for a group's anchor template in place of its default: a tuning record's
+// (conv2d's, or the window schedule of depthwise conv2d and pooling).
+using AnchorConfig =
+    std::variant<std::monostate, topi::Conv2dScheduleConfig, topi::WindowScheduleConfig>;
+
+// The kernel of `group` named `name`, for a CPU like `cpu`, with `config` for its anchor's
+// template when it holds the template's kind (else the default config). Errors: what the computes
+// say of the nodes (naming them), and lowering failures (Internal, naming the kernel).
 absl::StatusOr<GroupKernel> LowerGroup(const Graph& graph, const FusedGroup& group,
-                                       const std::string& name, const topi::CpuInfo& cpu);
+                                       const std::string& name, const topi::CpuInfo& cpu,
+                                       const AnchorConfig& config = {});
 
 // A kernel that copies a tensor of `type` (a model output that is an input or a weight).
 absl::StatusOr<GroupKernel> LowerCopy(const TensorType& type, const std::string& name,

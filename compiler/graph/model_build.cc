@@ -133,13 +133,17 @@ class GraphWriter {
 
 }  // namespace
 
-absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const topi::CpuInfo& cpu) {
+absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const topi::CpuInfo& cpu,
+                                      const std::map<int, AnchorConfig>& configs) {
   GraphWriter writer(graph);
   const FusionPlan plan = GroupsOf(graph);
   BuiltModel model;
   for (size_t g = 0; g < plan.groups.size(); ++g) {
     const std::string name = GroupKernelName(graph, plan.groups[g], static_cast<int>(g));
-    absl::StatusOr<GroupKernel> kernel = LowerGroup(graph, plan.groups[g], name, cpu);
+    auto config = configs.find(static_cast<int>(g));
+    absl::StatusOr<GroupKernel> kernel =
+        LowerGroup(graph, plan.groups[g], name, cpu,
+                   config == configs.end() ? AnchorConfig() : config->second);
     if (!kernel.ok()) return kernel.status();
     writer.AddStep(*kernel);
     model.kernels.push_back(*std::move(kernel));

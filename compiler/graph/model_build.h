@@ -3,6 +3,7 @@
 // as one blob; ExportModel writes them as one shared library that the graph runtime loads alone.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,10 @@ struct BuiltModel {
 // its own), for a CPU like `cpu`. A graph output that is a graph input or a constant, or a value's
 // second output name, is written by a copy kernel. Errors: what lowering a group reports (naming
 // its kernel).
-absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const topi::CpuInfo& cpu);
+// `configs` (by group index in PlanFusion's order) replaces the default config of those groups'
+// anchor templates: what a records database tuned.
+absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const topi::CpuInfo& cpu,
+                                      const std::map<int, AnchorConfig>& configs = {});
 
 // Writes `model` for `target` (host or cross) as one shared library at `path`: the kernels with
 // their manifest, TF_GRAPH_SYMBOL, TF_PARAMS_SYMBOL and TF_PARAMS_SIZE_SYMBOL (c_abi.h).

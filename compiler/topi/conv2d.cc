@@ -68,6 +68,11 @@ absl::StatusOr<Conv2dTensors> Conv2dCompute(const te::Tensor& data, const te::Te
   return t;
 }
 
+int64_t Conv2dWidthMultiple(int64_t out_width) {
+  if (out_width % 16 == 0) return 1;
+  return out_width > 16 ? 16 : 8;
+}
+
 std::string Conv2dScheduleConfig::ToString() const {
   return absl::StrCat("reg ", reg_o, " channels x ", reg_w_vectors, "x", vector_lanes, " columns, ",
                       order == ConvReduceOrder::kChannelFirst ? "c,kh,kw" : "kh,kw,c",

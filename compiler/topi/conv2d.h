@@ -31,6 +31,12 @@ struct Conv2dTensors {
 absl::StatusOr<Conv2dTensors> Conv2dCompute(const te::Tensor& data, const te::Tensor& kernel,
                                             const Window2d& window, int64_t width_multiple = 1);
 
+// The width multiple a conv's rows are computed over (Conv2dCompute's width_multiple) in model
+// builds and in the conv2d tuning template alike, so that records tuned for a workload schedule
+// what a model runs: 1 for a multiple of 16, else 16 (one AVX-512 vector, two AVX2/NEON ones), or
+// 8 for rows narrower than 16. A few wasted columns cost far less than a ragged row's scalar code.
+int64_t Conv2dWidthMultiple(int64_t out_width);
+
 // The order of the reduction loops around a register tile.
 enum class ConvReduceOrder : uint8_t {
   kChannelFirst,  // c, kh, kw: one input channel's window at a time

@@ -24,6 +24,13 @@ int RunModelBuildCommand(const ModelBuildOptions& options, std::ostream& out, st
     return 1;
   }
   const graph::BuiltModel& built = model->built;
+  if (!options.compile.db.empty()) {
+    out << "records in " << options.compile.db << " for device key '" << options.compile.device_key
+        << "': " << model->tuned_tasks.size() << " tasks tuned, " << model->untuned_tasks.size()
+        << " on default configs\n";
+    for (const std::string& t : model->tuned_tasks) out << "  tuned " << t << "\n";
+    for (const std::string& t : model->untuned_tasks) out << "  default " << t << "\n";
+  }
   out << std::fixed << std::setprecision(1);
   for (size_t i = 0; i < built.kernels.size(); ++i) {
     out << "kernel " << built.kernels[i].func.name << ": " << built.kernels[i].schedule << "\n";

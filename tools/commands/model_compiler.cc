@@ -10,6 +10,7 @@
 #include "compiler/codegen/llvm/temp_dir.h"
 #include "compiler/frontend/onnx/onnx_importer.h"
 #include "compiler/graph/graph_pipeline.h"
+#include "tools/commands/model_records.h"
 #include "tuner/target_cpu.h"
 
 namespace tunefarm::tools {
@@ -61,7 +62,16 @@ absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
   if (!optimized.ok()) return InPhase("graph passes", optimized.status());
   result.passes_ms = MillisecondsSince(start);
   start = std::chrono::steady_clock::now();
-  absl::StatusOr<graph::BuiltModel> built = graph::BuildModel(*optimized, *cpu);
+  std::map<int, graph::AnchorConfig> configs;
+  if (!options.db.empty()) {
+    absl::StatusOr<TunedGroups> tuned =
+        TunedConfigsFromRecords(*optimized, options.db, options.target, options.device_key, *cpu);
+    if (!tuned.ok()) return InPhase("records", tuned.status());
+    configs = std::move(tuned->configs);
+    result.tuned_tasks = std::move(tuned->found);
+    result.untuned_tasks = std::move(tuned->missing);
+  }
+  absl::StatusOr<graph::BuiltModel> built = graph::BuildModel(*optimized, *cpu, configs);
   if (!built.ok()) return InPhase("build", built.status());
   result.built = *std::move(built);
   result.kernels_ms = MillisecondsSince(start);

@@ -20,12 +20,17 @@ struct ModelCompileOptions {
   std::map<std::string, std::vector<int64_t>> input_shapes;  // overrides, by input name
   std::map<std::string, runtime::NDArray> constant_inputs;   // inputs imported as constants
   std::vector<std::string> disabled_passes;
+  // Tuned schedules: the best records of the model's tasks in `db` for this target and device key.
+  std::string db;
+  std::string device_key;
 };
 
 struct CompiledModel {
   graph::BuiltModel built;
   std::string target;
   int imported_nodes = 0;
+  std::vector<std::string> tuned_tasks;    // tasks built with a record's config, and its time
+  std::vector<std::string> untuned_tasks;  // tasks without a record: default configs
   double import_ms = 0, passes_ms = 0, kernels_ms = 0;
 };
 

@@ -2,10 +2,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <vector>
 
+#include "absl/strings/str_join.h"
 #include "compiler/frontend/onnx/onnx_importer.h"
+#include "compiler/graph/fusion.h"
+#include "compiler/graph/graph_pipeline.h"
 #include "compiler/graph/graph_stats.h"
+#include "tuner/model_tasks.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -26,7 +31,9 @@ std::string Human(double v) {
 }  // namespace
 
 int RunModelInfoCommand(const ModelInfoOptions& options, std::ostream& out, std::ostream& err) {
-  absl::StatusOr<graph::Graph> g = frontend::onnx::ImportOnnxFile(options.file);
+  frontend::onnx::OnnxImportOptions import_options;
+  import_options.input_shapes = options.input_shapes;
+  absl::StatusOr<graph::Graph> g = frontend::onnx::ImportOnnxFile(options.file, import_options);
   if (!g.ok()) {
     std::string message(g.status().message());
     std::replace(message.begin(), message.end(), '\n', ' ');
@@ -52,6 +59,30 @@ int RunModelInfoCommand(const ModelInfoOptions& options, std::ostream& out, std:
       << stats.parameter_bytes << " bytes (" << Human(stats.parameter_bytes) << "B)\n";
   out << "flops: " << stats.flops << " (" << Human(stats.flops)
       << "; conv2d, gemm and matmul multiply-adds x 2)\n";
+  // The kernels a build makes, and the tuning tasks among them.
+  absl::StatusOr<graph::Graph> optimized =
+      graph::RunGraphPasses(*std::move(g), graph::DefaultGraphPasses(), passes::PassOptions());
+  if (!optimized.ok()) {
+    err << "tunefarm: graph passes: " << optimized.status().message() << "\n";
+    return 1;
+  }
+  const graph::FusionPlan plan = graph::PlanFusion(*optimized);
+  const std::vector<tuner::ModelTask> tasks = tuner::ExtractModelTasks(*optimized, plan);
+  out << "fused groups: " << plan.groups.size() << " kernels, " << tasks.size()
+      << " tuning tasks\n";
+  for (size_t i = 0; i < plan.groups.size(); ++i) {
+    const graph::FusedGroup& group = plan.groups[i];
+    std::vector<std::string> names;
+    for (int n : group.nodes) names.emplace_back(graph::OpName(optimized->nodes()[n].op));
+    out << "  group " << i << " [" << absl::StrJoin(names, "+") << "]";
+    std::optional<tuner::Workload> w = tuner::AnchorWorkload(*optimized, group);
+    if (w) out << " task " << w->Key();
+    out << "\n";
+  }
+  out << "tuning tasks:\n";
+  for (const tuner::ModelTask& t : tasks) {
+    out << "  " << t.workload.Key() << " (" << t.groups.size() << " groups)\n";
+  }
   return 0;
 }
 

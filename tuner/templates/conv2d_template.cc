@@ -16,13 +16,13 @@ class Conv2dTemplate final : public TaskTemplate {
   Conv2dTemplate(ConvShape shape, topi::CpuInfo cpu) : s_(shape), cpu_(std::move(cpu)) {}
 
   absl::Status DefineSpace(space::ConfigSpace& space) const override {
-    absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2d();
+    absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2dInWholeVectors();
     if (!t.ok()) return t.status();
     return topi::DefineConv2dKnobs(space, *t, s_.window(), cpu_);
   }
 
   absl::StatusOr<space::Config> DefaultConfig(const space::ConfigSpace& space) const override {
-    absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2d();
+    absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2dInWholeVectors();
     if (!t.ok()) return t.status();
     return topi::Conv2dKnobsFromConfig(space, topi::DefaultConv2dConfig(*t, cpu_));
   }
@@ -31,17 +31,18 @@ class Conv2dTemplate final : public TaskTemplate {
     if (absl::Status st = config.space().CheckValid(config); !st.ok()) return st;
     absl::StatusOr<topi::Conv2dScheduleConfig> c = topi::Conv2dConfigFromKnobs(config, cpu_);
     if (!c.ok()) return c.status();
-    absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2d();
+    absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2dInWholeVectors();
     if (!t.ok()) return t.status();
-    return topi::ScheduleConv2d(*c, *t);
+    // The rows past the true width are cut back in the stored tile (conv2d.h).
+    return topi::ScheduleConv2d(*c, *t, t->cropped.same_as(t->out) ? te::Tensor() : t->cropped);
   }
 
   absl::StatusOr<topi::ScheduledOp> Reference(const space::Config& config) const override {
     (void)config;
-    absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2d();
+    absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2dInWholeVectors();
     if (!t.ok()) return t.status();
-    return topi::ScheduledOp{schedule::Schedule::Create({t->out.op()}),
-                             {t->data, t->kernel, t->out}};
+    return topi::ScheduledOp{schedule::Schedule::Create({t->cropped.op()}),
+                             {t->data, t->kernel, t->cropped}};
   }
 
   double Flops() const override { return s_.Flops(); }

@@ -18,6 +18,12 @@ absl::StatusOr<topi::Conv2dTensors> ConvShape::Conv2d() const {
                              Float32Placeholder({o, c, kh, kw}, "kernel"), window());
 }
 
+absl::StatusOr<topi::Conv2dTensors> ConvShape::Conv2dInWholeVectors() const {
+  return topi::Conv2dCompute(Float32Placeholder({n, c, h, w}, "data"),
+                             Float32Placeholder({o, c, kh, kw}, "kernel"), window(),
+                             topi::Conv2dWidthMultiple(ow));
+}
+
 absl::StatusOr<topi::DepthwiseConv2dTensors> ConvShape::DepthwiseConv2d() const {
   return topi::DepthwiseConv2dCompute(Float32Placeholder({n, c, h, w}, "data"),
                                       Float32Placeholder({c, 1, kh, kw}, "kernel"), window());

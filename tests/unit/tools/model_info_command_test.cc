@@ -27,7 +27,7 @@ TEST(ModelInfoCommandTest, PrintsInputsOutputsOpsParametersAndFlops) {
   b.Output("logits");
   std::string path = fixtures::WriteTempFile("tiny.onnx", b.Bytes());
   std::ostringstream out, err;
-  ASSERT_EQ(RunModelInfoCommand({path}, out, err), 0) << err.str();
+  ASSERT_EQ(RunModelInfoCommand({path, {}}, out, err), 0) << err.str();
   EXPECT_EQ(err.str(), "");
   EXPECT_THAT(out.str(), HasSubstr("inputs:\n  image: float32[1,3,8,8]\n"));
   EXPECT_THAT(out.str(), HasSubstr("outputs:\n  logits: float32[1,10]\n"));
@@ -37,18 +37,39 @@ TEST(ModelInfoCommandTest, PrintsInputsOutputsOpsParametersAndFlops) {
   EXPECT_THAT(out.str(), HasSubstr("parameters: 2668 (2.67 k), 10672 bytes"));
   // conv: 2 * (4*8*8) * (3*3*3) = 13824; gemm: 2 * 10 * 256 = 5120.
   EXPECT_THAT(out.str(), HasSubstr("flops: 18944 ("));
+  // After the passes the gemm reads its packed weight as a matmul: two kernels, two tasks.
+  EXPECT_THAT(out.str(), HasSubstr("fused groups: 3 kernels, 2 tuning tasks\n"));
+  EXPECT_THAT(out.str(),
+              HasSubstr("  group 0 [conv2d+relu] task conv2d:1,3,8,8,4,3,3,1,1:float32\n"));
+  EXPECT_THAT(out.str(), HasSubstr("  matmul:1,10,256:float32 (1 groups)\n"));
+}
+
+TEST(ModelInfoCommandTest, NamedDimensionsTakeTheirShapeFromTheOptions) {
+  B b(13);
+  auto* shape = b.Input("image", {})->mutable_type()->mutable_tensor_type()->mutable_shape();
+  shape->add_dim()->set_dim_param("batch");
+  for (int64_t d : {3, 8, 8}) shape->add_dim()->set_dim_value(d);
+  b.Node("Relu", {"image"}, {"y"});
+  b.Output("y");
+  std::string path = fixtures::WriteTempFile("dynamic.onnx", b.Bytes());
+  std::ostringstream out, err;
+  EXPECT_EQ(RunModelInfoCommand({path, {}}, out, err), 1);
+  EXPECT_THAT(err.str(), HasSubstr("give its shape"));
+  std::ostringstream out2, err2;
+  ASSERT_EQ(RunModelInfoCommand({path, {{"image", {4, 3, 8, 8}}}}, out2, err2), 0) << err2.str();
+  EXPECT_THAT(out2.str(), HasSubstr("image: float32[4,3,8,8]"));
 }
 
 TEST(ModelInfoCommandTest, BadFileIsOneLineAndExitCode1) {
   std::string path = fixtures::WriteTempFile("bad.onnx", "not a model");
   std::ostringstream out, err;
-  EXPECT_EQ(RunModelInfoCommand({path}, out, err), 1);
+  EXPECT_EQ(RunModelInfoCommand({path, {}}, out, err), 1);
   EXPECT_EQ(out.str(), "");
   EXPECT_EQ(err.str(), "tunefarm: " + path +
                            ": not an ONNX model: the file does not parse as one (truncated, or "
                            "another format)\n");
   std::ostringstream out2, err2;
-  EXPECT_EQ(RunModelInfoCommand({"/nonexistent.onnx"}, out2, err2), 1);
+  EXPECT_EQ(RunModelInfoCommand({"/nonexistent.onnx", {}}, out2, err2), 1);
   EXPECT_THAT(err2.str(), HasSubstr("tunefarm: cannot open /nonexistent.onnx"));
 }
 

@@ -1,0 +1,91 @@
+// `tunefarm model build --db DB --device-key K`: a conv whose workload has a record in the
+// database is built with that record's config (and says so); a workload without one keeps its
+// default; a record from an incompatible space is refused naming the workload.
+#include "tools/commands/model_records.h"
+
+#include <filesystem>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <unistd.h>
+
+#include "compiler/space/config_json.h"
+#include "tools/commands/model_build_command.h"
+#include "tuner/record_store.h"
+#include "tuner/target_cpu.h"
+#include "tuner/templates/template_registry.h"
+
+namespace tunefarm::tools {
+namespace {
+
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+// ONNX's test case: x [1,1,7,5], W [1,1,3,3], strides 2, pads 1.
+const fs::path kCase = "/usr/share/libonnx-testdata/data/node/test_conv_with_strides_padding";
+constexpr const char* kWorkload = "conv2d:1,1,7,5,1,3,3,2,1:float32";
+
+std::string NewDatabase(const std::string& config_json) {
+  const std::string path =
+      ::testing::TempDir() + "/model_records_" + std::to_string(getpid()) + ".db";
+  fs::remove(path);
+  auto store = tuner::RecordStore::Open(path);
+  EXPECT_TRUE(store.ok()) << store.status();
+  tuner::Record r;
+  r.workload_key = kWorkload;
+  r.target = *tuner::CanonicalTarget("llvm");
+  r.device_key = "box";
+  r.config_json = config_json;
+  r.repeat_seconds = {0.0005, 0.0004, 0.0006};
+  r.measured_by = "local";
+  EXPECT_TRUE((*store)->Insert(r).ok());
+  return path;
+}
+
+// The conv2d template's default config as JSON: a record of it is a tuned config all the same.
+std::string TunedConfigJson() {
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task =
+      tuner::CreateTask(*tuner::ParseWorkloadKey(kWorkload), "llvm");
+  EXPECT_TRUE(task.ok()) << task.status();
+  absl::StatusOr<space::Config> config = (*task)->DefaultConfig();
+  EXPECT_TRUE(config.ok()) << config.status();
+  return space::ConfigToJson(*config);
+}
+
+TEST(ModelRecordsTest, ATunedWorkloadIsBuiltWithItsBestRecord) {
+  if (!fs::is_directory(kCase)) GTEST_SKIP() << "libonnx-testdata missing";
+  ModelBuildOptions build;
+  build.file = (kCase / "model.onnx").string();
+  build.output = ::testing::TempDir() + "/tuned_" + std::to_string(getpid()) + ".so";
+  build.compile.db = NewDatabase(TunedConfigJson());
+  build.compile.device_key = "box";
+  std::ostringstream out, err;
+  ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("1 tasks tuned, 0 on default configs"));
+  EXPECT_THAT(out.str(), HasSubstr(std::string("tuned ") + kWorkload + ": 0.500 ms (1 groups)"));
+  EXPECT_THAT(out.str(), HasSubstr("kernel fused_0_conv2d: conv2d template, tuned ("));
+
+  // Another device key has no record: the default config.
+  build.compile.device_key = "other";
+  std::ostringstream out2, err2;
+  ASSERT_EQ(RunModelBuildCommand(build, out2, err2), 0) << err2.str();
+  EXPECT_THAT(out2.str(), HasSubstr("0 tasks tuned, 1 on default configs"));
+  EXPECT_THAT(out2.str(), HasSubstr("conv2d template, default ("));
+  fs::remove(build.output);
+}
+
+TEST(ModelRecordsTest, ARecordThatDoesNotFitItsTemplateIsRefused) {
+  if (!fs::is_directory(kCase)) GTEST_SKIP() << "libonnx-testdata missing";
+  ModelBuildOptions build;
+  build.file = (kCase / "model.onnx").string();
+  build.output = ::testing::TempDir() + "/unfit_" + std::to_string(getpid()) + ".so";
+  build.compile.db = NewDatabase(R"({"reg_o":3,"no_such_knob":1})");
+  build.compile.device_key = "box";
+  std::ostringstream out, err;
+  EXPECT_EQ(RunModelBuildCommand(build, out, err), 1);
+  EXPECT_THAT(err.str(), HasSubstr(std::string("records: the best record of ") + kWorkload));
+  EXPECT_THAT(err.str(), HasSubstr("does not fit its template"));
+}
+
+}  // namespace
+}  // namespace tunefarm::tools

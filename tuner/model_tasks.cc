@@ -1,0 +1,88 @@
+#include "tuner/model_tasks.h"
+
+#include <algorithm>
+
+namespace tunefarm::tuner {
+namespace {
+
+// One value for all of an attribute's entries (the conv templates take one stride and one pad),
+// or nullopt.
+std::optional<int64_t> Uniform(const graph::Node& node, const char* name,
+                               std::vector<int64_t> fallback) {
+  absl::StatusOr<std::vector<int64_t>> v = node.attrs.Ints(name, std::move(fallback));
+  if (!v.ok() || v->empty()) return std::nullopt;
+  for (int64_t x : *v) {
+    if (x != v->front()) return std::nullopt;
+  }
+  return v->front();
+}
+
+bool IsFloat32(const graph::TensorType& t) {
+  return t.dtype.code == kDLFloat && t.dtype.bits == 32 && t.dtype.lanes == 1;
+}
+
+std::optional<Workload> ConvWorkload(const graph::Graph& g, const graph::Node& node) {
+  const std::vector<int64_t>& x = g.value(node.inputs[0]).type.shape;
+  const std::vector<int64_t>& w = g.value(node.inputs[1]).type.shape;
+  std::optional<int64_t> stride = Uniform(node, "strides", {1, 1});
+  std::optional<int64_t> pad = Uniform(node, "pads", {0, 0, 0, 0});
+  std::optional<int64_t> dilation = Uniform(node, "dilations", {1, 1});
+  absl::StatusOr<int64_t> groups = node.attrs.Int("groups", 1);
+  if (!stride || !pad || dilation != 1 || !groups.ok() || x.size() != 4 || w.size() != 4) {
+    return std::nullopt;
+  }
+  if (*groups == 1) {
+    return Workload{"conv2d", {x[0], x[1], x[2], x[3], w[0], w[2], w[3], *stride, *pad}};
+  }
+  if (*groups == x[1] && w[0] == x[1]) {
+    return Workload{"depthwise_conv2d", {x[0], x[1], x[2], x[3], w[2], w[3], *stride, *pad}};
+  }
+  return std::nullopt;
+}
+
+std::optional<Workload> GemmWorkload(const graph::Graph& g, const graph::Node& node) {
+  const std::vector<int64_t>& a = g.value(node.inputs[0]).type.shape;
+  const std::vector<int64_t>& b = g.value(node.inputs[1]).type.shape;
+  absl::StatusOr<int64_t> trans_a = node.attrs.Int("trans_a", 0);
+  absl::StatusOr<int64_t> trans_b = node.attrs.Int("trans_b", 0);
+  if (a.size() != 2 || b.size() != 2 || !trans_a.ok() || !trans_b.ok() || *trans_a != 0) {
+    return std::nullopt;
+  }
+  if (*trans_b != 0) return Workload{"dense", {a[0], b[0], a[1]}};
+  return Workload{"matmul", {a[0], b[1], a[1]}};
+}
+
+}  // namespace
+
+std::optional<Workload> AnchorWorkload(const graph::Graph& graph, const graph::FusedGroup& group) {
+  if (group.anchor < 0) return std::nullopt;
+  const graph::Node& node = graph.nodes()[group.anchor];
+  if (node.inputs.size() < 2 || !IsFloat32(graph.value(node.inputs[0]).type)) return std::nullopt;
+  switch (node.op) {
+    case graph::OpKind::kConv2d:
+      return ConvWorkload(graph, node);
+    case graph::OpKind::kGemm:
+    case graph::OpKind::kMatMul:
+      return GemmWorkload(graph, node);
+    default:
+      return std::nullopt;
+  }
+}
+
+std::vector<ModelTask> ExtractModelTasks(const graph::Graph& graph, const graph::FusionPlan& plan) {
+  std::vector<ModelTask> tasks;
+  for (size_t i = 0; i < plan.groups.size(); ++i) {
+    std::optional<Workload> w = AnchorWorkload(graph, plan.groups[i]);
+    if (!w) continue;
+    auto same = std::find_if(tasks.begin(), tasks.end(),
+                             [&](const ModelTask& t) { return t.workload == *w; });
+    if (same == tasks.end()) {
+      tasks.push_back({*w, {static_cast<int>(i)}});
+    } else {
+      same->groups.push_back(static_cast<int>(i));
+    }
+  }
+  return tasks;
+}
+
+}  // namespace tunefarm::tuner
