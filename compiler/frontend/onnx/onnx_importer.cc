@@ -138,8 +138,8 @@ absl::StatusOr<graph::Graph> ImportModel(ModelProto& model, const OnnxImportOpti
     const auto& node = g.node(i);
     // Every supported op's first output is required; converters read it unchecked.
     if (node.output_size() == 0 || node.output(0).empty()) {
-      return absl::InvalidArgumentError(absl::StrCat(node.op_type(), " node '", node.name(),
-                                                     "' defines no output"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(node.op_type(), " node '", node.name(), "' defines no output"));
     }
     s = FindConverter(node.op_type())->convert(ctx, node);
     if (!s.ok()) return s;
