@@ -27,9 +27,8 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
   const std::vector<int64_t>& ws = ctx.input_types[1].shape;
   const int64_t channels = ctx.input_types[0].shape[1];
   if (groups == 1) {
-    const int64_t width_multiple = topi::Conv2dWidthMultiple(ctx.output_types[0].shape[3]);
-    absl::StatusOr<topi::Conv2dTensors> t =
-        topi::Conv2dCompute(data, weight, window, width_multiple);
+    const topi::Conv2dRows rows = topi::Conv2dVectorRows(ctx.output_types[0].shape[3]);
+    absl::StatusOr<topi::Conv2dTensors> t = topi::Conv2dCompute(data, weight, window, rows);
     if (!t.ok()) return t.status();
     stages.push_back(t->padded);
     if (!t->cropped.same_as(t->out)) stages.push_back(t->out);

@@ -21,7 +21,7 @@ absl::StatusOr<topi::Conv2dTensors> ConvShape::Conv2d() const {
 absl::StatusOr<topi::Conv2dTensors> ConvShape::Conv2dInWholeVectors() const {
   return topi::Conv2dCompute(Float32Placeholder({n, c, h, w}, "data"),
                              Float32Placeholder({o, c, kh, kw}, "kernel"), window(),
-                             topi::Conv2dWidthMultiple(ow));
+                             topi::Conv2dVectorRows(ow));
 }
 
 absl::StatusOr<topi::DepthwiseConv2dTensors> ConvShape::DepthwiseConv2d() const {

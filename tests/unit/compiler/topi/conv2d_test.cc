@@ -1,5 +1,6 @@
 // conv2d NCHW (direct): every schedule knob computes what the naive loop nest does, over
-// strides, asymmetric padding, dilation and widths the register tile does not divide.
+// strides, asymmetric padding, dilation and widths the register tile does not divide; and with
+// rows in whole vectors (a width rounded up and cut back, strided columns split into phases).
 #include "compiler/topi/conv2d.h"
 
 #include <gtest/gtest.h>
@@ -25,22 +26,24 @@ struct ConvCase {
 class Conv2dTest : public ::testing::TestWithParam<BackendCase> {
  protected:
   // Runs the conv with `tweak` applied to the default config and compares with the reference.
-  void Check(const ConvCase& c, void (*tweak)(Conv2dScheduleConfig&) = nullptr) {
+  void Check(const ConvCase& c, void (*tweak)(Conv2dScheduleConfig&) = nullptr,
+             const Conv2dRows& rows = {}) {
     const Nchw& d = c.data;
     std::vector<int64_t> data_shape = {d.n, d.c, d.h, d.w};
     std::vector<int64_t> kernel_shape = {c.out_channels, d.c, c.kh, c.kw};
-    absl::StatusOr<Conv2dTensors> t = Conv2dCompute(Placeholder(data_shape, "data"),
-                                                    Placeholder(kernel_shape, "kernel"), c.window);
+    absl::StatusOr<Conv2dTensors> t = Conv2dCompute(
+        Placeholder(data_shape, "data"), Placeholder(kernel_shape, "kernel"), c.window, rows);
     ASSERT_TRUE(t.ok()) << t.status();
     Conv2dScheduleConfig config = DefaultConv2dConfig(*t, Avx2Cpu());
     if (tweak) tweak(config);
     SCOPED_TRACE(config.ToString() + ", " + c.window.ToString());
-    absl::StatusOr<ScheduledOp> op = ScheduleConv2d(config, *t);
+    const bool cut = !t->cropped.same_as(t->out);
+    absl::StatusOr<ScheduledOp> op = ScheduleConv2d(config, *t, cut ? t->cropped : te::Tensor());
     ASSERT_TRUE(op.ok()) << op.status();
     runtime::NDArray data = testing::RandomArray(data_shape, 3);
     runtime::NDArray kernel = testing::RandomArray(kernel_shape, 4);
     std::vector<int64_t> out_shape;
-    for (const ir::Expr& e : t->out.shape()) out_shape.push_back(*ir::AsConstInt(e));
+    for (const ir::Expr& e : t->cropped.shape()) out_shape.push_back(*ir::AsConstInt(e));
     runtime::NDArray out = testing::OutputArray(out_shape);
     absl::Status st = testing::RunOn(GetParam(), *op, {&data, &kernel, &out});
     ASSERT_TRUE(st.ok()) << st;
@@ -77,6 +80,20 @@ TEST_P(Conv2dTest, RaggedRegisterTiles) {
     k.unroll_kw = false;
     k.parallel = false;
   });
+}
+
+TEST_P(Conv2dTest, VectorRowsRoundTheWidthUpAndCutItBack) {
+  // 7 columns computed as 8, one ragged vector's worth cut back in the stored tile.
+  Check({{1, 4, 7, 7}, 8, 3, 3, Window2d::Make(1, 1)}, nullptr, {8, true});
+  Check({{1, 3, 5, 14}, 4, 1, 1, Window2d()}, nullptr, {16, true});
+}
+
+TEST_P(Conv2dTest, VectorRowsSplitStridedColumnsIntoPhases) {
+  Window2d s2{2, 2, 1, 0, 2, 1, 2, 2};  // stride 2, pad t1 l0 b2 r1, dilation 2
+  Check({{1, 4, 11, 13}, 6, 3, 3, s2}, nullptr, {8, true});
+  Check({{1, 3, 9, 17}, 5, 7, 7, Window2d::Make(3, 3)}, nullptr, {8, true});  // stride 3
+  Check({{1, 3, 9, 17}, 5, 3, 3, Window2d::Make(2, 1)},
+        [](Conv2dScheduleConfig& k) { k.pad_inline = true; }, {8, true});
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Conv2dTest, ::testing::ValuesIn(testing::AllBackends()),
