@@ -27,7 +27,7 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
   const std::vector<int64_t>& ws = ctx.input_types[1].shape;
   const int64_t channels = ctx.input_types[0].shape[1];
   if (groups == 1) {
-    const topi::Conv2dRows rows = topi::Conv2dVectorRows(ctx.output_types[0].shape[3]);
+    const topi::VectorRows rows = topi::VectorRowsFor(ctx.output_types[0].shape[3]);
     absl::StatusOr<topi::Conv2dTensors> t = topi::Conv2dCompute(data, weight, window, rows);
     if (!t.ok()) return t.status();
     stages.push_back(t->padded);
@@ -44,15 +44,17 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
       kernel = *k;
       stages.push_back(kernel);
     }
-    absl::StatusOr<topi::DepthwiseConv2dTensors> t =
-        topi::DepthwiseConv2dCompute(data, kernel, window);
+    absl::StatusOr<topi::DepthwiseConv2dTensors> t = topi::DepthwiseConv2dCompute(
+        data, kernel, window, topi::VectorRowsFor(ctx.output_types[0].shape[3]));
     if (!t.ok()) return t.status();
     stages.push_back(t->padded);
+    if (!t->cropped.same_as(t->out)) stages.push_back(t->out);
     // The template reads the weight as given: a reshaped one (channel multiplier > 1) is a stage.
     if (kernel.same_as(weight)) {
-      anchor = {AnchorTemplate::kDepthwiseConv2d, t->data, t->kernel, t->padded, t->out, t->out};
+      anchor = {
+          AnchorTemplate::kDepthwiseConv2d, t->data, t->kernel, t->padded, t->out, t->cropped};
     }
-    return t->out;
+    return t->cropped;
   }
   absl::StatusOr<topi::Conv2dTensors> t = topi::GroupConv2dCompute(data, weight, window, groups);
   if (!t.ok()) return t.status();

@@ -118,7 +118,7 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(const AnchorTensors& a,
       return topi::ScheduleConv2d(config, t, output.same_as(a.reduced) ? te::Tensor() : output);
     }
     case AnchorTemplate::kDepthwiseConv2d: {
-      topi::DepthwiseConv2dTensors t{a.data, a.weight, a.padded, a.reduced};
+      topi::DepthwiseConv2dTensors t{a.data, a.weight, a.padded, a.reduced, a.out};
       topi::DepthwiseConv2dScheduleConfig config =
           window_config != nullptr ? *window_config : topi::DefaultDepthwiseConv2dConfig(t, cpu);
       *description =

@@ -10,32 +10,12 @@
 #include "compiler/topi/loop_tiling.h"
 #include "compiler/topi/pad.h"
 #include "compiler/topi/static_shape.h"
+#include "compiler/topi/vector_rows.h"
 
 namespace tunefarm::topi {
 
-namespace {
-
-// The padded input as [N][C][H + pads][s][W'/s]: element [n][c][y][p][x] is padded column x*s+p,
-// read straight from `data` (zero outside it), in one pass.
-absl::StatusOr<te::Tensor> SplitColumnsCompute(const te::Tensor& data, const Window2d& window,
-                                               int64_t h, int64_t w, int64_t padded_w) {
-  const std::vector<ir::Expr>& shape = data.shape();
-  const int64_t s = window.stride_w;
-  const int64_t padded_h = h + window.pad_top + window.pad_bottom;
-  auto body = [&](const std::vector<ir::Var>& i) {
-    ir::Expr y = i[2] - Imm(window.pad_top);
-    ir::Expr x = i[4] * Imm(s) + i[3] - Imm(window.pad_left);
-    ir::Expr inside = y >= Imm(0) && y < Imm(h) && x >= Imm(0) && x < Imm(w);
-    return ir::IfThenElse(inside, data({i[0], i[1], y, x}), ir::Cast(data.dtype(), ir::Expr(0.0f)));
-  };
-  return te::compute({shape[0], shape[1], Imm(padded_h), Imm(s), Imm(CeilDiv(padded_w, s))}, body,
-                     "conv2d_pad_split", {"n", "c", "y", "phase", "x"});
-}
-
-}  // namespace
-
 absl::StatusOr<Conv2dTensors> Conv2dCompute(const te::Tensor& data, const te::Tensor& kernel,
-                                            const Window2d& window, const Conv2dRows& rows) {
+                                            const Window2d& window, const VectorRows& rows) {
   absl::StatusOr<std::vector<int64_t>> ds = StaticShape("conv2d", data, 4);
   if (!ds.ok()) return ds.status();
   absl::StatusOr<std::vector<int64_t>> ks = StaticShape("conv2d", kernel, 4);
@@ -51,60 +31,28 @@ absl::StatusOr<Conv2dTensors> Conv2dCompute(const te::Tensor& data, const te::Te
   }
   absl::StatusOr<WindowOutput> out = SlideWindow("conv2d", shapes, window, h, w, kh, kw);
   if (!out.ok()) return out.status();
-  Conv2dTensors t{data, kernel, data, te::Tensor(), te::Tensor()};
-  const int64_t multiple = std::max<int64_t>(rows.width_multiple, 1);
-  const int64_t out_w = CeilDiv(out->w, multiple) * multiple;
-  // The columns past the true width read zeros padded on the right.
-  Window2d pad_window = window;
-  const int64_t need_w = (out_w - 1) * window.stride_w + (kw - 1) * window.dilation_w + 1;
-  pad_window.pad_right += std::max<int64_t>(0, need_w - (w + window.pad_left + window.pad_right));
-  const bool split = rows.split_strided_columns && window.stride_w > 1;
-  absl::StatusOr<te::Tensor> padded =
-      split ? SplitColumnsCompute(data, pad_window, h, w,
-                                  w + pad_window.pad_left + pad_window.pad_right)
-            : PadWindowCompute(data, pad_window, ir::Expr(0.0f), "conv2d_pad");
+  const int64_t out_w = rows.RoundUp(out->w);
+  absl::StatusOr<PaddedRows> padded =
+      PaddedRows::Make(data, window, h, w, kw, out_w, rows, "conv2d_pad");
   if (!padded.ok()) return padded.status();
-  t.padded = *padded;
+  Conv2dTensors t{data, kernel, padded->tensor(), te::Tensor(), te::Tensor()};
   ir::IterVar rc = te::reduce_axis({Imm(0), Imm(c)}, "rc");
   ir::IterVar ry = te::reduce_axis({Imm(0), Imm(kh)}, "ry");
   ir::IterVar rx = te::reduce_axis({Imm(0), Imm(kw)}, "rx");
   auto body = [&](const std::vector<ir::Var>& i) {
     ir::Expr y = i[2] * Imm(window.stride_h) + ry->var * Imm(window.dilation_h);
-    ir::Expr in;
-    if (split) {
-      // Column x*s + q (q = rx*d) is phase q % s, position x + q / s.
-      ir::Expr q = rx->var * Imm(window.dilation_w);
-      const ir::Expr s = Imm(window.stride_w);
-      in = t.padded({i[0], rc->var, y, ir::FloorMod(q, s), i[3] + ir::FloorDiv(q, s)});
-    } else {
-      ir::Expr x = i[3] * Imm(window.stride_w) + rx->var * Imm(window.dilation_w);
-      in = t.padded({i[0], rc->var, y, x});
-    }
-    return te::sum(in * kernel({i[1], rc->var, ry->var, rx->var}), {rc, ry, rx});
+    return te::sum(
+        padded->Read(i[0], rc->var, y, i[3], rx->var) * kernel({i[1], rc->var, ry->var, rx->var}),
+        {rc, ry, rx});
   };
   absl::StatusOr<te::Tensor> result = te::compute({Imm(n), Imm(o), Imm(out->h), Imm(out_w)}, body,
                                                   "conv2d", {"n", "o", "oh", "ow"});
   if (!result.ok()) return result.status();
   t.out = *result;
-  t.cropped = t.out;
-  if (out_w != out->w) {
-    const te::Tensor full = t.out;
-    absl::StatusOr<te::Tensor> cropped = te::compute({Imm(n), Imm(o), Imm(out->h), Imm(out->w)},
-                                                     [&](const std::vector<ir::Var>& i) {
-                                                       return full({i[0], i[1], i[2], i[3]});
-                                                     },
-                                                     "conv2d_crop", {"n", "o", "oh", "ow"});
-    if (!cropped.ok()) return cropped.status();
-    t.cropped = *cropped;
-  }
+  absl::StatusOr<te::Tensor> cropped = CropWidth(t.out, out->w, "conv2d_crop");
+  if (!cropped.ok()) return cropped.status();
+  t.cropped = *cropped;
   return t;
-}
-
-Conv2dRows Conv2dVectorRows(int64_t out_width) {
-  Conv2dRows rows;
-  rows.width_multiple = out_width % 16 == 0 ? 1 : (out_width > 16 ? 16 : 8);
-  rows.split_strided_columns = true;
-  return rows;
 }
 
 std::string Conv2dScheduleConfig::ToString() const {

@@ -9,6 +9,7 @@
 #include "compiler/te/tensor.h"
 #include "compiler/topi/cpu_info.h"
 #include "compiler/topi/scheduled_op.h"
+#include "compiler/topi/vector_rows.h"
 #include "compiler/topi/window.h"
 
 namespace tunefarm::topi {
@@ -16,8 +17,8 @@ namespace tunefarm::topi {
 struct Conv2dTensors {
   te::Tensor data;
   te::Tensor kernel;
-  // `data` itself when the window has no padding; with Conv2dRows::split_strided_columns and a
-  // column stride s > 1, the padded input as [N][C][H][s][W/s] (column w at [w % s][w / s]).
+  // `data` itself when the window has no padding; split into column phases with
+  // VectorRows::split_strided_columns and a column stride > 1 (vector_rows.h).
   te::Tensor padded;
   te::Tensor out;
   // `out` cut back to the convolution's true width when Conv2dCompute rounded its width up; else
@@ -25,28 +26,11 @@ struct Conv2dTensors {
   te::Tensor cropped;
 };
 
-// How a conv's output rows are laid out for vector code.
-struct Conv2dRows {
-  // `out` is computed over the output width rounded up to a multiple of this (the input padded on
-  // the right to match), so that rows of 7 or 14 columns still fill whole vectors; `cropped`
-  // holds the true width, and a schedule with it (or an epilogue of it) as the output stores only
-  // those columns.
-  int64_t width_multiple = 1;
-  // With a column stride s > 1, the padded copy splits the columns into s phases, so that a
-  // vector of output columns reads consecutive inputs instead of every s-th one.
-  bool split_strided_columns = false;
-};
-
 // Errors: ranks other than 4, channel counts that disagree, a window larger than the padded
-// input (InvalidArgument naming conv2d and both shapes).
+// input (InvalidArgument naming conv2d and both shapes). `rows`: vector_rows.h (`out` is then
+// computed over the rounded width, `cropped` is the true width).
 absl::StatusOr<Conv2dTensors> Conv2dCompute(const te::Tensor& data, const te::Tensor& kernel,
-                                            const Window2d& window, const Conv2dRows& rows = {});
-
-// The rows model builds and the conv2d tuning template alike compute a conv in, so that records
-// tuned for a workload schedule what a model runs: widths rounded up to 16 (one AVX-512 vector,
-// two AVX2/NEON ones; 8 for rows narrower than 16, none for multiples of 16), since a few wasted
-// columns cost far less than a ragged row's scalar code, and strided columns split.
-Conv2dRows Conv2dVectorRows(int64_t out_width);
+                                            const Window2d& window, const VectorRows& rows = {});
 
 // The order of the reduction loops around a register tile.
 enum class ConvReduceOrder : uint8_t {

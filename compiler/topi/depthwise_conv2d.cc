@@ -11,7 +11,8 @@ namespace tunefarm::topi {
 
 absl::StatusOr<DepthwiseConv2dTensors> DepthwiseConv2dCompute(const te::Tensor& data,
                                                               const te::Tensor& kernel,
-                                                              const Window2d& window) {
+                                                              const Window2d& window,
+                                                              const VectorRows& rows) {
   const std::string op = "depthwise_conv2d";
   absl::StatusOr<std::vector<int64_t>> ds = StaticShape(op, data, 4);
   if (!ds.ok()) return ds.status();
@@ -28,25 +29,28 @@ absl::StatusOr<DepthwiseConv2dTensors> DepthwiseConv2dCompute(const te::Tensor& 
   }
   absl::StatusOr<WindowOutput> out = SlideWindow(op, shapes, window, h, w, kh, kw);
   if (!out.ok()) return out.status();
-  DepthwiseConv2dTensors t{data, kernel, data, te::Tensor()};
-  absl::StatusOr<te::Tensor> padded =
-      PadWindowCompute(data, window, ir::Expr(0.0f), "depthwise_pad");
+  const int64_t out_w = rows.RoundUp(out->w);
+  absl::StatusOr<PaddedRows> padded =
+      PaddedRows::Make(data, window, h, w, kw, out_w, rows, "depthwise_pad");
   if (!padded.ok()) return padded.status();
-  t.padded = *padded;
+  DepthwiseConv2dTensors t{data, kernel, padded->tensor(), te::Tensor(), te::Tensor()};
   ir::IterVar ry = te::reduce_axis({Imm(0), Imm(kh)}, "ry");
   ir::IterVar rx = te::reduce_axis({Imm(0), Imm(kw)}, "rx");
   auto body = [&](const std::vector<ir::Var>& i) {
     ir::Expr channel = mult == 1 ? ir::Expr(i[1]) : ir::FloorDiv(i[1], Imm(mult));
     ir::Expr filter = mult == 1 ? Imm(0) : ir::FloorMod(i[1], Imm(mult));
     ir::Expr y = i[2] * Imm(window.stride_h) + ry->var * Imm(window.dilation_h);
-    ir::Expr x = i[3] * Imm(window.stride_w) + rx->var * Imm(window.dilation_w);
-    return te::sum(t.padded({i[0], channel, y, x}) * kernel({channel, filter, ry->var, rx->var}),
-                   {ry, rx});
+    return te::sum(
+        padded->Read(i[0], channel, y, i[3], rx->var) * kernel({channel, filter, ry->var, rx->var}),
+        {ry, rx});
   };
-  absl::StatusOr<te::Tensor> result = te::compute({Imm(n), Imm(c * mult), Imm(out->h), Imm(out->w)},
+  absl::StatusOr<te::Tensor> result = te::compute({Imm(n), Imm(c * mult), Imm(out->h), Imm(out_w)},
                                                   body, op, {"n", "c", "oh", "ow"});
   if (!result.ok()) return result.status();
   t.out = *result;
+  absl::StatusOr<te::Tensor> cropped = CropWidth(t.out, out->w, "depthwise_crop");
+  if (!cropped.ok()) return cropped.status();
+  t.cropped = *cropped;
   return t;
 }
 
@@ -58,7 +62,8 @@ DepthwiseConv2dScheduleConfig DefaultDepthwiseConv2dConfig(const DepthwiseConv2d
 absl::StatusOr<ScheduledOp> ScheduleDepthwiseConv2d(const DepthwiseConv2dScheduleConfig& config,
                                                     const DepthwiseConv2dTensors& t,
                                                     const te::Tensor& output) {
-  const te::Tensor& result = output.defined() ? output : t.out;
+  // Without an epilogue the output is the true width (`cropped`).
+  const te::Tensor& result = output.defined() ? output : t.cropped;
   return ScheduleWindowReduction(
       config, {t.data, t.padded, t.out, result, {t.data, t.kernel, result}}, "depthwise_conv2d");
 }

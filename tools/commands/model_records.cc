@@ -28,7 +28,7 @@ absl::StatusOr<graph::AnchorConfig> ConfigOf(const tuner::Workload& w, const std
   if (!shape.ok()) return shape.status();
   space::ConfigSpace space;
   if (depthwise) {
-    absl::StatusOr<topi::DepthwiseConv2dTensors> t = shape->DepthwiseConv2d();
+    absl::StatusOr<topi::DepthwiseConv2dTensors> t = shape->DepthwiseConv2dInWholeVectors();
     if (!t.ok()) return t.status();
     absl::Status s = topi::DefineDepthwiseConv2dKnobs(space, *t, shape->window(), cpu);
     if (!s.ok()) return s;

@@ -21,12 +21,18 @@ absl::StatusOr<topi::Conv2dTensors> ConvShape::Conv2d() const {
 absl::StatusOr<topi::Conv2dTensors> ConvShape::Conv2dInWholeVectors() const {
   return topi::Conv2dCompute(Float32Placeholder({n, c, h, w}, "data"),
                              Float32Placeholder({o, c, kh, kw}, "kernel"), window(),
-                             topi::Conv2dVectorRows(ow));
+                             topi::VectorRowsFor(ow));
 }
 
 absl::StatusOr<topi::DepthwiseConv2dTensors> ConvShape::DepthwiseConv2d() const {
   return topi::DepthwiseConv2dCompute(Float32Placeholder({n, c, h, w}, "data"),
                                       Float32Placeholder({c, 1, kh, kw}, "kernel"), window());
+}
+
+absl::StatusOr<topi::DepthwiseConv2dTensors> ConvShape::DepthwiseConv2dInWholeVectors() const {
+  return topi::DepthwiseConv2dCompute(Float32Placeholder({n, c, h, w}, "data"),
+                                      Float32Placeholder({c, 1, kh, kw}, "kernel"), window(),
+                                      topi::VectorRowsFor(ow));
 }
 
 absl::StatusOr<ConvShape> ParseConvShape(const Workload& workload, const TemplateInfo& info) {

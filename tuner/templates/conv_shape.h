@@ -22,10 +22,12 @@ struct ConvShape {
   // The NCHW computes over float32 placeholders "data" [N][C][H][W] and "kernel" ([O][C][KH][KW],
   // depthwise [C][1][KH][KW]), as the CPU and GPU templates of each op declare them.
   absl::StatusOr<topi::Conv2dTensors> Conv2d() const;
-  // Conv2d with rows in whole vectors (topi::Conv2dVectorRows), as model builds compute it:
+  // Conv2d with rows in whole vectors (topi::VectorRowsFor), as model builds compute it:
   // what the CPU conv2d template tunes, its output `cropped`.
   absl::StatusOr<topi::Conv2dTensors> Conv2dInWholeVectors() const;
   absl::StatusOr<topi::DepthwiseConv2dTensors> DepthwiseConv2d() const;
+  // DepthwiseConv2d in whole-vector rows, as model builds compute it (its output `cropped`).
+  absl::StatusOr<topi::DepthwiseConv2dTensors> DepthwiseConv2dInWholeVectors() const;
   // 2 * N * O * OH * OW * (C per group) * KH * KW: a multiply-add is two operations.
   double Flops() const;
 };

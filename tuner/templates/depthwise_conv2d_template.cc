@@ -13,13 +13,13 @@ class DepthwiseConv2dTemplate final : public TaskTemplate {
   DepthwiseConv2dTemplate(ConvShape shape, topi::CpuInfo cpu) : s_(shape), cpu_(std::move(cpu)) {}
 
   absl::Status DefineSpace(space::ConfigSpace& space) const override {
-    absl::StatusOr<topi::DepthwiseConv2dTensors> t = s_.DepthwiseConv2d();
+    absl::StatusOr<topi::DepthwiseConv2dTensors> t = s_.DepthwiseConv2dInWholeVectors();
     if (!t.ok()) return t.status();
     return topi::DefineDepthwiseConv2dKnobs(space, *t, s_.window(), cpu_);
   }
 
   absl::StatusOr<space::Config> DefaultConfig(const space::ConfigSpace& space) const override {
-    absl::StatusOr<topi::DepthwiseConv2dTensors> t = s_.DepthwiseConv2d();
+    absl::StatusOr<topi::DepthwiseConv2dTensors> t = s_.DepthwiseConv2dInWholeVectors();
     if (!t.ok()) return t.status();
     return topi::DepthwiseConv2dKnobsFromConfig(space,
                                                 topi::DefaultDepthwiseConv2dConfig(*t, cpu_));
@@ -30,17 +30,17 @@ class DepthwiseConv2dTemplate final : public TaskTemplate {
     absl::StatusOr<topi::DepthwiseConv2dScheduleConfig> c =
         topi::DepthwiseConv2dConfigFromKnobs(config, cpu_);
     if (!c.ok()) return c.status();
-    absl::StatusOr<topi::DepthwiseConv2dTensors> t = s_.DepthwiseConv2d();
+    absl::StatusOr<topi::DepthwiseConv2dTensors> t = s_.DepthwiseConv2dInWholeVectors();
     if (!t.ok()) return t.status();
     return topi::ScheduleDepthwiseConv2d(*c, *t);
   }
 
   absl::StatusOr<topi::ScheduledOp> Reference(const space::Config& config) const override {
     (void)config;
-    absl::StatusOr<topi::DepthwiseConv2dTensors> t = s_.DepthwiseConv2d();
+    absl::StatusOr<topi::DepthwiseConv2dTensors> t = s_.DepthwiseConv2dInWholeVectors();
     if (!t.ok()) return t.status();
-    return topi::ScheduledOp{schedule::Schedule::Create({t->out.op()}),
-                             {t->data, t->kernel, t->out}};
+    return topi::ScheduledOp{schedule::Schedule::Create({t->cropped.op()}),
+                             {t->data, t->kernel, t->cropped}};
   }
 
   double Flops() const override { return s_.Flops(); }

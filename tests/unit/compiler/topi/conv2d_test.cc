@@ -27,7 +27,7 @@ class Conv2dTest : public ::testing::TestWithParam<BackendCase> {
  protected:
   // Runs the conv with `tweak` applied to the default config and compares with the reference.
   void Check(const ConvCase& c, void (*tweak)(Conv2dScheduleConfig&) = nullptr,
-             const Conv2dRows& rows = {}) {
+             const VectorRows& rows = {}) {
     const Nchw& d = c.data;
     std::vector<int64_t> data_shape = {d.n, d.c, d.h, d.w};
     std::vector<int64_t> kernel_shape = {c.out_channels, d.c, c.kh, c.kw};

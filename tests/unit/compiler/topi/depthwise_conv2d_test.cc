@@ -17,10 +17,10 @@ using testing::Placeholder;
 class DepthwiseConv2dTest : public ::testing::TestWithParam<BackendCase> {
  protected:
   void Check(const Nchw& d, int64_t mult, int64_t kh, int64_t kw, const Window2d& window,
-             void (*tweak)(DepthwiseConv2dScheduleConfig&) = nullptr) {
+             void (*tweak)(DepthwiseConv2dScheduleConfig&) = nullptr, const VectorRows& rows = {}) {
     std::vector<int64_t> data_shape = {d.n, d.c, d.h, d.w}, kernel_shape = {d.c, mult, kh, kw};
     absl::StatusOr<DepthwiseConv2dTensors> t = DepthwiseConv2dCompute(
-        Placeholder(data_shape, "data"), Placeholder(kernel_shape, "kernel"), window);
+        Placeholder(data_shape, "data"), Placeholder(kernel_shape, "kernel"), window, rows);
     ASSERT_TRUE(t.ok()) << t.status();
     DepthwiseConv2dScheduleConfig config = DefaultDepthwiseConv2dConfig(*t, Avx2Cpu());
     if (tweak) tweak(config);
@@ -30,7 +30,7 @@ class DepthwiseConv2dTest : public ::testing::TestWithParam<BackendCase> {
     runtime::NDArray data = testing::RandomArray(data_shape, 11);
     runtime::NDArray kernel = testing::RandomArray(kernel_shape, 12);
     std::vector<int64_t> out_shape;
-    for (const ir::Expr& e : t->out.shape()) out_shape.push_back(*ir::AsConstInt(e));
+    for (const ir::Expr& e : t->cropped.shape()) out_shape.push_back(*ir::AsConstInt(e));
     runtime::NDArray out = testing::OutputArray(out_shape);
     absl::Status st = testing::RunOn(GetParam(), *op, {&data, &kernel, &out});
     ASSERT_TRUE(st.ok()) << st;
@@ -47,6 +47,15 @@ TEST_P(DepthwiseConv2dTest, MobileNetLike3x3) {
 TEST_P(DepthwiseConv2dTest, MultiplierStrideDilation) {
   Window2d w{2, 2, 2, 1, 1, 0, 2, 1};
   Check({2, 3, 11, 13}, 2, 3, 3, w);
+}
+
+TEST_P(DepthwiseConv2dTest, VectorRowsRoundUpCutBackAndSplitStridedColumns) {
+  Check({1, 4, 7, 7}, 1, 3, 3, Window2d::Make(1, 1), nullptr, VectorRowsFor(7));
+  Check({1, 3, 14, 28}, 1, 3, 3, Window2d::Make(2, 1), nullptr, VectorRowsFor(14));
+  Window2d w{2, 2, 2, 1, 1, 0, 2, 2};  // stride 2, asymmetric pads, dilation 2
+  Check(
+      {1, 3, 11, 13}, 2, 3, 3, w, [](DepthwiseConv2dScheduleConfig& k) { k.pad_inline = true; },
+      VectorRows{8, true});
 }
 
 TEST_P(DepthwiseConv2dTest, Knobs) {
