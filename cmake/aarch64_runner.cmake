@@ -53,7 +53,9 @@ add_custom_command(OUTPUT ${TF_AARCH64_RUN_MODEL}
   COMMENT "Cross-compiling runtime/core, runtime/graph and deploy/run_model for AArch64"
   VERBATIM)
 add_custom_target(tf_run_model_aarch64 ALL DEPENDS ${TF_AARCH64_RUN_MODEL})
-if(TARGET runtime_graph_tests)
-  target_compile_definitions(runtime_graph_tests PRIVATE
-    TUNEFARM_AARCH64_RUN_MODEL="${TF_AARCH64_RUN_MODEL}")
-endif()
+# The graph executor's tests and the end-to-end test of a model built for AArch64 run it.
+foreach(t runtime_graph_tests e2e_tests)
+  if(TARGET ${t})
+    target_compile_definitions(${t} PRIVATE TUNEFARM_AARCH64_RUN_MODEL="${TF_AARCH64_RUN_MODEL}")
+  endif()
+endforeach()

@@ -1,0 +1,117 @@
+// A model compiled by `tunefarm model build` for AArch64 (a small CNN: conv, relu, pooling, a
+// fully connected layer and softmax, from an ONNX file) runs on the deployed runtime alone:
+// deploy/run_model cross-built for AArch64, under qemu-aarch64, prints the same top-5 classes as
+// the same model built for this host and run here. Skips, with the reason, where the cross tools
+// or qemu are missing.
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <unistd.h>
+
+#include "tests/testing/files.h"
+#include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
+#include "tools/commands/model_build_command.h"
+#include "tools/commands/model_compiler.h"
+
+#ifndef TUNEFARM_AARCH64_RUN_MODEL
+#define TUNEFARM_AARCH64_RUN_MODEL ""
+#endif
+
+namespace tunefarm::tools {
+namespace {
+
+using B = frontend::onnx::testing::OnnxModelBuilder;
+
+std::string FindOnPath(const std::string& name) {
+  std::stringstream dirs(std::getenv("PATH") != nullptr ? std::getenv("PATH") : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return dir + "/" + name;
+  }
+  return "";
+}
+
+std::string SmallCnn() {
+  B b(13);
+  b.Input("image", {1, 3, 16, 16});
+  b.FloatInit("w1", {8, 3, 3, 3});
+  b.FloatInit("b1", {8});
+  b.FloatInit("fc", {10, 8 * 8 * 8});
+  auto* conv = b.Node("Conv", {"image", "w1", "b1"}, {"c"});
+  B::Ints(conv, "pads", {1, 1, 1, 1});
+  b.Node("Relu", {"c"}, {"r"});
+  auto* pool = b.Node("MaxPool", {"r"}, {"p"});
+  B::Ints(pool, "kernel_shape", {2, 2});
+  B::Ints(pool, "strides", {2, 2});
+  b.Node("Flatten", {"p"}, {"f"});
+  auto* gemm = b.Node("Gemm", {"f", "fc"}, {"logits"});
+  B::Int(gemm, "transB", 1);
+  b.Node("Softmax", {"logits"}, {"prob"});
+  b.Output("prob");
+  return fixtures::WriteTempFile("small_cnn.onnx", b.Bytes());
+}
+
+std::vector<int> PrintedTop5(const std::string& output) {
+  std::vector<int> classes;
+  size_t at = output.find("top-5 of 'prob':\n");
+  if (at == std::string::npos) return classes;
+  std::stringstream lines(output.substr(at + 17));
+  int index;
+  double score;
+  while (classes.size() < 5 && lines >> index >> score) classes.push_back(index);
+  return classes;
+}
+
+TEST(DeployModelTest, AModelBuiltForAArch64RunsUnderQemuAsOnThisHost) {
+  const std::string runner = TUNEFARM_AARCH64_RUN_MODEL;
+  if (runner.empty() || access(runner.c_str(), X_OK) != 0) {
+    GTEST_SKIP() << "deploy/run_model for AArch64 is not built (aarch64-linux-gnu-g++ missing?)";
+  }
+  const std::string qemu = FindOnPath("qemu-aarch64");
+  if (qemu.empty()) GTEST_SKIP() << "qemu-aarch64 is not on PATH";
+  const std::string dir = ::testing::TempDir() + "/deploy_model_" + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  const std::string onnx = SmallCnn();
+
+  ModelBuildOptions build;
+  build.file = onnx;
+  build.output = dir + "/cnn_a64.so";
+  build.compile.target = "llvm -mtriple=aarch64-linux-gnu -mattr=+neon";
+  std::ostringstream out, err;
+  ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
+
+  std::vector<float> input(3 * 16 * 16);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (float& v : input) v = uniform(rng);
+  std::ofstream(dir + "/input.bin", std::ios::binary)
+      .write(reinterpret_cast<const char*>(input.data()),
+             static_cast<std::streamsize>(input.size() * sizeof(float)));
+  const std::string command = qemu + " -L /usr/aarch64-linux-gnu " + runner + " " + build.output +
+                              " --input " + dir + "/input.bin --threads 2 >" + dir +
+                              "/qemu.log 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0) << *fixtures::ReadFile(dir + "/qemu.log");
+  const std::string printed = *fixtures::ReadFile(dir + "/qemu.log");
+
+  absl::StatusOr<std::unique_ptr<runtime::GraphExecutor>> host = LoadModelForRun(onnx, {});
+  ASSERT_TRUE(host.ok()) << host.status();
+  std::string error;
+  ASSERT_TRUE((*host)->SetInput("image", input.data(), input.size() * sizeof(float), &error))
+      << error;
+  ASSERT_TRUE((*host)->Run(&error)) << error;
+  const float* prob = static_cast<const float*>((*host)->GetOutput("prob")->data);
+  std::vector<int> order(10);
+  std::iota(order.begin(), order.end(), 0);
+  std::partial_sort(order.begin(), order.begin() + 5, order.end(),
+                    [&](int a, int b) { return prob[a] > prob[b]; });
+  order.resize(5);
+  EXPECT_EQ(PrintedTop5(printed), order) << printed;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tunefarm::tools
