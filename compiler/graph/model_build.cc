@@ -135,6 +135,16 @@ class GraphWriter {
 
 absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const topi::CpuInfo& cpu,
                                       const std::map<int, AnchorConfig>& configs) {
+  // The module format holds tensors of at least one element (graph_format.h).
+  for (const Value& v : graph.values()) {
+    for (int64_t d : v.type.shape) {
+      if (d == 0) {
+        return absl::UnimplementedError(
+            absl::StrCat("value '", v.name, "' ", v.type.ToString(),
+                         " has no elements: model modules hold no zero-size tensors"));
+      }
+    }
+  }
   GraphWriter writer(graph);
   const FusionPlan plan = GroupsOf(graph);
   BuiltModel model;

@@ -26,8 +26,8 @@ struct BuiltModel {
 
 // Builds `graph`, whose nodes carry their fused groups (FuseOps; a node without one is a group of
 // its own), for a CPU like `cpu`. A graph output that is a graph input or a constant, or a value's
-// second output name, is written by a copy kernel. Errors: what lowering a group reports (naming
-// its kernel).
+// second output name, is written by a copy kernel. Errors: Unimplemented for a zero-size tensor
+// (the module format has none), what lowering a group reports (naming its kernel).
 // `configs` (by group index in PlanFusion's order) replaces the default config of those groups'
 // anchor templates: what a records database tuned.
 absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const topi::CpuInfo& cpu,

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "tests/unit/compiler/frontend/onnx/onnx_node_cases.h"
 #include "tools/commands/model_build_command.h"
 #include "tools/commands/model_run_command.h"
 #include "tools/commands/model_test_command.h"
@@ -46,6 +47,27 @@ TEST(ModelCommandsTest, AnUnsupportedOpIsCountedAsSuch) {
   EXPECT_EQ(RunModelTestCommand(options, out, err), 1);
   EXPECT_THAT(out.str(), HasSubstr("unsupported test_argmax_default_axis_example: "));
   EXPECT_THAT(out.str(), HasSubstr("1 passed, 0 failed, 1 unsupported\n"));
+}
+
+// Every float32 case of the ops the graph level lists (onnx_node_cases.h), built and run: none
+// fails; the unsupported ones are opsets before 7, 1-D and 3-D pooling, training-mode batch norm
+// and zero-size tensors.
+TEST(ModelCommandsTest, EveryListedBackendCaseBuildsAndRunsOrIsUnsupported) {
+  REQUIRE_TESTDATA();
+  ModelTestOptions options;
+  for (const auto& entry : fs::directory_iterator(kNode)) {
+    ::onnx::ModelProto model;
+    if (frontend::onnx::testing::ReadProto(entry.path() / "model.onnx", model) &&
+        frontend::onnx::testing::IsListedFloatCase(model)) {
+      options.cases.push_back(entry.path().string());
+    }
+  }
+  std::sort(options.cases.begin(), options.cases.end());
+  ASSERT_GT(options.cases.size(), 150u);
+  std::ostringstream out, err;
+  RunModelTestCommand(options, out, err);
+  EXPECT_THAT(out.str(), HasSubstr(" passed, 0 failed, ")) << out.str();
+  EXPECT_THAT(out.str(), ::testing::Not(HasSubstr("\nFAILED "))) << out.str();
 }
 
 TEST(ModelCommandsTest, ABuiltModuleRunsAloneAndChecksItsOutput) {
