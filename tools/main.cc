@@ -288,8 +288,9 @@ int main(int argc, char** argv) {
       "passes", "Print the graph after import and after each graph pass, then the fused groups");
   model_passes_cmd->add_option("model", model_passes.file, "The .onnx file")->required();
   model_passes_cmd->add_option("--disable", model_passes.disable,
-                               "Graph passes to skip (simplify_inference, pack_weights, "
-                               "constant_folding, common_subexpression, dead_code, fuse_ops)");
+                               "Graph passes to skip (simplify_inference, fold_scales, "
+                               "pack_weights, constant_folding, common_subexpression, dead_code, "
+                               "fuse_ops)");
   // Options every command that builds a model takes.
   auto add_compile_options = [&](CLI::App* cmd, tunefarm::tools::ModelCompileOptions& compile) {
     cmd->add_option("--input-shape", model_input_shapes,

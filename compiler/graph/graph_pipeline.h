@@ -8,8 +8,8 @@
 
 namespace tunefarm::graph {
 
-// simplify_inference, pack_weights, constant_folding, common_subexpression, dead_code, fuse_ops.
-// Scale folding into conv weights and the NCHWc layout rewrite join this list as they land.
+// simplify_inference, fold_scales, pack_weights, constant_folding, common_subexpression,
+// dead_code, fuse_ops. The NCHWc layout rewrite joins this list when it lands.
 std::vector<GraphPass> DefaultGraphPasses();
 
 }  // namespace tunefarm::graph
