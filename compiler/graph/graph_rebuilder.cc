@@ -28,14 +28,18 @@ ValueId GraphRebuilder::Map(ValueId source_value) {
 void GraphRebuilder::Copy(const Node& node) {
   Node copy = node;
   for (ValueId& input : copy.inputs) input = Map(input);
+  CopyAs(node, std::move(copy));
+}
+
+void GraphRebuilder::CopyAs(const Node& source, Node node) {
   std::vector<TensorType> types;
   std::vector<std::string> names;
-  for (ValueId output : node.outputs) {
+  for (ValueId output : source.outputs) {
     types.push_back(source_.value(output).type);
     names.push_back(source_.value(output).name);
   }
-  std::vector<ValueId> outputs = graph_.AddNode(std::move(copy), std::move(types), names);
-  for (size_t i = 0; i < outputs.size(); ++i) map_[node.outputs[i]] = outputs[i];
+  std::vector<ValueId> outputs = graph_.AddNode(std::move(node), std::move(types), names);
+  for (size_t i = 0; i < outputs.size(); ++i) map_[source.outputs[i]] = outputs[i];
 }
 
 Graph GraphRebuilder::Finish() {

@@ -20,6 +20,9 @@ class GraphRebuilder {
   void Replace(ValueId source_value, ValueId now) { map_[source_value] = now; }
   // Copies `node` with its inputs mapped; its outputs keep their types and names.
   void Copy(const Node& node);
+  // Adds `node` (its inputs already values of the new graph) in place of `source`: its outputs
+  // take the source outputs' types and names, and later uses of those read the new ones.
+  void CopyAs(const Node& source, Node node);
 
   Graph& graph() { return graph_; }
   // Adds the source's outputs, mapped, and returns the new graph.

@@ -24,14 +24,7 @@ absl::StatusOr<Graph> PackWeights(Graph graph) {
     for (size_t i = 0; i < copy.inputs.size(); ++i) {
       copy.inputs[i] = i == 1 ? (*packed)[0] : rebuilt.Map(node.inputs[i]);
     }
-    std::vector<TensorType> types;
-    std::vector<std::string> names;
-    for (ValueId out : node.outputs) {
-      types.push_back(graph.value(out).type);
-      names.push_back(graph.value(out).name);
-    }
-    std::vector<ValueId> outs = g.AddNode(std::move(copy), std::move(types), names);
-    for (size_t i = 0; i < outs.size(); ++i) rebuilt.Replace(node.outputs[i], outs[i]);
+    rebuilt.CopyAs(node, std::move(copy));
   }
   return rebuilt.Finish();
 }

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "tests/testing/deployed_programs.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
 #include "tools/commands/model_build_command.h"
@@ -26,14 +27,6 @@ namespace tunefarm::tools {
 namespace {
 
 using B = frontend::onnx::testing::OnnxModelBuilder;
-
-std::string FindOnPath(const std::string& name) {
-  std::stringstream dirs(std::getenv("PATH") != nullptr ? std::getenv("PATH") : "");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return dir + "/" + name;
-  }
-  return "";
-}
 
 std::string SmallCnn() {
   B b(13);
@@ -55,23 +48,12 @@ std::string SmallCnn() {
   return fixtures::WriteTempFile("small_cnn.onnx", b.Bytes());
 }
 
-std::vector<int> PrintedTop5(const std::string& output) {
-  std::vector<int> classes;
-  size_t at = output.find("top-5 of 'prob':\n");
-  if (at == std::string::npos) return classes;
-  std::stringstream lines(output.substr(at + 17));
-  int index;
-  double score;
-  while (classes.size() < 5 && lines >> index >> score) classes.push_back(index);
-  return classes;
-}
-
 TEST(DeployModelTest, AModelBuiltForAArch64RunsUnderQemuAsOnThisHost) {
   const std::string runner = TUNEFARM_AARCH64_RUN_MODEL;
   if (runner.empty() || access(runner.c_str(), X_OK) != 0) {
     GTEST_SKIP() << "deploy/run_model for AArch64 is not built (aarch64-linux-gnu-g++ missing?)";
   }
-  const std::string qemu = FindOnPath("qemu-aarch64");
+  const std::string qemu = fixtures::FindOnPath("qemu-aarch64");
   if (qemu.empty()) GTEST_SKIP() << "qemu-aarch64 is not on PATH";
   const std::string dir = ::testing::TempDir() + "/deploy_model_" + std::to_string(getpid());
   std::filesystem::create_directories(dir);
@@ -109,7 +91,7 @@ TEST(DeployModelTest, AModelBuiltForAArch64RunsUnderQemuAsOnThisHost) {
   std::partial_sort(order.begin(), order.begin() + 5, order.end(),
                     [&](int a, int b) { return prob[a] > prob[b]; });
   order.resize(5);
-  EXPECT_EQ(PrintedTop5(printed), order) << printed;
+  EXPECT_EQ(fixtures::PrintedTop5(printed, "prob"), order) << printed;
   std::filesystem::remove_all(dir);
 }
 

@@ -7,17 +7,14 @@
 
 #include "compiler/graph/post_dominators.h"
 #include "compiler/graph/verifier.h"
+#include "tests/unit/compiler/graph/test_op.h"
 
 namespace tunefarm::graph {
 namespace {
 
-constexpr DLDataType kF32{kDLFloat, 32, 1};
+using testing::Op;
 
-ValueId Op(Graph& g, OpKind op, std::vector<ValueId> inputs, Attributes attrs = {}) {
-  absl::StatusOr<std::vector<ValueId>> out = g.AddOp(op, "", std::move(attrs), std::move(inputs));
-  EXPECT_TRUE(out.ok()) << out.status();
-  return out.ok() ? (*out)[0] : -1;
-}
+constexpr DLDataType kF32{kDLFloat, 32, 1};
 
 ValueId Conv(Graph& g, ValueId x, int channels_in, int channels_out) {
   ValueId w = g.AddConstant("", *runtime::NDArray::Empty({channels_out, channels_in, 3, 3}, kF32));

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "tests/testing/deployed_programs.h"
 #include "tests/unit/runtime/graph/test_models.h"
 
 #ifndef TUNEFARM_AARCH64_RUN_MODEL
@@ -24,15 +25,6 @@
 namespace tunefarm::runtime {
 namespace {
 
-std::string FindOnPath(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path != nullptr ? path : "");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    if (!dir.empty() && access((dir + "/" + name).c_str(), X_OK) == 0) return dir + "/" + name;
-  }
-  return "";
-}
-
 std::string ReadAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
@@ -43,18 +35,6 @@ std::string ReadAll(const std::string& path) {
 // Runs `command` with its output in `log`; true on exit status 0.
 bool RunShell(const std::string& command, const std::string& log) {
   return std::system((command + " >" + log + " 2>&1").c_str()) == 0;
-}
-
-// The class indices run_model printed, in order.
-std::vector<int> PrintedTop5(const std::string& output) {
-  std::vector<int> classes;
-  size_t at = output.find("top-5 of 'prob':\n");
-  if (at == std::string::npos) return classes;
-  std::stringstream lines(output.substr(at + 17));
-  int index;
-  double score;
-  while (classes.size() < 5 && lines >> index >> score) classes.push_back(index);
-  return classes;
 }
 
 std::vector<int> ReferenceTop5(const testing::TestModel& m, const std::vector<float>& x) {
@@ -84,13 +64,13 @@ class DeployTest : public ::testing::Test {
 };
 
 TEST_F(DeployTest, TheDeployProjectBuildsAndPrintsTheTop5) {
-  const std::string cmake = FindOnPath("cmake");
+  const std::string cmake = fixtures::FindOnPath("cmake");
   if (cmake.empty()) GTEST_SKIP() << "cmake is not on PATH";
   std::string error;
   std::string model = testing::BuildModelLibrary(model_.source, dir_ + "/mlp", &error);
   ASSERT_FALSE(model.empty()) << error;
   // -O1 and ccache where present keep this to seconds: the runtime is compiled from source.
-  std::string launcher = FindOnPath("ccache");
+  std::string launcher = fixtures::FindOnPath("ccache");
   const std::string build = dir_ + "/build";
   const std::string configure =
       cmake + " -S " TUNEFARM_SOURCE_DIR "/deploy -B " + build +
@@ -106,7 +86,7 @@ TEST_F(DeployTest, TheDeployProjectBuildsAndPrintsTheTop5) {
   const std::string output = ReadAll(dir_ + "/run.log");
   EXPECT_NE(output.find("input x [1,16]"), std::string::npos) << output;
   EXPECT_NE(output.find("output prob [1,10]"), std::string::npos) << output;
-  EXPECT_EQ(PrintedTop5(output), ReferenceTop5(model_, input_)) << output;
+  EXPECT_EQ(fixtures::PrintedTop5(output, "prob"), ReferenceTop5(model_, input_)) << output;
 }
 
 TEST_F(DeployTest, TheAArch64BuildRunsUnderQemu) {
@@ -115,9 +95,9 @@ TEST_F(DeployTest, TheAArch64BuildRunsUnderQemu) {
   if (access(runner.c_str(), X_OK) != 0) {
     GTEST_SKIP() << runner << " is not built (ninja tf_run_model_aarch64)";
   }
-  const std::string qemu = FindOnPath("qemu-aarch64");
+  const std::string qemu = fixtures::FindOnPath("qemu-aarch64");
   if (qemu.empty()) GTEST_SKIP() << "qemu-aarch64 is not on PATH";
-  const std::string cc = FindOnPath("aarch64-linux-gnu-gcc");
+  const std::string cc = fixtures::FindOnPath("aarch64-linux-gnu-gcc");
   if (cc.empty()) GTEST_SKIP() << "aarch64-linux-gnu-gcc is not on PATH";
   const char* sysroot = "/usr/aarch64-linux-gnu";
   if (!std::filesystem::exists(sysroot)) GTEST_SKIP() << sysroot << " (AArch64 libc) is missing";
@@ -130,7 +110,7 @@ TEST_F(DeployTest, TheAArch64BuildRunsUnderQemu) {
                                                      << ReadAll(dir_ + "/qemu.log");
   const std::string output = ReadAll(dir_ + "/qemu.log");
   EXPECT_NE(output.find("2 threads"), std::string::npos) << output;
-  EXPECT_EQ(PrintedTop5(output), ReferenceTop5(model_, input_)) << output;
+  EXPECT_EQ(fixtures::PrintedTop5(output, "prob"), ReferenceTop5(model_, input_)) << output;
 }
 
 TEST(GraphRuntimeSizeTest, StrippedRuntimeWithTheGraphExecutorIsUnder600KB) {

@@ -11,6 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "compiler/passes/lower.h"
 #include "compiler/script/script.h"
+#include "tests/testing/deployed_programs.h"
 #include "tests/unit/compiler/codegen/llvm/codegen_test_util.h"
 
 #ifndef TUNEFARM_AARCH64_RUNNER
@@ -24,15 +25,6 @@ using namespace testing;  // NOLINT
 
 constexpr int64_t kN = 67;
 constexpr const char* kSysroot = "/usr/aarch64-linux-gnu";
-
-std::string FindOnPath(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  for (absl::string_view dir : absl::StrSplit(path ? path : "", ':', absl::SkipEmpty())) {
-    std::string candidate = std::string(dir) + "/" + name;
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return "";
-}
 
 std::string ReadAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -62,7 +54,7 @@ TEST(AArch64RunnerTest, TheQemuRunMatchesTheHostJit) {
   if (access(runner.c_str(), X_OK) != 0) {
     GTEST_SKIP() << runner << " is not built (ninja tf_kernel_runner_aarch64)";
   }
-  const std::string qemu = FindOnPath("qemu-aarch64");
+  const std::string qemu = fixtures::FindOnPath("qemu-aarch64");
   if (qemu.empty()) GTEST_SKIP() << "qemu-aarch64 is not on PATH";
   if (!std::filesystem::exists(kSysroot)) GTEST_SKIP() << kSysroot << " (AArch64 libc) is missing";
 

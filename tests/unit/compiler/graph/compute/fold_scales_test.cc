@@ -7,20 +7,17 @@
 #include <optional>
 
 #include "tests/unit/compiler/graph/compute/compute_test_util.h"
+#include "tests/unit/compiler/graph/test_op.h"
 
 namespace tunefarm::graph {
 namespace {
+
+using testing::Op;
 
 using testing::F;
 using testing::Random;
 
 constexpr DLDataType kF32{kDLFloat, 32, 1};
-
-ValueId Op(Graph& g, OpKind op, std::vector<ValueId> inputs, Attributes attrs = {}) {
-  absl::StatusOr<std::vector<ValueId>> out = g.AddOp(op, "", std::move(attrs), std::move(inputs));
-  EXPECT_TRUE(out.ok()) << out.status();
-  return out.ok() ? (*out)[0] : -1;
-}
 
 // Evaluates the graph's nodes in order on `x` and returns its first output.
 runtime::NDArray Evaluate(const Graph& g, const runtime::NDArray& x) {

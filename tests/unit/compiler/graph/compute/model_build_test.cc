@@ -16,21 +16,18 @@
 #include "compiler/topi/cpu_info.h"
 #include "runtime/graph/graph_executor.h"
 #include "tests/unit/compiler/graph/compute/compute_test_util.h"
+#include "tests/unit/compiler/graph/test_op.h"
 
 namespace tunefarm::graph {
 namespace {
+
+using testing::Op;
 
 using ::testing::HasSubstr;
 using testing::Random;
 using testing::Shape;
 
 constexpr DLDataType kF32{kDLFloat, 32, 1};
-
-ValueId Op(Graph& g, OpKind op, std::vector<ValueId> inputs, Attributes attrs = {}) {
-  absl::StatusOr<std::vector<ValueId>> out = g.AddOp(op, "", std::move(attrs), std::move(inputs));
-  EXPECT_TRUE(out.ok()) << out.status();
-  return out.ok() ? (*out)[0] : -1;
-}
 
 ValueId Weight(Graph& g, const Shape& shape, uint64_t seed, float lo = -0.5f, float hi = 0.5f) {
   return g.AddConstant("w" + std::to_string(seed), Random(shape, seed, lo, hi));

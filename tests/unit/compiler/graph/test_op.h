@@ -1,0 +1,19 @@
+// Building graphs in tests: one op applied to values, its first output returned; an error fails
+// the test (and returns -1).
+#pragma once
+
+#include <gtest/gtest.h>
+#include <utility>
+#include <vector>
+
+#include "compiler/graph/graph.h"
+
+namespace tunefarm::graph::testing {
+
+inline ValueId Op(Graph& g, OpKind op, std::vector<ValueId> inputs, Attributes attrs = {}) {
+  absl::StatusOr<std::vector<ValueId>> out = g.AddOp(op, "", std::move(attrs), std::move(inputs));
+  EXPECT_TRUE(out.ok()) << out.status();
+  return out.ok() ? (*out)[0] : -1;
+}
+
+}  // namespace tunefarm::graph::testing
