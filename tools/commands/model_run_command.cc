@@ -10,7 +10,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler/frontend/onnx/tensor_file.h"
 #include "runtime/core/thread_pool.h"
-#include "tools/commands/npy_file.h"
+#include "runtime/npy_file.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -195,7 +195,8 @@ absl::Status PrintProfile(runtime::GraphExecutor& executor, std::ostream& out) {
 }  // namespace
 
 absl::StatusOr<runtime::NDArray> ReadArrayFile(const std::string& path) {
-  if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0) return ReadNpyFile(path);
+  if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0)
+    return runtime::ReadNpyFile(path);
   return frontend::onnx::ReadTensorProtoFile(path);
 }
 

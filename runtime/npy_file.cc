@@ -1,13 +1,15 @@
-#include "tools/commands/npy_file.h"
+#include "runtime/npy_file.h"
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <system_error>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::runtime {
 namespace {
 
 constexpr std::string_view kMagic = "\x93NUMPY";
@@ -52,7 +54,7 @@ bool DtypeOf(std::string_view descr, DLDataType* dtype) {
 
 }  // namespace
 
-absl::StatusOr<runtime::NDArray> ParseNpy(std::string_view bytes, const std::string& what) {
+absl::StatusOr<NDArray> ParseNpy(std::string_view bytes, const std::string& what) {
   if (bytes.size() < 10 || bytes.substr(0, kMagic.size()) != kMagic) {
     return Bad(what, "no \\x93NUMPY magic");
   }
@@ -110,20 +112,27 @@ absl::StatusOr<runtime::NDArray> ParseNpy(std::string_view bytes, const std::str
     shape.push_back(d);
     if (shape.size() > kMaxRank) return Bad(what, "more than 8 dimensions");
   }
-  absl::StatusOr<size_t> need = runtime::NDArray::BytesFor(shape, dtype);
+  absl::StatusOr<size_t> need = NDArray::BytesFor(shape, dtype);
   if (!need.ok()) return Bad(what, std::string(need.status().message()));
   const size_t have = bytes.size() - header_at - header_len;
   if (*need != have) {
     return Bad(what,
                absl::StrCat("the shape needs ", *need, " bytes of data and the file holds ", have));
   }
-  absl::StatusOr<runtime::NDArray> array = runtime::NDArray::Empty(shape, dtype);
+  absl::StatusOr<NDArray> array = NDArray::Empty(shape, dtype);
   if (!array.ok()) return array.status();
   if (have > 0) std::memcpy(array->data(), bytes.data() + header_at + header_len, have);
   return array;
 }
 
-absl::StatusOr<runtime::NDArray> ReadNpyFile(const std::string& path) {
+absl::StatusOr<NDArray> ReadNpyFile(const std::string& path, uint64_t max_bytes) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) return absl::NotFoundError(absl::StrCat("cannot read '", path, "': ", ec.message()));
+  if (size > max_bytes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "'", path, "' is ", size, " bytes; an array file may hold at most ", max_bytes));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot read '", path, "'"));
   std::ostringstream text;
@@ -131,4 +140,4 @@ absl::StatusOr<runtime::NDArray> ReadNpyFile(const std::string& path) {
   return ParseNpy(text.str(), path);
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::runtime

@@ -3,19 +3,22 @@
 // shape whose bytes the file does not hold is refused before anything is allocated.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
 #include "runtime/ndarray.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::runtime {
 
 // `what` names the bytes in errors (the file's path). Accepted dtypes: float32/64, int8/16/32/64,
 // uint8, bool.
-absl::StatusOr<runtime::NDArray> ParseNpy(std::string_view bytes, const std::string& what);
+absl::StatusOr<NDArray> ParseNpy(std::string_view bytes, const std::string& what);
 
-// Reads and parses the file; NotFound when it cannot be read.
-absl::StatusOr<runtime::NDArray> ReadNpyFile(const std::string& path);
+// Reads and parses the file; NotFound when it cannot be read, InvalidArgument when it is larger
+// than `max_bytes` (checked before reading).
+absl::StatusOr<NDArray> ReadNpyFile(const std::string& path,
+                                    uint64_t max_bytes = uint64_t{1} << 34);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::runtime

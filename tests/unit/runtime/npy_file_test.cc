@@ -1,13 +1,13 @@
 // .npy parsing: what NumPy writes (versions 1 and 2, float32 and int64, 0-d) reads back exactly; a
 // bad magic, a big-endian or Fortran-order array, a header that runs past the file and a shape
 // the file's data does not back are refused with the reason, before anything is allocated.
-#include "tools/commands/npy_file.h"
+#include "runtime/npy_file.h"
 
 #include <cstring>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace tunefarm::tools {
+namespace tunefarm::runtime {
 namespace {
 
 using ::testing::HasSubstr;
@@ -36,7 +36,7 @@ std::string Floats(std::vector<float> v) {
 
 TEST(NpyFileTest, FloatArraysReadBackExactly) {
   for (char version : {char{1}, char{2}}) {
-    absl::StatusOr<runtime::NDArray> a =
+    absl::StatusOr<NDArray> a =
         ParseNpy(Npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
                      Floats({1, 2, 3, 4, 5, 6.5f}), version),
                  "a.npy");
@@ -49,13 +49,13 @@ TEST(NpyFileTest, FloatArraysReadBackExactly) {
 
 TEST(NpyFileTest, IntegersAndScalarsRead) {
   int64_t v[2] = {7, -3};
-  absl::StatusOr<runtime::NDArray> a =
+  absl::StatusOr<NDArray> a =
       ParseNpy(Npy("{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }",
                    std::string(reinterpret_cast<const char*>(v), sizeof(v))),
                "i.npy");
   ASSERT_TRUE(a.ok()) << a.status();
   EXPECT_EQ(static_cast<const int64_t*>(a->data())[1], -3);
-  absl::StatusOr<runtime::NDArray> s = ParseNpy(
+  absl::StatusOr<NDArray> s = ParseNpy(
       Npy("{'descr': '<f4', 'fortran_order': False, 'shape': (), }", Floats({2})), "s.npy");
   ASSERT_TRUE(s.ok()) << s.status();
   EXPECT_EQ(s->ndim(), 0);
@@ -80,11 +80,11 @@ TEST(NpyFileTest, MalformedAndHostileFilesAreRefusedWithTheReason) {
        "a malformed 'shape'"},
   };
   for (const Case& c : cases) {
-    absl::StatusOr<runtime::NDArray> a = ParseNpy(c.bytes, "a.npy");
+    absl::StatusOr<NDArray> a = ParseNpy(c.bytes, "a.npy");
     ASSERT_FALSE(a.ok()) << c.why;
     EXPECT_THAT(std::string(a.status().message()), HasSubstr(c.why));
   }
 }
 
 }  // namespace
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::runtime
