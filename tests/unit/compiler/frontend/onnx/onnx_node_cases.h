@@ -4,10 +4,13 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
 
+#include "compiler/frontend/onnx/onnx_importer.h"
+#include "compiler/frontend/onnx/tensor_file.h"
 #include "onnx/onnx_pb.h"
 #include "tests/testing/files.h"
 
@@ -55,6 +58,28 @@ inline bool IsListedFloatCase(const ::onnx::ModelProto& model) {
     if (t != ::onnx::TensorProto::FLOAT && t != ::onnx::TensorProto::INT64) return false;
   }
   return true;
+}
+
+// The inputs of a case's test_data_set_0 by graph input name: parameters (int64 or scalar:
+// Reshape's shape, Clip's bounds), which must be constants at import, into
+// `options.constant_inputs`; the rest into `data` (when given).
+inline absl::Status ReadCaseInputs(const std::filesystem::path& dir, OnnxImportOptions& options,
+                                   std::map<std::string, runtime::NDArray>* data = nullptr) {
+  absl::StatusOr<std::vector<std::string>> names =
+      ReadOnnxInputNames((dir / "model.onnx").string());
+  if (!names.ok()) return names.status();
+  for (size_t i = 0; i < names->size(); ++i) {
+    absl::StatusOr<runtime::NDArray> a = ReadTensorProtoFile(
+        (dir / "test_data_set_0" / ("input_" + std::to_string(i) + ".pb")).string());
+    if (!a.ok()) return a.status();
+    const bool parameter = a->dtype().code == kDLInt || a->ndim() == 0;
+    if (parameter) {
+      options.constant_inputs.emplace((*names)[i], *std::move(a));
+    } else if (data != nullptr) {
+      data->emplace((*names)[i], *std::move(a));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace tunefarm::frontend::onnx::testing

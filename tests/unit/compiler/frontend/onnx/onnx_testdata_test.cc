@@ -5,11 +5,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <map>
-#include <set>
 #include <sstream>
 
 #include "compiler/frontend/onnx/onnx_importer.h"
-#include "compiler/frontend/onnx/tensor_proto.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_node_cases.h"
 
@@ -19,27 +17,8 @@ namespace {
 namespace fs = std::filesystem;
 using frontend::onnx::testing::IsListedFloatCase;
 using frontend::onnx::testing::kNodeTests;
+using frontend::onnx::testing::ReadCaseInputs;
 using frontend::onnx::testing::ReadProto;
-
-// The case's integer and scalar inputs, bound as constants: parameters in these tests are inputs.
-absl::Status BindParameters(const fs::path& dir, const ::onnx::ModelProto& model,
-                            OnnxImportOptions& options) {
-  std::set<std::string> initializers;
-  for (const auto& init : model.graph().initializer()) initializers.insert(init.name());
-  int index = 0;
-  for (const auto& in : model.graph().input()) {
-    if (initializers.count(in.name())) continue;
-    fs::path file = dir / "test_data_set_0" / ("input_" + std::to_string(index++) + ".pb");
-    ::onnx::TensorProto tensor;
-    if (!ReadProto(file, tensor)) return absl::NotFoundError("cannot read " + file.string());
-    bool parameter = tensor.data_type() == ::onnx::TensorProto::INT64 || tensor.dims_size() == 0;
-    if (!parameter) continue;
-    absl::StatusOr<runtime::NDArray> a = ArrayFromTensorProto(tensor, file.string());
-    if (!a.ok()) return a.status();
-    options.constant_inputs.emplace(in.name(), *std::move(a));
-  }
-  return absl::OkStatus();
-}
 
 // "" when the shapes match, else what differs.
 std::string CompareOutputs(const fs::path& dir, const graph::Graph& g) {
@@ -71,7 +50,7 @@ TEST(OnnxTestdataTest, InferredShapesMatchTheExpectedOutputs) {
     ++candidates;
     std::string name = dir.filename().string();
     OnnxImportOptions options;
-    absl::Status bound = BindParameters(dir, model, options);
+    absl::Status bound = ReadCaseInputs(dir, options);
     if (!bound.ok()) {
       failed.push_back(name + ": " + std::string(bound.message()));
       continue;

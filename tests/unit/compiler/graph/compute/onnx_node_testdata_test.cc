@@ -5,10 +5,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <map>
-#include <set>
 
 #include "compiler/frontend/onnx/onnx_importer.h"
-#include "compiler/frontend/onnx/tensor_proto.h"
+#include "compiler/frontend/onnx/tensor_file.h"
 #include "compiler/graph/op_evaluate.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_node_cases.h"
@@ -19,34 +18,10 @@ namespace {
 namespace fs = std::filesystem;
 using frontend::onnx::testing::IsListedFloatCase;
 using frontend::onnx::testing::kNodeTests;
+using frontend::onnx::testing::ReadCaseInputs;
 using frontend::onnx::testing::ReadProto;
 
 constexpr double kRtol = 1e-4, kAtol = 1e-5;
-
-absl::StatusOr<runtime::NDArray> ReadTensor(const fs::path& path) {
-  ::onnx::TensorProto tensor;
-  if (!ReadProto(path, tensor)) return absl::NotFoundError("cannot read " + path.string());
-  return frontend::onnx::ArrayFromTensorProto(tensor, path.string());
-}
-
-// Reads the case's inputs: parameters (int64 or scalar: Reshape's shape, Clip's bounds) go to
-// `options` as constants, data into `data` by name.
-absl::Status ReadInputs(const fs::path& dir, const ::onnx::ModelProto& model,
-                        frontend::onnx::OnnxImportOptions& options,
-                        std::map<std::string, runtime::NDArray>& data) {
-  std::set<std::string> initializers;
-  for (const auto& init : model.graph().initializer()) initializers.insert(init.name());
-  int index = 0;
-  for (const auto& in : model.graph().input()) {
-    if (initializers.count(in.name())) continue;
-    fs::path file = dir / "test_data_set_0" / ("input_" + std::to_string(index++) + ".pb");
-    absl::StatusOr<runtime::NDArray> a = ReadTensor(file);
-    if (!a.ok()) return a.status();
-    bool parameter = a->dtype().code == kDLInt || a->ndim() == 0;
-    (parameter ? options.constant_inputs : data).emplace(in.name(), *std::move(a));
-  }
-  return absl::OkStatus();
-}
 
 // "" when every output matches, else what differs.
 std::string Compare(const runtime::NDArray& got, const runtime::NDArray& want) {
@@ -67,10 +42,10 @@ std::string Compare(const runtime::NDArray& got, const runtime::NDArray& want) {
 enum class Outcome { kPassed, kFailed, kUnsupported };
 
 // Runs one case; `why` says what went wrong.
-Outcome RunCase(const fs::path& dir, const ::onnx::ModelProto& model, std::string& why) {
+Outcome RunCase(const fs::path& dir, std::string& why) {
   frontend::onnx::OnnxImportOptions options;
   std::map<std::string, runtime::NDArray> data;
-  if (absl::Status s = ReadInputs(dir, model, options, data); !s.ok()) {
+  if (absl::Status s = ReadCaseInputs(dir, options, &data); !s.ok()) {
     why = std::string(s.message());
     return Outcome::kFailed;
   }
@@ -103,8 +78,8 @@ Outcome RunCase(const fs::path& dir, const ::onnx::ModelProto& model, std::strin
       computed.emplace(node.outputs[i], std::move((*out)[i]));
   }
   for (size_t i = 0; i < g->outputs().size(); ++i) {
-    absl::StatusOr<runtime::NDArray> want =
-        ReadTensor(dir / "test_data_set_0" / ("output_" + std::to_string(i) + ".pb"));
+    absl::StatusOr<runtime::NDArray> want = frontend::onnx::ReadTensorProtoFile(
+        (dir / "test_data_set_0" / ("output_" + std::to_string(i) + ".pb")).string());
     const runtime::NDArray* got = value_of(g->outputs()[i].value);
     if (!want.ok() || got == nullptr) {
       why = "output " + std::to_string(i) + " missing";
@@ -131,7 +106,7 @@ TEST(OnnxNodeTestdataTest, ListedOpsMatchTheExpectedOutputs) {
     ::onnx::ModelProto model;
     if (!ReadProto(dir / "model.onnx", model) || !IsListedFloatCase(model)) continue;
     std::string why;
-    Outcome outcome = RunCase(dir, model, why);
+    Outcome outcome = RunCase(dir, why);
     int k = static_cast<int>(outcome);
     ++table[model.graph().node(0).op_type()][k];
     ++total[k];
