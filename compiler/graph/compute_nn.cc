@@ -26,13 +26,15 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
   const te::Tensor& weight = ctx.inputs[1];
   const std::vector<int64_t>& ws = ctx.input_types[1].shape;
   const int64_t channels = ctx.input_types[0].shape[1];
+  const topi::VectorRows rows = ctx.options.whole_vector_rows
+                                    ? topi::VectorRowsFor(ctx.output_types[0].shape[3])
+                                    : topi::VectorRows();
   if (groups == 1) {
-    const topi::VectorRows rows = topi::VectorRowsFor(ctx.output_types[0].shape[3]);
     absl::StatusOr<topi::Conv2dTensors> t = topi::Conv2dCompute(data, weight, window, rows);
     if (!t.ok()) return t.status();
     stages.push_back(t->padded);
     if (!t->cropped.same_as(t->out)) stages.push_back(t->out);
-    anchor = {AnchorTemplate::kConv2d, t->data, t->kernel, t->padded, t->out, t->cropped};
+    anchor = {AnchorTemplate::kConv2d, t->data, t->kernel, t->padded, t->out, t->cropped, window};
     return t->cropped;
   }
   if (groups == channels) {
@@ -44,15 +46,20 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
       kernel = *k;
       stages.push_back(kernel);
     }
-    absl::StatusOr<topi::DepthwiseConv2dTensors> t = topi::DepthwiseConv2dCompute(
-        data, kernel, window, topi::VectorRowsFor(ctx.output_types[0].shape[3]));
+    absl::StatusOr<topi::DepthwiseConv2dTensors> t =
+        topi::DepthwiseConv2dCompute(data, kernel, window, rows);
     if (!t.ok()) return t.status();
     stages.push_back(t->padded);
     if (!t->cropped.same_as(t->out)) stages.push_back(t->out);
     // The template reads the weight as given: a reshaped one (channel multiplier > 1) is a stage.
     if (kernel.same_as(weight)) {
-      anchor = {
-          AnchorTemplate::kDepthwiseConv2d, t->data, t->kernel, t->padded, t->out, t->cropped};
+      anchor = {AnchorTemplate::kDepthwiseConv2d,
+                t->data,
+                t->kernel,
+                t->padded,
+                t->out,
+                t->cropped,
+                window};
     }
     return t->cropped;
   }
@@ -89,7 +96,13 @@ ComputeResult Pool(const ComputeContext& ctx, topi::PoolType type, bool global) 
   ComputeResult result = One(ctx, t->out, {t->padded, t->pooled});
   // A global pool's single output column leaves the template's vectors empty.
   if (result.ok() && !global) {
-    result->anchor = {AnchorTemplate::kPool2d, t->data, te::Tensor(), t->padded, t->pooled, t->out};
+    result->anchor = {AnchorTemplate::kPool2d,
+                      t->data,
+                      te::Tensor(),
+                      t->padded,
+                      t->pooled,
+                      t->out,
+                      params.window};
   }
   return result;
 }

@@ -10,6 +10,9 @@
 #include "compiler/topi/conv2d.h"
 #include "compiler/topi/default_schedule.h"
 #include "compiler/topi/depthwise_conv2d.h"
+#include "compiler/topi/gpu_conv2d.h"
+#include "compiler/topi/gpu_default_schedule.h"
+#include "compiler/topi/gpu_depthwise_conv2d.h"
 #include "compiler/topi/pool.h"
 
 namespace tunefarm::graph {
@@ -39,7 +42,7 @@ bool ReadOutsideGroup(const Graph& graph, ValueId value, const std::vector<char>
 }
 
 absl::StatusOr<GroupTensors> ComputeGroup(const Graph& graph, const FusedGroup& group,
-                                          GroupKernel& kernel) {
+                                          const ComputeOptions& options, GroupKernel& kernel) {
   std::vector<char> in_group(graph.nodes().size(), 0);
   for (int n : group.nodes) in_group[n] = 1;
   GroupTensors t;
@@ -57,7 +60,7 @@ absl::StatusOr<GroupTensors> ComputeGroup(const Graph& graph, const FusedGroup& 
       }
       inputs.push_back(it->second);
     }
-    absl::StatusOr<OpTensors> computed = ComputeOp(node, inputs);
+    absl::StatusOr<OpTensors> computed = ComputeOp(node, inputs, options);
     if (!computed.ok()) return computed.status();
     if (n == group.anchor) t.anchor = computed->anchor;
     for (size_t i = 0; i < node.outputs.size(); ++i) {
@@ -139,6 +142,64 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(const AnchorTensors& a,
   return absl::FailedPreconditionError("no template");
 }
 
+// The anchor's GPU template over `output`, with its default config; FailedPrecondition when no
+// GPU template applies (pooling runs one thread per output under the default schedule).
+absl::StatusOr<topi::ScheduledOp> ScheduleByGpuTemplate(const AnchorTensors& a,
+                                                        const te::Tensor& output,
+                                                        std::string* description) {
+  // The epilogue starts after the template's own output (a conv's bias is part of it).
+  const te::Tensor epilogue = output.same_as(a.reduced) ? te::Tensor() : output;
+  switch (a.kind) {
+    case AnchorTemplate::kConv2d: {
+      topi::Conv2dTensors t{a.data, a.weight, a.padded, a.reduced, a.out};
+      const topi::GpuConv2dScheduleConfig config = topi::DefaultGpuConv2dConfig(t);
+      *description = absl::StrCat("gpu conv2d template, default (", config.ToString(), ")");
+      return topi::ScheduleGpuConv2d(config, t, a.window, epilogue);
+    }
+    case AnchorTemplate::kDepthwiseConv2d: {
+      topi::DepthwiseConv2dTensors t{a.data, a.weight, a.padded, a.reduced, a.out};
+      const topi::GpuDepthwiseConv2dScheduleConfig config =
+          topi::DefaultGpuDepthwiseConv2dConfig(t);
+      *description =
+          absl::StrCat("gpu depthwise_conv2d template, default (", config.ToString(), ")");
+      return topi::ScheduleGpuDepthwiseConv2d(config, t, a.window, epilogue);
+    }
+    case AnchorTemplate::kPool2d:
+    case AnchorTemplate::kNone:
+      break;
+  }
+  return absl::FailedPreconditionError("no template");
+}
+
+// The group's schedule: the anchor's template for `target` when the group is an anchor with an
+// epilogue, else the device's default schedule.
+absl::StatusOr<topi::ScheduledOp> ScheduleGroup(const Graph& graph, const FusedGroup& group,
+                                                const GroupTensors& t, const KernelTarget& target,
+                                                const AnchorConfig& config,
+                                                std::string* description) {
+  if (t.anchor.kind != AnchorTemplate::kNone && t.outputs.size() == 1 &&
+      IsAnchorWithEpilogue(graph, group)) {
+    absl::StatusOr<topi::ScheduledOp> op =
+        target.is_cuda()
+            ? ScheduleByGpuTemplate(t.anchor, t.outputs[0], description)
+            : ScheduleByTemplate(t.anchor, t.outputs[0], target.cpu, config, description);
+    // An epilogue that does not keep the anchor's shape (a broadcast that widens it) is left
+    // to the default schedule; any other failure is a bug worth reporting.
+    if (op.ok() || op.status().code() != absl::StatusCode::kFailedPrecondition) return op;
+  }
+  *description = "default";
+  if (target.is_cuda()) return topi::ScheduleGpuDefault(t.placeholders, t.outputs);
+  return topi::ScheduleDefault(t.placeholders, t.outputs, target.cpu);
+}
+
+absl::StatusOr<ir::PrimFunc> LowerFor(const KernelTarget& target, const topi::ScheduledOp& op,
+                                      const std::vector<te::Tensor>& args,
+                                      const std::string& name) {
+  passes::PassOptions options;
+  options.target = target.lowering_target();
+  return passes::Lower(op.schedule, args, name, options);
+}
+
 }  // namespace
 
 std::string GroupKernelName(const Graph& graph, const FusedGroup& group, int index) {
@@ -150,15 +211,15 @@ std::string GroupKernelName(const Graph& graph, const FusedGroup& group, int ind
 }
 
 absl::StatusOr<GroupKernel> LowerCopy(const TensorType& type, const std::string& name,
-                                      const topi::CpuInfo& cpu) {
+                                      const KernelTarget& target) {
   te::Tensor in = PlaceholderOf(type, "p0");
   absl::StatusOr<te::Tensor> out = topi::IdentityCompute(in);
   if (!out.ok()) return out.status();
-  absl::StatusOr<topi::ScheduledOp> op = topi::ScheduleDefault({in}, {*out}, cpu);
+  absl::StatusOr<topi::ScheduledOp> op = target.is_cuda()
+                                             ? topi::ScheduleGpuDefault({in}, {*out})
+                                             : topi::ScheduleDefault({in}, {*out}, target.cpu);
   if (!op.ok()) return op.status();
-  passes::PassOptions options;
-  options.target = "llvm";
-  absl::StatusOr<ir::PrimFunc> func = passes::Lower(op->schedule, op->args, name, options);
+  absl::StatusOr<ir::PrimFunc> func = LowerFor(target, *op, op->args, name);
   if (!func.ok()) return func.status();
   GroupKernel kernel;
   kernel.func = *std::move(func);
@@ -167,36 +228,27 @@ absl::StatusOr<GroupKernel> LowerCopy(const TensorType& type, const std::string&
 }
 
 absl::StatusOr<GroupKernel> LowerGroup(const Graph& graph, const FusedGroup& group,
-                                       const std::string& name, const topi::CpuInfo& cpu,
+                                       const std::string& name, const KernelTarget& target,
                                        const AnchorConfig& config) {
   GroupKernel kernel;
-  absl::StatusOr<GroupTensors> t = ComputeGroup(graph, group, kernel);
+  ComputeOptions compute_options;
+  compute_options.whole_vector_rows = !target.is_cuda();
+  absl::StatusOr<GroupTensors> t = ComputeGroup(graph, group, compute_options, kernel);
   if (!t.ok()) return t.status();
   if (t->outputs.empty()) {
     return absl::InternalError(absl::StrCat("kernel ", name, ": the group writes nothing"));
   }
-  absl::StatusOr<topi::ScheduledOp> op = absl::FailedPreconditionError("no template");
-  if (t->anchor.kind != AnchorTemplate::kNone && t->outputs.size() == 1 &&
-      IsAnchorWithEpilogue(graph, group)) {
-    op = ScheduleByTemplate(t->anchor, t->outputs[0], cpu, config, &kernel.schedule);
-    // An epilogue that does not keep the anchor's shape (a broadcast that widens it) is left
-    // to the default schedule; any other failure is a bug worth reporting.
-    if (!op.ok() && op.status().code() != absl::StatusCode::kFailedPrecondition) {
-      return absl::InternalError(absl::StrCat("kernel ", name, ": ", op.status().message()));
-    }
-  }
+  absl::StatusOr<topi::ScheduledOp> op =
+      ScheduleGroup(graph, group, *t, target, config, &kernel.schedule);
   if (!op.ok()) {
-    op = topi::ScheduleDefault(t->placeholders, t->outputs, cpu);
-    kernel.schedule = "default";
-    if (!op.ok()) {
-      return absl::InternalError(absl::StrCat("kernel ", name, ": ", op.status().message()));
-    }
+    const absl::StatusCode code = op.status().code() == absl::StatusCode::kUnimplemented
+                                      ? absl::StatusCode::kUnimplemented
+                                      : absl::StatusCode::kInternal;
+    return absl::Status(code, absl::StrCat("kernel ", name, ": ", op.status().message()));
   }
   std::vector<te::Tensor> args = t->placeholders;
   args.insert(args.end(), t->outputs.begin(), t->outputs.end());
-  passes::PassOptions options;
-  options.target = "llvm";
-  absl::StatusOr<ir::PrimFunc> func = passes::Lower(op->schedule, args, name, options);
+  absl::StatusOr<ir::PrimFunc> func = LowerFor(target, *op, args, name);
   if (!func.ok()) {
     return absl::InternalError(
         absl::StrCat("kernel ", name, ": lowering: ", func.status().message()));

@@ -1,6 +1,7 @@
 // One fused group of a graph (fusion.h) as one kernel: its nodes' computes (op_compute.h) chained
-// into one tensor expression, scheduled by its anchor's topi template with the epilogue applied in
-// the anchor's output tile (epilogue.h), or by topi's default schedule, and lowered.
+// into one tensor expression, scheduled by its anchor's topi template (CPU or GPU) with the
+// epilogue applied in the anchor's output tile (epilogue.h), or by topi's default schedule for
+// the device, and lowered for it.
 #pragma once
 
 #include <string>
@@ -10,9 +11,9 @@
 #include "absl/status/statusor.h"
 #include "compiler/graph/fusion.h"
 #include "compiler/graph/graph.h"
+#include "compiler/graph/kernel_target.h"
 #include "compiler/ir/function.h"
 #include "compiler/topi/conv2d.h"
-#include "compiler/topi/cpu_info.h"
 #include "compiler/topi/window_schedule.h"
 
 namespace tunefarm::graph {
@@ -29,16 +30,17 @@ struct GroupKernel {
 using AnchorConfig =
     std::variant<std::monostate, topi::Conv2dScheduleConfig, topi::WindowScheduleConfig>;
 
-// The kernel of `group` named `name`, for a CPU like `cpu`, with `config` for its anchor's
-// template when it holds the template's kind (else the default config). Errors: what the computes
-// say of the nodes (naming them), and lowering failures (Internal, naming the kernel).
+// The kernel of `group` named `name` for `target`, with `config` for its anchor's CPU template
+// when it holds the template's kind (else the default config; GPU templates take their defaults).
+// Errors: what the computes say of the nodes (naming them), and scheduling or lowering failures
+// (Internal, naming the kernel; Unimplemented where the GPU default schedule cannot apply).
 absl::StatusOr<GroupKernel> LowerGroup(const Graph& graph, const FusedGroup& group,
-                                       const std::string& name, const topi::CpuInfo& cpu,
+                                       const std::string& name, const KernelTarget& target,
                                        const AnchorConfig& config = {});
 
 // A kernel that copies a tensor of `type` (a model output that is an input or a weight).
 absl::StatusOr<GroupKernel> LowerCopy(const TensorType& type, const std::string& name,
-                                      const topi::CpuInfo& cpu);
+                                      const KernelTarget& target);
 
 // A kernel name for group `index`: "fused_3_conv2d_add_relu" (ops in node order, at most five).
 std::string GroupKernelName(const Graph& graph, const FusedGroup& group, int index);

@@ -4,7 +4,6 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/codegen/llvm/build.h"
 #include "compiler/graph/fusion.h"
 #include "compiler/graph/op_registry.h"
 #include "runtime/core/c_abi.h"
@@ -133,7 +132,7 @@ class GraphWriter {
 
 }  // namespace
 
-absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const topi::CpuInfo& cpu,
+absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const KernelTarget& target,
                                       const std::map<int, AnchorConfig>& configs) {
   // The module format holds tensors of at least one element (graph_format.h).
   for (const Value& v : graph.values()) {
@@ -148,15 +147,34 @@ absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const topi::CpuInfo& c
   GraphWriter writer(graph);
   const FusionPlan plan = GroupsOf(graph);
   BuiltModel model;
-  for (size_t g = 0; g < plan.groups.size(); ++g) {
-    const std::string name = GroupKernelName(graph, plan.groups[g], static_cast<int>(g));
-    auto config = configs.find(static_cast<int>(g));
-    absl::StatusOr<GroupKernel> kernel =
-        LowerGroup(graph, plan.groups[g], name, cpu,
-                   config == configs.end() ? AnchorConfig() : config->second);
+  model.target = target;
+  auto add_kernel = [&](const FusedGroup& group, const std::string& name,
+                        const AnchorConfig& config) -> absl::Status {
+    absl::StatusOr<GroupKernel> kernel = LowerGroup(graph, group, name, target, config);
     if (!kernel.ok()) return kernel.status();
     writer.AddStep(*kernel);
     model.kernels.push_back(*std::move(kernel));
+    return absl::OkStatus();
+  };
+  for (size_t g = 0; g < plan.groups.size(); ++g) {
+    const FusedGroup& group = plan.groups[g];
+    const std::string name = GroupKernelName(graph, group, static_cast<int>(g));
+    auto config = configs.find(static_cast<int>(g));
+    absl::Status s =
+        add_kernel(group, name, config == configs.end() ? AnchorConfig() : config->second);
+    if (s.code() == absl::StatusCode::kUnimplemented && target.is_cuda() &&
+        group.nodes.size() > 1) {
+      // Nodes of a group are in graph order, so each one's inputs are written before it runs.
+      s = absl::OkStatus();
+      for (size_t i = 0; i < group.nodes.size() && s.ok(); ++i) {
+        FusedGroup single;
+        single.nodes = {group.nodes[i]};
+        single.kind = GetOpInfo(graph.nodes()[group.nodes[i]].op).pattern;
+        single.anchor = group.nodes[i] == group.anchor ? group.anchor : -1;
+        s = add_kernel(single, absl::StrCat(name, "_part", i), AnchorConfig());
+      }
+    }
+    if (!s.ok()) return s;
   }
   std::map<std::string, int> copy_kernels;  // one copy kernel per tensor type
   for (const auto& [value, name] : writer.OutputsToCopy()) {
@@ -165,7 +183,7 @@ absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const topi::CpuInfo& c
     auto it = copy_kernels.find(key);
     if (it == copy_kernels.end()) {
       absl::StatusOr<GroupKernel> copy =
-          LowerCopy(type, absl::StrCat("copy_", copy_kernels.size()), cpu);
+          LowerCopy(type, absl::StrCat("copy_", copy_kernels.size()), target);
       if (!copy.ok()) return copy.status();
       it = copy_kernels.emplace(key, static_cast<int>(model.kernels.size())).first;
       model.kernels.push_back(*std::move(copy));
@@ -184,17 +202,15 @@ absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const topi::CpuInfo& c
   return model;
 }
 
-absl::Status ExportModel(const BuiltModel& model, const codegen::Target& target,
-                         const std::string& path) {
-  std::vector<ir::PrimFunc> funcs;
-  for (const GroupKernel& k : model.kernels) funcs.push_back(k.func);
+std::vector<codegen::DataSymbol> ModelDataSymbols(const BuiltModel& model,
+                                                  std::string* size_bytes) {
   const uint64_t params_size = model.params.size();
-  std::string size_bytes(sizeof(params_size), '\0');
-  std::memcpy(size_bytes.data(), &params_size, sizeof(params_size));
+  size_bytes->assign(sizeof(params_size), '\0');
+  std::memcpy(size_bytes->data(), &params_size, sizeof(params_size));
   std::vector<codegen::DataSymbol> data = {
       // With its NUL: the runtime reads the graph as a C string.
       {TF_GRAPH_SYMBOL, std::string_view(model.graph_text.c_str(), model.graph_text.size() + 1), 8},
-      {TF_PARAMS_SIZE_SYMBOL, size_bytes, 8},
+      {TF_PARAMS_SIZE_SYMBOL, *size_bytes, 8},
   };
   // An empty blob still needs an address: one zero byte, with its size still 0.
   static const char kEmpty[1] = {0};
@@ -202,7 +218,19 @@ absl::Status ExportModel(const BuiltModel& model, const codegen::Target& target,
       {TF_PARAMS_SYMBOL,
        model.params.empty() ? std::string_view(kEmpty, 1) : std::string_view(model.params),
        runtime::kParamAlignment});
-  return codegen::ExportLibrary(funcs, target, path, data);
+  return data;
+}
+
+absl::Status ExportModel(const BuiltModel& model, const codegen::Target& target,
+                         const std::string& path) {
+  if (model.target.is_cuda()) {
+    return absl::FailedPreconditionError(
+        "the model was built for CUDA: export it as a CUDA model module");
+  }
+  std::vector<ir::PrimFunc> funcs;
+  for (const GroupKernel& k : model.kernels) funcs.push_back(k.func);
+  std::string size_bytes;
+  return codegen::ExportLibrary(funcs, target, path, ModelDataSymbols(model, &size_bytes));
 }
 
 }  // namespace tunefarm::graph

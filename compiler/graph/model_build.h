@@ -9,15 +9,17 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "compiler/codegen/llvm/build.h"
 #include "compiler/codegen/llvm/target.h"
 #include "compiler/graph/graph.h"
 #include "compiler/graph/group_kernel.h"
-#include "compiler/topi/cpu_info.h"
+#include "compiler/graph/kernel_target.h"
 #include "runtime/graph/graph_format.h"
 
 namespace tunefarm::graph {
 
 struct BuiltModel {
+  KernelTarget target;
   std::vector<GroupKernel> kernels;  // in the order the graph runs them
   runtime::GraphDescription graph;
   std::string graph_text;  // WriteGraph(graph), embedded as TF_GRAPH_SYMBOL
@@ -25,16 +27,22 @@ struct BuiltModel {
 };
 
 // Builds `graph`, whose nodes carry their fused groups (FuseOps; a node without one is a group of
-// its own), for a CPU like `cpu`. A graph output that is a graph input or a constant, or a value's
-// second output name, is written by a copy kernel. Errors: Unimplemented for a zero-size tensor
-// (the module format has none), what lowering a group reports (naming its kernel).
-// `configs` (by group index in PlanFusion's order) replaces the default config of those groups'
-// anchor templates: what a records database tuned.
-absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const topi::CpuInfo& cpu,
+// its own), for `target`. A graph output that is a graph input or a constant, or a value's second
+// output name, is written by a copy kernel. On a GPU, a group the default schedule cannot make
+// one kernel of (a reduction shared by two outputs) is built node by node. Errors: Unimplemented
+// for a zero-size tensor (the module format has none), what lowering a group reports (naming its
+// kernel). `configs` (by group index in PlanFusion's order) replaces the default config of those
+// groups' CPU anchor templates: what a records database tuned.
+absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const KernelTarget& target,
                                       const std::map<int, AnchorConfig>& configs = {});
 
-// Writes `model` for `target` (host or cross) as one shared library at `path`: the kernels with
-// their manifest, TF_GRAPH_SYMBOL, TF_PARAMS_SYMBOL and TF_PARAMS_SIZE_SYMBOL (c_abi.h).
+// The data symbols every model module holds: TF_GRAPH_SYMBOL, TF_PARAMS_SIZE_SYMBOL and
+// TF_PARAMS_SYMBOL (c_abi.h), viewing `model` (and `size_bytes`, which holds the blob's size).
+std::vector<codegen::DataSymbol> ModelDataSymbols(const BuiltModel& model, std::string* size_bytes);
+
+// Writes a CPU-built `model` for `target` (host or cross) as one shared library at `path`: the
+// kernels with their manifest, and ModelDataSymbols. FailedPrecondition for a GPU-built model
+// (cuda_model_export.h writes those).
 absl::Status ExportModel(const BuiltModel& model, const codegen::Target& target,
                          const std::string& path);
 

@@ -100,7 +100,8 @@ te::Tensor PlaceholderOf(const TensorType& type, const std::string& name) {
   return te::placeholder(shape, dt.ok() ? *dt : ir::DataType::Float(32), name);
 }
 
-absl::StatusOr<OpTensors> ComputeOp(const Node& node, const std::vector<te::Tensor>& inputs) {
+absl::StatusOr<OpTensors> ComputeOp(const Node& node, const std::vector<te::Tensor>& inputs,
+                                    const ComputeOptions& options) {
   std::vector<TensorType> input_types;
   for (size_t i = 0; i < inputs.size(); ++i) {
     absl::StatusOr<TensorType> t = TypeOfTensor(inputs[i]);
@@ -113,7 +114,7 @@ absl::StatusOr<OpTensors> ComputeOp(const Node& node, const std::vector<te::Tens
   }
   absl::StatusOr<std::vector<TensorType>> output_types = InferOutputTypes(node, input_types);
   if (!output_types.ok()) return output_types.status();
-  ComputeContext ctx{node, inputs, input_types, *output_types};
+  ComputeContext ctx{node, inputs, input_types, *output_types, options};
   ComputeResult result = kComputes[static_cast<size_t>(node.op)](ctx);
   if (!result.ok()) return result;
   // Inference is the contract: a compute that disagrees with it is a bug here, said as such.

@@ -10,6 +10,7 @@
 #include "compiler/graph/node.h"
 #include "compiler/graph/tensor_type.h"
 #include "compiler/te/tensor.h"
+#include "compiler/topi/window.h"
 
 namespace tunefarm::graph {
 
@@ -23,6 +24,7 @@ struct AnchorTensors {
   te::Tensor data, weight, padded;  // weight: undefined for pooling
   te::Tensor reduced;               // the window's Reduce (a conv's bias comes after it)
   te::Tensor out;                   // the template's own output (pool: the average's division)
+  topi::Window2d window;            // the convolution's or pool's strides, padding and dilation
 };
 
 // The tensors of one op's computation.
@@ -36,10 +38,18 @@ struct OpTensors {
   AnchorTensors anchor;  // kind kNone when no template applies
 };
 
+// How computes shape their tensors for the device that runs them.
+struct ComputeOptions {
+  // Convolutions compute rows of whole CPU vectors (vector_rows.h) and crop them; a GPU computes
+  // exactly the output, one element per thread register.
+  bool whole_vector_rows = true;
+};
+
 // The tensors of `node` computed from `inputs` (one per node input, in order, with constant
 // shapes). The node is type-checked first (InferOutputTypes), so an error names the node as
 // inference does; the outputs have exactly the inferred shapes.
-absl::StatusOr<OpTensors> ComputeOp(const Node& node, const std::vector<te::Tensor>& inputs);
+absl::StatusOr<OpTensors> ComputeOp(const Node& node, const std::vector<te::Tensor>& inputs,
+                                    const ComputeOptions& options = {});
 
 // The static type of a tensor with constant extents, or InvalidArgument naming it.
 absl::StatusOr<TensorType> TypeOfTensor(const te::Tensor& t);

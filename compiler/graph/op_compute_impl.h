@@ -22,6 +22,7 @@ struct ComputeContext {
   const std::vector<te::Tensor>& inputs;
   std::span<const TensorType> input_types;
   std::span<const TensorType> output_types;
+  const ComputeOptions& options;
 
   // InvalidArgument "conv2d node 'conv1': <message>".
   absl::Status Error(const std::string& message) const;

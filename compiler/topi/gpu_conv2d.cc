@@ -1,6 +1,7 @@
 #include "compiler/topi/gpu_conv2d.h"
 
 #include "absl/strings/str_cat.h"
+#include "compiler/topi/epilogue.h"
 #include "compiler/topi/gpu_common_knobs.h"
 #include "compiler/topi/injective_schedule.h"
 #include "compiler/topi/loop_tiling.h"
@@ -30,7 +31,8 @@ GpuConv2dScheduleConfig DefaultGpuConv2dConfig(const Conv2dTensors& t) {
 }
 
 absl::StatusOr<ScheduledOp> ScheduleGpuConv2d(const GpuConv2dScheduleConfig& config,
-                                              const Conv2dTensors& t, const Window2d& window) {
+                                              const Conv2dTensors& t, const Window2d& window,
+                                              const te::Tensor& output) {
   if (!config.f.Valid() || !config.y.Valid() || !config.x.Valid() || config.tile_rc <= 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("gpu conv2d schedule: non-positive field in ", config.ToString()));
@@ -56,16 +58,23 @@ absl::StatusOr<ScheduledOp> ScheduleGpuConv2d(const GpuConv2dScheduleConfig& con
                                                    grid_y, " blocks (z, y) exceeds 65535 in ",
                                                    config.ToString()));
   }
-  schedule::Schedule s = schedule::Schedule::Create({t.out.op()});
+  const te::Tensor& result = output.defined() ? output : t.out;
+  schedule::Schedule s = schedule::Schedule::Create({result.op()});
   if (!t.padded.same_as(t.data)) s[t.padded].compute_inline();
   absl::StatusOr<te::Tensor> ol = s.cache_write(t.out, "local");
   if (!ol.ok()) return ol.status();
+  // The epilogue (and the copy cache_write left in t.out) run in each thread's registers, after
+  // its tile's reduction and before the one store.
+  if (!result.same_as(t.out)) {
+    absl::Status inlined = InlineEpilogue(s, t.out, result, {}, "gpu conv2d");
+    if (!inlined.ok()) return inlined;
+  }
   absl::StatusOr<te::Tensor> as = s.cache_read(t.padded, "shared", {*ol});
   if (!as.ok()) return as.status();
   absl::StatusOr<te::Tensor> ws = s.cache_read(t.kernel, "shared", {*ol});
   if (!ws.ok()) return ws.status();
 
-  schedule::Stage& out = s[t.out];
+  schedule::Stage& out = s[result];
   const GpuNchwTiling tiling = TileGpuNchwOutput(out, config.f, config.y, config.x, "f");
   const GpuBlockThreads& threads = tiling.threads;
   const GpuAxisLoops& lx = tiling.x;
@@ -93,7 +102,7 @@ absl::StatusOr<ScheduledOp> ScheduleGpuConv2d(const GpuConv2dScheduleConfig& con
     CooperativeFetch(st, threads);
   }
   if (!s.error().ok()) return s.error();
-  return ScheduledOp{s, {t.data, t.kernel, t.out}};
+  return ScheduledOp{s, {t.data, t.kernel, result}};
 }
 
 }  // namespace tunefarm::topi

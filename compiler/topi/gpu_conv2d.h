@@ -33,10 +33,13 @@ struct GpuConv2dScheduleConfig {
 // input channels per step (each lowered to a divisor of the knob's extent).
 GpuConv2dScheduleConfig DefaultGpuConv2dConfig(const Conv2dTensors& t);
 
-// `window` is the one `t` was computed with (it sizes the shared input tile). Errors: a
-// non-positive field, more than kGpuMaxThreadsPerBlock threads or kGpuMaxSharedBytes of shared
-// memory (InvalidArgument naming the config).
+// `window` is the one `t` was computed with (it sizes the shared input tile). `output`, when
+// given, is an epilogue over `t.out` (epilogue.h) that the kernel writes instead, applied in each
+// thread's registers. Errors: a non-positive field, more than kGpuMaxThreadsPerBlock threads or
+// kGpuMaxSharedBytes of shared memory (InvalidArgument naming the config); an epilogue that
+// widens the output (FailedPrecondition).
 absl::StatusOr<ScheduledOp> ScheduleGpuConv2d(const GpuConv2dScheduleConfig& config,
-                                              const Conv2dTensors& t, const Window2d& window);
+                                              const Conv2dTensors& t, const Window2d& window,
+                                              const te::Tensor& output = te::Tensor());
 
 }  // namespace tunefarm::topi

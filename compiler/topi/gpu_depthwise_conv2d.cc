@@ -1,6 +1,7 @@
 #include "compiler/topi/gpu_depthwise_conv2d.h"
 
 #include "absl/strings/str_cat.h"
+#include "compiler/topi/epilogue.h"
 #include "compiler/topi/gpu_common_knobs.h"
 #include "compiler/topi/injective_schedule.h"
 
@@ -31,7 +32,7 @@ GpuDepthwiseConv2dScheduleConfig DefaultGpuDepthwiseConv2dConfig(const Depthwise
 
 absl::StatusOr<ScheduledOp> ScheduleGpuDepthwiseConv2d(
     const GpuDepthwiseConv2dScheduleConfig& config, const DepthwiseConv2dTensors& t,
-    const Window2d& window) {
+    const Window2d& window, const te::Tensor& output) {
   if (!config.c.Valid() || !config.y.Valid() || !config.x.Valid()) {
     return absl::InvalidArgumentError(
         absl::StrCat("gpu depthwise_conv2d schedule: non-positive field in ", config.ToString()));
@@ -57,10 +58,17 @@ absl::StatusOr<ScheduledOp> ScheduleGpuDepthwiseConv2d(
         absl::StrCat("gpu depthwise_conv2d schedule: a grid of ", grid_z, " x ", grid_y,
                      " blocks (z, y) exceeds 65535 in ", config.ToString()));
   }
-  schedule::Schedule s = schedule::Schedule::Create({t.out.op()});
+  const te::Tensor& result = output.defined() ? output : t.out;
+  schedule::Schedule s = schedule::Schedule::Create({result.op()});
   if (!t.padded.same_as(t.data)) s[t.padded].compute_inline();
   absl::StatusOr<te::Tensor> ol = s.cache_write(t.out, "local");
   if (!ol.ok()) return ol.status();
+  // The epilogue (and the copy cache_write left in t.out) run in each thread's registers, after
+  // its tile's reduction and before the one store.
+  if (!result.same_as(t.out)) {
+    absl::Status inlined = InlineEpilogue(s, t.out, result, {}, "gpu depthwise_conv2d");
+    if (!inlined.ok()) return inlined;
+  }
   te::Tensor input_tile;
   if (config.shared_input) {
     absl::StatusOr<te::Tensor> as = s.cache_read(t.padded, "shared", {*ol});
@@ -68,7 +76,7 @@ absl::StatusOr<ScheduledOp> ScheduleGpuDepthwiseConv2d(
     input_tile = *as;
   }
 
-  schedule::Stage& out = s[t.out];
+  schedule::Stage& out = s[result];
   const GpuNchwTiling tiling = TileGpuNchwOutput(out, config.c, config.y, config.x, "c");
   const GpuBlockThreads& threads = tiling.threads;
   const GpuAxisLoops& lx = tiling.x;
@@ -92,7 +100,7 @@ absl::StatusOr<ScheduledOp> ScheduleGpuDepthwiseConv2d(
     CooperativeFetch(st, threads);
   }
   if (!s.error().ok()) return s.error();
-  return ScheduledOp{s, {t.data, t.kernel, t.out}};
+  return ScheduledOp{s, {t.data, t.kernel, result}};
 }
 
 }  // namespace tunefarm::topi

@@ -32,10 +32,12 @@ struct GpuDepthwiseConv2dScheduleConfig {
 // rows and columns (lowered to divisors of the knobs' extents), the input in shared memory.
 GpuDepthwiseConv2dScheduleConfig DefaultGpuDepthwiseConv2dConfig(const DepthwiseConv2dTensors& t);
 
-// `window` is the one `t` was computed with. Errors: a non-positive field, more than
-// kGpuMaxThreadsPerBlock threads or kGpuMaxSharedBytes of shared memory (InvalidArgument).
+// `window` is the one `t` was computed with; `output`, when given, an epilogue over `t.out` as
+// in ScheduleGpuConv2d. Errors: a non-positive field, more than kGpuMaxThreadsPerBlock threads or
+// kGpuMaxSharedBytes of shared memory (InvalidArgument); an epilogue that widens the output
+// (FailedPrecondition).
 absl::StatusOr<ScheduledOp> ScheduleGpuDepthwiseConv2d(
     const GpuDepthwiseConv2dScheduleConfig& config, const DepthwiseConv2dTensors& t,
-    const Window2d& window);
+    const Window2d& window, const te::Tensor& output = te::Tensor());
 
 }  // namespace tunefarm::topi

@@ -63,6 +63,10 @@ int32_t TFBackendParallelLaunch(TFParallelLambda lambda, void* closure, int32_t 
 #define TF_GRAPH_SYMBOL "__tf_graph"
 #define TF_PARAMS_SYMBOL "__tf_params"
 #define TF_PARAMS_SIZE_SYMBOL "__tf_params_size"
+// A model module built for a CUDA GPU holds no host kernels; its kernels are one CUDA module:
+//   TF_CUDA_MODULE_SYMBOL: a NUL-terminated `const char[]`, runtime/cuda's SerializeCudaModule
+//                          text (the PTX, and per graph kernel its signature and launches).
+#define TF_CUDA_MODULE_SYMBOL "__tf_cuda_module"
 
 #ifdef __cplusplus
 }  // extern "C"

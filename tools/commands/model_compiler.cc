@@ -9,9 +9,11 @@
 #include "compiler/codegen/llvm/target.h"
 #include "compiler/codegen/llvm/temp_dir.h"
 #include "compiler/frontend/onnx/onnx_importer.h"
+#include "compiler/graph/cuda_model_export.h"
 #include "compiler/graph/graph_pipeline.h"
 #include "tools/commands/model_records.h"
 #include "tuner/target_cpu.h"
+#include "tuner/target_kind.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -34,14 +36,19 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
 
 absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
                                            const ModelCompileOptions& options) {
+  absl::StatusOr<std::string> canonical = tuner::CanonicalTarget(options.target);
+  if (!canonical.ok()) return InPhase("target", canonical.status());
   absl::StatusOr<topi::CpuInfo> cpu = tuner::CpuInfoForTarget(options.target);
   if (!cpu.ok()) return InPhase("target", cpu.status());
-  if (options.target.rfind("cuda", 0) == 0) {
+  const bool cuda = tuner::TargetKindOf(options.target) == tuner::TargetKind::kCuda;
+  if (cuda && !options.db.empty()) {
     return absl::UnimplementedError(
-        "target: models build for CPU targets (llvm ...) so far; `cuda` is not supported yet");
+        "records: tuned configs apply to CPU builds so far; build `cuda` without --db");
   }
+  const graph::KernelTarget kernel_target =
+      cuda ? graph::KernelTarget::Cuda() : graph::KernelTarget::Cpu(*cpu);
   CompiledModel result;
-  result.target = options.target;
+  result.target = cuda ? *canonical : options.target;
   auto start = std::chrono::steady_clock::now();
   frontend::onnx::OnnxImportOptions import_options;
   import_options.input_shapes = options.input_shapes;
@@ -71,7 +78,7 @@ absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
     result.tuned_tasks = std::move(tuned->found);
     result.untuned_tasks = std::move(tuned->missing);
   }
-  absl::StatusOr<graph::BuiltModel> built = graph::BuildModel(*optimized, *cpu, configs);
+  absl::StatusOr<graph::BuiltModel> built = graph::BuildModel(*optimized, kernel_target, configs);
   if (!built.ok()) return InPhase("build", built.status());
   result.built = *std::move(built);
   result.kernels_ms = MillisecondsSince(start);
@@ -81,9 +88,13 @@ absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
 absl::Status ExportCompiledModel(const CompiledModel& model, const std::string& path,
                                  double* export_ms) {
   auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<codegen::Target> target = codegen::ParseTarget(model.target);
+  // A CUDA module's host part runs where the GPU is plugged in: this machine.
+  absl::StatusOr<codegen::Target> target =
+      codegen::ParseTarget(model.built.target.is_cuda() ? "llvm" : model.target);
   if (!target.ok()) return InPhase("target", target.status());
-  absl::Status s = graph::ExportModel(model.built, *target, path);
+  absl::Status s = model.built.target.is_cuda()
+                       ? graph::ExportCudaModel(model.built, model.target, *target, path)
+                       : graph::ExportModel(model.built, *target, path);
   if (!s.ok()) return InPhase("export", s);
   if (export_ms != nullptr) *export_ms = MillisecondsSince(start);
   return absl::OkStatus();

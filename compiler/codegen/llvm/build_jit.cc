@@ -46,6 +46,7 @@ class JitModule final : public runtime::Module {
 
 absl::StatusOr<std::shared_ptr<runtime::Module>> BuildJit(const std::vector<ir::PrimFunc>& funcs,
                                                           const Target& target) {
+  if (funcs.empty()) return absl::InvalidArgumentError("BuildJit: no functions to build");
   if (!target.is_host) {
     return absl::InvalidArgumentError(
         absl::StrCat("BuildJit runs code in this process, but this machine cannot run target '",

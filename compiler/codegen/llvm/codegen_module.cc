@@ -24,7 +24,6 @@ double MillisecondsSince(std::chrono::steady_clock::time_point start) {
 
 absl::StatusOr<GeneratedModule> GenerateModule(const std::vector<ir::PrimFunc>& funcs,
                                                llvm::TargetMachine& tm, bool optimize) {
-  if (funcs.empty()) return absl::InvalidArgumentError("no functions to build");
   const auto start = std::chrono::steady_clock::now();
   GeneratedModule out;
   std::vector<KernelArgs> args;
@@ -39,7 +38,9 @@ absl::StatusOr<GeneratedModule> GenerateModule(const std::vector<ir::PrimFunc>& 
     args.push_back(*std::move(a));
   }
   out.context = std::make_unique<llvm::LLVMContext>();
-  out.module = std::make_unique<llvm::Module>(funcs[0].name, *out.context);
+  // A module without functions still has its manifest: a model module whose kernels run on a GPU.
+  out.module =
+      std::make_unique<llvm::Module>(funcs.empty() ? "tunefarm_data" : funcs[0].name, *out.context);
   out.module->setTargetTriple(tm.getTargetTriple().str());
   out.module->setDataLayout(tm.createDataLayout());
   {
@@ -53,12 +54,13 @@ absl::StatusOr<GeneratedModule> GenerateModule(const std::vector<ir::PrimFunc>& 
   llvm::raw_string_ostream os(problems);
   if (llvm::verifyModule(*out.module, &os)) {
     return absl::InternalError(absl::StrCat("the code generator made invalid LLVM IR for ",
-                                            funcs[0].name, ": ", problems));
+                                            out.module->getName().str(), ": ", problems));
   }
   const double generated = MillisecondsSince(start);
   if (optimize) OptimizeModule(*out.module, tm);
-  CodegenLogger().debug("{}: IR generated in {:.2f} ms, optimized in {:.2f} ms", funcs[0].name,
-                        generated, MillisecondsSince(start) - generated);
+  CodegenLogger().debug("{}: IR generated in {:.2f} ms, optimized in {:.2f} ms",
+                        out.module->getName().str(), generated,
+                        MillisecondsSince(start) - generated);
   return out;
 }
 

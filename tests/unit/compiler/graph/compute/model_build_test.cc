@@ -2,7 +2,8 @@
 // them), written as a shared library and run by runtime/graph's executor, against the same graph
 // evaluated node by node with EvaluateOp (topi's default schedule, no fusion): conv with bias,
 // batch norm and a residual add in the epilogue, depthwise conv with clip, pools, gemm with a
-// pre-packed weight, softmax, and the shape ops between them.
+// pre-packed weight, softmax, and the shape ops between them. Each graph is also built for CUDA
+// and its kernels run on the host emulation of the generated CUDA C.
 #include "compiler/graph/model_build.h"
 
 #include <gmock/gmock.h>
@@ -16,6 +17,7 @@
 #include "compiler/topi/cpu_info.h"
 #include "runtime/graph/graph_executor.h"
 #include "tests/unit/compiler/graph/compute/compute_test_util.h"
+#include "tests/unit/compiler/graph/compute/cuda_model_emulation.h"
 #include "tests/unit/compiler/graph/test_op.h"
 
 namespace tunefarm::graph {
@@ -63,21 +65,21 @@ struct Built {
   std::unique_ptr<runtime::GraphExecutor> executor;
 };
 
+// The default graph passes over a copy of `source` (the passes consume their graph; the test
+// keeps `source` for the reference), built for `target`.
+absl::StatusOr<BuiltModel> Optimize(const Graph& source, const KernelTarget& target) {
+  GraphRebuilder rebuilt(source);
+  for (const Node& n : source.nodes()) rebuilt.Copy(n);
+  absl::StatusOr<Graph> optimized =
+      RunGraphPasses(rebuilt.Finish(), DefaultGraphPasses(), passes::PassOptions());
+  if (!optimized.ok()) return optimized.status();
+  return BuildModel(*optimized, target);
+}
+
 // Runs the default graph passes, builds for the host, exports to a temporary library and loads it.
 Built BuildAndLoad(const Graph& source, const std::string& name) {
-  Graph copy;
-  {
-    // The passes consume their graph; the test keeps `source` for the reference.
-    GraphRebuilder rebuilt(source);
-    for (const Node& n : source.nodes()) rebuilt.Copy(n);
-    copy = rebuilt.Finish();
-  }
-  absl::StatusOr<Graph> optimized =
-      RunGraphPasses(std::move(copy), DefaultGraphPasses(), passes::PassOptions());
-  EXPECT_TRUE(optimized.ok()) << optimized.status();
   Built b;
-  if (!optimized.ok()) return b;
-  absl::StatusOr<BuiltModel> model = BuildModel(*optimized, topi::DetectHostCpu());
+  absl::StatusOr<BuiltModel> model = Optimize(source, KernelTarget::Cpu(topi::DetectHostCpu()));
   EXPECT_TRUE(model.ok()) << model.status();
   if (!model.ok()) return b;
   b.model = *std::move(model);
@@ -92,11 +94,29 @@ Built BuildAndLoad(const Graph& source, const std::string& name) {
   return b;
 }
 
-// Builds `g`, runs it on random inputs and compares every output with the reference.
+// Every element of `got` within rtol of `want`'s largest magnitude.
+void ExpectClose(const float* got, const runtime::NDArray& want, double rtol,
+                 const std::string& what) {
+  ASSERT_NE(got, nullptr) << what;
+  double scale = 0;
+  for (int64_t i = 0; i < want.NumElements(); ++i) {
+    scale = std::max(scale, std::fabs(static_cast<double>(testing::F(want)[i])));
+  }
+  for (int64_t i = 0; i < want.NumElements(); ++i) {
+    const double w = testing::F(want)[i];
+    ASSERT_LE(std::fabs(got[i] - w), rtol * scale + 1e-6)
+        << what << " element " << i << ": got " << got[i] << ", want " << w;
+  }
+}
+
+// Builds `g`, runs it on random inputs and compares every output with the reference: the host
+// build through the graph executor, and (with the CUDA toolkit) the CUDA build on the host
+// emulation of its kernels.
 void ExpectMatchesReference(const Graph& g, const std::string& name, double rtol = 1e-4) {
   std::map<ValueId, runtime::NDArray> inputs;
   for (ValueId id : g.inputs()) inputs.emplace(id, Random(g.value(id).type.shape, 100 + id));
   std::vector<runtime::NDArray> want = Reference(g, inputs);
+  ASSERT_EQ(want.size(), g.outputs().size());
   Built b = BuildAndLoad(g, name);
   ASSERT_NE(b.executor, nullptr);
   for (const auto& [id, array] : inputs) {
@@ -106,21 +126,23 @@ void ExpectMatchesReference(const Graph& g, const std::string& name, double rtol
   }
   std::string error;
   ASSERT_TRUE(b.executor->Run(&error)) << error;
-  ASSERT_EQ(want.size(), g.outputs().size());
   for (size_t o = 0; o < want.size(); ++o) {
     const DLTensor* got = b.executor->GetOutput(g.outputs()[o].name);
     ASSERT_NE(got, nullptr);
-    double scale = 0;
-    for (int64_t i = 0; i < want[o].NumElements(); ++i) {
-      scale = std::max(scale, std::fabs(static_cast<double>(testing::F(want[o])[i])));
-    }
-    for (int64_t i = 0; i < want[o].NumElements(); ++i) {
-      const double w = testing::F(want[o])[i];
-      const double x = static_cast<const float*>(got->data)[i];
-      ASSERT_LE(std::fabs(x - w), rtol * scale + 1e-6)
-          << g.outputs()[o].name << " element " << i << ": got " << x << ", want " << w;
-    }
+    ExpectClose(static_cast<const float*>(got->data), want[o], rtol, g.outputs()[o].name);
   }
+#ifdef TUNEFARM_HAVE_CUDA
+  absl::StatusOr<BuiltModel> cuda = Optimize(g, KernelTarget::Cuda());
+  ASSERT_TRUE(cuda.ok()) << cuda.status();
+  std::map<std::string, const runtime::NDArray*> by_name;
+  for (const auto& [id, array] : inputs) by_name[g.value(id).name] = &array;
+  std::map<std::string, runtime::NDArray> emulated = testing::EmulateCudaModel(*cuda, by_name);
+  for (size_t o = 0; o < want.size(); ++o) {
+    auto it = emulated.find(g.outputs()[o].name);
+    ASSERT_NE(it, emulated.end()) << "cuda: no output " << g.outputs()[o].name;
+    ExpectClose(testing::F(it->second), want[o], rtol, "cuda: " + g.outputs()[o].name);
+  }
+#endif
 }
 
 std::vector<int64_t> Pads(int p) { return {p, p, p, p}; }
