@@ -25,10 +25,11 @@ struct GeneratedModule {
   ~GeneratedModule() { module.reset(); }
 };
 
-// No functions make a module with an empty manifest. Errors: duplicate names, what AnalyzeKernelArgs rejects, IR the code generator
-// does not support (naming the function and node). A module that fails LLVM's verifier is an
-// internal error (a code generator bug), reported with the verifier's message. `optimize` false
-// skips the O3 pipeline (for inspecting what the code generator itself emits).
+// No functions make a module with an empty manifest. Errors: duplicate names, what
+// AnalyzeKernelArgs rejects, IR the code generator does not support (naming the function and node).
+// A module that fails LLVM's verifier is an internal error (a code generator bug), reported with
+// the verifier's message. `optimize` false skips the O3 pipeline (for inspecting what the code
+// generator itself emits).
 absl::StatusOr<GeneratedModule> GenerateModule(const std::vector<ir::PrimFunc>& funcs,
                                                llvm::TargetMachine& tm, bool optimize = true);
 
