@@ -74,7 +74,7 @@ int Run(int argc, char** argv) {
                    std::string(exported.message()).c_str());
       return 1;
     }
-    absl::StatusOr<std::unique_ptr<runtime::GraphExecutor>> executor =
+    absl::StatusOr<std::unique_ptr<tools::ModelExecutor>> executor =
         tools::LoadModelForRun(module, options);
     if (!executor.ok()) {
       std::fprintf(stderr, "model_bench: %s\n", std::string(executor.status().message()).c_str());
@@ -82,10 +82,7 @@ int Run(int argc, char** argv) {
     }
     for (int threads : {1, 2}) {
       runtime::SetNumThreads(threads);
-      absl::StatusOr<double> ours = bench::MedianSeconds([&]() -> absl::Status {
-        std::string error;
-        return (*executor)->Run(&error) ? absl::OkStatus() : absl::InternalError(error);
-      });
+      absl::StatusOr<double> ours = bench::MedianSeconds([&] { return (*executor)->Run(); });
       absl::StatusOr<PytorchTimes> torch = MeasurePytorch(name, threads);
       if (!ours.ok() || !torch.ok()) {
         std::fprintf(stderr, "model_bench: %s: %s\n", name.c_str(),

@@ -131,15 +131,33 @@ std::vector<std::string> CudaLoadedModule::FunctionNames() const {
   return names;
 }
 
-absl::Status CudaFunction::Prepare(absl::Span<const PackedArg> args, Prepared* out) const {
+absl::Status CudaFunction::Prepare(absl::Span<const PackedArg> args, bool copy_to_device,
+                                   Prepared* out) const {
   const FunctionSignature& sig = function_->signature;
   std::vector<TFValue> values(args.size());
   std::vector<int32_t> codes(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
     std::visit(ToValue{&values[i], &codes[i]}, args[i].value());
   }
+  // Device tensors are checked as host views of themselves (shape, dtype, alignment): the
+  // argument checker speaks for CPU kernels, and where the bytes live is this call's concern.
+  std::vector<DLTensor> views;
+  views.reserve(args.size());
+  std::vector<TFValue> checked = values;
+  for (size_t i = 0; i < args.size() && !copy_to_device; ++i) {
+    if (codes[i] != kTFArgTensor) continue;
+    const auto* t = static_cast<const DLTensor*>(values[i].v_handle);
+    if (t != nullptr && t->device.device_type != kDLCUDA) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("kernel '", sig.name, "': argument ", i, " is not a CUDA tensor"));
+    }
+    if (t == nullptr) continue;
+    views.push_back(*t);
+    views.back().device = DLDevice{kDLCPU, 0};
+    checked[i].v_handle = &views.back();
+  }
   std::string error =
-      CheckArguments(sig, values.data(), codes.data(), static_cast<int32_t>(args.size()));
+      CheckArguments(sig, checked.data(), codes.data(), static_cast<int32_t>(args.size()));
   if (!error.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("kernel '", sig.name, "': ", error));
   }
@@ -165,7 +183,7 @@ absl::Status CudaFunction::Prepare(absl::Span<const PackedArg> args, Prepared* o
   const CudaDevice& device = *module_->device_;
   out->device.clear();
   for (DLTensor* t : out->host) {
-    if (t == nullptr) {
+    if (t == nullptr || !copy_to_device) {
       out->device.emplace_back();
       continue;
     }
@@ -209,7 +227,10 @@ absl::Status CudaFunction::Prepare(absl::Span<const PackedArg> args, Prepared* o
           return absl::InvalidArgumentError(
               where(absl::StrCat("pointer parameter '", param.name, "' is not a tensor argument")));
         }
-        drv::CUdeviceptr ptr = out->device[it->second].ptr();
+        const drv::CUdeviceptr ptr =
+            copy_to_device ? out->device[it->second].ptr()
+                           : reinterpret_cast<drv::CUdeviceptr>(out->host[it->second]->data) +
+                                 out->host[it->second]->byte_offset;
         std::memcpy(&l.slots[p], &ptr, sizeof(ptr));
         continue;
       }
@@ -269,7 +290,7 @@ absl::Status CudaFunction::CopyBack(const Prepared& prepared) const {
 
 absl::Status CudaFunction::Call(absl::Span<const PackedArg> args) const {
   Prepared prepared;
-  if (absl::Status s = Prepare(args, &prepared); !s.ok()) return s;
+  if (absl::Status s = Prepare(args, /*copy_to_device=*/true, &prepared); !s.ok()) return s;
   if (absl::Status s = Launch(prepared); !s.ok()) return s;
   return CopyBack(prepared);
 }
@@ -282,7 +303,7 @@ absl::StatusOr<std::vector<double>> CudaFunction::Time(absl::Span<const PackedAr
                                                    options.warmup));
   }
   Prepared prepared;
-  if (absl::Status s = Prepare(args, &prepared); !s.ok()) return s;
+  if (absl::Status s = Prepare(args, /*copy_to_device=*/true, &prepared); !s.ok()) return s;
   const CudaDriver& d = module_->device_->driver();
   // Two events bracket each repeat; they are destroyed on every path out.
   drv::CUevent events[2] = {nullptr, nullptr};
@@ -335,5 +356,21 @@ absl::StatusOr<std::vector<double>> CudaFunction::Time(absl::Span<const PackedAr
   if (absl::Status s = CopyBack(prepared); !s.ok()) return s;
   return seconds;
 }
+
+absl::StatusOr<CudaDeviceCall> CudaFunction::PrepareDeviceCall(
+    absl::Span<const PackedArg> args) const {
+  auto prepared = std::make_unique<Prepared>();
+  if (absl::Status s = Prepare(args, /*copy_to_device=*/false, prepared.get()); !s.ok()) return s;
+  return CudaDeviceCall(*this, std::move(prepared));
+}
+
+CudaDeviceCall::CudaDeviceCall(CudaFunction function,
+                               std::unique_ptr<CudaFunction::Prepared> prepared)
+    : function_(std::move(function)), prepared_(std::move(prepared)) {}
+CudaDeviceCall::CudaDeviceCall(CudaDeviceCall&&) noexcept = default;
+CudaDeviceCall& CudaDeviceCall::operator=(CudaDeviceCall&&) noexcept = default;
+CudaDeviceCall::~CudaDeviceCall() = default;
+
+absl::Status CudaDeviceCall::Launch() const { return function_.Launch(*prepared_); }
 
 }  // namespace tunefarm::runtime::cuda

@@ -20,6 +20,7 @@
 namespace tunefarm::runtime::cuda {
 
 class CudaFunction;
+class CudaDeviceCall;
 
 class CudaLoadedModule : public std::enable_shared_from_this<CudaLoadedModule> {
  public:
@@ -66,18 +67,46 @@ class CudaFunction {
   absl::StatusOr<std::vector<double>> Time(absl::Span<const PackedArg> args,
                                            const TimeEvaluatorOptions& options) const;
 
+  // The launches of one call over tensors that live on the device: `args` as in Call, but each
+  // tensor's `data` is a device pointer (DeviceBuffer::ptr(), offsets included) used as it is.
+  // Checked and resolved once, so that running it copies and allocates nothing (a graph
+  // executor's steps). Errors as Call's.
+  absl::StatusOr<CudaDeviceCall> PrepareDeviceCall(absl::Span<const PackedArg> args) const;
+
  private:
   friend class CudaLoadedModule;
+  friend class CudaDeviceCall;
   struct Prepared;
   CudaFunction(std::shared_ptr<const CudaLoadedModule> module, const CudaHostFunction* function)
       : module_(std::move(module)), function_(function) {}
 
-  absl::Status Prepare(absl::Span<const PackedArg> args, Prepared* out) const;
+  // `copy_to_device`: each tensor gets a device copy of its host data (Call, Time); else its data
+  // already is a device pointer (PrepareDeviceCall).
+  absl::Status Prepare(absl::Span<const PackedArg> args, bool copy_to_device, Prepared* out) const;
   absl::Status Launch(const Prepared& prepared) const;
   absl::Status CopyBack(const Prepared& prepared) const;
 
   std::shared_ptr<const CudaLoadedModule> module_;
   const CudaHostFunction* function_;
+};
+
+// One call prepared by CudaFunction::PrepareDeviceCall. Move-only; keeps the module loaded.
+class CudaDeviceCall {
+ public:
+  CudaDeviceCall(CudaDeviceCall&&) noexcept;
+  CudaDeviceCall& operator=(CudaDeviceCall&&) noexcept;
+  ~CudaDeviceCall();
+
+  // Queues the launches on the default stream and returns (no synchronization): Internal with the
+  // driver's error for a launch the driver refuses.
+  absl::Status Launch() const;
+
+ private:
+  friend class CudaFunction;
+  CudaDeviceCall(CudaFunction function, std::unique_ptr<CudaFunction::Prepared> prepared);
+
+  CudaFunction function_;
+  std::unique_ptr<CudaFunction::Prepared> prepared_;
 };
 
 }  // namespace tunefarm::runtime::cuda

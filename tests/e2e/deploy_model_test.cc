@@ -79,13 +79,16 @@ TEST(DeployModelTest, AModelBuiltForAArch64RunsUnderQemuAsOnThisHost) {
   ASSERT_EQ(std::system(command.c_str()), 0) << *fixtures::ReadFile(dir + "/qemu.log");
   const std::string printed = *fixtures::ReadFile(dir + "/qemu.log");
 
-  absl::StatusOr<std::unique_ptr<runtime::GraphExecutor>> host = LoadModelForRun(onnx, {});
+  absl::StatusOr<std::unique_ptr<ModelExecutor>> host = LoadModelForRun(onnx, {});
   ASSERT_TRUE(host.ok()) << host.status();
-  std::string error;
-  ASSERT_TRUE((*host)->SetInput("image", input.data(), input.size() * sizeof(float), &error))
-      << error;
-  ASSERT_TRUE((*host)->Run(&error)) << error;
-  const float* prob = static_cast<const float*>((*host)->GetOutput("prob")->data);
+  const int image = (*host)->InputIndex("image");
+  ASSERT_GE(image, 0);
+  ASSERT_TRUE((*host)->SetInput(image, input.data(), input.size() * sizeof(float)).ok());
+  ASSERT_TRUE((*host)->Run().ok());
+  absl::StatusOr<const DLTensor*> output = (*host)->Output(0);
+  ASSERT_TRUE(output.ok()) << output.status();
+  ASSERT_EQ((*host)->outputs()[0].name, "prob");
+  const float* prob = static_cast<const float*>((*output)->data);
   std::vector<int> order(10);
   std::iota(order.begin(), order.end(), 0);
   std::partial_sort(order.begin(), order.begin() + 5, order.end(),

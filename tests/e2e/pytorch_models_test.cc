@@ -3,6 +3,8 @@
 // which also writes PyTorch's outputs for random inputs). Each is built into a module file and run
 // by the graph runtime at 1 and 2 threads, and built from the .onnx again for batch 4 and a
 // 160x224 input; every output must be within 1e-4 of the output's largest magnitude.
+#include "tests/testing/pytorch_models.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <gmock/gmock.h>
@@ -10,7 +12,6 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "tests/testing/files.h"
 #include "tools/commands/model_build_command.h"
 #include "tools/commands/model_run_command.h"
 
@@ -20,29 +21,14 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-constexpr const char* kPython = "/usr/bin/python3";
-
-// Exports the models once per test binary run; empty when PyTorch is not installed.
-const std::string& ModelDir() {
-  static const std::string dir = [] {
-    const std::string d = ::testing::TempDir() + "/tf_models_" + std::to_string(getpid());
-    const std::string command = std::string(kPython) +
-                                " -c 'import torch, torchvision' 2>/dev/null && " + kPython + " " +
-                                fixtures::SourcePath("scripts/export-models.py") + " " + d +
-                                " resnet18 mobilenet_v2 >/dev/null";
-    return std::system(command.c_str()) == 0 ? d : std::string();
-  }();
-  return dir;
-}
-
 class PytorchModelsTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    if (ModelDir().empty()) GTEST_SKIP() << "python3-torch/torchvision missing";
+    dir_ = fixtures::ExportedPytorchModel(GetParam());
+    if (dir_.empty()) GTEST_SKIP() << "python3-torch/torchvision missing";
   }
-  std::string File(const std::string& suffix) const {
-    return ModelDir() + "/" + GetParam() + suffix;
-  }
+  std::string File(const std::string& suffix) const { return dir_ + "/" + GetParam() + suffix; }
+  std::string dir_;
   // Runs `model` on the reference input of `variant` and checks the output.
   void ExpectMatches(const std::string& model, const std::string& variant, int threads,
                      const std::string& input_shape = "") {

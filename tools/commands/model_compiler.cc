@@ -100,8 +100,8 @@ absl::Status ExportCompiledModel(const CompiledModel& model, const std::string& 
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::unique_ptr<runtime::GraphExecutor>> LoadModelForRun(
-    const std::string& path, const ModelCompileOptions& options) {
+absl::StatusOr<std::unique_ptr<ModelExecutor>> LoadModelForRun(const std::string& path,
+                                                               const ModelCompileOptions& options) {
   std::string module_path = path;
   std::optional<codegen::TempDir> dir;
   if (EndsWith(path, ".onnx")) {
@@ -113,12 +113,8 @@ absl::StatusOr<std::unique_ptr<runtime::GraphExecutor>> LoadModelForRun(
     module_path = dir->path() + "/model.so";
     if (absl::Status s = ExportCompiledModel(*model, module_path); !s.ok()) return s;
   }
-  std::string error;
   // The library stays mapped after its temporary file is removed.
-  std::unique_ptr<runtime::GraphExecutor> executor =
-      runtime::GraphExecutor::Load(module_path, &error);
-  if (executor == nullptr) return absl::InvalidArgumentError(error);
-  return executor;
+  return OpenModelModule(module_path);
 }
 
 absl::Status ParseInputShape(const std::string& text,

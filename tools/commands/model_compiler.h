@@ -10,8 +10,8 @@
 
 #include "absl/status/statusor.h"
 #include "compiler/graph/model_build.h"
-#include "runtime/graph/graph_executor.h"
 #include "runtime/ndarray.h"
+#include "tools/commands/model_executor.h"
 
 namespace tunefarm::tools {
 
@@ -42,10 +42,10 @@ absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
 absl::Status ExportCompiledModel(const CompiledModel& model, const std::string& path,
                                  double* export_ms = nullptr);
 
-// An executor for `path`: a module file is loaded as it is; an .onnx file is compiled for the
-// host (`options`) into a temporary module first.
-absl::StatusOr<std::unique_ptr<runtime::GraphExecutor>> LoadModelForRun(
-    const std::string& path, const ModelCompileOptions& options);
+// An executor for `path`: a module file is loaded as it is (model_executor.h); an .onnx file is
+// compiled for `options.target` into a temporary module first.
+absl::StatusOr<std::unique_ptr<ModelExecutor>> LoadModelForRun(const std::string& path,
+                                                               const ModelCompileOptions& options);
 
 // "data=1,3,224,224" into `shapes`. InvalidArgument naming the text otherwise.
 absl::Status ParseInputShape(const std::string& text,

@@ -27,7 +27,7 @@ std::string ShapeText(const std::vector<int64_t>& shape) {
 
 // Reads the inputs the options name into the executor; the rest get uniform random values in
 // [-1, 1) from a fixed seed, so two runs of one model see the same data.
-absl::Status BindInputs(const ModelRunOptions& options, runtime::GraphExecutor& executor,
+absl::Status BindInputs(const ModelRunOptions& options, ModelExecutor& executor,
                         std::ostream& out) {
   const std::vector<runtime::GraphTensorInfo>& inputs = executor.inputs();
   std::vector<char> bound(inputs.size(), 0);
@@ -60,9 +60,8 @@ absl::Status BindInputs(const ModelRunOptions& options, runtime::GraphExecutor& 
           "-bit code ", info.dtype.code, "; ", file, " holds ", ShapeText(array->shape()), " of ",
           array->dtype().bits, "-bit code ", array->dtype().code));
     }
-    std::string error;
-    if (!executor.SetInput(index, array->data(), array->NumBytes(), &error)) {
-      return absl::InvalidArgumentError(error);
+    if (absl::Status s = executor.SetInput(index, array->data(), array->NumBytes()); !s.ok()) {
+      return s;
     }
     bound[index] = 1;
   }
@@ -74,8 +73,12 @@ absl::Status BindInputs(const ModelRunOptions& options, runtime::GraphExecutor& 
       return absl::InvalidArgumentError(
           absl::StrCat("input '", inputs[i].name, "' is not float32: give it with --input"));
     }
-    auto* data = static_cast<float*>(executor.MutableInput(static_cast<int>(i)));
-    for (uint64_t e = 0; e < inputs[i].bytes / sizeof(float); ++e) data[e] = uniform(random);
+    std::vector<float> data(inputs[i].bytes / sizeof(float));
+    for (float& e : data) e = uniform(random);
+    if (absl::Status s = executor.SetInput(static_cast<int>(i), data.data(), inputs[i].bytes);
+        !s.ok()) {
+      return s;
+    }
     out << "input " << inputs[i].name << " " << ShapeText(inputs[i].shape)
         << ": random uniform [-1, 1) (seed 0)\n";
   }
@@ -88,10 +91,12 @@ uint64_t ElementCount(const DLTensor& t) {
   return n;
 }
 
-void PrintOutputs(const runtime::GraphExecutor& executor, std::ostream& out) {
+absl::Status PrintOutputs(ModelExecutor& executor, std::ostream& out) {
   for (size_t i = 0; i < executor.outputs().size(); ++i) {
     const runtime::GraphTensorInfo& info = executor.outputs()[i];
-    const DLTensor* t = executor.GetOutput(static_cast<int>(i));
+    absl::StatusOr<const DLTensor*> output = executor.Output(static_cast<int>(i));
+    if (!output.ok()) return output.status();
+    const DLTensor* t = *output;
     out << "output " << info.name << " " << ShapeText(info.shape) << ":";
     if (IsFloat32(info.dtype)) {
       const auto* data = static_cast<const float*>(t->data);
@@ -103,11 +108,12 @@ void PrintOutputs(const runtime::GraphExecutor& executor, std::ostream& out) {
     }
     out << "\n";
   }
+  return absl::OkStatus();
 }
 
 // Compares every output with its expected file; false (with the line printed) on a mismatch.
-absl::StatusOr<bool> CheckOutputs(const ModelRunOptions& options,
-                                  const runtime::GraphExecutor& executor, std::ostream& out) {
+absl::StatusOr<bool> CheckOutputs(const ModelRunOptions& options, ModelExecutor& executor,
+                                  std::ostream& out) {
   if (options.expect.size() != executor.outputs().size()) {
     return absl::InvalidArgumentError(absl::StrCat("--expect names ", options.expect.size(),
                                                    " files; the model has ",
@@ -124,7 +130,9 @@ absl::StatusOr<bool> CheckOutputs(const ModelRunOptions& options,
           options.expect[i], " holds ", ShapeText(want->shape()), "; output '", info.name, "' is ",
           ShapeText(info.shape), " (float32 outputs are compared)"));
     }
-    const auto* got = static_cast<const float*>(executor.GetOutput(static_cast<int>(i))->data);
+    absl::StatusOr<const DLTensor*> output = executor.Output(static_cast<int>(i));
+    if (!output.ok()) return output.status();
+    const auto* got = static_cast<const float*>((*output)->data);
     const auto* w = static_cast<const float*>(want->data());
     double max_want = 0, max_err = 0;
     for (int64_t e = 0; e < want->NumElements(); ++e) {
@@ -152,14 +160,13 @@ double Median(std::vector<double> v) {
 
 // The median of repeated runs (the run before was the warm-up): at least 10 runs and about a
 // second.
-absl::StatusOr<double> MedianMilliseconds(runtime::GraphExecutor& executor) {
+absl::StatusOr<double> MedianMilliseconds(ModelExecutor& executor) {
   std::vector<double> times;
-  std::string error;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
   while (times.size() < 10 ||
          (std::chrono::steady_clock::now() < deadline && times.size() < 1000)) {
     const auto start = std::chrono::steady_clock::now();
-    if (!executor.Run(&error)) return absl::InternalError(error);
+    if (absl::Status s = executor.Run(); !s.ok()) return s;
     times.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count());
@@ -168,12 +175,11 @@ absl::StatusOr<double> MedianMilliseconds(runtime::GraphExecutor& executor) {
 }
 
 // Each kernel's median time over 10 profiled runs, largest first, with its share of the total.
-absl::Status PrintProfile(runtime::GraphExecutor& executor, std::ostream& out) {
+absl::Status PrintProfile(ModelExecutor& executor, std::ostream& out) {
   std::vector<std::vector<double>> per_step(executor.num_steps());
   std::vector<double> step_ms;
-  std::string error;
   for (int r = 0; r < 10; ++r) {
-    if (!executor.RunProfiled(&step_ms, &error)) return absl::InternalError(error);
+    if (absl::Status s = executor.RunProfiled(&step_ms); !s.ok()) return s;
     for (size_t s = 0; s < step_ms.size(); ++s) per_step[s].push_back(step_ms[s]);
   }
   std::vector<std::pair<double, int>> medians;
@@ -211,16 +217,15 @@ int RunModelRunCommand(const ModelRunOptions& options, std::ostream& out, std::o
       return fail(absl::InvalidArgumentError("--threads: " + error));
     }
   }
-  absl::StatusOr<std::unique_ptr<runtime::GraphExecutor>> executor =
+  absl::StatusOr<std::unique_ptr<ModelExecutor>> executor =
       LoadModelForRun(options.model, options.compile);
   if (!executor.ok()) {
     return fail(absl::Status(executor.status().code(),
                              absl::StrCat(options.model, ": ", executor.status().message())));
   }
   if (absl::Status s = BindInputs(options, **executor, out); !s.ok()) return fail(s);
-  std::string error;
-  if (!(*executor)->Run(&error)) return fail(absl::InternalError(error));
-  PrintOutputs(**executor, out);
+  if (absl::Status s = (*executor)->Run(); !s.ok()) return fail(s);
+  if (absl::Status s = PrintOutputs(**executor, out); !s.ok()) return fail(s);
   bool matched = true;
   if (!options.expect.empty()) {
     absl::StatusOr<bool> ok = CheckOutputs(options, **executor, out);

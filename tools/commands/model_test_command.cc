@@ -89,23 +89,24 @@ CaseResult RunCase(const fs::path& dir, const ModelTestOptions& options) {
   if (!tmp.ok()) return Failed(tmp.status());
   const std::string module = tmp->path() + "/model.so";
   if (absl::Status s = ExportCompiledModel(*compiled, module); !s.ok()) return Failed(s);
-  std::string error;
-  std::unique_ptr<runtime::GraphExecutor> executor = runtime::GraphExecutor::Load(module, &error);
-  if (executor == nullptr) return {Outcome::kFailed, error};
+  absl::StatusOr<std::unique_ptr<ModelExecutor>> executor = OpenModelModule(module);
+  if (!executor.ok()) return Failed(executor.status());
   for (size_t s = 0; s < sets.size(); ++s) {
     for (size_t i = 0; i < names->size(); ++i) {
       if (compile.constant_inputs.count((*names)[i])) continue;
-      if (!executor->SetInput((*names)[i], data[s][i].data(), data[s][i].NumBytes(), &error)) {
-        return {Outcome::kFailed, error};
-      }
+      const int index = (*executor)->InputIndex((*names)[i]);
+      if (index < 0) return {Outcome::kFailed, "the model has no input " + (*names)[i]};
+      absl::Status set = (*executor)->SetInput(index, data[s][i].data(), data[s][i].NumBytes());
+      if (!set.ok()) return Failed(set);
     }
-    if (!executor->Run(&error)) return {Outcome::kFailed, error};
-    for (size_t o = 0; o < executor->outputs().size(); ++o) {
+    if (absl::Status run = (*executor)->Run(); !run.ok()) return Failed(run);
+    for (size_t o = 0; o < (*executor)->outputs().size(); ++o) {
       absl::StatusOr<runtime::NDArray> want =
           ReadArrayFile((sets[s] / absl::StrCat("output_", o, ".pb")).string());
       if (!want.ok()) return Failed(want.status());
-      std::string diff =
-          Compare(*executor->GetOutput(static_cast<int>(o)), *want, options.rtol, options.atol);
+      absl::StatusOr<const DLTensor*> got = (*executor)->Output(static_cast<int>(o));
+      if (!got.ok()) return Failed(got.status());
+      std::string diff = Compare(**got, *want, options.rtol, options.atol);
       if (!diff.empty()) {
         return {Outcome::kFailed,
                 absl::StrCat(sets[s].filename().string(), " output ", o, ": ", diff)};

@@ -1,0 +1,280 @@
+#include "runtime/graph/cuda/cuda_graph_executor.h"
+
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/core/c_abi.h"
+#include "runtime/cuda/cuda_module.h"
+
+namespace tunefarm::runtime::cuda {
+namespace {
+
+// A run's events, destroyed on every path out.
+class Events {
+ public:
+  explicit Events(const CudaDriver& driver) : driver_(driver) {}
+  ~Events() {
+    for (drv::CUevent e : events_) (void)driver_.EventDestroy(e);
+  }
+  Events(const Events&) = delete;
+  Events& operator=(const Events&) = delete;
+
+  absl::Status Create(size_t count) {
+    while (events_.size() < count) {
+      drv::CUevent e = nullptr;
+      if (absl::Status s = driver_.Check(driver_.EventCreate(&e, 0), "cuEventCreate"); !s.ok()) {
+        return s;
+      }
+      events_.push_back(e);
+    }
+    return absl::OkStatus();
+  }
+  absl::Status Record(size_t i) {
+    return driver_.Check(driver_.EventRecord(events_[i], nullptr), "cuEventRecord");
+  }
+  absl::StatusOr<double> Milliseconds(size_t from, size_t to) {
+    float ms = 0;
+    if (absl::Status s = driver_.Check(driver_.EventElapsedTime(&ms, events_[from], events_[to]),
+                                       "cuEventElapsedTime");
+        !s.ok()) {
+      return s;
+    }
+    return static_cast<double>(ms);
+  }
+  absl::Status Wait(size_t i) {
+    return driver_.Check(driver_.EventSynchronize(events_[i]), "cuEventSynchronize");
+  }
+
+ private:
+  const CudaDriver& driver_;
+  std::vector<drv::CUevent> events_;
+};
+
+}  // namespace
+
+CudaGraphExecutor::~CudaGraphExecutor() = default;
+
+absl::StatusOr<std::unique_ptr<CudaGraphExecutor>> CudaGraphExecutor::Load(
+    const std::string& path, const GraphLoadOptions& options) {
+  std::string error;
+  std::unique_ptr<LoadedLibrary> library = LoadedLibrary::Open(path, &error);
+  if (library == nullptr) return absl::InvalidArgumentError(error);
+  const std::string quoted = "'" + path + "'";
+  const auto* text = static_cast<const char*>(library->FindSymbol(TF_GRAPH_SYMBOL));
+  const auto* module = static_cast<const char*>(library->FindSymbol(TF_CUDA_MODULE_SYMBOL));
+  const auto* params = static_cast<const unsigned char*>(library->FindSymbol(TF_PARAMS_SYMBOL));
+  const auto* params_size =
+      static_cast<const uint64_t*>(library->FindSymbol(TF_PARAMS_SIZE_SYMBOL));
+  if (text == nullptr || module == nullptr || params == nullptr || params_size == nullptr) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(quoted, " is not a CUDA model module: it must define " TF_GRAPH_SYMBOL ", ",
+                     TF_CUDA_MODULE_SYMBOL ", " TF_PARAMS_SYMBOL " and " TF_PARAMS_SIZE_SYMBOL));
+  }
+  std::unique_ptr<CudaGraphExecutor> executor(new CudaGraphExecutor());
+  std::string what;
+  // Bounded, so a symbol without its NUL is refused rather than read past.
+  const size_t length = strnlen(text, options.limits.max_text_bytes + 1);
+  if (!ParseGraph(std::string_view(text, length), *params_size, &executor->graph_, &what,
+                  options.limits)) {
+    return absl::InvalidArgumentError(absl::StrCat(quoted, ": ", what));
+  }
+  const size_t module_length = strnlen(module, options.limits.max_text_bytes + 1);
+  if (module_length > options.limits.max_text_bytes) {
+    return absl::InvalidArgumentError(absl::StrCat(quoted, ": the CUDA module is over ",
+                                                   options.limits.max_text_bytes, " bytes"));
+  }
+  executor->library_ = std::move(library);
+  if (absl::Status s = executor->Prepare(params, std::string(module, module_length), options);
+      !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat(quoted, ": ", s.message()));
+  }
+  return executor;
+}
+
+absl::Status CudaGraphExecutor::Prepare(const unsigned char* params, const std::string& module_text,
+                                        const GraphLoadOptions& options) {
+  absl::StatusOr<CudaModuleImage> image = ParseCudaModule(module_text);
+  if (!image.ok()) return image.status();
+  // Everything the file says is checked before the GPU is touched.
+  std::vector<size_t> planned;
+  std::vector<BufferLifetime> buffers = ArenaBuffers(graph_, &planned);
+  MemoryPlan plan;
+  std::string what;
+  if (!PlanMemory(buffers, &plan, &what)) return absl::InvalidArgumentError(what);
+  memory_stats_ = plan.stats;
+  if (plan.stats.arena_bytes > options.max_arena_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat("the graph needs a ", plan.stats.arena_bytes,
+                                                     "-byte arena, more than the limit of ",
+                                                     options.max_arena_bytes, " bytes"));
+  }
+  absl::StatusOr<std::shared_ptr<CudaDevice>> device = CudaDevice::Open(0);
+  if (!device.ok()) return device.status();
+  device_ = *std::move(device);
+  absl::StatusOr<std::shared_ptr<CudaLoadedModule>> module =
+      CudaLoadedModule::Load(device_, *std::move(image));
+  if (!module.ok()) return module.status();
+  module_ = *std::move(module);
+  absl::StatusOr<DeviceBuffer> arena = device_->Allocate(plan.stats.arena_bytes);
+  if (!arena.ok()) return arena.status();
+  arena_ = *std::move(arena);
+  absl::StatusOr<DeviceBuffer> weights = device_->Allocate(graph_.params_bytes);
+  if (!weights.ok()) return weights.status();
+  params_ = *std::move(weights);
+  if (graph_.params_bytes > 0) {
+    if (absl::Status s = params_.CopyFromHost(params, graph_.params_bytes); !s.ok()) return s;
+  }
+
+  tensors_.resize(graph_.tensors.size());
+  for (size_t i = 0; i < graph_.tensors.size(); ++i) {
+    GraphTensor& t = graph_.tensors[i];
+    DLTensor& d = tensors_[i];
+    d = DLTensor{};
+    d.device = DLDevice{kDLCUDA, device_->ordinal()};
+    d.ndim = static_cast<int32_t>(t.shape.size());
+    d.dtype = t.dtype;
+    d.shape = t.shape.data();
+    if (t.kind == GraphTensorKind::kParam) {
+      d.data = reinterpret_cast<void*>(params_.ptr() + t.param_offset);
+    } else if (t.kind == GraphTensorKind::kInput) {
+      inputs_.push_back(GraphTensorInfo{t.name, t.dtype, t.shape, t.bytes});
+      input_ids_.push_back(static_cast<int64_t>(i));
+    } else if (t.kind == GraphTensorKind::kOutput) {
+      outputs_.push_back(GraphTensorInfo{t.name, t.dtype, t.shape, t.bytes});
+      output_ids_.push_back(static_cast<int64_t>(i));
+    }
+  }
+  for (size_t k = 0; k < planned.size(); ++k) {
+    tensors_[planned[k]].data = reinterpret_cast<void*>(arena_.ptr() + plan.offsets[k]);
+  }
+  for (size_t s = 0; s < graph_.steps.size(); ++s) {
+    const GraphStep& step = graph_.steps[s];
+    const std::string where =
+        absl::StrCat("graph line ", step.line, ": step ", s, " (", step.kernel, "): ");
+    absl::StatusOr<CudaFunction> function = module_->GetFunction(step.kernel);
+    if (!function.ok())
+      return absl::InvalidArgumentError(where + std::string(function.status().message()));
+    std::vector<PackedArg> args;
+    for (const StepArg& arg : step.args) {
+      switch (arg.kind) {
+        case StepArgKind::kIn:
+        case StepArgKind::kOut:
+          args.emplace_back(&tensors_[arg.value]);
+          break;
+        case StepArgKind::kInt:
+          args.emplace_back(arg.value);
+          break;
+        case StepArgKind::kFloat:
+          args.emplace_back(arg.float_value);
+          break;
+      }
+    }
+    absl::StatusOr<CudaDeviceCall> call = function->PrepareDeviceCall(args);
+    if (!call.ok()) {
+      return absl::Status(call.status().code(), where + std::string(call.status().message()));
+    }
+    calls_.push_back(*std::move(call));
+  }
+  // Inputs start as zeros, so a run before SetInput is deterministic.
+  const std::vector<char> zeros(4096, 0);
+  for (int64_t id : input_ids_) {
+    const uint64_t bytes = graph_.tensors[id].bytes;
+    for (uint64_t done = 0; done < bytes; done += zeros.size()) {
+      const uint64_t n = std::min<uint64_t>(zeros.size(), bytes - done);
+      if (absl::Status s = device_->driver().Check(
+              device_->driver().MemcpyHtoD(
+                  reinterpret_cast<drv::CUdeviceptr>(tensors_[id].data) + done, zeros.data(), n),
+              "zeroing an input");
+          !s.ok()) {
+        return s;
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+int CudaGraphExecutor::InputIndex(std::string_view name) const {
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    if (inputs_[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int CudaGraphExecutor::OutputIndex(std::string_view name) const {
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    if (outputs_[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+absl::Status CudaGraphExecutor::SetInput(std::string_view name, const void* data, size_t bytes) {
+  const int index = InputIndex(name);
+  if (index < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the model has no input named '", std::string(name), "'"));
+  }
+  return SetInput(index, data, bytes);
+}
+
+absl::Status CudaGraphExecutor::SetInput(int index, const void* data, size_t bytes) {
+  if (index < 0 || index >= static_cast<int>(inputs_.size())) {
+    return absl::InvalidArgumentError(absl::StrCat("no input ", index));
+  }
+  if (bytes != inputs_[index].bytes) {
+    return absl::InvalidArgumentError(absl::StrCat("input '", inputs_[index].name, "' holds ",
+                                                   inputs_[index].bytes, " bytes, not ", bytes));
+  }
+  if (absl::Status s = device_->MakeCurrent(); !s.ok()) return s;
+  const CudaDriver& d = device_->driver();
+  return d.Check(d.MemcpyHtoD(reinterpret_cast<drv::CUdeviceptr>(tensors_[input_ids_[index]].data),
+                              data, bytes),
+                 absl::StrCat("copying input '", inputs_[index].name, "' to the device"));
+}
+
+absl::Status CudaGraphExecutor::Run() {
+  if (absl::Status s = device_->MakeCurrent(); !s.ok()) return s;
+  for (size_t i = 0; i < calls_.size(); ++i) {
+    if (absl::Status s = calls_[i].Launch(); !s.ok()) {
+      return absl::Status(s.code(),
+                          absl::StrCat("graph line ", graph_.steps[i].line, ": ", s.message()));
+    }
+  }
+  return device_->Synchronize();
+}
+
+absl::Status CudaGraphExecutor::RunProfiled(std::vector<double>* step_ms) {
+  if (absl::Status s = device_->MakeCurrent(); !s.ok()) return s;
+  Events events(device_->driver());
+  if (absl::Status s = events.Create(calls_.size() + 1); !s.ok()) return s;
+  if (absl::Status s = events.Record(0); !s.ok()) return s;
+  for (size_t i = 0; i < calls_.size(); ++i) {
+    if (absl::Status s = calls_[i].Launch(); !s.ok()) return s;
+    if (absl::Status s = events.Record(i + 1); !s.ok()) return s;
+  }
+  if (absl::Status s = events.Wait(calls_.size()); !s.ok()) return s;
+  step_ms->resize(calls_.size());
+  for (size_t i = 0; i < calls_.size(); ++i) {
+    absl::StatusOr<double> ms = events.Milliseconds(i, i + 1);
+    if (!ms.ok()) return ms.status();
+    (*step_ms)[i] = *ms;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CudaGraphExecutor::CopyOutput(int index, void* data, size_t bytes) const {
+  if (index < 0 || index >= static_cast<int>(outputs_.size())) {
+    return absl::InvalidArgumentError(absl::StrCat("no output ", index));
+  }
+  if (bytes != outputs_[index].bytes) {
+    return absl::InvalidArgumentError(absl::StrCat("output '", outputs_[index].name, "' holds ",
+                                                   outputs_[index].bytes, " bytes, not ", bytes));
+  }
+  if (absl::Status s = device_->MakeCurrent(); !s.ok()) return s;
+  const CudaDriver& d = device_->driver();
+  return d.Check(
+      d.MemcpyDtoH(data, reinterpret_cast<drv::CUdeviceptr>(tensors_[output_ids_[index]].data),
+                   bytes),
+      absl::StrCat("copying output '", outputs_[index].name, "' from the device"));
+}
+
+}  // namespace tunefarm::runtime::cuda
