@@ -40,6 +40,28 @@ std::optional<Workload> ConvWorkload(const graph::Graph& g, const graph::Node& n
   return std::nullopt;
 }
 
+// A blocked convolution as the NCHWc templates' workload, with the real channel counts.
+std::optional<Workload> BlockedConvWorkload(const graph::Graph& g, const graph::Node& node) {
+  const std::vector<int64_t>& x = g.value(node.inputs[0]).type.shape;
+  const std::vector<int64_t>& w = g.value(node.inputs[1]).type.shape;
+  std::optional<int64_t> stride = Uniform(node, "strides", {1, 1});
+  std::optional<int64_t> pad = Uniform(node, "pads", {0, 0, 0, 0});
+  std::optional<int64_t> dilation = Uniform(node, "dilations", {1, 1});
+  if (!stride || !pad || dilation != 1) return std::nullopt;
+  if (node.op == graph::OpKind::kConv2dNchwc && x.size() == 5 && w.size() == 6) {
+    const int64_t channels = node.attrs.Int("in_channels", x[1] * x[4]).value_or(0);
+    const int64_t filters = node.attrs.Int("channels", w[0] * w[5]).value_or(0);
+    return Workload{"conv2d_nchwc",
+                    {x[0], channels, x[2], x[3], filters, w[2], w[3], *stride, *pad}};
+  }
+  if (node.op == graph::OpKind::kDepthwiseConv2dNchwc && x.size() == 5 && w.size() == 4) {
+    const int64_t channels = node.attrs.Int("channels", x[1] * x[4]).value_or(0);
+    return Workload{"depthwise_conv2d_nchwc",
+                    {x[0], channels, x[2], x[3], w[1], w[2], *stride, *pad}};
+  }
+  return std::nullopt;
+}
+
 std::optional<Workload> GemmWorkload(const graph::Graph& g, const graph::Node& node) {
   const std::vector<int64_t>& a = g.value(node.inputs[0]).type.shape;
   const std::vector<int64_t>& b = g.value(node.inputs[1]).type.shape;
@@ -61,6 +83,9 @@ std::optional<Workload> AnchorWorkload(const graph::Graph& graph, const graph::F
   switch (node.op) {
     case graph::OpKind::kConv2d:
       return ConvWorkload(graph, node);
+    case graph::OpKind::kConv2dNchwc:
+    case graph::OpKind::kDepthwiseConv2dNchwc:
+      return BlockedConvWorkload(graph, node);
     case graph::OpKind::kGemm:
     case graph::OpKind::kMatMul:
       return GemmWorkload(graph, node);

@@ -5,11 +5,13 @@
 #include <vector>
 
 #include "compiler/graph/graph_pass.h"
+#include "compiler/graph/kernel_target.h"
 
 namespace tunefarm::graph {
 
-// simplify_inference, fold_scales, pack_weights, constant_folding, common_subexpression,
-// dead_code, fuse_ops. The NCHWc layout rewrite joins this list when it lands.
-std::vector<GraphPass> DefaultGraphPasses();
+// simplify_inference, fold_scales, pack_weights, layout_rewrite (CPU targets: the NCHW[c]c
+// layout for the CPU's vectors; GPU templates read NCHW), constant_folding (which evaluates the
+// packed weights), common_subexpression, dead_code, fuse_ops.
+std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target);
 
 }  // namespace tunefarm::graph

@@ -18,6 +18,14 @@ int64_t MultiplyAdds(const Graph& graph, const Node& node) {
       const std::vector<int64_t>& w = graph.value(node.inputs[1]).type.shape;
       return Product(out.shape) * w[1] * w[2] * w[3];
     }
+    case OpKind::kConv2dNchwc: {  // [OB][CB][KH][KW][ic][oc]: the padded channels counted too
+      const std::vector<int64_t>& w = graph.value(node.inputs[1]).type.shape;
+      return Product(out.shape) * w[1] * w[2] * w[3] * w[4];
+    }
+    case OpKind::kDepthwiseConv2dNchwc: {
+      const std::vector<int64_t>& w = graph.value(node.inputs[1]).type.shape;
+      return Product(out.shape) * w[1] * w[2];
+    }
     case OpKind::kGemm: {
       const std::vector<int64_t>& a = graph.value(node.inputs[0]).type.shape;
       bool trans_a = node.attrs.Int("trans_a", 0).value_or(0) != 0;

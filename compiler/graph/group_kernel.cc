@@ -8,12 +8,15 @@
 #include "compiler/passes/lower.h"
 #include "compiler/topi/activation.h"
 #include "compiler/topi/conv2d.h"
+#include "compiler/topi/conv2d_nchwc.h"
 #include "compiler/topi/default_schedule.h"
 #include "compiler/topi/depthwise_conv2d.h"
+#include "compiler/topi/depthwise_conv2d_nchwc.h"
 #include "compiler/topi/gpu_conv2d.h"
 #include "compiler/topi/gpu_default_schedule.h"
 #include "compiler/topi/gpu_depthwise_conv2d.h"
 #include "compiler/topi/pool.h"
+#include "compiler/topi/static_shape.h"
 
 namespace tunefarm::graph {
 namespace {
@@ -111,14 +114,15 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(const AnchorTensors& a,
   const auto* window_config = std::get_if<topi::WindowScheduleConfig>(&given);
   const char* source = conv_config != nullptr || window_config != nullptr ? "tuned" : "default";
   const te::Tensor epilogue = output.same_as(a.out) ? te::Tensor() : output;
+  // For templates whose output is the reduction itself: the bias is part of the epilogue.
+  const te::Tensor epilogue_of_reduced = output.same_as(a.reduced) ? te::Tensor() : output;
   switch (a.kind) {
     case AnchorTemplate::kConv2d: {
       topi::Conv2dTensors t{a.data, a.weight, a.padded, a.reduced, a.out};
       topi::Conv2dScheduleConfig config =
           conv_config != nullptr ? *conv_config : topi::DefaultConv2dConfig(t, cpu);
       *description = absl::StrCat("conv2d template, ", source, " (", config.ToString(), ")");
-      // The bias (when the conv has one) is part of the epilogue.
-      return topi::ScheduleConv2d(config, t, output.same_as(a.reduced) ? te::Tensor() : output);
+      return topi::ScheduleConv2d(config, t, epilogue_of_reduced);
     }
     case AnchorTemplate::kDepthwiseConv2d: {
       topi::DepthwiseConv2dTensors t{a.data, a.weight, a.padded, a.reduced, a.out};
@@ -126,8 +130,7 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(const AnchorTensors& a,
           window_config != nullptr ? *window_config : topi::DefaultDepthwiseConv2dConfig(t, cpu);
       *description =
           absl::StrCat("depthwise_conv2d template, ", source, " (", config.ToString(), ")");
-      return topi::ScheduleDepthwiseConv2d(config, t,
-                                           output.same_as(a.reduced) ? te::Tensor() : output);
+      return topi::ScheduleDepthwiseConv2d(config, t, epilogue_of_reduced);
     }
     case AnchorTemplate::kPool2d: {
       topi::Pool2dTensors t{a.data, a.padded, a.reduced, a.out};
@@ -135,6 +138,38 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(const AnchorTensors& a,
           window_config != nullptr ? *window_config : topi::DefaultPool2dConfig(t, cpu);
       *description = absl::StrCat("pool2d template, ", source, " (", config.ToString(), ")");
       return topi::SchedulePool2d(config, t, epilogue);
+    }
+    case AnchorTemplate::kConv2dNchwc: {
+      absl::StatusOr<std::vector<int64_t>> d = topi::StaticShape("conv2d_nchwc", a.data, 5);
+      absl::StatusOr<std::vector<int64_t>> w = topi::StaticShape("conv2d_nchwc", a.weight, 6);
+      if (!d.ok()) return d.status();
+      if (!w.ok()) return w.status();
+      const int64_t ic = (*d)[4], oc = (*w)[5];
+      topi::Conv2dNchwcTensors t{a.data, a.weight, a.padded, a.reduced, ic, oc};
+      // The default for the layout's NCHW view, with the blocks the layout rewrite chose.
+      topi::Conv2dNchwcScheduleConfig config = topi::DefaultConv2dNchwcConfig(
+          {(*d)[0], (*d)[1] * ic, (*d)[2], (*d)[3]}, {(*w)[0] * oc, (*w)[1] * ic, (*w)[2], (*w)[3]},
+          a.window, cpu);
+      config.ic_block = ic;
+      config.oc_block = oc;
+      *description = absl::StrCat("conv2d_nchwc template, default (", config.ToString(), ")");
+      return topi::ScheduleConv2dNchwc(config, t, epilogue_of_reduced);
+    }
+    case AnchorTemplate::kDepthwiseConv2dNchwc: {
+      absl::StatusOr<std::vector<int64_t>> d =
+          topi::StaticShape("depthwise_conv2d_nchwc", a.data, 5);
+      absl::StatusOr<std::vector<int64_t>> w =
+          topi::StaticShape("depthwise_conv2d_nchwc", a.weight, 4);
+      if (!d.ok()) return d.status();
+      if (!w.ok()) return w.status();
+      const int64_t c = (*d)[4];
+      topi::DepthwiseConv2dNchwcTensors t{a.data, a.weight, a.padded, a.reduced, c};
+      topi::DepthwiseConv2dNchwcScheduleConfig config = topi::DefaultDepthwiseConv2dNchwcConfig(
+          {(*d)[0], (*d)[1] * c, (*d)[2], (*d)[3]}, (*w)[1], (*w)[2], a.window, cpu);
+      config.channel_block = c;
+      *description =
+          absl::StrCat("depthwise_conv2d_nchwc template, default (", config.ToString(), ")");
+      return topi::ScheduleDepthwiseConv2dNchwc(config, t, epilogue_of_reduced);
     }
     case AnchorTemplate::kNone:
       break;
@@ -165,6 +200,8 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByGpuTemplate(const AnchorTensors& a,
       return topi::ScheduleGpuDepthwiseConv2d(config, t, a.window, epilogue);
     }
     case AnchorTemplate::kPool2d:
+    case AnchorTemplate::kConv2dNchwc:
+    case AnchorTemplate::kDepthwiseConv2dNchwc:
     case AnchorTemplate::kNone:
       break;
   }

@@ -15,10 +15,18 @@
 namespace tunefarm::graph {
 
 // The templates a fused kernel can schedule its group with, by the anchor's computation.
-enum class AnchorTemplate : uint8_t { kNone, kConv2d, kDepthwiseConv2d, kPool2d };
+enum class AnchorTemplate : uint8_t {
+  kNone,
+  kConv2d,
+  kDepthwiseConv2d,
+  kPool2d,
+  kConv2dNchwc,
+  kDepthwiseConv2dNchwc,
+};
 
 // An op whose output comes from one reduction a topi template tiles (conv2d with groups 1,
-// depthwise conv2d with multiplier 1, max/average pooling): the tensors that template takes.
+// depthwise conv2d with multiplier 1, max/average pooling, and the blocked convolutions): the
+// tensors that template takes.
 struct AnchorTensors {
   AnchorTemplate kind = AnchorTemplate::kNone;
   te::Tensor data, weight, padded;  // weight: undefined for pooling

@@ -40,6 +40,14 @@
 //   split(x) -> (y...) axis (0), sizes
 //   squeeze(x) axes (every dimension of size 1)
 //   unsqueeze(x) axes: positions in the output
+// Blocked layouts (NCHW[c]c), made by the layout rewrite pass (layout_rewrite.h), never imported:
+//   to_nchwc(x) block: [N,C,H,W] -> [N,ceil(C/block),H,W,block], the channels past C zero
+//   from_nchwc(x) channels: [N,CB,H,W,c] -> [N,channels,H,W], channels <= CB*c (padding dropped)
+//   conv2d_nchwc(data, weight[, bias]) strides, pads, dilations, in_channels, channels (the
+//     real channel counts; all by default): data [N,CB,H,W,ic], weight [OB,CB,KH,KW,ic,oc],
+//     bias [OB,oc] -> [N,OB,OH,OW,oc]
+//   depthwise_conv2d_nchwc(data, weight[, bias]) strides, pads, dilations, channels: data
+//     [N,CB,H,W,c], weight [CB,KH,KW,c], bias [CB,c] -> [N,CB,OH,OW,c] (channel multiplier 1)
 #pragma once
 
 // X(Name, "name", pattern kind)
@@ -74,4 +82,8 @@
   X(Slice, "slice", kInjective)                             \
   X(Split, "split", kInjective)                             \
   X(Squeeze, "squeeze", kInjective)                         \
-  X(Unsqueeze, "unsqueeze", kInjective)
+  X(Unsqueeze, "unsqueeze", kInjective)                     \
+  X(ToNchwc, "to_nchwc", kInjective)                        \
+  X(FromNchwc, "from_nchwc", kInjective)                    \
+  X(Conv2dNchwc, "conv2d_nchwc", kOutEWiseFusable)          \
+  X(DepthwiseConv2dNchwc, "depthwise_conv2d_nchwc", kOutEWiseFusable)

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/op.h"
+#include "compiler/topi/epilogue.h"
 #include "compiler/topi/injective_schedule.h"
 #include "compiler/topi/loop_tiling.h"
 #include "compiler/topi/pad.h"
@@ -92,7 +93,8 @@ Conv2dNchwcScheduleConfig DefaultConv2dNchwcConfig(const std::vector<int64_t>& d
 }
 
 absl::StatusOr<ScheduledOp> ScheduleConv2dNchwc(const Conv2dNchwcScheduleConfig& config,
-                                                const Conv2dNchwcTensors& t) {
+                                                const Conv2dNchwcTensors& t,
+                                                const te::Tensor& output) {
   if (config.vector_lanes <= 0 || config.reg_w <= 0 || config.oc_block <= 0 ||
       config.oc_block % config.vector_lanes != 0) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -106,13 +108,18 @@ absl::StatusOr<ScheduledOp> ScheduleConv2dNchwc(const Conv2dNchwcScheduleConfig&
                      t.oc_block, " but the config asks for ic ", config.ic_block, ", oc ",
                      config.oc_block, "; transform the layouts with the config's blocks"));
   }
-  schedule::Schedule s = schedule::Schedule::Create({t.out.op()});
+  const te::Tensor& result = output.defined() ? output : t.out;
+  schedule::Schedule s = schedule::Schedule::Create({result.op()});
   InjectiveScheduleConfig pad_config{config.vector_lanes, 1, config.parallel};
   SchedulePad(s, t.padded, t.data, config.pad_inline, pad_config);
   absl::StatusOr<te::Tensor> acc = s.cache_write(t.out, "local");
   if (!acc.ok()) return acc.status();
+  if (!result.same_as(t.out)) {
+    absl::Status inlined = InlineEpilogue(s, t.out, result, {t.padded}, "conv2d_nchwc");
+    if (!inlined.ok()) return inlined;
+  }
 
-  schedule::Stage& out = s[t.out];
+  schedule::Stage& out = s[result];
   const auto axes = out.op()->axis;  // n, ob, oh, ow, oi
   ir::IterVar wi;
   ir::IterVar wo = SplitBy(out, axes[3], config.reg_w, &wi);
@@ -138,7 +145,7 @@ absl::StatusOr<ScheduledOp> ScheduleConv2dNchwc(const Conv2dNchwcScheduleConfig&
   a.unroll(acc_axes[3]);
   if (config.unroll_kw) a.unroll(r[2]);
   if (!s.error().ok()) return s.error();
-  return ScheduledOp{s, {t.data, t.kernel, t.out}};
+  return ScheduledOp{s, {t.data, t.kernel, result}};
 }
 
 }  // namespace tunefarm::topi

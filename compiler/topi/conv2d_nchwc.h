@@ -50,9 +50,12 @@ Conv2dNchwcScheduleConfig DefaultConv2dNchwcConfig(const std::vector<int64_t>& d
                                                    const std::vector<int64_t>& kernel_shape,
                                                    const Window2d& window, const CpuInfo& cpu);
 
-// Errors: a non-positive config field, an oc block that is not whole vectors, or blocks that
-// differ from the tensors' (FailedPrecondition).
+// `output`, when given, is an epilogue over `t.out` (epilogue.h) computed in the register tile
+// before the one store. Errors: a non-positive config field, an oc block that is not whole
+// vectors, or blocks that differ from the tensors' (FailedPrecondition); an epilogue that widens
+// the output (FailedPrecondition).
 absl::StatusOr<ScheduledOp> ScheduleConv2dNchwc(const Conv2dNchwcScheduleConfig& config,
-                                                const Conv2dNchwcTensors& t);
+                                                const Conv2dNchwcTensors& t,
+                                                const te::Tensor& output = te::Tensor());
 
 }  // namespace tunefarm::topi

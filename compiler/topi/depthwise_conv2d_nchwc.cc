@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/op.h"
+#include "compiler/topi/epilogue.h"
 #include "compiler/topi/injective_schedule.h"
 #include "compiler/topi/loop_tiling.h"
 #include "compiler/topi/pad.h"
@@ -86,7 +87,8 @@ DepthwiseConv2dNchwcScheduleConfig DefaultDepthwiseConv2dNchwcConfig(
 }
 
 absl::StatusOr<ScheduledOp> ScheduleDepthwiseConv2dNchwc(
-    const DepthwiseConv2dNchwcScheduleConfig& config, const DepthwiseConv2dNchwcTensors& t) {
+    const DepthwiseConv2dNchwcScheduleConfig& config, const DepthwiseConv2dNchwcTensors& t,
+    const te::Tensor& output) {
   if (config.vector_lanes <= 0 || config.reg_w <= 0 || config.channel_block <= 0 ||
       config.channel_block % config.vector_lanes != 0) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -100,13 +102,18 @@ absl::StatusOr<ScheduledOp> ScheduleDepthwiseConv2dNchwc(
                      t.channel_block, " but the config asks for ", config.channel_block,
                      "; transform the layouts with the config's block"));
   }
-  schedule::Schedule s = schedule::Schedule::Create({t.out.op()});
+  const te::Tensor& result = output.defined() ? output : t.out;
+  schedule::Schedule s = schedule::Schedule::Create({result.op()});
   SchedulePad(s, t.padded, t.data, config.pad_inline,
               InjectiveScheduleConfig{config.vector_lanes, 1, config.parallel});
   absl::StatusOr<te::Tensor> acc = s.cache_write(t.out, "local");
   if (!acc.ok()) return acc.status();
+  if (!result.same_as(t.out)) {
+    absl::Status inlined = InlineEpilogue(s, t.out, result, {t.padded}, "depthwise_conv2d_nchwc");
+    if (!inlined.ok()) return inlined;
+  }
 
-  schedule::Stage& out = s[t.out];
+  schedule::Stage& out = s[result];
   const auto axes = out.op()->axis;  // n, cb, oh, ow, c
   ir::IterVar wi;
   ir::IterVar wo = SplitBy(out, axes[3], config.reg_w, &wi);
@@ -124,7 +131,7 @@ absl::StatusOr<ScheduledOp> ScheduleDepthwiseConv2dNchwc(
   a.unroll(acc_axes[3]);
   if (config.unroll_window) a.unroll(r[0]).unroll(r[1]);
   if (!s.error().ok()) return s.error();
-  return ScheduledOp{s, {t.data, t.kernel, t.out}};
+  return ScheduledOp{s, {t.data, t.kernel, result}};
 }
 
 }  // namespace tunefarm::topi

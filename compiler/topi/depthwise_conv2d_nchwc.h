@@ -46,9 +46,11 @@ DepthwiseConv2dNchwcScheduleConfig DefaultDepthwiseConv2dNchwcConfig(
     const std::vector<int64_t>& data_shape, int64_t kh, int64_t kw, const Window2d& window,
     const CpuInfo& cpu);
 
-// Errors: a non-positive field, a channel block that is not whole vectors, or one that differs
-// from the tensors' (FailedPrecondition).
+// `output`, when given, is an epilogue over `t.out` as in ScheduleConv2dNchwc. Errors: a
+// non-positive field, a channel block that is not whole vectors, or one that differs from the
+// tensors' (FailedPrecondition); an epilogue that widens the output (FailedPrecondition).
 absl::StatusOr<ScheduledOp> ScheduleDepthwiseConv2dNchwc(
-    const DepthwiseConv2dNchwcScheduleConfig& config, const DepthwiseConv2dNchwcTensors& t);
+    const DepthwiseConv2dNchwcScheduleConfig& config, const DepthwiseConv2dNchwcTensors& t,
+    const te::Tensor& output = te::Tensor());
 
 }  // namespace tunefarm::topi

@@ -64,8 +64,8 @@ absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
   start = std::chrono::steady_clock::now();
   passes::PassOptions pass_options;
   pass_options.disabled_passes = options.disabled_passes;
-  absl::StatusOr<graph::Graph> optimized =
-      graph::RunGraphPasses(*std::move(imported), graph::DefaultGraphPasses(), pass_options);
+  absl::StatusOr<graph::Graph> optimized = graph::RunGraphPasses(
+      *std::move(imported), graph::DefaultGraphPasses(kernel_target), pass_options);
   if (!optimized.ok()) return InPhase("graph passes", optimized.status());
   result.passes_ms = MillisecondsSince(start);
   start = std::chrono::steady_clock::now();

@@ -10,6 +10,7 @@
 #include "compiler/graph/fusion.h"
 #include "compiler/graph/graph_pipeline.h"
 #include "compiler/graph/graph_stats.h"
+#include "compiler/topi/cpu_info.h"
 #include "tuner/model_tasks.h"
 
 namespace tunefarm::tools {
@@ -60,8 +61,9 @@ int RunModelInfoCommand(const ModelInfoOptions& options, std::ostream& out, std:
   out << "flops: " << stats.flops << " (" << Human(stats.flops)
       << "; conv2d, gemm and matmul multiply-adds x 2)\n";
   // The kernels a build makes, and the tuning tasks among them.
-  absl::StatusOr<graph::Graph> optimized =
-      graph::RunGraphPasses(*std::move(g), graph::DefaultGraphPasses(), passes::PassOptions());
+  absl::StatusOr<graph::Graph> optimized = graph::RunGraphPasses(
+      *std::move(g), graph::DefaultGraphPasses(graph::KernelTarget::Cpu(topi::DetectHostCpu())),
+      passes::PassOptions());
   if (!optimized.ok()) {
     err << "tunefarm: graph passes: " << optimized.status().message() << "\n";
     return 1;

@@ -7,6 +7,7 @@
 #include "compiler/graph/common_subexpression.h"
 #include "compiler/graph/dead_code.h"
 #include "compiler/graph/graph_pipeline.h"
+#include "compiler/topi/cpu_info.h"
 
 namespace tunefarm::graph {
 namespace {
@@ -54,20 +55,22 @@ TEST(GraphPassTest, TheRunnerSkipsTimesAndVerifies) {
   std::vector<std::string> ran;
   passes::PassOptions options;
   options.disabled_passes = {"dead_code"};
-  absl::StatusOr<Graph> out = RunGraphPasses(std::move(g), DefaultGraphPasses(), options,
-                                             [&](std::string_view pass, const Graph&, double ms) {
-                                               ran.emplace_back(pass);
-                                               EXPECT_GE(ms, 0);
-                                             });
+  absl::StatusOr<Graph> out =
+      RunGraphPasses(std::move(g), DefaultGraphPasses(KernelTarget::Cpu(topi::DetectHostCpu())),
+                     options, [&](std::string_view pass, const Graph&, double ms) {
+                       ran.emplace_back(pass);
+                       EXPECT_GE(ms, 0);
+                     });
   ASSERT_TRUE(out.ok()) << out.status();
-  EXPECT_EQ(ran,
-            (std::vector<std::string>{"simplify_inference", "fold_scales", "pack_weights",
-                                      "constant_folding", "common_subexpression", "fuse_ops"}));
+  EXPECT_EQ(ran, (std::vector<std::string>{"simplify_inference", "fold_scales", "pack_weights",
+                                           "layout_rewrite", "constant_folding",
+                                           "common_subexpression", "fuse_ops"}));
 
   options.disabled_passes = {"no_such_pass"};
   Graph h;
   h.AddOutput("x", h.AddInput("x", {kF32, {1}}));
-  absl::StatusOr<Graph> refused = RunGraphPasses(std::move(h), DefaultGraphPasses(), options);
+  absl::StatusOr<Graph> refused = RunGraphPasses(
+      std::move(h), DefaultGraphPasses(KernelTarget::Cpu(topi::DetectHostCpu())), options);
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(refused.status().message().find("common_subexpression"), std::string::npos);
 

@@ -67,19 +67,24 @@ struct Built {
 
 // The default graph passes over a copy of `source` (the passes consume their graph; the test
 // keeps `source` for the reference), built for `target`.
-absl::StatusOr<BuiltModel> Optimize(const Graph& source, const KernelTarget& target) {
+absl::StatusOr<BuiltModel> Optimize(const Graph& source, const KernelTarget& target,
+                                    const std::vector<std::string>& disabled_passes = {}) {
   GraphRebuilder rebuilt(source);
   for (const Node& n : source.nodes()) rebuilt.Copy(n);
+  passes::PassOptions options;
+  options.disabled_passes = disabled_passes;
   absl::StatusOr<Graph> optimized =
-      RunGraphPasses(rebuilt.Finish(), DefaultGraphPasses(), passes::PassOptions());
+      RunGraphPasses(rebuilt.Finish(), DefaultGraphPasses(target), options);
   if (!optimized.ok()) return optimized.status();
   return BuildModel(*optimized, target);
 }
 
 // Runs the default graph passes, builds for the host, exports to a temporary library and loads it.
-Built BuildAndLoad(const Graph& source, const std::string& name) {
+Built BuildAndLoad(const Graph& source, const std::string& name,
+                   const std::vector<std::string>& disabled_passes = {}) {
   Built b;
-  absl::StatusOr<BuiltModel> model = Optimize(source, KernelTarget::Cpu(topi::DetectHostCpu()));
+  absl::StatusOr<BuiltModel> model =
+      Optimize(source, KernelTarget::Cpu(topi::DetectHostCpu()), disabled_passes);
   EXPECT_TRUE(model.ok()) << model.status();
   if (!model.ok()) return b;
   b.model = *std::move(model);
@@ -175,12 +180,27 @@ TEST(ModelBuildTest, EveryConvGroupIsScheduledByItsTemplateWithTheEpilogueFused)
   g.AddOutput(
       "y", Op(g, OpKind::kMaxPool2d, {clip},
               {{"kernel", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}}));
-  Built b = BuildAndLoad(g, "templates");
+  // In NCHW (the layout GPU builds keep): three kernels.
+  Built b = BuildAndLoad(g, "templates", {"layout_rewrite"});
   ASSERT_EQ(b.model.kernels.size(), 3u);
   EXPECT_THAT(b.model.kernels[0].schedule, HasSubstr("conv2d template"));
   EXPECT_EQ(b.model.kernels[0].func.name, "fused_0_conv2d_relu");
   EXPECT_THAT(b.model.kernels[1].schedule, HasSubstr("depthwise_conv2d template"));
   EXPECT_THAT(b.model.kernels[2].schedule, HasSubstr("pool2d template"));
+  // Blocked (the CPU default): the input enters NCHW[c]c once, both convolutions stay blocked
+  // with their epilogues, and one transform back feeds the pool.
+  Built blocked = BuildAndLoad(g, "templates_nchwc");
+  std::vector<std::string> schedules;
+  for (const GroupKernel& k : blocked.model.kernels) {
+    schedules.push_back(k.func.name + ": " + k.schedule);
+  }
+  ASSERT_EQ(blocked.model.kernels.size(), 5u) << ::testing::PrintToString(schedules);
+  EXPECT_THAT(schedules[0], HasSubstr("to_nchwc"));
+  EXPECT_THAT(schedules[1], HasSubstr("conv2d_nchwc_relu: conv2d_nchwc template"));
+  EXPECT_THAT(schedules[2],
+              HasSubstr("depthwise_conv2d_nchwc_clip: depthwise_conv2d_nchwc template"));
+  EXPECT_THAT(schedules[3], HasSubstr("from_nchwc"));
+  EXPECT_THAT(schedules[4], HasSubstr("pool2d template"));
   ExpectMatchesReference(g, "templates_numerics");
 }
 
@@ -218,7 +238,8 @@ TEST(ModelBuildTest, TheArenaReusesBuffersAndTheWeightsAreAligned) {
            {Op(g, OpKind::kConv2d, {v, Weight(g, {16, 16, 3, 3}, i)}, {{"pads", Pads(1)}})});
   }
   g.AddOutput("y", v);
-  Built b = BuildAndLoad(g, "chain");
+  // In NCHW, so that every intermediate is one 16 KiB conv output.
+  Built b = BuildAndLoad(g, "chain", {"layout_rewrite"});
   ASSERT_NE(b.executor, nullptr);
   EXPECT_EQ(b.model.kernels.size(), 6u);
   EXPECT_EQ(b.model.graph.params_bytes, 6u * 16 * 16 * 9 * 4);

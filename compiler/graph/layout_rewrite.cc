@@ -1,0 +1,309 @@
+#include "compiler/graph/layout_rewrite.h"
+
+#include <map>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/graph/graph_rebuilder.h"
+#include "compiler/graph/op_registry.h"
+#include "compiler/topi/conv2d_nchwc.h"
+#include "compiler/topi/depthwise_conv2d_nchwc.h"
+#include "compiler/topi/window.h"
+
+namespace tunefarm::graph {
+namespace {
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// The name of a node made for `base` (a node or value name): unnamed when `base` is, since node
+// names must be unique.
+std::string Named(const std::string& base, const std::string& suffix) {
+  return base.empty() ? base : base + suffix;
+}
+
+bool IsUnaryElementwise(OpKind op) { return GetOpInfo(op).pattern == PatternKind::kElementwise; }
+
+bool IsBinaryBroadcast(OpKind op) {
+  return op == OpKind::kAdd || op == OpKind::kSub || op == OpKind::kMul || op == OpKind::kDiv;
+}
+
+// A conv2d node's window as topi takes it (the attributes were checked by inference).
+topi::Window2d WindowOf(const Node& node) {
+  const std::vector<int64_t> strides =
+      node.attrs.Ints("strides", {1, 1}).value_or(std::vector<int64_t>{1, 1});
+  const std::vector<int64_t> pads =
+      node.attrs.Ints("pads", {0, 0, 0, 0}).value_or(std::vector<int64_t>{0, 0, 0, 0});
+  const std::vector<int64_t> dilations =
+      node.attrs.Ints("dilations", {1, 1}).value_or(std::vector<int64_t>{1, 1});
+  topi::Window2d w;
+  w.stride_h = strides[0];
+  w.stride_w = strides[1];
+  w.pad_top = pads[0];
+  w.pad_left = pads[1];
+  w.pad_bottom = pads[2];
+  w.pad_right = pads[3];
+  w.dilation_h = dilations[0];
+  w.dilation_w = dilations[1];
+  return w;
+}
+
+class LayoutRewriter {
+ public:
+  LayoutRewriter(const Graph& source, const topi::CpuInfo& cpu)
+      : source_(source), rebuilt_(source), cpu_(cpu) {}
+
+  absl::Status Rewrite(const Node& node) {
+    if (node.op == OpKind::kConv2d) {
+      absl::StatusOr<bool> done = RewriteConv(node);
+      if (!done.ok() || *done) return done.status();
+    } else if (IsUnaryElementwise(node.op) && node.inputs.size() == 1 && node.outputs.size() == 1 &&
+               native_.count(node.inputs[0])) {
+      const Blocked& in = native_.at(node.inputs[0]);
+      return Follow(node, {in.value}, in);
+    } else if (IsBinaryBroadcast(node.op) && node.inputs.size() == 2) {
+      absl::StatusOr<bool> done = RewriteBinary(node);
+      if (!done.ok() || *done) return done.status();
+    }
+    // Everything else reads NCHW.
+    for (ValueId in : node.inputs) {
+      if (absl::Status s = MakeNchw(in); !s.ok()) return s;
+    }
+    rebuilt_.Copy(node);
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<Graph> Finish() {
+    for (const GraphOutput& out : source_.outputs()) {
+      if (absl::Status s = MakeNchw(out.value); !s.ok()) return s;
+    }
+    return rebuilt_.Finish();
+  }
+
+ private:
+  // A value of the new graph in NCHW[block]c holding `channels` real channels.
+  struct Blocked {
+    ValueId value = -1;
+    int64_t block = 0;
+    int64_t channels = 0;
+  };
+
+  Graph& g() { return rebuilt_.graph(); }
+
+  absl::StatusOr<ValueId> Add(OpKind op, const std::string& name, Attributes attrs,
+                              std::vector<ValueId> inputs, const std::string& output_name = "") {
+    absl::StatusOr<std::vector<ValueId>> out =
+        g().AddOp(op, name, std::move(attrs), std::move(inputs), {output_name});
+    if (!out.ok()) return out.status();
+    return (*out)[0];
+  }
+
+  // The NCHW form of a source value made blocked: one from_nchwc, on first need.
+  absl::Status MakeNchw(ValueId source_value) {
+    auto it = native_.find(source_value);
+    if (it == native_.end() || made_nchw_.count(source_value)) return absl::OkStatus();
+    // The NCHW form is the source value itself, under its name.
+    const std::string& name = source_.value(source_value).name;
+    absl::StatusOr<ValueId> v =
+        Add(OpKind::kFromNchwc, Named(name, ".from_nchwc"),
+            Attributes{{"channels", it->second.channels}}, {it->second.value}, name);
+    if (!v.ok()) return v.status();
+    rebuilt_.Replace(source_value, *v);
+    made_nchw_.insert(source_value);
+    return absl::OkStatus();
+  }
+
+  // `source_value` (a 4-D NCHW value, or one made blocked) in blocks of `block`.
+  absl::StatusOr<ValueId> BlockedOf(ValueId source_value, int64_t block) {
+    auto native = native_.find(source_value);
+    if (native != native_.end() && native->second.block == block) return native->second.value;
+    auto cached = transformed_.find({source_value, block});
+    if (cached != transformed_.end()) return cached->second;
+    if (absl::Status s = MakeNchw(source_value); !s.ok()) return s;
+    absl::StatusOr<ValueId> v =
+        Add(OpKind::kToNchwc,
+            Named(source_.value(source_value).name, absl::StrCat(".nchw", block, "c")),
+            Attributes{{"block", block}}, {rebuilt_.Map(source_value)});
+    if (v.ok()) transformed_[{source_value, block}] = *v;
+    return v;
+  }
+
+  // A constant's first axis padded with zeros to `padded`, the rest as they are.
+  absl::StatusOr<ValueId> PadAxes(ValueId value, const std::vector<int64_t>& padded,
+                                  const std::string& name) {
+    const std::vector<int64_t>& shape = g().value(value).type.shape;
+    std::vector<int64_t> pads(2 * shape.size(), 0);
+    bool any = false;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      pads[shape.size() + d] = padded[d] - shape[d];
+      any = any || padded[d] != shape[d];
+    }
+    if (!any) return value;
+    return Add(OpKind::kPad, name, Attributes{{"pads", pads}}, {value});
+  }
+
+  absl::StatusOr<ValueId> Reshape(ValueId value, std::vector<int64_t> shape,
+                                  const std::string& name) {
+    return Add(OpKind::kReshape, name, Attributes{{"shape", std::move(shape)}}, {value});
+  }
+
+  // A bias [C] as [ceil(C/block), block], zero past C.
+  absl::StatusOr<ValueId> BlockedBias(ValueId bias, int64_t channels, int64_t block,
+                                      const std::string& name) {
+    const int64_t blocks = CeilDiv(channels, block);
+    absl::StatusOr<ValueId> padded =
+        PadAxes(rebuilt_.Map(bias), {blocks * block}, Named(name, ".pad"));
+    if (!padded.ok()) return padded.status();
+    return Reshape(*padded, {blocks, block}, Named(name, ".blocks"));
+  }
+
+  // Adds the blocked node for `node` and records its output as blocked.
+  absl::Status AddBlocked(const Node& node, OpKind op, Attributes attrs,
+                          std::vector<ValueId> inputs, int64_t block, int64_t channels) {
+    const std::string& name = source_.value(node.outputs[0]).name;
+    absl::StatusOr<ValueId> out =
+        Add(op, node.name, std::move(attrs), std::move(inputs), Named(name, ".nchwc"));
+    if (!out.ok()) return out.status();
+    native_[node.outputs[0]] = Blocked{*out, block, channels};
+    return absl::OkStatus();
+  }
+
+  // An elementwise or broadcast op applied to blocked inputs; its output is blocked like `like`.
+  absl::Status Follow(const Node& node, std::vector<ValueId> inputs, const Blocked& like) {
+    return AddBlocked(node, node.op, node.attrs, std::move(inputs), like.block, like.channels);
+  }
+
+  absl::StatusOr<bool> RewriteBinary(const Node& node) {
+    const ValueId a = node.inputs[0], b = node.inputs[1];
+    const bool a_blocked = native_.count(a) != 0, b_blocked = native_.count(b) != 0;
+    if (!a_blocked && !b_blocked) return false;
+    const Blocked& like = native_.at(a_blocked ? a : b);
+    const ValueId other = a_blocked ? b : a;
+    const runtime::NDArray* constant = source_.ConstantData(other);
+    if (constant != nullptr && constant->NumElements() == 1) {
+      std::vector<ValueId> inputs = {like.value, rebuilt_.Map(other)};
+      if (!a_blocked) std::swap(inputs[0], inputs[1]);
+      if (absl::Status s = Follow(node, std::move(inputs), like); !s.ok()) return s;
+      return true;
+    }
+    // Two activations of one shape: both in the first blocked one's blocks.
+    if (source_.value(a).type.shape != source_.value(b).type.shape ||
+        source_.value(a).type.shape.size() != 4 || constant != nullptr) {
+      return false;
+    }
+    absl::StatusOr<ValueId> ba = BlockedOf(a, like.block);
+    if (!ba.ok()) return ba.status();
+    absl::StatusOr<ValueId> bb = BlockedOf(b, like.block);
+    if (!bb.ok()) return bb.status();
+    if (absl::Status s = Follow(node, {*ba, *bb}, like); !s.ok()) return s;
+    return true;
+  }
+
+  absl::StatusOr<bool> RewriteConv(const Node& node) {
+    const TensorType& x = source_.value(node.inputs[0]).type;
+    const TensorType& w = source_.value(node.inputs[1]).type;
+    const bool float32 = x.dtype.code == kDLFloat && x.dtype.bits == 32 && x.dtype.lanes == 1;
+    const bool constant_weights =
+        source_.ConstantData(node.inputs[1]) != nullptr &&
+        (node.inputs.size() < 3 || source_.ConstantData(node.inputs[2]) != nullptr);
+    absl::StatusOr<int64_t> groups = node.attrs.Int("groups", 1);
+    if (!float32 || !constant_weights || !groups.ok() || x.shape.size() != 4 ||
+        w.shape.size() != 4 || node.outputs.size() != 1) {
+      return false;
+    }
+    const topi::Window2d window = WindowOf(node);
+    const int64_t channels = x.shape[1], filters = w.shape[0], kh = w.shape[2], kw = w.shape[3];
+    auto native = native_.find(node.inputs[0]);
+    Attributes attrs;
+    for (const char* name : {"strides", "pads", "dilations"}) {
+      if (node.attrs.Has(name)) attrs.Set(name, *node.attrs.Ints(name, {}));
+    }
+    if (*groups == 1) {
+      const topi::Conv2dNchwcScheduleConfig config =
+          topi::DefaultConv2dNchwcConfig(x.shape, w.shape, window, cpu_);
+      const int64_t oc = config.oc_block;
+      const int64_t ic = native != native_.end() ? native->second.block : config.ic_block;
+      const int64_t ob = CeilDiv(filters, oc), cb = CeilDiv(channels, ic);
+      absl::StatusOr<ValueId> data = BlockedOf(node.inputs[0], ic);
+      if (!data.ok()) return data.status();
+      // OIHW -> [OB][CB][KH][KW][ic][oc], zero past the real channels.
+      const std::string wname = Named(node.name, ".weight");
+      absl::StatusOr<ValueId> weight =
+          PadAxes(rebuilt_.Map(node.inputs[1]), {ob * oc, cb * ic, kh, kw}, Named(wname, ".pad"));
+      if (weight.ok()) weight = Reshape(*weight, {ob, oc, cb, ic, kh, kw}, Named(wname, ".split"));
+      if (weight.ok()) {
+        weight = Add(OpKind::kTranspose, Named(wname, ".blocks"),
+                     Attributes{{"perm", std::vector<int64_t>{0, 2, 4, 5, 3, 1}}}, {*weight});
+      }
+      if (!weight.ok()) return weight.status();
+      std::vector<ValueId> inputs = {*data, *weight};
+      if (node.inputs.size() == 3) {
+        absl::StatusOr<ValueId> bias =
+            BlockedBias(node.inputs[2], filters, oc, Named(node.name, ".bias"));
+        if (!bias.ok()) return bias.status();
+        inputs.push_back(*bias);
+      }
+      attrs.Set("in_channels", channels);
+      attrs.Set("channels", filters);
+      if (absl::Status s = AddBlocked(node, OpKind::kConv2dNchwc, std::move(attrs),
+                                      std::move(inputs), oc, filters);
+          !s.ok()) {
+        return s;
+      }
+      return true;
+    }
+    if (*groups != channels || filters != channels || w.shape[1] != 1) return false;
+    const int64_t lanes = cpu_.Lanes(4);
+    int64_t block =
+        topi::DefaultDepthwiseConv2dNchwcConfig(x.shape, kh, kw, window, cpu_).channel_block;
+    if (native != native_.end() && native->second.block % lanes == 0) {
+      block = native->second.block;
+    }
+    const int64_t cb = CeilDiv(channels, block);
+    absl::StatusOr<ValueId> data = BlockedOf(node.inputs[0], block);
+    if (!data.ok()) return data.status();
+    // [C][1][KH][KW] -> [CB][KH][KW][c], zero past the real channels.
+    const std::string wname = Named(node.name, ".weight");
+    absl::StatusOr<ValueId> weight =
+        PadAxes(rebuilt_.Map(node.inputs[1]), {cb * block, 1, kh, kw}, Named(wname, ".pad"));
+    if (weight.ok()) weight = Reshape(*weight, {cb, block, kh, kw}, Named(wname, ".split"));
+    if (weight.ok()) {
+      weight = Add(OpKind::kTranspose, Named(wname, ".blocks"),
+                   Attributes{{"perm", std::vector<int64_t>{0, 2, 3, 1}}}, {*weight});
+    }
+    if (!weight.ok()) return weight.status();
+    std::vector<ValueId> inputs = {*data, *weight};
+    if (node.inputs.size() == 3) {
+      absl::StatusOr<ValueId> bias =
+          BlockedBias(node.inputs[2], channels, block, Named(node.name, ".bias"));
+      if (!bias.ok()) return bias.status();
+      inputs.push_back(*bias);
+    }
+    attrs.Set("channels", channels);
+    if (absl::Status s = AddBlocked(node, OpKind::kDepthwiseConv2dNchwc, std::move(attrs),
+                                    std::move(inputs), block, channels);
+        !s.ok()) {
+      return s;
+    }
+    return true;
+  }
+
+  const Graph& source_;
+  GraphRebuilder rebuilt_;
+  const topi::CpuInfo& cpu_;
+  std::map<ValueId, Blocked> native_;  // source values computed in a blocked layout
+  std::set<ValueId> made_nchw_;        // of those, the ones whose NCHW form exists
+  std::map<std::pair<ValueId, int64_t>, ValueId> transformed_;  // to_nchwc made per block
+};
+
+}  // namespace
+
+absl::StatusOr<Graph> RewriteLayoutNchwc(Graph graph, const topi::CpuInfo& cpu) {
+  LayoutRewriter rewriter(graph, cpu);
+  for (const Node& node : graph.nodes()) {
+    if (absl::Status s = rewriter.Rewrite(node); !s.ok()) return s;
+  }
+  return rewriter.Finish();
+}
+
+}  // namespace tunefarm::graph
