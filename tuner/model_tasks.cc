@@ -94,6 +94,17 @@ std::optional<Workload> AnchorWorkload(const graph::Graph& graph, const graph::F
   }
 }
 
+std::optional<Workload> BlockedWorkloadOfConv(const graph::Graph& graph, const graph::Node& conv) {
+  if (conv.op != graph::OpKind::kConv2d || conv.inputs.size() < 2 ||
+      !IsFloat32(graph.value(conv.inputs[0]).type)) {
+    return std::nullopt;
+  }
+  std::optional<Workload> w = ConvWorkload(graph, conv);
+  // The blocked templates take the NCHW templates' arguments.
+  if (w) w->template_name += "_nchwc";
+  return w;
+}
+
 std::vector<ModelTask> ExtractModelTasks(const graph::Graph& graph, const graph::FusionPlan& plan) {
   std::vector<ModelTask> tasks;
   for (size_t i = 0; i < plan.groups.size(); ++i) {

@@ -1,6 +1,7 @@
 // The tuning tasks of a model (TVM's task extraction): each fused group whose anchor a tuner
-// template covers (conv2d, depthwise_conv2d, dense, matmul) becomes that template's workload, and
-// groups with the same workload share one task, weighted by how many there are.
+// template covers (conv2d, depthwise_conv2d, their blocked forms, dense, matmul) becomes that
+// template's workload, and groups with the same workload share one task, weighted by how many
+// there are.
 #pragma once
 
 #include <optional>
@@ -20,6 +21,10 @@ struct ModelTask {
 // The workload of the group's anchor, or nullopt when no template covers it (pooling, a conv with
 // dilation, uneven strides or padding, or groups other than 1 and the channel count).
 std::optional<Workload> AnchorWorkload(const graph::Graph& graph, const graph::FusedGroup& group);
+
+// The workload of the blocked template (conv2d_nchwc, depthwise_conv2d_nchwc) that the layout
+// rewrite makes of an NCHW conv2d node, or nullopt where it makes none or no template covers it.
+std::optional<Workload> BlockedWorkloadOfConv(const graph::Graph& graph, const graph::Node& conv);
 
 // The distinct workloads of `plan`'s groups, in the order of their first group.
 std::vector<ModelTask> ExtractModelTasks(const graph::Graph& graph, const graph::FusionPlan& plan);

@@ -147,12 +147,21 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(const AnchorTensors& a,
       const int64_t ic = (*d)[4], oc = (*w)[5];
       topi::Conv2dNchwcTensors t{a.data, a.weight, a.padded, a.reduced, ic, oc};
       // The default for the layout's NCHW view, with the blocks the layout rewrite chose.
-      topi::Conv2dNchwcScheduleConfig config = topi::DefaultConv2dNchwcConfig(
-          {(*d)[0], (*d)[1] * ic, (*d)[2], (*d)[3]}, {(*w)[0] * oc, (*w)[1] * ic, (*w)[2], (*w)[3]},
-          a.window, cpu);
-      config.ic_block = ic;
-      config.oc_block = oc;
-      *description = absl::StrCat("conv2d_nchwc template, default (", config.ToString(), ")");
+      const auto* tuned = std::get_if<topi::Conv2dNchwcScheduleConfig>(&given);
+      topi::Conv2dNchwcScheduleConfig config;
+      if (tuned != nullptr && tuned->ic_block == ic && tuned->oc_block == oc) {
+        config = *tuned;
+      } else {
+        // The default for the layout's NCHW view, with the blocks the layout rewrite chose.
+        config = topi::DefaultConv2dNchwcConfig({(*d)[0], (*d)[1] * ic, (*d)[2], (*d)[3]},
+                                                {(*w)[0] * oc, (*w)[1] * ic, (*w)[2], (*w)[3]},
+                                                a.window, cpu);
+        config.ic_block = ic;
+        config.oc_block = oc;
+        tuned = nullptr;
+      }
+      *description = absl::StrCat("conv2d_nchwc template, ", tuned ? "tuned" : "default", " (",
+                                  config.ToString(), ")");
       return topi::ScheduleConv2dNchwc(config, t, epilogue_of_reduced);
     }
     case AnchorTemplate::kDepthwiseConv2dNchwc: {
@@ -164,11 +173,18 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(const AnchorTensors& a,
       if (!w.ok()) return w.status();
       const int64_t c = (*d)[4];
       topi::DepthwiseConv2dNchwcTensors t{a.data, a.weight, a.padded, a.reduced, c};
-      topi::DepthwiseConv2dNchwcScheduleConfig config = topi::DefaultDepthwiseConv2dNchwcConfig(
-          {(*d)[0], (*d)[1] * c, (*d)[2], (*d)[3]}, (*w)[1], (*w)[2], a.window, cpu);
-      config.channel_block = c;
-      *description =
-          absl::StrCat("depthwise_conv2d_nchwc template, default (", config.ToString(), ")");
+      const auto* tuned = std::get_if<topi::DepthwiseConv2dNchwcScheduleConfig>(&given);
+      topi::DepthwiseConv2dNchwcScheduleConfig config;
+      if (tuned != nullptr && tuned->channel_block == c) {
+        config = *tuned;
+      } else {
+        config = topi::DefaultDepthwiseConv2dNchwcConfig({(*d)[0], (*d)[1] * c, (*d)[2], (*d)[3]},
+                                                         (*w)[1], (*w)[2], a.window, cpu);
+        config.channel_block = c;
+        tuned = nullptr;
+      }
+      *description = absl::StrCat("depthwise_conv2d_nchwc template, ", tuned ? "tuned" : "default",
+                                  " (", config.ToString(), ")");
       return topi::ScheduleDepthwiseConv2dNchwc(config, t, epilogue_of_reduced);
     }
     case AnchorTemplate::kNone:

@@ -3,6 +3,10 @@
 // them follow; layout transforms are inserted only where a producer and a consumer disagree.
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <optional>
+
 #include "absl/status/statusor.h"
 #include "compiler/graph/graph.h"
 #include "compiler/topi/cpu_info.h"
@@ -22,6 +26,15 @@ namespace tunefarm::graph {
 //   and a to_nchwc once per value and block that a blocked op reads, so transforms meet only at
 //   layout boundaries and a value is never transformed back and forth.
 // Blocks pad channels with zeros; the padded channels' values never reach an NCHW value.
-absl::StatusOr<Graph> RewriteLayoutNchwc(Graph graph, const topi::CpuInfo& cpu);
+// `tuned`, when given, names the blocks a tuning record chose for a convolution (its node, in
+// NCHW); those win over the defaults and the producer's block.
+struct ConvBlocks {
+  int64_t ic_block = 0;
+  int64_t oc_block = 0;  // for depthwise: the channel block, ic_block equal to it
+};
+using ConvBlockChooser = std::function<std::optional<ConvBlocks>(const Graph&, const Node&)>;
+
+absl::StatusOr<Graph> RewriteLayoutNchwc(Graph graph, const topi::CpuInfo& cpu,
+                                         const ConvBlockChooser& tuned = {});
 
 }  // namespace tunefarm::graph

@@ -86,6 +86,8 @@ absl::StatusOr<std::shared_ptr<CudaLoadedModule>> CudaLoadedModule::Load(
     return absl::Status(s.code(),
                         absl::StrCat(s.message(), error_log.empty() ? "" : ": ", error_log));
   }
+  // The most dynamic shared memory any launch of a kernel asks for: the opt-in is per kernel.
+  std::map<std::string, int64_t> shared_bytes;
   for (const CudaHostFunction& fn : module->image_.functions) {
     for (const CudaLaunch& launch : fn.launches) {
       drv::CUfunction& kernel = module->kernels_[launch.kernel];
@@ -95,16 +97,24 @@ absl::StatusOr<std::shared_ptr<CudaLoadedModule>> CudaLoadedModule::Load(
                                                 "' launches kernel '", launch.kernel,
                                                 "', which the PTX does not define"));
       }
-      if (launch.dynamic_shared_bytes > kDefaultSharedBytes) {
-        if (absl::Status s = d.Check(
-                d.FuncSetAttribute(kernel, drv::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                   static_cast<int>(launch.dynamic_shared_bytes)),
-                absl::StrCat("kernel '", launch.kernel, "': allowing ", launch.dynamic_shared_bytes,
-                             " bytes of dynamic shared memory"));
-            !s.ok()) {
-          return s;
-        }
-      }
+      int64_t& most = shared_bytes[launch.kernel];
+      most = std::max(most, launch.dynamic_shared_bytes);
+    }
+  }
+  for (const auto& [name, bytes] : shared_bytes) {
+    if (bytes <= kDefaultSharedBytes) continue;
+    if (bytes > std::numeric_limits<int>::max()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("kernel '", name, "' asks for ", bytes, " bytes of shared memory"));
+    }
+    if (absl::Status s =
+            d.Check(d.FuncSetAttribute(module->kernels_[name],
+                                       drv::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                       static_cast<int>(bytes)),
+                    absl::StrCat("kernel '", name, "': allowing ", bytes,
+                                 " bytes of dynamic shared memory"));
+        !s.ok()) {
+      return s;
     }
   }
   return module;
@@ -147,9 +157,11 @@ absl::Status CudaFunction::Prepare(absl::Span<const PackedArg> args, bool copy_t
   for (size_t i = 0; i < args.size() && !copy_to_device; ++i) {
     if (codes[i] != kTFArgTensor) continue;
     const auto* t = static_cast<const DLTensor*>(values[i].v_handle);
-    if (t != nullptr && t->device.device_type != kDLCUDA) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("kernel '", sig.name, "': argument ", i, " is not a CUDA tensor"));
+    if (t != nullptr &&
+        (t->device.device_type != kDLCUDA || t->device.device_id != module_->device_->ordinal())) {
+      return absl::InvalidArgumentError(absl::StrCat("kernel '", sig.name, "': argument ", i,
+                                                     " is not a tensor on CUDA device ",
+                                                     module_->device_->ordinal()));
     }
     if (t == nullptr) continue;
     views.push_back(*t);

@@ -55,7 +55,7 @@ TEST_P(PytorchModelsTest, TheExportedModuleMatchesPytorchAtOneAndTwoThreads) {
   ASSERT_TRUE(ParseInputShape("input=1,3,224,224", &build.compile.input_shapes).ok());
   std::ostringstream out, err;
   ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
-  EXPECT_THAT(out.str(), HasSubstr("conv2d template"));
+  EXPECT_THAT(out.str(), HasSubstr("conv2d_nchwc template"));
   for (int threads : {1, 2}) ExpectMatches(build.output, "", threads);
 }
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/core/argument_check.h"
 #include "runtime/core/c_abi.h"
 #include "runtime/cuda/cuda_module.h"
 
@@ -55,6 +56,59 @@ class Events {
 
 CudaGraphExecutor::~CudaGraphExecutor() = default;
 
+absl::Status CudaGraphExecutor::CheckSteps(const CudaModuleImage& image) const {
+  // The tensors point at a placeholder while they are checked: nothing of the graph's claimed
+  // size exists yet, and the checks look at the pointer's alignment only.
+  alignas(kTensorAlignment) static unsigned char placeholder[kTensorAlignment];
+  std::vector<DLTensor> tensors(graph_.tensors.size());
+  for (size_t i = 0; i < graph_.tensors.size(); ++i) {
+    const GraphTensor& t = graph_.tensors[i];
+    tensors[i] = DLTensor{};
+    tensors[i].data = placeholder;
+    tensors[i].device = DLDevice{kDLCPU, 0};
+    tensors[i].ndim = static_cast<int32_t>(t.shape.size());
+    tensors[i].dtype = t.dtype;
+    tensors[i].shape = const_cast<int64_t*>(t.shape.data());
+  }
+  for (size_t s = 0; s < graph_.steps.size(); ++s) {
+    const GraphStep& step = graph_.steps[s];
+    const std::string where =
+        absl::StrCat("graph line ", step.line, ": step ", s, " (", step.kernel, "): ");
+    const CudaHostFunction* function = nullptr;
+    for (const CudaHostFunction& f : image.functions) {
+      if (f.signature.name == step.kernel) function = &f;
+    }
+    if (function == nullptr) {
+      return absl::InvalidArgumentError(where + "the CUDA module has no kernel '" + step.kernel +
+                                        "'");
+    }
+    std::vector<TFValue> values(step.args.size());
+    std::vector<int32_t> codes(step.args.size());
+    for (size_t a = 0; a < step.args.size(); ++a) {
+      const StepArg& arg = step.args[a];
+      switch (arg.kind) {
+        case StepArgKind::kIn:
+        case StepArgKind::kOut:
+          values[a].v_handle = &tensors[arg.value];
+          codes[a] = kTFArgTensor;
+          break;
+        case StepArgKind::kInt:
+          values[a].v_int64 = arg.value;
+          codes[a] = kTFArgInt;
+          break;
+        case StepArgKind::kFloat:
+          values[a].v_float64 = arg.float_value;
+          codes[a] = kTFArgFloat;
+          break;
+      }
+    }
+    const std::string bad = CheckArguments(function->signature, values.data(), codes.data(),
+                                           static_cast<int32_t>(values.size()));
+    if (!bad.empty()) return absl::InvalidArgumentError(where + bad);
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::unique_ptr<CudaGraphExecutor>> CudaGraphExecutor::Load(
     const std::string& path, const GraphLoadOptions& options) {
   std::string error;
@@ -96,7 +150,9 @@ absl::Status CudaGraphExecutor::Prepare(const unsigned char* params, const std::
                                         const GraphLoadOptions& options) {
   absl::StatusOr<CudaModuleImage> image = ParseCudaModule(module_text);
   if (!image.ok()) return image.status();
-  // Everything the file says is checked before the GPU is touched.
+  // Everything the file says is checked before the GPU is touched: each step against its
+  // kernel's signature, then the arena's size.
+  if (absl::Status s = CheckSteps(*image); !s.ok()) return s;
   std::vector<size_t> planned;
   std::vector<BufferLifetime> buffers = ArenaBuffers(graph_, &planned);
   MemoryPlan plan;
@@ -176,18 +232,15 @@ absl::Status CudaGraphExecutor::Prepare(const unsigned char* params, const std::
     calls_.push_back(*std::move(call));
   }
   // Inputs start as zeros, so a run before SetInput is deterministic.
-  const std::vector<char> zeros(4096, 0);
+  if (absl::Status s = device_->MakeCurrent(); !s.ok()) return s;
   for (int64_t id : input_ids_) {
-    const uint64_t bytes = graph_.tensors[id].bytes;
-    for (uint64_t done = 0; done < bytes; done += zeros.size()) {
-      const uint64_t n = std::min<uint64_t>(zeros.size(), bytes - done);
-      if (absl::Status s = device_->driver().Check(
-              device_->driver().MemcpyHtoD(
-                  reinterpret_cast<drv::CUdeviceptr>(tensors_[id].data) + done, zeros.data(), n),
-              "zeroing an input");
-          !s.ok()) {
-        return s;
-      }
+    const std::vector<char> zeros(graph_.tensors[id].bytes, 0);
+    if (absl::Status s = device_->driver().Check(
+            device_->driver().MemcpyHtoD(reinterpret_cast<drv::CUdeviceptr>(tensors_[id].data),
+                                         zeros.data(), zeros.size()),
+            absl::StrCat("zeroing input '", graph_.tensors[id].name, "'"));
+        !s.ok()) {
+      return s;
     }
   }
   return absl::OkStatus();
@@ -248,7 +301,10 @@ absl::Status CudaGraphExecutor::RunProfiled(std::vector<double>* step_ms) {
   if (absl::Status s = events.Create(calls_.size() + 1); !s.ok()) return s;
   if (absl::Status s = events.Record(0); !s.ok()) return s;
   for (size_t i = 0; i < calls_.size(); ++i) {
-    if (absl::Status s = calls_[i].Launch(); !s.ok()) return s;
+    if (absl::Status s = calls_[i].Launch(); !s.ok()) {
+      return absl::Status(s.code(),
+                          absl::StrCat("graph line ", graph_.steps[i].line, ": ", s.message()));
+    }
     if (absl::Status s = events.Record(i + 1); !s.ok()) return s;
   }
   if (absl::Status s = events.Wait(calls_.size()); !s.ok()) return s;

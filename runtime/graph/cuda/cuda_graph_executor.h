@@ -59,6 +59,8 @@ class CudaGraphExecutor {
 
  private:
   CudaGraphExecutor() = default;
+  // Every step against its kernel's signature in `image`, before anything is allocated.
+  absl::Status CheckSteps(const CudaModuleImage& image) const;
   absl::Status Prepare(const unsigned char* params, const std::string& module_text,
                        const GraphLoadOptions& options);
 

@@ -37,10 +37,12 @@ TEST(ModelInfoCommandTest, PrintsInputsOutputsOpsParametersAndFlops) {
   EXPECT_THAT(out.str(), HasSubstr("parameters: 2668 (2.67 k), 10672 bytes"));
   // conv: 2 * (4*8*8) * (3*3*3) = 13824; gemm: 2 * 10 * 256 = 5120.
   EXPECT_THAT(out.str(), HasSubstr("flops: 18944 ("));
-  // After the passes the gemm reads its packed weight as a matmul: two kernels, two tasks.
-  EXPECT_THAT(out.str(), HasSubstr("fused groups: 3 kernels, 2 tuning tasks\n"));
-  EXPECT_THAT(out.str(),
-              HasSubstr("  group 0 [conv2d+relu] task conv2d:1,3,8,8,4,3,3,1,1:float32\n"));
+  // After the passes the conv is blocked (the image enters NCHW[c]c and leaves it before the
+  // flatten) and the gemm reads its packed weight as a matmul: four kernels, two tasks.
+  EXPECT_THAT(out.str(), HasSubstr("fused groups: 4 kernels, 2 tuning tasks\n"));
+  EXPECT_THAT(out.str(), HasSubstr("  group 1 [conv2d_nchwc+relu] task "
+                                   "conv2d_nchwc:1,3,8,8,4,3,3,1,1:float32\n"));
+  EXPECT_THAT(out.str(), HasSubstr("  group 2 [from_nchwc+flatten]\n"));
   EXPECT_THAT(out.str(), HasSubstr("  matmul:1,10,256:float32 (1 groups)\n"));
 }
 

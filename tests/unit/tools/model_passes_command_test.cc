@@ -33,10 +33,24 @@ TEST(ModelPassesCommandTest, PrintsTheGraphAfterEachPassAndTheFusedGroups) {
   ASSERT_EQ(RunModelPassesCommand({TwoBranchModel(), {}}, out, err), 0) << err.str();
   const std::string text = out.str();
   EXPECT_THAT(text, HasSubstr("== imported\n"));
+  // The conv goes blocked with its weight packed by three nodes, which constant folding
+  // evaluates; the blocked value leaves NCHW[c]c once, for the output.
+  EXPECT_THAT(text, HasSubstr("== after layout_rewrite ("));
+  EXPECT_THAT(text, HasSubstr(" ms, 9 nodes)"));
   EXPECT_THAT(text, HasSubstr("== after common_subexpression ("));
-  EXPECT_THAT(text, HasSubstr("3 nodes)"));  // conv, relu, add
+  EXPECT_THAT(text, HasSubstr("5 nodes)"));  // to_nchwc, conv2d_nchwc, relu, add, from_nchwc
   EXPECT_THAT(text, HasSubstr("== after fuse_ops ("));
   EXPECT_THAT(text, HasSubstr("[g0] "));
+  EXPECT_THAT(text, HasSubstr("== 3 fused groups for 5 nodes\ngroup 0 [to_nchwc] -> %1\n"
+                              "group 1 [conv2d_nchwc+relu+add] anchor %3 -> %5\n"));
+}
+
+TEST(ModelPassesCommandTest, WithoutTheLayoutRewriteTheConvStaysNchw) {
+  std::ostringstream out, err;
+  ASSERT_EQ(RunModelPassesCommand({TwoBranchModel(), {"layout_rewrite"}}, out, err), 0)
+      << err.str();
+  const std::string text = out.str();
+  EXPECT_THAT(text, HasSubstr("3 nodes)"));  // conv, relu, add
   EXPECT_THAT(text, HasSubstr("== 1 fused groups for 3 nodes\ngroup 0 [conv2d+relu+add]"));
 }
 

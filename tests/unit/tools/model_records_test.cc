@@ -1,6 +1,8 @@
 // `tunefarm model build --db DB --device-key K`: a conv whose workload has a record in the
-// database is built with that record's config (and says so); a workload without one keeps its
-// default; a record from an incompatible space is refused naming the workload.
+// database is built with that record's config (and says so): the NCHW template's for a conv that
+// stays NCHW (its weight is an input), the blocked template's for one the layout rewrite blocks,
+// with the record's blocks; a workload without one keeps its default; a record from an
+// incompatible space is refused naming the workload.
 #include "tools/commands/model_records.h"
 
 #include <filesystem>
@@ -9,7 +11,11 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "absl/strings/str_cat.h"
 #include "compiler/space/config_json.h"
+#include "compiler/topi/conv2d_nchwc_knobs.h"
+#include "tests/testing/files.h"
+#include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
 #include "tools/commands/model_build_command.h"
 #include "tuner/record_store.h"
 #include "tuner/target_cpu.h"
@@ -19,20 +25,21 @@ namespace tunefarm::tools {
 namespace {
 
 using ::testing::HasSubstr;
+using B = frontend::onnx::testing::OnnxModelBuilder;
 namespace fs = std::filesystem;
 
 // ONNX's test case: x [1,1,7,5], W [1,1,3,3], strides 2, pads 1.
 const fs::path kCase = "/usr/share/libonnx-testdata/data/node/test_conv_with_strides_padding";
 constexpr const char* kWorkload = "conv2d:1,1,7,5,1,3,3,2,1:float32";
 
-std::string NewDatabase(const std::string& config_json) {
+std::string NewDatabase(const std::string& config_json, const std::string& workload = kWorkload) {
   const std::string path =
       ::testing::TempDir() + "/model_records_" + std::to_string(getpid()) + ".db";
   fs::remove(path);
   auto store = tuner::RecordStore::Open(path);
   EXPECT_TRUE(store.ok()) << store.status();
   tuner::Record r;
-  r.workload_key = kWorkload;
+  r.workload_key = workload;
   r.target = *tuner::CanonicalTarget("llvm");
   r.device_key = "box";
   r.config_json = config_json;
@@ -42,10 +49,10 @@ std::string NewDatabase(const std::string& config_json) {
   return path;
 }
 
-// The conv2d template's default config as JSON: a record of it is a tuned config all the same.
-std::string TunedConfigJson() {
+// A template's default config as JSON: a record of it is a tuned config all the same.
+std::string TunedConfigJson(const std::string& workload = kWorkload) {
   absl::StatusOr<std::unique_ptr<tuner::Task>> task =
-      tuner::CreateTask(*tuner::ParseWorkloadKey(kWorkload), "llvm");
+      tuner::CreateTask(*tuner::ParseWorkloadKey(workload), "llvm");
   EXPECT_TRUE(task.ok()) << task.status();
   absl::StatusOr<space::Config> config = (*task)->DefaultConfig();
   EXPECT_TRUE(config.ok()) << config.status();
@@ -71,6 +78,46 @@ TEST(ModelRecordsTest, ATunedWorkloadIsBuiltWithItsBestRecord) {
   ASSERT_EQ(RunModelBuildCommand(build, out2, err2), 0) << err2.str();
   EXPECT_THAT(out2.str(), HasSubstr("0 tasks tuned, 1 on default configs"));
   EXPECT_THAT(out2.str(), HasSubstr("conv2d template, default ("));
+  fs::remove(build.output);
+}
+
+TEST(ModelRecordsTest, ABlockedConvTakesItsRecordsBlocksAndConfig) {
+  // A conv with constant weights: the layout rewrite makes it conv2d_nchwc.
+  B b(13);
+  b.Input("image", {1, 3, 8, 8});
+  b.FloatInit("w", {40, 3, 3, 3});
+  B::Ints(b.Node("Conv", {"image", "w"}, {"c"}), "pads", {1, 1, 1, 1});
+  b.Output("c");
+  const std::string blocked = "conv2d_nchwc:1,3,8,8,40,3,3,1,1:float32";
+  // The template's default with other blocks than the layout rewrite's defaults: one vector of
+  // output channels where the default takes two (or two where it takes one), input channels
+  // unblocked.
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task =
+      tuner::CreateTask(*tuner::ParseWorkloadKey(blocked), "llvm");
+  ASSERT_TRUE(task.ok()) << task.status();
+  absl::StatusOr<space::Config> config = (*task)->DefaultConfig();
+  ASSERT_TRUE(config.ok()) << config.status();
+  const topi::CpuInfo cpu = *tuner::CpuInfoForTarget("llvm");
+  absl::StatusOr<topi::Conv2dNchwcScheduleConfig> c =
+      topi::Conv2dNchwcConfigFromKnobs(*config, cpu);
+  ASSERT_TRUE(c.ok()) << c.status();
+  const int64_t default_oc = c->oc_block;
+  c->oc_block = default_oc == cpu.Lanes(4) ? 2 * cpu.Lanes(4) : cpu.Lanes(4);
+  c->ic_block = 1;
+  absl::StatusOr<space::Config> tuned = topi::Conv2dNchwcKnobsFromConfig((*task)->space(), *c);
+  ASSERT_TRUE(tuned.ok()) << tuned.status();
+
+  ModelBuildOptions build;
+  build.file = fixtures::WriteTempFile("blocked.onnx", b.Bytes());
+  build.output = ::testing::TempDir() + "/blocked_" + std::to_string(getpid()) + ".so";
+  build.compile.db = NewDatabase(space::ConfigToJson(*tuned), blocked);
+  build.compile.device_key = "box";
+  std::ostringstream out, err;
+  ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr(std::string("tuned ") + blocked + ": 0.500 ms (1 groups)"));
+  EXPECT_THAT(out.str(),
+              HasSubstr(absl::StrCat("conv2d_nchwc template, tuned (ic 1, oc ", c->oc_block, ",")))
+      << out.str();
   fs::remove(build.output);
 }
 

@@ -1,0 +1,126 @@
+// The layout rewrite: convolutions go blocked (NCHW[c]c), the elementwise and broadcast ops
+// between them follow, and layout transforms appear only where a producer and a consumer
+// disagree, once per value. Values are checked against the NCHW graph in model_build_test.
+#include "compiler/graph/layout_rewrite.h"
+
+#include <gtest/gtest.h>
+#include <map>
+#include <string>
+
+#include "compiler/graph/op_registry.h"
+#include "compiler/graph/verifier.h"
+#include "tests/unit/compiler/graph/test_op.h"
+
+namespace tunefarm::graph {
+namespace {
+
+using testing::Op;
+
+constexpr DLDataType kF32{kDLFloat, 32, 1};
+
+ValueId Conv(Graph& g, ValueId x, int64_t in, int64_t out, int64_t groups = 1) {
+  ValueId w = g.AddConstant("", *runtime::NDArray::Empty({out, in / groups, 3, 3}, kF32));
+  return Op(g, OpKind::kConv2d, {x, w},
+            {{"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"groups", groups}});
+}
+
+std::map<std::string, int> OpCounts(const Graph& g) {
+  std::map<std::string, int> counts;
+  for (const Node& n : g.nodes()) ++counts[std::string(GetOpInfo(n.op).name)];
+  return counts;
+}
+
+Graph Rewritten(Graph g, const ConvBlockChooser& tuned = {}) {
+  // 8-lane vectors: output channels in blocks of 16 (two vectors) where there are 16.
+  absl::StatusOr<Graph> out = RewriteLayoutNchwc(std::move(g), topi::Avx2Cpu(), tuned);
+  EXPECT_TRUE(out.ok()) << out.status();
+  if (!out.ok()) return Graph();
+  EXPECT_TRUE(VerifyGraph(*out).ok()) << VerifyGraph(*out);
+  return *std::move(out);
+}
+
+TEST(LayoutRewriteTest, AResidualBlockStaysBlockedBetweenItsTwoTransforms) {
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 16, 8, 8}});
+  ValueId c1 = Op(g, OpKind::kRelu, {Conv(g, x, 16, 16)});
+  ValueId c2 = Conv(g, c1, 16, 16);
+  ValueId sum = Op(g, OpKind::kRelu, {Op(g, OpKind::kAdd, {c2, x})});
+  ValueId half =
+      Op(g, OpKind::kMul, {sum, g.AddConstant("h", *runtime::NDArray::Empty({1}, kF32))});
+  g.AddOutput(
+      "y", Op(g, OpKind::kMaxPool2d, {half},
+              {{"kernel", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}}));
+  Graph out = Rewritten(std::move(g));
+  std::map<std::string, int> ops = OpCounts(out);
+  // x enters once (read by the first conv and the residual add alike); the pool reads NCHW.
+  EXPECT_EQ(ops["to_nchwc"], 1);
+  EXPECT_EQ(ops["from_nchwc"], 1);
+  EXPECT_EQ(ops["conv2d_nchwc"], 2);
+  EXPECT_EQ(ops["conv2d"], 0);
+  const Node& pool = out.nodes().back();
+  ASSERT_EQ(pool.op, OpKind::kMaxPool2d);
+  EXPECT_EQ(out.value(pool.inputs[0]).type.shape, (std::vector<int64_t>{1, 16, 8, 8}));
+  // The add, the relus and the multiply by a one-element constant ran on blocked values.
+  for (const Node& n : out.nodes()) {
+    if (n.op == OpKind::kAdd || n.op == OpKind::kRelu || n.op == OpKind::kMul) {
+      EXPECT_EQ(out.value(n.outputs[0]).type.shape, (std::vector<int64_t>{1, 1, 8, 8, 16}));
+    }
+  }
+}
+
+TEST(LayoutRewriteTest, ChannelsABlockDoesNotDivideArePaddedAndDroppedAgain) {
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 3, 6, 6}});
+  ValueId c = Op(g, OpKind::kRelu, {Conv(g, x, 3, 20)});
+  ValueId dw = Conv(g, c, 20, 20, /*groups=*/20);
+  g.AddOutput("y", dw);
+  Graph out = Rewritten(std::move(g));
+  std::map<std::string, int> ops = OpCounts(out);
+  EXPECT_EQ(ops["conv2d_nchwc"], 1);
+  EXPECT_EQ(ops["depthwise_conv2d_nchwc"], 1);
+  // 20 output channels in two blocks of 16 (the last one padded); the depthwise conv keeps them.
+  for (const Node& n : out.nodes()) {
+    if (n.op == OpKind::kDepthwiseConv2dNchwc) {
+      EXPECT_EQ(out.value(n.outputs[0]).type.shape, (std::vector<int64_t>{1, 2, 6, 6, 16}));
+    }
+  }
+  const GraphOutput& y = out.outputs()[0];
+  EXPECT_EQ(out.value(y.value).type.shape, (std::vector<int64_t>{1, 20, 6, 6}));
+  EXPECT_EQ(ops["from_nchwc"], 1);
+}
+
+TEST(LayoutRewriteTest, AConvWithComputedWeightsStaysNchw) {
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 16, 8, 8}});
+  ValueId w = g.AddInput("w", {kF32, {16, 16, 3, 3}});
+  g.AddOutput("y", Op(g, OpKind::kConv2d, {x, w}));
+  Graph out = Rewritten(std::move(g));
+  std::map<std::string, int> ops = OpCounts(out);
+  EXPECT_EQ(ops["conv2d"], 1);
+  EXPECT_EQ(ops["to_nchwc"] + ops["from_nchwc"], 0);
+}
+
+TEST(LayoutRewriteTest, TunedBlocksWinAndTheTransformBetweenBlocksIsMade) {
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 16, 8, 8}});
+  ValueId c1 = Conv(g, x, 16, 16);
+  g.AddOutput("y", Conv(g, c1, 16, 16));
+  int calls = 0;
+  Graph out = Rewritten(std::move(g), [&](const Graph&, const Node&) {
+    ++calls;
+    return std::optional<ConvBlocks>(ConvBlocks{calls == 1 ? 4 : 8, 8});
+  });
+  EXPECT_EQ(calls, 2);
+  std::map<std::string, int> ops = OpCounts(out);
+  // x into blocks of 4; the first conv's output (blocks of 8) read in blocks of 8 as it is.
+  EXPECT_EQ(ops["to_nchwc"], 1);
+  EXPECT_EQ(ops["from_nchwc"], 1);
+  for (const Node& n : out.nodes()) {
+    if (n.op == OpKind::kConv2dNchwc) {
+      EXPECT_EQ(out.value(n.outputs[0]).type.shape.back(), 8);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tunefarm::graph
