@@ -71,7 +71,7 @@ double Percentile(std::vector<double> v, double p) {
 
 int CompileTime(const codegen::Target& target) {
   passes::PassOptions options;
-  options.target = "llvm";
+  options.target = passes::LoweringTarget::kLlvm;
   options.verify = false;  // the tuner's builders run without verification
   std::vector<double> lower_ms, codegen_ms, total_ms, cpu_ms;
   for (int r = 0; r < kWarmup + kReps; ++r) {
@@ -113,7 +113,7 @@ int CompileTime(const codegen::Target& target) {
 int Gflops(const codegen::Target& target) {
   constexpr int64_t kN = 1024;
   passes::PassOptions options;
-  options.target = "llvm";
+  options.target = passes::LoweringTarget::kLlvm;
   Lowering l = TiledMatmul(ir::Expr(static_cast<int>(kN)), 32, 32);
   absl::StatusOr<ir::PrimFunc> f = passes::Lower(l.schedule, l.args, "matmul1024", options);
   if (!f.ok()) return 1;

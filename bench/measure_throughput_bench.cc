@@ -191,7 +191,7 @@ void PrintPass(const char* title, const PassStats& st, const tuner::MeasureOptio
 void BuildBreakdown(const tuner::Task& task, const std::vector<space::Config>& configs) {
   codegen::Target target = *codegen::ParseTarget(task.target());
   passes::PassOptions options;
-  options.target = "llvm";
+  options.target = passes::LoweringTarget::kLlvm;
   options.verify = false;
   std::vector<double> lower, jit, exported;
   const std::string path = "/tmp/measure_throughput_bench_" + std::to_string(getpid()) + ".so";

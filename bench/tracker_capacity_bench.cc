@@ -35,6 +35,7 @@
 
 #include "bench/support/piped_child.h"
 #include "bench/support/sim_worker_fleet.h"
+#include "runtime/clock.h"
 #include "runtime/measure/sha256.h"
 #include "spdlog/spdlog.h"
 #include "tracker/service/tracker_server.h"
@@ -49,11 +50,7 @@ double EnvNumber(const char* name, double fallback) {
   return v != nullptr && *v != '\0' ? std::atof(v) : fallback;
 }
 
-int64_t UnixMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
+int64_t UnixMs() { return runtime::SystemClock().NowMs(); }
 
 // ---------------------------------------------------------------- the tracker (child process)
 

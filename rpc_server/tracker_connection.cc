@@ -35,18 +35,13 @@ struct TrackerConnection::State {
   Clock::time_point close_deadline;
 
   bool finished = false;
+  const runtime::Clock* wall_clock = nullptr;  // heartbeats' send times
 };
 
 namespace {
 
 absl::Status FromGrpc(const grpc::Status& status) {
   return absl::Status(static_cast<absl::StatusCode>(status.error_code()), status.error_message());
-}
-
-int64_t UnixMillis() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 }  // namespace
@@ -68,6 +63,7 @@ TrackerConnection::TrackerConnection(const ConnectionOptions& options)
     credentials = grpc::SslCredentials(ssl);
   }
   state_->tracker = options.tracker;
+  state_->wall_clock = options.clock;
   state_->channel = grpc::CreateCustomChannel(options.tracker, credentials, args);
   state_->stub = v1::WorkerService::NewStub(state_->channel);
   if (!options.token.empty()) {
@@ -149,7 +145,7 @@ void TrackerConnection::Keep() {
       next_beat = now + std::chrono::milliseconds(state_->heartbeat_interval_ms);
       lock.unlock();
       v1::WorkerMessage beat;
-      beat.mutable_heartbeat()->set_sent_ms(UnixMillis());
+      beat.mutable_heartbeat()->set_sent_ms(state_->wall_clock->NowMs());
       Write(beat);
       lock.lock();
     }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "runtime/clock.h"
 
 namespace tunefarm::v1 {
 class Register;
@@ -23,6 +24,7 @@ struct ConnectionOptions {
   std::string token;         // empty: no authorization metadata
   std::string tls_root_pem;  // non-empty: TLS, verifying the tracker against this CA (PEM)
   int64_t max_message_bytes = 512ll << 20;
+  const runtime::Clock* clock = &runtime::SystemClock();  // heartbeats' send times
 };
 
 class TrackerConnection {

@@ -33,12 +33,6 @@ constexpr auto kUnsavedRetryPeriod = std::chrono::seconds(1);
 // the job as cancelled; past that it returns the job as it stands (it still ends cancelled).
 constexpr auto kCancelWait = std::chrono::seconds(10);
 
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 struct Job {
   JobSpec spec;
   JobStatus status;
@@ -99,7 +93,7 @@ struct JobManager::Impl {
   // --- under `mu` ---
   void Touch(Job& job) {
     ++job.status.version;
-    job.status.updated_ms = NowMs();
+    job.status.updated_ms = options.clock->NowMs();
     changed.notify_all();
   }
 
@@ -172,6 +166,7 @@ struct JobManager::Impl {
     }
     JobRunContext context{dispatcher, sender, pool, options.db_path, options.max_artifact_bytes};
     context.metrics = options.metrics;
+    context.clock = options.clock;
     JobRunHooks hooks;
     hooks.on_runner = [&](RemoteRunner* runner) {
       std::lock_guard<std::mutex> lock(mu);
@@ -278,9 +273,9 @@ struct JobManager::Impl {
   void Resume(const JobRow& row) {
     absl::StatusOr<JobSpec> spec = JobSpecFromJson(row.spec_json);
     if (!spec.ok()) {
-      absl::Status s =
-          table->UpdateState(row.id, JobState::kFailed,
-                             absl::StrCat("cannot resume: ", spec.status().message()), NowMs());
+      absl::Status s = table->UpdateState(row.id, JobState::kFailed,
+                                          absl::StrCat("cannot resume: ", spec.status().message()),
+                                          options.clock->NowMs());
       if (!s.ok()) spdlog::error("job {}: {}", row.id, s.ToString());
       return;
     }
@@ -290,7 +285,7 @@ struct JobManager::Impl {
     std::lock_guard<std::mutex> lock(mu);
     job->status.state = JobState::kQueued;
     job->status.message = DesiredMessage(*job);
-    job->status.updated_ms = NowMs();
+    job->status.updated_ms = options.clock->NowMs();
     Persist(*job);
     spdlog::info("job {}: resuming ({} of {} trials recorded)", row.id, job->status.trials_done,
                  job->status.trials);
@@ -391,7 +386,7 @@ absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
         absl::StrCat("too many unfinished jobs (max_jobs=", m.options.max_jobs,
                      "); wait for one to finish or cancel one"));
   }
-  s.created_ms = s.updated_ms = NowMs();
+  s.created_ms = s.updated_ms = m.options.clock->NowMs();
   s.message = m.DesiredMessage(*job);
   JobRow row;
   row.workload_key = s.workload_key;

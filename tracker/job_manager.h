@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "runtime/clock.h"
 #include "tracker/dispatcher.h"
 #include "tracker/job.h"
 #include "tracker/lease_sender.h"
@@ -27,6 +28,7 @@ struct JobManagerOptions {
   int build_parallelism = 0;    // candidates compiled at once across all jobs; 0: cores
   std::string work_dir_parent;  // scratch for built libraries; empty: $TMPDIR or /tmp
   Metrics* metrics = nullptr;   // times the jobs' database writes; must outlive the manager
+  const runtime::Clock* clock = &runtime::SystemClock();  // job and record times
 };
 
 class JobManager {

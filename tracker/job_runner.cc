@@ -149,6 +149,7 @@ JobRunOutcome RunJob(const std::string& job_id, const JobSpec& spec,
   ro.max_artifact_bytes = context.max_artifact_bytes;
   ro.stop = &stop;
   ro.metrics = context.metrics;
+  ro.clock = context.clock;
   RemoteRunner runner(context.dispatcher, context.sender, store->get(), ro);
   if (hooks.on_runner) hooks.on_runner(&runner);
   context.dispatcher.SetJobWeight(job_id, spec.priority);
@@ -158,6 +159,7 @@ JobRunOutcome RunJob(const std::string& job_id, const JobSpec& spec,
   to.batch_size = spec.batch_size;
   to.early_stopping = spec.early_stopping;
   to.job_id = job_id;
+  to.clock = context.clock;
   to.resume = true;
   to.stop = &stop;
   to.on_progress = [&](const tuner::TuneProgress& p) {

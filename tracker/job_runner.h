@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "runtime/clock.h"
 #include "tracker/builder_pool.h"
 #include "tracker/dispatcher.h"
 #include "tracker/job.h"
@@ -59,6 +60,7 @@ struct JobRunContext {
   std::string db_path;
   int64_t max_artifact_bytes = 64ll << 20;
   Metrics* metrics = nullptr;  // handed to the job's RemoteRunner (database write times)
+  const runtime::Clock* clock = &runtime::SystemClock();  // submit and record times
 };
 
 struct JobRunHooks {

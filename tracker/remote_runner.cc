@@ -44,12 +44,6 @@ runtime::measure::CandidateOptions CandidateOptionsOf(const tuner::MeasureOption
   return o;
 }
 
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 tuner::MeasureResult Failed(tuner::ErrorKind kind, std::string message, double build_seconds) {
   tuner::MeasureResult r;
   r.error_kind = kind;
@@ -150,7 +144,7 @@ std::vector<tuner::MeasureResult> RemoteRunner::Run(const std::vector<tuner::Mea
       shared->arrived.emplace_back(i, outcome);
       shared->cv.notify_all();
     };
-    sender_.Send(dispatcher_.Submit(std::move(work), std::move(done), NowMs()));
+    sender_.Send(dispatcher_.Submit(std::move(work), std::move(done), options_.clock->NowMs()));
   }
 
   // Turns an outcome into its result, stored at once (a tracker killed mid-batch keeps it).
@@ -170,7 +164,7 @@ std::vector<tuner::MeasureResult> RemoteRunner::Run(const std::vector<tuner::Mea
     r.measured_by = outcome.worker_id.empty() ? kTrackerSide : outcome.worker_id;
     if (store_ == nullptr) return;
     tuner::Record record = tuner::MakeRecord(*inputs[i].task, inputs[i].config, r,
-                                             options_.device_key, options_.job_id);
+                                             options_.device_key, options_.job_id, *options_.clock);
     const auto write_start = std::chrono::steady_clock::now();
     absl::StatusOr<int64_t> id = store_->Insert(record);
     if (options_.metrics != nullptr) {

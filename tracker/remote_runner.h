@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/clock.h"
 #include "tracker/dispatcher.h"
 #include "tracker/lease_sender.h"
 #include "tuner/measure.h"
@@ -28,6 +29,7 @@ struct RemoteRunnerOptions {
   // Set by the job's owner to cancel: Run returns at once, unfinished work marked cancelled.
   const std::atomic<bool>* stop = nullptr;
   Metrics* metrics = nullptr;  // when set, each record's database write is timed
+  const runtime::Clock* clock = &runtime::SystemClock();  // when work is submitted
 };
 
 // Not thread-safe: one Run at a time (the job's tuning thread). `store` may be null; otherwise

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <string>
 
+#include "runtime/clock.h"
 #include "tuner/record_store.h"
 
 namespace tunefarm::tuner {
@@ -14,9 +15,7 @@ absl::Status RecordStore::PutModel(std::string_view scope, std::string_view byte
       "ON CONFLICT(scope) DO UPDATE SET model = excluded.model, "
       "training_rows = excluded.training_rows, updated_ms = excluded.updated_ms");
   if (!stmt.ok()) return stmt.status();
-  int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count();
+  const int64_t now_ms = runtime::SystemClock().NowMs();
   for (absl::Status s : {stmt->BindText(1, scope), stmt->BindBlob(2, bytes),
                          stmt->BindInt(3, training_rows), stmt->BindInt(4, now_ms)}) {
     if (!s.ok()) return s;

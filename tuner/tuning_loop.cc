@@ -16,12 +16,6 @@
 namespace tunefarm::tuner {
 namespace {
 
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 bool StopRequested(const TuneOptions& options) {
   return options.stop != nullptr && options.stop->load(std::memory_order_relaxed);
 }
@@ -148,7 +142,8 @@ class Loop {
     std::vector<Record> records;
     std::vector<Record> to_store;
     for (size_t i = 0; i < configs.size(); ++i) {
-      records.push_back(MakeRecord(task_, configs[i], results[i], device_key_, options_.job_id));
+      records.push_back(
+          MakeRecord(task_, configs[i], results[i], device_key_, options_.job_id, *options_.clock));
       if (!results[i].recorded) to_store.push_back(records.back());
     }
     // Stored before anything else happens: a crash from here on loses nothing measured.
@@ -243,7 +238,8 @@ std::string ModelScope(const Task& task, const std::string& device_key) {
 }
 
 Record MakeRecord(const Task& task, const space::Config& config, const MeasureResult& result,
-                  const std::string& device_key, const std::string& job_id) {
+                  const std::string& device_key, const std::string& job_id,
+                  const runtime::Clock& clock) {
   Record r;
   r.workload_key = task.key();
   r.target = task.target();
@@ -254,7 +250,7 @@ Record MakeRecord(const Task& task, const space::Config& config, const MeasureRe
   r.error_message = result.error_message;
   r.build_seconds = result.build_seconds;
   r.measured_by = result.measured_by;
-  r.timestamp_ms = NowMs();
+  r.timestamp_ms = clock.NowMs();
   r.tunefarm_version = std::string(kTunefarmVersion);
   r.job_id = job_id;
   return r;

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "runtime/clock.h"
 #include "tuner/measure.h"
 #include "tuner/record.h"
 #include "tuner/record_store.h"
@@ -46,6 +47,7 @@ struct TuneOptions {
   std::function<void(const TuneProgress&)> on_progress;
   // Where the strategy's cost model is saved after the run; empty: ModelScope(task, device).
   std::string model_scope;
+  const runtime::Clock* clock = &runtime::SystemClock();  // record timestamps
 };
 
 struct TuneSummary {
@@ -64,8 +66,9 @@ absl::StatusOr<TuneSummary> Tune(const Task& task, SearchStrategy& strategy, Bui
 // "<template>|<target>|<device key>": cost models are learnt per template and device.
 std::string ModelScope(const Task& task, const std::string& device_key);
 
-// The record of one measured candidate.
+// The record of one measured candidate, stamped with `clock`'s time.
 Record MakeRecord(const Task& task, const space::Config& config, const MeasureResult& result,
-                  const std::string& device_key, const std::string& job_id);
+                  const std::string& device_key, const std::string& job_id,
+                  const runtime::Clock& clock = runtime::SystemClock());
 
 }  // namespace tunefarm::tuner

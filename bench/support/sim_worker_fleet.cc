@@ -17,6 +17,7 @@
 
 #include "grpcpp/grpcpp.h"
 #include "proto/tunefarm/v1/worker.grpc.pb.h"
+#include "runtime/clock.h"
 
 namespace tunefarm::bench {
 namespace {
@@ -115,9 +116,7 @@ class SimStream final : public grpc::ClientBidiReactor<v1::WorkerMessage, v1::Tr
   void SendHeartbeat() {
     if (!registered_.load(std::memory_order_acquire)) return;
     v1::WorkerMessage msg;
-    msg.mutable_heartbeat()->set_sent_ms(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                             std::chrono::system_clock::now().time_since_epoch())
-                                             .count());
+    msg.mutable_heartbeat()->set_sent_ms(runtime::SystemClock().NowMs());
     Enqueue(std::move(msg));
   }
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "compiler/passes/pass.h"
 #include "compiler/topi/cpu_info.h"
 
 namespace tunefarm::graph {
@@ -17,7 +18,9 @@ struct KernelTarget {
   static KernelTarget Cuda() { return {Device::kCuda, topi::CpuInfo()}; }
   bool is_cuda() const { return device == Device::kCuda; }
   // PassOptions::target of the lowering pipeline.
-  const char* lowering_target() const { return is_cuda() ? "cuda" : "llvm"; }
+  passes::LoweringTarget lowering_target() const {
+    return is_cuda() ? passes::LoweringTarget::kCuda : passes::LoweringTarget::kLlvm;
+  }
 };
 
 }  // namespace tunefarm::graph

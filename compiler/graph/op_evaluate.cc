@@ -58,7 +58,7 @@ absl::StatusOr<std::vector<runtime::NDArray>> EvaluateOp(
   absl::StatusOr<topi::ScheduledOp> op = topi::ScheduleDefault(placeholders, computed, HostCpu());
   if (!op.ok()) return Failed(node, "schedule", op.status());
   passes::PassOptions options;
-  options.target = "llvm";
+  options.target = passes::LoweringTarget::kLlvm;
   absl::StatusOr<ir::PrimFunc> f = passes::Lower(op->schedule, op->args, "evaluate_op", options);
   if (!f.ok()) return Failed(node, "lower", f.status());
   static const codegen::Target target = *codegen::ParseTarget("llvm");

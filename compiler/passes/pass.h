@@ -2,8 +2,10 @@
 // them — skipping disabled passes, timing, verifying and dumping the IR as PassOptions ask.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -23,12 +25,20 @@ inline constexpr const char* kPhaseTransform = "transform";
 inline constexpr const char* kPhaseCleanup = "cleanup";
 inline constexpr const char* kPhaseBeforeCodegen = "before_codegen";
 
+// What lowered code runs on: the reference interpreter, a CPU through LLVM, or a GPU (whose
+// kernels run blocks of threads, so the pipeline inserts barriers).
+enum class LoweringTarget : uint8_t { kInterp, kLlvm, kCuda };
+
+// A target string's lowering: "interp", "cuda" or "cuda ...", and every other string an LLVM
+// target ("llvm", "llvm -mtriple=..."; codegen parses and checks it).
+LoweringTarget LoweringTargetOf(std::string_view target);
+
 struct PassOptions {
   std::vector<std::string> disabled_passes;
   std::string dump_ir;  // a pass name, or "all": log the IR after it
   bool time_passes = false;
   bool verify = true;
-  std::string target = "interp";  // later: "llvm", "cuda"
+  LoweringTarget target = LoweringTarget::kInterp;
   // Reads TUNEFARM_DUMP_IR=<pass>|all, TUNEFARM_TIME_PASSES=1 and TUNEFARM_DISABLE_PASS=a,b.
   static PassOptions FromEnv();
 };

@@ -18,7 +18,7 @@ namespace tunefarm::passes {
 namespace {
 
 // Barriers matter only where kernels run blocks of threads.
-bool RunsThreadBlocks(const PassOptions& opts) { return opts.target != "llvm"; }
+bool RunsThreadBlocks(const PassOptions& opts) { return opts.target != LoweringTarget::kLlvm; }
 
 }  // namespace
 

@@ -72,14 +72,14 @@ int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream
     absl::StatusOr<topi::ScheduledOp> op = WorkloadSchedule(options.workload, lookup, out);
     if (!op.ok()) return fail(op.status());
     passes::PassOptions pass_options = passes::PassOptions::FromEnv();
-    if (cuda) pass_options.target = "cuda";
+    pass_options.target = passes::LoweringTargetOf(options.target);
     func = passes::Lower(op->schedule, op->args, FuncNameFor(options.workload), pass_options);
   } else {
     absl::StatusOr<script::ScriptResult> script =
         LoadScheduledScript(options.file, *bindings, lookup, out);
     if (!script.ok()) return fail(script.status());
     passes::PassOptions pass_options = passes::PassOptions::FromEnv();
-    if (cuda) pass_options.target = "cuda";
+    pass_options.target = passes::LoweringTargetOf(options.target);
     func = LowerScript(*script, FuncNameFor(options.file), pass_options);
   }
   if (!func.ok()) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/clock.h"
 #include "tools/commands/bindings.h"
 #include "tools/commands/farm_client.h"
 #include "tools/commands/tune_command.h"
@@ -67,9 +68,7 @@ tuner::TuneProgress ProgressOf(const tracker::JobStatus& j) {
   p.best_seconds = j.best_seconds;
   p.best_gflops = j.best_gflops;
   p.best_config_json = j.best_config_json;
-  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count();
+  const int64_t now_ms = runtime::SystemClock().NowMs();
   p.elapsed_seconds = j.created_ms > 0 ? (now_ms - j.created_ms) / 1e3 : 0;
   return p;
 }

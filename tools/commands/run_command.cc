@@ -166,7 +166,7 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
   if (!values.ok()) return fail(values.status());
   std::string name = FuncNameFor(options.file);
   passes::PassOptions pass_options = passes::PassOptions::FromEnv();
-  if (cuda) pass_options.target = "cuda";
+  pass_options.target = passes::LoweringTargetOf(options.target);
   absl::StatusOr<ir::PrimFunc> scheduled = LowerScript(*script, name, pass_options);
   if (!scheduled.ok()) {
     return fail(absl::Status(scheduled.status().code(),

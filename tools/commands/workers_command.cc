@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include "runtime/clock.h"
+
 namespace tunefarm::tools {
 
 int RunWorkersCommand(const WorkersOptions& o, std::ostream& out, std::ostream& err) {
@@ -16,9 +18,7 @@ int RunWorkersCommand(const WorkersOptions& o, std::ostream& out, std::ostream& 
     err << "tunefarm: " << workers.status().message() << "\n";
     return 1;
   }
-  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count();
+  const int64_t now_ms = runtime::SystemClock().NowMs();
   out << "worker                   key            state     measured  failed  up      target / "
          "machine\n";
   for (const tracker::WorkerSnapshot& w : *workers) {

@@ -33,12 +33,6 @@ constexpr char kJson[] = "application/json";
 constexpr char kHtml[] = "text/html; charset=utf-8";
 constexpr char kTokenCookie[] = "tunefarm_token";
 
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 bool IsLoopback(const std::string& addr) {
   return absl::StartsWith(addr, "127.") || addr == "::1" || absl::StartsWith(addr, "::ffff:127.");
 }
@@ -158,7 +152,7 @@ struct DashboardServer::Impl {
   }
   absl::StatusOr<json> JobDetail(const std::string& id) {
     std::lock_guard<std::mutex> lock(store_mu);
-    return http::JobDetailJson(jobs, *store, id, NowMs());
+    return http::JobDetailJson(jobs, *store, id, options.clock->NowMs());
   }
   absl::StatusOr<json> Record(const std::string& id_text) {
     int64_t id = 0;
@@ -210,10 +204,10 @@ void DashboardServer::Impl::Routes() {
 
   // --- JSON API ---
   server.Get("/api/workers", [this](const httplib::Request&, httplib::Response& res) {
-    res.set_content(http::WorkersJson(dispatcher, NowMs()).dump(), kJson);
+    res.set_content(http::WorkersJson(dispatcher, options.clock->NowMs()).dump(), kJson);
   });
   server.Get("/api/jobs", [this](const httplib::Request&, httplib::Response& res) {
-    res.set_content(http::JobsJson(jobs, NowMs()).dump(), kJson);
+    res.set_content(http::JobsJson(jobs, options.clock->NowMs()).dump(), kJson);
   });
   server.Get(R"(/api/jobs/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
     absl::StatusOr<json> doc = JobDetail(req.matches[1]);
@@ -224,7 +218,7 @@ void DashboardServer::Impl::Routes() {
                 absl::StatusOr<JobStatus> job = jobs.Cancel(req.matches[1]);
                 if (!job.ok()) return Fail(req, res, job.status());
                 spdlog::info("dashboard: job {} cancelled from {}", job->id, req.remote_addr);
-                res.set_content(http::JobJson(*job, NowMs()).dump(), kJson);
+                res.set_content(http::JobJson(*job, options.clock->NowMs()).dump(), kJson);
               });
   server.Get("/api/workloads", [this](const httplib::Request& req, httplib::Response& res) {
     absl::StatusOr<json> doc = Leaderboard();
@@ -243,18 +237,20 @@ void DashboardServer::Impl::Routes() {
   server.Get("/", [this](const httplib::Request& req, httplib::Response& res) {
     absl::StatusOr<json> board = Leaderboard();
     if (!board.ok()) return Fail(req, res, board.status());
-    const int64_t now = NowMs();
+    const int64_t now = options.clock->NowMs();
     Page(req, res, "overview",
          http::OverviewFragment(http::WorkersJson(dispatcher, now), http::JobsJson(jobs, now),
                                 *board),
          AnyJobUnfinished());
   });
   server.Get("/fleet", [this](const httplib::Request& req, httplib::Response& res) {
-    Page(req, res, "fleet", http::FleetFragment(http::WorkersJson(dispatcher, NowMs())),
+    Page(req, res, "fleet",
+         http::FleetFragment(http::WorkersJson(dispatcher, options.clock->NowMs())),
          AnyJobUnfinished());
   });
   server.Get("/jobs", [this](const httplib::Request& req, httplib::Response& res) {
-    Page(req, res, "jobs", http::JobsFragment(http::JobsJson(jobs, NowMs())), AnyJobUnfinished());
+    Page(req, res, "jobs", http::JobsFragment(http::JobsJson(jobs, options.clock->NowMs())),
+         AnyJobUnfinished());
   });
   server.Get(R"(/jobs/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
     absl::StatusOr<json> doc = JobDetail(req.matches[1]);

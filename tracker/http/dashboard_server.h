@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "runtime/clock.h"
 #include "tracker/dispatcher.h"
 #include "tracker/job_manager.h"
 #include "tracker/metrics.h"
@@ -19,6 +20,7 @@ struct DashboardOptions {
   // Required (Authorization: Bearer, or ?token=) for anything that changes state, and for every
   // request from a non-loopback address; read-only pages are open on loopback. Empty: no check.
   std::string token;
+  const runtime::Clock* clock = &runtime::SystemClock();  // "now" of the pages and the JSON
 };
 
 class DashboardServer {

@@ -15,12 +15,6 @@
 namespace tunefarm::tracker {
 namespace {
 
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 std::chrono::system_clock::time_point TimeOf(int64_t ms) {
   return std::chrono::system_clock::time_point(std::chrono::milliseconds(ms));
 }
@@ -99,7 +93,7 @@ grpc::Status SessionService::OpenSession(grpc::ServerContext* context,
   if (!timeouts.ok()) return ToGrpcStatus(timeouts.status());
   const double wait_s = timeouts->wait_s;
   const double idle_s = timeouts->idle_timeout_s;
-  const int64_t give_up_ms = NowMs() + static_cast<int64_t>(wait_s * 1000);
+  const int64_t give_up_ms = options_.clock->NowMs() + static_cast<int64_t>(wait_s * 1000);
   while (true) {
     if (std::optional<WorkerSnapshot> worker = dispatcher_.ReserveForSession(key)) {
       const std::string& worker_id = worker->description.worker_id;
@@ -109,7 +103,7 @@ grpc::Status SessionService::OpenSession(grpc::ServerContext* context,
         Session& s = sessions_[id];
         s.worker_id = worker_id;
         s.idle_timeout_ms = static_cast<int64_t>(idle_s * 1000);
-        s.last_used_ms = NowMs();
+        s.last_used_ms = options_.clock->NowMs();
         response->set_session_id(id);
         response->set_worker_id(worker_id);
         response->set_target(worker->description.target);
@@ -118,12 +112,12 @@ grpc::Status SessionService::OpenSession(grpc::ServerContext* context,
         return grpc::Status::OK;
       }
       // Its stream just ended and the dispatcher has not heard yet: hand it back, try again.
-      links_.Send(dispatcher_.ReleaseSession(worker_id, NowMs()));
+      links_.Send(dispatcher_.ReleaseSession(worker_id, options_.clock->NowMs()));
     }
     std::unique_lock lock(mu_);
     if (shutdown_) return grpc::Status(grpc::StatusCode::UNAVAILABLE, "tracker is shutting down");
     if (context->IsCancelled()) return grpc::Status(grpc::StatusCode::CANCELLED, "cancelled");
-    if (NowMs() >= give_up_ms) break;
+    if (options_.clock->NowMs() >= give_up_ms) break;
     cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_interval_ms));
   }
   return grpc::Status(grpc::StatusCode::UNAVAILABLE, "no idle worker with device key '" +
@@ -154,9 +148,10 @@ grpc::Status SessionService::Relay(grpc::ServerContext* context, const std::stri
     }
     worker_id = it->second.worker_id;
     it->second.in_flight++;
-    it->second.last_used_ms = NowMs();
+    it->second.last_used_ms = options_.clock->NowMs();
   }
-  int64_t deadline_ms = NowMs() + static_cast<int64_t>(options_.default_call_timeout_s * 1000);
+  int64_t deadline_ms =
+      options_.clock->NowMs() + static_cast<int64_t>(options_.default_call_timeout_s * 1000);
   if (context->deadline() != std::chrono::system_clock::time_point::max()) {
     deadline_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                       context->deadline().time_since_epoch())
@@ -167,7 +162,7 @@ grpc::Status SessionService::Relay(grpc::ServerContext* context, const std::stri
   std::lock_guard lock(mu_);
   if (auto it = sessions_.find(session_id); it != sessions_.end()) {
     it->second.in_flight--;
-    it->second.last_used_ms = NowMs();
+    it->second.last_used_ms = options_.clock->NowMs();
   }
   return status;
 }
@@ -205,7 +200,7 @@ grpc::Status SessionService::CallWorker(grpc::ServerContext* context, const std:
       status = grpc::Status(grpc::StatusCode::CANCELLED, "cancelled by the client");
       break;
     }
-    const int64_t now = NowMs();
+    const int64_t now = options_.clock->NowMs();
     if (now >= deadline_ms) {
       status = grpc::Status(grpc::StatusCode::DEADLINE_EXCEEDED,
                             "worker " + worker_id + " did not answer session call " +
@@ -281,7 +276,7 @@ grpc::Status SessionService::CloseSession(grpc::ServerContext* context,
     session = it->second;
     sessions_.erase(it);
   }
-  Release(request->session_id(), session, NowMs());
+  Release(request->session_id(), session, options_.clock->NowMs());
   spdlog::info("session {} closed", request->session_id());
   return grpc::Status::OK;
 }

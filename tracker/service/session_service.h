@@ -12,6 +12,7 @@
 #include <string>
 
 #include "proto/tunefarm/v1/session.grpc.pb.h"
+#include "runtime/clock.h"
 #include "tracker/dispatcher.h"
 #include "tracker/service/worker_links.h"
 
@@ -25,6 +26,7 @@ struct SessionServiceOptions {
   // synchronous server while it waits; past this they are RESOURCE_EXHAUSTED, so the other
   // calls always find a thread.
   int max_waiting_calls = 256;
+  const runtime::Clock* clock = &runtime::SystemClock();  // session use and call deadlines
 };
 
 class SessionService final : public v1::SessionService::Service {

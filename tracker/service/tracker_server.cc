@@ -33,12 +33,6 @@ namespace {
 // How often the ticker hands freed memory back to the system (tracker/free_memory.h).
 constexpr auto kReleaseMemoryPeriod = std::chrono::seconds(10);
 
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 absl::StatusOr<std::string> ReadFile(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::InvalidArgumentError("cannot read " + what + " '" + path + "'");
@@ -112,7 +106,7 @@ struct TrackerServer::Impl {
   bool stopped = false;   // Shutdown finished (Wait returns)
 
   void Tick() {
-    const int64_t now = NowMs();
+    const int64_t now = options.clock->NowMs();
     std::vector<std::string> removed;
     std::vector<Assignment> assignments = dispatcher->Tick(now, &removed);
     for (const std::string& id : removed) {
@@ -163,6 +157,7 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
   JobManagerOptions jobs_options = options.jobs;
   jobs_options.db_path = options.db_path;
   jobs_options.metrics = &impl->metrics;
+  jobs_options.clock = options.clock;
   auto jobs = JobManager::Create(jobs_options, *impl->dispatcher, impl->links);
   if (!jobs.ok()) return jobs.status();
   impl->jobs = std::move(*jobs);
@@ -173,6 +168,7 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
   worker_options.heartbeat_timeout_ms =
       static_cast<int>(std::min<int64_t>(options.dispatcher.heartbeat_timeout_ms, INT_MAX));
   worker_options.max_message_bytes = std::min<int64_t>(options.max_message_bytes, INT_MAX);
+  worker_options.clock = options.clock;
   impl->worker_service =
       std::make_unique<WorkerService>(*impl->dispatcher, impl->links, worker_options);
   TrackerServiceOptions tracker_options;
@@ -181,6 +177,7 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
                                                            std::move(*store), tracker_options);
   SessionServiceOptions session_options;
   session_options.token = options.token;
+  session_options.clock = options.clock;
   impl->session_service =
       std::make_unique<SessionService>(*impl->dispatcher, impl->links, session_options);
 
@@ -189,6 +186,7 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
     dashboard_options.listen = options.http_listen;
     dashboard_options.db_path = options.db_path;
     dashboard_options.token = options.token;
+    dashboard_options.clock = options.clock;
     auto dashboard =
         DashboardServer::Start(dashboard_options, *impl->dispatcher, *impl->jobs, impl->metrics);
     if (!dashboard.ok()) {

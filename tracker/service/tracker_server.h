@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "runtime/clock.h"
 #include "tracker/dispatcher.h"
 #include "tracker/job_manager.h"
 #include "tracker/metrics.h"
@@ -30,6 +31,8 @@ struct TrackerServerOptions {
   // The web dashboard, JSON API and /metrics (tracker/http/dashboard_server.h), e.g.
   // "127.0.0.1:8080" (port 0: ephemeral, see http_port()); same token and database. Empty: off.
   std::string http_listen;
+  // The wall clock of every part (jobs, leases, heartbeats, sessions, pages); tests inject one.
+  const runtime::Clock* clock = &runtime::SystemClock();
 };
 
 class TrackerServer {

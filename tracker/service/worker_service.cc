@@ -16,12 +16,6 @@
 namespace tunefarm::tracker {
 namespace {
 
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 // One connected worker. Owned by a shared_ptr (itself until OnDone, plus the WorkerLinks entry),
 // so a lease queued from another thread never touches a deleted reactor.
 //
@@ -208,7 +202,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
     // Queued first, so it precedes any lease; written only once the dispatcher knows the
     // worker, so a worker that has read Registered is already in ListWorkers.
     Enqueue(std::move(reply));
-    auto assignments = service_.dispatcher().AddWorker(desc, NowMs());
+    auto assignments = service_.dispatcher().AddWorker(desc, service_.options().clock->NowMs());
     if (!assignments.ok()) {
       service_.links().Remove(worker_id_, this);
       return ToGrpcStatus(assignments.status());
@@ -223,7 +217,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
 
   grpc::Status HandleMessage() {
     Dispatcher& dispatcher = service_.dispatcher();
-    const int64_t now = NowMs();
+    const int64_t now = service_.options().clock->NowMs();
     dispatcher.Heartbeat(worker_id_, now);  // any message shows the worker is alive
     switch (incoming_.kind_case()) {
       case v1::WorkerMessage::kHeartbeat:
@@ -263,7 +257,8 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
     if (report) {
       service_.links().Remove(worker_id_, this);
       spdlog::info("worker {} disconnected", worker_id_);
-      service_.links().Send(service_.dispatcher().RemoveWorker(worker_id_, NowMs()));
+      service_.links().Send(
+          service_.dispatcher().RemoveWorker(worker_id_, service_.options().clock->NowMs()));
       service_.links().NotifyGone(worker_id_);
     }
     RequestFinish(std::move(status));

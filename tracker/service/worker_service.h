@@ -8,6 +8,7 @@
 #include <string>
 
 #include "proto/tunefarm/v1/worker.grpc.pb.h"
+#include "runtime/clock.h"
 #include "tracker/dispatcher.h"
 #include "tracker/service/worker_links.h"
 
@@ -18,6 +19,7 @@ struct WorkerServiceOptions {
   int heartbeat_interval_ms = 2000;
   int heartbeat_timeout_ms = 10000;
   int64_t max_message_bytes = 256ll << 20;  // told to workers: their session replies must fit
+  const runtime::Clock* clock = &runtime::SystemClock();  // registrations, heartbeats, leases
 };
 
 class WorkerService final : public v1::WorkerService::CallbackService {

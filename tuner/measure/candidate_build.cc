@@ -47,7 +47,7 @@ BuildOutcome LowerAndExport(const topi::ScheduledOp& op, const std::string& func
   }
   const bool cuda = target.kind == TargetKind::kCuda;
   passes::PassOptions options = passes::PassOptions::FromEnv();
-  options.target = cuda ? "cuda" : "llvm";
+  options.target = cuda ? passes::LoweringTarget::kCuda : passes::LoweringTarget::kLlvm;
   options.verify = false;  // as compile_time_bench measures builds: the passes are tested
   absl::StatusOr<ir::PrimFunc> func = passes::Lower(op.schedule, op.args, function_name, options);
   if (!func.ok()) {

@@ -16,7 +16,7 @@ passes::PassOptions FeaturePassOptions(const Task& task) {
   passes::PassOptions options;
   options.disabled_passes = {"vectorize_loops", "unroll_loops"};
   options.verify = false;
-  options.target = TargetKindOf(task.target()) == TargetKind::kCuda ? "cuda" : "llvm";
+  options.target = passes::LoweringTargetOf(task.target());
   return options;
 }
 

@@ -14,6 +14,7 @@
 #include <thread>
 #include <unistd.h>
 
+#include "tests/testing/fake_clock.h"
 #include "tests/testing/files.h"
 #include "tests/unit/tracker/in_process_fleet.h"
 #include "tracker/job_table.h"
@@ -150,6 +151,23 @@ TEST_F(JobManagerTest, JobCompletesWithExactlyItsTrials) {
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(listed[0].id, submitted->id);
   EXPECT_TRUE(m.List(/*include_finished=*/false, 10).empty());
+}
+
+TEST_F(JobManagerTest, TimesComeFromTheInjectedClock) {
+  fleet_->AddWorker(kKey);
+  fixtures::FakeClock clock(5'000'000);
+  JobManagerOptions o = Options();
+  o.clock = &clock;
+  JobManager& m = StartManager(o);
+  absl::StatusOr<JobStatus> submitted = m.Submit(Spec("matmul:16,16,16:float32", 2, 2));
+  ASSERT_TRUE(submitted.ok()) << submitted.status();
+  EXPECT_EQ(submitted->created_ms, 5'000'000);
+  clock.Advance(1000);
+  JobStatus done = WaitFinished(submitted->id);
+  EXPECT_EQ(done.state, JobState::kSucceeded) << done.message;
+  EXPECT_EQ(done.created_ms, 5'000'000);
+  EXPECT_EQ(done.updated_ms, 5'001'000);
+  for (const tuner::Record& r : History(submitted->id)) EXPECT_EQ(r.timestamp_ms, 5'001'000);
 }
 
 TEST_F(JobManagerTest, TwoJobsShareTheWorkers) {

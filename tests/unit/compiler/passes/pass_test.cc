@@ -40,7 +40,7 @@ TEST(RunPassesTest, RunsInOrderAndSkipsDisabledPasses) {
 
 TEST(RunPassesTest, EnabledIfSkipsPassesForOtherTargets) {
   std::vector<Pass> passes = {Append("one", 1), Append("gpu_only", 2)};
-  passes[1].enabled_if = [](const PassOptions& o) { return o.target == "cuda"; };
+  passes[1].enabled_if = [](const PassOptions& o) { return o.target == LoweringTarget::kCuda; };
   auto f = RunPasses(Empty(), passes, PassOptions{});
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(ToString(f->body), "C[0] = 1.0f\n");
@@ -107,6 +107,17 @@ TEST(PassOptionsTest, FromEnvReadsTheThreeVariables) {
   EXPECT_THAT(opts.disabled_passes, ::testing::ElementsAre("simplify", "unroll_loops"));
   EXPECT_TRUE(opts.verify);
   EXPECT_EQ(PassOptions::FromEnv().disabled_passes.size(), 0u);
+}
+
+// One mapping from a target string to its lowering, for every command and the tuner alike:
+// `tunefarm build/run --target llvm` lowers as the tuner does (no barriers on a CPU).
+TEST(PassOptionsTest, TargetStringsMapToTheirLowering) {
+  EXPECT_EQ(LoweringTargetOf("interp"), LoweringTarget::kInterp);
+  EXPECT_EQ(LoweringTargetOf("llvm"), LoweringTarget::kLlvm);
+  EXPECT_EQ(LoweringTargetOf("llvm -mtriple=aarch64-linux-gnu"), LoweringTarget::kLlvm);
+  EXPECT_EQ(LoweringTargetOf("cuda"), LoweringTarget::kCuda);
+  EXPECT_EQ(LoweringTargetOf("cuda -arch=sm_80"), LoweringTarget::kCuda);
+  EXPECT_EQ(LoweringTargetOf("cudax"), LoweringTarget::kLlvm);  // codegen refuses it later
 }
 
 }  // namespace

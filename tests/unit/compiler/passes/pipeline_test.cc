@@ -65,7 +65,8 @@ TEST(PipelineTest, WithoutThreadSyncTheKernelIsWrong) {
   EXPECT_EQ(CountBarriers(f->body), 0);
   EXPECT_NE(MatmulMismatch(*f, shape), -1);
   opts.disabled_passes.clear();
-  opts.target = "llvm";  // CPU kernels have no thread blocks: thread_sync is not enabled
+  opts.target =
+      LoweringTarget::kLlvm;  // CPU kernels have no thread blocks: thread_sync is not enabled
   f = RunPasses(SharedTileMatmul(shape), LoweringPipeline(), opts);
   ASSERT_TRUE(f.ok()) << f.status();
   EXPECT_EQ(CountBarriers(f->body), 0);

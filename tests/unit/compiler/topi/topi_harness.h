@@ -120,7 +120,7 @@ inline absl::Status RunOn(const BackendCase& backend, const ScheduledOp& op,
                           const std::vector<runtime::NDArray*>& args,
                           const std::string& name = "kernel") {
   passes::PassOptions options;
-  if (backend.backend != Backend::kInterp) options.target = "llvm";
+  if (backend.backend != Backend::kInterp) options.target = passes::LoweringTarget::kLlvm;
   absl::StatusOr<ir::PrimFunc> f = passes::Lower(op.schedule, op.args, name, options);
   if (!f.ok()) return f.status();
   if (backend.backend == Backend::kInterp) return interp::Run(*f, args);

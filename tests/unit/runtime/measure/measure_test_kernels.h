@@ -23,7 +23,7 @@ inline std::string ExportAddKernel(const std::string& path, const std::string& n
   if (!c.ok()) return std::string(c.status().message());
   schedule::Schedule s = schedule::Schedule::Create({c->op()});
   passes::PassOptions options;
-  options.target = "llvm";
+  options.target = passes::LoweringTarget::kLlvm;
   absl::StatusOr<ir::PrimFunc> f = passes::Lower(s, {a, *c}, name, options);
   if (!f.ok()) return std::string(f.status().message());
   absl::StatusOr<codegen::Target> target = codegen::ParseTarget("llvm");

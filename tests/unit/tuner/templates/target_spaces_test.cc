@@ -50,7 +50,7 @@ TEST(TargetSpacesTest, AArch64PointsLower) {
       absl::StatusOr<topi::ScheduledOp> op = task->Apply(c);
       ASSERT_TRUE(op.ok()) << key << ": " << op.status();
       passes::PassOptions options;
-      options.target = "llvm";
+      options.target = passes::LoweringTarget::kLlvm;
       absl::StatusOr<ir::PrimFunc> f = passes::Lower(op->schedule, op->args, "kernel", options);
       EXPECT_TRUE(f.ok()) << key << " " << space::ConfigToJson(c) << ": " << f.status();
     }

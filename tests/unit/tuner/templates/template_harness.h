@@ -64,7 +64,7 @@ inline std::vector<runtime::NDArray> MakeArgs(const topi::ScheduledOp& op) {
 inline absl::Status BuildAndRun(const topi::ScheduledOp& op, std::vector<runtime::NDArray>& arrays,
                                 int threads = 2) {
   passes::PassOptions options;
-  options.target = "llvm";
+  options.target = passes::LoweringTarget::kLlvm;
   absl::StatusOr<ir::PrimFunc> f = passes::Lower(op.schedule, op.args, "kernel", options);
   if (!f.ok()) return f.status();
   static const codegen::Target target = *codegen::ParseTarget("llvm");

@@ -76,7 +76,7 @@ inline absl::StatusOr<ir::PrimFunc> LowerScriptForCuda(const std::string& source
   absl::StatusOr<script::ScriptResult> script = script::RunScript(source, name + ".te");
   if (!script.ok()) return script.status();
   passes::PassOptions options = passes::PassOptions::FromEnv();  // TUNEFARM_DUMP_IR etc.
-  options.target = "cuda";
+  options.target = passes::LoweringTarget::kCuda;
   return passes::Lower(script->schedule, script->args, name, options);
 }
 

@@ -22,7 +22,7 @@ te::Tensor Input(const std::vector<int64_t>& shape, const std::string& name) {
 void ExpectMatches(const absl::StatusOr<topi::ScheduledOp>& op, const std::string& name) {
   ASSERT_TRUE(op.ok()) << op.status();
   passes::PassOptions options;
-  options.target = "cuda";
+  options.target = passes::LoweringTarget::kCuda;
   absl::StatusOr<ir::PrimFunc> f = passes::Lower(op->schedule, op->args, name, options);
   ASSERT_TRUE(f.ok()) << f.status();
   ExpectEmulationMatchesInterpreter(*f, {});

@@ -42,7 +42,7 @@ void ExpectBuilds(const Kernel& k, const std::string& name) {
   SCOPED_TRACE(k.label);
   ASSERT_TRUE(k.op.ok()) << k.op.status();
   passes::PassOptions options;
-  options.target = "cuda";
+  options.target = passes::LoweringTarget::kCuda;
   absl::StatusOr<ir::PrimFunc> f = passes::Lower(k.op->schedule, k.op->args, name, options);
   ASSERT_TRUE(f.ok()) << f.status();
   absl::StatusOr<runtime::cuda::CudaModuleImage> image = BuildCuda(*f, *ParseCudaTarget("cuda"));

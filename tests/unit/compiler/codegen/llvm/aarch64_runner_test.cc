@@ -44,7 +44,7 @@ absl::StatusOr<ir::PrimFunc> MatmulExample() {
   absl::StatusOr<script::ScriptResult> script = script::RunScript(source, "matmul_tiled.te");
   if (!script.ok()) return script.status();
   passes::PassOptions options;
-  options.target = "llvm";
+  options.target = passes::LoweringTarget::kLlvm;
   return passes::Lower(script->schedule, script->args, "matmul_tiled", options);
 }
 

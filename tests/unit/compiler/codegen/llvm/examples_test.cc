@@ -62,7 +62,7 @@ TEST_P(ExamplesJitTest, MatchesTheInterpreter) {
   absl::StatusOr<script::ScriptResult> script = script::RunScript(source, GetParam() + ".te");
   ASSERT_TRUE(script.ok()) << script.status();
   passes::PassOptions options;
-  options.target = "llvm";
+  options.target = passes::LoweringTarget::kLlvm;
   absl::StatusOr<ir::PrimFunc> f =
       passes::Lower(script->schedule, script->args, GetParam(), options);
   ASSERT_TRUE(f.ok()) << f.status();
