@@ -17,7 +17,10 @@ using testing::LoopbackChannel;
 using testing::SetToken;
 using testing::StreamWorker;
 
-std::unique_ptr<TrackerServer> StartTracker(const std::string& name) {
+// `heartbeat_timeout_ms`: how long a worker may stay silent; short where a test wants a silent
+// worker dropped, long where the test's worker cannot beat while the test waits on a call.
+std::unique_ptr<TrackerServer> StartTracker(const std::string& name,
+                                            int heartbeat_timeout_ms = 300) {
   std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("tf_service_life_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
@@ -27,7 +30,7 @@ std::unique_ptr<TrackerServer> StartTracker(const std::string& name) {
   options.db_path = (dir / name).string();
   options.tick_interval_ms = 20;
   options.heartbeat_interval_ms = 50;
-  options.dispatcher.heartbeat_timeout_ms = 300;
+  options.dispatcher.heartbeat_timeout_ms = heartbeat_timeout_ms;
   auto server = TrackerServer::Start(options);
   EXPECT_TRUE(server.ok()) << server.status();
   return server.ok() ? std::move(*server) : nullptr;
@@ -47,7 +50,8 @@ TEST(TrackerServerLifecycleTest, SilentWorkerIsDroppedWithUnavailable) {
 }
 
 TEST(TrackerServerLifecycleTest, IdleSessionEndsAndTheWorkerIsIdleAgain) {
-  auto server = StartTracker("idle.db");
+  // The worker sends no heartbeat while OpenSession waits (slow under sanitizers and load).
+  auto server = StartTracker("idle.db", /*heartbeat_timeout_ms=*/30000);
   ASSERT_TRUE(server);
   auto channel = LoopbackChannel(server->address());
   StreamWorker worker(channel);
