@@ -21,21 +21,31 @@ bool IsFloat32(const graph::TensorType& t) {
   return t.dtype.code == kDLFloat && t.dtype.bits == 32 && t.dtype.lanes == 1;
 }
 
-std::optional<Workload> ConvWorkload(const graph::Graph& g, const graph::Node& node) {
-  const std::vector<int64_t>& x = g.value(node.inputs[0]).type.shape;
-  const std::vector<int64_t>& w = g.value(node.inputs[1]).type.shape;
+// A conv node's one stride and one pad, as the conv templates take them; nullopt for uneven
+// strides or padding, or dilation.
+struct ConvWindow {
+  int64_t stride = 1, pad = 0;
+};
+std::optional<ConvWindow> UniformWindow(const graph::Node& node) {
   std::optional<int64_t> stride = Uniform(node, "strides", {1, 1});
   std::optional<int64_t> pad = Uniform(node, "pads", {0, 0, 0, 0});
   std::optional<int64_t> dilation = Uniform(node, "dilations", {1, 1});
+  if (!stride || !pad || dilation != 1) return std::nullopt;
+  return ConvWindow{*stride, *pad};
+}
+
+std::optional<Workload> ConvWorkload(const graph::Graph& g, const graph::Node& node) {
+  const std::vector<int64_t>& x = g.value(node.inputs[0]).type.shape;
+  const std::vector<int64_t>& w = g.value(node.inputs[1]).type.shape;
+  const std::optional<ConvWindow> window = UniformWindow(node);
   absl::StatusOr<int64_t> groups = node.attrs.Int("groups", 1);
-  if (!stride || !pad || dilation != 1 || !groups.ok() || x.size() != 4 || w.size() != 4) {
-    return std::nullopt;
-  }
+  if (!window || !groups.ok() || x.size() != 4 || w.size() != 4) return std::nullopt;
+  const int64_t stride = window->stride, pad = window->pad;
   if (*groups == 1) {
-    return Workload{"conv2d", {x[0], x[1], x[2], x[3], w[0], w[2], w[3], *stride, *pad}};
+    return Workload{"conv2d", {x[0], x[1], x[2], x[3], w[0], w[2], w[3], stride, pad}};
   }
   if (*groups == x[1] && w[0] == x[1]) {
-    return Workload{"depthwise_conv2d", {x[0], x[1], x[2], x[3], w[2], w[3], *stride, *pad}};
+    return Workload{"depthwise_conv2d", {x[0], x[1], x[2], x[3], w[2], w[3], stride, pad}};
   }
   return std::nullopt;
 }
@@ -44,20 +54,18 @@ std::optional<Workload> ConvWorkload(const graph::Graph& g, const graph::Node& n
 std::optional<Workload> BlockedConvWorkload(const graph::Graph& g, const graph::Node& node) {
   const std::vector<int64_t>& x = g.value(node.inputs[0]).type.shape;
   const std::vector<int64_t>& w = g.value(node.inputs[1]).type.shape;
-  std::optional<int64_t> stride = Uniform(node, "strides", {1, 1});
-  std::optional<int64_t> pad = Uniform(node, "pads", {0, 0, 0, 0});
-  std::optional<int64_t> dilation = Uniform(node, "dilations", {1, 1});
-  if (!stride || !pad || dilation != 1) return std::nullopt;
+  const std::optional<ConvWindow> window = UniformWindow(node);
+  if (!window) return std::nullopt;
+  const int64_t stride = window->stride, pad = window->pad;
   if (node.op == graph::OpKind::kConv2dNchwc && x.size() == 5 && w.size() == 6) {
     const int64_t channels = node.attrs.Int("in_channels", x[1] * x[4]).value_or(0);
     const int64_t filters = node.attrs.Int("channels", w[0] * w[5]).value_or(0);
-    return Workload{"conv2d_nchwc",
-                    {x[0], channels, x[2], x[3], filters, w[2], w[3], *stride, *pad}};
+    return Workload{"conv2d_nchwc", {x[0], channels, x[2], x[3], filters, w[2], w[3], stride, pad}};
   }
   if (node.op == graph::OpKind::kDepthwiseConv2dNchwc && x.size() == 5 && w.size() == 4) {
     const int64_t channels = node.attrs.Int("channels", x[1] * x[4]).value_or(0);
     return Workload{"depthwise_conv2d_nchwc",
-                    {x[0], channels, x[2], x[3], w[1], w[2], *stride, *pad}};
+                    {x[0], channels, x[2], x[3], w[1], w[2], stride, pad}};
   }
   return std::nullopt;
 }

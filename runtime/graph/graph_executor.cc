@@ -175,18 +175,17 @@ std::string GraphExecutor::BindParams(const unsigned char* params) {
   return "";
 }
 
-int GraphExecutor::InputIndex(std::string_view name) const {
-  for (size_t i = 0; i < inputs_.size(); ++i) {
-    if (inputs_[i].name == name) return static_cast<int>(i);
+int IndexOfTensor(const std::vector<GraphTensorInfo>& tensors, std::string_view name) {
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    if (tensors[i].name == name) return static_cast<int>(i);
   }
   return -1;
 }
 
+int GraphExecutor::InputIndex(std::string_view name) const { return IndexOfTensor(inputs_, name); }
+
 int GraphExecutor::OutputIndex(std::string_view name) const {
-  for (size_t i = 0; i < outputs_.size(); ++i) {
-    if (outputs_[i].name == name) return static_cast<int>(i);
-  }
-  return -1;
+  return IndexOfTensor(outputs_, name);
 }
 
 bool GraphExecutor::SetInput(std::string_view name, const void* data, size_t bytes,

@@ -34,6 +34,9 @@ struct GraphTensorInfo {
   uint64_t bytes = 0;
 };
 
+// The index of the tensor named `name` in `tensors`, or -1: how executors find inputs and outputs.
+int IndexOfTensor(const std::vector<GraphTensorInfo>& tensors, std::string_view name);
+
 class GraphExecutor {
  public:
   // Returns nullptr on failure and sets `*error` to one line naming the path and the problem

@@ -96,10 +96,7 @@ class CudaModelExecutor : public ModelExecutor {
 }  // namespace
 
 int ModelExecutor::InputIndex(std::string_view name) const {
-  for (size_t i = 0; i < inputs().size(); ++i) {
-    if (inputs()[i].name == name) return static_cast<int>(i);
-  }
-  return -1;
+  return runtime::IndexOfTensor(inputs(), name);
 }
 
 absl::StatusOr<std::unique_ptr<ModelExecutor>> OpenModelModule(const std::string& path) {

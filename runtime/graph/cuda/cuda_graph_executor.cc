@@ -247,17 +247,11 @@ absl::Status CudaGraphExecutor::Prepare(const unsigned char* params, const std::
 }
 
 int CudaGraphExecutor::InputIndex(std::string_view name) const {
-  for (size_t i = 0; i < inputs_.size(); ++i) {
-    if (inputs_[i].name == name) return static_cast<int>(i);
-  }
-  return -1;
+  return IndexOfTensor(inputs_, name);
 }
 
 int CudaGraphExecutor::OutputIndex(std::string_view name) const {
-  for (size_t i = 0; i < outputs_.size(); ++i) {
-    if (outputs_[i].name == name) return static_cast<int>(i);
-  }
-  return -1;
+  return IndexOfTensor(outputs_, name);
 }
 
 absl::Status CudaGraphExecutor::SetInput(std::string_view name, const void* data, size_t bytes) {
