@@ -240,26 +240,12 @@ class LayoutRewriter {
       absl::StatusOr<ValueId> data = BlockedOf(node.inputs[0], ic);
       if (!data.ok()) return data.status();
       // OIHW -> [OB][CB][KH][KW][ic][oc], zero past the real channels.
-      const std::string wname = Named(node.name, ".weight");
-      absl::StatusOr<ValueId> weight =
-          PadAxes(rebuilt_.Map(node.inputs[1]), {ob * oc, cb * ic, kh, kw}, Named(wname, ".pad"));
-      if (weight.ok()) weight = Reshape(*weight, {ob, oc, cb, ic, kh, kw}, Named(wname, ".split"));
-      if (weight.ok()) {
-        weight = Add(OpKind::kTranspose, Named(wname, ".blocks"),
-                     Attributes{{"perm", std::vector<int64_t>{0, 2, 4, 5, 3, 1}}}, {*weight});
-      }
-      if (!weight.ok()) return weight.status();
-      std::vector<ValueId> inputs = {*data, *weight};
-      if (node.inputs.size() == 3) {
-        absl::StatusOr<ValueId> bias =
-            BlockedBias(node.inputs[2], filters, oc, Named(node.name, ".bias"));
-        if (!bias.ok()) return bias.status();
-        inputs.push_back(*bias);
-      }
       attrs.Set("in_channels", channels);
       attrs.Set("channels", filters);
-      if (absl::Status s = AddBlocked(node, OpKind::kConv2dNchwc, std::move(attrs),
-                                      std::move(inputs), oc, filters);
+      if (absl::Status s = AddBlockedConv(
+              node, OpKind::kConv2dNchwc, *data,
+              {{ob * oc, cb * ic, kh, kw}, {ob, oc, cb, ic, kh, kw}, {0, 2, 4, 5, 3, 1}}, oc,
+              filters, std::move(attrs));
           !s.ok()) {
         return s;
       }
@@ -277,29 +263,45 @@ class LayoutRewriter {
     absl::StatusOr<ValueId> data = BlockedOf(node.inputs[0], block);
     if (!data.ok()) return data.status();
     // [C][1][KH][KW] -> [CB][KH][KW][c], zero past the real channels.
+    attrs.Set("channels", channels);
+    if (absl::Status s =
+            AddBlockedConv(node, OpKind::kDepthwiseConv2dNchwc, *data,
+                           {{cb * block, 1, kh, kw}, {cb, block, kh, kw}, {0, 2, 3, 1}}, block,
+                           channels, std::move(attrs));
+        !s.ok()) {
+      return s;
+    }
+    return true;
+  }
+
+  // How a conv's constant weight becomes its blocked form: padded with zeros to `padded`, split
+  // into `split`, transposed by `perm` (nodes that constant folding evaluates).
+  struct WeightPacking {
+    std::vector<int64_t> padded, split, perm;
+  };
+
+  // The blocked conv `op` for `node` over blocked `data`: its packed weight, its bias in
+  // [blocks, block], and its output recorded as `channels` real channels in blocks of `block`.
+  absl::Status AddBlockedConv(const Node& node, OpKind op, ValueId data,
+                              const WeightPacking& packing, int64_t block, int64_t channels,
+                              Attributes attrs) {
     const std::string wname = Named(node.name, ".weight");
     absl::StatusOr<ValueId> weight =
-        PadAxes(rebuilt_.Map(node.inputs[1]), {cb * block, 1, kh, kw}, Named(wname, ".pad"));
-    if (weight.ok()) weight = Reshape(*weight, {cb, block, kh, kw}, Named(wname, ".split"));
+        PadAxes(rebuilt_.Map(node.inputs[1]), packing.padded, Named(wname, ".pad"));
+    if (weight.ok()) weight = Reshape(*weight, packing.split, Named(wname, ".split"));
     if (weight.ok()) {
-      weight = Add(OpKind::kTranspose, Named(wname, ".blocks"),
-                   Attributes{{"perm", std::vector<int64_t>{0, 2, 3, 1}}}, {*weight});
+      weight = Add(OpKind::kTranspose, Named(wname, ".blocks"), Attributes{{"perm", packing.perm}},
+                   {*weight});
     }
     if (!weight.ok()) return weight.status();
-    std::vector<ValueId> inputs = {*data, *weight};
+    std::vector<ValueId> inputs = {data, *weight};
     if (node.inputs.size() == 3) {
       absl::StatusOr<ValueId> bias =
           BlockedBias(node.inputs[2], channels, block, Named(node.name, ".bias"));
       if (!bias.ok()) return bias.status();
       inputs.push_back(*bias);
     }
-    attrs.Set("channels", channels);
-    if (absl::Status s = AddBlocked(node, OpKind::kDepthwiseConv2dNchwc, std::move(attrs),
-                                    std::move(inputs), block, channels);
-        !s.ok()) {
-      return s;
-    }
-    return true;
+    return AddBlocked(node, op, std::move(attrs), std::move(inputs), block, channels);
   }
 
   const Graph& source_;

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/topi/gpu_tiling.h"
 #include "compiler/topi/injective_schedule.h"
+#include "compiler/topi/loop_tiling.h"
 #include "compiler/topi/static_shape.h"
 
 namespace tunefarm::topi {
@@ -38,12 +39,7 @@ absl::StatusOr<ScheduledOp> ScheduleGpuDefault(const std::vector<te::Tensor>& in
   for (const te::Tensor& out : outputs) {
     schedule::Stage& stage = s[out];
     const std::vector<ir::IterVar> axes = stage.op()->axis;
-    ir::IterVar fused = axes[0];
-    for (size_t d = 1; d < axes.size(); ++d) {
-      ir::IterVar next;
-      stage.fuse(fused, axes[d], &next);
-      fused = next;
-    }
+    const ir::IterVar fused = FuseOuter(stage, axes, /*parallel=*/false);
     int64_t elements = 1;
     for (const ir::IterVar& iv : axes) elements *= AxisExtent(iv);
     const int64_t block_threads = std::min(threads, elements);

@@ -1,6 +1,7 @@
 #include "compiler/topi/gpu_reference_schedule.h"
 
 #include "compiler/topi/gpu_tiling.h"
+#include "compiler/topi/loop_tiling.h"
 #include "compiler/topi/static_shape.h"
 
 namespace tunefarm::topi {
@@ -11,13 +12,7 @@ absl::StatusOr<ScheduledOp> ScheduleGpuReference(const te::Tensor& out,
   schedule::Schedule s = schedule::Schedule::Create({out.op()});
   for (const te::Tensor& t : inlined) s[t].compute_inline();
   schedule::Stage& stage = s[out];
-  const auto axes = stage.op()->axis;
-  ir::IterVar fused = axes[0];
-  for (size_t d = 1; d < axes.size(); ++d) {
-    ir::IterVar next;
-    stage.fuse(fused, axes[d], &next);
-    fused = next;
-  }
+  const ir::IterVar fused = FuseOuter(stage, stage.op()->axis, /*parallel=*/false);
   ir::IterVar block, thread;
   stage.split(fused, Imm(threads), &block, &thread);
   stage.bind(block, GpuBlockAxis("blockIdx.x"));

@@ -32,13 +32,7 @@ int64_t GpuBlockThreads::Count() const {
 }
 
 void CooperativeFetch(schedule::Stage& s, const GpuBlockThreads& threads) {
-  const std::vector<ir::IterVar> axes = s.op()->axis;
-  ir::IterVar fused = axes[0];
-  for (size_t i = 1; i < axes.size(); ++i) {
-    ir::IterVar next;
-    s.fuse(fused, axes[i], &next);
-    fused = next;
-  }
+  const ir::IterVar fused = FuseOuter(s, s.op()->axis, /*parallel=*/false);
   // Innermost thread first: split off threadIdx.x, then y, then z; what is left loops inside
   // the threads (the element index stays rest * threads + thread, so loads coalesce).
   ir::IterVar rest = fused;
