@@ -1,11 +1,19 @@
-// farm_scaling_bench: measured candidates per second through the farm with 1, 2, 4 and 8 local
-// workers on a cheap kernel, and the efficiency relative to 1 worker. Per worker count: a fresh
+// farm_scaling_bench: how well the farm keeps its devices busy. Per worker count: a fresh
 // in-process tracker (127.0.0.1, ephemeral port, a new database so no config is skipped as
-// already measured), N in-process rpc_server::Workers on threads (each measures in its own
-// child process), one random-search job timed from submit to finished.
-// Also prints the tracker-side build time per candidate and how many cores those builds kept
+// already measured), N in-process rpc_server::Workers on threads, one random-search job timed
+// from submit to finished.
+//   1. Simulated devices (1, 4, 16, 64 workers): each worker's measure child is
+//      simulated-device-measure, which answers a candidate after a fixed device time without
+//      running it, while the tracker's builds, dispatch and records are real. Device
+//      utilization = leases x device time / (workers x wall time), against what the tracker's
+//      build threads can feed at most (build-bound utilization).
+//   2. Real measurement (1, 2 workers, each measuring in its own tunefarm-measure child):
+//      candidates per second and the efficiency relative to 1 worker.
+// Both print the tracker-side build time per candidate and how many cores those builds kept
 // busy, since on a small machine the tracker's builds, not the workers, bound the rate.
-//   BENCH_TRIALS (96)  BENCH_WORKER_COUNTS ("1,2,4,8")  BENCH_REPEAT (1)  BENCH_MIN_REPEAT_MS (1)
+//   BENCH_SIM_WORKER_COUNTS ("1,4,16,64")  BENCH_DEVICE_MS (200)  BENCH_SIM_SECONDS (8: device
+//   seconds of work per worker)  BENCH_TRIALS (96)  BENCH_WORKER_COUNTS ("1,2")  BENCH_REPEAT (1)
+//   BENCH_MIN_REPEAT_MS (1)
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -51,11 +59,12 @@ struct LocalWorker {
 struct Measure {
   int repeat = 1;
   int min_repeat_ms = 1;
+  double simulated_device_ms = 0;  // > 0: workers measure with simulated-device-measure
 };
 
 RunResult RunFarm(int n, int trials, const Measure& m) {
   RunResult r;
-  r.batch = std::max(16, 4 * n);
+  r.batch = 16;
   char tmpl[] = "/tmp/farm_scaling_XXXXXX";
   if (mkdtemp(tmpl) == nullptr) {
     r.error = "mkdtemp failed";
@@ -79,6 +88,10 @@ RunResult RunFarm(int n, int trials, const Measure& m) {
     w.device_key = kKey;
     w.hostname = "scaling-" + std::to_string(i + 1);
     w.work_dir = dir + "/worker" + std::to_string(i + 1);
+    if (m.simulated_device_ms > 0) {
+      w.measure_program = TUNEFARM_SIMULATED_DEVICE;
+      w.measure_program_args = {std::to_string(m.simulated_device_ms)};
+    }
     auto worker = rpc_server::Worker::Create(w);
     if (!worker.ok()) {
       r.error = std::string(worker.status().message());
@@ -150,36 +163,82 @@ int EnvInt(const char* name, int fallback) {
   return v != nullptr && *v != '\0' ? std::atoi(v) : fallback;
 }
 
-int Main() {
-  spdlog::set_level(spdlog::level::warn);
-  setenv("TUNEFARM_LOG", "worker=warn", 0);  // the workers' own log; a user's setting wins
+std::vector<int> EnvCounts(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  std::vector<int> counts;
+  std::istringstream list(v != nullptr && *v != '\0' ? v : fallback);
+  for (std::string item; std::getline(list, item, ',');) {
+    if (std::atoi(item.c_str()) > 0) counts.push_back(std::atoi(item.c_str()));
+  }
+  return counts;
+}
+
+// Part 1: simulated devices. Returns the number of failed runs.
+int SimulatedDevices() {
+  Measure m;
+  m.simulated_device_ms = EnvInt("BENCH_DEVICE_MS", 200);
+  const double work_s = EnvInt("BENCH_SIM_SECONDS", 8);
+  std::printf(
+      "\n1. simulated devices: each candidate takes %.0f ms on its device (no kernel runs there); "
+      "the tracker's builds are real (%s, %u build threads)\n",
+      m.simulated_device_ms, kWorkload, std::thread::hardware_concurrency());
+  std::printf("%8s %7s %9s %9s %12s %14s %9s %11s %12s\n", "workers", "trials", "seconds", "cand/s",
+              "device util", "leases/worker", "build ms", "build cores", "build-bound");
+  int failures = 0;
+  for (int n : EnvCounts("BENCH_SIM_WORKER_COUNTS", "1,4,16,64")) {
+    // Enough work that each device is busy for BENCH_SIM_SECONDS if the farm keeps up.
+    const int trials = std::max(16, static_cast<int>(n * work_s * 1e3 / m.simulated_device_ms));
+    RunResult r = RunFarm(n, trials, m);
+    if (!r.error.empty()) {
+      std::printf("%8d  FAILED: %s\n", n, r.error.c_str());
+      ++failures;
+      if (r.job.trials_done == 0) continue;
+    }
+    const double device_s = m.simulated_device_ms / 1e3;
+    const double util = r.seconds > 0 ? r.job.trials_done * device_s / (n * r.seconds) : 0;
+    const double build_s = r.job.trials_done > 0 ? r.build_seconds / r.job.trials_done : 0;
+    // What the build threads can feed at most: cores / build time candidates per second, against
+    // the n / device time the devices could take.
+    const double bound =
+        build_s > 0 ? std::min(1.0, std::thread::hardware_concurrency() / build_s / (n / device_s))
+                    : 1.0;
+    char leases[32];
+    std::snprintf(leases, sizeof leases, "%lld-%lld", static_cast<long long>(r.min_leases),
+                  static_cast<long long>(r.max_leases));
+    std::printf("%8d %7d %9.2f %9.1f %12.2f %14s %9.1f %11.2f %12.2f\n", n, r.job.trials_done,
+                r.seconds, r.rate(), util, leases, 1e3 * build_s,
+                r.seconds > 0 ? r.build_seconds / r.seconds : 0.0, bound);
+  }
+  std::printf(
+      "  device util: trials x device time / (workers x wall, submit -> job finished; the first "
+      "builds and the reference's are in the wall time); build-bound: the most the tracker's "
+      "build threads can feed (cores / build time per candidate vs workers / device time)\n");
+  return failures;
+}
+
+// Part 2: real measurement.
+int RealMeasurement() {
   const int trials = EnvInt("BENCH_TRIALS", 96);
   Measure m;
   m.repeat = EnvInt("BENCH_REPEAT", 1);
   m.min_repeat_ms = EnvInt("BENCH_MIN_REPEAT_MS", 1);
-  const char* counts_env = std::getenv("BENCH_WORKER_COUNTS");
-  std::vector<int> counts;
-  std::istringstream list(counts_env != nullptr && *counts_env != '\0' ? counts_env : "1,2,4,8");
-  for (std::string item; std::getline(list, item, ',');) {
-    if (std::atoi(item.c_str()) > 0) counts.push_back(std::atoi(item.c_str()));
-  }
   const unsigned cores = std::thread::hardware_concurrency();
   std::printf(
-      "farm scaling: %s, random search, %d trials, repeat %d, min_repeat_ms %d, kernels on "
-      "1 thread;\n  tracker and workers in this process (each worker measures in its own child), "
-      "a fresh database per run\n",
+      "\n2. real measurement: %s, random search, %d trials, repeat %d, min_repeat_ms %d, kernels "
+      "on 1 thread;\n  tracker and workers in this process (each worker measures in its own "
+      "child), a fresh database per run\n",
       kWorkload, trials, m.repeat, m.min_repeat_ms);
   std::printf(
       "  this machine has %u cores: the tracker builds every candidate on them too, so beyond %u "
       "workers the efficiency measures the tracker's overhead under CPU contention, not the "
       "farm's scaling; timings are indicative (other work may share the machine)\n",
       cores, cores);
-  std::printf("%8s %6s %7s %7s %9s %9s %11s %11s %14s %9s %11s\n", "workers", "batch", "trials",
-              "errors", "seconds", "cand/s", "vs 1 worker", "efficiency", "leases/worker",
-              "build ms", "build cores");
+  std::printf("%8s %7s %7s %9s %9s %11s %11s %14s %9s %11s\n", "workers", "trials", "errors",
+              "seconds", "cand/s", "vs 1 worker", "efficiency", "leases/worker", "build ms",
+              "build cores");
   double base = 0;
   int failures = 0;
-  for (int n : counts) {
+  for (int n : EnvCounts("BENCH_WORKER_COUNTS", "1,2")) {
     RunResult r = RunFarm(n, trials, m);
     if (!r.error.empty()) {
       std::printf("%8d  FAILED: %s\n", n, r.error.c_str());
@@ -196,8 +255,8 @@ int Main() {
     char leases[32];
     std::snprintf(leases, sizeof leases, "%lld-%lld", static_cast<long long>(r.min_leases),
                   static_cast<long long>(r.max_leases));
-    std::printf("%8d %6d %7d %7d %9.2f %9.1f %11s %11s %14s %9.1f %11.2f\n", n, r.batch,
-                r.job.trials_done, r.job.errors, r.seconds, r.rate(), ratio, eff, leases,
+    std::printf("%8d %7d %7d %9.2f %9.1f %11s %11s %14s %9.1f %11.2f\n", n, r.job.trials_done,
+                r.job.errors, r.seconds, r.rate(), ratio, eff, leases,
                 r.job.trials_done > 0 ? 1e3 * r.build_seconds / r.job.trials_done : 0.0,
                 r.seconds > 0 ? r.build_seconds / r.seconds : 0.0);
   }
@@ -205,8 +264,17 @@ int Main() {
       "  cand/s: recorded trials / (submit -> job finished), all fixed costs included (reference "
       "build, first connection, measure child start); efficiency = rate(N) / (N * rate(1));\n"
       "  build ms: the tracker's compile time per candidate; build cores: those builds' seconds "
-      "per "
-      "wall second (near the core count: the builds bound the rate)\n");
+      "per wall second (near the core count: the builds bound the rate)\n");
+  return failures;
+}
+
+int Main() {
+  spdlog::set_level(spdlog::level::warn);
+  setenv("TUNEFARM_LOG", "worker=warn", 0);  // the workers' own log; a user's setting wins
+  std::printf(
+      "farm scaling: the job engine keeps candidates in flight (built while earlier ones "
+      "are measured)\n");
+  const int failures = SimulatedDevices() + RealMeasurement();
   return failures == 0 ? 0 : 1;
 }
 

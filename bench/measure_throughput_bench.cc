@@ -172,7 +172,7 @@ PassStats MeasurePass(const tuner::Task& task, const std::vector<space::Config>&
 
 void PrintPass(const char* title, const PassStats& st, const tuner::MeasureOptions& m) {
   const double n = st.candidates;
-  std::printf("%s (number=%d repeat=%d min_repeat_ms=%d):\n", title, m.number, m.repeat,
+  std::printf("%s (number=%d repeat=%d min_repeat_ms=%g):\n", title, m.number, m.repeat,
               m.min_repeat_ms);
   std::printf("  %.1f candidates/s  (%d in %.2f s)   %s\n", n / st.seconds, st.candidates,
               st.seconds, n / st.seconds >= 10 ? "OK (>= 10/s)" : "BELOW the 10/s aim");

@@ -103,7 +103,8 @@ void LeaseExecutor::Loop() {
     }
     LeaseOutcome result;
     result.lease_id = task.lease_id;
-    result.outcome = measurer_.Measure(std::move(task.request), task.timeout_s);
+    const double timeout_s = task.request.options.run_timeout_s;
+    result.outcome = measurer_.Measure(std::move(task.request), timeout_s);
     bool shutting_down = false;
     {
       std::lock_guard<std::mutex> lock(mu_);

@@ -19,8 +19,7 @@ namespace tunefarm::rpc_server {
 
 struct LeaseTask {
   int64_t lease_id = 0;
-  runtime::measure::MeasureRequest request;
-  double timeout_s = 10;  // for the candidate (load + check + time)
+  runtime::measure::MeasureRequest request;  // options.run_timeout_s: load + check + time
 };
 
 struct LeaseOutcome {

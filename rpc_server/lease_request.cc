@@ -3,8 +3,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "proto/mapping/measure_options_proto.h"
 #include "proto/tunefarm/v1/worker.pb.h"
-#include "rpc_server/measure_options.h"
 
 namespace tunefarm::rpc_server {
 namespace {
@@ -25,12 +25,9 @@ absl::StatusOr<PreparedLease> PrepareLease(const v1::Lease& lease, ArtifactCache
   LeaseTask& task = prepared.task;
   task.lease_id = lease.lease_id();
   // Checked before anything is stored: a lease with a bad number fails as a whole.
-  absl::StatusOr<double> timeout_s = RunTimeoutFromProto(lease.options());
-  if (!timeout_s.ok()) return timeout_s.status();
-  absl::StatusOr<runtime::measure::CandidateOptions> options =
-      CandidateOptionsFromProto(lease.options());
+  absl::StatusOr<runtime::measure::MeasureOptions> options =
+      proto_mapping::MeasureOptionsFromProto(lease.options());
   if (!options.ok()) return options.status();
-  task.timeout_s = *timeout_s;
   runtime::measure::MeasureRequest& request = task.request;
   absl::StatusOr<std::string> library = Resolve(lease.library(), cache);
   if (!library.ok()) return library.status();

@@ -23,7 +23,8 @@ struct PreparedLease {
 // Fails (the lease's result is then a runtime_error with this message) when an artifact's bytes
 // do not match its hash, a hash-only artifact is not cached ("artifact <hash> missing on
 // worker"), the lease asks this worker to build (it cannot), or one of its options is not finite
-// or outside its documented range (CandidateOptionsFromProto names the field).
+// or outside its documented range (proto_mapping::MeasureOptionsFromProto names
+// the field).
 absl::StatusOr<PreparedLease> PrepareLease(const v1::Lease& lease, ArtifactCache& cache);
 
 }  // namespace tunefarm::rpc_server

@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "proto/mapping/measure_options_proto.h"
 #include "proto/tunefarm/v1/session.pb.h"
 #include "runtime/core/dtype_name.h"
 #include "runtime/core/thread_pool.h"
@@ -194,17 +195,19 @@ absl::Status Time(SessionHost::Session& s, const v1::TimeFunctionRequest& reques
   if (!f.ok()) return f.status();
   absl::StatusOr<std::vector<runtime::PackedArg>> args = Arguments(s, request.args());
   if (!args.ok()) return args.status();
-  const v1::MeasureOptions& o = request.options();
+  // Checked as a lease's are: the same defaults, and no number out of range reaches the timer.
+  absl::StatusOr<runtime::measure::MeasureOptions> o =
+      proto_mapping::MeasureOptionsFromProto(request.options(), "options.");
+  if (!o.ok()) return o.status();
   std::string error;
-  if (!runtime::SetNumThreads(o.threads() > 0 ? o.threads() : 0, &error)) {
-    return absl::InvalidArgumentError(error);
-  }
+  if (!runtime::SetNumThreads(o->threads, &error)) return absl::InvalidArgumentError(error);
   runtime::TimeEvaluatorOptions timing;
-  timing.number = o.number() > 0 ? o.number() : 1;
-  timing.repeat = o.repeat() > 0 ? o.repeat() : 3;
-  timing.min_repeat_ms = o.number() > 0 ? 0 : o.min_repeat_ms();
-  timing.cooldown_ms = o.cooldown_ms();
-  timing.flush_cache = o.flush_cache();
+  // number 0: the evaluator raises it until a repeat lasts min_repeat_ms.
+  timing.number = o->number > 0 ? o->number : 1;
+  timing.min_repeat_ms = o->number > 0 ? 0 : o->min_repeat_ms;
+  timing.repeat = o->repeat;
+  timing.cooldown_ms = o->cooldown_ms;
+  timing.flush_cache = o->flush_cache;
   const runtime::PackedFunction& fn = *f;
   const std::vector<runtime::PackedArg>& call_args = *args;
   absl::StatusOr<std::vector<double>> seconds =

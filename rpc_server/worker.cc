@@ -163,9 +163,9 @@ void Worker::Impl::OnOutcome(LeaseOutcome outcome) {
       WorkerLog(LogLevel::kInfo,
                 absl::StrCat("lease ", outcome.lease_id, " was cancelled: result dropped"));
     } else {
-      const std::string_view kind = runtime::measure::OutcomeKindName(outcome.outcome.kind);
+      const std::string_view kind = runtime::measure::ErrorKindName(outcome.outcome.kind);
       ++stats.leases_done;
-      if (outcome.outcome.kind != runtime::measure::OutcomeKind::kOk) ++stats.leases_failed;
+      if (outcome.outcome.kind != runtime::measure::ErrorKind::kOk) ++stats.leases_failed;
       v1::LeaseResult result;
       result.set_lease_id(outcome.lease_id);
       v1::MeasureOutcome* out = result.mutable_outcome();
@@ -194,7 +194,7 @@ void Worker::Impl::OnLease(const v1::Lease& lease) {
   if (!prepared.ok()) {
     LeaseOutcome failed;
     failed.lease_id = lease.lease_id();
-    failed.outcome.kind = runtime::measure::OutcomeKind::kRuntimeError;
+    failed.outcome.kind = runtime::measure::ErrorKind::kRuntimeError;
     failed.outcome.message = std::string(prepared.status().message());
     WorkerLog(LogLevel::kWarn,
               absl::StrCat("lease ", lease.lease_id(), ": ", prepared.status().message()));

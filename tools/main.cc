@@ -136,7 +136,9 @@ void AddFarmCommands(CLI::App& app, FarmCommands& f) {
   f.tracker_cmd->add_option("--tls-key", f.tracker.tls_key, "... and this private key (PEM)");
   f.tracker_cmd->add_option("--max-jobs", f.tracker.max_jobs, "Unfinished jobs at most")
       ->capture_default_str();
-  f.tracker_cmd->add_option("--max-running", f.tracker.max_running, "Jobs tuning at once")
+  f.tracker_cmd
+      ->add_option("--build-threads", f.tracker.build_threads,
+                   "Candidates the tracker compiles at once (0: its cores)")
       ->capture_default_str();
   f.tracker_cmd->add_option("--max-trials", f.tracker.max_trials, "Trials per job at most")
       ->capture_default_str();

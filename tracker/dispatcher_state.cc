@@ -198,7 +198,7 @@ void DispatcherState::Dispatch(const std::string& key_name, int64_t now_ms,
     MakeNotIdle(w);
     Item& item = items_.at(item_id);
     int64_t lease_id = next_lease_++;
-    int64_t deadline = now_ms + static_cast<int64_t>(item.work->run_timeout_s * 2 * 1000) +
+    int64_t deadline = now_ms + static_cast<int64_t>(item.work->options.run_timeout_s * 2 * 1000) +
                        options_.lease_slack_ms;
     leases_[lease_id] = Lease{item_id, w.description.worker_id, deadline};
     deadlines_.insert({deadline, lease_id});

@@ -1,13 +1,11 @@
-// JobManager: the jobs in memory (spec, status, the stop flag and runner of a running one), a
-// FIFO of queued jobs feeding at most max_running job threads, and the jobs table that outlives
-// the process. A monitor thread keeps each unfinished job's "waiting" message current.
+// JobManager: the jobs in memory (spec and status), the job engine that runs them, and the jobs
+// table that outlives the process. A monitor thread keeps each unfinished job's "waiting"
+// message current and writes again a state the table missed.
 #include "tracker/job_manager.h"
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
-#include <deque>
 #include <map>
 #include <mutex>
 #include <random>
@@ -16,10 +14,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "spdlog/spdlog.h"
-#include "tracker/builder_pool.h"
+#include "tracker/job_engine.h"
 #include "tracker/job_runner.h"
 #include "tracker/job_table.h"
-#include "tracker/remote_runner.h"
+#include "tracker/shared_record_store.h"
 #include "tuner/search/strategy_factory.h"
 
 namespace tunefarm::tracker {
@@ -29,18 +27,15 @@ constexpr auto kMonitorPeriod = std::chrono::milliseconds(200);
 // How often a job state the table missed is written again (each try may wait out the table's
 // busy timeout, under the jobs lock, so not at every monitor pass).
 constexpr auto kUnsavedRetryPeriod = std::chrono::seconds(1);
-// How long Cancel waits for a running job's thread to wind down, so that it can usually return
-// the job as cancelled; past that it returns the job as it stands (it still ends cancelled).
+// How long Cancel waits for a running job to wind down (its builds and leases withdrawn), so
+// that it can usually return the job as cancelled; past that it returns the job as it stands (it
+// still ends cancelled).
 constexpr auto kCancelWait = std::chrono::seconds(10);
 
 struct Job {
   JobSpec spec;
   JobStatus status;
-  std::unique_ptr<tuner::Task> task;  // made by Submit; the job thread takes it
-  std::atomic<bool> stop{false};
   bool cancel_requested = false;
-  RemoteRunner* runner = nullptr;  // set by the job thread under the manager's lock
-  std::thread thread;
   // The jobs table missed this job's last state (a write failed, e.g. the database was locked):
   // the monitor writes it again until it lands, so the table never keeps saying "running" for a
   // job that ended.
@@ -60,33 +55,27 @@ void ApplyProgress(const JobProgress& p, JobStatus& s) {
 }  // namespace
 
 struct JobManager::Impl {
-  Impl(JobManagerOptions o, Dispatcher& d, LeaseSender& s, std::unique_ptr<JobTable> t,
+  Impl(JobManagerOptions o, Dispatcher& d, std::unique_ptr<JobTable> t,
        std::unique_ptr<tuner::RecordStore> r)
       : options(std::move(o)),
         dispatcher(d),
-        sender(s),
         table(std::move(t)),
-        pool(BuilderPoolOptions{options.build_parallelism, options.work_dir_parent}),
         store(std::move(r)),
         rng(std::random_device{}()) {}
 
   const JobManagerOptions options;
   Dispatcher& dispatcher;
-  LeaseSender& sender;
   const std::unique_ptr<JobTable> table;
-  const BuilderPool pool;
-  // Reads the records of jobs that are not in memory (finished before this tracker started).
-  std::mutex store_mu;
-  const std::unique_ptr<tuner::RecordStore> store;
+  // The one record store connection: the engine's jobs write through it, and the manager reads
+  // the records of jobs that are not in memory (finished before this tracker started).
+  SharedRecordStore store;
+  std::unique_ptr<JobEngine> engine;  // made once Impl exists: its callbacks come here
 
   mutable std::mutex mu;
   mutable std::condition_variable changed;  // any job's version moved
   std::condition_variable monitor_cv;
   std::map<std::string, std::shared_ptr<Job>> jobs;
-  std::deque<std::shared_ptr<Job>> queue;
-  int running = 0;
   bool shutting_down = false;
-  std::vector<std::thread> ended_threads;  // joined by the monitor (or at shutdown)
   std::thread monitor;
   std::mt19937_64 rng;
 
@@ -124,19 +113,7 @@ struct JobManager::Impl {
       return absl::StrCat("waiting: no worker with device key '", job.spec.device_key,
                           "' is connected");
     }
-    return job.status.state == JobState::kQueued ? "queued: waiting for a free tuning slot" : "";
-  }
-
-  void ScheduleLocked() {
-    while (!shutting_down && running < options.max_running && !queue.empty()) {
-      std::shared_ptr<Job> job = queue.front();
-      queue.pop_front();
-      if (IsFinished(job->status.state)) continue;
-      ++running;
-      job->status.state = JobState::kRunning;  // DesiredMessage reads it
-      SetState(*job, JobState::kRunning, DesiredMessage(*job));
-      job->thread = std::thread([this, job] { JobThread(job); });
-    }
+    return "";
   }
 
   int UnfinishedLocked() const {
@@ -153,59 +130,34 @@ struct JobManager::Impl {
     }
   }
 
-  // --- the job thread ---
-  void JobThread(std::shared_ptr<Job> job) {
-    std::unique_ptr<tuner::Task> task;
-    JobSpec spec;
-    std::string id;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      task = std::move(job->task);
-      spec = job->spec;
-      id = job->status.id;
+  // --- the engine's callbacks (engine threads, no engine lock held) ---
+  void OnProgress(const std::string& id, const JobProgress& p) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = jobs.find(id);
+    if (it == jobs.end()) return;
+    ApplyProgress(p, it->second->status);
+    Touch(*it->second);
+  }
+
+  void OnEnd(const std::string& id, const JobEnd& end) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = jobs.find(id);
+    if (it == jobs.end()) return;
+    Job& job = *it->second;
+    if (job.cancel_requested) {
+      SetState(job, JobState::kCancelled, "cancelled");
+    } else if (shutting_down) {
+      // Stopped by the tracker going down: the job stays running in the table and resumes with
+      // the next start.
+    } else if (!end.status.ok()) {
+      SetState(job, JobState::kFailed, std::string(end.status.message()));
+    } else {
+      SetState(job, JobState::kSucceeded,
+               end.early_stopped ? "early stopped"
+               : end.exhausted   ? "space exhausted"
+                                 : "done");
     }
-    JobRunContext context{dispatcher, sender, pool, options.db_path, options.max_artifact_bytes};
-    context.metrics = options.metrics;
-    context.clock = options.clock;
-    JobRunHooks hooks;
-    hooks.on_runner = [&](RemoteRunner* runner) {
-      std::lock_guard<std::mutex> lock(mu);
-      job->runner = runner;
-    };
-    hooks.on_progress = [&](const JobProgress& p) {
-      std::lock_guard<std::mutex> lock(mu);
-      ApplyProgress(p, job->status);
-      Touch(*job);
-    };
-    JobRunOutcome out = RunJob(id, spec, std::move(task), context, job->stop, hooks);
-    bool clean_dispatcher = false;
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      --running;
-      if (job->cancel_requested) {
-        SetState(*job, JobState::kCancelled, "cancelled");
-        clean_dispatcher = true;
-      } else if (shutting_down && (out.interrupted || !out.status.ok())) {
-        // Stopped by the tracker going down: the job stays queued/running in the table and
-        // resumes with the next start.
-        clean_dispatcher = true;
-      } else if (!out.status.ok()) {
-        SetState(*job, JobState::kFailed, std::string(out.status.message()));
-      } else {
-        SetState(*job, JobState::kSucceeded,
-                 out.early_stopped ? "early stopped"
-                 : out.exhausted   ? "space exhausted"
-                                   : "done");
-      }
-      ended_threads.push_back(std::move(job->thread));
-      ScheduleLocked();
-      monitor_cv.notify_all();
-    }
-    if (clean_dispatcher) {
-      // Whatever of the job is still queued or leased (a runner stopped mid-batch) goes.
-      std::vector<Withdrawal> withdrawals = dispatcher.CancelJob(id);
-      if (!withdrawals.empty()) sender.Withdraw(std::move(withdrawals));
-    }
+    monitor_cv.notify_all();
   }
 
   void MonitorLoop() {
@@ -222,16 +174,6 @@ struct JobManager::Impl {
         job->status.message = std::move(message);
         Touch(*job);
         Persist(*job);
-      }
-      if (!ended_threads.empty()) {
-        std::vector<std::thread> ended = std::move(ended_threads);
-        ended_threads.clear();
-        lock.unlock();
-        for (std::thread& t : ended) {
-          if (t.joinable()) t.join();
-        }
-        lock.lock();
-        continue;
       }
       monitor_cv.wait_for(lock, kMonitorPeriod);
     }
@@ -258,9 +200,9 @@ struct JobManager::Impl {
     s.priority = row.priority;
     s.tuner = row.tuner;
     s.version = 1;
-    std::lock_guard<std::mutex> lock(store_mu);
-    absl::StatusOr<JobProgress> p =
-        JobProgressFromStore(*store, row.id, row.workload_key, row.target, row.device_key);
+    absl::StatusOr<JobProgress> p = store.With([&](tuner::RecordStore& records) {
+      return JobProgressFromStore(records, row.id, row.workload_key, row.target, row.device_key);
+    });
     if (p.ok()) {
       ApplyProgress(*p, s);
     } else {
@@ -283,38 +225,26 @@ struct JobManager::Impl {
     job->spec = *std::move(spec);
     job->status = StatusFromRow(row);
     std::lock_guard<std::mutex> lock(mu);
-    job->status.state = JobState::kQueued;
+    job->status.state = JobState::kRunning;
     job->status.message = DesiredMessage(*job);
     job->status.updated_ms = options.clock->NowMs();
     Persist(*job);
     spdlog::info("job {}: resuming ({} of {} trials recorded)", row.id, job->status.trials_done,
                  job->status.trials);
     jobs[row.id] = job;
-    queue.push_back(std::move(job));
+    engine->Start(row.id, job->spec, nullptr);
   }
 
   void Shutdown() {
-    std::vector<std::thread> threads;
     {
       std::lock_guard<std::mutex> lock(mu);
       shutting_down = true;
-      for (auto& [id, job] : jobs) {
-        job->stop = true;
-        if (job->runner != nullptr) job->runner->Interrupt();
-        if (job->thread.joinable()) threads.push_back(std::move(job->thread));
-      }
       monitor_cv.notify_all();
       changed.notify_all();
     }
+    // Not under `mu`: the engine's threads may be waiting for it in a callback.
+    if (engine != nullptr) engine->Shutdown();
     if (monitor.joinable()) monitor.join();
-    for (std::thread& t : threads) t.join();
-    std::lock_guard<std::mutex> lock(mu);
-    for (std::thread& t : ended_threads) {
-      // Past their last use of the lock (only the dispatcher clean-up may remain): joining
-      // under it cannot deadlock.
-      if (t.joinable()) t.join();
-    }
-    ended_threads.clear();
   }
 };
 
@@ -324,8 +254,8 @@ absl::StatusOr<std::unique_ptr<JobManager>> JobManager::Create(JobManagerOptions
   if (options.db_path.empty()) {
     return absl::InvalidArgumentError("the job manager needs a record database path");
   }
-  if (options.max_jobs < 1 || options.max_running < 1 || options.max_trials < 1) {
-    return absl::InvalidArgumentError("max_jobs, max_running and max_trials must be >= 1");
+  if (options.max_jobs < 1 || options.max_trials < 1 || options.event_threads < 1) {
+    return absl::InvalidArgumentError("max_jobs, max_trials and event_threads must be >= 1");
   }
   absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(options.db_path);
   if (!table.ok()) return table.status();
@@ -334,14 +264,20 @@ absl::StatusOr<std::unique_ptr<JobManager>> JobManager::Create(JobManagerOptions
   if (!store.ok()) return store.status();
   absl::StatusOr<std::vector<JobRow>> unfinished = (*table)->LoadUnfinished();
   if (!unfinished.ok()) return unfinished.status();
-  auto impl = std::make_unique<Impl>(std::move(options), dispatcher, sender, *std::move(table),
-                                     *std::move(store));
-  for (const JobRow& row : *unfinished) impl->Resume(row);
+  auto impl =
+      std::make_unique<Impl>(std::move(options), dispatcher, *std::move(table), *std::move(store));
   Impl* raw = impl.get();
-  {
-    std::lock_guard<std::mutex> lock(raw->mu);
-    raw->ScheduleLocked();
-  }
+  JobEngineOptions eo;
+  eo.event_threads = raw->options.event_threads;
+  eo.build_threads = raw->options.build_parallelism;
+  eo.work_dir_parent = raw->options.work_dir_parent;
+  eo.max_artifact_bytes = raw->options.max_artifact_bytes;
+  eo.metrics = raw->options.metrics;
+  eo.clock = raw->options.clock;
+  eo.on_progress = [raw](const std::string& id, const JobProgress& p) { raw->OnProgress(id, p); };
+  eo.on_end = [raw](const std::string& id, const JobEnd& end) { raw->OnEnd(id, end); };
+  raw->engine = std::make_unique<JobEngine>(std::move(eo), dispatcher, sender, raw->store);
+  for (const JobRow& row : *unfinished) raw->Resume(row);
   raw->monitor = std::thread([raw] { raw->MonitorLoop(); });
   return std::unique_ptr<JobManager>(new JobManager(std::move(impl)));
 }
@@ -375,9 +311,8 @@ absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
   s.trials = spec.trials;
   s.priority = spec.priority;
   s.tuner = spec.tuner;
-  s.state = JobState::kQueued;
+  s.state = JobState::kRunning;
   s.version = 1;
-  job->task = *std::move(task);
 
   std::lock_guard<std::mutex> lock(m.mu);
   if (m.shutting_down) return absl::UnavailableError("the tracker is shutting down");
@@ -408,10 +343,9 @@ absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
   }
   s.id = row.id;
   m.jobs[s.id] = job;
-  m.queue.push_back(job);
   spdlog::info("job {}: submitted {} on {} for device key '{}', {} trials", s.id, s.workload_key,
                spec.target, s.device_key, s.trials);
-  m.ScheduleLocked();
+  m.engine->Start(s.id, spec, *std::move(task));
   return job->status;
 }
 
@@ -434,20 +368,10 @@ absl::StatusOr<JobStatus> JobManager::Cancel(const std::string& id) {
   }
   std::shared_ptr<Job> job = it->second;
   if (IsFinished(job->status.state) || job->cancel_requested) return job->status;
-  if (job->status.state == JobState::kQueued) {
-    std::erase(m.queue, job);
-    m.SetState(*job, JobState::kCancelled, "cancelled");
-    return job->status;
-  }
   job->cancel_requested = true;
-  job->stop = true;
-  if (job->runner != nullptr) job->runner->Interrupt();
   job->status.message = "cancelling";
   m.Touch(*job);
-  lock.unlock();
-  std::vector<Withdrawal> withdrawals = m.dispatcher.CancelJob(id);
-  if (!withdrawals.empty()) m.sender.Withdraw(std::move(withdrawals));
-  lock.lock();
+  m.engine->Stop(id);
   m.changed.wait_for(lock, kCancelWait, [&] { return IsFinished(job->status.state); });
   return job->status;
 }

@@ -1,6 +1,7 @@
-// JobManager: accepts tuning jobs, runs each one's tuning loop (tuner::Tune with the tracker's
-// builder pool and a RemoteRunner) on a bounded set of job threads, persists every job in the
-// record database, and resumes unfinished jobs when a tracker starts on that database.
+// JobManager: accepts tuning jobs, runs each one as a pipeline on the job engine (a few event
+// threads and the build threads, shared by every job: no thread per job and no cap on running
+// jobs), persists every job in the record database, and resumes unfinished jobs when a tracker
+// starts on that database.
 #pragma once
 
 #include <cstdint>
@@ -21,11 +22,11 @@ class Metrics;
 
 struct JobManagerOptions {
   std::string db_path;      // the record database (also holds the jobs table)
-  int max_jobs = 64;        // queued + running; beyond: ResourceExhausted
-  int max_running = 4;      // tuning loops at once; more jobs wait queued
+  int max_jobs = 1000;      // unfinished at once; beyond: ResourceExhausted
   int max_trials = 100000;  // per job; beyond: InvalidArgument
   int64_t max_artifact_bytes = 64ll << 20;
   int build_parallelism = 0;    // candidates compiled at once across all jobs; 0: cores
+  int event_threads = 2;        // threads that advance the jobs (propose, record, learn)
   std::string work_dir_parent;  // scratch for built libraries; empty: $TMPDIR or /tmp
   Metrics* metrics = nullptr;   // times the jobs' database writes; must outlive the manager
   const runtime::Clock* clock = &runtime::SystemClock();  // job and record times
@@ -39,8 +40,8 @@ class JobManager {
   static absl::StatusOr<std::unique_ptr<JobManager>> Create(JobManagerOptions options,
                                                             Dispatcher& dispatcher,
                                                             LeaseSender& sender);
-  // Stops the job threads without finishing their jobs (they stay running in the database and
-  // resume on the next start).
+  // Stops the engine without finishing its jobs (they stay running in the database and resume on
+  // the next start).
   ~JobManager();
 
   // Validates and stores the job. InvalidArgument names the problem (unknown workload or

@@ -6,11 +6,8 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/type_names.h"
 #include "runtime/core/abbreviate.h"
-#include "spdlog/spdlog.h"
-#include "tuner/search/strategy_factory.h"
 #include "tuner/templates/script_template.h"
 #include "tuner/templates/template_registry.h"
-#include "tuner/tuning_loop.h"
 #include "tuner/workload.h"
 
 namespace tunefarm::tracker {
@@ -98,92 +95,6 @@ absl::StatusOr<JobProgress> JobProgressFromStore(tuner::RecordStore& store,
     }
   }
   return p;
-}
-
-JobRunOutcome RunJob(const std::string& job_id, const JobSpec& spec,
-                     std::unique_ptr<tuner::Task> task, const JobRunContext& context,
-                     const std::atomic<bool>& stop, const JobRunHooks& hooks) {
-  JobRunOutcome out;
-  auto fail = [&](const absl::Status& s) {
-    out.status = s;
-    return out;
-  };
-  if (task == nullptr) {
-    absl::StatusOr<std::unique_ptr<tuner::Task>> made = MakeJobTask(spec);
-    if (!made.ok()) return fail(made.status());
-    task = *std::move(made);
-  }
-  // The job's own connection: the store is used from this thread only.
-  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
-      tuner::RecordStore::Open(context.db_path);
-  if (!store.ok()) return fail(store.status());
-  if (absl::Status s = (*store)->PutWorkload(task->key(), task->flops()); !s.ok()) return fail(s);
-  absl::StatusOr<JobProgress> base =
-      JobProgressFromStore(**store, job_id, task->key(), task->target(), spec.device_key);
-  if (!base.ok()) return fail(base.status());
-  if (hooks.on_progress) hooks.on_progress(*base);
-  const int remaining = spec.trials - base->trials_done;
-  if (remaining <= 0) return out;  // a restart found the job's budget already spent
-
-  tuner::StrategyOptions so;
-  so.name = spec.tuner;
-  so.seed = spec.seed;
-  so.transfer_from = spec.transfer ? store->get() : nullptr;
-  const std::string target = spec.target;
-  so.make_task = [target](const tuner::Workload& w) { return tuner::CreateTask(w, target); };
-  absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> bundle =
-      tuner::MakeSearchStrategy(*task, so);
-  if (!bundle.ok()) return fail(bundle.status());
-  if (!(*bundle)->transfer_summary.empty()) {
-    spdlog::info("job {}: {}", job_id, (*bundle)->transfer_summary);
-  }
-  absl::StatusOr<std::unique_ptr<tuner::Builder>> builder =
-      context.pool.MakeBuilder(spec.measure, spec.batch_size);
-  if (!builder.ok()) return fail(builder.status());
-
-  RemoteRunnerOptions ro;
-  ro.device_key = spec.device_key;
-  ro.job_id = job_id;
-  ro.measure = spec.measure;
-  ro.seed = spec.seed;
-  ro.max_artifact_bytes = context.max_artifact_bytes;
-  ro.stop = &stop;
-  ro.metrics = context.metrics;
-  ro.clock = context.clock;
-  RemoteRunner runner(context.dispatcher, context.sender, store->get(), ro);
-  if (hooks.on_runner) hooks.on_runner(&runner);
-  context.dispatcher.SetJobWeight(job_id, spec.priority);
-
-  tuner::TuneOptions to;
-  to.trials = remaining;
-  to.batch_size = spec.batch_size;
-  to.early_stopping = spec.early_stopping;
-  to.job_id = job_id;
-  to.clock = context.clock;
-  to.resume = true;
-  to.stop = &stop;
-  to.on_progress = [&](const tuner::TuneProgress& p) {
-    JobProgress now = *base;
-    now.trials_done += p.trials_done;
-    now.errors += p.errors;
-    for (const auto& [kind, n] : p.error_counts) {
-      now.error_counts[std::string(tuner::ErrorKindName(kind))] += n;
-    }
-    if (p.best_seconds > 0) {
-      now.best_seconds = p.best_seconds;
-      now.best_gflops = p.best_gflops;
-      now.best_config_json = p.best_config_json;
-    }
-    if (hooks.on_progress) hooks.on_progress(now);
-  };
-  absl::StatusOr<tuner::TuneSummary> summary =
-      tuner::Tune(*task, *(*bundle)->strategy, **builder, runner, store->get(), to);
-  if (hooks.on_runner) hooks.on_runner(nullptr);
-  if (!summary.ok()) return fail(summary.status());
-  out.interrupted = summary->interrupted;
-  out.early_stopped = summary->early_stopped;
-  out.exhausted = summary->exhausted;
-  return out;
 }
 
 }  // namespace tunefarm::tracker

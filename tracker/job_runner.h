@@ -1,23 +1,16 @@
-// One job's tuning run on its job thread (task, own record store connection, strategy, pooled
-// builder, RemoteRunner, tuner::Tune for the trials it still owes), and Submit's spec checks.
+// What a job is before it runs: Submit's spec checks, its task, and where it stands by its
+// records (across tracker restarts).
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "runtime/clock.h"
-#include "tracker/builder_pool.h"
-#include "tracker/dispatcher.h"
 #include "tracker/job.h"
-#include "tracker/lease_sender.h"
-#include "tracker/remote_runner.h"
 #include "tuner/record_store.h"
 #include "tuner/task.h"
 
@@ -52,34 +45,5 @@ absl::StatusOr<JobProgress> JobProgressFromStore(tuner::RecordStore& store,
                                                  const std::string& workload_key,
                                                  const std::string& target,
                                                  const std::string& device_key);
-
-struct JobRunContext {
-  Dispatcher& dispatcher;
-  LeaseSender& sender;
-  const BuilderPool& pool;
-  std::string db_path;
-  int64_t max_artifact_bytes = 64ll << 20;
-  Metrics* metrics = nullptr;  // handed to the job's RemoteRunner (database write times)
-  const runtime::Clock* clock = &runtime::SystemClock();  // submit and record times
-};
-
-struct JobRunHooks {
-  // The job's runner once it exists, and null before it is destroyed, so that a cancel can
-  // interrupt it: the owner must call Interrupt only under the lock this hook takes.
-  std::function<void(RemoteRunner*)> on_runner;
-  std::function<void(const JobProgress&)> on_progress;
-};
-
-struct JobRunOutcome {
-  absl::Status status;  // an infrastructure failure: the job failed
-  bool interrupted = false;
-  bool early_stopped = false;
-  bool exhausted = false;
-};
-
-// Runs the job to its end or until `stop` is set. `task` may be null (it is made from the spec).
-JobRunOutcome RunJob(const std::string& job_id, const JobSpec& spec,
-                     std::unique_ptr<tuner::Task> task, const JobRunContext& context,
-                     const std::atomic<bool>& stop, const JobRunHooks& hooks);
 
 }  // namespace tunefarm::tracker

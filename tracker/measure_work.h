@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/measure/measure_protocol.h"
+#include "runtime/measure/measure_options.h"
 #include "tuner/record.h"
 
 namespace tunefarm::tracker {
@@ -34,9 +34,8 @@ struct MeasureWork {
   std::string reference_function;
   std::string reference_key;
   std::map<std::string, int64_t> bindings;
-  runtime::measure::CandidateOptions options;
-  double run_timeout_s = 10;  // on the device, per attempt
-  double best_seconds = 0;    // for the slow-candidate cutoff
+  runtime::measure::MeasureOptions options;  // run_timeout_s: on the device, per attempt
+  double best_seconds = 0;                   // for the slow-candidate cutoff
 };
 
 struct WorkOutcome {

@@ -246,7 +246,8 @@ std::string RenderMetricsText(const Metrics& metrics, const Dispatcher& dispatch
               "Time from a worker's result reaching the dispatcher to that worker's next lease "
               "being made (only results followed at once by another lease).",
               metrics.dispatch_latency());
-  w.Histogram("tunefarm_db_write_seconds", "Time to store one measurement record in the database.",
+  w.Histogram("tunefarm_db_write_seconds",
+              "Time to store a job's newly arrived results in the database (one transaction).",
               metrics.db_write_latency());
   return w.Take();
 }

@@ -1,5 +1,4 @@
-// Record: one measurement attempt, successful or not, as the record store keeps it, and the
-// error kinds a measurement can end with (outcomes are data, not errors).
+// Record: one measurement attempt, successful or not, as the record store keeps it.
 #pragma once
 
 #include <cstdint>
@@ -9,29 +8,15 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "runtime/measure/error_kind.h"
 
 namespace tunefarm::tuner {
 
-enum class ErrorKind {
-  kOk,
-  kBuildError,
-  kBuildTimeout,
-  kRuntimeError,
-  kRunTimeout,
-  kWrongAnswer,
-  kWorkerLost,
-  kInvalidConfig,
-};
-
-inline constexpr ErrorKind kAllErrorKinds[] = {
-    ErrorKind::kOk,           ErrorKind::kBuildError,    ErrorKind::kBuildTimeout,
-    ErrorKind::kRuntimeError, ErrorKind::kRunTimeout,    ErrorKind::kWrongAnswer,
-    ErrorKind::kWorkerLost,   ErrorKind::kInvalidConfig,
-};
-
-// The stable snake_case name stored in the database and in JSON lines ("ok", "build_error", ...).
-std::string_view ErrorKindName(ErrorKind kind);
-absl::StatusOr<ErrorKind> ParseErrorKind(std::string_view name);
+// The outcome vocabulary is the runtime's, shared with the measure child and the worker.
+using runtime::measure::ErrorKind;
+using runtime::measure::ErrorKindName;
+using runtime::measure::kAllErrorKinds;
+using runtime::measure::ParseErrorKind;
 
 struct Record {
   std::string workload_key;            // canonical task key, e.g. "matmul:1024,1024,1024:float32"

@@ -18,7 +18,7 @@ double NowSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-MeasureResponse Failure(const MeasureRequest& request, MeasureStatus status, std::string message) {
+MeasureResponse Failure(const MeasureRequest& request, ErrorKind status, std::string message) {
   MeasureResponse response;
   response.id = request.id;
   response.status = status;
@@ -48,7 +48,7 @@ absl::StatusOr<int> CalibrateNumber(const std::function<absl::Status()>& call, d
   }
 }
 
-TimeEvaluatorOptions TimingOptions(const CandidateOptions& o, int calibrated_number) {
+TimeEvaluatorOptions TimingOptions(const MeasureOptions& o, int calibrated_number) {
   TimeEvaluatorOptions t;
   t.number = o.number > 0 ? o.number : calibrated_number;
   // Calibrated: the evaluator only corrects a gross miss (a repeat under half the target).
@@ -60,7 +60,7 @@ TimeEvaluatorOptions TimingOptions(const CandidateOptions& o, int calibrated_num
   return t;
 }
 
-std::string CutShortMessage(double first_seconds, const CandidateOptions& options,
+std::string CutShortMessage(double first_seconds, const MeasureOptions& options,
                             double best_seconds) {
   return absl::StrCat("cut short: the first run took ", first_seconds, " s, over ",
                       options.slow_cutoff_ratio, " x the best ", best_seconds, " s");
@@ -70,7 +70,7 @@ std::string CutShortMessage(double first_seconds, const CandidateOptions& option
 // clock around a call, which would count the copies to and from the device.
 MeasureResponse MeasureOnGpu(const MeasureRequest& request, const MeasuredKernel& fn,
                              const std::vector<PackedArg>& packed) {
-  const CandidateOptions& options = request.options;
+  const MeasureOptions& options = request.options;
   MeasureResponse response;
   response.id = request.id;
   if (request.best_seconds > 0 && options.slow_cutoff_ratio > 0) {
@@ -78,7 +78,7 @@ MeasureResponse MeasureOnGpu(const MeasureRequest& request, const MeasuredKernel
     once.warmup = 0;
     absl::StatusOr<std::vector<double>> first = fn.TimeOnDevice(packed, once);
     if (!first.ok()) {
-      return Failure(request, MeasureStatus::kRuntimeError, std::string(first.status().message()));
+      return Failure(request, ErrorKind::kRuntimeError, std::string(first.status().message()));
     }
     if (first->front() > options.slow_cutoff_ratio * request.best_seconds) {
       response.repeat_seconds = *first;
@@ -94,7 +94,7 @@ MeasureResponse MeasureOnGpu(const MeasureRequest& request, const MeasuredKernel
   timing.warmup = 1;  // the checked run's launches were not timed and the copies came between
   absl::StatusOr<std::vector<double>> samples = fn.TimeOnDevice(packed, timing);
   if (!samples.ok()) {
-    return Failure(request, MeasureStatus::kRuntimeError, std::string(samples.status().message()));
+    return Failure(request, ErrorKind::kRuntimeError, std::string(samples.status().message()));
   }
   response.repeat_seconds = *std::move(samples);
   return response;
@@ -103,11 +103,11 @@ MeasureResponse MeasureOnGpu(const MeasureRequest& request, const MeasuredKernel
 }  // namespace
 
 MeasureResponse CandidateMeasurer::Measure(const MeasureRequest& request) {
-  const CandidateOptions& options = request.options;
+  const MeasureOptions& options = request.options;
   if (options.threads != threads_) {
     std::string error;
     if (!SetNumThreads(options.threads, &error)) {
-      return Failure(request, MeasureStatus::kRuntimeError, "threads: " + error);
+      return Failure(request, ErrorKind::kRuntimeError, "threads: " + error);
     }
     threads_ = options.threads;
   }
@@ -116,7 +116,7 @@ MeasureResponse CandidateMeasurer::Measure(const MeasureRequest& request) {
     // runner can give a slow naive reference its own deadline.
     absl::StatusOr<const ReferenceRun*> got = references_.Get(request);
     if (!got.ok()) {
-      return Failure(request, MeasureStatus::kRuntimeError, std::string(got.status().message()));
+      return Failure(request, ErrorKind::kRuntimeError, std::string(got.status().message()));
     }
     MeasureResponse prepared;
     prepared.id = request.id;
@@ -125,7 +125,7 @@ MeasureResponse CandidateMeasurer::Measure(const MeasureRequest& request) {
   absl::StatusOr<MeasuredKernel> fn =
       MeasuredKernel::Load(request.library_path, request.function_name);
   if (!fn.ok()) {
-    return Failure(request, MeasureStatus::kRuntimeError, std::string(fn.status().message()));
+    return Failure(request, ErrorKind::kRuntimeError, std::string(fn.status().message()));
   }
 
   const ReferenceRun* reference = nullptr;
@@ -133,7 +133,7 @@ MeasureResponse CandidateMeasurer::Measure(const MeasureRequest& request) {
   if (options.check_correctness) {
     absl::StatusOr<const ReferenceRun*> got = references_.Get(request);
     if (!got.ok()) {
-      return Failure(request, MeasureStatus::kRuntimeError, std::string(got.status().message()));
+      return Failure(request, ErrorKind::kRuntimeError, std::string(got.status().message()));
     }
     reference = *got;
     work = reference->inputs.Clone();
@@ -141,19 +141,19 @@ MeasureResponse CandidateMeasurer::Measure(const MeasureRequest& request) {
     work = KernelArguments::Make(fn->signature(), request.bindings, options.seed);
   }
   if (!work.ok()) {
-    return Failure(request, MeasureStatus::kRuntimeError, std::string(work.status().message()));
+    return Failure(request, ErrorKind::kRuntimeError, std::string(work.status().message()));
   }
   const std::vector<PackedArg> packed = work->Pack();
   auto call = [&] { return fn->Call(packed); };
 
   const double start = NowSeconds();
   if (absl::Status s = call(); !s.ok()) {
-    return Failure(request, MeasureStatus::kRuntimeError, std::string(s.message()));
+    return Failure(request, ErrorKind::kRuntimeError, std::string(s.message()));
   }
   const double first_seconds = NowSeconds() - start;
   if (reference != nullptr) {
     std::string mismatch = FindMismatch(*work, reference->expected, options.rtol, options.atol);
-    if (!mismatch.empty()) return Failure(request, MeasureStatus::kWrongAnswer, mismatch);
+    if (!mismatch.empty()) return Failure(request, ErrorKind::kWrongAnswer, mismatch);
   }
 
   if (fn->on_gpu()) return MeasureOnGpu(request, *fn, packed);
@@ -171,11 +171,11 @@ MeasureResponse CandidateMeasurer::Measure(const MeasureRequest& request) {
     number = CalibrateNumber(call, first_seconds, options.min_repeat_ms);
   }
   if (!number.ok()) {
-    return Failure(request, MeasureStatus::kRuntimeError, std::string(number.status().message()));
+    return Failure(request, ErrorKind::kRuntimeError, std::string(number.status().message()));
   }
   absl::StatusOr<std::vector<double>> samples = TimeFunction(call, TimingOptions(options, *number));
   if (!samples.ok()) {
-    return Failure(request, MeasureStatus::kRuntimeError, std::string(samples.status().message()));
+    return Failure(request, ErrorKind::kRuntimeError, std::string(samples.status().message()));
   }
   response.repeat_seconds = *std::move(samples);
   return response;

@@ -8,7 +8,7 @@
 namespace tunefarm::runtime::measure {
 namespace {
 
-MeasureOutcome Failed(OutcomeKind kind, std::string message) {
+MeasureOutcome Failed(ErrorKind kind, std::string message) {
   MeasureOutcome o;
   o.kind = kind;
   o.message = std::move(message);
@@ -16,22 +16,6 @@ MeasureOutcome Failed(OutcomeKind kind, std::string message) {
 }
 
 }  // namespace
-
-std::string_view OutcomeKindName(OutcomeKind kind) {
-  switch (kind) {
-    case OutcomeKind::kOk:
-      return "ok";
-    case OutcomeKind::kRuntimeError:
-      return "runtime_error";
-    case OutcomeKind::kRunTimeout:
-      return "run_timeout";
-    case OutcomeKind::kWrongAnswer:
-      return "wrong_answer";
-    case OutcomeKind::kWorkerLost:
-      return "worker_lost";
-  }
-  return "runtime_error";
-}
 
 IsolatedMeasurer::IsolatedMeasurer(std::string program, std::vector<std::string> program_args,
                                    double reference_timeout_s)
@@ -61,7 +45,7 @@ bool IsolatedMeasurer::EnsureChild(std::string* error) {
 
 MeasureOutcome IsolatedMeasurer::Measure(MeasureRequest request, double timeout_s) {
   std::string error;
-  if (!EnsureChild(&error)) return Failed(OutcomeKind::kWorkerLost, error);
+  if (!EnsureChild(&error)) return Failed(ErrorKind::kWorkerLost, error);
   request.id = next_id_++;
 
   // A new reference first runs alone, under its own deadline: a naive schedule may take far
@@ -77,15 +61,15 @@ MeasureOutcome IsolatedMeasurer::Measure(MeasureRequest request, double timeout_
     if (ready.kind != MeasureChild::Reply::Kind::kLine) {
       child_.reset();
       return Failed(
-          ready.kind == MeasureChild::Reply::Kind::kTimeout ? OutcomeKind::kRunTimeout
-                                                            : OutcomeKind::kRuntimeError,
+          ready.kind == MeasureChild::Reply::Kind::kTimeout ? ErrorKind::kRunTimeout
+                                                            : ErrorKind::kRuntimeError,
           absl::StrCat("the reference ", request.reference_library_path, " did not finish (",
                        ready.text, "); limit ", reference_timeout_s_, " s"));
     }
     absl::StatusOr<MeasureResponse> prepared = ParseResponse(ready.text);
-    if (!prepared.ok() || prepared->status != MeasureStatus::kOk) {
+    if (!prepared.ok() || prepared->status != ErrorKind::kOk) {
       child_.reset();
-      return Failed(OutcomeKind::kRuntimeError,
+      return Failed(ErrorKind::kRuntimeError,
                     prepared.ok() ? prepared->message : std::string(prepared.status().message()));
     }
     references_ready_.insert(reference_id);
@@ -97,40 +81,30 @@ MeasureOutcome IsolatedMeasurer::Measure(MeasureRequest request, double timeout_
       break;
     case MeasureChild::Reply::Kind::kDied:
       child_.reset();
-      return Failed(OutcomeKind::kRuntimeError,
+      return Failed(ErrorKind::kRuntimeError,
                     absl::StrCat("the measure process ended (", reply.text, ") while running ",
                                  request.library_path));
     case MeasureChild::Reply::Kind::kTimeout:
       child_.reset();
-      return Failed(OutcomeKind::kRunTimeout, absl::StrCat("no result within ", timeout_s,
-                                                           " s; the measure process was killed"));
+      return Failed(ErrorKind::kRunTimeout, absl::StrCat("no result within ", timeout_s,
+                                                         " s; the measure process was killed"));
     case MeasureChild::Reply::Kind::kError:
       child_.reset();
-      return Failed(OutcomeKind::kRuntimeError, absl::StrCat("measure channel: ", reply.text));
+      return Failed(ErrorKind::kRuntimeError, absl::StrCat("measure channel: ", reply.text));
   }
   absl::StatusOr<MeasureResponse> response = ParseResponse(reply.text);
   if (!response.ok() || response->id != request.id) {
     child_.reset();  // out of step with us: start over with a fresh child
-    return Failed(OutcomeKind::kRuntimeError,
+    return Failed(ErrorKind::kRuntimeError,
                   response.ok() ? absl::StrCat("measure response for request ", response->id,
                                                ", expected ", request.id)
                                 : std::string(response.status().message()));
   }
   MeasureOutcome outcome;
-  switch (response->status) {
-    case MeasureStatus::kOk:
-      outcome.kind = OutcomeKind::kOk;
-      break;
-    case MeasureStatus::kWrongAnswer:
-      outcome.kind = OutcomeKind::kWrongAnswer;
-      break;
-    case MeasureStatus::kRuntimeError:
-      outcome.kind = OutcomeKind::kRuntimeError;
-      break;
-  }
+  outcome.kind = response->status;
   // A candidate that computed garbage or failed may have written out of bounds without
   // crashing: the next one gets a clean process (a restart costs a few milliseconds).
-  if (outcome.kind != OutcomeKind::kOk) child_.reset();
+  if (outcome.kind != ErrorKind::kOk) child_.reset();
   outcome.message = std::move(response->message);
   outcome.repeat_seconds = std::move(response->repeat_seconds);
   return outcome;

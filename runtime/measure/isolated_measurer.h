@@ -10,18 +10,15 @@
 #include <string_view>
 #include <vector>
 
+#include "runtime/measure/error_kind.h"
 #include "runtime/measure/measure_protocol.h"
 
 namespace tunefarm::runtime::measure {
 
 class MeasureChild;
 
-// How a measurement ended. The names are the record store's error kinds (tuner/record.h).
-enum class OutcomeKind { kOk, kRuntimeError, kRunTimeout, kWrongAnswer, kWorkerLost };
-std::string_view OutcomeKindName(OutcomeKind kind);
-
 struct MeasureOutcome {
-  OutcomeKind kind = OutcomeKind::kOk;
+  ErrorKind kind = ErrorKind::kOk;  // ok, runtime_error, run_timeout, wrong_answer, worker_lost
   std::string message;
   std::vector<double> repeat_seconds;  // every repeat's mean; empty unless ok
 };

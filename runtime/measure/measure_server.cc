@@ -22,7 +22,7 @@ int ServeMeasureRequests(int in_fd, int out_fd) {
     if (request.ok()) {
       response = measurer.Measure(*request);
     } else {
-      response.status = MeasureStatus::kRuntimeError;
+      response.status = ErrorKind::kRuntimeError;
       response.message = std::string(request.status().message());
     }
     if (!WriteLine(out_fd, SerializeResponse(response)).ok()) return 1;

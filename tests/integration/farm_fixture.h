@@ -44,7 +44,6 @@ class Farm {
     o.dispatcher.heartbeat_timeout_ms = 2000;
     o.dispatcher.lease_slack_ms = 5000;
     o.tick_interval_ms = 50;
-    o.jobs.max_running = 4;
     return o;
   }
 

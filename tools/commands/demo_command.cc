@@ -86,7 +86,6 @@ int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ost
   tracker::TrackerServerOptions options;
   options.listen = "127.0.0.1:0";
   options.db_path = o.db;
-  options.jobs.max_running = 2;
   absl::StatusOr<std::unique_ptr<tracker::TrackerServer>> server =
       tracker::TrackerServer::Start(options);
   if (!server.ok()) return fail(server.status());

@@ -45,12 +45,8 @@ absl::StatusOr<tracker::JobSpec> SpecOf(const TuneCommandOptions& o) {
   spec.tuner = o.tuner;
   spec.batch_size = o.batch_size;
   spec.early_stopping = o.early_stopping;
-  spec.seed = o.seed == 0 ? 1 : o.seed;
-  spec.measure.repeat = o.repeat;
-  spec.measure.min_repeat_ms = o.min_repeat_ms;
-  spec.measure.run_timeout_s = o.run_timeout_s;
-  spec.measure.build_timeout_s = o.build_timeout_s;
-  spec.measure.threads = o.threads;
+  spec.seed = SeedOf(o);
+  spec.measure = MeasureOptionsOf(o);
   spec.priority = o.priority;
   spec.transfer = o.transfer;
   return spec;

@@ -21,10 +21,10 @@ bool StopRequested(const std::atomic<bool>* stop) {
 
 int RunTrackerCommand(const TrackerCommandOptions& o, const std::atomic<bool>* stop,
                       std::ostream& out, std::ostream& err) {
-  if (o.db.empty() || o.max_jobs < 1 || o.max_running < 1 || o.max_trials < 1 ||
-      o.max_artifact_mb < 1) {
-    err << "tunefarm: tracker needs --db and --max-jobs, --max-running, --max-trials, "
-           "--max-artifact-mb of at least 1\n";
+  if (o.db.empty() || o.max_jobs < 1 || o.max_trials < 1 || o.max_artifact_mb < 1 ||
+      o.build_threads < 0) {
+    err << "tunefarm: tracker needs --db, --max-jobs, --max-trials and --max-artifact-mb of at "
+           "least 1 and --build-threads of at least 0\n";
     return kUsageError;
   }
   if (o.tls_cert.empty() != o.tls_key.empty()) {
@@ -45,7 +45,7 @@ int RunTrackerCommand(const TrackerCommandOptions& o, const std::atomic<bool>* s
   options.tls_cert_file = o.tls_cert;
   options.tls_key_file = o.tls_key;
   options.jobs.max_jobs = o.max_jobs;
-  options.jobs.max_running = o.max_running;
+  options.jobs.build_parallelism = o.build_threads;
   options.jobs.max_trials = o.max_trials;
   options.jobs.max_artifact_bytes = o.max_artifact_mb << 20;
   options.http_listen = o.http;

@@ -16,8 +16,8 @@ struct TrackerCommandOptions {
   std::string token_file;  // workers and clients must present this token
   std::string tls_cert;    // PEM; with tls_key: serve TLS
   std::string tls_key;
-  int max_jobs = 64;
-  int max_running = 4;
+  int max_jobs = 1000;
+  int build_threads = 0;  // candidates compiled at once across all jobs; 0: the cores
   int max_trials = 100000;
   int64_t max_artifact_mb = 64;
   std::string port_file;  // the bound port is written here once listening (scripts, tests)

@@ -50,16 +50,6 @@ absl::StatusOr<std::unique_ptr<tuner::Task>> MakeTask(const TuneCommandOptions& 
   return tuner::CreateScriptTask(o.script, text.str(), *bindings, o.target);
 }
 
-tuner::MeasureOptions MeasureOptionsOf(const TuneCommandOptions& o) {
-  tuner::MeasureOptions m;
-  m.repeat = o.repeat;
-  m.min_repeat_ms = o.min_repeat_ms;
-  m.run_timeout_s = o.run_timeout_s;
-  m.build_timeout_s = o.build_timeout_s;
-  m.threads = o.threads;
-  return m;
-}
-
 void PrintSummary(const tuner::Task& task, const tuner::TuneSummary& s, std::ostream& out) {
   const tuner::TuneProgress& p = s.progress;
   out << "trials=" << p.trials_done << " errors=" << p.errors;
@@ -106,14 +96,14 @@ int RunLocalTune(const TuneCommandOptions& o, const std::atomic<bool>* stop, std
         absl::StrCat(tuner::LocalDeviceKey(topi::DetectHostCpu().model), "-", o.threads, "t");
   }
   absl::StatusOr<tuner::LocalMeasure> measure =
-      tuner::MakeLocalMeasure(MeasureOptionsOf(o), device_key, o.seed + 1);
+      tuner::MakeLocalMeasure(MeasureOptionsOf(o), device_key);
   if (!measure.ok()) return fail(1, measure.status());
   tuner::LocalBuilder* builder = measure->builder.get();
   tuner::LocalRunner* runner = measure->runner.get();
 
   tuner::StrategyOptions strategy_options;
   strategy_options.name = o.tuner;
-  strategy_options.seed = o.seed;
+  strategy_options.seed = SeedOf(o);
   strategy_options.transfer_from = o.transfer ? store->get() : nullptr;
   const std::string target = o.target;
   strategy_options.make_task = [target](const tuner::Workload& w) {
@@ -164,6 +154,19 @@ absl::Status ResolveLocalGpu(TuneCommandOptions& o) {
 }
 
 }  // namespace
+
+uint64_t SeedOf(const TuneCommandOptions& o) { return o.seed == 0 ? 1 : o.seed; }
+
+tuner::MeasureOptions MeasureOptionsOf(const TuneCommandOptions& o) {
+  tuner::MeasureOptions m;
+  m.repeat = o.repeat;
+  m.min_repeat_ms = o.min_repeat_ms;
+  m.run_timeout_s = o.run_timeout_s;
+  m.build_timeout_s = o.build_timeout_s;
+  m.threads = o.threads;
+  m.seed = SeedOf(o);
+  return m;
+}
 
 int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, std::ostream& out,
                    std::ostream& err) {

@@ -8,6 +8,8 @@
 #include <ostream>
 #include <string>
 
+#include "tuner/measure.h"
+
 namespace tunefarm::tools {
 
 struct TuneCommandOptions {
@@ -38,6 +40,12 @@ struct TuneCommandOptions {
   int priority = 1;
   bool detach = false;  // print the job id and return instead of watching
 };
+
+// The seed of a tuning run's search and of its generated inputs: --seed, 0 meaning 1 (as on the
+// tracker), so a local run and a farm job with the same flags search alike.
+uint64_t SeedOf(const TuneCommandOptions& options);
+// The measure options the flags set (--repeat, --min-repeat-ms, timeouts, --threads) and the seed.
+tuner::MeasureOptions MeasureOptionsOf(const TuneCommandOptions& options);
 
 // 0 when tuning ran (interrupted or not) and printed the best config; 1 with "tunefarm: ..." on
 // `err` when nothing could be tuned (no database, a build infrastructure failure); 2 for a bad

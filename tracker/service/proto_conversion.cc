@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "proto/mapping/measure_options_proto.h"
 #include "proto/tunefarm/v1/session.pb.h"
 #include "runtime/measure_limits.h"
 #include "tuner/record.h"
@@ -17,84 +18,6 @@ T OrDefault(T value, T fallback) {
 }
 
 }  // namespace
-
-absl::StatusOr<tuner::MeasureOptions> MeasureOptionsFromProto(const v1::MeasureOptions& proto,
-                                                              absl::string_view prefix) {
-  tuner::MeasureOptions o;
-  // The two pauses are doubles on the wire and ints here: checked before they are rounded (1e300
-  // or inf would round to garbage), in the range ValidateMeasureOptions checks again below.
-  for (const auto& [field, value] : {std::pair{"min_repeat_ms", proto.min_repeat_ms()},
-                                     std::pair{"cooldown_ms", proto.cooldown_ms()}}) {
-    if (absl::Status s =
-            runtime::CheckInRange(absl::StrCat(prefix, field), value, runtime::kPauseRange);
-        !s.ok()) {
-      return s;
-    }
-  }
-  o.number = proto.number();
-  o.repeat = OrDefault(proto.repeat(), 3);
-  o.min_repeat_ms = proto.min_repeat_ms() == 0
-                        ? o.min_repeat_ms
-                        : static_cast<int>(std::lround(proto.min_repeat_ms()));
-  o.cooldown_ms = static_cast<int>(std::lround(proto.cooldown_ms()));
-  o.flush_cache = proto.flush_cache();
-  o.check_correctness = !proto.skip_correctness();
-  o.rtol = OrDefault(proto.rtol(), 1e-3);
-  o.atol = OrDefault(proto.atol(), 1e-4);
-  if (!std::isfinite(proto.slow_cutoff_ratio())) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(prefix,
-                     "slow_cutoff_ratio must be a finite number (0: the default, 100; < 0: "
-                     "off), got ",
-                     proto.slow_cutoff_ratio()));
-  }
-  if (proto.slow_cutoff_ratio() < 0) {
-    o.slow_cutoff_ratio = 0;  // off
-  } else {
-    o.slow_cutoff_ratio = OrDefault(proto.slow_cutoff_ratio(), 100.0);
-  }
-  o.threads = proto.threads();
-  o.build_timeout_s = OrDefault(proto.build_timeout_s(), 20.0);
-  o.run_timeout_s = OrDefault(proto.run_timeout_s(), 10.0);
-  if (absl::Status s = tuner::ValidateMeasureOptions(o, prefix); !s.ok()) return s;
-  return o;
-}
-
-v1::MeasureOptions MeasureOptionsToProto(const tuner::MeasureOptions& o) {
-  v1::MeasureOptions p;
-  p.set_number(o.number);
-  p.set_repeat(o.repeat);
-  p.set_min_repeat_ms(o.min_repeat_ms);
-  p.set_cooldown_ms(o.cooldown_ms);
-  p.set_flush_cache(o.flush_cache);
-  p.set_skip_correctness(!o.check_correctness);
-  p.set_rtol(o.rtol);
-  p.set_atol(o.atol);
-  p.set_slow_cutoff_ratio(o.slow_cutoff_ratio == 0 ? -1 : o.slow_cutoff_ratio);
-  p.set_threads(o.threads);
-  p.set_build_timeout_s(o.build_timeout_s);
-  p.set_run_timeout_s(o.run_timeout_s);
-  return p;
-}
-
-v1::MeasureOptions CandidateOptionsToProto(const runtime::measure::CandidateOptions& o,
-                                           double run_timeout_s) {
-  v1::MeasureOptions p;
-  p.set_number(o.number);
-  p.set_repeat(o.repeat);
-  p.set_min_repeat_ms(o.min_repeat_ms);
-  p.set_cooldown_ms(o.cooldown_ms);
-  p.set_flush_cache(o.flush_cache);
-  p.set_skip_correctness(!o.check_correctness);
-  p.set_rtol(o.rtol);
-  p.set_atol(o.atol);
-  // In the proto 0 means "the default (100)", so "off" travels as a negative ratio.
-  p.set_slow_cutoff_ratio(o.slow_cutoff_ratio == 0 ? -1 : o.slow_cutoff_ratio);
-  p.set_threads(o.threads);
-  p.set_run_timeout_s(run_timeout_s);
-  p.set_seed(o.seed);
-  return p;
-}
 
 absl::StatusOr<JobSpec> JobSpecFromProto(const v1::SubmitJobRequest& r) {
   if (r.workload().empty() == r.script_source().empty()) {
@@ -115,9 +38,11 @@ absl::StatusOr<JobSpec> JobSpecFromProto(const v1::SubmitJobRequest& r) {
   spec.batch_size = OrDefault(r.batch_size(), 16);
   spec.early_stopping = r.early_stopping();
   spec.seed = OrDefault<uint64_t>(r.seed(), 1);
-  absl::StatusOr<tuner::MeasureOptions> measure = MeasureOptionsFromProto(r.measure());
+  absl::StatusOr<tuner::MeasureOptions> measure =
+      proto_mapping::MeasureOptionsFromProto(r.measure());
   if (!measure.ok()) return measure.status();
   spec.measure = *measure;
+  if (r.measure().seed() == 0) spec.measure.seed = spec.seed;
   spec.priority = OrDefault(r.priority(), 1);
   spec.transfer = r.transfer();
   return spec;
@@ -279,7 +204,7 @@ v1::SubmitJobRequest JobSpecToProto(const JobSpec& s) {
   p.set_batch_size(s.batch_size);
   p.set_early_stopping(s.early_stopping);
   p.set_seed(s.seed);
-  *p.mutable_measure() = MeasureOptionsToProto(s.measure);
+  *p.mutable_measure() = proto_mapping::MeasureOptionsToProto(s.measure);
   p.set_priority(s.priority);
   p.set_transfer(s.transfer);
   return p;

@@ -19,20 +19,9 @@ class OpenSessionRequest;  // session.proto
 
 namespace tunefarm::tracker {
 
-// The tuner's measure options of a job (the proto's seed is the input seed of a lease, which a
-// job's spec does not carry; see the service README), the proto's zeros made defaults. Every
-// number is checked (finite, in its documented range: tuner::ValidateMeasureOptions) before it is
-// used; InvalidArgument names the field after `prefix`, its value and the range.
-absl::StatusOr<tuner::MeasureOptions> MeasureOptionsFromProto(
-    const v1::MeasureOptions& proto, absl::string_view prefix = "measure.");
-v1::MeasureOptions MeasureOptionsToProto(const tuner::MeasureOptions& options);
-
-// A lease's options: the device half plus the per-attempt run timeout.
-v1::MeasureOptions CandidateOptionsToProto(const runtime::measure::CandidateOptions& options,
-                                           double run_timeout_s);
-
 // Applies the documented defaults; InvalidArgument for what the proto cannot express (both or
-// neither of workload and script) and for measure options MeasureOptionsFromProto refuses.
+// neither of workload and script) and for measure options proto_mapping refuses. Without a
+// measure seed of its own, the job's seed also seeds the generated inputs.
 // JobManager::Submit validates the rest.
 absl::StatusOr<JobSpec> JobSpecFromProto(const v1::SubmitJobRequest& request);
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "proto/mapping/measure_options_proto.h"
 #include "runtime/core/abbreviate.h"
 #include "spdlog/spdlog.h"
 #include "tracker/service/auth.h"
@@ -357,8 +358,8 @@ grpc::Status SessionService::TimeFunction(grpc::ServerContext* context,
                                           v1::TimeFunctionResponse* response) {
   if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
   // The worker checks them too; refused here, a bad number never reaches a worker.
-  if (absl::StatusOr<tuner::MeasureOptions> options =
-          MeasureOptionsFromProto(request->options(), "options.");
+  if (absl::StatusOr<runtime::measure::MeasureOptions> options =
+          proto_mapping::MeasureOptionsFromProto(request->options(), "options.");
       !options.ok()) {
     return ToGrpcStatus(options.status());
   }

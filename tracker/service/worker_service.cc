@@ -8,6 +8,7 @@
 #include <set>
 #include <utility>
 
+#include "proto/mapping/measure_options_proto.h"
 #include "spdlog/spdlog.h"
 #include "tracker/service/auth.h"
 #include "tracker/service/proto_conversion.h"
@@ -58,7 +59,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
         lease->set_reference_key(w.reference_key);
       }
       for (const auto& [name, value] : w.bindings) (*lease->mutable_bindings())[name] = value;
-      *lease->mutable_options() = CandidateOptionsToProto(w.options, w.run_timeout_s);
+      *lease->mutable_options() = proto_mapping::MeasureOptionsToProto(w.options);
       lease->set_best_seconds(w.best_seconds);
     }
     Enqueue(std::move(msg));

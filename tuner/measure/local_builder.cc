@@ -53,7 +53,8 @@ struct LocalBuilder::Shared {
   ReferenceLibraries references;
   std::mutex targets_mu;
   std::map<std::string, absl::StatusOr<BuildTarget>> targets;
-  std::deque<std::vector<std::string>> recent_batches;  // Build's own (one call at a time)
+  std::mutex recent_mu;
+  std::deque<std::vector<std::string>> recent_batches;  // libraries of the latest Build calls
   // Builds past their deadline still running on detached threads.
   std::mutex late_mu;
   std::condition_variable late_cv;
@@ -265,10 +266,13 @@ const std::string& LocalBuilder::work_dir() const { return shared_->work_dir->pa
 std::vector<BuildResult> LocalBuilder::Build(const std::vector<MeasureInput>& inputs) {
   if (inputs.empty()) return {};
   Shared& shared = *shared_;
-  while (static_cast<int>(shared.recent_batches.size()) >=
-         std::max(1, shared.options.keep_batches)) {
-    for (const std::string& path : shared.recent_batches.front()) unlink(path.c_str());
-    shared.recent_batches.pop_front();
+  {
+    std::lock_guard<std::mutex> recent_lock(shared.recent_mu);
+    while (static_cast<int>(shared.recent_batches.size()) >=
+           std::max(1, shared.options.keep_batches)) {
+      for (const std::string& path : shared.recent_batches.front()) unlink(path.c_str());
+      shared.recent_batches.pop_front();
+    }
   }
   auto batch = std::make_shared<Batch>();
   batch->shared = shared_;
@@ -331,6 +335,7 @@ std::vector<BuildResult> LocalBuilder::Build(const std::vector<MeasureInput>& in
       workers[k].join();
     }
   }
+  std::lock_guard<std::mutex> recent_lock(shared.recent_mu);
   shared.recent_batches.push_back(std::move(libraries));
   return results;
 }

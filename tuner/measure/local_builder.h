@@ -23,8 +23,10 @@ struct LocalBuilderOptions {
   double late_build_grace_s = 2;
 };
 
-// Thread safety: one Build call at a time. Task::Apply and TaskTemplate::Reference are called
-// from several threads at once (templates are const and build fresh schedules).
+// Thread safety: Build may be called from several threads at once (the tracker's build threads
+// share one builder per job); each call runs its own workers, and `keep_batches` then counts
+// calls from all threads. Task::Apply and TaskTemplate::Reference are called from several
+// threads at once (templates are const and build fresh schedules).
 //
 // Timeouts: a thread cannot be killed, so a build past its deadline is recorded as
 // build_timeout, a fresh worker takes over the rest of the batch, and the late thread runs on,

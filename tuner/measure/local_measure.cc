@@ -3,7 +3,7 @@
 namespace tunefarm::tuner {
 
 absl::StatusOr<LocalMeasure> MakeLocalMeasure(const MeasureOptions& options,
-                                              const std::string& device_key, uint64_t seed) {
+                                              const std::string& device_key) {
   LocalBuilderOptions build;
   build.measure = options;
   absl::StatusOr<std::unique_ptr<LocalBuilder>> builder = LocalBuilder::Create(build);
@@ -11,7 +11,6 @@ absl::StatusOr<LocalMeasure> MakeLocalMeasure(const MeasureOptions& options,
   LocalRunnerOptions run;
   run.measure = options;
   run.device_key = device_key;
-  run.seed = seed;
   absl::StatusOr<std::unique_ptr<LocalRunner>> runner = LocalRunner::Create(run);
   if (!runner.ok()) return runner.status();
   return LocalMeasure{*std::move(builder), *std::move(runner)};

@@ -17,9 +17,8 @@ struct LocalMeasure {
   std::unique_ptr<LocalRunner> runner;
 };
 
-// `device_key` empty: the runner's default ("local-<cpu>"). `seed` seeds the generated inputs.
+// `device_key` empty: the runner's default ("local-<cpu>").
 absl::StatusOr<LocalMeasure> MakeLocalMeasure(const MeasureOptions& options,
-                                              const std::string& device_key = "",
-                                              uint64_t seed = 1);
+                                              const std::string& device_key = "");
 
 }  // namespace tunefarm::tuner

@@ -15,22 +15,6 @@ namespace rm = runtime::measure;
 
 constexpr const char* kMeasuredBy = "local";
 
-rm::CandidateOptions CandidateOptionsOf(const MeasureOptions& m, uint64_t seed) {
-  rm::CandidateOptions o;
-  o.number = m.number;
-  o.repeat = m.repeat;
-  o.min_repeat_ms = m.min_repeat_ms;
-  o.cooldown_ms = m.cooldown_ms;
-  o.flush_cache = m.flush_cache;
-  o.check_correctness = m.check_correctness;
-  o.rtol = m.rtol;
-  o.atol = m.atol;
-  o.slow_cutoff_ratio = m.slow_cutoff_ratio;
-  o.threads = m.threads;
-  o.seed = seed;
-  return o;
-}
-
 MeasureResult Failed(ErrorKind kind, std::string message, double build_seconds) {
   MeasureResult r;
   r.error_kind = kind;
@@ -110,15 +94,14 @@ MeasureResult LocalRunner::Measure(const BuildResult& build, double best_seconds
   request.function_name = build.function_name;
   request.reference_library_path = build.reference_library_path;
   request.reference_key = build.reference_key;
-  request.options = CandidateOptionsOf(options_.measure, options_.seed);
+  request.options = options_.measure;
   request.options.check_correctness =
       options_.measure.check_correctness && !build.reference_library_path.empty();
   request.best_seconds = best_seconds;
   rm::MeasureOutcome outcome =
       measurer_->Measure(std::move(request), options_.measure.run_timeout_s);
-  absl::StatusOr<ErrorKind> kind = ParseErrorKind(rm::OutcomeKindName(outcome.kind));
   MeasureResult result;
-  result.error_kind = kind.ok() ? *kind : ErrorKind::kRuntimeError;
+  result.error_kind = outcome.kind;
   result.error_message = std::move(outcome.message);
   result.repeat_seconds = std::move(outcome.repeat_seconds);
   result.build_seconds = build.build_seconds;

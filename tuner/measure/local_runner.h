@@ -22,8 +22,7 @@ struct LocalRunnerOptions {
   // TUNEFARM_MEASURE_PROGRAM environment variable, beside this executable, the build's path).
   std::string program;
   std::string device_key;  // empty: "local-" and the CPU model, e.g. "local-amd-epyc"
-  MeasureOptions measure;  // number, repeat, ..., run_timeout_s, check_correctness, threads
-  uint64_t seed = 1;       // of the generated inputs
+  MeasureOptions measure;  // number, repeat, ..., run_timeout_s, check_correctness, seed
   // The deadline of each reference's naive schedule, run once on its own before the first
   // candidate that needs it (its outputs are then cached beside its library).
   double reference_timeout_s = 300;

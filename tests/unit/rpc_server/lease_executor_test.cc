@@ -21,7 +21,7 @@
 namespace tunefarm::rpc_server {
 namespace {
 
-using runtime::measure::OutcomeKind;
+using runtime::measure::ErrorKind;
 using ::testing::HasSubstr;
 
 class LeaseExecutorTest : public ::testing::Test {
@@ -45,7 +45,7 @@ class LeaseExecutorTest : public ::testing::Test {
   LeaseTask Task(int64_t id, const std::string& function) {
     LeaseTask task;
     task.lease_id = id;
-    task.timeout_s = 20;
+    task.request.options.run_timeout_s = 20;
     task.request.library_path = library_;
     task.request.function_name = function;
     task.request.reference_library_path = library_;
@@ -88,11 +88,11 @@ TEST_F(LeaseExecutorTest, CancelKillsTheLeaseInProgress) {
   ASSERT_EQ(done_.size(), 2u);
   EXPECT_EQ(done_[0].lease_id, 1);
   EXPECT_TRUE(done_[0].cancelled);
-  EXPECT_EQ(done_[0].outcome.kind, OutcomeKind::kRuntimeError);
+  EXPECT_EQ(done_[0].outcome.kind, ErrorKind::kRuntimeError);
   EXPECT_THAT(done_[0].outcome.message, HasSubstr("SIGKILL"));
   EXPECT_EQ(done_[1].lease_id, 2);
   EXPECT_FALSE(done_[1].cancelled);
-  EXPECT_EQ(done_[1].outcome.kind, OutcomeKind::kOk) << done_[1].outcome.message;
+  EXPECT_EQ(done_[1].outcome.kind, ErrorKind::kOk) << done_[1].outcome.message;
   EXPECT_TRUE(executor.Idle());
   EXPECT_EQ(executor.children_started(), 2);
 }

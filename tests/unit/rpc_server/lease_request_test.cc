@@ -46,7 +46,7 @@ class LeaseRequestTest : public ::testing::Test {
 TEST_F(LeaseRequestTest, DefaultsApply) {
   absl::StatusOr<PreparedLease> p = PrepareLease(Lease(), *cache_);
   ASSERT_TRUE(p.ok()) << p.status();
-  EXPECT_DOUBLE_EQ(p->task.timeout_s, 10);
+  EXPECT_DOUBLE_EQ(p->task.request.options.run_timeout_s, 10);
   EXPECT_EQ(p->task.request.options.repeat, 3);
   EXPECT_FALSE(p->task.request.options.check_correctness);  // no reference library
   EXPECT_EQ(cache_->size(), 1u);

@@ -29,7 +29,7 @@ MeasureWork Work(const std::string& job, const std::string& name = "f",
   w.job_id = job;
   w.device_key = key;
   w.function_name = name;
-  w.run_timeout_s = 1;  // lease deadline: now + 2000 + slack
+  w.options.run_timeout_s = 1;  // lease deadline: now + 2000 + slack
   return w;
 }
 

@@ -1,5 +1,5 @@
-// InProcessFleet: real workers without gRPC, for tests of the dispatcher's users (the remote
-// runner, the job manager). Each worker is a thread that writes a lease's libraries to disk and
+// InProcessFleet: real workers without gRPC, for tests of the dispatcher's users (the job engine,
+// the job manager). Each worker is a thread that writes a lease's libraries to disk and
 // measures them in its own tunefarm-measure child (runtime::measure::IsolatedMeasurer), then
 // reports to the Dispatcher and delivers the leases it hands back. Header-only: the test glob
 // compiles only *_test.cc files.
@@ -8,7 +8,7 @@
 //   Dispatcher dispatcher;
 //   InProcessFleet fleet(dispatcher);          // destroy it before the dispatcher
 //   fleet.AddWorker("test-cpu"); fleet.AddWorker("test-cpu");
-//   RemoteRunner runner(dispatcher, fleet, store, options);  // the fleet is the LeaseSender
+//   JobEngine engine(options, dispatcher, fleet, store);  // the fleet is the LeaseSender
 // Times given to the dispatcher are InProcessFleet::NowMs() (Unix milliseconds). Workers heartbeat
 // every 500 ms while idle and with each result (not during a measurement, so keep a Tick-driven
 // heartbeat timeout above the longest measurement).
@@ -198,11 +198,10 @@ class InProcessFleet final : public LeaseSender {
     request.bindings = work.bindings;
     request.options = work.options;
     request.best_seconds = work.best_seconds;
-    runtime::measure::MeasureOutcome m = measurer.Measure(std::move(request), work.run_timeout_s);
+    runtime::measure::MeasureOutcome m =
+        measurer.Measure(std::move(request), work.options.run_timeout_s);
     WorkOutcome outcome;
-    absl::StatusOr<tuner::ErrorKind> kind =
-        tuner::ParseErrorKind(runtime::measure::OutcomeKindName(m.kind));
-    outcome.error_kind = kind.ok() ? *kind : tuner::ErrorKind::kRuntimeError;
+    outcome.error_kind = m.kind;
     outcome.error_message = std::move(m.message);
     outcome.repeat_seconds = std::move(m.repeat_seconds);
     return outcome;

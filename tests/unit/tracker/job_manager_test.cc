@@ -1,7 +1,8 @@
 // The job manager against an in-process fleet (real builds, real measurements in child
 // processes): a job ends with exactly its trials recorded, two jobs share the workers, a cancel
 // keeps what was measured, bad submissions store nothing, a job without workers says why it
-// waits, and a manager destroyed mid-job resumes the job from the database.
+// waits and holds nobody back, and a manager destroyed mid-job resumes the job from the
+// database.
 #include "tracker/job_manager.h"
 
 #include <chrono>
@@ -64,7 +65,6 @@ class JobManagerTest : public ::testing::Test {
   JobManagerOptions Options() const {
     JobManagerOptions o;
     o.db_path = db_;
-    o.max_running = 4;
     o.build_parallelism = 2;
     return o;
   }
@@ -386,33 +386,48 @@ TEST_F(JobManagerTest, AScriptJobCompletes) {
   }
 }
 
-TEST_F(JobManagerTest, AQueuedJobWaitsForASlotAndCancelsAtOnce) {
+// No cap on running jobs: five long jobs waiting for a key without workers do not hold back a
+// job for a key whose worker is idle (the old engine ran 4 job threads, and queued the rest).
+TEST_F(JobManagerTest, AJobForAnIdleKeyDoesNotWaitBehindJobsOfAnotherKey) {
   fleet_->AddWorker(kKey);
-  JobManagerOptions o = Options();
-  o.max_running = 1;
-  JobManager& m = StartManager(o);
-  absl::StatusOr<JobStatus> first = m.Submit(Spec("matmul:16,16,16:float32", 3, 3, "nobody"));
-  absl::StatusOr<JobStatus> second = m.Submit(Spec("matmul:16,16,16:float32", 3, 3));
-  ASSERT_TRUE(first.ok() && second.ok());
-  EXPECT_EQ(first->state, JobState::kRunning);
-  EXPECT_EQ(second->state, JobState::kQueued);
-  EXPECT_EQ(second->message, "queued: waiting for a free tuning slot");
-  absl::StatusOr<JobStatus> cancelled = m.Cancel(second->id);
+  JobManager& m = StartManager(Options());
+  std::vector<std::string> waiting;
+  for (int i = 0; i < 5; ++i) {
+    absl::StatusOr<JobStatus> job = m.Submit(Spec("matmul:16,16,16:float32", 50, 3, "nobody"));
+    ASSERT_TRUE(job.ok()) << job.status();
+    EXPECT_EQ(job->state, JobState::kRunning);
+    waiting.push_back(job->id);
+  }
+  absl::StatusOr<JobStatus> job = m.Submit(Spec("matmul:16,16,16:float32", 4, 2));
+  ASSERT_TRUE(job.ok()) << job.status();
+  EXPECT_EQ(job->state, JobState::kRunning);
+  JobStatus done = WaitFinished(job->id);
+  EXPECT_EQ(done.state, JobState::kSucceeded) << done.message;
+  EXPECT_EQ(History(job->id).size(), 4u);
+  for (const std::string& id : waiting) {
+    absl::StatusOr<JobStatus> s = m.Get(id);
+    ASSERT_TRUE(s.ok());
+    EXPECT_EQ(s->state, JobState::kRunning);
+    EXPECT_THAT(s->message, HasSubstr("no worker with device key 'nobody'"));
+  }
+  // A waiting job cancels at once: its built candidates leave the queue, nothing is recorded.
+  absl::StatusOr<JobStatus> cancelled = m.Cancel(waiting[0]);
   ASSERT_TRUE(cancelled.ok());
   EXPECT_EQ(cancelled->state, JobState::kCancelled);
-  EXPECT_TRUE(History(second->id).empty());
-  EXPECT_EQ(TableRow(second->id).state, JobState::kCancelled);
-  ASSERT_EQ(m.List(/*include_finished=*/false, 0).size(), 1u);
+  EXPECT_TRUE(History(waiting[0]).empty());
+  EXPECT_EQ(TableRow(waiting[0]).state, JobState::kCancelled);
+  EXPECT_EQ(m.List(/*include_finished=*/false, 0).size(), 4u);
+  EXPECT_EQ(dispatcher_.QueuedFor("nobody") > 0, true);  // the others' candidates still wait
 }
 
 TEST_F(JobManagerTest, AStateTheTableMissedIsWrittenOnceTheDatabaseIsFree) {
-  JobManagerOptions o = Options();
-  o.max_running = 1;
-  JobManager& m = StartManager(o);
-  absl::StatusOr<JobStatus> first = m.Submit(Spec("matmul:16,16,16:float32", 3, 3, "nobody"));
-  absl::StatusOr<JobStatus> second = m.Submit(Spec("matmul:16,16,16:float32", 3, 3));
-  ASSERT_TRUE(first.ok() && second.ok());
-  ASSERT_EQ(second->state, JobState::kQueued);
+  JobManager& m = StartManager(Options());
+  // Its key has no worker: it waits with its candidates queued, and writes nothing.
+  absl::StatusOr<JobStatus> second = m.Submit(Spec("matmul:16,16,16:float32", 3, 3, "nobody"));
+  ASSERT_TRUE(second.ok());
+  for (int i = 0; i < 100 && dispatcher_.QueuedFor("nobody") < 3; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
 
   // Another process holds the write lock past the table's busy timeout.
   sqlite3* other = nullptr;

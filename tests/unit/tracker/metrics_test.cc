@@ -328,7 +328,7 @@ MeasureWork Work(const std::string& job, const std::string& key = "cpu") {
   w.job_id = job;
   w.device_key = key;
   w.function_name = "f";
-  w.run_timeout_s = 1;
+  w.options.run_timeout_s = 1;
   return w;
 }
 
@@ -482,11 +482,13 @@ TEST(MetricsTextTest, ResultsMatchTheDatabaseAfterAJobOnTheFleet) {
   spec.workload = "matmul:16,16,16:float32";
   spec.device_key = "test-cpu";
   spec.trials = 8;
-  spec.batch_size = 4;  // results followed by the next piece of the batch: dispatch latencies
+  spec.batch_size = 4;
   spec.tuner = "random";
-  spec.measure.number = 1;
+  // Measurements (>= 100 ms) outlast the builds, so candidates queue up and each result is
+  // followed by the worker's next lease: dispatch latencies.
+  spec.measure.number = 0;
   spec.measure.repeat = 1;
-  spec.measure.min_repeat_ms = 0;
+  spec.measure.min_repeat_ms = 100;
   absl::StatusOr<JobStatus> job = (*jobs)->Submit(spec);
   ASSERT_TRUE(job.ok()) << job.status();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
@@ -525,8 +527,9 @@ TEST(MetricsTextTest, ResultsMatchTheDatabaseAfterAJobOnTheFleet) {
     ASSERT_NE(sample, nullptr) << name;
     EXPECT_EQ(sample->value, dispatched[name]) << name;
   }
-  // Each of those results was stored once by the job's runner, timed.
-  EXPECT_EQ(e.Value("tunefarm_db_write_seconds_count", {}), total);
+  // The job stores the results that arrive together in one timed transaction.
+  EXPECT_GE(e.Value("tunefarm_db_write_seconds_count", {}), 1);
+  EXPECT_LE(e.Value("tunefarm_db_write_seconds_count", {}), 8);
   EXPECT_GT(e.Value("tunefarm_dispatch_latency_seconds_count", {}), 0);
   EXPECT_EQ(e.Value("tunefarm_jobs", {{"state", "succeeded"}}), 1);
   EXPECT_EQ(e.Sum("tunefarm_jobs"), 1);

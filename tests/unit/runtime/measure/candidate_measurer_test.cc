@@ -65,7 +65,7 @@ std::string* CandidateMeasurerTest::symbolic_ = nullptr;
 TEST_F(CandidateMeasurerTest, ACorrectCandidateIsTimed) {
   CandidateMeasurer measurer;
   MeasureResponse r = measurer.Measure(Request(*good_));
-  EXPECT_EQ(r.status, MeasureStatus::kOk) << r.message;
+  EXPECT_EQ(r.status, ErrorKind::kOk) << r.message;
   EXPECT_EQ(r.id, 5);
   ASSERT_EQ(r.repeat_seconds.size(), 3u);
   for (double t : r.repeat_seconds) EXPECT_GT(t, 0);
@@ -74,26 +74,26 @@ TEST_F(CandidateMeasurerTest, ACorrectCandidateIsTimed) {
   q.options.number = 4;
   q.options.repeat = 2;
   r = measurer.Measure(q);
-  EXPECT_EQ(r.status, MeasureStatus::kOk) << r.message;
+  EXPECT_EQ(r.status, ErrorKind::kOk) << r.message;
   EXPECT_EQ(r.repeat_seconds.size(), 2u);
 }
 
 TEST_F(CandidateMeasurerTest, AWrongCandidateNamesTheFirstMismatch) {
   CandidateMeasurer measurer;
   MeasureResponse r = measurer.Measure(Request(*bad_));
-  EXPECT_EQ(r.status, MeasureStatus::kWrongAnswer);
+  EXPECT_EQ(r.status, ErrorKind::kWrongAnswer);
   EXPECT_THAT(r.message, HasSubstr("C[0] = "));
   EXPECT_THAT(r.message, HasSubstr("expected"));
   EXPECT_TRUE(r.repeat_seconds.empty());
   // Tolerances are honoured: 0.25 off is within atol 0.3.
   MeasureRequest loose = Request(*bad_);
   loose.options.atol = 0.3;
-  EXPECT_EQ(measurer.Measure(loose).status, MeasureStatus::kOk);
+  EXPECT_EQ(measurer.Measure(loose).status, ErrorKind::kOk);
   // Without a check the wrong candidate is simply timed.
   MeasureRequest unchecked = Request(*bad_);
   unchecked.options.check_correctness = false;
   unchecked.reference_library_path.clear();
-  EXPECT_EQ(measurer.Measure(unchecked).status, MeasureStatus::kOk);
+  EXPECT_EQ(measurer.Measure(unchecked).status, ErrorKind::kOk);
 }
 
 TEST_F(CandidateMeasurerTest, ASlowCandidateIsCutShort) {
@@ -101,7 +101,7 @@ TEST_F(CandidateMeasurerTest, ASlowCandidateIsCutShort) {
   MeasureRequest q = Request(*good_);
   q.best_seconds = 1e-15;  // anything is over 100x slower than this
   MeasureResponse r = measurer.Measure(q);
-  EXPECT_EQ(r.status, MeasureStatus::kOk) << r.message;
+  EXPECT_EQ(r.status, ErrorKind::kOk) << r.message;
   EXPECT_EQ(r.repeat_seconds.size(), 1u);
   EXPECT_THAT(r.message, HasSubstr("cut short"));
   q.options.slow_cutoff_ratio = 0;  // off
@@ -111,7 +111,7 @@ TEST_F(CandidateMeasurerTest, ASlowCandidateIsCutShort) {
 TEST_F(CandidateMeasurerTest, FailuresAreRuntimeErrorsNamingTheCause) {
   CandidateMeasurer measurer;
   MeasureResponse r = measurer.Measure(Request("/nonexistent/candidate.so"));
-  EXPECT_EQ(r.status, MeasureStatus::kRuntimeError);
+  EXPECT_EQ(r.status, ErrorKind::kRuntimeError);
   EXPECT_THAT(r.message, HasSubstr("/nonexistent/candidate.so"));
 
   MeasureRequest no_function = Request(*good_);
@@ -122,7 +122,7 @@ TEST_F(CandidateMeasurerTest, FailuresAreRuntimeErrorsNamingTheCause) {
   no_reference.reference_library_path = "/nonexistent/reference.so";
   no_reference.reference_key = "missing";
   r = measurer.Measure(no_reference);
-  EXPECT_EQ(r.status, MeasureStatus::kRuntimeError);
+  EXPECT_EQ(r.status, ErrorKind::kRuntimeError);
   EXPECT_THAT(r.message, HasSubstr("reference /nonexistent/reference.so"));
 }
 
@@ -131,15 +131,15 @@ TEST_F(CandidateMeasurerTest, SymbolicExtentsComeFromBindings) {
   MeasureRequest q = Request(*symbolic_);
   q.options.check_correctness = false;
   MeasureResponse r = measurer.Measure(q);
-  EXPECT_EQ(r.status, MeasureStatus::kRuntimeError);
+  EXPECT_EQ(r.status, ErrorKind::kRuntimeError);
   EXPECT_THAT(r.message, HasSubstr("no value for 'n'"));
   q.bindings = {{"n", 64}};
   r = measurer.Measure(q);
-  EXPECT_EQ(r.status, MeasureStatus::kOk) << r.message;
+  EXPECT_EQ(r.status, ErrorKind::kOk) << r.message;
   // Checked against the constant-shape reference: same data, same answer.
   q.options.check_correctness = true;
   r = measurer.Measure(q);
-  EXPECT_EQ(r.status, MeasureStatus::kOk) << r.message;
+  EXPECT_EQ(r.status, ErrorKind::kOk) << r.message;
 }
 
 TEST(ReferenceOutputsTest, OneRunPerKeyAndSeed) {

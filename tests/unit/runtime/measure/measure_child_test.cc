@@ -42,7 +42,7 @@ TEST(MeasureChildTest, AnswersAndIsReapedOnDestruction) {
   absl::StatusOr<runtime::measure::MeasureResponse> r = runtime::measure::ParseResponse(reply.text);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->id, 3);
-  EXPECT_EQ(r->status, runtime::measure::MeasureStatus::kRuntimeError);
+  EXPECT_EQ(r->status, runtime::measure::ErrorKind::kRuntimeError);
   child.reset();
   EXPECT_TRUE(Reaped(pid));
 }

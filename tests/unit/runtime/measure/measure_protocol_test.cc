@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
+
 namespace tunefarm::runtime::measure {
 namespace {
 
@@ -42,7 +44,7 @@ TEST(MeasureProtocolTest, RequestRoundTrip) {
 TEST(MeasureProtocolTest, ResponseRoundTrip) {
   MeasureResponse p;
   p.id = 9;
-  p.status = MeasureStatus::kWrongAnswer;
+  p.status = ErrorKind::kWrongAnswer;
   p.message = "C[3, 4] = 1.5, expected 2.25 \"quoted\"\nsecond line";
   p.repeat_seconds = {1e-3, 0.1 + 0.2, 3.0e-9};
   const std::string line = SerializeResponse(p);
@@ -52,17 +54,27 @@ TEST(MeasureProtocolTest, ResponseRoundTrip) {
   EXPECT_EQ(*back, p);  // doubles round-trip exactly
 }
 
-TEST(MeasureProtocolTest, StatusNamesAreTheTunersErrorKindNames) {
-  EXPECT_EQ(MeasureStatusName(MeasureStatus::kOk), "ok");
-  EXPECT_EQ(MeasureStatusName(MeasureStatus::kRuntimeError), "runtime_error");
-  EXPECT_EQ(MeasureStatusName(MeasureStatus::kWrongAnswer), "wrong_answer");
+TEST(MeasureProtocolTest, AResponseCarriesOnlyTheKindsAChildCanReport) {
+  for (const char* kind : {"ok", "runtime_error", "wrong_answer"}) {
+    absl::StatusOr<MeasureResponse> p =
+        ParseResponse(absl::StrCat(R"({"id":1,"status":")", kind, R"("})"));
+    ASSERT_TRUE(p.ok()) << kind << ": " << p.status();
+    EXPECT_EQ(ErrorKindName(p->status), kind);
+  }
+  // Timeouts and lost children are the parent's verdicts; build kinds never reach a child.
+  for (const char* kind : {"run_timeout", "worker_lost", "build_error", "fine"}) {
+    EXPECT_THAT(
+        ParseResponse(absl::StrCat(R"({"id":1,"status":")", kind, R"("})")).status().message(),
+        HasSubstr("unknown status"))
+        << kind;
+  }
 }
 
 TEST(MeasureProtocolTest, DefaultsAndUnknownFields) {
   absl::StatusOr<MeasureRequest> q =
       ParseRequest(R"({"library":"a.so","function":"f","future_field":[1,2]})");
   ASSERT_TRUE(q.ok()) << q.status();
-  EXPECT_EQ(q->options, CandidateOptions());
+  EXPECT_EQ(q->options, MeasureOptions());
   EXPECT_EQ(q->id, 0);
   absl::StatusOr<MeasureResponse> p = ParseResponse(R"({"id":3,"status":"ok"})");
   ASSERT_TRUE(p.ok()) << p.status();
@@ -77,10 +89,10 @@ TEST(MeasureProtocolTest, ErrorsNameTheField) {
               HasSubstr("'id'"));
   EXPECT_THAT(
       ParseRequest(R"({"library":"a","function":"f","options":{"repeat":1.5}})").status().message(),
-      HasSubstr("'repeat'"));
+      HasSubstr("'options.repeat'"));
   EXPECT_THAT(
       ParseRequest(R"({"library":"a","function":"f","bindings":{"n":"x"}})").status().message(),
-      HasSubstr("'bindings'"));
+      HasSubstr("'bindings.n'"));
   EXPECT_THAT(ParseResponse(R"({"status":"exploded"})").status().message(), HasSubstr("exploded"));
   EXPECT_THAT(ParseResponse(R"({"repeat_seconds":[1,"x"]})").status().message(),
               HasSubstr("'repeat_seconds'"));

@@ -62,13 +62,13 @@ TEST(MeasureServerTest, ServesRequestsUntilEndOfInput) {
   ASSERT_EQ(reader.Read(&line, 10000), LineReader::Result::kLine);
   absl::StatusOr<MeasureResponse> bad = ParseResponse(line);
   ASSERT_TRUE(bad.ok()) << bad.status();
-  EXPECT_EQ(bad->status, MeasureStatus::kRuntimeError);
+  EXPECT_EQ(bad->status, ErrorKind::kRuntimeError);
   EXPECT_THAT(bad->message, HasSubstr("not a JSON object"));
   ASSERT_EQ(reader.Read(&line, 10000), LineReader::Result::kLine);
   absl::StatusOr<MeasureResponse> good = ParseResponse(line);
   ASSERT_TRUE(good.ok()) << good.status();
   EXPECT_EQ(good->id, 11);
-  EXPECT_EQ(good->status, MeasureStatus::kOk) << good->message;
+  EXPECT_EQ(good->status, ErrorKind::kOk) << good->message;
   EXPECT_EQ(good->repeat_seconds.size(), 1u);
 
   close(to_server[0]);

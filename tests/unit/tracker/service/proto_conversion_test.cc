@@ -112,19 +112,21 @@ TEST(ProtoConversionTest, NonFiniteAndHugeMeasureNumbersAreRefusedByName) {
   }
 }
 
-TEST(ProtoConversionTest, MeasureZerosAreDefaultsAndNegativeCutoffIsOff) {
-  absl::StatusOr<tuner::MeasureOptions> o = MeasureOptionsFromProto(v1::MeasureOptions());
-  ASSERT_TRUE(o.ok()) << o.status();
-  EXPECT_EQ(o->repeat, 3);
-  EXPECT_EQ(o->min_repeat_ms, tuner::MeasureOptions().min_repeat_ms);
-  EXPECT_DOUBLE_EQ(o->run_timeout_s, 10);
-  v1::MeasureOptions p;
-  p.set_slow_cutoff_ratio(-1);
-  p.set_cooldown_ms(60000);
-  o = MeasureOptionsFromProto(p);
-  ASSERT_TRUE(o.ok()) << o.status();
-  EXPECT_DOUBLE_EQ(o->slow_cutoff_ratio, 0);
-  EXPECT_EQ(o->cooldown_ms, 60000);
+// Without a measure seed of its own, a job's seed also seeds its generated inputs (as before
+// the measure options carried one); with one, that one does.
+TEST(ProtoConversionTest, AJobsSeedSeedsItsInputsUnlessTheMeasureOptionsSayOtherwise) {
+  v1::SubmitJobRequest request;
+  request.set_workload("matmul:8,8,8");
+  request.set_seed(42);
+  absl::StatusOr<JobSpec> spec = JobSpecFromProto(request);
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  EXPECT_EQ(spec->seed, 42u);
+  EXPECT_EQ(spec->measure.seed, 42u);
+  request.mutable_measure()->set_seed(5);
+  spec = JobSpecFromProto(request);
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  EXPECT_EQ(spec->seed, 42u);
+  EXPECT_EQ(spec->measure.seed, 5u);
 }
 
 TEST(ProtoConversionTest, SessionTimeoutsAreCheckedBeforeAnyDeadlineIsComputed) {

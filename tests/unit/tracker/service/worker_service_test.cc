@@ -67,7 +67,7 @@ class WorkerServiceTest : public ::testing::Test {
       w.reference_key = "ref-" + job;
     }
     w.bindings["n"] = 64;
-    w.run_timeout_s = 7;
+    w.options.run_timeout_s = 7;
     return w;
   }
   // Queues `work`, delivering its leases as the JobManager would; outcomes land in outcomes_.

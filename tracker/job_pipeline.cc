@@ -1,0 +1,308 @@
+#include "tracker/job_pipeline.h"
+
+#include <algorithm>
+#include <chrono>
+#include <unistd.h>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "spdlog/spdlog.h"
+#include "tracker/metrics.h"
+#include "tuner/templates/template_registry.h"
+
+namespace tunefarm::tracker {
+namespace {
+
+constexpr const char* kTrackerSide = "tracker";  // measured_by of results no worker produced
+
+tuner::MeasureResult Failed(tuner::ErrorKind kind, std::string message, double build_seconds) {
+  tuner::MeasureResult r;
+  r.error_kind = kind;
+  r.error_message = std::move(message);
+  r.build_seconds = build_seconds;
+  r.measured_by = kTrackerSide;
+  return r;
+}
+
+tuner::MeasureResult Cancelled() {
+  tuner::MeasureResult r;
+  r.cancelled = true;
+  return r;
+}
+
+}  // namespace
+
+JobPipeline::JobPipeline(std::string job_id, JobSpec spec, std::unique_ptr<tuner::Task> task,
+                         JobPipelineContext context)
+    : job_id_(std::move(job_id)),
+      spec_(std::move(spec)),
+      context_(std::move(context)),
+      task_(std::move(task)) {}
+
+JobPipeline::~JobPipeline() = default;
+
+void JobPipeline::Handle(std::vector<PipelineEvent> events) {
+  if (ended_) return;
+  std::vector<space::Config> configs;
+  std::vector<tuner::MeasureResult> results;
+  for (PipelineEvent& e : events) {
+    if (ended_) return;
+    switch (e.kind) {
+      case PipelineEvent::Kind::kStart:
+        Begin();
+        break;
+      case PipelineEvent::Kind::kStop:
+        Stop();
+        break;
+      case PipelineEvent::Kind::kBuilt:
+        OnBuilt(e, configs, results);
+        break;
+      case PipelineEvent::Kind::kMeasured: {
+        tuner::MeasureResult r;
+        r.build_seconds = e.build.build_seconds;
+        if (e.outcome.cancelled) {
+          r.cancelled = true;
+        } else {
+          r.error_kind = e.outcome.error_kind;
+          r.error_message = std::move(e.outcome.error_message);
+          r.repeat_seconds = std::move(e.outcome.repeat_seconds);
+          r.measured_by = e.outcome.worker_id.empty() ? kTrackerSide : e.outcome.worker_id;
+        }
+        configs.push_back(*std::move(e.config));
+        results.push_back(std::move(r));
+        break;
+      }
+    }
+  }
+  if (ended_ || !started_) return;
+  if (!configs.empty()) {
+    // Every result that arrived since the last call, stored in one transaction before the
+    // strategy learns from it: a tracker killed from here on loses nothing measured.
+    const bool writes = std::any_of(results.begin(), results.end(),
+                                    [](const tuner::MeasureResult& r) { return !r.cancelled; });
+    const auto write_start = std::chrono::steady_clock::now();
+    absl::Status s = context_.store.With(
+        [&](tuner::RecordStore&) { return session_->Complete(configs, std::move(results)); });
+    if (context_.metrics != nullptr && writes) {
+      context_.metrics->ObserveDbWrite(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count());
+    }
+    if (!s.ok()) return Fail(s);
+    ReportProgress();
+  }
+  Refill();
+  EndIfDone();
+}
+
+void JobPipeline::Begin() {
+  if (started_) return;
+  if (task_ == nullptr) {
+    absl::StatusOr<std::unique_ptr<tuner::Task>> made = MakeJobTask(spec_);
+    if (!made.ok()) return Fail(made.status());
+    task_ = *std::move(made);
+  }
+  tuner::LocalBuilderOptions build;
+  build.work_dir_parent = context_.work_dir_parent;
+  build.parallelism = 1;  // one candidate per call; the engine's build threads run the calls
+  build.measure = spec_.measure;
+  // Each library is read right after its build; older ones may go once every build thread has
+  // started a few more.
+  build.keep_batches = 4 * std::max(context_.build_threads, 1) + 8;
+  absl::StatusOr<std::unique_ptr<tuner::LocalBuilder>> builder = tuner::LocalBuilder::Create(build);
+  if (!builder.ok()) return Fail(builder.status());
+  builder_ = *std::move(builder);
+
+  absl::Status started = context_.store.With([&](tuner::RecordStore& store) -> absl::Status {
+    if (absl::Status s = store.PutWorkload(task_->key(), task_->flops()); !s.ok()) return s;
+    absl::StatusOr<JobProgress> base =
+        JobProgressFromStore(store, job_id_, task_->key(), task_->target(), spec_.device_key);
+    if (!base.ok()) return base.status();
+    base_ = *base;
+    tuner::StrategyOptions so;
+    so.name = spec_.tuner;
+    so.seed = spec_.seed;
+    so.transfer_from = spec_.transfer ? &store : nullptr;
+    const std::string target = spec_.target;
+    so.make_task = [target](const tuner::Workload& w) { return tuner::CreateTask(w, target); };
+    absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> bundle =
+        tuner::MakeSearchStrategy(*task_, so);
+    if (!bundle.ok()) return bundle.status();
+    strategy_ = *std::move(bundle);
+    if (!strategy_->transfer_summary.empty()) {
+      spdlog::info("job {}: {}", job_id_, strategy_->transfer_summary);
+    }
+    tune_options_.trials = std::max(spec_.trials - base_.trials_done, 0);
+    tune_options_.batch_size = spec_.batch_size;
+    tune_options_.early_stopping = spec_.early_stopping;
+    tune_options_.job_id = job_id_;
+    tune_options_.clock = context_.clock;
+    tune_options_.resume = true;
+    tune_options_.stop = &stop_;
+    session_ = std::make_unique<tuner::TuningSession>(*task_, *strategy_->strategy, &store,
+                                                      spec_.device_key, tune_options_);
+    return session_->Start();
+  });
+  if (!started.ok()) return Fail(started);
+  started_ = true;
+  context_.dispatcher.SetJobWeight(job_id_, spec_.priority);
+  if (context_.on_progress) context_.on_progress(job_id_, base_);
+}
+
+void JobPipeline::Stop() {
+  stop_ = true;
+  if (!started_) {
+    ended_ = true;
+    JobEnd end;
+    end.interrupted = true;
+    end_ = end;
+    return;
+  }
+  std::vector<space::Config> unbuilt = context_.host.TakeQueuedBuilds(job_id_);
+  if (!unbuilt.empty()) {
+    std::vector<tuner::MeasureResult> cancelled(unbuilt.size(), Cancelled());
+    absl::Status s = context_.store.With(
+        [&](tuner::RecordStore&) { return session_->Complete(unbuilt, std::move(cancelled)); });
+    if (!s.ok()) return Fail(s);
+  }
+  // The cancelled work's callbacks run inside CancelJob and post kMeasured events, which end the
+  // job once nothing is in flight.
+  std::vector<Withdrawal> withdrawals = context_.dispatcher.CancelJob(job_id_);
+  if (!withdrawals.empty()) context_.sender.Withdraw(std::move(withdrawals));
+}
+
+void JobPipeline::Fail(const absl::Status& status) {
+  stop_ = true;
+  ended_ = true;
+  spdlog::error("job {}: {}", job_id_, status.ToString());
+  context_.host.TakeQueuedBuilds(job_id_);
+  std::vector<Withdrawal> withdrawals = context_.dispatcher.CancelJob(job_id_);
+  if (!withdrawals.empty()) context_.sender.Withdraw(std::move(withdrawals));
+  JobEnd end;
+  end.status = status;
+  end_ = end;
+}
+
+PipelineEvent JobPipeline::Build(const space::Config& config) {
+  PipelineEvent e;
+  e.kind = PipelineEvent::Kind::kBuilt;
+  e.config = config;
+  if (stop_.load()) {
+    e.cancelled = true;
+    return e;
+  }
+  std::vector<tuner::BuildResult> built =
+      builder_->Build({tuner::MeasureInput{task_.get(), config}});
+  if (built.empty()) {
+    e.build.error_kind = tuner::ErrorKind::kBuildError;
+    e.build.error_message = "the builder returned no result";
+    return e;
+  }
+  e.build = std::move(built[0]);
+  if (e.build.error_kind != tuner::ErrorKind::kOk) return e;
+  absl::StatusOr<Artifact> library =
+      LoadArtifact(e.build.library_path, context_.max_artifact_bytes);
+  unlink(e.build.library_path.c_str());  // in memory now; the worker gets the bytes
+  if (!library.ok()) {
+    e.build.error_kind = tuner::ErrorKind::kBuildError;
+    e.build.error_message = std::string(library.status().message());
+    return e;
+  }
+  e.library = *std::move(library);
+  if (spec_.measure.check_correctness && !e.build.reference_library_path.empty()) {
+    absl::StatusOr<Artifact> reference = ReferenceArtifact(e.build.reference_library_path);
+    if (!reference.ok()) {
+      e.build.error_kind = tuner::ErrorKind::kBuildError;
+      e.build.error_message = absl::StrCat("reference: ", reference.status().message());
+      e.library.reset();
+      return e;
+    }
+    e.reference = *std::move(reference);
+  }
+  return e;
+}
+
+absl::StatusOr<Artifact> JobPipeline::ReferenceArtifact(const std::string& path) {
+  std::lock_guard<std::mutex> lock(references_mu_);
+  auto it = references_.find(path);
+  if (it != references_.end()) return it->second;
+  absl::StatusOr<Artifact> loaded = LoadArtifact(path, context_.max_artifact_bytes);
+  if (!loaded.ok()) return loaded.status();
+  return references_.emplace(path, *std::move(loaded)).first->second;
+}
+
+void JobPipeline::OnBuilt(PipelineEvent& e, std::vector<space::Config>& configs,
+                          std::vector<tuner::MeasureResult>& results) {
+  if (e.cancelled || stop_) {
+    configs.push_back(*std::move(e.config));
+    results.push_back(Cancelled());
+    return;
+  }
+  if (e.build.error_kind != tuner::ErrorKind::kOk || !e.library) {
+    configs.push_back(*std::move(e.config));
+    results.push_back(
+        Failed(e.build.error_kind, std::move(e.build.error_message), e.build.build_seconds));
+    return;
+  }
+  MeasureWork work;
+  work.job_id = job_id_;
+  work.device_key = spec_.device_key;
+  work.library = *std::move(e.library);
+  work.function_name = e.build.function_name;
+  work.options = spec_.measure;
+  work.options.check_correctness = e.reference.has_value();
+  if (e.reference) {
+    work.reference = *std::move(e.reference);
+    work.reference_key = e.build.reference_key;
+  }
+  work.best_seconds = session_->progress().best_seconds;
+  Dispatcher::DoneCallback done =
+      context_.host.MeasuredCallback(job_id_, *std::move(e.config), e.build.build_seconds);
+  context_.sender.Send(
+      context_.dispatcher.Submit(std::move(work), std::move(done), context_.clock->NowMs()));
+}
+
+void JobPipeline::Refill() {
+  if (ended_ || !started_ || stop_) return;
+  // Enough in flight that every worker of the key has a lease and another waiting, and at least
+  // a batch; proposals come in chunks of half a batch, so the strategy's search runs rarely.
+  const int window =
+      std::max(spec_.batch_size, 2 * context_.dispatcher.WorkersFor(spec_.device_key));
+  const int chunk = std::max(1, spec_.batch_size / 2);
+  if (session_->in_flight() > window - chunk) return;
+  absl::StatusOr<std::vector<space::Config>> configs =
+      session_->Propose(window - session_->in_flight());
+  if (!configs.ok()) return Fail(configs.status());
+  for (space::Config& c : *configs) context_.host.QueueBuild(job_id_, std::move(c));
+}
+
+void JobPipeline::EndIfDone() {
+  if (ended_ || !started_ || !session_->done()) return;
+  absl::StatusOr<tuner::TuneSummary> summary =
+      context_.store.With([&](tuner::RecordStore&) { return session_->Finish(); });
+  if (!summary.ok()) return Fail(summary.status());
+  ended_ = true;
+  JobEnd end;
+  end.interrupted = summary->interrupted;
+  end.early_stopped = summary->early_stopped;
+  end.exhausted = summary->exhausted;
+  end_ = end;
+}
+
+void JobPipeline::ReportProgress() {
+  if (!context_.on_progress) return;
+  const tuner::TuneProgress& p = session_->progress();
+  JobProgress now = base_;
+  now.trials_done += p.trials_done;
+  now.errors += p.errors;
+  for (const auto& [kind, n] : p.error_counts) {
+    now.error_counts[std::string(tuner::ErrorKindName(kind))] += n;
+  }
+  if (p.best_seconds > 0) {
+    now.best_seconds = p.best_seconds;
+    now.best_gflops = p.best_gflops;
+    now.best_config_json = p.best_config_json;
+  }
+  context_.on_progress(job_id_, now);
+}
+
+}  // namespace tunefarm::tracker
