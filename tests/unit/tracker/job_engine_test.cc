@@ -295,34 +295,45 @@ TEST(JobEngineTest, BuildsStayWithinTheBuildThreadsAndCrossCompileForTheJobsTarg
   EXPECT_EQ(machine, 183) << "not an AArch64 library (EM_AARCH64 = 183)";
 }
 
-// What whole-model tuning puts on the farm: many jobs over several keys at once, no thread per
-// job. Every job completes with its trials recorded exactly once.
-TEST(JobEngineTest, ManyJobsAcrossSeveralKeysAllComplete) {
+// What whole-model tuning puts on the farm: 50 jobs over 5 keys at once, on the engine's fixed
+// threads. All run from the start (none waits for another to finish), every job completes with
+// its trials recorded exactly once, and each key's worker measured its own jobs only.
+TEST(JobEngineTest, FiftyJobsAcrossFiveKeysAllCompleteWithEveryRecordOnce) {
   Dispatcher dispatcher;
   InProcessFleet fleet(dispatcher);
-  const std::vector<std::string> keys = {"key-a", "key-b", "key-c"};
-  for (const std::string& key : keys) fleet.AddWorker(key);
-  EngineRun run("many", dispatcher, fleet);
+  const std::vector<std::string> keys = {"key-a", "key-b", "key-c", "key-d", "key-e"};
+  std::map<std::string, std::string> worker_of;
+  for (const std::string& key : keys) worker_of[key] = fleet.AddWorker(key);
+  JobEngineOptions options;
+  options.event_threads = 2;
+  EngineRun run("fifty", dispatcher, fleet, options);
   std::vector<std::string> ids;
-  for (int i = 0; i < 12; ++i) {
+  for (int i = 0; i < 50; ++i) {
     const std::string id = "job-" + std::to_string(i);
-    const int n = 8 + 8 * (i % 3);
-    run.engine().Start(
-        id, Spec(3, 3, keys[i % keys.size()], "matmul:" + std::to_string(n) + ",16,16:float32"),
-        nullptr);
+    const int n = 8 * (1 + i % 4);
+    const std::string workload = "matmul:" + std::to_string(n) + ",16,16:float32";
+    JobSpec spec = Spec(2, 2, keys[i % keys.size()], workload);
+    spec.seed = static_cast<uint64_t>(i + 1);  // jobs of one workload try different configs
+    run.engine().Start(id, spec, nullptr);
     ids.push_back(id);
   }
+  EXPECT_EQ(run.engine().running_jobs(), 50);  // no queue of jobs in front of the engine
   for (const std::string& id : ids) {
     JobEnd end = run.WaitEnd(id);
     EXPECT_TRUE(end.status.ok()) << id << ": " << end.status;
   }
-  for (const std::string& id : ids) {
-    const std::vector<tuner::Record> history = run.History(id);
-    EXPECT_EQ(history.size(), 3u) << id;
-    EXPECT_EQ(Configs(history).size(), 3u) << id;
-    EXPECT_EQ(run.EndCalls(id), 1) << id;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const std::vector<tuner::Record> history = run.History(ids[i]);
+    EXPECT_EQ(history.size(), 2u) << ids[i];
+    EXPECT_EQ(Configs(history).size(), history.size()) << ids[i];
+    for (const tuner::Record& r : history) {
+      EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
+      EXPECT_EQ(r.measured_by, worker_of[keys[i % keys.size()]]);
+    }
+    EXPECT_EQ(run.EndCalls(ids[i]), 1) << ids[i];
   }
   EXPECT_EQ(run.engine().running_jobs(), 0);
+  EXPECT_EQ(dispatcher.LeasesOutstanding(), 0);
 }
 
 }  // namespace
