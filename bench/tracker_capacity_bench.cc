@@ -1,22 +1,25 @@
-// tracker_capacity_bench: can one tracker serve 1,000 workers? A load generator (SimWorkerFleet,
-// gRPC callback client API) registers BENCH_WORKERS simulated workers on 127.0.0.1 that answer
-// every lease with an ok result; the tracker keeps them busy. Prints registration time, leases/s,
-// the dispatch latency (our result written -> the next lease received; aim: p99 under 5 ms), the
-// tracker's memory and CPU, and checks that every lease was completed exactly once. It stops by
-// itself and tears everything down.
+// tracker_capacity_bench: can one tracker serve a large fleet? A load generator (SimWorkerFleet,
+// gRPC callback client API) registers BENCH_WORKERS simulated workers on 127.0.0.1 across
+// BENCH_KEYS device keys, which answer every lease with an ok result; BENCH_JOBS jobs (weights 1
+// to 3, spread over the keys) keep work queued for them. Prints registration time, leases/s, the
+// dispatch latency (our result written -> the next lease received; aim: p99 under 5 ms), the
+// tracker's memory, threads and CPU, and checks that every lease was completed exactly once. It
+// stops by itself and tears everything down.
 //
 // Phases of BENCH_SECONDS each: "saturation" (every lease answered at once: the tracker's
 // throughput ceiling, where latency is just workers / throughput), then one "paced" phase per
 // BENCH_HOLD_MS entry (each lease held that long on average, like a measurement, so the offered
-// load is workers / hold: the latency below saturation).
+// load is workers / hold: the latency below saturation; the default holds offer 1,000 results/s).
 //
 // The tracker runs in a child process (this binary with --tracker-child DIR) so that its RSS and
-// CPU are its own. There a feeder thread keeps the "sim" queue full through dispatcher().Submit
-// and lease_sender(), as the job threads would, with tiny MeasureWork items (a 384-byte library
-// with one hash, so each connection receives its bytes once). The parent drives it over a pipe:
-// "port P" <- ; -> "feed SECONDS TARGET"; "fed ..." <- (once all fed items completed) ; -> "quit".
-//   BENCH_WORKERS (1000)  BENCH_SECONDS (10)  BENCH_HOLD_MS ("1000,100"; "" for none)
-//   BENCH_PER_CHANNEL (100 streams per gRPC channel)
+// CPU are its own. There a feeder thread keeps each key's queue full through
+// dispatcher().Submit and lease_sender(), as the job engine does for its jobs' built candidates,
+// with tiny MeasureWork items (a 384-byte library with one hash, so each connection receives its
+// bytes once), taking the key's jobs in turn. The parent drives it over a pipe: "port P" <- ;
+// -> "feed SECONDS TARGET KEYS JOBS"; "fed ..." <- (once all fed items completed) ; -> "quit".
+//   BENCH_WORKERS (10000)  BENCH_KEYS (100)  BENCH_JOBS (200)  BENCH_SECONDS (10)
+//   BENCH_HOLD_MS (WORKERS ms: 1,000 results/s; "" for none)  BENCH_PER_CHANNEL (100 streams per
+//   gRPC channel)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -75,9 +78,11 @@ struct Completions {
   }
 };
 
-// Keeps `target` items queued for "sim" for `seconds`, then waits (up to 60 s) until every item
-// fed is completed; answers one "fed ..." line.
-std::string Feed(tracker::TrackerServer& server, int feed, double seconds, int target) {
+// Keeps `target` items queued in all, spread over the `keys` keys ("sim-K") and their share of
+// `jobs` jobs, for `seconds`; then waits (up to 60 s) until every item fed is completed. Answers
+// one "fed ..." line.
+std::string Feed(tracker::TrackerServer& server, int feed, double seconds, int target, int keys,
+                 int jobs) {
   tracker::Dispatcher& dispatcher = server.dispatcher();
   tracker::LeaseSender& sender = server.lease_sender();
   auto done = std::make_shared<Completions>();
@@ -87,28 +92,45 @@ std::string Feed(tracker::TrackerServer& server, int feed, double seconds, int t
   library.sha256 = runtime::measure::Sha256Hex(bytes);
   library.bytes = std::make_shared<const std::string>(std::move(bytes));
   library.name = "sim.so";
+  keys = std::max(keys, 1);
+  jobs = std::max(jobs, 1);
+  const int per_key = std::max(1, (target + keys - 1) / keys);
+  std::vector<std::string> key_names;
+  std::vector<std::vector<std::string>> key_jobs(keys);  // job j serves key j % keys
+  for (int k = 0; k < keys; ++k) key_names.push_back(bench::SimDeviceKey("sim", keys, k));
+  for (int j = 0; j < jobs; ++j) {
+    const std::string id = "capacity-" + std::to_string(j);
+    dispatcher.SetJobWeight(id, 1 + j % 3);
+    key_jobs[j % keys].push_back(id);
+  }
+  std::vector<size_t> next_job(keys, 0);
   int64_t polls = 0, empty_polls = 0;
   const Clock::time_point end = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                    std::chrono::duration<double>(seconds));
   for (bool first = true; Clock::now() < end; first = false) {
-    const int queued = dispatcher.QueuedFor("sim");
-    ++polls;
-    if (queued == 0 && !first) ++empty_polls;
-    for (int i = queued; i < target; ++i) {
-      tracker::MeasureWork work;
-      work.job_id = "capacity";
-      work.device_key = "sim";
-      work.library = library;
-      const int64_t item = done->Add();
-      work.function_name = "f" + std::to_string(feed) + "k" + std::to_string(item);
-      work.options.repeat = 1;
-      sender.Send(dispatcher.Submit(
-          std::move(work), [done, item](const tracker::WorkOutcome& o) { done->Done(item, o); },
-          UnixMs()));
+    bool all_full = true;
+    for (int k = 0; k < keys; ++k) {
+      if (key_jobs[k].empty()) continue;
+      const int queued = dispatcher.QueuedFor(key_names[k]);
+      ++polls;
+      if (queued == 0 && !first) ++empty_polls;
+      if (queued < per_key) all_full = false;
+      for (int i = queued; i < per_key; ++i) {
+        tracker::MeasureWork work;
+        work.job_id = key_jobs[k][next_job[k]++ % key_jobs[k].size()];
+        work.device_key = key_names[k];
+        work.library = library;
+        const int64_t item = done->Add();
+        work.function_name = "f" + std::to_string(feed) + "k" + std::to_string(item);
+        work.options.repeat = 1;
+        sender.Send(dispatcher.Submit(
+            std::move(work), [done, item](const tracker::WorkOutcome& o) { done->Done(item, o); },
+            UnixMs()));
+      }
     }
     // Polled, not woken per completion: at low rates a busier feeder would cost more CPU than
     // the tracker it measures.
-    if (queued >= target) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (all_full) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   const Clock::time_point drain_start = Clock::now();
   bool drained = false;
@@ -150,10 +172,10 @@ int TrackerChild(const std::string& dir) {
   while (std::getline(std::cin, line)) {  // EOF (the parent died) also ends it
     if (line.rfind("feed ", 0) == 0) {
       double seconds = 0;
-      int target = 0;
-      std::istringstream(line.substr(5)) >> seconds >> target;
+      int target = 0, keys = 1, jobs = 1;
+      std::istringstream(line.substr(5)) >> seconds >> target >> keys >> jobs;
       alarm(static_cast<unsigned>(seconds) + 900);
-      std::fprintf(parent, "%s\n", Feed(**server, ++feeds, seconds, target).c_str());
+      std::fprintf(parent, "%s\n", Feed(**server, ++feeds, seconds, target, keys, jobs).c_str());
       std::fflush(parent);
     } else if (line == "quit") {
       break;
@@ -180,6 +202,7 @@ struct Phase {
   double cpu_s = 0;        // the tracker's, in the window
   double generator_s = 0;  // this process's, in the window
   double rss_load = 0, rss_end = 0;
+  int threads_load = 0;
   std::string fed_word;
   int64_t submitted = -1, completed = -1, duplicates = -1, not_ok = -1, polls = 0, empty = 0;
   int drained = 0;
@@ -190,7 +213,7 @@ struct Phase {
 };
 
 Phase RunPhase(bench::PipedChild& child, bench::SimWorkerFleet& fleet, const std::string& name,
-               double hold_s, double seconds, int target) {
+               double hold_s, double seconds, int target, int keys, int jobs) {
   Phase p;
   p.name = name;
   p.hold_s = hold_s;
@@ -200,7 +223,8 @@ Phase RunPhase(bench::PipedChild& child, bench::SimWorkerFleet& fleet, const std
   const double cpu0 = bench::ProcCpuSeconds(child.pid);
   const double self0 = bench::ProcCpuSeconds(getpid());
   const Clock::time_point t1 = Clock::now();
-  bench::WriteLine(child, "feed " + std::to_string(seconds) + " " + std::to_string(target));
+  bench::WriteLine(child, "feed " + std::to_string(seconds) + " " + std::to_string(target) + " " +
+                              std::to_string(keys) + " " + std::to_string(jobs));
   std::this_thread::sleep_until(
       t1 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
   p.leases = fleet.leases() - leases0;
@@ -208,6 +232,7 @@ Phase RunPhase(bench::PipedChild& child, bench::SimWorkerFleet& fleet, const std
   p.cpu_s = bench::ProcCpuSeconds(child.pid) - cpu0;
   p.generator_s = bench::ProcCpuSeconds(getpid()) - self0;
   p.rss_load = bench::ProcStatusMiB(child.pid, "VmRSS");
+  p.threads_load = bench::ProcThreads(child.pid);
   std::istringstream fed(bench::ReadLine(child));  // once every fed item is completed
   fed >> p.fed_word >> p.submitted >> p.completed >> p.duplicates >> p.not_ok >> p.polls >>
       p.empty >> p.drained >> p.drain_s;
@@ -234,10 +259,10 @@ void PrintPhase(const Phase& p, std::vector<double> lat, int workers) {
       !lat.empty() && p99 < 5e-3 ? "OK" : "MISSED");
   std::printf(
       "  tracker               CPU %.2f s (%.0f%% of one core, %.1f us per lease); RSS %.1f MiB "
-      "under load, %.1f MiB drained\n"
+      "under load, %.1f MiB drained; %d threads\n"
       "  generator             CPU %.2f s (%.0f%% of one core)\n",
       p.cpu_s, 100 * p.cpu_s / p.window_s, p.leases > 0 ? 1e6 * p.cpu_s / p.leases : 0.0,
-      p.rss_load, p.rss_end, p.generator_s, 100 * p.generator_s / p.window_s);
+      p.rss_load, p.rss_end, p.threads_load, p.generator_s, 100 * p.generator_s / p.window_s);
   std::printf(
       "  queue                 kept at %d items; found empty in %lld of %lld feeder polls\n",
       p.target, static_cast<long long>(p.empty), static_cast<long long>(p.polls));
@@ -250,11 +275,14 @@ void PrintPhase(const Phase& p, std::vector<double> lat, int workers) {
 }
 
 int Generator() {
-  const int workers = static_cast<int>(EnvNumber("BENCH_WORKERS", 1000));
+  const int workers = static_cast<int>(EnvNumber("BENCH_WORKERS", 10000));
+  const int keys = std::max(1, static_cast<int>(EnvNumber("BENCH_KEYS", 100)));
+  const int jobs = std::max(1, static_cast<int>(EnvNumber("BENCH_JOBS", 200)));
   const double seconds = EnvNumber("BENCH_SECONDS", 10);
   const char* holds_env = std::getenv("BENCH_HOLD_MS");
   std::vector<double> holds_s;  // paced phases
-  std::istringstream holds(holds_env != nullptr ? holds_env : "1000,100");
+  // By default one paced phase offering 1,000 results/s: each lease held workers ms.
+  std::istringstream holds(holds_env != nullptr ? holds_env : std::to_string(workers));
   for (std::string item; std::getline(holds, item, ',');) {
     if (std::atof(item.c_str()) > 0) holds_s.push_back(std::atof(item.c_str()) / 1e3);
   }
@@ -284,7 +312,7 @@ int Generator() {
   const double self_before = bench::ProcStatusMiB(getpid(), "VmRSS");
 
   const Clock::time_point t0 = Clock::now();
-  auto fleet = bench::SimWorkerFleet::Start({address, workers, per_channel, "sim", 1e-3});
+  auto fleet = bench::SimWorkerFleet::Start({address, workers, per_channel, "sim", keys, 1e-3});
   if (!fleet.ok()) {
     std::fprintf(stderr, "%s\n", std::string(fleet.status().message()).c_str());
     bench::EndPiped(child, "quit", 30);
@@ -301,10 +329,11 @@ int Generator() {
   const double idle_cpu = (bench::ProcCpuSeconds(child.pid) - idle_cpu0) / 2;
 
   std::vector<Phase> phases;
-  phases.push_back(RunPhase(child, **fleet, "saturation", 0, seconds, saturation_target));
+  phases.push_back(
+      RunPhase(child, **fleet, "saturation", 0, seconds, saturation_target, keys, jobs));
   const double self_load = bench::ProcStatusMiB(getpid(), "VmRSS");
   for (double hold_s : holds_s) {
-    phases.push_back(RunPhase(child, **fleet, "paced", hold_s, seconds, paced_target));
+    phases.push_back(RunPhase(child, **fleet, "paced", hold_s, seconds, paced_target, keys, jobs));
   }
   const double rss_peak = bench::ProcStatusMiB(child.pid, "VmHWM");
   const Clock::time_point t2 = Clock::now();
@@ -327,9 +356,9 @@ int Generator() {
          static_cast<int64_t>(seen.size()) == completed;
 
   std::printf(
-      "tracker capacity: %d simulated workers (device key 'sim', %d per gRPC channel) on "
-      "127.0.0.1, %.0f s per phase\n",
-      workers, per_channel, seconds);
+      "tracker capacity: %d simulated workers over %d device keys (%d per gRPC channel) on "
+      "127.0.0.1, %d jobs feeding them (weights 1-3), %.0f s per phase\n",
+      workers, keys, per_channel, jobs, seconds);
   std::printf(
       "  the tracker runs in a child process (its RSS and CPU are its own); generator and tracker "
       "share this machine's %u cores, so timings are indicative. Dispatch latency: our result "

@@ -292,7 +292,7 @@ absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
   absl::StatusOr<std::unique_ptr<tuner::Task>> task = MakeJobTask(spec);
   if (!task.ok()) return task.status();
   {
-    // The factory knows the strategy names; the job thread builds the real one.
+    // The factory knows the strategy names; the job's pipeline builds the real one.
     tuner::StrategyOptions so;
     so.name = spec.tuner;
     so.seed = spec.seed;

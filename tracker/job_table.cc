@@ -17,8 +17,8 @@ constexpr char kColumns[] =
     "id, workload_key, target, device_key, created_ms, spec_json, state, message, trials, "
     "priority, tuner, updated_ms";
 
-// Must wait for the record store's writers (job threads insert records on their own
-// connections) rather than fail at once.
+// Must wait for the record store's writers (the job engine's, on another connection) rather
+// than fail at once.
 constexpr int kBusyTimeoutMs = 5000;
 
 absl::StatusOr<JobRow> ReadRow(const tuner::SqliteStatement& stmt) {

@@ -32,7 +32,7 @@ struct JobRow {
   int64_t updated_ms = 0;
 };
 
-// Thread-safe: one connection behind a mutex (job threads report state changes concurrently).
+// Thread-safe: one connection behind a mutex (engine threads report state changes concurrently).
 class JobTable {
  public:
   // Opens the record database through tuner::RecordStore::Open first, which creates it or

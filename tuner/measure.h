@@ -46,9 +46,6 @@ struct MeasureResult {
   // Not a measurement: the run was stopped (a cancelled job) before a result came. The tuning
   // loop neither records it nor learns from it.
   bool cancelled = false;
-  // The runner has already stored this result's record (the farm's remote runner stores each
-  // result the moment it arrives), so the tuning loop must not store it again.
-  bool recorded = false;
 };
 
 class Builder {

@@ -131,16 +131,15 @@ absl::Status TuningSession::Complete(const std::vector<space::Config>& configs,
     taken.push_back(configs[i]);
     measured.push_back(std::move(results[i]));
   }
+  // The one place records are written, for local runs and the farm's jobs alike.
   std::vector<Record> records;
-  std::vector<Record> to_store;
   for (size_t i = 0; i < taken.size(); ++i) {
     records.push_back(
         MakeRecord(task_, taken[i], measured[i], device_key_, options_.job_id, *options_.clock));
-    if (!measured[i].recorded) to_store.push_back(records.back());
   }
   // Stored before anything else happens: a crash from here on loses nothing measured.
-  if (store_ != nullptr && !to_store.empty()) {
-    if (absl::Status s = store_->InsertBatch(to_store); !s.ok()) {
+  if (store_ != nullptr && !records.empty()) {
+    if (absl::Status s = store_->InsertBatch(records); !s.ok()) {
       return absl::Status(
           s.code(), absl::StrCat("tune ", task_.key(), ": cannot store results: ", s.message()));
     }

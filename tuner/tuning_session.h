@@ -38,9 +38,9 @@ class TuningSession {
   // nothing left (the space is exhausted once nothing is in flight either).
   absl::StatusOr<std::vector<space::Config>> Propose(int max);
 
-  // Results of configs in flight, in any order and grouping. Those not yet recorded
-  // (MeasureResult::recorded) are stored in one batch before anything else happens; a cancelled
-  // result only leaves flight. The strategy learns once batch_size results wait or nothing is in
+  // Results of configs in flight, in any order and grouping. They are stored in one batch before
+  // anything else happens (the one record writer of local runs and farm jobs); a cancelled result
+  // only leaves flight. The strategy learns once batch_size results wait or nothing is in
   // flight, so driven batch by batch the session learns exactly as the synchronous loop did.
   absl::Status Complete(const std::vector<space::Config>& configs,
                         std::vector<MeasureResult> results);

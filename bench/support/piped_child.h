@@ -36,5 +36,7 @@ FILE* TakeProtocolStdout();
 double ProcStatusMiB(pid_t pid, const std::string& field);
 // utime + stime of a process from /proc/PID/stat, in seconds.
 double ProcCpuSeconds(pid_t pid);
+// The process's thread count (/proc/PID/status Threads); 0 when unreadable.
+int ProcThreads(pid_t pid);
 
 }  // namespace tunefarm::bench

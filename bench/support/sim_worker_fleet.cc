@@ -93,6 +93,10 @@ struct SimWorkerFleet::Impl {
   }
 };
 
+std::string SimDeviceKey(const std::string& device_key, int device_keys, int k) {
+  return device_keys > 1 ? device_key + "-" + std::to_string(k) : device_key;
+}
+
 namespace {
 
 class SimStream final : public grpc::ClientBidiReactor<v1::WorkerMessage, v1::TrackerMessage> {
@@ -103,7 +107,8 @@ class SimStream final : public grpc::ClientBidiReactor<v1::WorkerMessage, v1::Tr
     stub.async()->Connect(&context_, this);
     v1::WorkerMessage hello;
     v1::Register* reg = hello.mutable_register_();
-    reg->set_device_key(fleet_.options.device_key);
+    reg->set_device_key(SimDeviceKey(fleet_.options.device_key, fleet_.options.device_keys,
+                                     index_ % std::max(fleet_.options.device_keys, 1)));
     reg->set_target("llvm");
     reg->set_cores(1);
     reg->set_hostname("sim" + std::to_string(index_));

@@ -19,6 +19,8 @@ struct SimFleetOptions {
   int workers = 1000;
   int workers_per_channel = 100;  // streams share a channel (one HTTP/2 connection) up to this
   std::string device_key = "sim";
+  // Above 1: worker i registers as "<device_key>-<i % device_keys>" (SimDeviceKey).
+  int device_keys = 1;
   double repeat_seconds = 1e-3;  // the time every result reports
 };
 
@@ -37,6 +39,9 @@ struct SimFleetStats {
   // Each received lease's function_name, which the benchmark uses to check exactly-once.
   std::vector<std::string> lease_functions;
 };
+
+// The device key of key number `k` of a fleet with `device_keys` keys.
+std::string SimDeviceKey(const std::string& device_key, int device_keys, int k);
 
 class SimWorkerFleet {
  public:

@@ -36,7 +36,7 @@ int RunTrackerCommand(const TrackerCommandOptions& o, const std::atomic<bool>* s
     err << "tunefarm: " << token.status().message() << "\n";
     return kUsageError;
   }
-  // Job and build threads share a few arenas, so memory one frees is there for the next.
+  // Engine and build threads share a few arenas, so memory one frees is there for the next.
   tracker::LimitAllocatorArenas(4);
   tracker::TrackerServerOptions options;
   options.listen = o.listen;

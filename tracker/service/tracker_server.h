@@ -47,7 +47,7 @@ class TrackerServer {
   int port() const;
   int http_port() const;        // the dashboard's port; 0 when it is off
   std::string address() const;  // "127.0.0.1:<port>"
-  // Stops accepting calls, closes the worker streams, stops job threads (unfinished jobs stay
+  // Stops accepting calls, closes the worker streams, stops the job engine (unfinished jobs stay
   // resumable). Idempotent.
   void Shutdown();
   // Blocks until Shutdown() is called from another thread (or a signal handler's helper).
