@@ -3,17 +3,10 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "proto/mapping/or_default.h"
 #include "proto/tunefarm/v1/common.pb.h"
 
 namespace tunefarm::proto_mapping {
-namespace {
-
-template <typename T>
-T OrDefault(T value, T fallback) {
-  return value == T{} ? fallback : value;
-}
-
-}  // namespace
 
 absl::StatusOr<runtime::measure::MeasureOptions> MeasureOptionsFromProto(
     const v1::MeasureOptions& proto, absl::string_view prefix) {

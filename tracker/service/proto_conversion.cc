@@ -5,19 +5,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "proto/mapping/measure_options_proto.h"
+#include "proto/mapping/or_default.h"
 #include "proto/tunefarm/v1/session.pb.h"
 #include "runtime/measure_limits.h"
 #include "tuner/record.h"
 
 namespace tunefarm::tracker {
-namespace {
-
-template <typename T>
-T OrDefault(T value, T fallback) {
-  return value == T{} ? fallback : value;
-}
-
-}  // namespace
+using proto_mapping::OrDefault;
 
 absl::StatusOr<JobSpec> JobSpecFromProto(const v1::SubmitJobRequest& r) {
   if (r.workload().empty() == r.script_source().empty()) {
