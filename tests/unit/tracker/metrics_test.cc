@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <unistd.h>
 #include <utility>
 #include <vector>
@@ -470,7 +471,6 @@ TEST(MetricsTextTest, ResultsMatchTheDatabaseAfterAJobOnTheFleet) {
   Dispatcher d;
   d.SetMetrics(&m);
   InProcessFleet fleet(d);
-  fleet.AddWorker("test-cpu");  // one worker: each result is followed by its next lease
   JobManagerOptions o;
   o.db_path = db;
   o.build_parallelism = 2;
@@ -484,14 +484,20 @@ TEST(MetricsTextTest, ResultsMatchTheDatabaseAfterAJobOnTheFleet) {
   spec.trials = 8;
   spec.batch_size = 4;
   spec.tuner = "random";
-  // Measurements (>= 100 ms) outlast the builds, so candidates queue up and each result is
-  // followed by the worker's next lease: dispatch latencies.
   spec.measure.number = 0;
   spec.measure.repeat = 1;
   spec.measure.min_repeat_ms = 100;
   absl::StatusOr<JobStatus> job = (*jobs)->Submit(spec);
   ASSERT_TRUE(job.ok()) << job.status();
+  // The one worker joins only once two built candidates wait, so its first result is followed
+  // at once by its next lease however slow the builds are (sanitizers, a loaded machine): at
+  // least one dispatch latency is observed.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (d.QueuedFor("test-cpu") < 2 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_GE(d.QueuedFor("test-cpu"), 2);
+  fleet.AddWorker("test-cpu");
   absl::StatusOr<JobStatus> s = job;
   while (s.ok() && !IsFinished(s->state) && std::chrono::steady_clock::now() < deadline) {
     s = (*jobs)->WaitForChange(job->id, s->version, 1000);

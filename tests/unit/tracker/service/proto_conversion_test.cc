@@ -12,7 +12,6 @@
 namespace tunefarm::tracker {
 namespace {
 
-
 TEST(ProtoConversionTest, JobSpecSurvivesTheClientAndTheTracker) {
   JobSpec spec;
   spec.workload = "matmul:64,64,64:float32";
