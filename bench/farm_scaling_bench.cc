@@ -9,11 +9,15 @@
 //      build threads can feed at most (build-bound utilization).
 //   2. Real measurement (1, 2 workers, each measuring in its own tunefarm-measure child):
 //      candidates per second and the efficiency relative to 1 worker.
-// Both print the tracker-side build time per candidate and how many cores those builds kept
-// busy, since on a small machine the tracker's builds, not the workers, bound the rate.
+// Each runs per worker count and build placement (`tracker --builds`): the tracker builds every
+// candidate; the workers build their own from build specs (as `tunefarm worker` does); auto, the
+// tracker while its build threads keep up and the workers the rest. Both print the build time per
+// candidate and how many cores those builds kept busy: here tracker and workers share one
+// machine's cores, so either way the builds bound the rate; on a fleet each device builds on
+// its own CPU.
 //   BENCH_SIM_WORKER_COUNTS ("1,4,16,64")  BENCH_DEVICE_MS (200)  BENCH_SIM_SECONDS (8: device
 //   seconds of work per worker)  BENCH_TRIALS (96)  BENCH_WORKER_COUNTS ("1,2")  BENCH_REPEAT (1)
-//   BENCH_MIN_REPEAT_MS (1)
+//   BENCH_MIN_REPEAT_MS (1)  BENCH_BUILDS ("tracker,workers,auto")
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -30,6 +34,7 @@
 #include "rpc_server/worker.h"
 #include "spdlog/spdlog.h"
 #include "tracker/service/tracker_server.h"
+#include "tuner/measure/spec_builder.h"
 #include "tuner/record_store.h"
 
 namespace tunefarm {
@@ -60,6 +65,8 @@ struct Measure {
   int repeat = 1;
   int min_repeat_ms = 1;
   double simulated_device_ms = 0;  // > 0: workers measure with simulated-device-measure
+  // Where candidates are compiled; but for kTracker the workers can build.
+  tracker::BuildPlacement builds = tracker::BuildPlacement::kTracker;
 };
 
 RunResult RunFarm(int n, int trials, const Measure& m) {
@@ -75,6 +82,7 @@ RunResult RunFarm(int n, int trials, const Measure& m) {
   options.listen = "127.0.0.1:0";
   options.db_path = dir + "/farm.db";
   options.jobs.work_dir_parent = dir;
+  options.jobs.build_placement = m.builds;
   auto server = tracker::TrackerServer::Start(options);
   if (!server.ok()) {
     r.error = std::string(server.status().message());
@@ -91,6 +99,9 @@ RunResult RunFarm(int n, int trials, const Measure& m) {
     if (m.simulated_device_ms > 0) {
       w.measure_program = TUNEFARM_SIMULATED_DEVICE;
       w.measure_program_args = {std::to_string(m.simulated_device_ms)};
+    }
+    if (m.builds != tracker::BuildPlacement::kTracker) {
+      w.builder = std::make_shared<tuner::SpecBuilder>(w.work_dir);
     }
     auto worker = rpc_server::Worker::Create(w);
     if (!worker.ok()) {
@@ -163,6 +174,21 @@ int EnvInt(const char* name, int fallback) {
   return v != nullptr && *v != '\0' ? std::atoi(v) : fallback;
 }
 
+// Who builds, per BENCH_BUILDS.
+std::vector<tracker::BuildPlacement> EnvBuilds() {
+  const char* v = std::getenv("BENCH_BUILDS");
+  std::istringstream list(v != nullptr && *v != '\0' ? v : "tracker,workers,auto");
+  std::vector<tracker::BuildPlacement> modes;
+  for (std::string item; std::getline(list, item, ',');) {
+    if (auto p = tracker::ParseBuildPlacement(item)) modes.push_back(*p);
+  }
+  return modes;
+}
+
+const char* BuildsName(tracker::BuildPlacement p) {
+  return tracker::BuildPlacementName(p).data();  // names are literals
+}
+
 std::vector<int> EnvCounts(const char* name, const char* fallback) {
   const char* v = std::getenv(name);
   std::vector<int> counts;
@@ -180,39 +206,51 @@ int SimulatedDevices() {
   const double work_s = EnvInt("BENCH_SIM_SECONDS", 8);
   std::printf(
       "\n1. simulated devices: each candidate takes %.0f ms on its device (no kernel runs there); "
-      "the tracker's builds are real (%s, %u build threads)\n",
+      "the builds are real (%s; %u cores here)\n",
       m.simulated_device_ms, kWorkload, std::thread::hardware_concurrency());
-  std::printf("%8s %7s %9s %9s %12s %14s %9s %11s %12s\n", "workers", "trials", "seconds", "cand/s",
-              "device util", "leases/worker", "build ms", "build cores", "build-bound");
+  std::printf("%8s %8s %7s %9s %9s %12s %14s %9s %11s %12s\n", "workers", "builds", "trials",
+              "seconds", "cand/s", "device util", "leases/worker", "build ms", "build cores",
+              "build-bound");
   int failures = 0;
   for (int n : EnvCounts("BENCH_SIM_WORKER_COUNTS", "1,4,16,64")) {
-    // Enough work that each device is busy for BENCH_SIM_SECONDS if the farm keeps up.
-    const int trials = std::max(16, static_cast<int>(n * work_s * 1e3 / m.simulated_device_ms));
-    RunResult r = RunFarm(n, trials, m);
-    if (!r.error.empty()) {
-      std::printf("%8d  FAILED: %s\n", n, r.error.c_str());
-      ++failures;
-      if (r.job.trials_done == 0) continue;
+    for (tracker::BuildPlacement builds : EnvBuilds()) {
+      m.builds = builds;
+      // Enough work that each device is busy for BENCH_SIM_SECONDS if the farm keeps up.
+      const int trials = std::max(16, static_cast<int>(n * work_s * 1e3 / m.simulated_device_ms));
+      RunResult r = RunFarm(n, trials, m);
+      if (!r.error.empty()) {
+        std::printf("%8d  FAILED: %s\n", n, r.error.c_str());
+        ++failures;
+        if (r.job.trials_done == 0) continue;
+      }
+      const double device_s = m.simulated_device_ms / 1e3;
+      const double util = r.seconds > 0 ? r.job.trials_done * device_s / (n * r.seconds) : 0;
+      const double build_s = r.job.trials_done > 0 ? r.build_seconds / r.job.trials_done : 0;
+      // What the build threads can feed at most: cores / build time candidates per second, against
+      // the n / device time the devices could take.
+      // A worker that builds its own candidate leaves its device idle meanwhile: at most device /
+      // (build + device) per device, whatever the fleet's size.
+      double bound =
+          build_s > 0
+              ? std::min(1.0, std::thread::hardware_concurrency() / build_s / (n / device_s))
+              : 1.0;
+      if (builds == tracker::BuildPlacement::kWorkers) {
+        bound = std::min(bound, device_s / (build_s + device_s));
+      }
+      char leases[32];
+      std::snprintf(leases, sizeof leases, "%lld-%lld", static_cast<long long>(r.min_leases),
+                    static_cast<long long>(r.max_leases));
+      std::printf("%8d %8s %7d %9.2f %9.1f %12.2f %14s %9.1f %11.2f %12.2f\n", n,
+                  BuildsName(builds), r.job.trials_done, r.seconds, r.rate(), util, leases,
+                  1e3 * build_s, r.seconds > 0 ? r.build_seconds / r.seconds : 0.0, bound);
     }
-    const double device_s = m.simulated_device_ms / 1e3;
-    const double util = r.seconds > 0 ? r.job.trials_done * device_s / (n * r.seconds) : 0;
-    const double build_s = r.job.trials_done > 0 ? r.build_seconds / r.job.trials_done : 0;
-    // What the build threads can feed at most: cores / build time candidates per second, against
-    // the n / device time the devices could take.
-    const double bound =
-        build_s > 0 ? std::min(1.0, std::thread::hardware_concurrency() / build_s / (n / device_s))
-                    : 1.0;
-    char leases[32];
-    std::snprintf(leases, sizeof leases, "%lld-%lld", static_cast<long long>(r.min_leases),
-                  static_cast<long long>(r.max_leases));
-    std::printf("%8d %7d %9.2f %9.1f %12.2f %14s %9.1f %11.2f %12.2f\n", n, r.job.trials_done,
-                r.seconds, r.rate(), util, leases, 1e3 * build_s,
-                r.seconds > 0 ? r.build_seconds / r.seconds : 0.0, bound);
   }
   std::printf(
       "  device util: trials x device time / (workers x wall, submit -> job finished; the first "
-      "builds and the reference's are in the wall time); build-bound: the most the tracker's "
-      "build threads can feed (cores / build time per candidate vs workers / device time)\n");
+      "builds and the reference's are in the wall time); build-bound: the most this machine's "
+      "cores can feed (cores / build time per candidate vs workers / device time), and when "
+      "the workers build everything, also device / (build + device): a device idles while its "
+      "worker compiles\n");
   return failures;
 }
 
@@ -229,42 +267,46 @@ int RealMeasurement() {
       "child), a fresh database per run\n",
       kWorkload, trials, m.repeat, m.min_repeat_ms);
   std::printf(
-      "  this machine has %u cores: the tracker builds every candidate on them too, so beyond %u "
-      "workers the efficiency measures the tracker's overhead under CPU contention, not the "
-      "farm's scaling; timings are indicative (other work may share the machine)\n",
+      "  this machine has %u cores: every candidate is built on them too (by the tracker or the "
+      "workers), so beyond %u workers the efficiency measures overhead under CPU contention, not "
+      "the farm's scaling; timings are indicative (other work may share the machine)\n",
       cores, cores);
-  std::printf("%8s %7s %7s %9s %9s %11s %11s %14s %9s %11s\n", "workers", "trials", "errors",
-              "seconds", "cand/s", "vs 1 worker", "efficiency", "leases/worker", "build ms",
-              "build cores");
-  double base = 0;
+  std::printf("%8s %8s %7s %7s %9s %9s %11s %11s %14s %9s %11s\n", "workers", "builds", "trials",
+              "errors", "seconds", "cand/s", "vs 1 worker", "efficiency", "leases/worker",
+              "build ms", "build cores");
   int failures = 0;
-  for (int n : EnvCounts("BENCH_WORKER_COUNTS", "1,2")) {
-    RunResult r = RunFarm(n, trials, m);
-    if (!r.error.empty()) {
-      std::printf("%8d  FAILED: %s\n", n, r.error.c_str());
-      ++failures;
-      if (r.job.trials_done == 0) continue;
+  for (tracker::BuildPlacement builds : EnvBuilds()) {
+    m.builds = builds;
+    double base = 0;
+    for (int n : EnvCounts("BENCH_WORKER_COUNTS", "1,2")) {
+      RunResult r = RunFarm(n, trials, m);
+      if (!r.error.empty()) {
+        std::printf("%8d  FAILED: %s\n", n, r.error.c_str());
+        ++failures;
+        if (r.job.trials_done == 0) continue;
+      }
+      if (n == 1 && r.ok) base = r.rate();
+      const double speedup = base > 0 ? r.rate() / base : 0;
+      char ratio[32] = "-", eff[32] = "-";
+      if (base > 0) {
+        std::snprintf(ratio, sizeof ratio, "%.2fx", speedup);
+        std::snprintf(eff, sizeof eff, "%.0f%%", 100 * speedup / n);
+      }
+      char leases[32];
+      std::snprintf(leases, sizeof leases, "%lld-%lld", static_cast<long long>(r.min_leases),
+                    static_cast<long long>(r.max_leases));
+      std::printf("%8d %8s %7d %7d %9.2f %9.1f %11s %11s %14s %9.1f %11.2f\n", n,
+                  BuildsName(builds), r.job.trials_done, r.job.errors, r.seconds, r.rate(), ratio,
+                  eff, leases,
+                  r.job.trials_done > 0 ? 1e3 * r.build_seconds / r.job.trials_done : 0.0,
+                  r.seconds > 0 ? r.build_seconds / r.seconds : 0.0);
     }
-    if (n == 1 && r.ok) base = r.rate();
-    const double speedup = base > 0 ? r.rate() / base : 0;
-    char ratio[32] = "-", eff[32] = "-";
-    if (base > 0) {
-      std::snprintf(ratio, sizeof ratio, "%.2fx", speedup);
-      std::snprintf(eff, sizeof eff, "%.0f%%", 100 * speedup / n);
-    }
-    char leases[32];
-    std::snprintf(leases, sizeof leases, "%lld-%lld", static_cast<long long>(r.min_leases),
-                  static_cast<long long>(r.max_leases));
-    std::printf("%8d %7d %7d %9.2f %9.1f %11s %11s %14s %9.1f %11.2f\n", n, r.job.trials_done,
-                r.job.errors, r.seconds, r.rate(), ratio, eff, leases,
-                r.job.trials_done > 0 ? 1e3 * r.build_seconds / r.job.trials_done : 0.0,
-                r.seconds > 0 ? r.build_seconds / r.seconds : 0.0);
   }
   std::printf(
       "  cand/s: recorded trials / (submit -> job finished), all fixed costs included (reference "
       "build, first connection, measure child start); efficiency = rate(N) / (N * rate(1));\n"
-      "  build ms: the tracker's compile time per candidate; build cores: those builds' seconds "
-      "per wall second (near the core count: the builds bound the rate)\n");
+      "  build ms: compile time per candidate (the tracker's or the worker's); build cores: those "
+      "builds' seconds per wall second (near the core count: the builds bound the rate)\n");
   return failures;
 }
 

@@ -10,8 +10,11 @@
 namespace tunefarm::rpc_server {
 
 LeaseExecutor::LeaseExecutor(std::string program, std::vector<std::string> program_args,
+                             std::shared_ptr<runtime::measure::CandidateBuilder> builder,
                              DoneCallback done)
-    : measurer_(std::move(program), std::move(program_args)), done_(std::move(done)) {
+    : measurer_(std::move(program), std::move(program_args)),
+      builder_(std::move(builder)),
+      done_(std::move(done)) {
   thread_ = std::thread([this] { Loop(); });
 }
 
@@ -85,6 +88,39 @@ int LeaseExecutor::children_started() const {
   return children_started_;
 }
 
+bool LeaseExecutor::BuildFirst(LeaseTask& task, LeaseOutcome& result) {
+  namespace rm = runtime::measure;
+  if (builder_ == nullptr) {
+    result.outcome.kind = rm::ErrorKind::kBuildError;
+    result.outcome.message = "this worker has no compiler";
+    result.cannot_build = true;
+    return false;
+  }
+  rm::BuiltCandidate built = builder_->Build(*task.build);
+  result.build_seconds = built.build_seconds;
+  result.cannot_build = built.cannot_build;
+  if (built.error_kind != rm::ErrorKind::kOk || built.cannot_build) {
+    result.outcome.kind = built.error_kind;
+    result.outcome.message = std::move(built.error_message);
+    return false;
+  }
+  {
+    // Cancelled while it built: nothing to measure (the callback says cancelled).
+    std::lock_guard<std::mutex> lock(mu_);
+    if (running_cancelled_) return false;
+  }
+  rm::MeasureRequest& request = task.request;
+  request.library_path = std::move(built.library_path);
+  request.function_name = std::move(built.function_name);
+  if (task.build->with_reference && !built.reference_library_path.empty()) {
+    request.reference_library_path = std::move(built.reference_library_path);
+    request.reference_key = std::move(built.reference_key);
+  } else {
+    request.options.check_correctness = false;  // nothing to check against
+  }
+  return true;
+}
+
 void LeaseExecutor::Loop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -103,8 +139,10 @@ void LeaseExecutor::Loop() {
     }
     LeaseOutcome result;
     result.lease_id = task.lease_id;
-    const double timeout_s = task.request.options.run_timeout_s;
-    result.outcome = measurer_.Measure(std::move(task.request), timeout_s);
+    if (!task.build || BuildFirst(task, result)) {
+      const double timeout_s = task.request.options.run_timeout_s;
+      result.outcome = measurer_.Measure(std::move(task.request), timeout_s);
+    }
     bool shutting_down = false;
     {
       std::lock_guard<std::mutex> lock(mu_);

@@ -7,11 +7,14 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "runtime/measure/candidate_builder.h"
 #include "runtime/measure/isolated_measurer.h"
 #include "runtime/measure/measure_protocol.h"
 
@@ -19,13 +22,18 @@ namespace tunefarm::rpc_server {
 
 struct LeaseTask {
   int64_t lease_id = 0;
+  // Set: built first by the executor's builder, which fills in the request's library, kernel
+  // and reference.
+  std::optional<runtime::measure::BuildSpec> build;
   runtime::measure::MeasureRequest request;  // options.run_timeout_s: load + check + time
 };
 
 struct LeaseOutcome {
   int64_t lease_id = 0;
-  runtime::measure::MeasureOutcome outcome;
-  bool cancelled = false;  // cancelled while it ran: nobody wants the result
+  runtime::measure::MeasureOutcome outcome;  // a failed build: build_error, build_timeout, ...
+  double build_seconds = 0;                  // when this worker built it
+  bool cannot_build = false;                 // see runtime::measure::BuiltCandidate
+  bool cancelled = false;                    // cancelled while it ran: nobody wants the result
 };
 
 class LeaseExecutor {
@@ -33,7 +41,9 @@ class LeaseExecutor {
   // Called on the executor thread, exactly once for every task that started.
   using DoneCallback = std::function<void(LeaseOutcome)>;
 
-  LeaseExecutor(std::string program, std::vector<std::string> program_args, DoneCallback done);
+  // `builder` (may be null: leases to build then fail) is used on the executor thread only.
+  LeaseExecutor(std::string program, std::vector<std::string> program_args,
+                std::shared_ptr<runtime::measure::CandidateBuilder> builder, DoneCallback done);
   // Drops the queue, kills the measurement in hand and waits for the thread.
   ~LeaseExecutor();
   LeaseExecutor(const LeaseExecutor&) = delete;
@@ -53,10 +63,13 @@ class LeaseExecutor {
 
  private:
   void Loop();
+  // Builds the task's candidate into its request; false (with `result` filled) when it failed.
+  bool BuildFirst(LeaseTask& task, LeaseOutcome& result);
   // Kills the measure child of the lease in progress (call with mu_ held while running_ != 0).
   void KillRunningChildLocked();
 
-  runtime::measure::IsolatedMeasurer measurer_;  // used by the executor thread only
+  runtime::measure::IsolatedMeasurer measurer_;                  // used by the executor thread only
+  std::shared_ptr<runtime::measure::CandidateBuilder> builder_;  // likewise
   DoneCallback done_;
   mutable std::mutex mu_;
   std::condition_variable cv_;

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "proto/mapping/build_spec_proto.h"
 #include "proto/mapping/measure_options_proto.h"
 #include "proto/tunefarm/v1/worker.pb.h"
 
@@ -17,8 +18,14 @@ absl::StatusOr<std::string> Resolve(const v1::Artifact& artifact, ArtifactCache&
 
 }  // namespace
 
-absl::StatusOr<PreparedLease> PrepareLease(const v1::Lease& lease, ArtifactCache& cache) {
-  if (!lease.has_library() || lease.library().sha256().empty()) {
+absl::StatusOr<PreparedLease> PrepareLease(const v1::Lease& lease, ArtifactCache& cache,
+                                           bool can_build) {
+  const bool to_build = lease.has_build();
+  if (to_build && !can_build) {
+    return absl::FailedPreconditionError(
+        "the lease asks this worker to build its candidate, but it has no compiler");
+  }
+  if (!to_build && (!lease.has_library() || lease.library().sha256().empty())) {
     return absl::InvalidArgumentError("the lease has no library");
   }
   PreparedLease prepared;
@@ -29,6 +36,17 @@ absl::StatusOr<PreparedLease> PrepareLease(const v1::Lease& lease, ArtifactCache
       proto_mapping::MeasureOptionsFromProto(lease.options());
   if (!options.ok()) return options.status();
   runtime::measure::MeasureRequest& request = task.request;
+  if (to_build) {
+    // The library, the kernel's name and the reference come from the worker's own build.
+    absl::StatusOr<runtime::measure::BuildSpec> spec =
+        proto_mapping::BuildSpecFromProto(lease.build(), *options);
+    if (!spec.ok()) return spec.status();
+    task.build = *std::move(spec);
+    request.options = *std::move(options);
+    for (const auto& [name, value] : lease.bindings()) request.bindings[name] = value;
+    request.best_seconds = lease.best_seconds();
+    return prepared;
+  }
   absl::StatusOr<std::string> library = Resolve(lease.library(), cache);
   if (!library.ok()) return library.status();
   prepared.artifacts.insert(lease.library().sha256());

@@ -20,11 +20,13 @@ struct PreparedLease {
   std::set<std::string> artifacts;  // the hashes it uses: kept when the cache evicts
 };
 
-// Fails (the lease's result is then a runtime_error with this message) when an artifact's bytes
-// do not match its hash, a hash-only artifact is not cached ("artifact <hash> missing on
-// worker"), the lease asks this worker to build (it cannot), or one of its options is not finite
-// or outside its documented range (proto_mapping::MeasureOptionsFromProto names
-// the field).
-absl::StatusOr<PreparedLease> PrepareLease(const v1::Lease& lease, ArtifactCache& cache);
+// A lease with a BuildSpec becomes a task to build first (only when `can_build`). Fails (the
+// lease's result is then a runtime_error with this message) when an artifact's bytes do not
+// match its hash, a hash-only artifact is not cached ("artifact <hash> missing on worker"), the
+// lease asks this worker to build and it cannot, the spec is incomplete, or one of its options is
+// not finite or outside its documented range (proto_mapping::MeasureOptionsFromProto names the
+// field).
+absl::StatusOr<PreparedLease> PrepareLease(const v1::Lease& lease, ArtifactCache& cache,
+                                           bool can_build);
 
 }  // namespace tunefarm::rpc_server

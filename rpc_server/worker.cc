@@ -113,7 +113,9 @@ v1::Register Worker::Impl::MakeRegister() const {
   hello.set_cpu_model(device.cpu_model);
   hello.set_cores(device.cores);
   hello.set_memory_bytes(device.memory_bytes);
-  hello.set_can_build(false);  // this worker links only the runtime: it measures, never builds
+  // Only a worker given a builder (`tunefarm worker`, which links the compiler) builds; the slim
+  // server measures the libraries it is sent.
+  hello.set_can_build(options.builder != nullptr);
   hello.set_tunefarm_version(WorkerVersion());
   hello.set_hostname(device.hostname);
   std::lock_guard<std::mutex> lock(mu);
@@ -172,6 +174,8 @@ void Worker::Impl::OnOutcome(LeaseOutcome outcome) {
       out->set_error_kind(std::string(kind));
       out->set_error_message(outcome.outcome.message);
       for (double s : outcome.outcome.repeat_seconds) out->add_repeat_seconds(s);
+      result.set_build_seconds(outcome.build_seconds);
+      result.set_cannot_build(outcome.cannot_build);
       pending.push_back(std::move(result));
       WorkerLog(LogLevel::kDebug,
                 absl::StrCat("lease ", outcome.lease_id, ": ", std::string(kind)));
@@ -190,7 +194,8 @@ void Worker::Impl::OnLease(const v1::Lease& lease) {
       return;
     }
   }
-  absl::StatusOr<PreparedLease> prepared = PrepareLease(lease, *cache);
+  absl::StatusOr<PreparedLease> prepared =
+      PrepareLease(lease, *cache, /*can_build=*/options.builder != nullptr);
   if (!prepared.ok()) {
     LeaseOutcome failed;
     failed.lease_id = lease.lease_id();
@@ -406,7 +411,7 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
   impl->device = DetectDeviceInfo(options.hostname);
   Impl* raw = impl.get();
   impl->executor = std::make_unique<LeaseExecutor>(
-      program, options.measure_program_args,
+      program, options.measure_program_args, options.builder,
       [raw](LeaseOutcome outcome) { raw->OnOutcome(std::move(outcome)); });
   impl->options = std::move(options);
   return std::unique_ptr<Worker>(new Worker(std::move(impl)));

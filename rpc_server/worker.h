@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "runtime/measure/candidate_builder.h"
 
 namespace tunefarm::rpc_server {
 
@@ -38,6 +39,9 @@ struct WorkerOptions {
   // Give up after this long without a successful connection (0: retry forever).
   double give_up_after_s = 0;
   std::string hostname;  // empty: gethostname()
+  // Set: the worker registers can_build and compiles the leases sent to it as a BuildSpec (one
+  // at a time, on its executor thread, before measuring). Null: it only measures libraries.
+  std::shared_ptr<runtime::measure::CandidateBuilder> builder;
 };
 
 struct WorkerStats {

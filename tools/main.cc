@@ -140,6 +140,11 @@ void AddFarmCommands(CLI::App& app, FarmCommands& f) {
       ->add_option("--build-threads", f.tracker.build_threads,
                    "Candidates the tracker compiles at once (0: its cores)")
       ->capture_default_str();
+  f.tracker_cmd
+      ->add_option("--builds", f.tracker.builds,
+                   "Where candidates are compiled when the workers can build: auto (here while "
+                   "the build threads keep up, the rest on the workers), workers, tracker")
+      ->capture_default_str();
   f.tracker_cmd->add_option("--max-trials", f.tracker.max_trials, "Trials per job at most")
       ->capture_default_str();
   f.tracker_cmd
@@ -162,6 +167,8 @@ void AddFarmCommands(CLI::App& app, FarmCommands& f) {
   f.worker_cmd->add_option("--tls-root-cert", f.worker.tls_root_cert,
                            "CA certificate (PEM): use TLS and trust only trackers it signed");
   f.worker_cmd->add_option("--work-dir", f.worker.work_dir, "Artifact cache directory");
+  f.worker_cmd->add_flag("--no-build", f.worker.no_build,
+                         "Measure only: the tracker builds this worker's candidates");
 
   f.jobs_cmd = app.add_subcommand("jobs", "List the farm's tuning jobs, or cancel one");
   AddFarmAddress(f.jobs_cmd, f.jobs.farm);

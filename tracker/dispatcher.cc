@@ -39,7 +39,9 @@ namespace {
 // quarantine, cancelled), so this is where results are counted; cancelled ones are not results.
 void RunDone(PendingDone& done, Metrics* metrics) {
   for (auto& [callback, outcome] : done) {
-    if (metrics != nullptr && !outcome.cancelled) metrics->CountResult(outcome.error_kind);
+    if (metrics != nullptr && !outcome.cancelled && !outcome.unbuilt) {
+      metrics->CountResult(outcome.error_kind);
+    }
     callback(outcome);
   }
 }
@@ -84,9 +86,13 @@ void Dispatcher::SetDraining(const std::string& worker_id) {
 
 std::vector<Assignment> Dispatcher::Submit(MeasureWork work, DoneCallback done, int64_t now_ms) {
   std::vector<Assignment> out;
-  std::lock_guard<std::mutex> lock(state_->mu);
-  const std::string& key = state_->s.Submit(std::move(work), std::move(done));
-  state_->s.Dispatch(key, now_ms, out);
+  PendingDone unbuilt;
+  {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    const std::string key = state_->s.Submit(std::move(work), std::move(done), unbuilt);
+    state_->s.Dispatch(key, now_ms, out);
+  }
+  RunDone(unbuilt, metrics_.load());
   return out;
 }
 
@@ -169,6 +175,11 @@ std::vector<WorkerSnapshot> Dispatcher::RecentlyGone() const {
 int Dispatcher::QueuedFor(const std::string& device_key) const {
   std::lock_guard<std::mutex> lock(state_->mu);
   return state_->s.QueuedFor(device_key);
+}
+
+int Dispatcher::BuildersFor(const std::string& device_key) const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->s.BuildersFor(device_key);
 }
 
 int Dispatcher::WorkersFor(const std::string& device_key) const {

@@ -114,7 +114,9 @@ class Dispatcher {
 
   // --- work ---
   // Queues `work` for its device key; `done` runs exactly once: with the worker's outcome, with
-  // worker_lost after too many lost leases, or with `cancelled` set by CancelJob.
+  // worker_lost after too many lost leases, with `cancelled` set by CancelJob, or (work with a
+  // BuildSpec) with `unbuilt` set once no worker of the key can build. Work to build is leased
+  // only to workers that registered can_build.
   std::vector<Assignment> Submit(MeasureWork work, DoneCallback done, int64_t now_ms);
   // A worker's result. Accepted only from the worker currently holding the lease (a stale or
   // duplicate result is ignored and returns no assignments); the worker is then idle again and
@@ -143,8 +145,9 @@ class Dispatcher {
   // The last workers that left (stream closed, heartbeats missed), newest first, in state kGone
   // with their counters at the time; at most 64.
   std::vector<WorkerSnapshot> RecentlyGone() const;
-  int QueuedFor(const std::string& device_key) const;   // work waiting for a lease
-  int WorkersFor(const std::string& device_key) const;  // connected, any state
+  int QueuedFor(const std::string& device_key) const;    // work waiting for a lease
+  int WorkersFor(const std::string& device_key) const;   // connected, any state
+  int BuildersFor(const std::string& device_key) const;  // of those, the ones that can build
   int LeasesOutstanding() const;
   // Every key with connected workers or queued work, sorted.
   std::vector<std::string> DeviceKeys() const;

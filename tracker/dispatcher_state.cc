@@ -19,7 +19,9 @@ absl::Status DispatcherState::AddWorker(const WorkerDescription& worker, int64_t
   if (!continued) w.description.previous_worker_id.clear();
   w.connected_ms = now_ms;
   w.last_heartbeat_ms = now_ms;
-  ++keys_[worker.device_key].workers;
+  KeyState& key = keys_[worker.device_key];
+  ++key.workers;
+  if (worker.can_build) ++key.builders;
   MakeIdle(w);
   return absl::OkStatus();
 }
@@ -36,17 +38,20 @@ std::optional<std::string> DispatcherState::RemoveWorker(const std::string& work
   recently_gone_.push_front(std::move(gone));
   if (recently_gone_.size() > 64) recently_gone_.pop_back();
   MakeNotIdle(w);
-  --keys_[w.description.device_key].workers;
+  KeyState& key = keys_[w.description.device_key];
+  --key.workers;
+  if (w.description.can_build) --key.builders;
   int64_t lease_id = w.lease_id;
   w.lease_id = 0;
   if (lease_id != 0) {
     LoseLease(lease_id, absl::StrCat("worker ", worker_id, " was lost"), /*worker_gone=*/true,
               done);
   }
+  if (key.builders == 0) ReturnUnbuilt(key, done);
   identities_.Leave(worker_id, w.identity);
-  std::string key = std::move(w.description.device_key);
+  std::string key_name = std::move(w.description.device_key);
   workers_.erase(it);
-  return key;
+  return key_name;
 }
 
 void DispatcherState::Heartbeat(const std::string& worker_id, int64_t now_ms) {
@@ -61,14 +66,19 @@ void DispatcherState::SetDraining(const std::string& worker_id) {
   MakeNotIdle(it->second);
 }
 
-const std::string& DispatcherState::Submit(MeasureWork work, Dispatcher::DoneCallback done) {
+std::string DispatcherState::Submit(MeasureWork work, Dispatcher::DoneCallback done,
+                                    PendingDone& pending) {
   int64_t id = next_item_++;
   Item& item = items_[id];
   item.work = std::make_shared<const MeasureWork>(std::move(work));
   item.done = std::move(done);
   JobOf(item.work->job_id).items.insert(id);
   Enqueue(id, /*front=*/false);
-  return item.work->device_key;
+  std::string key_name = item.work->device_key;
+  // The key's last builder may have left since the job decided to send work to build.
+  KeyState& key = keys_[key_name];
+  if (item.work->build && key.builders == 0) ReturnUnbuilt(key, pending);
+  return key_name;
 }
 
 const std::string* DispatcherState::Complete(const std::string& worker_id, int64_t lease_id,
@@ -83,8 +93,10 @@ const std::string* DispatcherState::Complete(const std::string& worker_id, int64
   EraseLease(lease_id);
   w.lease_id = 0;
   w.last_heartbeat_ms = now_ms;
-  ++w.measured;
-  if (outcome.error_kind != tuner::ErrorKind::kOk) ++w.failures;
+  if (!outcome.unbuilt) {
+    ++w.measured;
+    if (outcome.error_kind != tuner::ErrorKind::kOk) ++w.failures;
+  }
   if (outcome.worker_id.empty()) outcome.worker_id = worker_id;
   outcome.cancelled = false;
   Finish(item_id, std::move(outcome), done);
@@ -181,9 +193,16 @@ void DispatcherState::Dispatch(const std::string& key_name, int64_t now_ms,
   KeyState& key = kit->second;
   while (!key.idle.empty() && !key.active.empty()) {
     auto [pass, order, job_id] = *key.active.begin();
-    key.active.erase(key.active.begin());
     JobQueue& queue = key.jobs.at(job_id);
     int64_t item_id = queue.items.front();
+    // Work to build goes to the longest idle worker that can build. None idle: the key waits
+    // for one (jobs send such work only while every worker of the key can build).
+    auto idle = key.idle.begin();
+    if (items_.at(item_id).work->build) {
+      while (idle != key.idle.end() && !workers_.at(idle->second).description.can_build) ++idle;
+      if (idle == key.idle.end()) return;
+    }
+    key.active.erase(key.active.begin());
     queue.items.pop_front();
     --key.queued;
     key.virtual_time = pass;
@@ -194,7 +213,7 @@ void DispatcherState::Dispatch(const std::string& key_name, int64_t now_ms,
       key.active.insert({queue.pass, queue.order, job_id});
     }
 
-    WorkerEntry& w = workers_.at(key.idle.begin()->second);
+    WorkerEntry& w = workers_.at(idle->second);
     MakeNotIdle(w);
     Item& item = items_.at(item_id);
     int64_t lease_id = next_lease_++;
@@ -235,6 +254,11 @@ int DispatcherState::QueuedFor(const std::string& device_key) const {
 int DispatcherState::WorkersFor(const std::string& device_key) const {
   auto it = keys_.find(device_key);
   return it == keys_.end() ? 0 : it->second.workers;
+}
+
+int DispatcherState::BuildersFor(const std::string& device_key) const {
+  auto it = keys_.find(device_key);
+  return it == keys_.end() ? 0 : it->second.builders;
 }
 
 std::vector<std::string> DispatcherState::DeviceKeys() const {
@@ -343,6 +367,27 @@ void DispatcherState::LoseLease(int64_t lease_id, const std::string& note, bool 
     Finish(item_id, std::move(outcome), done);
   } else {
     Enqueue(item_id, /*front=*/true);
+  }
+}
+
+void DispatcherState::ReturnUnbuilt(KeyState& key, PendingDone& done) {
+  std::vector<int64_t> unbuilt;
+  for (auto& [job_id, queue] : key.jobs) {
+    auto keep = std::stable_partition(queue.items.begin(), queue.items.end(),
+                                      [&](int64_t id) { return !items_.at(id).work->build; });
+    unbuilt.insert(unbuilt.end(), keep, queue.items.end());
+    key.queued -= static_cast<int>(queue.items.end() - keep);
+    queue.items.erase(keep, queue.items.end());
+    if (queue.items.empty() && queue.active) {
+      key.active.erase({queue.pass, queue.order, job_id});
+      queue.active = false;
+    }
+  }
+  for (int64_t id : unbuilt) {
+    WorkOutcome outcome;
+    outcome.unbuilt = true;
+    outcome.error_message = "no worker of the key can build it any more";
+    Finish(id, std::move(outcome), done);
   }
 }
 

@@ -60,6 +60,7 @@ struct KeyState {
   std::map<uint64_t, std::string> idle;  // idle workers, longest idle first
   int queued = 0;
   int workers = 0;
+  int builders = 0;  // of the workers, those that can build
 };
 
 struct Lease {
@@ -90,8 +91,8 @@ class DispatcherState {
   }
   void Heartbeat(const std::string& worker_id, int64_t now_ms);
   void SetDraining(const std::string& worker_id);
-  // Returns the item's key.
-  const std::string& Submit(MeasureWork work, Dispatcher::DoneCallback done);
+  // Returns the item's key. Work to build for a key without builders completes as unbuilt.
+  std::string Submit(MeasureWork work, Dispatcher::DoneCallback done, PendingDone& pending);
   // Returns the key of the worker whose lease completed, or nullptr when ignored.
   const std::string* Complete(const std::string& worker_id, int64_t lease_id, WorkOutcome outcome,
                               int64_t now_ms, PendingDone& done);
@@ -109,6 +110,7 @@ class DispatcherState {
   std::vector<WorkerSnapshot> Workers(const std::string& device_key) const;
   int QueuedFor(const std::string& device_key) const;
   int WorkersFor(const std::string& device_key) const;
+  int BuildersFor(const std::string& device_key) const;
   std::vector<std::string> DeviceKeys() const;  // with workers or queued work, sorted
   int LeasesOutstanding() const { return static_cast<int>(leases_.size()); }
 
@@ -122,6 +124,9 @@ class DispatcherState {
   // The lease is gone with its worker or its deadline: re-queue the item or give up on it. Only
   // workers that were lost (not merely overdue) count towards quarantine, once per identity.
   void LoseLease(int64_t lease_id, const std::string& note, bool worker_gone, PendingDone& done);
+  // The key has no worker left that can build: its queued work to build is completed as unbuilt
+  // (the job builds it itself).
+  void ReturnUnbuilt(KeyState& key, PendingDone& done);
   void EraseLease(int64_t lease_id);
   // Completes an item: its callback is queued to run after the lock.
   void Finish(int64_t item_id, WorkOutcome outcome, PendingDone& done);

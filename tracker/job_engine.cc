@@ -68,16 +68,25 @@ struct JobEngine::Core final : PipelineHost, std::enable_shared_from_this<JobEng
     return TakeQueuedBuildsLocked(job_id);
   }
 
+  int BuildBacklog() const override {
+    std::lock_guard<std::mutex> lock(mu);
+    size_t n = 0;
+    for (const auto& [job_id, queue] : builds) n += queue.size();
+    return static_cast<int>(n);
+  }
+
   Dispatcher::DoneCallback MeasuredCallback(const std::string& job_id, space::Config config,
-                                            double build_seconds) override {
+                                            double build_seconds, bool worker_builds) override {
     std::weak_ptr<Core> weak = shared_from_this();
-    return [weak, job_id, config = std::move(config), build_seconds](const WorkOutcome& outcome) {
+    return [weak, job_id, config = std::move(config), build_seconds,
+            worker_builds](const WorkOutcome& outcome) {
       std::shared_ptr<Core> core = weak.lock();
       if (core == nullptr) return;
       PipelineEvent e;
       e.kind = PipelineEvent::Kind::kMeasured;
       e.config = config;
       e.build.build_seconds = build_seconds;
+      e.worker_builds = worker_builds;
       e.outcome = outcome;
       core->Post(job_id, std::move(e));
     };
@@ -251,7 +260,8 @@ void JobEngine::Start(const std::string& job_id, JobSpec spec, std::unique_ptr<t
                              core.options.max_artifact_bytes,
                              core.options.metrics,
                              core.options.clock,
-                             core.options.on_progress};
+                             core.options.on_progress,
+                             core.options.build_placement};
   auto strand = std::make_shared<Strand>();
   strand->job =
       std::make_shared<JobPipeline>(job_id, std::move(spec), std::move(task), std::move(context));

@@ -17,6 +17,7 @@ struct JobEngineOptions {
   int build_threads = 0;        // candidates compiled at once across all jobs; 0: hardware threads
   std::string work_dir_parent;  // scratch for built libraries; empty: $TMPDIR or /tmp
   int64_t max_artifact_bytes = 64ll << 20;
+  BuildPlacement build_placement = BuildPlacement::kAuto;
   Metrics* metrics = nullptr;
   const runtime::Clock* clock = &runtime::SystemClock();
   // Called on engine threads without engine locks held; they must not call back into the

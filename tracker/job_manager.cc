@@ -270,6 +270,7 @@ absl::StatusOr<std::unique_ptr<JobManager>> JobManager::Create(JobManagerOptions
   JobEngineOptions eo;
   eo.event_threads = raw->options.event_threads;
   eo.build_threads = raw->options.build_parallelism;
+  eo.build_placement = raw->options.build_placement;
   eo.work_dir_parent = raw->options.work_dir_parent;
   eo.max_artifact_bytes = raw->options.max_artifact_bytes;
   eo.metrics = raw->options.metrics;

@@ -12,6 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/clock.h"
+#include "tracker/build_placement.h"
 #include "tracker/dispatcher.h"
 #include "tracker/job.h"
 #include "tracker/lease_sender.h"
@@ -25,7 +26,8 @@ struct JobManagerOptions {
   int max_jobs = 1000;      // unfinished at once; beyond: ResourceExhausted
   int max_trials = 100000;  // per job; beyond: InvalidArgument
   int64_t max_artifact_bytes = 64ll << 20;
-  int build_parallelism = 0;    // candidates compiled at once across all jobs; 0: cores
+  int build_parallelism = 0;  // candidates compiled at once across all jobs; 0: cores
+  BuildPlacement build_placement = BuildPlacement::kAuto;  // when the key's workers can build
   int event_threads = 2;        // threads that advance the jobs (propose, record, learn)
   std::string work_dir_parent;  // scratch for built libraries; empty: $TMPDIR or /tmp
   Metrics* metrics = nullptr;   // times the jobs' database writes; must outlive the manager

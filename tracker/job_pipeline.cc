@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/space/config_json.h"
 #include "spdlog/spdlog.h"
 #include "tracker/metrics.h"
 #include "tuner/templates/template_registry.h"
@@ -21,6 +22,7 @@ tuner::MeasureResult Failed(tuner::ErrorKind kind, std::string message, double b
   r.error_message = std::move(message);
   r.build_seconds = build_seconds;
   r.measured_by = kTrackerSide;
+  r.built_by = kTrackerSide;
   return r;
 }
 
@@ -58,15 +60,30 @@ void JobPipeline::Handle(std::vector<PipelineEvent> events) {
         OnBuilt(e, configs, results);
         break;
       case PipelineEvent::Kind::kMeasured: {
+        if (e.outcome.unbuilt && !stop_) {
+          // The key's last building worker left, or a worker cannot make this job's task (a
+          // template it does not know): the tracker builds it, and after a refusal all the rest.
+          if (!e.outcome.worker_id.empty() && !workers_cannot_build_) {
+            workers_cannot_build_ = true;
+            spdlog::warn(
+                "job {}: worker {} cannot build its candidates ({}); the tracker builds "
+                "them",
+                job_id_, e.outcome.worker_id, e.outcome.error_message);
+          }
+          context_.host.QueueBuild(job_id_, *std::move(e.config));
+          break;
+        }
         tuner::MeasureResult r;
-        r.build_seconds = e.build.build_seconds;
-        if (e.outcome.cancelled) {
+        r.build_seconds = e.worker_builds ? e.outcome.build_seconds : e.build.build_seconds;
+        if (e.outcome.cancelled || e.outcome.unbuilt) {
           r.cancelled = true;
         } else {
           r.error_kind = e.outcome.error_kind;
           r.error_message = std::move(e.outcome.error_message);
           r.repeat_seconds = std::move(e.outcome.repeat_seconds);
           r.measured_by = e.outcome.worker_id.empty() ? kTrackerSide : e.outcome.worker_id;
+          // A lease lost on every try was built by nobody we can name.
+          r.built_by = e.worker_builds ? e.outcome.worker_id : kTrackerSide;
         }
         configs.push_back(*std::move(e.config));
         results.push_back(std::move(r));
@@ -111,6 +128,9 @@ void JobPipeline::Begin() {
   absl::StatusOr<std::unique_ptr<tuner::LocalBuilder>> builder = tuner::LocalBuilder::Create(build);
   if (!builder.ok()) return Fail(builder.status());
   builder_ = *std::move(builder);
+  absl::StatusOr<runtime::measure::BuildSpec> build_spec = JobBuildSpec(spec_);
+  if (!build_spec.ok()) return Fail(build_spec.status());
+  build_spec_ = *std::move(build_spec);
 
   absl::Status started = context_.store.With([&](tuner::RecordStore& store) -> absl::Status {
     if (absl::Status s = store.PutWorkload(task_->key(), task_->flops()); !s.ok()) return s;
@@ -243,20 +263,41 @@ void JobPipeline::OnBuilt(PipelineEvent& e, std::vector<space::Config>& configs,
         Failed(e.build.error_kind, std::move(e.build.error_message), e.build.build_seconds));
     return;
   }
-  MeasureWork work;
-  work.job_id = job_id_;
-  work.device_key = spec_.device_key;
+  MeasureWork work = NewWork();
   work.library = *std::move(e.library);
   work.function_name = e.build.function_name;
-  work.options = spec_.measure;
   work.options.check_correctness = e.reference.has_value();
   if (e.reference) {
     work.reference = *std::move(e.reference);
     work.reference_key = e.build.reference_key;
   }
+  Dispatcher::DoneCallback done = context_.host.MeasuredCallback(
+      job_id_, *std::move(e.config), e.build.build_seconds, /*worker_builds=*/false);
+  context_.sender.Send(
+      context_.dispatcher.Submit(std::move(work), std::move(done), context_.clock->NowMs()));
+}
+
+MeasureWork JobPipeline::NewWork() const {
+  MeasureWork work;
+  work.job_id = job_id_;
+  work.device_key = spec_.device_key;
+  work.options = spec_.measure;
   work.best_seconds = session_->progress().best_seconds;
+  return work;
+}
+
+bool JobPipeline::WorkersCanBuild() const {
+  if (workers_cannot_build_) return false;
+  const int builders = context_.dispatcher.BuildersFor(spec_.device_key);
+  return builders > 0 && builders == context_.dispatcher.WorkersFor(spec_.device_key);
+}
+
+void JobPipeline::SubmitToBuildingWorkers(space::Config config) {
+  MeasureWork work = NewWork();
+  work.build = build_spec_;
+  work.build->config_json = space::ConfigToJson(config);
   Dispatcher::DoneCallback done =
-      context_.host.MeasuredCallback(job_id_, *std::move(e.config), e.build.build_seconds);
+      context_.host.MeasuredCallback(job_id_, std::move(config), 0, /*worker_builds=*/true);
   context_.sender.Send(
       context_.dispatcher.Submit(std::move(work), std::move(done), context_.clock->NowMs()));
 }
@@ -272,7 +313,21 @@ void JobPipeline::Refill() {
   absl::StatusOr<std::vector<space::Config>> configs =
       session_->Propose(window - session_->in_flight());
   if (!configs.ok()) return Fail(configs.status());
-  for (space::Config& c : *configs) context_.host.QueueBuild(job_id_, std::move(c));
+  // Where the compiler is: here, else (when all of the key's workers can build, each its own
+  // lease) on the workers, per the placement; `auto` keeps this tracker's build threads busy
+  // and sends the overflow out. A key without workers yet builds here, so its first leases are
+  // ready when they come.
+  const bool workers_can_build =
+      context_.build_placement != BuildPlacement::kTracker && WorkersCanBuild();
+  const int backlog_limit = 2 * std::max(context_.build_threads, 1);
+  for (space::Config& c : *configs) {
+    if (workers_can_build && (context_.build_placement == BuildPlacement::kWorkers ||
+                              context_.host.BuildBacklog() >= backlog_limit)) {
+      SubmitToBuildingWorkers(std::move(c));
+    } else {
+      context_.host.QueueBuild(job_id_, std::move(c));
+    }
+  }
 }
 
 void JobPipeline::EndIfDone() {

@@ -18,6 +18,7 @@
 
 #include "absl/status/status.h"
 #include "runtime/clock.h"
+#include "tracker/build_placement.h"
 #include "tracker/dispatcher.h"
 #include "tracker/job.h"
 #include "tracker/job_runner.h"
@@ -50,8 +51,9 @@ struct PipelineEvent {
   // kBuilt and ok: the libraries' bytes, read on the build thread (the files are then gone).
   std::optional<Artifact> library;
   std::optional<Artifact> reference;
-  bool cancelled = false;  // kBuilt: skipped because the job is stopping
-  WorkOutcome outcome;     // kMeasured
+  bool cancelled = false;      // kBuilt: skipped because the job is stopping
+  bool worker_builds = false;  // kMeasured: the work went out as a BuildSpec
+  WorkOutcome outcome;         // kMeasured
 };
 
 // What a pipeline needs from the engine that runs it.
@@ -62,10 +64,13 @@ class PipelineHost {
   virtual void QueueBuild(const std::string& job_id, space::Config config) = 0;
   // Takes back the job's builds no thread has started.
   virtual std::vector<space::Config> TakeQueuedBuilds(const std::string& job_id) = 0;
+  // Builds queued and not started yet, all jobs together.
+  virtual int BuildBacklog() const = 0;
   // The dispatcher's done callback for one candidate: it posts a kMeasured event to the job from
-  // any thread, and does nothing once the engine or the job is gone.
+  // any thread, and does nothing once the engine or the job is gone. `build_seconds` is the
+  // tracker's build; with `worker_builds` the worker builds and reports its own time.
   virtual Dispatcher::DoneCallback MeasuredCallback(const std::string& job_id, space::Config config,
-                                                    double build_seconds) = 0;
+                                                    double build_seconds, bool worker_builds) = 0;
 };
 
 struct JobPipelineContext {
@@ -80,6 +85,7 @@ struct JobPipelineContext {
   const runtime::Clock* clock = &runtime::SystemClock();
   // Called from Handle (an engine thread), without engine locks held.
   std::function<void(const std::string& job_id, const JobProgress&)> on_progress;
+  BuildPlacement build_placement = BuildPlacement::kAuto;
 };
 
 class JobPipeline {
@@ -110,6 +116,10 @@ class JobPipeline {
   void OnBuilt(PipelineEvent& e, std::vector<space::Config>& configs,
                std::vector<tuner::MeasureResult>& results);
   void Refill();
+  // The key's workers can build their own candidates: there are some and every one of them can.
+  bool WorkersCanBuild() const;
+  void SubmitToBuildingWorkers(space::Config config);
+  MeasureWork NewWork() const;
   void EndIfDone();
   void ReportProgress();
   absl::StatusOr<Artifact> ReferenceArtifact(const std::string& path);
@@ -122,9 +132,11 @@ class JobPipeline {
   std::unique_ptr<tuner::LocalBuilder> builder_;
   std::unique_ptr<tuner::TuningSession> session_;
   tuner::TuneOptions tune_options_;
-  JobProgress base_;  // the job's records from before this start
+  JobProgress base_;                        // the job's records from before this start
+  runtime::measure::BuildSpec build_spec_;  // every candidate's, less its config
   std::atomic<bool> stop_{false};
   bool started_ = false;
+  bool workers_cannot_build_ = false;  // a worker could not make the task: build here
   bool ended_ = false;
   std::optional<JobEnd> end_;
   // Reference libraries by path, read once (build threads share them).

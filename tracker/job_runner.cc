@@ -6,8 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/type_names.h"
 #include "runtime/core/abbreviate.h"
-#include "tuner/templates/script_template.h"
-#include "tuner/templates/template_registry.h"
+#include "tuner/templates/build_spec_task.h"
 #include "tuner/workload.h"
 
 namespace tunefarm::tracker {
@@ -50,8 +49,11 @@ absl::Status ValidateJobSpec(const JobSpec& spec, int max_trials) {
   return tuner::ValidateMeasureOptions(spec.measure);
 }
 
-absl::StatusOr<std::unique_ptr<tuner::Task>> MakeJobTask(const JobSpec& spec) {
-  absl::StatusOr<std::unique_ptr<tuner::Task>> task = absl::UnknownError("unset");
+absl::StatusOr<runtime::measure::BuildSpec> JobBuildSpec(const JobSpec& spec) {
+  runtime::measure::BuildSpec b;
+  b.target = spec.target;
+  b.with_reference = spec.measure.check_correctness;
+  b.build_timeout_s = spec.measure.build_timeout_s;
   if (!spec.workload.empty()) {
     absl::StatusOr<tuner::Workload> w = tuner::ParseWorkloadKey(spec.workload);
     if (!w.ok()) return Invalid(absl::StrCat("workload: ", w.status().message()));
@@ -59,13 +61,19 @@ absl::StatusOr<std::unique_ptr<tuner::Task>> MakeJobTask(const JobSpec& spec) {
     if (std::count(spec.workload.begin(), spec.workload.end(), ':') == 1 && !spec.dtype.empty()) {
       w->dtype = spec.dtype;
     }
-    task = tuner::CreateTask(*w, spec.target);
+    b.workload_key = w->Key();
   } else {
-    const std::string name = spec.script_name.empty() ? "script" : spec.script_name;
-    task = tuner::CreateScriptTask(name, spec.script_source, spec.bindings, spec.target);
+    b.script_name = spec.script_name.empty() ? "script" : spec.script_name;
+    b.script_source = spec.script_source;
+    b.script_bindings = spec.bindings;
   }
-  if (!task.ok()) return Invalid(std::string(task.status().message()));
-  return task;
+  return b;
+}
+
+absl::StatusOr<std::unique_ptr<tuner::Task>> MakeJobTask(const JobSpec& spec) {
+  absl::StatusOr<runtime::measure::BuildSpec> b = JobBuildSpec(spec);
+  if (!b.ok()) return b.status();
+  return tuner::TaskFromBuildSpec(*b);
 }
 
 absl::StatusOr<JobProgress> JobProgressFromStore(tuner::RecordStore& store,

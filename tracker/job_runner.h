@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "runtime/measure/build_spec.h"
 #include "tracker/job.h"
 #include "tuner/record_store.h"
 #include "tuner/task.h"
@@ -25,8 +26,13 @@ inline constexpr size_t kMaxScriptNameBytes = 255;
 // documented ranges). InvalidArgument names the field.
 absl::Status ValidateJobSpec(const JobSpec& spec, int max_trials);
 
-// The spec's task (workload key or TE script) on its target. A bad workload, template or target
-// and any script error (which carries FILE:LINE:COL) are InvalidArgument.
+// What every candidate of the job is built from, less its config: the canonical workload key
+// (a key without dtype takes the spec's) or the script, the target and the build options.
+absl::StatusOr<runtime::measure::BuildSpec> JobBuildSpec(const JobSpec& spec);
+
+// The spec's task (workload key or TE script) on its target, made by tuner::TaskFromBuildSpec
+// like a building worker's. A bad workload, template or target and any script error (which
+// carries FILE:LINE:COL) are InvalidArgument.
 absl::StatusOr<std::unique_ptr<tuner::Task>> MakeJobTask(const JobSpec& spec);
 
 // Where a job stands by its records: all of them, across tracker restarts.

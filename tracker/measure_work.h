@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/measure/build_spec.h"
 #include "runtime/measure/measure_options.h"
 #include "tuner/record.h"
 
@@ -28,6 +29,9 @@ absl::StatusOr<Artifact> LoadArtifact(const std::string& path, int64_t max_bytes
 struct MeasureWork {
   std::string job_id;
   std::string device_key;  // only workers of this key may take it
+  // Set: the worker compiles the candidate itself, so only a worker that can build may take it;
+  // `library` and `reference` are then empty.
+  std::optional<runtime::measure::BuildSpec> build;
   Artifact library;
   std::string function_name;
   std::optional<Artifact> reference;  // absent: correctness is not checked
@@ -42,8 +46,13 @@ struct WorkOutcome {
   tuner::ErrorKind error_kind = tuner::ErrorKind::kOk;
   std::string error_message;
   std::vector<double> repeat_seconds;
-  std::string worker_id;   // who measured it; empty when no worker did (cancelled, quarantined)
-  bool cancelled = false;  // the job was cancelled before a result came: not a measurement
+  std::string worker_id;     // who measured it; empty when no worker did (cancelled, quarantined)
+  double build_seconds = 0;  // the worker's build, when the work had a BuildSpec
+  bool cancelled = false;    // the job was cancelled before a result came: not a measurement
+  // The work had a BuildSpec, and its key has no worker left that can build, or the worker
+  // (`worker_id`) could not make its task: nobody measured it; the job builds it itself and
+  // submits it again.
+  bool unbuilt = false;
 };
 
 }  // namespace tunefarm::tracker

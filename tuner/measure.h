@@ -43,6 +43,7 @@ struct MeasureResult {
   std::vector<double> repeat_seconds;  // every repeat's mean, in seconds
   double build_seconds = 0;
   std::string measured_by;  // "local" or the worker's key
+  std::string built_by;     // "local", "tracker" or the key of the worker that compiled it
   // Not a measurement: the run was stopped (a cancelled job) before a result came. The tuning
   // loop neither records it nor learns from it.
   bool cancelled = false;

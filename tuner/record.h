@@ -28,6 +28,7 @@ struct Record {
   std::string error_message;
   double build_seconds = 0;
   std::string measured_by;   // worker key (or "local")
+  std::string built_by;      // who compiled it: a worker key, "tracker" or "local"; "": unknown
   int64_t timestamp_ms = 0;  // Unix time of the result, in milliseconds
   std::string tunefarm_version;
   std::string job_id;  // empty when measured outside a job

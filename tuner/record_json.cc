@@ -13,9 +13,9 @@ using Json = nlohmann::json;
 using OrderedJson = nlohmann::ordered_json;
 
 constexpr const char* kFields[] = {
-    "workload",       "target",       "device_key",       "config",
-    "repeat_seconds", "error_kind",   "error_message",    "build_seconds",
-    "measured_by",    "timestamp_ms", "tunefarm_version", "job_id",
+    "workload",         "target",        "device_key",    "config",      "repeat_seconds",
+    "error_kind",       "error_message", "build_seconds", "measured_by", "timestamp_ms",
+    "tunefarm_version", "job_id",        "built_by",
 };
 
 absl::Status FieldError(std::string_view field, std::string_view expected) {
@@ -91,6 +91,10 @@ absl::Status FillFromJson(const Json& obj, Record* r) {
   auto ts = obj.find("timestamp_ms");
   if (ts == obj.end() || !ts->is_number_integer()) return FieldError("timestamp_ms", "an integer");
   r->timestamp_ms = ts->get<int64_t>();
+  // Optional: exports from before the builder was recorded lack it.
+  if (obj.contains("built_by")) {
+    if (absl::Status s = GetString(obj, "built_by", &r->built_by); !s.ok()) return s;
+  }
   auto config = obj.find("config");
   if (config == obj.end() || !config->is_object()) return FieldError("config", "an object");
   absl::StatusOr<std::string> canonical = CanonicalKnobsJson(*config);
@@ -129,6 +133,7 @@ std::string RecordToJsonLine(const Record& record) {
   out["timestamp_ms"] = record.timestamp_ms;
   out["tunefarm_version"] = record.tunefarm_version;
   out["job_id"] = record.job_id;
+  out["built_by"] = record.built_by;
   // Replace invalid UTF-8 (say, in a compiler's error message) instead of throwing.
   return out.dump(-1, ' ', false, Json::error_handler_t::replace);
 }

@@ -52,6 +52,7 @@ absl::StatusOr<Record> ReadRow(const SqliteStatement& stmt, int c = 0) {
   r.timestamp_ms = stmt.ColumnInt(c + 9);
   r.tunefarm_version = stmt.ColumnText(c + 10);
   r.job_id = stmt.ColumnText(c + 11);
+  r.built_by = stmt.ColumnText(c + 12);
   return r;
 }
 
@@ -91,7 +92,7 @@ absl::Status RecordStore::InsertRecordRow(const Record& r, std::string_view tabl
   if (r.workload_key.empty()) return absl::InvalidArgumentError("record without a workload key");
   absl::StatusOr<SqliteStatement> stmt =
       db_.Prepare(absl::StrCat("INSERT INTO ", std::string(table), " (", kRecordColumns,
-                               ", median_seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+                               ", median_seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   if (!stmt.ok()) return stmt.status();
   int i = 1;
   for (const std::string* text :
@@ -106,6 +107,7 @@ absl::Status RecordStore::InsertRecordRow(const Record& r, std::string_view tabl
   TF_RETURN_IF_ERROR(stmt->BindInt(i++, r.timestamp_ms));
   TF_RETURN_IF_ERROR(stmt->BindText(i++, r.tunefarm_version));
   TF_RETURN_IF_ERROR(stmt->BindText(i++, r.job_id));
+  TF_RETURN_IF_ERROR(stmt->BindText(i++, r.built_by));
   std::optional<double> median = MedianSeconds(r.repeat_seconds);
   TF_RETURN_IF_ERROR(median ? stmt->BindDouble(i, *median) : stmt->BindNull(i));
   return stmt->Run();

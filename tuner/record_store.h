@@ -121,7 +121,7 @@ class RecordStore {
 
   static constexpr const char* kRecordColumns =
       "workload_key, target, device_key, config_json, repeat_seconds_json, error_kind, "
-      "error_message, build_seconds, measured_by, timestamp_ms, tunefarm_version, job_id";
+      "error_message, build_seconds, measured_by, timestamp_ms, tunefarm_version, job_id, built_by";
 
   explicit RecordStore(SqliteDb db) : db_(std::move(db)) {}
   absl::Status InsertOne(const Record& record);

@@ -79,6 +79,10 @@ ALTER TABLE jobs ADD COLUMN tuner TEXT NOT NULL DEFAULT '';
 ALTER TABLE jobs ADD COLUMN updated_ms INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX jobs_state ON jobs (state, created_ms);
 )sql"},
+    {5, "who built each record's candidate (a worker, the tracker, or local)",
+     R"sql(
+ALTER TABLE records ADD COLUMN built_by TEXT NOT NULL DEFAULT '';
+)sql"},
 };
 
 absl::Status ApplyOne(SqliteDb& db, const Migration& m) {

@@ -29,6 +29,7 @@ Record MakeRecord(const Task& task, const space::Config& config, const MeasureRe
   r.error_message = result.error_message;
   r.build_seconds = result.build_seconds;
   r.measured_by = result.measured_by;
+  r.built_by = result.built_by;
   r.timestamp_ms = clock.NowMs();
   r.tunefarm_version = std::string(kTunefarmVersion);
   r.job_id = job_id;

@@ -35,6 +35,7 @@ History LoadHistory(const Task& task, const std::vector<Record>& records) {
     m.repeat_seconds = r.repeat_seconds;
     m.build_seconds = r.build_seconds;
     m.measured_by = r.measured_by;
+    m.built_by = r.built_by;
     h.configs.push_back(*std::move(c));
     h.results.push_back(std::move(m));
   }

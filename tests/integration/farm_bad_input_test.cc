@@ -154,7 +154,7 @@ TEST(FarmLimitsTest, OversizedLibrariesAreBuildErrorsNamingTheLimit) {
   tracker::TrackerServerOptions options = Farm::FastOptions();
   options.jobs.max_artifact_bytes = 1024;  // no shared library is this small
   farm.StartTracker(options);
-  ChildProcess worker = farm.StartWorker("cpu-limit");
+  ChildProcess worker = farm.StartWorker("cpu-limit", /*builds=*/false);  // libraries travel
   ASSERT_TRUE(farm.WaitForWorkers("cpu-limit", 1));
   absl::StatusOr<tracker::JobStatus> job = farm.Client()->SubmitJob(SmallJob("cpu-limit", 3));
   ASSERT_TRUE(job.ok()) << job.status();

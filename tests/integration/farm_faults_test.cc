@@ -59,6 +59,53 @@ TEST(FarmFaultsTest, WorkerKilledMidMeasurementIsRequeuedAndNothingIsLostOrDupli
   EXPECT_TRUE(survivor.Running());
 }
 
+TEST(FarmFaultsTest, WorkerKilledWhileBuildingItsCandidateLeavesItToAnotherWorker) {
+  Farm farm("kill_builder");
+  tracker::TrackerServerOptions options = Farm::FastOptions();
+  options.jobs.build_placement = tracker::BuildPlacement::kWorkers;
+  farm.StartTracker(options);
+  auto client = farm.Client();
+  // The victim registers first, so it is the longest idle worker and gets the first lease.
+  ChildProcess victim = farm.StartWorker("cpu-build");
+  ASSERT_TRUE(farm.WaitForWorkers("cpu-build", 1));
+  const std::string victim_id = client->ListWorkers("cpu-build")->at(0).description.worker_id;
+  ChildProcess survivor = farm.StartWorker("cpu-build");
+  ASSERT_TRUE(farm.WaitForWorkers("cpu-build", 2));
+
+  tracker::JobSpec spec = SmallJob("cpu-build", 6);
+  absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  // Its first lease is a build spec: killed as soon as it holds one, it is still compiling
+  // (a build takes over 50 ms; this polls every 2 ms) and has reported nothing.
+  auto busy = [&] {
+    auto workers = client->ListWorkers("cpu-build");
+    if (!workers.ok()) return false;
+    for (const tracker::WorkerSnapshot& w : *workers) {
+      if (w.description.worker_id == victim_id) return w.state == tracker::WorkerState::kBusy;
+    }
+    return false;
+  };
+  auto deadline = Farm::Deadline(30);
+  while (std::chrono::steady_clock::now() < deadline && !busy()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ASSERT_TRUE(busy()) << "the first worker should hold a lease";
+  victim.Signal(SIGKILL);
+  EXPECT_EQ(victim.Wait(10), 128 + SIGKILL);
+
+  tracker::JobStatus done = farm.WaitForJob(job->id);
+  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
+  std::vector<tuner::Record> records = farm.JobRecords(job->id);
+  EXPECT_EQ(records.size(), 6u);
+  EXPECT_TRUE(NoDuplicateConfigs(records));
+  for (const tuner::Record& r : records) {
+    EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
+    EXPECT_NE(r.measured_by, victim_id);
+    EXPECT_EQ(r.built_by, r.measured_by) << "rebuilt by the worker that measured it";
+  }
+  EXPECT_TRUE(survivor.Running());
+}
+
 TEST(FarmFaultsTest, TrackerKilledMidJobResumesOnTheSameDatabase) {
   Farm farm("kill_tracker");
   ChildProcess tracker_process = farm.StartTrackerProcess();

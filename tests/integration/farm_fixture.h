@@ -75,11 +75,14 @@ class Farm {
     return p;
   }
 
-  ChildProcess StartWorker(const std::string& key) {
+  // `builds`: a `tunefarm worker` that compiles its own candidates; else --no-build (the tracker
+  // builds them, as for a board running the slim server).
+  ChildProcess StartWorker(const std::string& key, bool builds = true) {
     const int n = ++workers_started_;
     std::vector<std::string> argv = {
         TUNEFARM_BINARY, "worker", "--tracker",  address(),
         "--key",         key,      "--work-dir", absl::StrCat(dir_, "/worker", n)};
+    if (!builds) argv.push_back("--no-build");
     if (!token_.empty()) argv.insert(argv.end(), {"--token-file", TokenFile()});
     return ChildProcess(argv, absl::StrCat(dir_, "/worker", n, ".log"));
   }

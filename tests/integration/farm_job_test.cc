@@ -17,7 +17,9 @@ namespace {
 
 TEST(FarmJobTest, JobAcrossThreeWorkersCompletesWithEveryRecord) {
   Farm farm("three_workers");
-  farm.StartTracker();
+  tracker::TrackerServerOptions options = Farm::FastOptions();
+  options.jobs.build_placement = tracker::BuildPlacement::kWorkers;
+  farm.StartTracker(options);
   ChildProcess w1 = farm.StartWorker("cpu-test");
   ChildProcess w2 = farm.StartWorker("cpu-test");
   ChildProcess w3 = farm.StartWorker("cpu-test");
@@ -40,6 +42,10 @@ TEST(FarmJobTest, JobAcrossThreeWorkersCompletesWithEveryRecord) {
   for (const tuner::Record& r : records) {
     EXPECT_EQ(r.device_key, "cpu-test");
     EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
+    // `tunefarm worker` has the compiler and the tracker sends every candidate out to build:
+    // each worker built the candidate it measured.
+    EXPECT_EQ(r.built_by, r.measured_by);
+    EXPECT_GT(r.build_seconds, 0);
     measured_by.insert(r.measured_by);
   }
   EXPECT_GE(measured_by.size(), 2u) << "the batch should have been spread over the workers";

@@ -13,6 +13,7 @@
 #include "tools/commands/farm_client.h"
 #include "tracker/service/tracker_server.h"
 #include "tuner/measure/local_runner.h"
+#include "tuner/measure/spec_builder.h"
 #include "tuner/record_store.h"
 #include "tuner/templates/template_registry.h"
 
@@ -99,9 +100,10 @@ int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ost
     w.tracker = (*server)->address();
     w.device_key = key;
     w.hostname = absl::StrCat("demo-worker-", i + 1);
+    w.builder = std::make_shared<tuner::SpecBuilder>();  // each builds its own candidates
     if (absl::Status s = fleet.Add(w); !s.ok()) return fail(s);
   }
-  out << o.workers << " workers of device key " << key << "\n";
+  out << o.workers << " workers of device key " << key << " (each builds its own candidates)\n";
 
   // 3. Two jobs at once, sharing the workers.
   absl::StatusOr<std::unique_ptr<FarmClient>> client =

@@ -2,9 +2,11 @@
 
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "tools/commands/token_file.h"
+#include "tracker/build_placement.h"
 #include "tracker/free_memory.h"
 #include "tracker/service/tracker_server.h"
 
@@ -27,6 +29,11 @@ int RunTrackerCommand(const TrackerCommandOptions& o, const std::atomic<bool>* s
            "least 1 and --build-threads of at least 0\n";
     return kUsageError;
   }
+  std::optional<tracker::BuildPlacement> builds = tracker::ParseBuildPlacement(o.builds);
+  if (!builds) {
+    err << "tunefarm: --builds must be auto, workers or tracker, not '" << o.builds << "'\n";
+    return kUsageError;
+  }
   if (o.tls_cert.empty() != o.tls_key.empty()) {
     err << "tunefarm: TLS needs both --tls-cert and --tls-key\n";
     return kUsageError;
@@ -46,6 +53,7 @@ int RunTrackerCommand(const TrackerCommandOptions& o, const std::atomic<bool>* s
   options.tls_key_file = o.tls_key;
   options.jobs.max_jobs = o.max_jobs;
   options.jobs.build_parallelism = o.build_threads;
+  options.jobs.build_placement = *builds;
   options.jobs.max_trials = o.max_trials;
   options.jobs.max_artifact_bytes = o.max_artifact_mb << 20;
   options.http_listen = o.http;

@@ -17,7 +17,8 @@ struct TrackerCommandOptions {
   std::string tls_cert;    // PEM; with tls_key: serve TLS
   std::string tls_key;
   int max_jobs = 1000;
-  int build_threads = 0;  // candidates compiled at once across all jobs; 0: the cores
+  int build_threads = 0;        // candidates compiled at once across all jobs; 0: the cores
+  std::string builds = "auto";  // where candidates are compiled: auto, workers or tracker
   int max_trials = 100000;
   int64_t max_artifact_mb = 64;
   std::string port_file;  // the bound port is written here once listening (scripts, tests)

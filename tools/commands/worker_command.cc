@@ -5,6 +5,7 @@
 
 #include "rpc_server/worker.h"
 #include "tools/commands/token_file.h"
+#include "tuner/measure/spec_builder.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -31,6 +32,8 @@ int RunWorkerCommand(const WorkerCommandOptions& o, const std::atomic<bool>* dra
   options.token = *token;
   options.tls_root_cert_file = o.tls_root_cert;
   options.work_dir = o.work_dir;
+  // This binary has the compiler: it builds the candidates it is sent as build specs.
+  if (!o.no_build) options.builder = std::make_shared<tuner::SpecBuilder>(o.work_dir);
   absl::StatusOr<std::unique_ptr<rpc_server::Worker>> worker = rpc_server::Worker::Create(options);
   if (!worker.ok()) {
     err << "tunefarm: " << worker.status().message() << "\n";

@@ -1,6 +1,7 @@
 // `tunefarm worker --tracker HOST:PORT --key KEY`: serves this machine to a farm as a device of
-// key KEY: connects out to the tracker, measures the candidates it leases, reconnects when the
-// tracker goes away; Ctrl-C or SIGTERM drains (finishes the candidate in hand, then leaves).
+// key KEY: connects out to the tracker, builds (unless --no-build) and measures the candidates it
+// leases, reconnects when the tracker goes away; Ctrl-C or SIGTERM drains (finishes the
+// candidate in hand, then leaves).
 #pragma once
 
 #include <atomic>
@@ -16,6 +17,9 @@ struct WorkerCommandOptions {
   std::string token_file;
   std::string tls_root_cert;  // PEM of the CA that signed the tracker's certificate
   std::string work_dir;       // artifact cache; default: a fresh directory in $TMPDIR
+  // Measure only: the tracker builds this worker's candidates (a slow machine, or to keep the
+  // device quiet). Default: it compiles each candidate it is leased itself.
+  bool no_build = false;
 };
 
 // 0 after draining; 1 with "tunefarm: ..." when the tracker refuses the token; 2 for bad options.

@@ -169,6 +169,7 @@ absl::StatusOr<json> RecordJson(tuner::RecordStore& store, int64_t id) {
       {"median_seconds", median ? json(*median) : json(nullptr)},
       {"gflops", r.error_kind == tuner::ErrorKind::kOk ? Gflops(*flops, median) : json(nullptr)},
       {"build_seconds", r.build_seconds},
+      {"built_by", r.built_by},
       {"measured_by", r.measured_by},
       {"timestamp_ms", r.timestamp_ms},
       {"tunefarm_version", r.tunefarm_version},

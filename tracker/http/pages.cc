@@ -214,7 +214,8 @@ std::string RecordFragment(const json& r) {
       E(r["device_key"]), "</td></tr><tr><th>outcome</th><td class=\"outcome\">", E(r["outcome"]),
       " ", E(r["error_message"]), "</td></tr><tr><th>median</th><td>", Seconds(r["median_seconds"]),
       "</td></tr><tr><th>GFLOPS</th><td>", E(r["gflops"]), "</td></tr><tr><th>build</th><td>",
-      Seconds(r["build_seconds"]), "</td></tr><tr><th>measured by</th><td>", E(r["measured_by"]),
+      Seconds(r["build_seconds"]), "</td></tr><tr><th>built by</th><td>", E(r["built_by"]),
+      "</td></tr><tr><th>measured by</th><td>", E(r["measured_by"]),
       "</td></tr><tr><th>job</th><td>",
       r["job_id"].get<std::string>().empty()
           ? std::string("–")

@@ -1,6 +1,7 @@
 #include "tracker/service/worker_service.h"
 
 #include <chrono>
+#include <cmath>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -8,6 +9,7 @@
 #include <set>
 #include <utility>
 
+#include "proto/mapping/build_spec_proto.h"
 #include "proto/mapping/measure_options_proto.h"
 #include "spdlog/spdlog.h"
 #include "tracker/service/auth.h"
@@ -51,7 +53,11 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       lease->set_deadline_ms(a.deadline_ms);
       const MeasureWork& w = *a.work;
       lease->set_job_id(w.job_id);
-      FillArtifactLocked(w.library, lease->mutable_library());
+      if (w.build) {
+        *lease->mutable_build() = proto_mapping::BuildSpecToProto(*w.build);
+      } else {
+        FillArtifactLocked(w.library, lease->mutable_library());
+      }
       lease->set_function_name(w.function_name);
       if (w.reference) {
         FillArtifactLocked(*w.reference, lease->mutable_reference_library());
@@ -226,6 +232,11 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       case v1::WorkerMessage::kResult: {
         const v1::LeaseResult& result = incoming_.result();
         WorkOutcome outcome = WorkOutcomeFromProto(result.outcome(), worker_id_);
+        // Only a worker's own build has a time; a negative or non-finite one is not one.
+        if (std::isfinite(result.build_seconds()) && result.build_seconds() > 0) {
+          outcome.build_seconds = result.build_seconds();
+        }
+        outcome.unbuilt = result.cannot_build();
         service_.links().Send(
             dispatcher.Complete(worker_id_, result.lease_id(), std::move(outcome), now));
         break;

@@ -21,6 +21,7 @@ MeasureResult Failed(ErrorKind kind, std::string message, double build_seconds) 
   r.error_message = std::move(message);
   r.build_seconds = build_seconds;
   r.measured_by = kMeasuredBy;
+  r.built_by = kMeasuredBy;  // the local runner measures what this process's builder made
   return r;
 }
 
@@ -106,6 +107,7 @@ MeasureResult LocalRunner::Measure(const BuildResult& build, double best_seconds
   result.repeat_seconds = std::move(outcome.repeat_seconds);
   result.build_seconds = build.build_seconds;
   result.measured_by = kMeasuredBy;
+  result.built_by = kMeasuredBy;
   return result;
 }
 

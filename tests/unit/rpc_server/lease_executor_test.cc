@@ -72,7 +72,7 @@ class LeaseExecutorTest : public ::testing::Test {
 };
 
 TEST_F(LeaseExecutorTest, CancelKillsTheLeaseInProgress) {
-  LeaseExecutor executor(program_, {}, [this](LeaseOutcome o) { OnDone(std::move(o)); });
+  LeaseExecutor executor(program_, {}, nullptr, [this](LeaseOutcome o) { OnDone(std::move(o)); });
   executor.Submit(Task(1, "slow_add_one"));
   executor.Submit(Task(2, "add_one"));
   executor.Submit(Task(3, "add_one"));

@@ -44,7 +44,7 @@ class LeaseRequestTest : public ::testing::Test {
 };
 
 TEST_F(LeaseRequestTest, DefaultsApply) {
-  absl::StatusOr<PreparedLease> p = PrepareLease(Lease(), *cache_);
+  absl::StatusOr<PreparedLease> p = PrepareLease(Lease(), *cache_, /*can_build=*/false);
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_DOUBLE_EQ(p->task.request.options.run_timeout_s, 10);
   EXPECT_EQ(p->task.request.options.repeat, 3);
@@ -55,7 +55,7 @@ TEST_F(LeaseRequestTest, DefaultsApply) {
 TEST_F(LeaseRequestTest, NonFiniteOrHugeNumbersFailTheLeaseBeforeAnythingIsStored) {
   v1::Lease lease = Lease();
   lease.mutable_options()->set_cooldown_ms(1e300);
-  absl::StatusOr<PreparedLease> p = PrepareLease(lease, *cache_);
+  absl::StatusOr<PreparedLease> p = PrepareLease(lease, *cache_, /*can_build=*/false);
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(
@@ -64,10 +64,59 @@ TEST_F(LeaseRequestTest, NonFiniteOrHugeNumbersFailTheLeaseBeforeAnythingIsStore
 
   lease = Lease();
   lease.mutable_options()->set_run_timeout_s(std::numeric_limits<double>::infinity());
-  p = PrepareLease(lease, *cache_);
+  p = PrepareLease(lease, *cache_, /*can_build=*/false);
   ASSERT_FALSE(p.ok());
   EXPECT_THAT(std::string(p.status().message()), HasSubstr("measure.run_timeout_s"));
   EXPECT_EQ(cache_->size(), 0u);
+}
+
+v1::Lease LeaseToBuild() {
+  v1::Lease lease;
+  lease.set_lease_id(8);
+  v1::BuildSpec* spec = lease.mutable_build();
+  spec->set_workload_key("matmul:16,16,16:float32");
+  spec->set_target("llvm");
+  spec->set_config_json("{}");
+  lease.mutable_options()->set_build_timeout_s(5);
+  return lease;
+}
+
+TEST_F(LeaseRequestTest, ALeaseToBuildCarriesItsSpecAndTheLeaseOptions) {
+  absl::StatusOr<PreparedLease> p = PrepareLease(LeaseToBuild(), *cache_, /*can_build=*/true);
+  ASSERT_TRUE(p.ok()) << p.status();
+  ASSERT_TRUE(p->task.build.has_value());
+  EXPECT_EQ(p->task.build->workload_key, "matmul:16,16,16:float32");
+  EXPECT_EQ(p->task.build->target, "llvm");
+  EXPECT_EQ(p->task.build->config_json, "{}");
+  EXPECT_DOUBLE_EQ(p->task.build->build_timeout_s, 5);
+  EXPECT_TRUE(p->task.build->with_reference);         // correctness is checked by default
+  EXPECT_TRUE(p->task.request.library_path.empty());  // the build fills it in
+  EXPECT_TRUE(p->artifacts.empty());
+  EXPECT_EQ(cache_->size(), 0u);
+}
+
+TEST_F(LeaseRequestTest, AWorkerWithoutACompilerRefusesALeaseToBuild) {
+  absl::StatusOr<PreparedLease> p = PrepareLease(LeaseToBuild(), *cache_, /*can_build=*/false);
+  ASSERT_FALSE(p.ok());
+  EXPECT_THAT(std::string(p.status().message()), HasSubstr("has no compiler"));
+}
+
+TEST_F(LeaseRequestTest, AnIncompleteBuildSpecIsRefusedByName) {
+  v1::Lease lease = LeaseToBuild();
+  lease.mutable_build()->set_script_source("def x");  // a key and a script
+  absl::StatusOr<PreparedLease> p = PrepareLease(lease, *cache_, /*can_build=*/true);
+  ASSERT_FALSE(p.ok());
+  EXPECT_THAT(std::string(p.status().message()), HasSubstr("exactly one of a workload key"));
+  lease = LeaseToBuild();
+  lease.mutable_build()->clear_target();
+  p = PrepareLease(lease, *cache_, /*can_build=*/true);
+  ASSERT_FALSE(p.ok());
+  EXPECT_THAT(std::string(p.status().message()), HasSubstr("no target"));
+  lease = LeaseToBuild();
+  lease.mutable_build()->clear_config_json();
+  p = PrepareLease(lease, *cache_, /*can_build=*/true);
+  ASSERT_FALSE(p.ok());
+  EXPECT_THAT(std::string(p.status().message()), HasSubstr("no config"));
 }
 
 }  // namespace

@@ -438,3 +438,94 @@ TEST(DispatcherTest, AThousandWorkersKeepBusy) {
 
 }  // namespace
 }  // namespace tunefarm::tracker
+
+namespace tunefarm::tracker {
+namespace {
+
+WorkerDescription Builder(const std::string& id) {
+  WorkerDescription d = Worker(id);
+  d.can_build = true;
+  return d;
+}
+
+MeasureWork WorkToBuild(const std::string& job, const std::string& name) {
+  MeasureWork w = Work(job, name);
+  w.build = runtime::measure::BuildSpec{};
+  w.build->workload_key = "matmul:16,16,16:float32";
+  w.build->target = "llvm";
+  w.build->config_json = "{}";
+  return w;
+}
+
+TEST(DispatcherBuildTest, WorkToBuildGoesOnlyToWorkersThatCanBuild) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Worker("measures-only"), 0).ok());  // longest idle
+  ASSERT_TRUE(d.AddWorker(Builder("builds"), 0).ok());
+  EXPECT_EQ(d.WorkersFor(kKey), 2);
+  EXPECT_EQ(d.BuildersFor(kKey), 1);
+  std::vector<Assignment> a = d.Submit(WorkToBuild("j", "a"), out.For("a"), 0);
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(a[0].worker_id, "builds");
+  ASSERT_TRUE(a[0].work->build.has_value());
+  // The next one to build waits for the builder, not for the idle worker that cannot build.
+  EXPECT_TRUE(d.Submit(WorkToBuild("j", "b"), out.For("b"), 0).empty());
+  EXPECT_EQ(d.QueuedFor(kKey), 1);
+  std::vector<Assignment> next = d.Complete("builds", a[0].lease_id, Ok(), 10);
+  ASSERT_EQ(next.size(), 1u);
+  EXPECT_EQ(next[0].worker_id, "builds");
+  EXPECT_EQ(next[0].work->function_name, "b");
+  // Built work still goes to whoever is idle.
+  std::vector<Assignment> built = d.Submit(Work("j", "c"), out.For("c"), 20);
+  ASSERT_EQ(built.size(), 1u);
+  EXPECT_EQ(built[0].worker_id, "measures-only");
+}
+
+TEST(DispatcherBuildTest, WhenTheLastBuilderGoesItsWorkComesBackUnbuiltOnce) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Builder("b1"), 0).ok());
+  std::vector<Assignment> a = d.Submit(WorkToBuild("j", "leased"), out.For("leased"), 0);
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_TRUE(d.Submit(WorkToBuild("j", "queued"), out.For("queued"), 0).empty());
+  EXPECT_TRUE(d.Submit(Work("j", "built"), out.For("built"), 0).empty());
+  d.RemoveWorker("b1", 5);  // lost while building: its lease is re-queued, then returned
+  ASSERT_EQ(out.by_name["leased"].size(), 1u);
+  EXPECT_TRUE(out.by_name["leased"][0].unbuilt);
+  ASSERT_EQ(out.by_name["queued"].size(), 1u);
+  EXPECT_TRUE(out.by_name["queued"][0].unbuilt);
+  EXPECT_TRUE(out.by_name["built"].empty());  // a library: it waits for any worker
+  EXPECT_EQ(d.QueuedFor(kKey), 1);
+  // Work to build for a key with no builder comes back at once.
+  EXPECT_TRUE(d.Submit(WorkToBuild("j", "late"), out.For("late"), 10).empty());
+  ASSERT_EQ(out.by_name["late"].size(), 1u);
+  EXPECT_TRUE(out.by_name["late"][0].unbuilt);
+  EXPECT_EQ(d.QueuedFor(kKey), 1);
+  std::vector<Assignment> b = d.AddWorker(Worker("m1"), 20).value();
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b[0].work->function_name, "built");
+  d.Complete("m1", b[0].lease_id, Ok(), 30);
+  EXPECT_EQ(out.Count(), 4);
+}
+
+TEST(DispatcherBuildTest, ABuilderLostMidBuildLeavesItToAnotherBuilder) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Builder("b1"), 0).ok());
+  ASSERT_TRUE(d.AddWorker(Builder("b2"), 0).ok());
+  std::vector<Assignment> a = d.Submit(WorkToBuild("j", "x"), out.For("x"), 0);
+  ASSERT_EQ(a.size(), 1u);
+  const std::string first = a[0].worker_id;
+  const std::string other = first == "b1" ? "b2" : "b1";
+  std::vector<Assignment> again = d.RemoveWorker(first, 5);
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0].worker_id, other);
+  EXPECT_TRUE(out.by_name["x"].empty());
+  d.Complete(other, again[0].lease_id, Ok(), 10);
+  ASSERT_EQ(out.by_name["x"].size(), 1u);
+  EXPECT_FALSE(out.by_name["x"][0].unbuilt);
+  EXPECT_EQ(out.by_name["x"][0].worker_id, other);
+}
+
+}  // namespace
+}  // namespace tunefarm::tracker

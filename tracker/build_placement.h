@@ -1,0 +1,38 @@
+// BuildPlacement: where a job's candidates are compiled when its device key's workers can build
+// (`tunefarm tracker --builds`). A worker that builds leaves its device idle meanwhile (a build
+// beside a measurement would disturb the timing), so the tracker's own build threads go first
+// while they keep up, and the workers take the rest.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace tunefarm::tracker {
+
+enum class BuildPlacement {
+  kAuto,     // the tracker builds while under two builds per build thread wait; workers the rest
+  kWorkers,  // every candidate goes to the key's workers as a build spec
+  kTracker,  // the tracker builds everything (as for workers that cannot build)
+};
+
+inline std::string_view BuildPlacementName(BuildPlacement p) {
+  switch (p) {
+    case BuildPlacement::kAuto:
+      return "auto";
+    case BuildPlacement::kWorkers:
+      return "workers";
+    case BuildPlacement::kTracker:
+      return "tracker";
+  }
+  return "auto";
+}
+
+inline std::optional<BuildPlacement> ParseBuildPlacement(std::string_view name) {
+  for (BuildPlacement p :
+       {BuildPlacement::kAuto, BuildPlacement::kWorkers, BuildPlacement::kTracker}) {
+    if (name == BuildPlacementName(p)) return p;
+  }
+  return std::nullopt;
+}
+
+}  // namespace tunefarm::tracker
