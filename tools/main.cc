@@ -142,8 +142,8 @@ void AddFarmCommands(CLI::App& app, FarmCommands& f) {
       ->capture_default_str();
   f.tracker_cmd
       ->add_option("--builds", f.tracker.builds,
-                   "Where candidates are compiled when the workers can build: auto (here while "
-                   "the build threads keep up, the rest on the workers), workers, tracker")
+                   "Where candidates are compiled when the workers can build: auto (here; an idle "
+                   "worker builds what it would otherwise wait for), workers, tracker")
       ->capture_default_str();
   f.tracker_cmd->add_option("--max-trials", f.tracker.max_trials, "Trials per job at most")
       ->capture_default_str();

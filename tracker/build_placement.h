@@ -1,7 +1,7 @@
 // BuildPlacement: where a job's candidates are compiled when its device key's workers can build
 // (`tunefarm tracker --builds`). A worker that builds leaves its device idle meanwhile (a build
-// beside a measurement would disturb the timing), so the tracker's own build threads go first
-// while they keep up, and the workers take the rest.
+// beside a measurement would disturb the timing), so by default the tracker's build threads go
+// first, and a worker builds only what it would otherwise wait for.
 #pragma once
 
 #include <optional>
@@ -10,7 +10,7 @@
 namespace tunefarm::tracker {
 
 enum class BuildPlacement {
-  kAuto,     // the tracker builds while under two builds per build thread wait; workers the rest
+  kAuto,     // the tracker builds; idle workers with nothing queued take its unstarted builds
   kWorkers,  // every candidate goes to the key's workers as a build spec
   kTracker,  // the tracker builds everything (as for workers that cannot build)
 };

@@ -177,6 +177,11 @@ int Dispatcher::QueuedFor(const std::string& device_key) const {
   return state_->s.QueuedFor(device_key);
 }
 
+int Dispatcher::IdleFor(const std::string& device_key) const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->s.IdleFor(device_key);
+}
+
 int Dispatcher::BuildersFor(const std::string& device_key) const {
   std::lock_guard<std::mutex> lock(state_->mu);
   return state_->s.BuildersFor(device_key);

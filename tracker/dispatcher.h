@@ -148,6 +148,7 @@ class Dispatcher {
   int QueuedFor(const std::string& device_key) const;    // work waiting for a lease
   int WorkersFor(const std::string& device_key) const;   // connected, any state
   int BuildersFor(const std::string& device_key) const;  // of those, the ones that can build
+  int IdleFor(const std::string& device_key) const;      // of those, the ones without a lease
   int LeasesOutstanding() const;
   // Every key with connected workers or queued work, sorted.
   std::vector<std::string> DeviceKeys() const;

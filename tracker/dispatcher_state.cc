@@ -256,6 +256,11 @@ int DispatcherState::WorkersFor(const std::string& device_key) const {
   return it == keys_.end() ? 0 : it->second.workers;
 }
 
+int DispatcherState::IdleFor(const std::string& device_key) const {
+  auto it = keys_.find(device_key);
+  return it == keys_.end() ? 0 : static_cast<int>(it->second.idle.size());
+}
+
 int DispatcherState::BuildersFor(const std::string& device_key) const {
   auto it = keys_.find(device_key);
   return it == keys_.end() ? 0 : it->second.builders;

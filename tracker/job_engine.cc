@@ -68,11 +68,21 @@ struct JobEngine::Core final : PipelineHost, std::enable_shared_from_this<JobEng
     return TakeQueuedBuildsLocked(job_id);
   }
 
-  int BuildBacklog() const override {
+  std::vector<space::Config> TakeQueuedBuilds(const std::string& job_id, size_t max) override {
     std::lock_guard<std::mutex> lock(mu);
-    size_t n = 0;
-    for (const auto& [job_id, queue] : builds) n += queue.size();
-    return static_cast<int>(n);
+    std::vector<space::Config> out;
+    auto it = builds.find(job_id);
+    if (it == builds.end()) return out;
+    // The newest: the older ones are next for a build thread.
+    while (out.size() < max && !it->second.empty()) {
+      out.push_back(std::move(it->second.back()));
+      it->second.pop_back();
+    }
+    if (it->second.empty()) {
+      builds.erase(it);
+      std::erase(build_turns, job_id);
+    }
+    return out;
   }
 
   Dispatcher::DoneCallback MeasuredCallback(const std::string& job_id, space::Config config,

@@ -108,7 +108,21 @@ void JobPipeline::Handle(std::vector<PipelineEvent> events) {
     ReportProgress();
   }
   Refill();
+  OffloadToIdleWorkers();
   EndIfDone();
+}
+
+void JobPipeline::OffloadToIdleWorkers() {
+  if (ended_ || !started_ || stop_ || context_.build_placement != BuildPlacement::kAuto ||
+      !WorkersCanBuild()) {
+    return;
+  }
+  const int waiting = context_.dispatcher.IdleFor(spec_.device_key) -
+                      context_.dispatcher.QueuedFor(spec_.device_key);
+  if (waiting <= 0) return;
+  for (space::Config& c : context_.host.TakeQueuedBuilds(job_id_, static_cast<size_t>(waiting))) {
+    SubmitToBuildingWorkers(std::move(c));
+  }
 }
 
 void JobPipeline::Begin() {
@@ -313,16 +327,12 @@ void JobPipeline::Refill() {
   absl::StatusOr<std::vector<space::Config>> configs =
       session_->Propose(window - session_->in_flight());
   if (!configs.ok()) return Fail(configs.status());
-  // Where the compiler is: here, else (when all of the key's workers can build, each its own
-  // lease) on the workers, per the placement; `auto` keeps this tracker's build threads busy
-  // and sends the overflow out. A key without workers yet builds here, so its first leases are
-  // ready when they come.
-  const bool workers_can_build =
-      context_.build_placement != BuildPlacement::kTracker && WorkersCanBuild();
-  const int backlog_limit = 2 * std::max(context_.build_threads, 1);
+  // kWorkers: every candidate goes out to build while the key's workers all can; else it is
+  // built here first (kAuto offloads what idle workers would otherwise wait for). A key without
+  // workers yet builds here, so its first leases are ready when they come.
+  const bool to_workers = context_.build_placement == BuildPlacement::kWorkers && WorkersCanBuild();
   for (space::Config& c : *configs) {
-    if (workers_can_build && (context_.build_placement == BuildPlacement::kWorkers ||
-                              context_.host.BuildBacklog() >= backlog_limit)) {
+    if (to_workers) {
       SubmitToBuildingWorkers(std::move(c));
     } else {
       context_.host.QueueBuild(job_id_, std::move(c));

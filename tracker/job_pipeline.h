@@ -64,8 +64,8 @@ class PipelineHost {
   virtual void QueueBuild(const std::string& job_id, space::Config config) = 0;
   // Takes back the job's builds no thread has started.
   virtual std::vector<space::Config> TakeQueuedBuilds(const std::string& job_id) = 0;
-  // Builds queued and not started yet, all jobs together.
-  virtual int BuildBacklog() const = 0;
+  // Takes back up to `max` of the job's builds no thread has started, the newest first.
+  virtual std::vector<space::Config> TakeQueuedBuilds(const std::string& job_id, size_t max) = 0;
   // The dispatcher's done callback for one candidate: it posts a kMeasured event to the job from
   // any thread, and does nothing once the engine or the job is gone. `build_seconds` is the
   // tracker's build; with `worker_builds` the worker builds and reports its own time.
@@ -119,6 +119,9 @@ class JobPipeline {
   // The key's workers can build their own candidates: there are some and every one of them can.
   bool WorkersCanBuild() const;
   void SubmitToBuildingWorkers(space::Config config);
+  // BuildPlacement::kAuto: the key's idle workers with nothing queued for them take this job's
+  // unstarted builds and compile them themselves.
+  void OffloadToIdleWorkers();
   MeasureWork NewWork() const;
   void EndIfDone();
   void ReportProgress();
