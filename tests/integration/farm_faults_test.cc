@@ -1,6 +1,7 @@
 // Faults in a real farm on 127.0.0.1: a worker or the tracker killed with SIGKILL mid-job, and
 // candidates that crash or hang. Jobs complete, and no record is lost or stored twice.
 #include <csignal>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -17,6 +18,15 @@ tracker::JobSpec SlowJob(const std::string& key, int trials) {
   spec.measure.repeat = 2;
   spec.measure.min_repeat_ms = 250;
   return spec;
+}
+
+// Polls `done` every `every_ms` until it holds or `seconds` pass; returns its last answer.
+bool PollUntil(const std::function<bool()>& done, double seconds, int every_ms) {
+  const auto deadline = Farm::Deadline(seconds);
+  while (std::chrono::steady_clock::now() < deadline && !done()) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(every_ms));
+  }
+  return done();
 }
 
 bool AllBusy(tools::FarmClient& client, const std::string& key, size_t n) {
@@ -39,11 +49,8 @@ TEST(FarmFaultsTest, WorkerKilledMidMeasurementIsRequeuedAndNothingIsLostOrDupli
   absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(spec);
   ASSERT_TRUE(job.ok()) << job.status();
 
-  auto deadline = Farm::Deadline(60);
-  while (std::chrono::steady_clock::now() < deadline && !AllBusy(*client, "cpu-kill", 2)) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  ASSERT_TRUE(AllBusy(*client, "cpu-kill", 2)) << "both workers should hold a lease";
+  ASSERT_TRUE(PollUntil([&] { return AllBusy(*client, "cpu-kill", 2); }, 60, 10))
+      << "both workers should hold a lease";
   victim.Signal(SIGKILL);
   EXPECT_EQ(victim.Wait(10), 128 + SIGKILL);
 
@@ -85,11 +92,7 @@ TEST(FarmFaultsTest, WorkerKilledWhileBuildingItsCandidateLeavesItToAnotherWorke
     }
     return false;
   };
-  auto deadline = Farm::Deadline(30);
-  while (std::chrono::steady_clock::now() < deadline && !busy()) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  ASSERT_TRUE(busy()) << "the first worker should hold a lease";
+  ASSERT_TRUE(PollUntil(busy, 30, 2)) << "the first worker should hold a lease";
   victim.Signal(SIGKILL);
   EXPECT_EQ(victim.Wait(10), 128 + SIGKILL);
 
