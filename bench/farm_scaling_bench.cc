@@ -11,13 +11,14 @@
 //      candidates per second and the efficiency relative to 1 worker.
 // Each runs per worker count and build placement (`tracker --builds`): the tracker builds every
 // candidate; the workers build their own from build specs (as `tunefarm worker` does); auto, the
-// tracker while its build threads keep up and the workers the rest. Both print the build time per
-// candidate and how many cores those builds kept busy: here tracker and workers share one
+// tracker, and idle workers what they would otherwise wait for; builder, workers that cannot
+// build (as the slim server on a board) and one `--build-only` builder. Both print the build time
+// per candidate and how many cores those builds kept busy: here tracker and workers share one
 // machine's cores, so either way the builds bound the rate; on a fleet each device builds on
 // its own CPU.
 //   BENCH_SIM_WORKER_COUNTS ("1,4,16,64")  BENCH_DEVICE_MS (200)  BENCH_SIM_SECONDS (8: device
 //   seconds of work per worker)  BENCH_TRIALS (96)  BENCH_WORKER_COUNTS ("1,2")  BENCH_REPEAT (1)
-//   BENCH_MIN_REPEAT_MS (1)  BENCH_BUILDS ("tracker,workers,auto")
+//   BENCH_MIN_REPEAT_MS (1)  BENCH_BUILDS ("tracker,workers,auto,builder")
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -61,12 +62,20 @@ struct LocalWorker {
   std::thread thread;
 };
 
+// Who builds: the tracker's placement, and whether the workers cannot build and one builder
+// (`tunefarm worker --build-only`) builds for them.
+struct Builds {
+  tracker::BuildPlacement placement = tracker::BuildPlacement::kTracker;
+  bool builder = false;
+  std::string name = "tracker";
+};
+
 struct Measure {
   int repeat = 1;
   int min_repeat_ms = 1;
   double simulated_device_ms = 0;  // > 0: workers measure with simulated-device-measure
-  // Where candidates are compiled; but for kTracker the workers can build.
-  tracker::BuildPlacement builds = tracker::BuildPlacement::kTracker;
+  // The workers can build unless the tracker builds everything or a builder builds for them.
+  Builds builds;
 };
 
 RunResult RunFarm(int n, int trials, const Measure& m) {
@@ -82,15 +91,18 @@ RunResult RunFarm(int n, int trials, const Measure& m) {
   options.listen = "127.0.0.1:0";
   options.db_path = dir + "/farm.db";
   options.jobs.work_dir_parent = dir;
-  options.jobs.build_placement = m.builds;
+  options.jobs.build_placement = m.builds.placement;
   auto server = tracker::TrackerServer::Start(options);
   if (!server.ok()) {
     r.error = std::string(server.status().message());
     std::filesystem::remove_all(dir);
     return r;
   }
-  std::vector<LocalWorker> workers(n);
-  for (int i = 0; i < n; ++i) {
+  // The devices, then the builder (the last one, when there is one).
+  const int builders = m.builds.builder ? 1 : 0;
+  std::vector<LocalWorker> workers(n + builders);
+  for (int i = 0; i < n + builders; ++i) {
+    const bool is_builder = i >= n;
     rpc_server::WorkerOptions w;
     w.tracker = (*server)->address();
     w.device_key = kKey;
@@ -100,9 +112,11 @@ RunResult RunFarm(int n, int trials, const Measure& m) {
       w.measure_program = TUNEFARM_SIMULATED_DEVICE;
       w.measure_program_args = {std::to_string(m.simulated_device_ms)};
     }
-    if (m.builds != tracker::BuildPlacement::kTracker) {
+    if (is_builder ||
+        (m.builds.placement != tracker::BuildPlacement::kTracker && !m.builds.builder)) {
       w.builder = std::make_shared<tuner::SpecBuilder>(w.work_dir);
     }
+    w.build_only = is_builder;
     auto worker = rpc_server::Worker::Create(w);
     if (!worker.ok()) {
       r.error = std::string(worker.status().message());
@@ -114,10 +128,13 @@ RunResult RunFarm(int n, int trials, const Measure& m) {
     workers[i].thread = std::thread([raw] { (void)raw->Run(); });
   }
   tracker::Dispatcher& dispatcher = (*server)->dispatcher();
-  for (int i = 0; i < 600 && r.error.empty() && dispatcher.WorkersFor(kKey) < n; ++i) {
+  auto registered = [&] {
+    return dispatcher.WorkersFor(kKey) >= n && dispatcher.BuildOnlyWorkersFor(kKey) >= builders;
+  };
+  for (int i = 0; i < 600 && r.error.empty() && !registered(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  if (r.error.empty() && dispatcher.WorkersFor(kKey) < n) r.error = "workers did not register";
+  if (r.error.empty() && !registered()) r.error = "workers did not register";
 
   if (r.error.empty()) {
     tracker::JobSpec spec;
@@ -148,8 +165,8 @@ RunResult RunFarm(int n, int trials, const Measure& m) {
     }
   }
   r.min_leases = INT64_MAX;
-  for (LocalWorker& w : workers) {
-    const int64_t done = w.worker->stats().leases_done;
+  for (int i = 0; i < std::min<int>(n, static_cast<int>(workers.size())); ++i) {
+    const int64_t done = workers[i].worker->stats().leases_done;
     r.min_leases = std::min(r.min_leases, done);
     r.max_leases = std::max(r.max_leases, done);
   }
@@ -174,19 +191,25 @@ int EnvInt(const char* name, int fallback) {
   return v != nullptr && *v != '\0' ? std::atoi(v) : fallback;
 }
 
-// Who builds, per BENCH_BUILDS.
-std::vector<tracker::BuildPlacement> EnvBuilds() {
+// Who builds, per BENCH_BUILDS: a placement's name, or "builder".
+std::vector<Builds> EnvBuilds() {
   const char* v = std::getenv("BENCH_BUILDS");
-  std::istringstream list(v != nullptr && *v != '\0' ? v : "tracker,workers,auto");
-  std::vector<tracker::BuildPlacement> modes;
+  std::istringstream list(v != nullptr && *v != '\0' ? v : "tracker,workers,auto,builder");
+  std::vector<Builds> modes;
   for (std::string item; std::getline(list, item, ',');) {
-    if (auto p = tracker::ParseBuildPlacement(item)) modes.push_back(*p);
+    Builds b;
+    b.name = item;
+    if (item == "builder") {
+      b.placement = tracker::BuildPlacement::kAuto;
+      b.builder = true;
+    } else if (auto p = tracker::ParseBuildPlacement(item)) {
+      b.placement = *p;
+    } else {
+      continue;
+    }
+    modes.push_back(b);
   }
   return modes;
-}
-
-const char* BuildsName(tracker::BuildPlacement p) {
-  return tracker::BuildPlacementName(p).data();  // names are literals
 }
 
 std::vector<int> EnvCounts(const char* name, const char* fallback) {
@@ -213,7 +236,7 @@ int SimulatedDevices() {
               "build-bound");
   int failures = 0;
   for (int n : EnvCounts("BENCH_SIM_WORKER_COUNTS", "1,4,16,64")) {
-    for (tracker::BuildPlacement builds : EnvBuilds()) {
+    for (const Builds& builds : EnvBuilds()) {
       m.builds = builds;
       // Enough work that each device is busy for BENCH_SIM_SECONDS if the farm keeps up.
       const int trials = std::max(16, static_cast<int>(n * work_s * 1e3 / m.simulated_device_ms));
@@ -234,14 +257,14 @@ int SimulatedDevices() {
           build_s > 0
               ? std::min(1.0, std::thread::hardware_concurrency() / build_s / (n / device_s))
               : 1.0;
-      if (builds == tracker::BuildPlacement::kWorkers) {
+      if (builds.placement == tracker::BuildPlacement::kWorkers && !builds.builder) {
         bound = std::min(bound, device_s / (build_s + device_s));
       }
       char leases[32];
       std::snprintf(leases, sizeof leases, "%lld-%lld", static_cast<long long>(r.min_leases),
                     static_cast<long long>(r.max_leases));
       std::printf("%8d %8s %7d %9.2f %9.1f %12.2f %14s %9.1f %11.2f %12.2f\n", n,
-                  BuildsName(builds), r.job.trials_done, r.seconds, r.rate(), util, leases,
+                  builds.name.c_str(), r.job.trials_done, r.seconds, r.rate(), util, leases,
                   1e3 * build_s, r.seconds > 0 ? r.build_seconds / r.seconds : 0.0, bound);
     }
   }
@@ -275,7 +298,7 @@ int RealMeasurement() {
               "errors", "seconds", "cand/s", "vs 1 worker", "efficiency", "leases/worker",
               "build ms", "build cores");
   int failures = 0;
-  for (tracker::BuildPlacement builds : EnvBuilds()) {
+  for (const Builds& builds : EnvBuilds()) {
     m.builds = builds;
     double base = 0;
     for (int n : EnvCounts("BENCH_WORKER_COUNTS", "1,2")) {
@@ -296,7 +319,7 @@ int RealMeasurement() {
       std::snprintf(leases, sizeof leases, "%lld-%lld", static_cast<long long>(r.min_leases),
                     static_cast<long long>(r.max_leases));
       std::printf("%8d %8s %7d %7d %9.2f %9.1f %11s %11s %14s %9.1f %11.2f\n", n,
-                  BuildsName(builds), r.job.trials_done, r.job.errors, r.seconds, r.rate(), ratio,
+                  builds.name.c_str(), r.job.trials_done, r.job.errors, r.seconds, r.rate(), ratio,
                   eff, leases,
                   r.job.trials_done > 0 ? 1e3 * r.build_seconds / r.job.trials_done : 0.0,
                   r.seconds > 0 ? r.build_seconds / r.seconds : 0.0);

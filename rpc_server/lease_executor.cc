@@ -7,6 +7,9 @@
 #include <unistd.h>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+#include "runtime/measure/library_file.h"
+
 namespace tunefarm::rpc_server {
 
 LeaseExecutor::LeaseExecutor(std::string program, std::vector<std::string> program_args,
@@ -121,6 +124,34 @@ bool LeaseExecutor::BuildFirst(LeaseTask& task, LeaseOutcome& result) {
   return true;
 }
 
+void LeaseExecutor::ReadBuilt(const LeaseTask& task, LeaseOutcome& result) {
+  namespace rm = runtime::measure;
+  const rm::MeasureRequest& request = task.request;
+  BuiltLibraryBytes built;
+  absl::StatusOr<std::string> library =
+      rm::ReadLibraryFile(request.library_path, kMaxBuiltLibraryBytes);
+  if (!library.ok()) {
+    result.outcome.kind = rm::ErrorKind::kBuildError;
+    result.outcome.message = std::string(library.status().message());
+    return;
+  }
+  built.library = *std::move(library);
+  built.function_name = request.function_name;
+  if (!request.reference_library_path.empty()) {
+    absl::StatusOr<std::string> reference =
+        rm::ReadLibraryFile(request.reference_library_path, kMaxBuiltLibraryBytes);
+    if (!reference.ok()) {
+      result.outcome.kind = rm::ErrorKind::kBuildError;
+      result.outcome.message = absl::StrCat("reference: ", reference.status().message());
+      return;
+    }
+    built.reference = *std::move(reference);
+    built.reference_key = request.reference_key;
+  }
+  result.outcome.kind = rm::ErrorKind::kOk;
+  result.built = std::move(built);
+}
+
 void LeaseExecutor::Loop() {
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -139,7 +170,9 @@ void LeaseExecutor::Loop() {
     }
     LeaseOutcome result;
     result.lease_id = task.lease_id;
-    if (!task.build || BuildFirst(task, result)) {
+    if (task.build && task.build_only) {
+      if (BuildFirst(task, result)) ReadBuilt(task, result);
+    } else if (!task.build || BuildFirst(task, result)) {
       const double timeout_s = task.request.options.run_timeout_s;
       result.outcome = measurer_.Measure(std::move(task.request), timeout_s);
     }

@@ -25,7 +25,17 @@ struct LeaseTask {
   // Set: built first by the executor's builder, which fills in the request's library, kernel
   // and reference.
   std::optional<runtime::measure::BuildSpec> build;
+  // With `build`: build it and send the libraries back (LeaseOutcome::built); measure nothing.
+  bool build_only = false;
   runtime::measure::MeasureRequest request;  // options.run_timeout_s: load + check + time
+};
+
+// A build-only lease's candidate: the libraries' bytes and their kernels' names.
+struct BuiltLibraryBytes {
+  std::string library;
+  std::string function_name;
+  std::string reference;  // empty: no reference was built
+  std::string reference_key;
 };
 
 struct LeaseOutcome {
@@ -34,7 +44,11 @@ struct LeaseOutcome {
   double build_seconds = 0;                  // when this worker built it
   bool cannot_build = false;                 // see runtime::measure::BuiltCandidate
   bool cancelled = false;                    // cancelled while it ran: nobody wants the result
+  std::optional<BuiltLibraryBytes> built;    // a build-only lease that built (outcome ok)
 };
+
+// The largest library a builder sends back: the tracker's own limit on the libraries it leases.
+inline constexpr int64_t kMaxBuiltLibraryBytes = int64_t{64} << 20;
 
 class LeaseExecutor {
  public:
@@ -65,6 +79,8 @@ class LeaseExecutor {
   void Loop();
   // Builds the task's candidate into its request; false (with `result` filled) when it failed.
   bool BuildFirst(LeaseTask& task, LeaseOutcome& result);
+  // A build-only lease: the built libraries' bytes into `result`.
+  void ReadBuilt(const LeaseTask& task, LeaseOutcome& result);
   // Kills the measure child of the lease in progress (call with mu_ held while running_ != 0).
   void KillRunningChildLocked();
 

@@ -25,6 +25,9 @@ absl::StatusOr<PreparedLease> PrepareLease(const v1::Lease& lease, ArtifactCache
     return absl::FailedPreconditionError(
         "the lease asks this worker to build its candidate, but it has no compiler");
   }
+  if (lease.build_only() && !to_build) {
+    return absl::InvalidArgumentError("the lease is build_only but has no BuildSpec");
+  }
   if (!to_build && (!lease.has_library() || lease.library().sha256().empty())) {
     return absl::InvalidArgumentError("the lease has no library");
   }
@@ -42,6 +45,7 @@ absl::StatusOr<PreparedLease> PrepareLease(const v1::Lease& lease, ArtifactCache
         proto_mapping::BuildSpecFromProto(lease.build(), *options);
     if (!spec.ok()) return spec.status();
     task.build = *std::move(spec);
+    task.build_only = lease.build_only();
     request.options = *std::move(options);
     for (const auto& [name, value] : lease.bindings()) request.bindings[name] = value;
     request.best_seconds = lease.best_seconds();

@@ -20,7 +20,8 @@ struct PreparedLease {
   std::set<std::string> artifacts;  // the hashes it uses: kept when the cache evicts
 };
 
-// A lease with a BuildSpec becomes a task to build first (only when `can_build`). Fails (the
+// A lease with a BuildSpec becomes a task to build first (only when `can_build`), and with
+// build_only one to build and send back instead of measuring. Fails (the
 // lease's result is then a runtime_error with this message) when an artifact's bytes do not
 // match its hash, a hash-only artifact is not cached ("artifact <hash> missing on worker"), the
 // lease asks this worker to build and it cannot, the spec is incomplete, or one of its options is

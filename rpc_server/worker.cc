@@ -24,6 +24,7 @@
 #include "rpc_server/tracker_connection.h"
 #include "rpc_server/worker_log.h"
 #include "runtime/measure/measure_program.h"
+#include "runtime/measure/sha256.h"
 
 namespace tunefarm::rpc_server {
 namespace {
@@ -56,6 +57,22 @@ absl::StatusOr<std::string> MakeTempWorkDir() {
 bool IsPermanent(const absl::Status& status) {
   return absl::IsUnauthenticated(status) || absl::IsPermissionDenied(status) ||
          absl::IsInvalidArgument(status);
+}
+
+// A build-only lease's libraries, with their bytes: the tracker has none of them.
+void FillBuilt(const BuiltLibraryBytes& built, v1::LeaseResult& result) {
+  v1::Artifact* library = result.mutable_library();
+  library->set_sha256(runtime::measure::Sha256Hex(built.library));
+  library->set_bytes(built.library);
+  library->set_name("candidate.so");
+  result.set_function_name(built.function_name);
+  if (!built.reference.empty()) {
+    v1::Artifact* reference = result.mutable_reference_library();
+    reference->set_sha256(runtime::measure::Sha256Hex(built.reference));
+    reference->set_bytes(built.reference);
+    reference->set_name("reference.so");
+    result.set_reference_key(built.reference_key);
+  }
 }
 
 }  // namespace
@@ -116,6 +133,7 @@ v1::Register Worker::Impl::MakeRegister() const {
   // Only a worker given a builder (`tunefarm worker`, which links the compiler) builds; the slim
   // server measures the libraries it is sent.
   hello.set_can_build(options.builder != nullptr);
+  hello.set_build_only(options.build_only && options.builder != nullptr);
   hello.set_tunefarm_version(WorkerVersion());
   hello.set_hostname(device.hostname);
   std::lock_guard<std::mutex> lock(mu);
@@ -176,6 +194,7 @@ void Worker::Impl::OnOutcome(LeaseOutcome outcome) {
       for (double s : outcome.outcome.repeat_seconds) out->add_repeat_seconds(s);
       result.set_build_seconds(outcome.build_seconds);
       result.set_cannot_build(outcome.cannot_build);
+      if (outcome.built) FillBuilt(*outcome.built, result);
       pending.push_back(std::move(result));
       WorkerLog(LogLevel::kDebug,
                 absl::StrCat("lease ", outcome.lease_id, ": ", std::string(kind)));
@@ -372,6 +391,9 @@ Worker::~Worker() = default;
 absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
   if (options.device_key.empty()) return absl::InvalidArgumentError("the device key is required");
   if (options.tracker.empty()) return absl::InvalidArgumentError("the tracker address is required");
+  if (options.build_only && options.builder == nullptr) {
+    return absl::InvalidArgumentError("a build-only worker needs a builder (the compiler)");
+  }
   auto impl = std::make_unique<Impl>();
   impl->connection.tracker = options.tracker;
   impl->connection.token = options.token;

@@ -42,6 +42,10 @@ struct WorkerOptions {
   // Set: the worker registers can_build and compiles the leases sent to it as a BuildSpec (one
   // at a time, on its executor thread, before measuring). Null: it only measures libraries.
   std::shared_ptr<runtime::measure::CandidateBuilder> builder;
+  // With `builder`: a builder for the devices of `device_key` that cannot build (`tunefarm
+  // worker --build-only`). It registers build_only, takes only build-only leases and sends the
+  // libraries back; `target` is the one it compiles for.
+  bool build_only = false;
 };
 
 struct WorkerStats {

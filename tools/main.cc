@@ -169,6 +169,9 @@ void AddFarmCommands(CLI::App& app, FarmCommands& f) {
   f.worker_cmd->add_option("--work-dir", f.worker.work_dir, "Artifact cache directory");
   f.worker_cmd->add_flag("--no-build", f.worker.no_build,
                          "Measure only: the tracker builds this worker's candidates");
+  f.worker_cmd->add_flag("--build-only", f.worker.build_only,
+                         "Build for the devices of --key that cannot (the slim server on a "
+                         "board): cross-compile for --target, measure nothing");
 
   f.jobs_cmd = app.add_subcommand("jobs", "List the farm's tuning jobs, or cancel one");
   AddFarmAddress(f.jobs_cmd, f.jobs.farm);

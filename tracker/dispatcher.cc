@@ -39,7 +39,7 @@ namespace {
 // quarantine, cancelled), so this is where results are counted; cancelled ones are not results.
 void RunDone(PendingDone& done, Metrics* metrics) {
   for (auto& [callback, outcome] : done) {
-    if (metrics != nullptr && !outcome.cancelled && !outcome.unbuilt) {
+    if (metrics != nullptr && !outcome.cancelled && !outcome.unbuilt && !outcome.build_only) {
       metrics->CountResult(outcome.error_kind);
     }
     callback(outcome);
@@ -58,7 +58,7 @@ absl::StatusOr<std::vector<Assignment>> Dispatcher::AddWorker(const WorkerDescri
   std::vector<Assignment> out;
   std::lock_guard<std::mutex> lock(state_->mu);
   if (absl::Status s = state_->s.AddWorker(worker, now_ms); !s.ok()) return s;
-  state_->s.Dispatch(worker.device_key, now_ms, out);
+  state_->s.Dispatch(internal::QueueOf(worker.device_key, worker.build_only), now_ms, out);
   return out;
 }
 
@@ -106,9 +106,9 @@ std::vector<Assignment> Dispatcher::Complete(const std::string& worker_id, int64
   PendingDone done;
   {
     std::lock_guard<std::mutex> lock(state_->mu);
-    const std::string* key =
+    std::optional<std::string> queue =
         state_->s.Complete(worker_id, lease_id, std::move(outcome), now_ms, done);
-    if (key != nullptr) state_->s.Dispatch(*key, now_ms, out);
+    if (queue.has_value()) state_->s.Dispatch(*queue, now_ms, out);
   }
   if (metrics != nullptr && std::any_of(out.begin(), out.end(), [&](const Assignment& a) {
         return a.worker_id == worker_id;
@@ -185,6 +185,11 @@ int Dispatcher::IdleFor(const std::string& device_key) const {
 int Dispatcher::BuildersFor(const std::string& device_key) const {
   std::lock_guard<std::mutex> lock(state_->mu);
   return state_->s.BuildersFor(device_key);
+}
+
+int Dispatcher::BuildOnlyWorkersFor(const std::string& device_key) const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->s.BuildOnlyWorkersFor(device_key);
 }
 
 int Dispatcher::WorkersFor(const std::string& device_key) const {

@@ -27,7 +27,8 @@ class Metrics;
 struct DispatcherOptions {
   int64_t heartbeat_timeout_ms = 10000;  // a worker silent this long is gone
   // A lease's deadline: now + the work's run_timeout_s * 2 (loading, a reference run and the
-  // upload of its libraries count too) + this.
+  // upload of its libraries count too; not for build-only work) + its BuildSpec's
+  // build_timeout_s (when the worker builds) + this.
   int64_t lease_slack_ms = 30000;
   // A piece of work whose lease was lost this many times is completed as worker_lost.
   int max_attempts = 3;
@@ -48,6 +49,9 @@ struct WorkerDescription {
   std::string gpu_model;
   int64_t gpu_memory_bytes = 0;
   bool can_build = false;
+  // A builder for the key's devices (`tunefarm worker --build-only`): it takes only build-only
+  // work, in a queue of its own beside the key's measurement queue, and measures nothing.
+  bool build_only = false;
   std::string tunefarm_version;
   std::string hostname;
   std::string peer;
@@ -116,7 +120,7 @@ class Dispatcher {
   // Queues `work` for its device key; `done` runs exactly once: with the worker's outcome, with
   // worker_lost after too many lost leases, with `cancelled` set by CancelJob, or (work with a
   // BuildSpec) with `unbuilt` set once no worker of the key can build. Work to build is leased
-  // only to workers that registered can_build.
+  // only to workers that registered can_build; build-only work only to the key's builders.
   std::vector<Assignment> Submit(MeasureWork work, DoneCallback done, int64_t now_ms);
   // A worker's result. Accepted only from the worker currently holding the lease (a stale or
   // duplicate result is ignored and returns no assignments); the worker is then idle again and
@@ -145,10 +149,12 @@ class Dispatcher {
   // The last workers that left (stream closed, heartbeats missed), newest first, in state kGone
   // with their counters at the time; at most 64.
   std::vector<WorkerSnapshot> RecentlyGone() const;
-  int QueuedFor(const std::string& device_key) const;    // work waiting for a lease
+  int QueuedFor(const std::string& device_key) const;    // measurements waiting for a lease
   int WorkersFor(const std::string& device_key) const;   // connected, any state
   int BuildersFor(const std::string& device_key) const;  // of those, the ones that can build
   int IdleFor(const std::string& device_key) const;      // of those, the ones without a lease
+  // The key's builders (build_only workers), which none of the counts above include.
+  int BuildOnlyWorkersFor(const std::string& device_key) const;
   int LeasesOutstanding() const;
   // Every key with connected workers or queued work, sorted.
   std::vector<std::string> DeviceKeys() const;

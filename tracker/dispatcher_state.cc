@@ -6,6 +6,29 @@
 #include "absl/strings/str_join.h"
 
 namespace tunefarm::tracker::internal {
+namespace {
+
+constexpr std::string_view kBuildQueuePrefix =
+    "\x1f"
+    "build:";
+
+}  // namespace
+
+std::string QueueOf(const std::string& device_key, bool build_only) {
+  return build_only ? std::string(kBuildQueuePrefix) + device_key : device_key;
+}
+
+namespace {
+
+std::string QueueOfWorker(const WorkerDescription& worker) {
+  return QueueOf(worker.device_key, worker.build_only);
+}
+
+std::string QueueOfWork(const MeasureWork& work) {
+  return QueueOf(work.device_key, work.build_only);
+}
+
+}  // namespace
 
 absl::Status DispatcherState::AddWorker(const WorkerDescription& worker, int64_t now_ms) {
   if (workers_.count(worker.worker_id) != 0) {
@@ -19,7 +42,7 @@ absl::Status DispatcherState::AddWorker(const WorkerDescription& worker, int64_t
   if (!continued) w.description.previous_worker_id.clear();
   w.connected_ms = now_ms;
   w.last_heartbeat_ms = now_ms;
-  KeyState& key = keys_[worker.device_key];
+  KeyState& key = keys_[QueueOfWorker(worker)];
   ++key.workers;
   if (worker.can_build) ++key.builders;
   MakeIdle(w);
@@ -38,7 +61,8 @@ std::optional<std::string> DispatcherState::RemoveWorker(const std::string& work
   recently_gone_.push_front(std::move(gone));
   if (recently_gone_.size() > 64) recently_gone_.pop_back();
   MakeNotIdle(w);
-  KeyState& key = keys_[w.description.device_key];
+  std::string queue = QueueOfWorker(w.description);
+  KeyState& key = keys_[queue];
   --key.workers;
   if (w.description.can_build) --key.builders;
   int64_t lease_id = w.lease_id;
@@ -49,9 +73,8 @@ std::optional<std::string> DispatcherState::RemoveWorker(const std::string& work
   }
   if (key.builders == 0) ReturnUnbuilt(key, done);
   identities_.Leave(worker_id, w.identity);
-  std::string key_name = std::move(w.description.device_key);
   workers_.erase(it);
-  return key_name;
+  return queue;
 }
 
 void DispatcherState::Heartbeat(const std::string& worker_id, int64_t now_ms) {
@@ -74,20 +97,20 @@ std::string DispatcherState::Submit(MeasureWork work, Dispatcher::DoneCallback d
   item.done = std::move(done);
   JobOf(item.work->job_id).items.insert(id);
   Enqueue(id, /*front=*/false);
-  std::string key_name = item.work->device_key;
+  std::string queue = QueueOfWork(*item.work);
   // The key's last builder may have left since the job decided to send work to build.
-  KeyState& key = keys_[key_name];
+  KeyState& key = keys_[queue];
   if (item.work->build && key.builders == 0) ReturnUnbuilt(key, pending);
-  return key_name;
+  return queue;
 }
 
-const std::string* DispatcherState::Complete(const std::string& worker_id, int64_t lease_id,
-                                             WorkOutcome outcome, int64_t now_ms,
-                                             PendingDone& done) {
+std::optional<std::string> DispatcherState::Complete(const std::string& worker_id, int64_t lease_id,
+                                                     WorkOutcome outcome, int64_t now_ms,
+                                                     PendingDone& done) {
   auto lease = leases_.find(lease_id);
-  if (lease == leases_.end() || lease->second.worker_id != worker_id) return nullptr;
+  if (lease == leases_.end() || lease->second.worker_id != worker_id) return std::nullopt;
   auto wit = workers_.find(worker_id);
-  if (wit == workers_.end()) return nullptr;  // cannot happen: removal drops its lease
+  if (wit == workers_.end()) return std::nullopt;  // cannot happen: removal drops its lease
   WorkerEntry& w = wit->second;
   int64_t item_id = lease->second.item_id;
   EraseLease(lease_id);
@@ -99,9 +122,20 @@ const std::string* DispatcherState::Complete(const std::string& worker_id, int64
   }
   if (outcome.worker_id.empty()) outcome.worker_id = worker_id;
   outcome.cancelled = false;
+  // Build-only work is answered with libraries and a measurement with timings; a worker that
+  // mixes them up has not done what it was leased.
+  const bool build_only = items_.at(item_id).work->build_only;
+  if (outcome.error_kind == tuner::ErrorKind::kOk && !outcome.unbuilt &&
+      build_only != outcome.built.has_value()) {
+    outcome.error_kind = tuner::ErrorKind::kRuntimeError;
+    outcome.error_message = build_only ? "the builder answered without the libraries it built"
+                                       : "the worker answered a measurement with libraries";
+    outcome.built.reset();
+    outcome.repeat_seconds.clear();
+  }
   Finish(item_id, std::move(outcome), done);
   MakeIdle(w);
-  return &w.description.device_key;
+  return QueueOfWorker(w.description);
 }
 
 void DispatcherState::Expire(int64_t now_ms, std::vector<std::string>* removed, PendingDone& done) {
@@ -141,8 +175,7 @@ std::vector<Withdrawal> DispatcherState::CancelJob(const std::string& job_id, Pe
   std::sort(ids.begin(), ids.end());
   for (int64_t id : ids) {
     Item& item = items_.at(id);
-    const std::string& key_name = item.work->device_key;
-    KeyState& key = keys_[key_name];
+    KeyState& key = keys_[QueueOfWork(*item.work)];
     if (item.lease_id != 0) {
       int64_t lease_id = item.lease_id;
       std::string worker_id = leases_.at(lease_id).worker_id;
@@ -186,9 +219,9 @@ const std::string* DispatcherState::ReleaseSession(const std::string& worker_id)
   return &it->second.description.device_key;
 }
 
-void DispatcherState::Dispatch(const std::string& key_name, int64_t now_ms,
+void DispatcherState::Dispatch(const std::string& queue_name, int64_t now_ms,
                                std::vector<Assignment>& out) {
-  auto kit = keys_.find(key_name);
+  auto kit = keys_.find(queue_name);
   if (kit == keys_.end()) return;
   KeyState& key = kit->second;
   while (!key.idle.empty() && !key.active.empty()) {
@@ -217,8 +250,11 @@ void DispatcherState::Dispatch(const std::string& key_name, int64_t now_ms,
     MakeNotIdle(w);
     Item& item = items_.at(item_id);
     int64_t lease_id = next_lease_++;
-    int64_t deadline = now_ms + static_cast<int64_t>(item.work->options.run_timeout_s * 2 * 1000) +
-                       options_.lease_slack_ms;
+    // A worker that builds has the build's timeout too; a builder measures nothing.
+    const MeasureWork& work = *item.work;
+    const double seconds = (work.build_only ? 0 : work.options.run_timeout_s * 2) +
+                           (work.build ? work.build->build_timeout_s : 0);
+    int64_t deadline = now_ms + static_cast<int64_t>(seconds * 1000) + options_.lease_slack_ms;
     leases_[lease_id] = Lease{item_id, w.description.worker_id, deadline};
     deadlines_.insert({deadline, lease_id});
     item.lease_id = lease_id;
@@ -261,18 +297,25 @@ int DispatcherState::IdleFor(const std::string& device_key) const {
   return it == keys_.end() ? 0 : static_cast<int>(it->second.idle.size());
 }
 
+int DispatcherState::BuildOnlyWorkersFor(const std::string& device_key) const {
+  return WorkersFor(QueueOf(device_key, /*build_only=*/true));
+}
+
 int DispatcherState::BuildersFor(const std::string& device_key) const {
   auto it = keys_.find(device_key);
   return it == keys_.end() ? 0 : it->second.builders;
 }
 
 std::vector<std::string> DispatcherState::DeviceKeys() const {
-  // keys_ keeps a key once seen; only those with something in them are listed.
+  // keys_ keeps a queue once seen; only keys with something in either queue are listed.
   std::vector<std::string> out;
   for (const auto& [name, key] : keys_) {
-    if (key.workers > 0 || key.queued > 0) out.push_back(name);
+    if (key.workers == 0 && key.queued == 0) continue;
+    out.push_back(name.starts_with(kBuildQueuePrefix) ? name.substr(kBuildQueuePrefix.size())
+                                                      : name);
   }
   std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
@@ -307,19 +350,19 @@ WorkerSnapshot DispatcherState::SnapshotOf(const WorkerEntry& w) const {
 void DispatcherState::MakeIdle(WorkerEntry& w) {
   if (w.idle_seq != 0 || w.draining || w.in_session || w.lease_id != 0) return;
   w.idle_seq = next_idle_seq_++;
-  keys_[w.description.device_key].idle.emplace(w.idle_seq, w.description.worker_id);
+  keys_[QueueOfWorker(w.description)].idle.emplace(w.idle_seq, w.description.worker_id);
 }
 
 void DispatcherState::MakeNotIdle(WorkerEntry& w) {
   if (w.idle_seq == 0) return;
-  keys_[w.description.device_key].idle.erase(w.idle_seq);
+  keys_[QueueOfWorker(w.description)].idle.erase(w.idle_seq);
   w.idle_seq = 0;
 }
 
 void DispatcherState::Enqueue(int64_t item_id, bool front) {
   Item& item = items_.at(item_id);
   item.lease_id = 0;
-  KeyState& key = keys_[item.work->device_key];
+  KeyState& key = keys_[QueueOfWork(*item.work)];
   const std::string& job_id = item.work->job_id;
   JobQueue& queue = key.jobs[job_id];
   if (queue.order == 0) queue.order = next_order_++;
@@ -408,6 +451,7 @@ void DispatcherState::Finish(int64_t item_id, WorkOutcome outcome, PendingDone& 
   if (it == items_.end()) return;
   auto job = jobs_.find(it->second.work->job_id);
   if (job != jobs_.end()) job->second.items.erase(item_id);
+  outcome.build_only = it->second.work->build_only;
   if (it->second.done) done.emplace_back(std::move(it->second.done), std::move(outcome));
   items_.erase(it);
 }

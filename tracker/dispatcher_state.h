@@ -22,6 +22,11 @@
 
 namespace tunefarm::tracker::internal {
 
+// The queue a worker or a piece of work belongs to: its device key's measurement queue, or,
+// for builders and build-only work, the key's build queue (named with a control character,
+// which device keys may not hold: see device_key.h).
+std::string QueueOf(const std::string& device_key, bool build_only);
+
 struct WorkerEntry {
   WorkerDescription description;
   std::string identity;  // who counts towards quarantine: the first id of its reconnect chain
@@ -60,7 +65,7 @@ struct KeyState {
   std::map<uint64_t, std::string> idle;  // idle workers, longest idle first
   int queued = 0;
   int workers = 0;
-  int builders = 0;  // of the workers, those that can build
+  int builders = 0;  // of the workers, those that can build (a build queue's: all)
 };
 
 struct Lease {
@@ -83,7 +88,8 @@ class DispatcherState {
 
   // Every method expects the dispatcher's lock held.
   absl::Status AddWorker(const WorkerDescription& worker, int64_t now_ms);
-  // The worker is gone: its lease is lost. Returns its key; nullopt when unknown.
+  // Methods that return a queue name (QueueOf) return the queue to Dispatch next.
+  // The worker is gone: its lease is lost. Returns its queue; nullopt when unknown.
   std::optional<std::string> RemoveWorker(const std::string& worker_id, int64_t now_ms,
                                           PendingDone& done);
   std::vector<WorkerSnapshot> RecentlyGone() const {
@@ -91,11 +97,12 @@ class DispatcherState {
   }
   void Heartbeat(const std::string& worker_id, int64_t now_ms);
   void SetDraining(const std::string& worker_id);
-  // Returns the item's key. Work to build for a key without builders completes as unbuilt.
+  // Returns the item's queue. Work to build for a queue without workers that can build completes
+  // as unbuilt.
   std::string Submit(MeasureWork work, Dispatcher::DoneCallback done, PendingDone& pending);
-  // Returns the key of the worker whose lease completed, or nullptr when ignored.
-  const std::string* Complete(const std::string& worker_id, int64_t lease_id, WorkOutcome outcome,
-                              int64_t now_ms, PendingDone& done);
+  // Returns the queue of the worker whose lease completed, or nullopt when ignored.
+  std::optional<std::string> Complete(const std::string& worker_id, int64_t lease_id,
+                                      WorkOutcome outcome, int64_t now_ms, PendingDone& done);
   // Expires leases past their deadline and removes silent workers.
   void Expire(int64_t now_ms, std::vector<std::string>* removed, PendingDone& done);
   void SetJobWeight(const std::string& job_id, int weight);
@@ -103,8 +110,8 @@ class DispatcherState {
   std::optional<WorkerSnapshot> ReserveForSession(const std::string& device_key);
   const std::string* ReleaseSession(const std::string& worker_id);
 
-  // Leases queued work of `key` to its idle workers while both exist.
-  void Dispatch(const std::string& key, int64_t now_ms, std::vector<Assignment>& out);
+  // Leases queued work of `queue` to its idle workers while both exist.
+  void Dispatch(const std::string& queue, int64_t now_ms, std::vector<Assignment>& out);
   void DispatchAll(int64_t now_ms, std::vector<Assignment>& out);
 
   std::vector<WorkerSnapshot> Workers(const std::string& device_key) const;
@@ -112,6 +119,7 @@ class DispatcherState {
   int WorkersFor(const std::string& device_key) const;
   int BuildersFor(const std::string& device_key) const;
   int IdleFor(const std::string& device_key) const;
+  int BuildOnlyWorkersFor(const std::string& device_key) const;
   std::vector<std::string> DeviceKeys() const;  // with workers or queued work, sorted
   int LeasesOutstanding() const { return static_cast<int>(leases_.size()); }
 

@@ -85,18 +85,13 @@ struct JobEngine::Core final : PipelineHost, std::enable_shared_from_this<JobEng
     return out;
   }
 
-  Dispatcher::DoneCallback MeasuredCallback(const std::string& job_id, space::Config config,
-                                            double build_seconds, bool worker_builds) override {
+  Dispatcher::DoneCallback OutcomeCallback(const std::string& job_id,
+                                           PipelineEvent event) override {
     std::weak_ptr<Core> weak = shared_from_this();
-    return [weak, job_id, config = std::move(config), build_seconds,
-            worker_builds](const WorkOutcome& outcome) {
+    return [weak, job_id, event = std::move(event)](const WorkOutcome& outcome) {
       std::shared_ptr<Core> core = weak.lock();
       if (core == nullptr) return;
-      PipelineEvent e;
-      e.kind = PipelineEvent::Kind::kMeasured;
-      e.config = config;
-      e.build.build_seconds = build_seconds;
-      e.worker_builds = worker_builds;
+      PipelineEvent e = event;
       e.outcome = outcome;
       core->Post(job_id, std::move(e));
     };

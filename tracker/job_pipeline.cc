@@ -62,19 +62,20 @@ void JobPipeline::Handle(std::vector<PipelineEvent> events) {
       case PipelineEvent::Kind::kMeasured: {
         if (e.outcome.unbuilt && !stop_) {
           // The key's last building worker left, or a worker cannot make this job's task (a
-          // template it does not know): the tracker builds it, and after a refusal all the rest.
+          // template it does not know): it is built elsewhere, and after a refusal all the rest.
           if (!e.outcome.worker_id.empty() && !workers_cannot_build_) {
             workers_cannot_build_ = true;
             spdlog::warn(
-                "job {}: worker {} cannot build its candidates ({}); the tracker builds "
-                "them",
+                "job {}: worker {} cannot build its candidates ({}); they are built "
+                "elsewhere",
                 job_id_, e.outcome.worker_id, e.outcome.error_message);
           }
-          context_.host.QueueBuild(job_id_, *std::move(e.config));
+          BuildElsewhere(*std::move(e.config));
           break;
         }
+        const bool worker_built = e.built_by.empty();
         tuner::MeasureResult r;
-        r.build_seconds = e.worker_builds ? e.outcome.build_seconds : e.build.build_seconds;
+        r.build_seconds = worker_built ? e.outcome.build_seconds : e.build.build_seconds;
         if (e.outcome.cancelled || e.outcome.unbuilt) {
           r.cancelled = true;
         } else {
@@ -83,7 +84,7 @@ void JobPipeline::Handle(std::vector<PipelineEvent> events) {
           r.repeat_seconds = std::move(e.outcome.repeat_seconds);
           r.measured_by = e.outcome.worker_id.empty() ? kTrackerSide : e.outcome.worker_id;
           // A lease lost on every try was built by nobody we can name.
-          r.built_by = e.worker_builds ? e.outcome.worker_id : kTrackerSide;
+          r.built_by = worker_built ? e.outcome.worker_id : e.built_by;
         }
         configs.push_back(*std::move(e.config));
         results.push_back(std::move(r));
@@ -145,6 +146,9 @@ void JobPipeline::Begin() {
   absl::StatusOr<runtime::measure::BuildSpec> build_spec = JobBuildSpec(spec_);
   if (!build_spec.ok()) return Fail(build_spec.status());
   build_spec_ = *std::move(build_spec);
+  // The canonical target ("llvm" resolved to the tracker's CPU, as the records are keyed): a
+  // worker or builder resolving a bare "llvm" to its own CPU would make another config space.
+  build_spec_.target = task_->target();
 
   absl::Status started = context_.store.With([&](tuner::RecordStore& store) -> absl::Status {
     if (absl::Status s = store.PutWorkload(task_->key(), task_->flops()); !s.ok()) return s;
@@ -266,15 +270,19 @@ absl::StatusOr<Artifact> JobPipeline::ReferenceArtifact(const std::string& path)
 
 void JobPipeline::OnBuilt(PipelineEvent& e, std::vector<space::Config>& configs,
                           std::vector<tuner::MeasureResult>& results) {
+  if (e.by_builder && !FromBuilder(e)) return;
   if (e.cancelled || stop_) {
     configs.push_back(*std::move(e.config));
     results.push_back(Cancelled());
     return;
   }
+  const std::string built_by = e.by_builder ? e.outcome.worker_id : kTrackerSide;
   if (e.build.error_kind != tuner::ErrorKind::kOk || !e.library) {
     configs.push_back(*std::move(e.config));
-    results.push_back(
-        Failed(e.build.error_kind, std::move(e.build.error_message), e.build.build_seconds));
+    tuner::MeasureResult r =
+        Failed(e.build.error_kind, std::move(e.build.error_message), e.build.build_seconds);
+    r.built_by = built_by;  // empty: a builder's leases were lost on every try
+    results.push_back(std::move(r));
     return;
   }
   MeasureWork work = NewWork();
@@ -285,8 +293,48 @@ void JobPipeline::OnBuilt(PipelineEvent& e, std::vector<space::Config>& configs,
     work.reference = *std::move(e.reference);
     work.reference_key = e.build.reference_key;
   }
-  Dispatcher::DoneCallback done = context_.host.MeasuredCallback(
-      job_id_, *std::move(e.config), e.build.build_seconds, /*worker_builds=*/false);
+  SubmitMeasurement(std::move(work), *std::move(e.config), e.build.build_seconds, built_by);
+}
+
+bool JobPipeline::FromBuilder(PipelineEvent& e) {
+  WorkOutcome& o = e.outcome;
+  if (o.unbuilt && !stop_) {
+    // Its last builder left, or a builder cannot make this job's task: the tracker builds it,
+    // and after a refusal all the rest.
+    if (!o.worker_id.empty() && !builders_cannot_build_) {
+      builders_cannot_build_ = true;
+      spdlog::warn("job {}: builder {} cannot build its candidates ({}); the tracker builds them",
+                   job_id_, o.worker_id, o.error_message);
+    }
+    BuildElsewhere(*std::move(e.config));
+    return false;
+  }
+  e.build.build_seconds = o.build_seconds;
+  if (o.cancelled || o.unbuilt) {
+    e.cancelled = true;
+  } else if (o.error_kind != tuner::ErrorKind::kOk) {
+    e.build.error_kind = o.error_kind;  // its build failed, or its leases were lost
+    e.build.error_message = o.error_message;
+  } else if (!o.built) {
+    e.build.error_kind = tuner::ErrorKind::kBuildError;  // the dispatcher lets none through
+    e.build.error_message = "the builder sent no library";
+  } else {
+    e.build.function_name = o.built->function_name;
+    e.build.reference_key = o.built->reference_key;
+    e.library = o.built->library;
+    if (spec_.measure.check_correctness) e.reference = o.built->reference;
+  }
+  return true;
+}
+
+void JobPipeline::SubmitMeasurement(MeasureWork work, space::Config config, double build_seconds,
+                                    std::string built_by) {
+  PipelineEvent measured;
+  measured.kind = PipelineEvent::Kind::kMeasured;
+  measured.config = std::move(config);
+  measured.build.build_seconds = build_seconds;
+  measured.built_by = std::move(built_by);
+  Dispatcher::DoneCallback done = context_.host.OutcomeCallback(job_id_, std::move(measured));
   context_.sender.Send(
       context_.dispatcher.Submit(std::move(work), std::move(done), context_.clock->NowMs()));
 }
@@ -306,14 +354,44 @@ bool JobPipeline::WorkersCanBuild() const {
   return builders > 0 && builders == context_.dispatcher.WorkersFor(spec_.device_key);
 }
 
+bool JobPipeline::BuildersCanBuild() const {
+  return context_.build_placement != BuildPlacement::kTracker && !builders_cannot_build_ &&
+         context_.dispatcher.BuildOnlyWorkersFor(spec_.device_key) > 0;
+}
+
 void JobPipeline::SubmitToBuildingWorkers(space::Config config) {
   MeasureWork work = NewWork();
   work.build = build_spec_;
   work.build->config_json = space::ConfigToJson(config);
-  Dispatcher::DoneCallback done =
-      context_.host.MeasuredCallback(job_id_, std::move(config), 0, /*worker_builds=*/true);
+  // built_by stays empty: the worker that measures it builds it.
+  PipelineEvent measured;
+  measured.kind = PipelineEvent::Kind::kMeasured;
+  measured.config = std::move(config);
+  Dispatcher::DoneCallback done = context_.host.OutcomeCallback(job_id_, std::move(measured));
   context_.sender.Send(
       context_.dispatcher.Submit(std::move(work), std::move(done), context_.clock->NowMs()));
+}
+
+void JobPipeline::SubmitToBuilders(space::Config config) {
+  MeasureWork work = NewWork();
+  work.build = build_spec_;
+  work.build->config_json = space::ConfigToJson(config);
+  work.build_only = true;
+  PipelineEvent built;
+  built.kind = PipelineEvent::Kind::kBuilt;
+  built.config = std::move(config);
+  built.by_builder = true;
+  Dispatcher::DoneCallback done = context_.host.OutcomeCallback(job_id_, std::move(built));
+  context_.sender.Send(
+      context_.dispatcher.Submit(std::move(work), std::move(done), context_.clock->NowMs()));
+}
+
+void JobPipeline::BuildElsewhere(space::Config config) {
+  if (BuildersCanBuild()) {
+    SubmitToBuilders(std::move(config));
+  } else {
+    context_.host.QueueBuild(job_id_, std::move(config));
+  }
 }
 
 void JobPipeline::Refill() {
@@ -327,15 +405,15 @@ void JobPipeline::Refill() {
   absl::StatusOr<std::vector<space::Config>> configs =
       session_->Propose(window - session_->in_flight());
   if (!configs.ok()) return Fail(configs.status());
-  // kWorkers: every candidate goes out to build while the key's workers all can; else it is
-  // built here first (kAuto offloads what idle workers would otherwise wait for). A key without
-  // workers yet builds here, so its first leases are ready when they come.
+  // kWorkers: every candidate goes out to build while the key's workers all can; else the key's
+  // builders build it, or the tracker (kAuto offloads what idle workers would otherwise wait
+  // for). A key without workers yet builds here, so its first leases are ready when they come.
   const bool to_workers = context_.build_placement == BuildPlacement::kWorkers && WorkersCanBuild();
   for (space::Config& c : *configs) {
     if (to_workers) {
       SubmitToBuildingWorkers(std::move(c));
     } else {
-      context_.host.QueueBuild(job_id_, std::move(c));
+      BuildElsewhere(std::move(c));
     }
   }
 }

@@ -51,9 +51,13 @@ struct PipelineEvent {
   // kBuilt and ok: the libraries' bytes, read on the build thread (the files are then gone).
   std::optional<Artifact> library;
   std::optional<Artifact> reference;
-  bool cancelled = false;      // kBuilt: skipped because the job is stopping
-  bool worker_builds = false;  // kMeasured: the work went out as a BuildSpec
-  WorkOutcome outcome;         // kMeasured
+  bool cancelled = false;  // kBuilt: skipped because the job is stopping
+  // kBuilt: a builder of the key built it (or did not); its answer is in `outcome`.
+  bool by_builder = false;
+  // kMeasured: who built it ("tracker", a builder's worker id); empty: the worker that measured
+  // it built it from a BuildSpec and reported its own build time.
+  std::string built_by;
+  WorkOutcome outcome;  // kMeasured; kBuilt by a builder
 };
 
 // What a pipeline needs from the engine that runs it.
@@ -66,11 +70,10 @@ class PipelineHost {
   virtual std::vector<space::Config> TakeQueuedBuilds(const std::string& job_id) = 0;
   // Takes back up to `max` of the job's builds no thread has started, the newest first.
   virtual std::vector<space::Config> TakeQueuedBuilds(const std::string& job_id, size_t max) = 0;
-  // The dispatcher's done callback for one candidate: it posts a kMeasured event to the job from
-  // any thread, and does nothing once the engine or the job is gone. `build_seconds` is the
-  // tracker's build; with `worker_builds` the worker builds and reports its own time.
-  virtual Dispatcher::DoneCallback MeasuredCallback(const std::string& job_id, space::Config config,
-                                                    double build_seconds, bool worker_builds) = 0;
+  // The dispatcher's done callback for one piece of work: from any thread, it posts `event` with
+  // the work's outcome to the job, and does nothing once the engine or the job is gone.
+  virtual Dispatcher::DoneCallback OutcomeCallback(const std::string& job_id,
+                                                   PipelineEvent event) = 0;
 };
 
 struct JobPipelineContext {
@@ -115,10 +118,20 @@ class JobPipeline {
   void Fail(const absl::Status& status);
   void OnBuilt(PipelineEvent& e, std::vector<space::Config>& configs,
                std::vector<tuner::MeasureResult>& results);
+  // Turns a builder's answer (kBuilt by_builder) into the build's result in `e`; false when the
+  // builder could not make it, or left, and the candidate went to be built elsewhere.
+  bool FromBuilder(PipelineEvent& e);
   void Refill();
   // The key's workers can build their own candidates: there are some and every one of them can.
   bool WorkersCanBuild() const;
+  // The key has builders (`tunefarm worker --build-only`) that have not refused this job's task.
+  bool BuildersCanBuild() const;
   void SubmitToBuildingWorkers(space::Config config);
+  void SubmitToBuilders(space::Config config);
+  // A candidate nobody outside built: to the key's builders, else to the tracker's build threads.
+  void BuildElsewhere(space::Config config);
+  void SubmitMeasurement(MeasureWork work, space::Config config, double build_seconds,
+                         std::string built_by);
   // BuildPlacement::kAuto: the key's idle workers with nothing queued for them take this job's
   // unstarted builds and compile them themselves.
   void OffloadToIdleWorkers();
@@ -139,7 +152,8 @@ class JobPipeline {
   runtime::measure::BuildSpec build_spec_;  // every candidate's, less its config
   std::atomic<bool> stop_{false};
   bool started_ = false;
-  bool workers_cannot_build_ = false;  // a worker could not make the task: build here
+  bool workers_cannot_build_ = false;   // a worker could not make the task: build here
+  bool builders_cannot_build_ = false;  // a builder could not make it: the tracker builds
   bool ended_ = false;
   std::optional<JobEnd> end_;
   // Reference libraries by path, read once (build threads share them).

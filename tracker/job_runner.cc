@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/type_names.h"
 #include "runtime/core/abbreviate.h"
+#include "tracker/device_key.h"
 #include "tuner/templates/build_spec_task.h"
 #include "tuner/workload.h"
 
@@ -20,9 +21,7 @@ absl::Status ValidateJobSpec(const JobSpec& spec, int max_trials) {
   if (spec.workload.empty() == spec.script_source.empty()) {
     return Invalid("give exactly one of a workload key and a script source");
   }
-  if (spec.device_key.empty()) {
-    return Invalid("device_key is empty: name the kind of device to measure on");
-  }
+  if (absl::Status s = ValidateDeviceKey(spec.device_key, "device_key"); !s.ok()) return s;
   if (spec.trials < 1 || spec.trials > max_trials) {
     return Invalid(absl::StrCat("trials must be in 1..", max_trials, ", got ", spec.trials));
   }

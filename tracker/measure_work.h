@@ -32,6 +32,9 @@ struct MeasureWork {
   // Set: the worker compiles the candidate itself, so only a worker that can build may take it;
   // `library` and `reference` are then empty.
   std::optional<runtime::measure::BuildSpec> build;
+  // With `build`: only a builder of the key (a worker registered build_only) may take it; it
+  // compiles the candidate and sends the libraries back (WorkOutcome::built) instead of a time.
+  bool build_only = false;
   Artifact library;
   std::string function_name;
   std::optional<Artifact> reference;  // absent: correctness is not checked
@@ -42,6 +45,14 @@ struct MeasureWork {
   double best_seconds = 0;                   // for the slow-candidate cutoff
 };
 
+// What a builder sends back for build-only work: the candidate ready to be measured.
+struct BuiltLibraries {
+  Artifact library;
+  std::string function_name;
+  std::optional<Artifact> reference;  // when the work's options check correctness
+  std::string reference_key;
+};
+
 struct WorkOutcome {
   tuner::ErrorKind error_kind = tuner::ErrorKind::kOk;
   std::string error_message;
@@ -49,10 +60,13 @@ struct WorkOutcome {
   std::string worker_id;     // who measured it; empty when no worker did (cancelled, quarantined)
   double build_seconds = 0;  // the worker's build, when the work had a BuildSpec
   bool cancelled = false;    // the job was cancelled before a result came: not a measurement
-  // The work had a BuildSpec, and its key has no worker left that can build, or the worker
-  // (`worker_id`) could not make its task: nobody measured it; the job builds it itself and
-  // submits it again.
+  // The work had a BuildSpec, and its key has no worker (for build-only work: no builder) left
+  // that can build, or the worker (`worker_id`) could not make its task: nobody measured it; the
+  // job builds it itself and submits it again.
   bool unbuilt = false;
+  bool build_only = false;  // the work was build-only: this is no measurement
+  // Build-only work the builder (`worker_id`) built: error_kind is ok, repeat_seconds empty.
+  std::optional<BuiltLibraries> built;
 };
 
 }  // namespace tunefarm::tracker

@@ -27,9 +27,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (!again.ok()) std::abort();
     }
   }
-  v1::MeasureOutcome outcome;
-  if (outcome.ParseFromArray(data, static_cast<int>(size))) {
-    (void)tracker::WorkOutcomeFromProto(outcome, "fuzz-worker");
+  v1::LeaseResult result;
+  if (result.ParseFromArray(data, static_cast<int>(size))) {
+    tracker::WorkOutcome o = tracker::WorkOutcomeFromResult(result, "fuzz-worker");
+    // A result is timings or libraries, never both, and an ok one has one of them.
+    if (o.built && !o.repeat_seconds.empty()) std::abort();
+    if (o.error_kind == tunefarm::tuner::ErrorKind::kOk && !o.unbuilt && !o.built &&
+        o.repeat_seconds.empty()) {
+      std::abort();
+    }
   }
   (void)tracker::JobSpecFromJson(bytes);
   return 0;

@@ -29,6 +29,15 @@ bool PollUntil(const std::function<bool()>& done, double seconds, int every_ms) 
   return done();
 }
 
+bool IsBusy(tools::FarmClient& client, const std::string& key, const std::string& worker_id) {
+  auto workers = client.ListWorkers(key);
+  if (!workers.ok()) return false;
+  for (const tracker::WorkerSnapshot& w : *workers) {
+    if (w.description.worker_id == worker_id) return w.state == tracker::WorkerState::kBusy;
+  }
+  return false;
+}
+
 bool AllBusy(tools::FarmClient& client, const std::string& key, size_t n) {
   auto workers = client.ListWorkers(key);
   if (!workers.ok() || workers->size() < n) return false;
@@ -84,15 +93,8 @@ TEST(FarmFaultsTest, WorkerKilledWhileBuildingItsCandidateLeavesItToAnotherWorke
   ASSERT_TRUE(job.ok()) << job.status();
   // Its first lease is a build spec: killed as soon as it holds one, it is still compiling
   // (a build takes over 50 ms; this polls every 2 ms) and has reported nothing.
-  auto busy = [&] {
-    auto workers = client->ListWorkers("cpu-build");
-    if (!workers.ok()) return false;
-    for (const tracker::WorkerSnapshot& w : *workers) {
-      if (w.description.worker_id == victim_id) return w.state == tracker::WorkerState::kBusy;
-    }
-    return false;
-  };
-  ASSERT_TRUE(PollUntil(busy, 30, 2)) << "the first worker should hold a lease";
+  ASSERT_TRUE(PollUntil([&] { return IsBusy(*client, "cpu-build", victim_id); }, 30, 2))
+      << "the first worker should hold a lease";
   victim.Signal(SIGKILL);
   EXPECT_EQ(victim.Wait(10), 128 + SIGKILL);
 
@@ -107,6 +109,57 @@ TEST(FarmFaultsTest, WorkerKilledWhileBuildingItsCandidateLeavesItToAnotherWorke
     EXPECT_EQ(r.built_by, r.measured_by) << "rebuilt by the worker that measured it";
   }
   EXPECT_TRUE(survivor.Running());
+}
+
+TEST(FarmFaultsTest, BuilderKilledMidBuildLeavesItToAnotherBuilder) {
+  Farm farm("kill_build_only");
+  farm.StartTracker(Farm::FastOptions());  // --builds auto: the key's builders build
+  auto client = farm.Client();
+  // A device that cannot build (as the slim server on a board), and two builders for its key;
+  // the victim registers first, so it is the longest idle builder and gets the first build.
+  ChildProcess device = farm.StartWorker("board", /*builds=*/false);
+  ASSERT_TRUE(farm.WaitForWorkers("board", 1));
+  const std::string device_id = client->ListWorkers("board")->at(0).description.worker_id;
+  auto builder_ids = [&] {
+    std::vector<std::string> ids;
+    absl::StatusOr<std::vector<tracker::WorkerSnapshot>> workers = client->ListWorkers("board");
+    if (!workers.ok()) return ids;
+    for (const tracker::WorkerSnapshot& w : *workers) {
+      if (w.description.build_only) ids.push_back(w.description.worker_id);
+    }
+    return ids;
+  };
+  ChildProcess victim = farm.StartBuilder("board");
+  ASSERT_TRUE(farm.WaitForWorkers("board", 2));
+  ASSERT_EQ(builder_ids().size(), 1u);
+  const std::string victim_id = builder_ids()[0];
+  ChildProcess survivor = farm.StartBuilder("board");
+  ASSERT_TRUE(farm.WaitForWorkers("board", 3));
+  std::vector<std::string> builders = builder_ids();
+  ASSERT_EQ(builders.size(), 2u);
+  const std::string survivor_id = builders[0] == victim_id ? builders[1] : builders[0];
+
+  tracker::JobSpec spec = SmallJob("board", 6);
+  spec.measure.check_correctness = true;  // the builders send the reference too
+  absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_TRUE(PollUntil([&] { return IsBusy(*client, "board", victim_id); }, 30, 2))
+      << "the first builder should hold a build";
+  victim.Signal(SIGKILL);
+  EXPECT_EQ(victim.Wait(10), 128 + SIGKILL);
+
+  tracker::JobStatus done = farm.WaitForJob(job->id);
+  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
+  std::vector<tuner::Record> records = farm.JobRecords(job->id);
+  EXPECT_EQ(records.size(), 6u);
+  EXPECT_TRUE(NoDuplicateConfigs(records));
+  for (const tuner::Record& r : records) {
+    EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
+    EXPECT_EQ(r.built_by, survivor_id) << "rebuilt by the other builder, not the tracker";
+    EXPECT_EQ(r.measured_by, device_id);
+  }
+  EXPECT_TRUE(survivor.Running());
+  EXPECT_TRUE(device.Running());
 }
 
 TEST(FarmFaultsTest, TrackerKilledMidJobResumesOnTheSameDatabase) {

@@ -78,13 +78,12 @@ class Farm {
   // `builds`: a `tunefarm worker` that compiles its own candidates; else --no-build (the tracker
   // builds them, as for a board running the slim server).
   ChildProcess StartWorker(const std::string& key, bool builds = true) {
-    const int n = ++workers_started_;
-    std::vector<std::string> argv = {
-        TUNEFARM_BINARY, "worker", "--tracker",  address(),
-        "--key",         key,      "--work-dir", absl::StrCat(dir_, "/worker", n)};
-    if (!builds) argv.push_back("--no-build");
-    if (!token_.empty()) argv.insert(argv.end(), {"--token-file", TokenFile()});
-    return ChildProcess(argv, absl::StrCat(dir_, "/worker", n, ".log"));
+    return StartWorkerProcess(
+        key, builds ? std::vector<std::string>{} : std::vector<std::string>{"--no-build"});
+  }
+  // `tunefarm worker --build-only`: builds for the key's devices, measures nothing.
+  ChildProcess StartBuilder(const std::string& key) {
+    return StartWorkerProcess(key, {"--build-only"});
   }
 
   std::string address() const { return absl::StrCat("127.0.0.1:", port_); }
@@ -145,6 +144,16 @@ class Farm {
   }
 
  private:
+  ChildProcess StartWorkerProcess(const std::string& key, const std::vector<std::string>& flags) {
+    const int n = ++workers_started_;
+    std::vector<std::string> argv = {
+        TUNEFARM_BINARY, "worker", "--tracker",  address(),
+        "--key",         key,      "--work-dir", absl::StrCat(dir_, "/worker", n)};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    if (!token_.empty()) argv.insert(argv.end(), {"--token-file", TokenFile()});
+    return ChildProcess(argv, absl::StrCat(dir_, "/worker", n, ".log"));
+  }
+
   std::string dir_;
   std::string db_;
   std::string token_;

@@ -20,6 +20,10 @@ int RunWorkerCommand(const WorkerCommandOptions& o, const std::atomic<bool>* dra
     err << "tunefarm: worker needs --tracker HOST:PORT and --key KEY\n";
     return kUsageError;
   }
+  if (o.build_only && o.no_build) {
+    err << "tunefarm: --build-only and --no-build exclude each other\n";
+    return kUsageError;
+  }
   absl::StatusOr<std::string> token = ReadTokenFile(o.token_file);
   if (!token.ok()) {
     err << "tunefarm: " << token.status().message() << "\n";
@@ -34,12 +38,14 @@ int RunWorkerCommand(const WorkerCommandOptions& o, const std::atomic<bool>* dra
   options.work_dir = o.work_dir;
   // This binary has the compiler: it builds the candidates it is sent as build specs.
   if (!o.no_build) options.builder = std::make_shared<tuner::SpecBuilder>(o.work_dir);
+  options.build_only = o.build_only;
   absl::StatusOr<std::unique_ptr<rpc_server::Worker>> worker = rpc_server::Worker::Create(options);
   if (!worker.ok()) {
     err << "tunefarm: " << worker.status().message() << "\n";
     return kUsageError;
   }
-  out << "worker " << o.key << " serving tracker " << o.tracker << std::endl;
+  const std::string role = o.build_only ? "builder for " : "worker ";
+  out << role << o.key << " serving tracker " << o.tracker << std::endl;
   // Run blocks; a watcher turns the signal flag into a drain.
   std::atomic<bool> done{false};
   std::thread watcher([&] {
@@ -55,8 +61,9 @@ int RunWorkerCommand(const WorkerCommandOptions& o, const std::atomic<bool>* dra
   done = true;
   watcher.join();
   rpc_server::WorkerStats stats = (*worker)->stats();
-  out << "worker " << o.key << " done: " << stats.leases_done << " candidates measured ("
-      << stats.leases_failed << " not ok)" << std::endl;
+  out << role << o.key << " done: " << stats.leases_done << " candidates "
+      << (o.build_only ? "built" : "measured") << " (" << stats.leases_failed << " not ok)"
+      << std::endl;
   if (!status.ok()) {
     err << "tunefarm: " << status.message() << "\n";
     return 1;

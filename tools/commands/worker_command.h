@@ -1,7 +1,7 @@
 // `tunefarm worker --tracker HOST:PORT --key KEY`: serves this machine to a farm as a device of
 // key KEY: connects out to the tracker, builds (unless --no-build) and measures the candidates it
 // leases, reconnects when the tracker goes away; Ctrl-C or SIGTERM drains (finishes the
-// candidate in hand, then leaves).
+// candidate in hand, then leaves). With --build-only it builds for KEY's devices instead.
 #pragma once
 
 #include <atomic>
@@ -20,6 +20,9 @@ struct WorkerCommandOptions {
   // Measure only: the tracker builds this worker's candidates (a slow machine, or to keep the
   // device quiet). Default: it compiles each candidate it is leased itself.
   bool no_build = false;
+  // A builder for the devices of --key that cannot build (boards running the slim
+  // tunefarm-rpc-server): it compiles their candidates for --target and measures nothing.
+  bool build_only = false;
 };
 
 // 0 after draining; 1 with "tunefarm: ..." when the tracker refuses the token; 2 for bad options.

@@ -46,7 +46,13 @@ json WorkerJson(const WorkerSnapshot& w, int64_t now_ms) {
       {"hostname", d.hostname},
       {"peer", d.peer},
       {"version", d.tunefarm_version},
-      {"state", std::string(WorkerStateName(w.state))},
+      // A builder's lease is a build.
+      {"state", d.build_only && w.state == WorkerState::kBusy
+                    ? std::string("building")
+                    : std::string(WorkerStateName(w.state))},
+      {"role", d.build_only  ? "builder"
+               : d.can_build ? "builds and measures"
+                             : "measures"},
       {"lease_id", OrNull(w.lease_id)},
       {"job_id", w.job_id ? json(*w.job_id) : json(nullptr)},
       {"connected_ms", w.connected_ms},

@@ -126,9 +126,10 @@ std::string FleetFragment(const json& workers) {
     // A worker that left keeps its row (class "gone", not "worker") until it drops off the list.
     const bool gone = w["state"] == "gone";
     absl::StrAppend(&out, "<tr class=\"", gone ? "gone" : "worker", "\" data-id=\"", E(w["id"]),
-                    "\"><td>", E(w["id"]), "</td><td>", E(w["device_key"]), "</td><td>",
-                    Target(w["target"]), "</td><td>", hardware, "</td><td class=\"state\">",
-                    E(w["state"]), "</td><td>", job, "</td><td>",
+                    "\"><td>", E(w["id"]), "</td><td>", E(w["device_key"]),
+                    w["role"] == "builder" ? " (builder)" : "", "</td><td>", Target(w["target"]),
+                    "</td><td>", hardware, "</td><td class=\"state\">", E(w["state"]), "</td><td>",
+                    job, "</td><td>",
                     absl::StrFormat("%.1f s ago", w["heartbeat_age_s"].get<double>()), "</td><td>",
                     E(w["measured"]), "</td><td>", E(w["failures"]), "</td></tr>");
   }

@@ -7,6 +7,8 @@
 #include "proto/mapping/measure_options_proto.h"
 #include "proto/mapping/or_default.h"
 #include "proto/tunefarm/v1/session.pb.h"
+#include "runtime/core/abbreviate.h"
+#include "runtime/measure/sha256.h"
 #include "runtime/measure_limits.h"
 #include "tuner/record.h"
 
@@ -129,6 +131,7 @@ v1::WorkerInfo WorkerSnapshotToProto(const WorkerSnapshot& w) {
   p.set_gpu_model(d.gpu_model);
   p.set_gpu_memory_bytes(d.gpu_memory_bytes);
   p.set_can_build(d.can_build);
+  p.set_build_only(d.build_only);
   p.set_tunefarm_version(d.tunefarm_version);
   p.set_hostname(d.hostname);
   p.set_peer(d.peer);
@@ -150,35 +153,91 @@ WorkerDescription WorkerDescriptionFromRegister(const v1::Register& reg) {
   d.gpu_model = reg.gpu_model();
   d.gpu_memory_bytes = reg.gpu_memory_bytes();
   d.can_build = reg.can_build();
+  d.build_only = reg.build_only();
   d.tunefarm_version = reg.tunefarm_version();
   d.hostname = reg.hostname();
   return d;
 }
 
-WorkOutcome WorkOutcomeFromProto(const v1::MeasureOutcome& outcome, const std::string& worker_id) {
+namespace {
+
+WorkOutcome RuntimeError(WorkOutcome o, std::string message) {
+  o.error_kind = tuner::ErrorKind::kRuntimeError;
+  o.error_message = std::move(message);
+  o.repeat_seconds.clear();
+  o.built.reset();
+  return o;
+}
+
+// A library a builder sent back. Its hash is ours, not the builder's claim: the artifact cache
+// names libraries by what they hold.
+absl::StatusOr<Artifact> ArtifactFromBuilder(const v1::Artifact& a, const char* what) {
+  if (a.bytes().empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("builder sent its ", what, " without bytes"));
+  }
+  Artifact artifact;
+  artifact.sha256 = runtime::measure::Sha256Hex(a.bytes());
+  if (!a.sha256().empty() && a.sha256() != artifact.sha256) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("builder's ", what, " does not match its sha256"));
+  }
+  artifact.bytes = std::make_shared<const std::string>(a.bytes());
+  artifact.name = a.name().empty() ? "candidate.so" : runtime::Abbreviate(a.name(), 64);
+  return artifact;
+}
+
+}  // namespace
+
+WorkOutcome WorkOutcomeFromResult(const v1::LeaseResult& result, const std::string& worker_id) {
+  const v1::MeasureOutcome& outcome = result.outcome();
   WorkOutcome o;
   o.worker_id = worker_id;
   o.error_message = outcome.error_message();
+  // Only a worker's own build has a time; a negative or non-finite one is not one.
+  if (std::isfinite(result.build_seconds()) && result.build_seconds() > 0) {
+    o.build_seconds = result.build_seconds();
+  }
+  o.unbuilt = result.cannot_build();
   auto kind = tuner::ParseErrorKind(outcome.error_kind());
   if (!kind.ok()) {
-    o.error_kind = tuner::ErrorKind::kRuntimeError;
-    o.error_message = "worker reported unknown error kind '" + outcome.error_kind() + "'" +
-                      (o.error_message.empty() ? "" : ": " + o.error_message);
-    return o;
+    std::string message = "worker reported unknown error kind '" +
+                          runtime::Abbreviate(outcome.error_kind()) + "'" +
+                          (o.error_message.empty() ? "" : ": " + o.error_message);
+    return RuntimeError(std::move(o), std::move(message));
   }
   o.error_kind = *kind;
-  if (o.error_kind != tuner::ErrorKind::kOk) return o;  // timings of a failure mean nothing
+  if (o.error_kind != tuner::ErrorKind::kOk || o.unbuilt) return o;  // no timings, no libraries
+  if (result.has_library()) {
+    // A builder's answer to build-only work: the libraries instead of timings.
+    BuiltLibraries built;
+    absl::StatusOr<Artifact> library = ArtifactFromBuilder(result.library(), "library");
+    if (!library.ok()) return RuntimeError(std::move(o), std::string(library.status().message()));
+    built.library = *std::move(library);
+    built.function_name = result.function_name();
+    if (result.has_reference_library()) {
+      absl::StatusOr<Artifact> reference =
+          ArtifactFromBuilder(result.reference_library(), "reference library");
+      if (!reference.ok()) {
+        return RuntimeError(std::move(o), std::string(reference.status().message()));
+      }
+      built.reference = *std::move(reference);
+      built.reference_key = result.reference_key();
+    }
+    if (built.function_name.empty()) {
+      return RuntimeError(std::move(o), "builder sent a library without its function name");
+    }
+    o.built = std::move(built);
+    return o;
+  }
   for (double s : outcome.repeat_seconds()) {
     if (!std::isfinite(s) || s <= 0) {
-      o.error_kind = tuner::ErrorKind::kRuntimeError;
-      o.error_message = "worker reported ok with an invalid time (" + std::to_string(s) + " s)";
-      return o;
+      return RuntimeError(std::move(o),
+                          "worker reported ok with an invalid time (" + std::to_string(s) + " s)");
     }
     o.repeat_seconds.push_back(s);
   }
   if (o.repeat_seconds.empty()) {
-    o.error_kind = tuner::ErrorKind::kRuntimeError;
-    o.error_message = "worker reported ok without any timings";
+    return RuntimeError(std::move(o), "worker reported ok without any timings");
   }
   return o;
 }
@@ -253,6 +312,7 @@ WorkerSnapshot WorkerSnapshotFromProto(const v1::WorkerInfo& p) {
   w.description.gpu_model = p.gpu_model();
   w.description.gpu_memory_bytes = p.gpu_memory_bytes();
   w.description.can_build = p.can_build();
+  w.description.build_only = p.build_only();
   w.description.tunefarm_version = p.tunefarm_version();
   w.description.hostname = p.hostname();
   w.description.peer = p.peer();

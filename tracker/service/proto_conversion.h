@@ -42,9 +42,10 @@ v1::Record RecordToProto(const tuner::Record& record, double flops);
 v1::WorkerInfo WorkerSnapshotToProto(const WorkerSnapshot& worker);
 WorkerDescription WorkerDescriptionFromRegister(const v1::Register& reg);
 
-// A worker's result. An unknown error kind, or "ok" without sane timings, becomes runtime_error
-// with a message saying why: the worker's report is recorded, never dropped.
-WorkOutcome WorkOutcomeFromProto(const v1::MeasureOutcome& outcome, const std::string& worker_id);
+// A worker's result: a measurement, a refusal to build (unbuilt), or a builder's libraries
+// (hashed here). An unknown error kind, "ok" without sane timings or a library without bytes
+// becomes runtime_error with a message saying why: the worker's report is recorded, never dropped.
+WorkOutcome WorkOutcomeFromResult(const v1::LeaseResult& result, const std::string& worker_id);
 
 // The client's directions (`tunefarm tune --tracker`, jobs, workers, best).
 v1::SubmitJobRequest JobSpecToProto(const JobSpec& spec);

@@ -9,6 +9,7 @@
 #include "proto/mapping/measure_options_proto.h"
 #include "runtime/core/abbreviate.h"
 #include "spdlog/spdlog.h"
+#include "tracker/device_key.h"
 #include "tracker/service/auth.h"
 #include "tracker/service/proto_conversion.h"
 #include "tracker/service/status_conversion.h"
@@ -86,9 +87,7 @@ grpc::Status SessionService::OpenSession(grpc::ServerContext* context,
     ~Done() { service->EndWaiting(); }
   } done{this};
   const std::string& key = request->device_key();
-  if (key.empty()) {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "device_key must not be empty");
-  }
+  if (absl::Status s = ValidateDeviceKey(key, "device_key"); !s.ok()) return ToGrpcStatus(s);
   // Checked (finite, at most a day) before any deadline is computed from them.
   absl::StatusOr<SessionTimeouts> timeouts = SessionTimeoutsFromProto(*request);
   if (!timeouts.ok()) return ToGrpcStatus(timeouts.status());

@@ -1,7 +1,6 @@
 #include "tracker/service/worker_service.h"
 
 #include <chrono>
-#include <cmath>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -12,6 +11,7 @@
 #include "proto/mapping/build_spec_proto.h"
 #include "proto/mapping/measure_options_proto.h"
 #include "spdlog/spdlog.h"
+#include "tracker/device_key.h"
 #include "tracker/service/auth.h"
 #include "tracker/service/proto_conversion.h"
 #include "tracker/service/status_conversion.h"
@@ -55,6 +55,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       lease->set_job_id(w.job_id);
       if (w.build) {
         *lease->mutable_build() = proto_mapping::BuildSpecToProto(*w.build);
+        lease->set_build_only(w.build_only);
       } else {
         FillArtifactLocked(w.library, lease->mutable_library());
       }
@@ -189,9 +190,13 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
                           "the first message on the worker stream must be register");
     }
     const v1::Register& reg = incoming_.register_();
-    if (reg.device_key().empty()) {
-      return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                          "register: device_key must not be empty");
+    if (absl::Status s = ValidateDeviceKey(reg.device_key(), "register: device_key"); !s.ok()) {
+      return ToGrpcStatus(s);
+    }
+    if (reg.build_only() && !reg.can_build()) {
+      return grpc::Status(
+          grpc::StatusCode::INVALID_ARGUMENT,
+          "register: build_only needs can_build (a builder must have the compiler)");
     }
     WorkerDescription desc = WorkerDescriptionFromRegister(reg);
     desc.worker_id = service_.NextWorkerId(reg.hostname());
@@ -231,12 +236,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
         break;
       case v1::WorkerMessage::kResult: {
         const v1::LeaseResult& result = incoming_.result();
-        WorkOutcome outcome = WorkOutcomeFromProto(result.outcome(), worker_id_);
-        // Only a worker's own build has a time; a negative or non-finite one is not one.
-        if (std::isfinite(result.build_seconds()) && result.build_seconds() > 0) {
-          outcome.build_seconds = result.build_seconds();
-        }
-        outcome.unbuilt = result.cannot_build();
+        WorkOutcome outcome = WorkOutcomeFromResult(result, worker_id_);
         service_.links().Send(
             dispatcher.Complete(worker_id_, result.lease_id(), std::move(outcome), now));
         break;

@@ -119,5 +119,22 @@ TEST_F(LeaseRequestTest, AnIncompleteBuildSpecIsRefusedByName) {
   EXPECT_THAT(std::string(p.status().message()), HasSubstr("no config"));
 }
 
+TEST_F(LeaseRequestTest, ABuildOnlyLeaseIsATaskToBuildAndSendBack) {
+  v1::Lease lease = LeaseToBuild();
+  lease.set_build_only(true);
+  absl::StatusOr<PreparedLease> p = PrepareLease(lease, *cache_, /*can_build=*/true);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE(p->task.build_only);
+  ASSERT_TRUE(p->task.build.has_value());
+  EXPECT_FALSE(PrepareLease(LeaseToBuild(), *cache_, /*can_build=*/true)->task.build_only);
+  // Build-only without anything to build is no lease.
+  lease = Lease();
+  lease.set_build_only(true);
+  p = PrepareLease(lease, *cache_, /*can_build=*/true);
+  ASSERT_FALSE(p.ok());
+  EXPECT_THAT(std::string(p.status().message()), HasSubstr("build_only but has no BuildSpec"));
+  EXPECT_EQ(cache_->size(), 0u);
+}
+
 }  // namespace
 }  // namespace tunefarm::rpc_server

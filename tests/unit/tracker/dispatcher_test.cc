@@ -527,5 +527,112 @@ TEST(DispatcherBuildTest, ABuilderLostMidBuildLeavesItToAnotherBuilder) {
   EXPECT_EQ(out.by_name["x"][0].worker_id, other);
 }
 
+WorkerDescription BuildOnly(const std::string& id) {
+  WorkerDescription d = Builder(id);
+  d.build_only = true;
+  return d;
+}
+
+MeasureWork BuildOnlyWork(const std::string& job, const std::string& name) {
+  MeasureWork w = WorkToBuild(job, name);
+  w.build_only = true;
+  w.build->build_timeout_s = 7;
+  return w;
+}
+
+WorkOutcome Built(const std::string& function_name) {
+  WorkOutcome o;
+  o.built = BuiltLibraries{};
+  o.built->library = Artifact{"ab", std::make_shared<const std::string>("lib"), "candidate.so"};
+  o.built->function_name = function_name;
+  return o;
+}
+
+TEST(DispatcherBuildOnlyTest, BuildersTakeOnlyBuildOnlyWorkAndNeverCountAsTheKeysWorkers) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(BuildOnly("builder"), 0).ok());  // longest idle
+  ASSERT_TRUE(d.AddWorker(Builder("device"), 0).ok());
+  EXPECT_EQ(d.WorkersFor(kKey), 1);
+  EXPECT_EQ(d.BuildersFor(kKey), 1);
+  EXPECT_EQ(d.BuildOnlyWorkersFor(kKey), 1);
+  EXPECT_EQ(d.IdleFor(kKey), 1);
+  EXPECT_EQ(d.DeviceKeys(), std::vector<std::string>{kKey});
+  // A library and a spec the device builds itself both go to the device, never to the builder.
+  std::vector<Assignment> m = d.Submit(Work("j", "lib"), out.For("lib"), 0);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].worker_id, "device");
+  EXPECT_TRUE(d.Submit(WorkToBuild("j", "spec"), out.For("spec"), 0).empty());
+  EXPECT_EQ(d.QueuedFor(kKey), 1);
+  // Build-only work goes to the builder, with the build's timeout and no run time in its
+  // deadline.
+  std::vector<Assignment> b = d.Submit(BuildOnlyWork("j", "x"), out.For("x"), 100);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b[0].worker_id, "builder");
+  EXPECT_EQ(b[0].deadline_ms, 100 + 7000 + 500);
+  EXPECT_EQ(d.QueuedFor(kKey), 1);  // the spec still waits for the device
+  auto workers = d.Workers(kKey);
+  ASSERT_EQ(workers.size(), 2u);
+  EXPECT_TRUE(workers[0].description.build_only);
+  EXPECT_EQ(workers[0].state, WorkerState::kBusy);
+  // The builder's answer carries the libraries; it is no measurement.
+  d.Complete("builder", b[0].lease_id, Built("x_kernel"), 200);
+  ASSERT_EQ(out.by_name["x"].size(), 1u);
+  const WorkOutcome& o = out.by_name["x"][0];
+  EXPECT_TRUE(o.build_only);
+  ASSERT_TRUE(o.built.has_value());
+  EXPECT_EQ(o.built->function_name, "x_kernel");
+  EXPECT_EQ(o.worker_id, "builder");
+  // A session never reserves a builder.
+  std::vector<Assignment> next = d.Complete("device", m[0].lease_id, Ok(), 300);
+  ASSERT_EQ(next.size(), 1u);  // the spec
+  EXPECT_FALSE(d.ReserveForSession(kKey).has_value());
+}
+
+TEST(DispatcherBuildOnlyTest, AnAnswerOfTheWrongKindIsARuntimeError) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(BuildOnly("builder"), 0).ok());
+  ASSERT_TRUE(d.AddWorker(Worker("device"), 0).ok());
+  std::vector<Assignment> b = d.Submit(BuildOnlyWork("j", "x"), out.For("x"), 0);
+  std::vector<Assignment> m = d.Submit(Work("j", "y"), out.For("y"), 0);
+  ASSERT_EQ(b.size(), 1u);
+  ASSERT_EQ(m.size(), 1u);
+  d.Complete("builder", b[0].lease_id, Ok(), 10);       // timings, no libraries
+  d.Complete("device", m[0].lease_id, Built("f"), 10);  // libraries for a measurement
+  ASSERT_EQ(out.by_name["x"].size(), 1u);
+  EXPECT_EQ(out.by_name["x"][0].error_kind, tuner::ErrorKind::kRuntimeError);
+  EXPECT_NE(out.by_name["x"][0].error_message.find("without the libraries"), std::string::npos);
+  ASSERT_EQ(out.by_name["y"].size(), 1u);
+  EXPECT_EQ(out.by_name["y"][0].error_kind, tuner::ErrorKind::kRuntimeError);
+  EXPECT_FALSE(out.by_name["y"][0].built.has_value());
+}
+
+TEST(DispatcherBuildOnlyTest, ABuilderLostMidBuildLeavesItToAnotherAndTheLastReturnsTheRest) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(BuildOnly("b1"), 0).ok());
+  ASSERT_TRUE(d.AddWorker(BuildOnly("b2"), 0).ok());
+  ASSERT_TRUE(d.AddWorker(Builder("device"), 0).ok());  // can build, but is no builder
+  std::vector<Assignment> a = d.Submit(BuildOnlyWork("j", "x"), out.For("x"), 0);
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(a[0].worker_id, "b1");
+  std::vector<Assignment> again = d.RemoveWorker("b1", 5);
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0].worker_id, "b2");
+  EXPECT_TRUE(out.by_name["x"].empty());
+  EXPECT_TRUE(d.Submit(BuildOnlyWork("j", "y"), out.For("y"), 6).empty());
+  d.RemoveWorker("b2", 10);
+  // x went down with two builders: quarantined, as work that kills workers is. The queued y
+  // comes back unbuilt, for the tracker to build.
+  ASSERT_EQ(out.by_name["x"].size(), 1u);
+  EXPECT_EQ(out.by_name["x"][0].error_kind, tuner::ErrorKind::kWorkerLost);
+  EXPECT_NE(out.by_name["x"][0].error_message.find("quarantined"), std::string::npos);
+  ASSERT_EQ(out.by_name["y"].size(), 1u);
+  EXPECT_TRUE(out.by_name["y"][0].unbuilt);
+  EXPECT_EQ(d.BuildOnlyWorkersFor(kKey), 0);
+  EXPECT_EQ(d.IdleFor(kKey), 1);  // the device was never offered them
+}
+
 }  // namespace
 }  // namespace tunefarm::tracker

@@ -36,6 +36,22 @@ TEST(JobRunnerTest, UnknownDtypeIsRefusedListingTheKnownOnes) {
   EXPECT_TRUE(ValidateJobSpec(s, 100).ok());
 }
 
+TEST(JobRunnerTest, ADeviceKeyIsPrintableAsciiOfBoundedLength) {
+  JobSpec s = Spec();
+  for (const std::string& bad :
+       {std::string(""), std::string("rasp 4b"), std::string("pi\x1f"), std::string("pi\n"),
+        std::string("ra\xc3\xa9"), std::string(129, 'k')}) {
+    s.device_key = bad;
+    absl::Status st = ValidateJobSpec(s, 100);
+    EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_THAT(std::string(st.message()), HasSubstr("device_key")) << bad;
+  }
+  s.device_key = std::string(128, 'k');
+  EXPECT_TRUE(ValidateJobSpec(s, 100).ok());
+  s.device_key = "rasp4b_aarch64-v2.1";
+  EXPECT_TRUE(ValidateJobSpec(s, 100).ok());
+}
+
 TEST(JobRunnerTest, OverLongScriptNameIsRefused) {
   JobSpec s = Spec();
   s.workload.clear();

@@ -130,5 +130,68 @@ TEST(ProtoConversionTest, SessionTimeoutsAreCheckedBeforeAnyDeadlineIsComputed) 
   EXPECT_FALSE(SessionTimeoutsFromProto(request).ok());
 }
 
+TEST(ProtoConversionTest, AResultIsTimingsOrABuildersLibrariesAndNeverTrustedBlindly) {
+  v1::LeaseResult result;
+  result.mutable_outcome()->set_error_kind("ok");
+  result.mutable_outcome()->add_repeat_seconds(2e-3);
+  result.set_build_seconds(0.5);
+  WorkOutcome o = WorkOutcomeFromResult(result, "w1");
+  EXPECT_EQ(o.error_kind, tuner::ErrorKind::kOk);
+  EXPECT_EQ(o.repeat_seconds, std::vector<double>{2e-3});
+  EXPECT_DOUBLE_EQ(o.build_seconds, 0.5);
+  EXPECT_FALSE(o.built.has_value());
+
+  // A builder's answer: the libraries, hashed here.
+  v1::LeaseResult built;
+  built.mutable_outcome()->set_error_kind("ok");
+  built.set_build_seconds(std::numeric_limits<double>::infinity());  // no time at all
+  built.mutable_library()->set_bytes("library bytes");
+  built.set_function_name("default_function");
+  built.mutable_reference_library()->set_bytes("reference bytes");
+  built.set_reference_key("matmul-ref");
+  o = WorkOutcomeFromResult(built, "b1");
+  ASSERT_EQ(o.error_kind, tuner::ErrorKind::kOk) << o.error_message;
+  ASSERT_TRUE(o.built.has_value());
+  EXPECT_EQ(o.build_seconds, 0);
+  EXPECT_EQ(*o.built->library.bytes, "library bytes");
+  EXPECT_EQ(o.built->library.sha256.size(), 64u);
+  EXPECT_EQ(o.built->function_name, "default_function");
+  ASSERT_TRUE(o.built->reference.has_value());
+  EXPECT_EQ(o.built->reference_key, "matmul-ref");
+  EXPECT_TRUE(o.repeat_seconds.empty());
+
+  // A claimed hash that is not the bytes', a library without bytes or without a kernel name.
+  v1::LeaseResult bad = built;
+  bad.mutable_library()->set_sha256(std::string(64, '0'));
+  o = WorkOutcomeFromResult(bad, "b1");
+  EXPECT_EQ(o.error_kind, tuner::ErrorKind::kRuntimeError);
+  EXPECT_THAT(o.error_message, ::testing::HasSubstr("does not match its sha256"));
+  EXPECT_FALSE(o.built.has_value());
+  bad = built;
+  bad.mutable_reference_library()->clear_bytes();
+  o = WorkOutcomeFromResult(bad, "b1");
+  EXPECT_THAT(o.error_message, ::testing::HasSubstr("reference library without bytes"));
+  bad = built;
+  bad.clear_function_name();
+  o = WorkOutcomeFromResult(bad, "b1");
+  EXPECT_THAT(o.error_message, ::testing::HasSubstr("without its function name"));
+
+  // A refusal to build and a failed build carry neither timings nor libraries.
+  v1::LeaseResult refused = built;
+  refused.set_cannot_build(true);
+  o = WorkOutcomeFromResult(refused, "b1");
+  EXPECT_TRUE(o.unbuilt);
+  EXPECT_FALSE(o.built.has_value());
+  v1::LeaseResult failed = built;
+  failed.mutable_outcome()->set_error_kind("build_error");
+  o = WorkOutcomeFromResult(failed, "b1");
+  EXPECT_EQ(o.error_kind, tuner::ErrorKind::kBuildError);
+  EXPECT_FALSE(o.built.has_value());
+  failed.mutable_outcome()->set_error_kind("no_such_kind");
+  o = WorkOutcomeFromResult(failed, "b1");
+  EXPECT_EQ(o.error_kind, tuner::ErrorKind::kRuntimeError);
+  EXPECT_THAT(o.error_message, ::testing::HasSubstr("unknown error kind 'no_such_kind'"));
+}
+
 }  // namespace
 }  // namespace tunefarm::tracker
