@@ -129,7 +129,7 @@ RunResult RunFarm(int n, int trials, const Measure& m) {
   }
   tracker::Dispatcher& dispatcher = (*server)->dispatcher();
   auto registered = [&] {
-    return dispatcher.WorkersFor(kKey) >= n && dispatcher.BuildOnlyWorkersFor(kKey) >= builders;
+    return dispatcher.WorkersFor(kKey) >= n && dispatcher.BuildOnlyFor(kKey).builders >= builders;
   };
   for (int i = 0; i < 600 && r.error.empty() && !registered(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));

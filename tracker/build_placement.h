@@ -1,7 +1,7 @@
-// BuildPlacement: where a job's candidates are compiled when its device key's workers can build
-// (`tunefarm tracker --builds`). A worker that builds leaves its device idle meanwhile (a build
-// beside a measurement would disturb the timing), so by default the tracker's build threads go
-// first, and a worker builds only what it would otherwise wait for.
+// BuildPlacement: where a job's candidates are compiled when its device key's workers can build,
+// or it has builders (`tunefarm tracker --builds`). A worker that builds leaves its device idle
+// meanwhile (a build beside a measurement would disturb the timing), so by default the tracker's
+// build threads go first, and builders and workers build what they would otherwise wait for.
 #pragma once
 
 #include <optional>
@@ -10,8 +10,10 @@
 namespace tunefarm::tracker {
 
 enum class BuildPlacement {
-  kAuto,     // the tracker builds; idle workers with nothing queued take its unstarted builds
-  kWorkers,  // every candidate goes to the key's workers as a build spec
+  // The tracker builds; idle builders, then idle workers, with nothing queued take its unstarted
+  // builds.
+  kAuto,
+  kWorkers,  // every candidate goes to the key's workers as a build spec, else to its builders
   kTracker,  // the tracker builds everything (as for workers that cannot build)
 };
 

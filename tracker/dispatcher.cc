@@ -187,9 +187,9 @@ int Dispatcher::BuildersFor(const std::string& device_key) const {
   return state_->s.BuildersFor(device_key);
 }
 
-int Dispatcher::BuildOnlyWorkersFor(const std::string& device_key) const {
+BuildOnlyCounts Dispatcher::BuildOnlyFor(const std::string& device_key) const {
   std::lock_guard<std::mutex> lock(state_->mu);
-  return state_->s.BuildOnlyWorkersFor(device_key);
+  return state_->s.BuildOnlyFor(device_key);
 }
 
 int Dispatcher::WorkersFor(const std::string& device_key) const {

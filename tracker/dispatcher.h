@@ -77,6 +77,12 @@ struct WorkerSnapshot {
   int64_t gone_ms = 0;                // when it left (state kGone only)
 };
 
+struct BuildOnlyCounts {
+  int builders = 0;  // connected
+  int idle = 0;      // of those, without a lease
+  int queued = 0;    // build-only work waiting for a lease
+};
+
 // One lease to send: `work` stays owned by the dispatcher until completed.
 struct Assignment {
   std::string worker_id;
@@ -153,8 +159,9 @@ class Dispatcher {
   int WorkersFor(const std::string& device_key) const;   // connected, any state
   int BuildersFor(const std::string& device_key) const;  // of those, the ones that can build
   int IdleFor(const std::string& device_key) const;      // of those, the ones without a lease
-  // The key's builders (build_only workers), which none of the counts above include.
-  int BuildOnlyWorkersFor(const std::string& device_key) const;
+  // The key's builders (build_only workers), which none of the counts above include, and its
+  // build-only work waiting for one.
+  BuildOnlyCounts BuildOnlyFor(const std::string& device_key) const;
   int LeasesOutstanding() const;
   // Every key with connected workers or queued work, sorted.
   std::vector<std::string> DeviceKeys() const;

@@ -297,8 +297,10 @@ int DispatcherState::IdleFor(const std::string& device_key) const {
   return it == keys_.end() ? 0 : static_cast<int>(it->second.idle.size());
 }
 
-int DispatcherState::BuildOnlyWorkersFor(const std::string& device_key) const {
-  return WorkersFor(QueueOf(device_key, /*build_only=*/true));
+BuildOnlyCounts DispatcherState::BuildOnlyFor(const std::string& device_key) const {
+  // The key's build queue answers the per-queue counts.
+  const std::string queue = QueueOf(device_key, /*build_only=*/true);
+  return BuildOnlyCounts{WorkersFor(queue), IdleFor(queue), QueuedFor(queue)};
 }
 
 int DispatcherState::BuildersFor(const std::string& device_key) const {

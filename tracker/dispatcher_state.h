@@ -119,7 +119,7 @@ class DispatcherState {
   int WorkersFor(const std::string& device_key) const;
   int BuildersFor(const std::string& device_key) const;
   int IdleFor(const std::string& device_key) const;
-  int BuildOnlyWorkersFor(const std::string& device_key) const;
+  BuildOnlyCounts BuildOnlyFor(const std::string& device_key) const;
   std::vector<std::string> DeviceKeys() const;  // with workers or queued work, sorted
   int LeasesOutstanding() const { return static_cast<int>(leases_.size()); }
 

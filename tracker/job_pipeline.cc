@@ -114,10 +114,19 @@ void JobPipeline::Handle(std::vector<PipelineEvent> events) {
 }
 
 void JobPipeline::OffloadToIdleWorkers() {
-  if (ended_ || !started_ || stop_ || context_.build_placement != BuildPlacement::kAuto ||
-      !WorkersCanBuild()) {
-    return;
+  if (ended_ || !started_ || stop_ || context_.build_placement != BuildPlacement::kAuto) return;
+  // Builders first: their builds idle no device.
+  if (BuildersCanBuild()) {
+    const BuildOnlyCounts builders = context_.dispatcher.BuildOnlyFor(spec_.device_key);
+    const int waiting = builders.idle - builders.queued;
+    if (waiting > 0) {
+      for (space::Config& c :
+           context_.host.TakeQueuedBuilds(job_id_, static_cast<size_t>(waiting))) {
+        SubmitToBuilders(std::move(c));
+      }
+    }
   }
+  if (!WorkersCanBuild()) return;
   const int waiting = context_.dispatcher.IdleFor(spec_.device_key) -
                       context_.dispatcher.QueuedFor(spec_.device_key);
   if (waiting <= 0) return;
@@ -356,7 +365,7 @@ bool JobPipeline::WorkersCanBuild() const {
 
 bool JobPipeline::BuildersCanBuild() const {
   return context_.build_placement != BuildPlacement::kTracker && !builders_cannot_build_ &&
-         context_.dispatcher.BuildOnlyWorkersFor(spec_.device_key) > 0;
+         context_.dispatcher.BuildOnlyFor(spec_.device_key).builders > 0;
 }
 
 void JobPipeline::SubmitToBuildingWorkers(space::Config config) {
@@ -387,7 +396,8 @@ void JobPipeline::SubmitToBuilders(space::Config config) {
 }
 
 void JobPipeline::BuildElsewhere(space::Config config) {
-  if (BuildersCanBuild()) {
+  // kAuto: the tracker's build threads, from which idle builders and workers take what waits.
+  if (context_.build_placement == BuildPlacement::kWorkers && BuildersCanBuild()) {
     SubmitToBuilders(std::move(config));
   } else {
     context_.host.QueueBuild(job_id_, std::move(config));
@@ -405,9 +415,10 @@ void JobPipeline::Refill() {
   absl::StatusOr<std::vector<space::Config>> configs =
       session_->Propose(window - session_->in_flight());
   if (!configs.ok()) return Fail(configs.status());
-  // kWorkers: every candidate goes out to build while the key's workers all can; else the key's
-  // builders build it, or the tracker (kAuto offloads what idle workers would otherwise wait
-  // for). A key without workers yet builds here, so its first leases are ready when they come.
+  // kWorkers: every candidate goes out to build while the key's workers all can, else to the
+  // key's builders; else it is built here first (kAuto offloads to idle builders and workers
+  // what they would otherwise wait for). A key without workers yet builds here, so its first
+  // leases are ready when they come.
   const bool to_workers = context_.build_placement == BuildPlacement::kWorkers && WorkersCanBuild();
   for (space::Config& c : *configs) {
     if (to_workers) {

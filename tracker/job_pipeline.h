@@ -128,12 +128,13 @@ class JobPipeline {
   bool BuildersCanBuild() const;
   void SubmitToBuildingWorkers(space::Config config);
   void SubmitToBuilders(space::Config config);
-  // A candidate nobody outside built: to the key's builders, else to the tracker's build threads.
+  // A candidate its measuring worker did not build: kWorkers sends it to the key's builders,
+  // else it goes to the tracker's build threads (where kAuto's offload may find it).
   void BuildElsewhere(space::Config config);
   void SubmitMeasurement(MeasureWork work, space::Config config, double build_seconds,
                          std::string built_by);
-  // BuildPlacement::kAuto: the key's idle workers with nothing queued for them take this job's
-  // unstarted builds and compile them themselves.
+  // BuildPlacement::kAuto: the key's idle builders, then its idle workers, with nothing queued
+  // for them take this job's unstarted builds and compile them themselves.
   void OffloadToIdleWorkers();
   MeasureWork NewWork() const;
   void EndIfDone();

@@ -113,7 +113,9 @@ TEST(FarmFaultsTest, WorkerKilledWhileBuildingItsCandidateLeavesItToAnotherWorke
 
 TEST(FarmFaultsTest, BuilderKilledMidBuildLeavesItToAnotherBuilder) {
   Farm farm("kill_build_only");
-  farm.StartTracker(Farm::FastOptions());  // --builds auto: the key's builders build
+  tracker::TrackerServerOptions options = Farm::FastOptions();
+  options.jobs.build_placement = tracker::BuildPlacement::kWorkers;  // all to the builders
+  farm.StartTracker(options);
   auto client = farm.Client();
   // A device that cannot build (as the slim server on a board), and two builders for its key;
   // the victim registers first, so it is the longest idle builder and gets the first build.

@@ -555,7 +555,8 @@ TEST(DispatcherBuildOnlyTest, BuildersTakeOnlyBuildOnlyWorkAndNeverCountAsTheKey
   ASSERT_TRUE(d.AddWorker(Builder("device"), 0).ok());
   EXPECT_EQ(d.WorkersFor(kKey), 1);
   EXPECT_EQ(d.BuildersFor(kKey), 1);
-  EXPECT_EQ(d.BuildOnlyWorkersFor(kKey), 1);
+  EXPECT_EQ(d.BuildOnlyFor(kKey).builders, 1);
+  EXPECT_EQ(d.BuildOnlyFor(kKey).idle, 1);
   EXPECT_EQ(d.IdleFor(kKey), 1);
   EXPECT_EQ(d.DeviceKeys(), std::vector<std::string>{kKey});
   // A library and a spec the device builds itself both go to the device, never to the builder.
@@ -571,6 +572,10 @@ TEST(DispatcherBuildOnlyTest, BuildersTakeOnlyBuildOnlyWorkAndNeverCountAsTheKey
   EXPECT_EQ(b[0].worker_id, "builder");
   EXPECT_EQ(b[0].deadline_ms, 100 + 7000 + 500);
   EXPECT_EQ(d.QueuedFor(kKey), 1);  // the spec still waits for the device
+  EXPECT_TRUE(d.Submit(BuildOnlyWork("j", "z"), out.For("z"), 100).empty());
+  EXPECT_EQ(d.BuildOnlyFor(kKey).queued, 1);
+  EXPECT_EQ(d.BuildOnlyFor(kKey).idle, 0);
+  EXPECT_EQ(d.QueuedFor(kKey), 1);
   auto workers = d.Workers(kKey);
   ASSERT_EQ(workers.size(), 2u);
   EXPECT_TRUE(workers[0].description.build_only);
@@ -630,7 +635,8 @@ TEST(DispatcherBuildOnlyTest, ABuilderLostMidBuildLeavesItToAnotherAndTheLastRet
   EXPECT_NE(out.by_name["x"][0].error_message.find("quarantined"), std::string::npos);
   ASSERT_EQ(out.by_name["y"].size(), 1u);
   EXPECT_TRUE(out.by_name["y"][0].unbuilt);
-  EXPECT_EQ(d.BuildOnlyWorkersFor(kKey), 0);
+  EXPECT_EQ(d.BuildOnlyFor(kKey).builders, 0);
+  EXPECT_EQ(d.BuildOnlyFor(kKey).queued, 0);
   EXPECT_EQ(d.IdleFor(kKey), 1);  // the device was never offered them
 }
 
