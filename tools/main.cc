@@ -172,6 +172,11 @@ void AddFarmCommands(CLI::App& app, FarmCommands& f) {
   f.worker_cmd->add_flag("--build-only", f.worker.build_only,
                          "Build for the devices of --key that cannot (the slim server on a "
                          "board): cross-compile for --target, measure nothing");
+  f.worker_cmd
+      ->add_option("--parallel", f.worker.parallel,
+                   "With --build-only: builders in this process, one candidate each at a time "
+                   "(e.g. the cores to give)")
+      ->capture_default_str();
 
   f.jobs_cmd = app.add_subcommand("jobs", "List the farm's tuning jobs, or cancel one");
   AddFarmAddress(f.jobs_cmd, f.jobs.farm);

@@ -81,9 +81,9 @@ class Farm {
     return StartWorkerProcess(
         key, builds ? std::vector<std::string>{} : std::vector<std::string>{"--no-build"});
   }
-  // `tunefarm worker --build-only`: builds for the key's devices, measures nothing.
-  ChildProcess StartBuilder(const std::string& key) {
-    return StartWorkerProcess(key, {"--build-only"});
+  // `tunefarm worker --build-only [--parallel N]`: builds for the key's devices, measures nothing.
+  ChildProcess StartBuilder(const std::string& key, int parallel = 1) {
+    return StartWorkerProcess(key, {"--build-only", "--parallel", std::to_string(parallel)});
   }
 
   std::string address() const { return absl::StrCat("127.0.0.1:", port_); }

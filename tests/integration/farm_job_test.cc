@@ -56,6 +56,51 @@ TEST(FarmJobTest, JobAcrossThreeWorkersCompletesWithEveryRecord) {
   EXPECT_NEAR((*best)[0].median_seconds, done.best_seconds, done.best_seconds * 1e-9);
 }
 
+TEST(FarmJobTest, ParallelBuildersServeADeviceThatCannotBuild) {
+  Farm farm("parallel_builders");
+  tracker::TrackerServerOptions options = Farm::FastOptions();
+  options.jobs.build_placement = tracker::BuildPlacement::kWorkers;  // all to the builders
+  farm.StartTracker(options);
+  ChildProcess device = farm.StartWorker("board", /*builds=*/false);
+  ChildProcess builders = farm.StartBuilder("board", /*parallel=*/2);
+  ASSERT_TRUE(farm.WaitForWorkers("board", 3)) << builders.Log();
+  auto client = farm.Client();
+  std::set<std::string> builder_ids;
+  std::string device_id;
+  absl::StatusOr<std::vector<tracker::WorkerSnapshot>> workers = client->ListWorkers("board");
+  ASSERT_TRUE(workers.ok()) << workers.status();
+  for (const tracker::WorkerSnapshot& w : *workers) {
+    if (w.description.build_only) {
+      builder_ids.insert(w.description.worker_id);
+    } else {
+      device_id = w.description.worker_id;
+    }
+  }
+  ASSERT_EQ(builder_ids.size(), 2u) << "one process, two builders";
+
+  tracker::JobSpec spec = SmallJob("board", 8);
+  spec.batch_size = 6;
+  absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  tracker::JobStatus done = farm.WaitForJob(job->id);
+  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
+  std::vector<tuner::Record> records = farm.JobRecords(job->id);
+  ASSERT_EQ(records.size(), 8u);
+  std::set<std::string> built_by;
+  for (const tuner::Record& r : records) {
+    EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
+    EXPECT_EQ(r.measured_by, device_id);
+    EXPECT_EQ(builder_ids.count(r.built_by), 1u) << r.built_by;
+    EXPECT_GT(r.build_seconds, 0);
+    built_by.insert(r.built_by);
+  }
+  EXPECT_EQ(built_by, builder_ids) << "the first two builds go to the two idle builders";
+  // SIGTERM drains both builders, and the process exits cleanly.
+  builders.Signal(SIGTERM);
+  EXPECT_EQ(builders.Wait(30), 0) << builders.Log();
+  EXPECT_NE(builders.Log().find("done: 8 candidates built"), std::string::npos) << builders.Log();
+}
+
 TEST(FarmJobTest, CommandLineTunesThroughTheFarmAndQueriesIt) {
   Farm farm("cli");
   farm.StartTracker();

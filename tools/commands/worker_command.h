@@ -23,6 +23,9 @@ struct WorkerCommandOptions {
   // A builder for the devices of --key that cannot build (boards running the slim
   // tunefarm-rpc-server): it compiles their candidates for --target and measures nothing.
   bool build_only = false;
+  // With build_only: this many builders in one process, each its own connection, building one
+  // candidate at a time (a builder holds one lease, as every worker does).
+  int parallel = 1;
 };
 
 // 0 after draining; 1 with "tunefarm: ..." when the tracker refuses the token; 2 for bad options.
