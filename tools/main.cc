@@ -17,6 +17,7 @@
 #include "tools/commands/model_passes_command.h"
 #include "tools/commands/model_run_command.h"
 #include "tools/commands/model_test_command.h"
+#include "tools/commands/model_tune_command.h"
 #include "tools/commands/records_command.h"
 #include "tools/commands/run_command.h"
 #include "tools/commands/session_command.h"
@@ -346,6 +347,45 @@ int main(int argc, char** argv) {
                    "Tolerance relative to the expected output's largest magnitude")
       ->capture_default_str();
   add_compile_options(model_run_cmd, model_run.compile);
+  tunefarm::tools::ModelTuneOptions model_tune;
+  CLI::App* model_tune_cmd = model_cmd->add_subcommand(
+      "tune",
+      "Tune a model's kernels on this machine under one trial budget (a task scheduler gives "
+      "each batch to the kernel that cuts the model's latency most) and record every trial");
+  model_tune_cmd->add_option("model", model_tune.file, "The .onnx file")->required();
+  {
+    tunefarm::tools::TuneCommandOptions& t = model_tune.tune;
+    model_tune_cmd->add_option("--trials", t.trials, "Candidates to measure, over all kernels")
+        ->capture_default_str();
+    model_tune_cmd->add_option("--tuner", t.tuner, "xgb (model-based), random, grid or ga")
+        ->capture_default_str();
+    model_tune_cmd->add_option("--db", t.db, "The record database (SQLite; created if missing)")
+        ->capture_default_str();
+    model_tune_cmd->add_option("--batch-size", t.batch_size, "Candidates per batch")
+        ->capture_default_str();
+    model_tune_cmd->add_option("--seed", t.seed, "Seed of the search")->capture_default_str();
+    model_tune_cmd
+        ->add_option("--threads", t.threads, "Parallel width of measured kernels (0: all cores)")
+        ->capture_default_str();
+    model_tune_cmd->add_option("--repeat", t.repeat, "Timed repeats per candidate")
+        ->capture_default_str();
+    model_tune_cmd->add_option("--min-repeat-ms", t.min_repeat_ms, "Shortest repeat, in ms")
+        ->capture_default_str();
+    model_tune_cmd->add_option("--run-timeout", t.run_timeout_s, "Seconds a candidate may run")
+        ->capture_default_str();
+    model_tune_cmd
+        ->add_option("--build-timeout", t.build_timeout_s, "Seconds a candidate may compile")
+        ->capture_default_str();
+    model_tune_cmd->add_option(
+        "--device-key", t.device_key,
+        "Device key records are filed under (default: local-<cpu>, -<N>t with --threads)");
+    model_tune_cmd->add_flag("!--no-transfer", t.transfer,
+                             "Do not warm each kernel's model from records of other shapes");
+    model_tune_cmd->add_flag("!--no-progress", t.progress, "No line per batch");
+    model_tune_cmd->add_flag("--round-robin", model_tune.round_robin,
+                             "Give the kernels batches in turn (the baseline of the scheduler)");
+  }
+  add_compile_options(model_tune_cmd, model_tune.compile);
   tunefarm::tools::ModelTestOptions model_test;
   CLI::App* model_test_cmd = model_cmd->add_subcommand(
       "test", "Build and run ONNX backend test cases (model.onnx + test_data_set_*)");
@@ -365,11 +405,13 @@ int main(int argc, char** argv) {
   if (model_passes_cmd->parsed()) {
     return tunefarm::tools::RunModelPassesCommand(model_passes, std::cout, std::cerr);
   }
-  if (model_build_cmd->parsed() || model_run_cmd->parsed() || model_info_cmd->parsed()) {
+  if (model_build_cmd->parsed() || model_run_cmd->parsed() || model_info_cmd->parsed() ||
+      model_tune_cmd->parsed()) {
     std::map<std::string, std::vector<int64_t>>& shapes =
-        model_build_cmd->parsed() ? model_build.compile.input_shapes
-        : model_run_cmd->parsed() ? model_run.compile.input_shapes
-                                  : model_info.input_shapes;
+        model_build_cmd->parsed()  ? model_build.compile.input_shapes
+        : model_run_cmd->parsed()  ? model_run.compile.input_shapes
+        : model_tune_cmd->parsed() ? model_tune.compile.input_shapes
+                                   : model_info.input_shapes;
     for (const std::string& shape : model_input_shapes) {
       absl::Status s = tunefarm::tools::ParseInputShape(shape, &shapes);
       if (!s.ok()) {
@@ -390,6 +432,10 @@ int main(int argc, char** argv) {
   }
   if (model_run_cmd->parsed()) {
     return tunefarm::tools::RunModelRunCommand(model_run, std::cout, std::cerr);
+  }
+  if (model_tune_cmd->parsed()) {
+    std::signal(SIGINT, OnInterrupt);
+    return tunefarm::tools::RunModelTuneCommand(model_tune, &g_stop, std::cout, std::cerr);
   }
   if (model_test_cmd->parsed()) {
     return tunefarm::tools::RunModelTestCommand(model_test, std::cout, std::cerr);

@@ -34,8 +34,8 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
 
 }  // namespace
 
-absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
-                                           const ModelCompileOptions& options) {
+absl::StatusOr<OptimizedModel> OptimizeModel(const std::string& onnx_path,
+                                             const ModelCompileOptions& options) {
   absl::StatusOr<std::string> canonical = tuner::CanonicalTarget(options.target);
   if (!canonical.ok()) return InPhase("target", canonical.status());
   absl::StatusOr<topi::CpuInfo> cpu = tuner::CpuInfoForTarget(options.target);
@@ -45,9 +45,9 @@ absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
     return absl::UnimplementedError(
         "records: tuned configs apply to CPU builds so far; build `cuda` without --db");
   }
-  const graph::KernelTarget kernel_target =
-      cuda ? graph::KernelTarget::Cuda() : graph::KernelTarget::Cpu(*cpu);
-  CompiledModel result;
+  OptimizedModel result;
+  result.kernel_target = cuda ? graph::KernelTarget::Cuda() : graph::KernelTarget::Cpu(*cpu);
+  result.cpu = *cpu;
   result.target = cuda ? *canonical : options.target;
   auto start = std::chrono::steady_clock::now();
   frontend::onnx::OnnxImportOptions import_options;
@@ -72,21 +72,35 @@ absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
     tuned_blocks = *std::move(chooser);
   }
   absl::StatusOr<graph::Graph> optimized = graph::RunGraphPasses(
-      *std::move(imported), graph::DefaultGraphPasses(kernel_target, std::move(tuned_blocks)),
-      pass_options);
+      *std::move(imported),
+      graph::DefaultGraphPasses(result.kernel_target, std::move(tuned_blocks)), pass_options);
   if (!optimized.ok()) return InPhase("graph passes", optimized.status());
+  result.graph = *std::move(optimized);
   result.passes_ms = MillisecondsSince(start);
-  start = std::chrono::steady_clock::now();
+  return result;
+}
+
+absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
+                                           const ModelCompileOptions& options) {
+  absl::StatusOr<OptimizedModel> optimized = OptimizeModel(onnx_path, options);
+  if (!optimized.ok()) return optimized.status();
+  CompiledModel result;
+  result.target = optimized->target;
+  result.imported_nodes = optimized->imported_nodes;
+  result.import_ms = optimized->import_ms;
+  result.passes_ms = optimized->passes_ms;
+  const auto start = std::chrono::steady_clock::now();
   std::map<int, graph::AnchorConfig> configs;
   if (!options.db.empty()) {
-    absl::StatusOr<TunedGroups> tuned =
-        TunedConfigsFromRecords(*optimized, options.db, options.target, options.device_key, *cpu);
+    absl::StatusOr<TunedGroups> tuned = TunedConfigsFromRecords(
+        optimized->graph, options.db, options.target, options.device_key, optimized->cpu);
     if (!tuned.ok()) return InPhase("records", tuned.status());
     configs = std::move(tuned->configs);
     result.tuned_tasks = std::move(tuned->found);
     result.untuned_tasks = std::move(tuned->missing);
   }
-  absl::StatusOr<graph::BuiltModel> built = graph::BuildModel(*optimized, kernel_target, configs);
+  absl::StatusOr<graph::BuiltModel> built =
+      graph::BuildModel(optimized->graph, optimized->kernel_target, configs);
   if (!built.ok()) return InPhase("build", built.status());
   result.built = *std::move(built);
   result.kernels_ms = MillisecondsSince(start);

@@ -34,6 +34,21 @@ struct CompiledModel {
   double import_ms = 0, passes_ms = 0, kernels_ms = 0;
 };
 
+// A model imported and through the graph passes (with --db, its layouts from the records),
+// ready to be fused into kernels: what `model build` builds and `model tune` tunes.
+struct OptimizedModel {
+  graph::Graph graph;
+  graph::KernelTarget kernel_target;
+  topi::CpuInfo cpu;
+  std::string target;  // as the build names it
+  int imported_nodes = 0;
+  double import_ms = 0, passes_ms = 0;
+};
+
+// Errors: what import or a pass says, prefixed by the phase ("import: ...").
+absl::StatusOr<OptimizedModel> OptimizeModel(const std::string& onnx_path,
+                                             const ModelCompileOptions& options);
+
 // Errors: what import, a pass or the build says, prefixed by the phase ("import: ...").
 absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
                                            const ModelCompileOptions& options);

@@ -86,12 +86,13 @@ absl::StatusOr<graph::AnchorConfig> ConfigOf(const tuner::Workload& w, const std
   return graph::AnchorConfig(*c);
 }
 
-bool IsConvTemplate(const std::string& name) {
+}  // namespace
+
+bool BuildAppliesRecordsOf(const tuner::Workload& workload) {
+  const std::string& name = workload.template_name;
   return name == "conv2d" || name == "depthwise_conv2d" || name == "conv2d_nchwc" ||
          name == "depthwise_conv2d_nchwc";
 }
-
-}  // namespace
 
 absl::StatusOr<TunedGroups> TunedConfigsFromRecords(const graph::Graph& fused,
                                                     const std::string& db,
@@ -106,7 +107,7 @@ absl::StatusOr<TunedGroups> TunedConfigsFromRecords(const graph::Graph& fused,
   TunedGroups tuned;
   for (const tuner::ModelTask& task : tuner::ExtractModelTasks(fused, plan)) {
     const std::string key = task.workload.Key();
-    if (!IsConvTemplate(task.workload.template_name)) {
+    if (!BuildAppliesRecordsOf(task.workload)) {
       continue;  // gemm kernels use the default schedule: no template of theirs to configure
     }
     absl::StatusOr<std::optional<tuner::Record>> best =

@@ -12,8 +12,13 @@
 #include "compiler/graph/group_kernel.h"
 #include "compiler/graph/layout_rewrite.h"
 #include "compiler/topi/cpu_info.h"
+#include "tuner/workload.h"
 
 namespace tunefarm::tools {
+
+// Whether a model build configures the task's kernels from its records: the conv templates do;
+// gemm kernels keep their default schedule (no template of theirs to configure yet).
+bool BuildAppliesRecordsOf(const tuner::Workload& workload);
 
 struct TunedGroups {
   std::map<int, graph::AnchorConfig> configs;  // by group index (PlanFusion's order)

@@ -89,14 +89,8 @@ int RunLocalTune(const TuneCommandOptions& o, const std::atomic<bool>* stop, std
     return fail(1, s);
   }
 
-  std::string device_key = o.device_key;
-  // Timings at another parallel width are another device's: keep them apart.
-  if (device_key.empty() && o.threads > 0) {
-    device_key =
-        absl::StrCat(tuner::LocalDeviceKey(topi::DetectHostCpu().model), "-", o.threads, "t");
-  }
   absl::StatusOr<tuner::LocalMeasure> measure =
-      tuner::MakeLocalMeasure(MeasureOptionsOf(o), device_key);
+      tuner::MakeLocalMeasure(MeasureOptionsOf(o), LocalTuneDeviceKey(o));
   if (!measure.ok()) return fail(1, measure.status());
   tuner::LocalBuilder* builder = measure->builder.get();
   tuner::LocalRunner* runner = measure->runner.get();
@@ -156,6 +150,14 @@ absl::Status ResolveLocalGpu(TuneCommandOptions& o) {
 }  // namespace
 
 uint64_t SeedOf(const TuneCommandOptions& o) { return o.seed == 0 ? 1 : o.seed; }
+
+std::string LocalTuneDeviceKey(const TuneCommandOptions& o) {
+  // Timings at another parallel width are another device's: keep them apart.
+  if (o.device_key.empty() && o.threads > 0) {
+    return absl::StrCat(tuner::LocalDeviceKey(topi::DetectHostCpu().model), "-", o.threads, "t");
+  }
+  return o.device_key;
+}
 
 tuner::MeasureOptions MeasureOptionsOf(const TuneCommandOptions& o) {
   tuner::MeasureOptions m;

@@ -44,6 +44,9 @@ struct TuneCommandOptions {
 // The seed of a tuning run's search and of its generated inputs: --seed, 0 meaning 1 (as on the
 // tracker), so a local run and a farm job with the same flags search alike.
 uint64_t SeedOf(const TuneCommandOptions& options);
+// The device key local results are filed under: --device-key, else (with --threads N)
+// "local-<cpu>-Nt"; empty: the local runner's default ("local-<cpu>").
+std::string LocalTuneDeviceKey(const TuneCommandOptions& options);
 // The measure options the flags set (--repeat, --min-repeat-ms, timeouts, --threads) and the seed.
 tuner::MeasureOptions MeasureOptionsOf(const TuneCommandOptions& options);
 

@@ -1,0 +1,110 @@
+// `tunefarm model tune` on a small CNN: identical layers are one task weighted by their count,
+// every trial is recorded under the device key, the budget is shared, and `model build --db`
+// then finds a record for every task.
+#include "tools/commands/model_tune_command.h"
+
+#include <filesystem>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sstream>
+
+#include "tests/testing/files.h"
+#include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
+#include "tuner/record_store.h"
+
+namespace tunefarm::tools {
+namespace {
+
+using ::testing::HasSubstr;
+using B = frontend::onnx::testing::OnnxModelBuilder;
+
+// Two identical 3x3 convs and a 1x1 one.
+std::string SmallCnn() {
+  B b(13);
+  b.Input("image", {1, 8, 8, 8});
+  b.FloatInit("w1", {8, 8, 3, 3});
+  b.FloatInit("w2", {8, 8, 3, 3});
+  b.FloatInit("w3", {16, 8, 1, 1});
+  B::Ints(b.Node("Conv", {"image", "w1"}, {"c1"}), "pads", {1, 1, 1, 1});
+  b.Node("Relu", {"c1"}, {"r1"});
+  B::Ints(b.Node("Conv", {"r1", "w2"}, {"c2"}), "pads", {1, 1, 1, 1});
+  b.Node("Relu", {"c2"}, {"r2"});
+  b.Node("Conv", {"r2", "w3"}, {"out"});
+  b.Output("out");
+  return fixtures::WriteTempFile("small_cnn.onnx", b.Bytes());
+}
+
+ModelTuneOptions Options(const std::string& model, const std::string& db) {
+  ModelTuneOptions o;
+  o.file = model;
+  o.tune.db = db;
+  o.tune.trials = 12;
+  o.tune.batch_size = 3;
+  o.tune.tuner = "random";
+  o.tune.repeat = 1;
+  o.tune.min_repeat_ms = 1;
+  o.tune.threads = 1;
+  o.tune.device_key = "test-cpu";
+  o.tune.progress = false;
+  return o;
+}
+
+TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUsesTheRecords) {
+  const std::string model = SmallCnn();
+  const std::string db = (std::filesystem::path(::testing::TempDir()) / "model_tune.db").string();
+  std::filesystem::remove(db);
+  std::ostringstream out, err;
+  ASSERT_EQ(RunModelTuneCommand(Options(model, db), nullptr, out, err), 0) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("2 tasks, 12 trials"));
+  EXPECT_THAT(out.str(), HasSubstr("trials=12 tuned_kernels_ms="));
+  // The 3x3 conv runs twice per inference: one task of weight 2.
+  EXPECT_THAT(out.str(), ::testing::ContainsRegex(" 2 +[0-9]+ +[0-9.]+ ms +conv2d_nchwc:1,8,8,8,8,"
+                                                  "3,3,1,1:float32"));
+  EXPECT_THAT(out.str(), HasSubstr("--device-key test-cpu"));
+
+  auto store = tuner::RecordStore::Open(db);
+  ASSERT_TRUE(store.ok()) << store.status();
+  auto counts = (*store)->CountByErrorKind();
+  ASSERT_TRUE(counts.ok());
+  int64_t total = 0;
+  for (const auto& [kind, n] : *counts) total += n;
+  EXPECT_EQ(total, 12);
+
+  ModelCompileOptions build;
+  build.db = db;
+  build.device_key = "test-cpu";
+  absl::StatusOr<CompiledModel> compiled = CompileModel(model, build);
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  EXPECT_EQ(compiled->tuned_tasks.size(), 2u);
+  EXPECT_TRUE(compiled->untuned_tasks.empty());
+
+  // A second run resumes: the records count, nothing is measured again.
+  std::ostringstream again, again_err;
+  ASSERT_EQ(RunModelTuneCommand(Options(model, db), nullptr, again, again_err), 0)
+      << again_err.str();
+  auto history = (*store)->CountByErrorKind();
+  ASSERT_TRUE(history.ok());
+  int64_t after = 0;
+  for (const auto& [kind, n] : *history) after += n;
+  EXPECT_EQ(after, 24);
+}
+
+TEST(ModelTuneCommandTest, BadInputIsRefusedWithOneLine) {
+  std::ostringstream out, err;
+  ModelTuneOptions o = Options(SmallCnn(), "/nonexistent-dir/x.db");
+  o.tune.trials = 0;
+  EXPECT_EQ(RunModelTuneCommand(o, nullptr, out, err), 2);
+  EXPECT_THAT(err.str(), HasSubstr("--trials"));
+  o = Options(SmallCnn(), "/nonexistent-dir/x.db");
+  o.compile.target = "llvm -mtriple=aarch64-linux-gnu";
+  err.str("");
+  EXPECT_EQ(RunModelTuneCommand(o, nullptr, out, err), 2);
+  EXPECT_THAT(err.str(), HasSubstr("cannot measure"));
+  o = Options("/nonexistent-dir/model.onnx", "/nonexistent-dir/x.db");
+  err.str("");
+  EXPECT_EQ(RunModelTuneCommand(o, nullptr, out, err), 1);
+  EXPECT_THAT(err.str(), HasSubstr("import"));
+}
+
+}  // namespace
+}  // namespace tunefarm::tools

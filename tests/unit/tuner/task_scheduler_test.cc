@@ -1,0 +1,131 @@
+// The task scheduler on simulated tuning curves (each task's best time as a function of its
+// trials): warm-up order, weights, flat against improving tasks, finished tasks, round-robin,
+// determinism, and that it beats round-robin on the model's estimated latency.
+#include "tuner/task_scheduler.h"
+
+#include <cmath>
+#include <functional>
+#include <gtest/gtest.h>
+#include <limits>
+#include <vector>
+
+namespace tunefarm::tuner {
+namespace {
+
+using Curve = std::function<double(int trials)>;
+
+// A task whose best time falls from `start` towards `floor`, halving the gap every `half` trials.
+Curve Falling(double start, double floor, double half) {
+  return [=](int t) { return floor + (start - floor) * std::pow(0.5, t / half); };
+}
+
+// Runs `batches` batches of `batch` trials, each where the scheduler says.
+void Simulate(TaskScheduler& s, const std::vector<Curve>& curves, int batches, int batch = 8) {
+  for (int b = 0; b < batches; ++b) {
+    std::optional<int> t = s.Next();
+    if (!t) return;
+    s.Observe(*t, batch, curves[*t](s.trials(*t) + batch));
+  }
+}
+
+TaskSchedulerOptions Greedy() {
+  TaskSchedulerOptions o;
+  o.epsilon = 0;
+  return o;
+}
+
+TEST(TaskSchedulerTest, EveryTaskGetsABatchBeforeAnyGetsASecond) {
+  TaskScheduler s({{"a", 1}, {"b", 5}, {"c", 1}}, Greedy());
+  EXPECT_EQ(s.Next(), 0);
+  EXPECT_EQ(s.Next(), 1);
+  EXPECT_EQ(s.Next(), 2);
+  EXPECT_FALSE(s.EstimatedSeconds().has_value());
+  s.Observe(0, 8, 1e-3);
+  s.Observe(1, 8, 2e-3);
+  s.Observe(2, 8, 3e-3);
+  EXPECT_DOUBLE_EQ(*s.EstimatedSeconds(), 1e-3 + 5 * 2e-3 + 3e-3);
+  EXPECT_EQ(s.trials(1), 8);
+}
+
+TEST(TaskSchedulerTest, TheHeavierOfTwoEqualTasksGetsMoreTrials) {
+  TaskScheduler s({{"once", 1}, {"four-times", 4}}, Greedy());
+  const Curve same = Falling(10e-3, 1e-3, 40);
+  Simulate(s, {same, same}, 40);
+  EXPECT_GT(s.trials(1), 1.5 * s.trials(0)) << s.trials(0) << " vs " << s.trials(1);
+  EXPECT_EQ(s.trials(0) + s.trials(1), 40 * 8);
+}
+
+TEST(TaskSchedulerTest, AFlatTaskYieldsToOneThatKeepsImproving) {
+  TaskScheduler s({{"flat", 1}, {"improving", 1}}, Greedy());
+  Simulate(s, {[](int) { return 2e-3; }, Falling(20e-3, 1e-3, 60)}, 40);
+  EXPECT_GT(s.trials(1), 1.5 * s.trials(0)) << s.trials(0) << " vs " << s.trials(1);
+  EXPECT_LT(s.Gradient(1), 0);
+}
+
+TEST(TaskSchedulerTest, ItReachesALowerModelLatencyThanRoundRobinOnTheSameBudget) {
+  // A heavy, slow, improving layer among cheap ones that are already near their best.
+  const std::vector<ScheduledTask> tasks = {{"conv-big", 6}, {"conv-a", 1}, {"conv-b", 1},
+                                            {"dense", 1}};
+  const std::vector<Curve> curves = {Falling(30e-3, 5e-3, 80), Falling(2e-3, 1.8e-3, 20),
+                                     Falling(1e-3, 0.9e-3, 20), Falling(0.5e-3, 0.45e-3, 20)};
+  TaskScheduler gradient(tasks, Greedy());
+  TaskSchedulerOptions rr = Greedy();
+  rr.round_robin = true;
+  TaskScheduler round_robin(tasks, rr);
+  Simulate(gradient, curves, 30);
+  Simulate(round_robin, curves, 30);
+  ASSERT_TRUE(gradient.EstimatedSeconds() && round_robin.EstimatedSeconds());
+  EXPECT_LT(*gradient.EstimatedSeconds(), 0.8 * *round_robin.EstimatedSeconds())
+      << *gradient.EstimatedSeconds() << " vs " << *round_robin.EstimatedSeconds();
+}
+
+TEST(TaskSchedulerTest, FinishedTasksAreNeverChosenAndTheEndIsNullopt) {
+  TaskScheduler s({{"a", 1}, {"b", 1}}, Greedy());
+  s.Finish(0);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(s.Next(), 1);
+    s.Observe(1, 8, 1e-3);
+  }
+  s.Finish(1);
+  EXPECT_FALSE(s.Next().has_value());
+  EXPECT_EQ(s.trials(0), 0);
+}
+
+TEST(TaskSchedulerTest, RoundRobinCyclesOverTheOpenTasks) {
+  TaskSchedulerOptions o = Greedy();
+  o.round_robin = true;
+  TaskScheduler s({{"a", 1}, {"b", 9}, {"c", 1}}, o);
+  std::vector<int> order;
+  for (int i = 0; i < 4; ++i) order.push_back(*s.Next());
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 0}));
+  s.Finish(1);
+  order.clear();
+  for (int i = 0; i < 3; ++i) order.push_back(*s.Next());
+  EXPECT_EQ(order, (std::vector<int>{2, 0, 2}));
+}
+
+TEST(TaskSchedulerTest, TheSameSeedMakesTheSameChoices) {
+  TaskSchedulerOptions o;
+  o.epsilon = 0.5;
+  o.seed = 42;
+  const std::vector<ScheduledTask> tasks = {{"a", 1}, {"b", 2}, {"c", 3}};
+  const std::vector<Curve> curves = {Falling(3e-3, 1e-3, 30), Falling(2e-3, 1e-3, 30),
+                                     Falling(1e-3, 0.5e-3, 30)};
+  TaskScheduler x(tasks, o), y(tasks, o);
+  Simulate(x, curves, 25);
+  Simulate(y, curves, 25);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(x.trials(i), y.trials(i));
+}
+
+TEST(TaskSchedulerTest, ATaskWithoutAValidTimeGetsAFewBatchesThenNoMore) {
+  TaskSchedulerOptions o = Greedy();
+  o.window = 3;
+  TaskScheduler s({{"failing", 10}, {"fine", 1}}, o);
+  Simulate(s, {[](int) { return 0.0; }, Falling(2e-3, 1e-3, 30)}, 20);
+  EXPECT_EQ(s.trials(0), 3 * 8) << "the warm-up batch and two more, then nothing";
+  EXPECT_EQ(s.Gradient(0), 0);
+  EXPECT_FALSE(s.EstimatedSeconds().has_value());
+}
+
+}  // namespace
+}  // namespace tunefarm::tuner

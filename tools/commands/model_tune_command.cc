@@ -1,0 +1,181 @@
+#include "tools/commands/model_tune_command.h"
+
+#include <cstdio>
+#include <memory>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/codegen/llvm/target.h"
+#include "compiler/graph/fusion.h"
+#include "tools/commands/model_records.h"
+#include "tools/commands/record_db.h"
+#include "tuner/measure/local_measure.h"
+#include "tuner/model_tasks.h"
+#include "tuner/model_tuning.h"
+#include "tuner/search/strategy_factory.h"
+#include "tuner/templates/template_registry.h"
+
+namespace tunefarm::tools {
+namespace {
+
+constexpr int kUsage = 2;
+
+// One task of the model and what tunes it, kept alive for the whole run.
+struct TaskRun {
+  tuner::ModelTask model_task;
+  std::unique_ptr<tuner::Task> task;
+  std::unique_ptr<tuner::StrategyBundle> strategy;
+  std::unique_ptr<tuner::TuningSession> session;
+};
+
+std::string Ms(double seconds) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f ms", seconds * 1e3);
+  return buf;
+}
+
+}  // namespace
+
+int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop,
+                        std::ostream& out, std::ostream& err) {
+  auto fail = [&err](int code, const absl::Status& s) {
+    err << "tunefarm: " << s.message() << "\n";
+    return code;
+  };
+  const TuneCommandOptions& t = o.tune;
+  if (t.trials <= 0 || t.batch_size <= 0 || t.repeat <= 0) {
+    return fail(kUsage, absl::InvalidArgumentError(
+                            "--trials, --batch-size and --repeat must be positive"));
+  }
+  // The local runner loads candidates into a process on this machine.
+  absl::StatusOr<codegen::Target> target = codegen::ParseTarget(o.compile.target);
+  if (!target.ok()) return fail(kUsage, target.status());
+  if (!target->is_host) {
+    return fail(kUsage, absl::InvalidArgumentError(absl::StrCat(
+                            "cannot measure '", o.compile.target,
+                            "' on this machine: model tune runs candidates here")));
+  }
+  // The tasks of the default layouts (no --db): their spaces hold every block size.
+  ModelCompileOptions compile;
+  compile.target = o.compile.target;
+  compile.input_shapes = o.compile.input_shapes;
+  compile.disabled_passes = o.compile.disabled_passes;
+  absl::StatusOr<OptimizedModel> model = OptimizeModel(o.file, compile);
+  if (!model.ok()) return fail(1, model.status());
+  const graph::FusionPlan plan = graph::PlanFusion(model->graph);
+
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = OpenRecordDb(t.db, DbMode::kCreate);
+  if (!store.ok()) return fail(1, store.status());
+  absl::StatusOr<tuner::LocalMeasure> measure =
+      tuner::MakeLocalMeasure(MeasureOptionsOf(t), LocalTuneDeviceKey(t));
+  if (!measure.ok()) return fail(1, measure.status());
+  const std::string device_key = measure->runner->device_key();
+
+  std::vector<TaskRun> runs;
+  int skipped = 0;
+  for (tuner::ModelTask& mt : tuner::ExtractModelTasks(model->graph, plan)) {
+    // Records the build would not use are not worth trials.
+    if (!BuildAppliesRecordsOf(mt.workload)) {
+      ++skipped;
+      continue;
+    }
+    TaskRun run;
+    run.model_task = std::move(mt);
+    absl::StatusOr<std::unique_ptr<tuner::Task>> task =
+        tuner::CreateTask(run.model_task.workload, o.compile.target);
+    if (!task.ok()) return fail(1, task.status());
+    run.task = *std::move(task);
+    if (absl::Status s = (*store)->PutWorkload(run.task->key(), run.task->flops()); !s.ok()) {
+      return fail(1, s);
+    }
+    tuner::StrategyOptions so;
+    so.name = t.tuner;
+    so.seed = SeedOf(t) + runs.size();  // each task its own stream, the run reproducible
+    so.transfer_from = t.transfer ? store->get() : nullptr;
+    const std::string target_text = o.compile.target;
+    so.make_task = [target_text](const tuner::Workload& w) {
+      return tuner::CreateTask(w, target_text);
+    };
+    absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> strategy =
+        tuner::MakeSearchStrategy(*run.task, so);
+    if (!strategy.ok()) {
+      return fail(strategy.status().code() == absl::StatusCode::kInvalidArgument ? kUsage : 1,
+                  strategy.status());
+    }
+    run.strategy = *std::move(strategy);
+    tuner::TuneOptions tune;
+    tune.trials = t.trials;  // the run's budget bounds it; the scheduler shares it out
+    tune.batch_size = t.batch_size;
+    tune.stop = stop;
+    run.session = std::make_unique<tuner::TuningSession>(*run.task, *run.strategy->strategy,
+                                                         store->get(), device_key, tune);
+    // Earlier records of the same workload on this device key count: they are not measured again.
+    if (absl::Status s = run.session->Start(); !s.ok()) return fail(1, s);
+    runs.push_back(std::move(run));
+  }
+  if (runs.empty()) {
+    return fail(1, absl::FailedPreconditionError(absl::StrCat(
+                       o.file, " has no kernel a tuning template covers (", skipped,
+                       " tasks of templates the build does not configure yet)")));
+  }
+
+  std::vector<tuner::ScheduledTask> scheduled;
+  std::vector<tuner::TaskTuning> tasks;
+  for (const TaskRun& r : runs) {
+    scheduled.push_back({r.task->key(), static_cast<double>(r.model_task.groups.size())});
+    tasks.push_back({r.task.get(), r.session.get()});
+  }
+  tuner::TaskSchedulerOptions scheduler_options;
+  scheduler_options.round_robin = o.round_robin;
+  scheduler_options.seed = SeedOf(t);
+  tuner::TaskScheduler scheduler(scheduled, scheduler_options);
+  out << "tuning " << o.file << " on " << o.compile.target << " (" << device_key
+      << "): " << runs.size() << " tasks, " << t.trials << " trials, tuner " << t.tuner << ", "
+      << (o.round_robin ? "round-robin" : "gradient") << " task scheduler, database " << t.db
+      << "\n"
+      << std::flush;
+  tuner::TuneTasksOptions options;
+  options.trials = t.trials;
+  options.batch_size = t.batch_size;
+  options.stop = stop;
+  if (t.progress) {
+    options.on_batch = [&err](int task, const tuner::TaskScheduler& s) {
+      std::optional<double> estimate = s.EstimatedSeconds();
+      err << "  task " << task << " (" << s.task(task).key << "): " << s.trials(task)
+          << " trials, best " << Ms(s.best_seconds(task))
+          << (estimate ? absl::StrCat("; model estimate ", Ms(*estimate)) : std::string())
+          << "\n";
+    };
+  }
+  absl::StatusOr<tuner::TuneTasksSummary> summary =
+      tuner::TuneTasks(tasks, scheduler, *measure->builder, *measure->runner, options);
+  if (!summary.ok()) return fail(1, summary.status());
+
+  out << "task  weight  trials  best          workload\n";
+  for (int i = 0; i < scheduler.size(); ++i) {
+    const tuner::TuneSummary& s = summary->tasks[i];
+    const double best = s.best ? tuner::MedianSeconds(s.best->repeat_seconds).value_or(0) : 0;
+    char line[96];
+    std::snprintf(line, sizeof line, "%4d  %6.0f  %6d  %-12s  ", i, scheduler.task(i).weight,
+                  s.progress.trials_done, best > 0 ? Ms(best).c_str() : "none");
+    out << line << scheduler.task(i).key << "\n";
+  }
+  // With earlier records included: what each task's best costs the model per run.
+  double estimate = 0;
+  bool complete = true;
+  for (int i = 0; i < scheduler.size(); ++i) {
+    const tuner::TuneSummary& s = summary->tasks[i];
+    const double best = s.best ? tuner::MedianSeconds(s.best->repeat_seconds).value_or(0) : 0;
+    if (best <= 0) complete = false;
+    estimate += scheduler.task(i).weight * best;
+  }
+  out << "trials=" << summary->trials_done;
+  if (complete) out << " tuned_kernels_ms=" << estimate * 1e3;
+  out << "\n";
+  if (summary->interrupted) out << "stopped by request; every finished trial is recorded\n";
+  out << "build it: tunefarm model build " << o.file << " -o MODEL.so --db " << t.db
+      << " --device-key " << device_key << "\n";
+  return 0;
+}
+
+}  // namespace tunefarm::tools

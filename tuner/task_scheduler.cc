@@ -1,0 +1,99 @@
+#include "tuner/task_scheduler.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+namespace tunefarm::tuner {
+
+TaskScheduler::TaskScheduler(std::vector<ScheduledTask> tasks, TaskSchedulerOptions options)
+    : tasks_(std::move(tasks)),
+      options_(options),
+      state_(tasks_.size()),
+      rng_(options.seed) {
+  options_.window = std::max(1, options_.window);
+  options_.epsilon = std::clamp(options_.epsilon, 0.0, 1.0);
+  options_.alpha = std::clamp(options_.alpha, 0.0, 1.0);
+}
+
+std::optional<int> TaskScheduler::Next() {
+  std::vector<int> open;
+  for (int i = 0; i < size(); ++i) {
+    if (!state_[i].finished) open.push_back(i);
+  }
+  if (open.empty()) return std::nullopt;
+  auto give = [&](int i) {
+    ++state_[i].batches;
+    return i;
+  };
+  if (options_.round_robin) {
+    // The first open task at or after the turn.
+    for (int step = 0; step < size(); ++step) {
+      const int i = (next_round_robin_ + step) % size();
+      if (!state_[i].finished) {
+        next_round_robin_ = (i + 1) % size();
+        return give(i);
+      }
+    }
+  }
+  // Every task gets a batch before any gets a second: a task without a time has no gradient.
+  for (int i : open) {
+    if (state_[i].batches == 0) return give(i);
+  }
+  if (options_.epsilon > 0 && std::uniform_real_distribution<double>(0, 1)(rng_) <
+                                  options_.epsilon) {
+    return give(open[std::uniform_int_distribution<size_t>(0, open.size() - 1)(rng_)]);
+  }
+  int best = open[0];
+  double best_score = std::numeric_limits<double>::infinity();
+  for (int i : open) {
+    const double score = tasks_[i].weight * Gradient(i);
+    if (score < best_score) {  // ties: the earlier task
+      best = i;
+      best_score = score;
+    }
+  }
+  return give(best);
+}
+
+void TaskScheduler::Observe(int task, int trials, double best_seconds) {
+  TaskState& s = state_[task];
+  s.trials += std::max(0, trials);
+  if (best_seconds > 0 && (s.best_seconds == 0 || best_seconds < s.best_seconds)) {
+    s.best_seconds = best_seconds;
+  }
+  if (s.best_seconds > 0) s.history.emplace_back(s.trials, s.best_seconds);
+}
+
+void TaskScheduler::Finish(int task) { state_[task].finished = true; }
+
+double TaskScheduler::Gradient(int task) const {
+  const TaskState& s = state_[task];
+  if (s.best_seconds <= 0 || s.trials == 0) {
+    // No valid time yet: a few more batches may find one (every config so far failed); after
+    // that the task promises nothing.
+    return s.batches < options_.window ? -std::numeric_limits<double>::infinity() : 0;
+  }
+  // Optimistic: the next trial cuts as much as an average trial has so far.
+  const double forward = -s.best_seconds / s.trials;
+  // Recent: the slope of the best time over the last `window` batches.
+  double backward = forward;
+  if (s.history.size() >= 2) {
+    const size_t now = s.history.size() - 1;
+    const size_t then = now >= static_cast<size_t>(options_.window) ? now - options_.window : 0;
+    const int dt = s.history[now].first - s.history[then].first;
+    if (dt > 0) backward = (s.history[now].second - s.history[then].second) / dt;
+  }
+  return options_.alpha * backward + (1 - options_.alpha) * forward;
+}
+
+std::optional<double> TaskScheduler::EstimatedSeconds() const {
+  double total = 0;
+  for (int i = 0; i < size(); ++i) {
+    if (state_[i].best_seconds <= 0) return std::nullopt;
+    total += tasks_[i].weight * state_[i].best_seconds;
+  }
+  return total;
+}
+
+}  // namespace tunefarm::tuner

@@ -1,0 +1,75 @@
+// TaskScheduler: spreads one trial budget over a model's tuning tasks. Each batch goes to the
+// task expected to cut the model's latency (sum over tasks of weight x best time) the most per
+// trial: its weight times how fast its best time has been falling lately, blended with an
+// optimistic guess from its best time so far (the gradient scheduling of Ansor's paper). Every
+// task first gets one batch, so each has a time to reason about. A policy only: the caller runs
+// the batches (locally or as farm jobs) and reports what they found.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace tunefarm::tuner {
+
+struct ScheduledTask {
+  std::string key;      // the workload key, for messages
+  double weight = 1;    // how many times one run of the model runs it
+};
+
+struct TaskSchedulerOptions {
+  // Round-robin instead of gradients (the baseline the gradient scheduler is compared with).
+  bool round_robin = false;
+  // The chance of giving a batch to a random unfinished task instead (exploration).
+  double epsilon = 0.05;
+  // How many of a task's batches back its recent slope is measured over.
+  int window = 3;
+  // The weight of the recent slope against the optimistic guess (best / trials so far).
+  double alpha = 0.2;
+  uint64_t seed = 1;
+};
+
+class TaskScheduler {
+ public:
+  TaskScheduler(std::vector<ScheduledTask> tasks, TaskSchedulerOptions options);
+
+  // The task to give the next batch to, or nullopt once every task is finished.
+  std::optional<int> Next();
+  // A batch of `task` ended: `trials` more were measured, and its best time is now
+  // `best_seconds` (0: no valid result yet).
+  void Observe(int task, int trials, double best_seconds);
+  // The task will propose nothing more (its space is exhausted, it stopped early, or it failed).
+  void Finish(int task);
+
+  // Sum of weight x best time over the tasks; nullopt while a task has no result.
+  std::optional<double> EstimatedSeconds() const;
+  int trials(int task) const { return state_[task].trials; }
+  double best_seconds(int task) const { return state_[task].best_seconds; }
+  bool finished(int task) const { return state_[task].finished; }
+  int size() const { return static_cast<int>(tasks_.size()); }
+  const ScheduledTask& task(int i) const { return tasks_[i]; }
+
+  // d(model latency) / d(trials of `task`): negative while more trials are expected to help.
+  // Exposed for tests and the dashboard's "expected gain".
+  double Gradient(int task) const;
+
+ private:
+  struct TaskState {
+    int trials = 0;
+    int batches = 0;
+    double best_seconds = 0;
+    bool finished = false;
+    // (trials, best) after each batch with a result: the slope is read from these.
+    std::vector<std::pair<int, double>> history;
+  };
+
+  std::vector<ScheduledTask> tasks_;
+  TaskSchedulerOptions options_;
+  std::vector<TaskState> state_;
+  std::mt19937_64 rng_;
+  int next_round_robin_ = 0;
+};
+
+}  // namespace tunefarm::tuner
