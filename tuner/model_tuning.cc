@@ -11,8 +11,8 @@ absl::StatusOr<TuneTasksSummary> TuneTasks(const std::vector<TaskTuning>& tasks,
                                            TaskScheduler& scheduler, Builder& builder,
                                            Runner& runner, const TuneTasksOptions& options) {
   if (scheduler.size() != static_cast<int>(tasks.size())) {
-    return absl::InvalidArgumentError(absl::StrCat("the scheduler has ", scheduler.size(),
-                                                   " tasks, the run ", tasks.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the scheduler has ", scheduler.size(), " tasks, the run ", tasks.size()));
   }
   if (options.trials < 0 || options.batch_size <= 0) {
     return absl::InvalidArgumentError(absl::StrCat("trials (", options.trials,

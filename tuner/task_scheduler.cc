@@ -7,10 +7,7 @@
 namespace tunefarm::tuner {
 
 TaskScheduler::TaskScheduler(std::vector<ScheduledTask> tasks, TaskSchedulerOptions options)
-    : tasks_(std::move(tasks)),
-      options_(options),
-      state_(tasks_.size()),
-      rng_(options.seed) {
+    : tasks_(std::move(tasks)), options_(options), state_(tasks_.size()), rng_(options.seed) {
   options_.window = std::max(1, options_.window);
   options_.epsilon = std::clamp(options_.epsilon, 0.0, 1.0);
   options_.alpha = std::clamp(options_.alpha, 0.0, 1.0);
@@ -40,8 +37,8 @@ std::optional<int> TaskScheduler::Next() {
   for (int i : open) {
     if (state_[i].batches == 0) return give(i);
   }
-  if (options_.epsilon > 0 && std::uniform_real_distribution<double>(0, 1)(rng_) <
-                                  options_.epsilon) {
+  if (options_.epsilon > 0 &&
+      std::uniform_real_distribution<double>(0, 1)(rng_) < options_.epsilon) {
     return give(open[std::uniform_int_distribution<size_t>(0, open.size() - 1)(rng_)]);
   }
   int best = open[0];

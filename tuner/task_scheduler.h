@@ -15,8 +15,8 @@
 namespace tunefarm::tuner {
 
 struct ScheduledTask {
-  std::string key;      // the workload key, for messages
-  double weight = 1;    // how many times one run of the model runs it
+  std::string key;    // the workload key, for messages
+  double weight = 1;  // how many times one run of the model runs it
 };
 
 struct TaskSchedulerOptions {

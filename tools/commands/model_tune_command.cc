@@ -36,24 +36,24 @@ std::string Ms(double seconds) {
 
 }  // namespace
 
-int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop,
-                        std::ostream& out, std::ostream& err) {
+int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop, std::ostream& out,
+                        std::ostream& err) {
   auto fail = [&err](int code, const absl::Status& s) {
     err << "tunefarm: " << s.message() << "\n";
     return code;
   };
   const TuneCommandOptions& t = o.tune;
   if (t.trials <= 0 || t.batch_size <= 0 || t.repeat <= 0) {
-    return fail(kUsage, absl::InvalidArgumentError(
-                            "--trials, --batch-size and --repeat must be positive"));
+    return fail(kUsage,
+                absl::InvalidArgumentError("--trials, --batch-size and --repeat must be positive"));
   }
   // The local runner loads candidates into a process on this machine.
   absl::StatusOr<codegen::Target> target = codegen::ParseTarget(o.compile.target);
   if (!target.ok()) return fail(kUsage, target.status());
   if (!target->is_host) {
-    return fail(kUsage, absl::InvalidArgumentError(absl::StrCat(
-                            "cannot measure '", o.compile.target,
-                            "' on this machine: model tune runs candidates here")));
+    return fail(kUsage, absl::InvalidArgumentError(
+                            absl::StrCat("cannot measure '", o.compile.target,
+                                         "' on this machine: model tune runs candidates here")));
   }
   // The tasks of the default layouts (no --db): their spaces hold every block size.
   ModelCompileOptions compile;
@@ -114,9 +114,9 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
     runs.push_back(std::move(run));
   }
   if (runs.empty()) {
-    return fail(1, absl::FailedPreconditionError(absl::StrCat(
-                       o.file, " has no kernel a tuning template covers (", skipped,
-                       " tasks of templates the build does not configure yet)")));
+    return fail(1, absl::FailedPreconditionError(
+                       absl::StrCat(o.file, " has no kernel a tuning template covers (", skipped,
+                                    " tasks of templates the build does not configure yet)")));
   }
 
   std::vector<tuner::ScheduledTask> scheduled;
@@ -143,8 +143,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
       std::optional<double> estimate = s.EstimatedSeconds();
       err << "  task " << task << " (" << s.task(task).key << "): " << s.trials(task)
           << " trials, best " << Ms(s.best_seconds(task))
-          << (estimate ? absl::StrCat("; model estimate ", Ms(*estimate)) : std::string())
-          << "\n";
+          << (estimate ? absl::StrCat("; model estimate ", Ms(*estimate)) : std::string()) << "\n";
     };
   }
   absl::StatusOr<tuner::TuneTasksSummary> summary =

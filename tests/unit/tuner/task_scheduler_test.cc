@@ -64,8 +64,8 @@ TEST(TaskSchedulerTest, AFlatTaskYieldsToOneThatKeepsImproving) {
 
 TEST(TaskSchedulerTest, ItReachesALowerModelLatencyThanRoundRobinOnTheSameBudget) {
   // A heavy, slow, improving layer among cheap ones that are already near their best.
-  const std::vector<ScheduledTask> tasks = {{"conv-big", 6}, {"conv-a", 1}, {"conv-b", 1},
-                                            {"dense", 1}};
+  const std::vector<ScheduledTask> tasks = {
+      {"conv-big", 6}, {"conv-a", 1}, {"conv-b", 1}, {"dense", 1}};
   const std::vector<Curve> curves = {Falling(30e-3, 5e-3, 80), Falling(2e-3, 1.8e-3, 20),
                                      Falling(1e-3, 0.9e-3, 20), Falling(0.5e-3, 0.45e-3, 20)};
   TaskScheduler gradient(tasks, Greedy());
