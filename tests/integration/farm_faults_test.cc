@@ -38,6 +38,24 @@ bool IsBusy(tools::FarmClient& client, const std::string& key, const std::string
   return false;
 }
 
+// Submits `spec`, kills `victim` (-9) once it holds a lease, and waits for the job to succeed
+// with all its trials, each recorded once; `records` gets them.
+void KillWhenBusyAndFinish(Farm& farm, tools::FarmClient& client, const tracker::JobSpec& spec,
+                           ChildProcess& victim, const std::string& victim_id,
+                           std::vector<tuner::Record>& records) {
+  absl::StatusOr<tracker::JobStatus> job = client.SubmitJob(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_TRUE(PollUntil([&] { return IsBusy(client, spec.device_key, victim_id); }, 30, 2))
+      << victim_id << " should hold a lease";
+  victim.Signal(SIGKILL);
+  EXPECT_EQ(victim.Wait(10), 128 + SIGKILL);
+  tracker::JobStatus done = farm.WaitForJob(job->id);
+  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
+  records = farm.JobRecords(job->id);
+  EXPECT_EQ(records.size(), static_cast<size_t>(spec.trials));
+  EXPECT_TRUE(NoDuplicateConfigs(records));
+}
+
 bool AllBusy(tools::FarmClient& client, const std::string& key, size_t n) {
   auto workers = client.ListWorkers(key);
   if (!workers.ok() || workers->size() < n) return false;
@@ -88,21 +106,10 @@ TEST(FarmFaultsTest, WorkerKilledWhileBuildingItsCandidateLeavesItToAnotherWorke
   ChildProcess survivor = farm.StartWorker("cpu-build");
   ASSERT_TRUE(farm.WaitForWorkers("cpu-build", 2));
 
-  tracker::JobSpec spec = SmallJob("cpu-build", 6);
-  absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(spec);
-  ASSERT_TRUE(job.ok()) << job.status();
   // Its first lease is a build spec: killed as soon as it holds one, it is still compiling
   // (a build takes over 50 ms; this polls every 2 ms) and has reported nothing.
-  ASSERT_TRUE(PollUntil([&] { return IsBusy(*client, "cpu-build", victim_id); }, 30, 2))
-      << "the first worker should hold a lease";
-  victim.Signal(SIGKILL);
-  EXPECT_EQ(victim.Wait(10), 128 + SIGKILL);
-
-  tracker::JobStatus done = farm.WaitForJob(job->id);
-  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
-  std::vector<tuner::Record> records = farm.JobRecords(job->id);
-  EXPECT_EQ(records.size(), 6u);
-  EXPECT_TRUE(NoDuplicateConfigs(records));
+  std::vector<tuner::Record> records;
+  KillWhenBusyAndFinish(farm, *client, SmallJob("cpu-build", 6), victim, victim_id, records);
   for (const tuner::Record& r : records) {
     EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
     EXPECT_NE(r.measured_by, victim_id);
@@ -143,18 +150,8 @@ TEST(FarmFaultsTest, BuilderKilledMidBuildLeavesItToAnotherBuilder) {
 
   tracker::JobSpec spec = SmallJob("board", 6);
   spec.measure.check_correctness = true;  // the builders send the reference too
-  absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(spec);
-  ASSERT_TRUE(job.ok()) << job.status();
-  ASSERT_TRUE(PollUntil([&] { return IsBusy(*client, "board", victim_id); }, 30, 2))
-      << "the first builder should hold a build";
-  victim.Signal(SIGKILL);
-  EXPECT_EQ(victim.Wait(10), 128 + SIGKILL);
-
-  tracker::JobStatus done = farm.WaitForJob(job->id);
-  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
-  std::vector<tuner::Record> records = farm.JobRecords(job->id);
-  EXPECT_EQ(records.size(), 6u);
-  EXPECT_TRUE(NoDuplicateConfigs(records));
+  std::vector<tuner::Record> records;
+  KillWhenBusyAndFinish(farm, *client, spec, victim, victim_id, records);
   for (const tuner::Record& r : records) {
     EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
     EXPECT_EQ(r.built_by, survivor_id) << "rebuilt by the other builder, not the tracker";
