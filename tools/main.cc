@@ -384,6 +384,27 @@ int main(int argc, char** argv) {
     model_tune_cmd->add_flag("!--no-progress", t.progress, "No line per batch");
     model_tune_cmd->add_flag("--round-robin", model_tune.round_robin,
                              "Give the kernels batches in turn (the baseline of the scheduler)");
+    model_tune_cmd
+        ->add_option("--target", model_tune.compile.target,
+                     "llvm (this host), or with --tracker the target of the key's devices")
+        ->capture_default_str();
+    model_tune_cmd->add_option(
+        "--tracker", t.tracker,
+        "Tune through a farm: submit a model job to this tracker (HOST:PORT) and watch it");
+    model_tune_cmd->add_option("--key", t.key,
+                               "Farm mode: the device key of the workers that measure it");
+    model_tune_cmd->add_option("--token-file", t.token_file,
+                               "Farm mode: file holding the farm's token");
+    model_tune_cmd->add_option("--tls-root-cert", t.tls_root_cert,
+                               "Farm mode: CA certificate (PEM) to verify the tracker");
+    model_tune_cmd->add_option("--priority", t.priority, "Farm mode: share of the fleet, 1..100")
+        ->capture_default_str();
+    model_tune_cmd
+        ->add_option("--parallel-tasks", model_tune.parallel_tasks,
+                     "Farm mode: kernels tuning at once on the key's workers")
+        ->capture_default_str();
+    model_tune_cmd->add_flag("--detach", t.detach,
+                             "Farm mode: print the model job's id and return");
   }
   add_compile_options(model_tune_cmd, model_tune.compile);
   tunefarm::tools::ModelTestOptions model_test;

@@ -33,7 +33,9 @@ std::string JobSpecToJson(const JobSpec& spec) {
          {"seed", spec.seed},
          {"measure", runtime::measure::MeasureOptionsToJson(spec.measure)},
          {"priority", spec.priority},
-         {"transfer", spec.transfer}};
+         {"transfer", spec.transfer},
+         {"model_job_id", spec.model_job_id},
+         {"model_task", spec.model_task}};
   return j.dump();
 }
 
@@ -53,13 +55,15 @@ absl::StatusOr<JobSpec> JobSpecFromJson(std::string_view json) {
                             {"dtype", &spec.dtype},
                             {"target", &spec.target},
                             {"device_key", &spec.device_key},
-                            {"tuner", &spec.tuner}}) {
+                            {"tuner", &spec.tuner},
+                            {"model_job_id", &spec.model_job_id}}) {
     r.String(field, out);
   }
   for (auto [field, out] : {std::pair{"trials", &spec.trials},
                             {"batch_size", &spec.batch_size},
                             {"early_stopping", &spec.early_stopping},
-                            {"priority", &spec.priority}}) {
+                            {"priority", &spec.priority},
+                            {"model_task", &spec.model_task}}) {
     r.Int(field, out);
   }
   r.Uint("seed", &spec.seed);

@@ -30,6 +30,9 @@ struct JobSpec {
   tuner::MeasureOptions measure;
   int priority = 1;  // 1..100: the job's share of the fleet relative to other jobs
   bool transfer = false;
+  // A task of a model job: the model job's id and the task's index in it ("" and -1 otherwise).
+  std::string model_job_id;
+  int model_task = -1;
 };
 
 std::string JobSpecToJson(const JobSpec& spec);
@@ -62,6 +65,8 @@ struct JobStatus {
   int64_t updated_ms = 0;
   int priority = 1;
   std::string tuner;
+  std::string model_job_id;  // "" unless the job is a model job's task
+  int model_task = -1;
   int64_t version = 0;  // increases with every change (WatchJob waits on it)
 };
 

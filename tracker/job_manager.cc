@@ -78,6 +78,7 @@ struct JobManager::Impl {
   bool shutting_down = false;
   std::thread monitor;
   std::mt19937_64 rng;
+  std::function<void(const std::string&)> end_listener;
 
   // --- under `mu` ---
   void Touch(Job& job) {
@@ -157,6 +158,7 @@ struct JobManager::Impl {
                : end.exhausted   ? "space exhausted"
                                  : "done");
     }
+    if (end_listener) end_listener(id);
     monitor_cv.notify_all();
   }
 
@@ -199,6 +201,8 @@ struct JobManager::Impl {
     s.updated_ms = row.updated_ms;
     s.priority = row.priority;
     s.tuner = row.tuner;
+    s.model_job_id = row.model_job_id;
+    s.model_task = row.model_task;
     s.version = 1;
     absl::StatusOr<JobProgress> p = store.With([&](tuner::RecordStore& records) {
       return JobProgressFromStore(records, row.id, row.workload_key, row.target, row.device_key);
@@ -209,6 +213,16 @@ struct JobManager::Impl {
       spdlog::warn("job {}: cannot read its records: {}", row.id, p.status().ToString());
     }
     return s;
+  }
+
+  // The job as it stands: from memory when it is there (newest), else from its row.
+  JobStatus CurrentStatus(const JobRow& row) {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      auto it = jobs.find(row.id);
+      if (it != jobs.end()) return it->second->status;
+    }
+    return StatusFromRow(row);
   }
 
   // Adds a job found unfinished in the table (the tracker was stopped or killed) to the queue.
@@ -287,22 +301,37 @@ JobManager::JobManager(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 JobManager::~JobManager() { impl_->Shutdown(); }
 
-absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
-  Impl& m = *impl_;
-  if (absl::Status s = ValidateJobSpec(spec, m.options.max_trials); !s.ok()) return s;
+absl::StatusOr<std::unique_ptr<tuner::Task>> JobManager::CheckedTask(const JobSpec& spec) const {
+  if (absl::Status s = ValidateJobSpec(spec, impl_->options.max_trials); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<tuner::Task>> task = MakeJobTask(spec);
   if (!task.ok()) return task.status();
-  {
-    // The factory knows the strategy names; the job's pipeline builds the real one.
-    tuner::StrategyOptions so;
-    so.name = spec.tuner;
-    so.seed = spec.seed;
-    absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> strategy =
-        tuner::MakeSearchStrategy(**task, so);
-    if (!strategy.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("tuner: ", strategy.status().message()));
-    }
+  // The factory knows the strategy names; the job's pipeline builds the real one.
+  tuner::StrategyOptions so;
+  so.name = spec.tuner;
+  so.seed = spec.seed;
+  absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> strategy =
+      tuner::MakeSearchStrategy(**task, so);
+  if (!strategy.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("tuner: ", strategy.status().message()));
   }
+  return task;
+}
+
+absl::StatusOr<JobStatus> JobManager::Check(const JobSpec& spec) const {
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task = CheckedTask(spec);
+  if (!task.ok()) return task.status();
+  JobStatus s;
+  s.workload_key = (*task)->key();
+  s.target = (*task)->target();
+  s.device_key = spec.device_key;
+  s.trials = spec.trials;
+  return s;
+}
+
+absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
+  Impl& m = *impl_;
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task = CheckedTask(spec);
+  if (!task.ok()) return task.status();
   auto job = std::make_shared<Job>();
   job->spec = spec;
   JobStatus& s = job->status;
@@ -312,6 +341,8 @@ absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
   s.trials = spec.trials;
   s.priority = spec.priority;
   s.tuner = spec.tuner;
+  s.model_job_id = spec.model_job_id;
+  s.model_task = spec.model_task;
   s.state = JobState::kRunning;
   s.version = 1;
 
@@ -336,6 +367,8 @@ absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
   row.priority = s.priority;
   row.tuner = s.tuner;
   row.updated_ms = s.updated_ms;
+  row.model_job_id = s.model_job_id;
+  row.model_task = s.model_task;
   for (int attempt = 0;; ++attempt) {
     row.id = m.NewJobIdLocked();  // unique in memory; the table may hold older ids
     absl::Status inserted = m.table->Insert(row);
@@ -348,6 +381,70 @@ absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
                spec.target, s.device_key, s.trials);
   m.engine->Start(s.id, spec, *std::move(task));
   return job->status;
+}
+
+absl::StatusOr<JobStatus> JobManager::Extend(const std::string& id, int trials) {
+  Impl& m = *impl_;
+  std::shared_ptr<Job> job;
+  {
+    std::lock_guard<std::mutex> lock(m.mu);
+    auto it = m.jobs.find(id);
+    if (it != m.jobs.end()) job = it->second;
+  }
+  if (job == nullptr) {
+    // It ended before this tracker started: back into memory, from its row.
+    absl::StatusOr<JobRow> row = m.table->Get(id);
+    if (!row.ok()) return row.status();
+    absl::StatusOr<JobSpec> spec = JobSpecFromJson(row->spec_json);
+    if (!spec.ok()) return spec.status();
+    job = std::make_shared<Job>();
+    job->spec = *std::move(spec);
+    job->status = m.StatusFromRow(*row);
+    std::lock_guard<std::mutex> lock(m.mu);
+    job = m.jobs.try_emplace(id, job).first->second;
+  }
+  std::lock_guard<std::mutex> lock(m.mu);
+  if (m.shutting_down) return absl::UnavailableError("the tracker is shutting down");
+  const JobState state = job->status.state;
+  if (!IsFinished(state)) {
+    return absl::FailedPreconditionError(absl::StrCat("job ", id, " is still running"));
+  }
+  if (state != JobState::kSucceeded) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "job ", id, " ended ", std::string(JobStateName(state)), ": it cannot be extended"));
+  }
+  if (trials <= job->spec.trials || trials > m.options.max_trials) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("job ", id, " has ", job->spec.trials, " trials: a new total must be in ",
+                     job->spec.trials + 1, "..", m.options.max_trials, ", got ", trials));
+  }
+  JobSpec spec = job->spec;
+  spec.trials = trials;
+  const int64_t now = m.options.clock->NowMs();
+  if (absl::Status s = m.table->Reopen(id, trials, JobSpecToJson(spec), now); !s.ok()) {
+    return s;
+  }
+  job->spec = spec;
+  job->status.trials = trials;
+  m.SetState(*job, JobState::kRunning, m.DesiredMessage(*job));
+  m.engine->Start(id, std::move(spec), nullptr);
+  return job->status;
+}
+
+std::vector<JobStatus> JobManager::ListOfModelJob(const std::string& model_job_id) const {
+  absl::StatusOr<std::vector<JobRow>> rows = impl_->table->ListOfModelJob(model_job_id);
+  if (!rows.ok()) {
+    spdlog::error("model job {}: cannot list its jobs: {}", model_job_id, rows.status().ToString());
+    return {};
+  }
+  std::vector<JobStatus> out;
+  for (const JobRow& row : *rows) out.push_back(impl_->CurrentStatus(row));
+  return out;
+}
+
+void JobManager::SetEndListener(std::function<void(const std::string& job_id)> listener) {
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  impl_->end_listener = std::move(listener);
 }
 
 absl::StatusOr<JobStatus> JobManager::Get(const std::string& id) const {
@@ -385,17 +482,8 @@ std::vector<JobStatus> JobManager::List(bool include_finished, int limit) const 
   }
   std::vector<JobStatus> out;
   for (const JobRow& row : *rows) {
-    {
-      std::lock_guard<std::mutex> lock(impl_->mu);
-      auto it = impl_->jobs.find(row.id);
-      if (it != impl_->jobs.end()) {
-        if (include_finished || !IsFinished(it->second->status.state)) {
-          out.push_back(it->second->status);
-        }
-        continue;
-      }
-    }
-    out.push_back(impl_->StatusFromRow(row));
+    JobStatus status = impl_->CurrentStatus(row);
+    if (include_finished || !IsFinished(status.state)) out.push_back(std::move(status));
   }
   return out;
 }

@@ -15,13 +15,59 @@ namespace {
 
 constexpr char kColumns[] =
     "id, workload_key, target, device_key, created_ms, spec_json, state, message, trials, "
-    "priority, tuner, updated_ms";
+    "priority, tuner, updated_ms, model_job_id, model_task";
+constexpr char kModelJobColumns[] =
+    "id, model_name, target, device_key, spec_json, state, message, trials, created_ms, "
+    "updated_ms";
+constexpr char kUnfinished[] = "WHERE state IN ('queued', 'running') ";
 
 // Must wait for the record store's writers (the job engine's, on another connection) rather
 // than fail at once.
 constexpr int kBusyTimeoutMs = 5000;
 
-absl::StatusOr<JobRow> ReadRow(const tuner::SqliteStatement& stmt) {
+absl::StatusOr<JobState> ReadState(const tuner::SqliteStatement& stmt, int col,
+                                   absl::string_view what, const std::string& id) {
+  absl::StatusOr<JobState> state = ParseJobState(stmt.ColumnText(col));
+  if (!state.ok()) {
+    return absl::DataLossError(absl::StrCat(what, " ", id, ": ", state.status().message()));
+  }
+  return state;
+}
+
+// Where each row type lives and how a row is read.
+template <typename Row>
+struct RowTraits;
+
+template <>
+struct RowTraits<JobRow> {
+  static constexpr const char* kTable = "jobs";
+  static constexpr const char* kColumnList = kColumns;
+  static absl::StatusOr<JobRow> Read(const tuner::SqliteStatement& stmt);
+};
+
+template <>
+struct RowTraits<ModelJobRow> {
+  static constexpr const char* kTable = "model_jobs";
+  static constexpr const char* kColumnList = kModelJobColumns;
+  static absl::StatusOr<ModelJobRow> Read(const tuner::SqliteStatement& stmt) {
+    ModelJobRow row;
+    row.id = stmt.ColumnText(0);
+    row.model_name = stmt.ColumnText(1);
+    row.target = stmt.ColumnText(2);
+    row.device_key = stmt.ColumnText(3);
+    row.spec_json = stmt.ColumnText(4);
+    absl::StatusOr<JobState> state = ReadState(stmt, 5, "model job", row.id);
+    if (!state.ok()) return state.status();
+    row.state = *state;
+    row.message = stmt.ColumnText(6);
+    row.trials = static_cast<int>(stmt.ColumnInt(7));
+    row.created_ms = stmt.ColumnInt(8);
+    row.updated_ms = stmt.ColumnInt(9);
+    return row;
+  }
+};
+
+absl::StatusOr<JobRow> RowTraits<JobRow>::Read(const tuner::SqliteStatement& stmt) {
   JobRow row;
   row.id = stmt.ColumnText(0);
   row.workload_key = stmt.ColumnText(1);
@@ -29,17 +75,28 @@ absl::StatusOr<JobRow> ReadRow(const tuner::SqliteStatement& stmt) {
   row.device_key = stmt.ColumnText(3);
   row.created_ms = stmt.ColumnInt(4);
   row.spec_json = stmt.ColumnText(5);
-  absl::StatusOr<JobState> state = ParseJobState(stmt.ColumnText(6));
-  if (!state.ok()) {
-    return absl::DataLossError(absl::StrCat("job ", row.id, ": ", state.status().message()));
-  }
+  absl::StatusOr<JobState> state = ReadState(stmt, 6, "job", row.id);
+  if (!state.ok()) return state.status();
   row.state = *state;
   row.message = stmt.ColumnText(7);
   row.trials = static_cast<int>(stmt.ColumnInt(8));
   row.priority = static_cast<int>(stmt.ColumnInt(9));
   row.tuner = stmt.ColumnText(10);
   row.updated_ms = stmt.ColumnInt(11);
+  row.model_job_id = stmt.ColumnText(12);
+  row.model_task = static_cast<int>(stmt.ColumnInt(13));
   return row;
+}
+
+// After an UPDATE of row `id` of `table`: NotFound when it matched none.
+absl::Status ChangedARow(tuner::SqliteDb& db, absl::string_view table, const std::string& id) {
+  absl::StatusOr<int64_t> changed = db.QueryInt("SELECT changes()");
+  if (!changed.ok()) return changed.status();
+  if (*changed == 0) {
+    return absl::NotFoundError(
+        absl::StrCat(table == "model_jobs" ? "no model job " : "no job ", id));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -58,21 +115,22 @@ absl::StatusOr<std::unique_ptr<JobTable>> JobTable::Open(const std::string& db_p
   return std::unique_ptr<JobTable>(new JobTable(*std::move(db)));
 }
 
+absl::Status JobTable::CheckIdFree(const char* table, const std::string& id) {
+  absl::StatusOr<tuner::SqliteStatement> q =
+      db_.Prepare(absl::StrCat("SELECT COUNT(*) FROM ", table, " WHERE id = ?"));
+  if (!q.ok()) return q.status();
+  TF_RETURN_IF_ERROR(q->BindText(1, id));
+  absl::StatusOr<bool> has = q->Step();
+  if (!has.ok()) return has.status();
+  if (q->ColumnInt(0) > 0) return absl::AlreadyExistsError(absl::StrCat(id, " exists"));
+  return absl::OkStatus();
+}
+
 absl::Status JobTable::Insert(const JobRow& row) {
   std::lock_guard<std::mutex> lock(mu_);
-  absl::StatusOr<int64_t> taken = [&]() -> absl::StatusOr<int64_t> {
-    absl::StatusOr<tuner::SqliteStatement> q =
-        db_.Prepare("SELECT COUNT(*) FROM jobs WHERE id = ?");
-    if (!q.ok()) return q.status();
-    TF_RETURN_IF_ERROR(q->BindText(1, row.id));
-    absl::StatusOr<bool> has = q->Step();
-    if (!has.ok()) return has.status();
-    return q->ColumnInt(0);
-  }();
-  if (!taken.ok()) return taken.status();
-  if (*taken > 0) return absl::AlreadyExistsError(absl::StrCat("job ", row.id, " exists"));
+  TF_RETURN_IF_ERROR(CheckIdFree("jobs", row.id));
   absl::StatusOr<tuner::SqliteStatement> stmt = db_.Prepare(
-      absl::StrCat("INSERT INTO jobs (", kColumns, ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"));
+      absl::StrCat("INSERT INTO jobs (", kColumns, ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   if (!stmt.ok()) return stmt.status();
   TF_RETURN_IF_ERROR(stmt->BindText(1, row.id));
   TF_RETURN_IF_ERROR(stmt->BindText(2, row.workload_key));
@@ -86,59 +144,131 @@ absl::Status JobTable::Insert(const JobRow& row) {
   TF_RETURN_IF_ERROR(stmt->BindInt(10, row.priority));
   TF_RETURN_IF_ERROR(stmt->BindText(11, row.tuner));
   TF_RETURN_IF_ERROR(stmt->BindInt(12, row.updated_ms));
+  TF_RETURN_IF_ERROR(stmt->BindText(13, row.model_job_id));
+  TF_RETURN_IF_ERROR(stmt->BindInt(14, row.model_task));
   return stmt->Run();
 }
 
 absl::Status JobTable::UpdateState(const std::string& id, JobState state,
                                    const std::string& message, int64_t updated_ms) {
+  return UpdateStateOf("jobs", id, state, message, updated_ms);
+}
+
+absl::Status JobTable::UpdateStateOf(const char* table, const std::string& id, JobState state,
+                                     const std::string& message, int64_t updated_ms) {
   std::lock_guard<std::mutex> lock(mu_);
-  absl::StatusOr<tuner::SqliteStatement> stmt =
-      db_.Prepare("UPDATE jobs SET state = ?, message = ?, updated_ms = ? WHERE id = ?");
+  absl::StatusOr<tuner::SqliteStatement> stmt = db_.Prepare(
+      absl::StrCat("UPDATE ", table, " SET state = ?, message = ?, updated_ms = ? WHERE id = ?"));
   if (!stmt.ok()) return stmt.status();
   TF_RETURN_IF_ERROR(stmt->BindText(1, JobStateName(state)));
   TF_RETURN_IF_ERROR(stmt->BindText(2, message));
   TF_RETURN_IF_ERROR(stmt->BindInt(3, updated_ms));
   TF_RETURN_IF_ERROR(stmt->BindText(4, id));
   TF_RETURN_IF_ERROR(stmt->Run());
-  absl::StatusOr<int64_t> changed = db_.QueryInt("SELECT changes()");
-  if (!changed.ok()) return changed.status();
-  if (*changed == 0) return absl::NotFoundError(absl::StrCat("no job ", id));
-  return absl::OkStatus();
+  return ChangedARow(db_, table, id);
+}
+
+absl::Status JobTable::Reopen(const std::string& id, int trials, const std::string& spec_json,
+                              int64_t updated_ms) {
+  std::lock_guard<std::mutex> lock(mu_);
+  absl::StatusOr<tuner::SqliteStatement> stmt = db_.Prepare(
+      "UPDATE jobs SET trials = ?, spec_json = ?, state = 'running', message = '', "
+      "updated_ms = ? WHERE id = ?");
+  if (!stmt.ok()) return stmt.status();
+  TF_RETURN_IF_ERROR(stmt->BindInt(1, trials));
+  TF_RETURN_IF_ERROR(stmt->BindText(2, spec_json));
+  TF_RETURN_IF_ERROR(stmt->BindInt(3, updated_ms));
+  TF_RETURN_IF_ERROR(stmt->BindText(4, id));
+  TF_RETURN_IF_ERROR(stmt->Run());
+  return ChangedARow(db_, "jobs", id);
+}
+
+absl::StatusOr<std::vector<JobRow>> JobTable::ListOfModelJob(const std::string& model_job_id) {
+  return Query<JobRow>("WHERE model_job_id = ? ORDER BY created_ms ASC, rowid ASC", {model_job_id});
 }
 
 absl::StatusOr<std::vector<JobRow>> JobTable::LoadUnfinished() {
-  return Query("WHERE state IN ('queued', 'running') ORDER BY created_ms ASC, rowid ASC", {});
+  return Query<JobRow>(absl::StrCat(kUnfinished, "ORDER BY created_ms ASC, rowid ASC"), {});
 }
 
-absl::StatusOr<std::vector<JobRow>> JobTable::List(bool include_finished, int limit) {
-  std::string sql = include_finished ? "" : "WHERE state IN ('queued', 'running') ";
+namespace {
+
+std::string ListClause(bool include_finished, int limit) {
+  std::string sql = include_finished ? "" : kUnfinished;
   absl::StrAppend(&sql, "ORDER BY created_ms DESC, rowid DESC");
   if (limit > 0) absl::StrAppend(&sql, " LIMIT ", limit);
-  return Query(sql, {});
+  return sql;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<JobRow>> JobTable::List(bool include_finished, int limit) {
+  return Query<JobRow>(ListClause(include_finished, limit), {});
 }
 
 absl::StatusOr<JobRow> JobTable::Get(const std::string& id) {
-  absl::StatusOr<std::vector<JobRow>> rows = Query("WHERE id = ?", {id});
+  absl::StatusOr<std::vector<JobRow>> rows = Query<JobRow>("WHERE id = ?", {id});
   if (!rows.ok()) return rows.status();
   if (rows->empty()) return absl::NotFoundError(absl::StrCat("no job ", id));
   return rows->front();
 }
 
-absl::StatusOr<std::vector<JobRow>> JobTable::Query(const std::string& where_and_order,
-                                                    const std::vector<std::string>& params) {
+absl::Status JobTable::InsertModelJob(const ModelJobRow& row) {
+  std::lock_guard<std::mutex> lock(mu_);
+  TF_RETURN_IF_ERROR(CheckIdFree("model_jobs", row.id));
+  absl::StatusOr<tuner::SqliteStatement> stmt = db_.Prepare(
+      absl::StrCat("INSERT INTO model_jobs (", kModelJobColumns, ") VALUES (?,?,?,?,?,?,?,?,?,?)"));
+  if (!stmt.ok()) return stmt.status();
+  TF_RETURN_IF_ERROR(stmt->BindText(1, row.id));
+  TF_RETURN_IF_ERROR(stmt->BindText(2, row.model_name));
+  TF_RETURN_IF_ERROR(stmt->BindText(3, row.target));
+  TF_RETURN_IF_ERROR(stmt->BindText(4, row.device_key));
+  TF_RETURN_IF_ERROR(stmt->BindText(5, row.spec_json));
+  TF_RETURN_IF_ERROR(stmt->BindText(6, JobStateName(row.state)));
+  TF_RETURN_IF_ERROR(stmt->BindText(7, row.message));
+  TF_RETURN_IF_ERROR(stmt->BindInt(8, row.trials));
+  TF_RETURN_IF_ERROR(stmt->BindInt(9, row.created_ms));
+  TF_RETURN_IF_ERROR(stmt->BindInt(10, row.updated_ms));
+  return stmt->Run();
+}
+
+absl::Status JobTable::UpdateModelJobState(const std::string& id, JobState state,
+                                           const std::string& message, int64_t updated_ms) {
+  return UpdateStateOf("model_jobs", id, state, message, updated_ms);
+}
+
+absl::StatusOr<std::vector<ModelJobRow>> JobTable::LoadUnfinishedModelJobs() {
+  return Query<ModelJobRow>(absl::StrCat(kUnfinished, "ORDER BY created_ms ASC, rowid ASC"), {});
+}
+
+absl::StatusOr<std::vector<ModelJobRow>> JobTable::ListModelJobs(bool include_finished, int limit) {
+  return Query<ModelJobRow>(ListClause(include_finished, limit), {});
+}
+
+absl::StatusOr<ModelJobRow> JobTable::GetModelJob(const std::string& id) {
+  absl::StatusOr<std::vector<ModelJobRow>> rows = Query<ModelJobRow>("WHERE id = ?", {id});
+  if (!rows.ok()) return rows.status();
+  if (rows->empty()) return absl::NotFoundError(absl::StrCat("no model job ", id));
+  return rows->front();
+}
+
+template <typename Row>
+absl::StatusOr<std::vector<Row>> JobTable::Query(const std::string& where_and_order,
+                                                 const std::vector<std::string>& params) {
   std::lock_guard<std::mutex> lock(mu_);
   absl::StatusOr<tuner::SqliteStatement> stmt =
-      db_.Prepare(absl::StrCat("SELECT ", kColumns, " FROM jobs ", where_and_order));
+      db_.Prepare(absl::StrCat("SELECT ", RowTraits<Row>::kColumnList, " FROM ",
+                               RowTraits<Row>::kTable, " ", where_and_order));
   if (!stmt.ok()) return stmt.status();
   for (size_t i = 0; i < params.size(); ++i) {
     TF_RETURN_IF_ERROR(stmt->BindText(static_cast<int>(i + 1), params[i]));
   }
-  std::vector<JobRow> rows;
+  std::vector<Row> rows;
   for (;;) {
     absl::StatusOr<bool> has = stmt->Step();
     if (!has.ok()) return has.status();
     if (!*has) break;
-    absl::StatusOr<JobRow> row = ReadRow(*stmt);
+    absl::StatusOr<Row> row = RowTraits<Row>::Read(*stmt);
     if (!row.ok()) return row.status();
     rows.push_back(*std::move(row));
   }

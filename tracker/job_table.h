@@ -1,5 +1,6 @@
-// JobTable: the `jobs` table of the record database (schema v4), where the tracker keeps every
-// job's spec and state so that a restarted tracker finds its unfinished jobs again.
+// JobTable: the `jobs` and `model_jobs` tables of the record database (schema v4 and v6), where
+// the tracker keeps every job's and model job's spec and state so that a restarted tracker finds
+// its unfinished ones again.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,22 @@ struct JobRow {
   int priority = 1;
   std::string tuner;
   int64_t updated_ms = 0;
+  std::string model_job_id;  // "" unless a model job's task
+  int model_task = -1;
+};
+
+// One model job's row; its tasks' jobs are rows of `jobs` naming it (model_job_id).
+struct ModelJobRow {
+  std::string id;
+  std::string model_name;
+  std::string target;
+  std::string device_key;
+  std::string spec_json;  // kept as stored (ModelJobSpecFromJson parses it)
+  JobState state = JobState::kQueued;
+  std::string message;
+  int trials = 0;
+  int64_t created_ms = 0;
+  int64_t updated_ms = 0;
 };
 
 // Thread-safe: one connection behind a mutex (engine threads report state changes concurrently).
@@ -44,6 +61,13 @@ class JobTable {
   // NotFound for an unknown id.
   absl::Status UpdateState(const std::string& id, JobState state, const std::string& message,
                            int64_t updated_ms);
+  // A model job's task gets more trials: its total and its spec (which records the total)
+  // change and it is running again, in one write (a tracker killed after it resumes the job).
+  // NotFound for an unknown id.
+  absl::Status Reopen(const std::string& id, int trials, const std::string& spec_json,
+                      int64_t updated_ms);
+  // The tasks' jobs of a model job, oldest first.
+  absl::StatusOr<std::vector<JobRow>> ListOfModelJob(const std::string& model_job_id);
   // Queued and running jobs, oldest first: what a starting tracker resumes.
   absl::StatusOr<std::vector<JobRow>> LoadUnfinished();
   // Newest first, at most `limit` (<= 0: all); `include_finished` false: queued and running only.
@@ -51,10 +75,22 @@ class JobTable {
   // NotFound for an unknown id.
   absl::StatusOr<JobRow> Get(const std::string& id);
 
+  // The same for model jobs. AlreadyExists / NotFound as above.
+  absl::Status InsertModelJob(const ModelJobRow& row);
+  absl::Status UpdateModelJobState(const std::string& id, JobState state,
+                                   const std::string& message, int64_t updated_ms);
+  absl::StatusOr<std::vector<ModelJobRow>> LoadUnfinishedModelJobs();
+  absl::StatusOr<std::vector<ModelJobRow>> ListModelJobs(bool include_finished, int limit);
+  absl::StatusOr<ModelJobRow> GetModelJob(const std::string& id);
+
  private:
   explicit JobTable(tuner::SqliteDb db) : db_(std::move(db)) {}
-  absl::StatusOr<std::vector<JobRow>> Query(const std::string& where_and_order,
-                                            const std::vector<std::string>& params);
+  template <typename Row>
+  absl::StatusOr<std::vector<Row>> Query(const std::string& where_and_order,
+                                         const std::vector<std::string>& params);
+  absl::Status UpdateStateOf(const char* table, const std::string& id, JobState state,
+                             const std::string& message, int64_t updated_ms);
+  absl::Status CheckIdFree(const char* table, const std::string& id);
 
   std::mutex mu_;
   tuner::SqliteDb db_;

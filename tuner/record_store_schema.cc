@@ -83,6 +83,25 @@ CREATE INDEX jobs_state ON jobs (state, created_ms);
      R"sql(
 ALTER TABLE records ADD COLUMN built_by TEXT NOT NULL DEFAULT '';
 )sql"},
+    {6, "model jobs: one trial budget spread over a model's tasks, each task a job of its own",
+     R"sql(
+CREATE TABLE model_jobs (
+  id TEXT PRIMARY KEY,
+  model_name TEXT NOT NULL,
+  target TEXT NOT NULL,
+  device_key TEXT NOT NULL,
+  spec_json TEXT NOT NULL,
+  state TEXT NOT NULL,
+  message TEXT NOT NULL,
+  trials INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL,
+  updated_ms INTEGER NOT NULL
+);
+CREATE INDEX model_jobs_state ON model_jobs (state, created_ms);
+ALTER TABLE jobs ADD COLUMN model_job_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN model_task INTEGER NOT NULL DEFAULT -1;
+CREATE INDEX jobs_model_job ON jobs (model_job_id);
+)sql"},
 };
 
 absl::Status ApplyOne(SqliteDb& db, const Migration& m) {

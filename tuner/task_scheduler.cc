@@ -13,10 +13,13 @@ TaskScheduler::TaskScheduler(std::vector<ScheduledTask> tasks, TaskSchedulerOpti
   options_.alpha = std::clamp(options_.alpha, 0.0, 1.0);
 }
 
-std::optional<int> TaskScheduler::Next() {
+std::optional<int> TaskScheduler::Next(const std::vector<bool>& busy) {
+  auto is_open = [&](int i) {
+    return !state_[i].finished && !(static_cast<size_t>(i) < busy.size() && busy[i]);
+  };
   std::vector<int> open;
   for (int i = 0; i < size(); ++i) {
-    if (!state_[i].finished) open.push_back(i);
+    if (is_open(i)) open.push_back(i);
   }
   if (open.empty()) return std::nullopt;
   auto give = [&](int i) {
@@ -27,7 +30,7 @@ std::optional<int> TaskScheduler::Next() {
     // The first open task at or after the turn.
     for (int step = 0; step < size(); ++step) {
       const int i = (next_round_robin_ + step) % size();
-      if (!state_[i].finished) {
+      if (is_open(i)) {
         next_round_robin_ = (i + 1) % size();
         return give(i);
       }
@@ -60,6 +63,13 @@ void TaskScheduler::Observe(int task, int trials, double best_seconds) {
     s.best_seconds = best_seconds;
   }
   if (s.best_seconds > 0) s.history.emplace_back(s.trials, s.best_seconds);
+}
+
+void TaskScheduler::Restore(int task, int batches, int trials, double best_seconds) {
+  TaskState& s = state_[task];
+  s = TaskState{};
+  s.batches = std::max(0, batches);
+  Observe(task, trials, best_seconds);
 }
 
 void TaskScheduler::Finish(int task) { state_[task].finished = true; }

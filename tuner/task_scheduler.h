@@ -35,11 +35,17 @@ class TaskScheduler {
  public:
   TaskScheduler(std::vector<ScheduledTask> tasks, TaskSchedulerOptions options);
 
-  // The task to give the next batch to, or nullopt once every task is finished.
-  std::optional<int> Next();
+  // The task to give the next batch to, or nullopt once every task is finished or busy. A task
+  // with busy[i] set still has a batch running (the farm runs several tasks' batches at once)
+  // and is passed over.
+  std::optional<int> Next(const std::vector<bool>& busy = {});
   // A batch of `task` ended: `trials` more were measured, and its best time is now
   // `best_seconds` (0: no valid result yet).
   void Observe(int task, int trials, double best_seconds);
+  // A task's state carried over from an earlier run (a model job resumed by a restarted
+  // tracker): `batches` given, `trials` measured, its best time now (0: none). Its history
+  // restarts there.
+  void Restore(int task, int batches, int trials, double best_seconds);
   // The task will propose nothing more (its space is exhausted, it stopped early, or it failed).
   void Finish(int task);
 

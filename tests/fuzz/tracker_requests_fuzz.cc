@@ -1,6 +1,6 @@
 // What a client or a worker sends the tracker, through the same conversions and checks the
-// services run at their edge: a SubmitJobRequest (the bytes as protobuf) into a validated
-// JobSpec, the stored job JSON back into a JobSpec, and a worker's MeasureOutcome into a result.
+// services run at their edge: a SubmitJobRequest or SubmitModelJobRequest (the bytes as
+// protobuf) into a validated spec, the stored JSON back into a spec, and a worker's result.
 // Validation only: nothing is queued or measured.
 #include <cstdint>
 #include <cstdlib>
@@ -10,6 +10,8 @@
 #include "proto/tunefarm/v1/worker.pb.h"
 #include "tracker/job.h"
 #include "tracker/job_runner.h"
+#include "tracker/model_job.h"
+#include "tracker/service/model_job_conversion.h"
 #include "tracker/service/proto_conversion.h"
 
 namespace tracker = tunefarm::tracker;
@@ -27,6 +29,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (!again.ok()) std::abort();
     }
   }
+  v1::SubmitModelJobRequest model_request;
+  if (model_request.ParseFromArray(data, static_cast<int>(size))) {
+    absl::StatusOr<tracker::ModelJobSpec> spec = tracker::ModelJobSpecFromProto(model_request);
+    if (spec.ok() && tracker::ValidateModelJobSpec(*spec, /*max_trials=*/100000).ok()) {
+      absl::StatusOr<tracker::ModelJobSpec> again =
+          tracker::ModelJobSpecFromJson(tracker::ModelJobSpecToJson(*spec));
+      if (!again.ok() || again->tasks.size() != spec->tasks.size()) std::abort();
+    }
+  }
   v1::LeaseResult result;
   if (result.ParseFromArray(data, static_cast<int>(size))) {
     tracker::WorkOutcome o = tracker::WorkOutcomeFromResult(result, "fuzz-worker");
@@ -38,5 +49,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   (void)tracker::JobSpecFromJson(bytes);
+  (void)tracker::ModelJobSpecFromJson(bytes);
   return 0;
 }

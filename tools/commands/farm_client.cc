@@ -6,6 +6,7 @@
 #include "proto/tunefarm/v1/tracker.grpc.pb.h"
 #include "tools/commands/farm_channel.h"
 #include "tools/commands/token_file.h"
+#include "tracker/service/model_job_conversion.h"
 #include "tracker/service/proto_conversion.h"
 
 namespace tunefarm::tools {
@@ -30,7 +31,46 @@ struct FarmClient::Impl {
   std::unique_ptr<grpc::ClientContext> Context(bool deadline = true) const {
     return MakeFarmContext(options, deadline);
   }
+
+  // One unary call: rpc(stub, context, request, &response), then convert(response).
+  template <typename Response, typename Request, typename Rpc, typename Convert>
+  auto Unary(Rpc rpc, const Request& request, Convert convert)
+      -> absl::StatusOr<decltype(convert(std::declval<const Response&>()))> {
+    Response response;
+    auto ctx = Context();
+    grpc::Status s = ((*stub).*rpc)(ctx.get(), request, &response);
+    if (!s.ok()) return FromGrpcStatus(s, options.address);
+    return convert(response);
+  }
+
+  // Calls on_event(convert(message)) for each streamed message until the stream ends (OK) or
+  // on_event returns false (Cancelled).
+  template <typename Message, typename Request, typename Rpc, typename Convert, typename OnEvent>
+  absl::Status Watch(Rpc rpc, const Request& request, Convert convert, const OnEvent& on_event) {
+    auto ctx = Context(/*deadline=*/false);  // a job may tune for hours
+    std::unique_ptr<grpc::ClientReader<Message>> reader = ((*stub).*rpc)(ctx.get(), request);
+    Message message;
+    while (reader->Read(&message)) {
+      if (!on_event(convert(message))) {
+        ctx->TryCancel();
+        reader->Finish();
+        return absl::CancelledError("stopped watching");
+      }
+    }
+    return FromGrpcStatus(reader->Finish(), options.address);
+  }
 };
+
+namespace {
+
+template <typename Request>
+Request WithId(const std::string& id) {
+  Request r;
+  r.set_id(id);
+  return r;
+}
+
+}  // namespace
 
 FarmClient::FarmClient(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 FarmClient::~FarmClient() = default;
@@ -51,31 +91,18 @@ absl::StatusOr<std::unique_ptr<FarmClient>> FarmClient::Connect(const FarmAddres
 }
 
 absl::StatusOr<tracker::JobStatus> FarmClient::SubmitJob(const tracker::JobSpec& spec) {
-  pb::Job job;
-  auto ctx = impl_->Context();
-  grpc::Status s = impl_->stub->SubmitJob(ctx.get(), tracker::JobSpecToProto(spec), &job);
-  if (!s.ok()) return FromGrpcStatus(s, impl_->options.address);
-  return tracker::JobStatusFromProto(job);
+  return impl_->Unary<pb::Job>(&pb::TrackerService::Stub::SubmitJob, tracker::JobSpecToProto(spec),
+                               tracker::JobStatusFromProto);
 }
 
 absl::StatusOr<tracker::JobStatus> FarmClient::GetJob(const std::string& id) {
-  pb::GetJobRequest request;
-  request.set_id(id);
-  pb::Job job;
-  auto ctx = impl_->Context();
-  grpc::Status s = impl_->stub->GetJob(ctx.get(), request, &job);
-  if (!s.ok()) return FromGrpcStatus(s, impl_->options.address);
-  return tracker::JobStatusFromProto(job);
+  return impl_->Unary<pb::Job>(&pb::TrackerService::Stub::GetJob, WithId<pb::GetJobRequest>(id),
+                               tracker::JobStatusFromProto);
 }
 
 absl::StatusOr<tracker::JobStatus> FarmClient::CancelJob(const std::string& id) {
-  pb::CancelJobRequest request;
-  request.set_id(id);
-  pb::Job job;
-  auto ctx = impl_->Context();
-  grpc::Status s = impl_->stub->CancelJob(ctx.get(), request, &job);
-  if (!s.ok()) return FromGrpcStatus(s, impl_->options.address);
-  return tracker::JobStatusFromProto(job);
+  return impl_->Unary<pb::Job>(&pb::TrackerService::Stub::CancelJob,
+                               WithId<pb::CancelJobRequest>(id), tracker::JobStatusFromProto);
 }
 
 absl::StatusOr<std::vector<tracker::JobStatus>> FarmClient::ListJobs(bool include_finished,
@@ -83,31 +110,62 @@ absl::StatusOr<std::vector<tracker::JobStatus>> FarmClient::ListJobs(bool includ
   pb::ListJobsRequest request;
   request.set_include_finished(include_finished);
   request.set_limit(limit);
-  pb::ListJobsResponse response;
-  auto ctx = impl_->Context();
-  grpc::Status s = impl_->stub->ListJobs(ctx.get(), request, &response);
-  if (!s.ok()) return FromGrpcStatus(s, impl_->options.address);
-  std::vector<tracker::JobStatus> jobs;
-  for (const pb::Job& j : response.jobs()) jobs.push_back(tracker::JobStatusFromProto(j));
-  return jobs;
+  return impl_->Unary<pb::ListJobsResponse>(&pb::TrackerService::Stub::ListJobs, request,
+                                            [](const pb::ListJobsResponse& response) {
+                                              std::vector<tracker::JobStatus> jobs;
+                                              for (const pb::Job& j : response.jobs())
+                                                jobs.push_back(tracker::JobStatusFromProto(j));
+                                              return jobs;
+                                            });
 }
 
 absl::Status FarmClient::WatchJob(const std::string& id,
                                   const std::function<bool(const tracker::JobStatus&)>& on_event) {
-  pb::WatchJobRequest request;
-  request.set_id(id);
-  auto ctx = impl_->Context(/*deadline=*/false);  // a job may tune for hours
-  std::unique_ptr<grpc::ClientReader<pb::JobEvent>> reader =
-      impl_->stub->WatchJob(ctx.get(), request);
-  pb::JobEvent event;
-  while (reader->Read(&event)) {
-    if (!on_event(tracker::JobStatusFromProto(event.job()))) {
-      ctx->TryCancel();
-      reader->Finish();
-      return absl::CancelledError("stopped watching");
-    }
-  }
-  return FromGrpcStatus(reader->Finish(), impl_->options.address);
+  return impl_->Watch<pb::JobEvent>(
+      &pb::TrackerService::Stub::WatchJob, WithId<pb::WatchJobRequest>(id),
+      [](const pb::JobEvent& event) { return tracker::JobStatusFromProto(event.job()); }, on_event);
+}
+
+absl::StatusOr<tracker::ModelJobStatus> FarmClient::SubmitModelJob(
+    const tracker::ModelJobSpec& spec) {
+  return impl_->Unary<pb::ModelJob>(&pb::TrackerService::Stub::SubmitModelJob,
+                                    tracker::ModelJobSpecToProto(spec),
+                                    tracker::ModelJobStatusFromProto);
+}
+
+absl::StatusOr<tracker::ModelJobStatus> FarmClient::GetModelJob(const std::string& id) {
+  return impl_->Unary<pb::ModelJob>(&pb::TrackerService::Stub::GetModelJob,
+                                    WithId<pb::GetModelJobRequest>(id),
+                                    tracker::ModelJobStatusFromProto);
+}
+
+absl::StatusOr<tracker::ModelJobStatus> FarmClient::CancelModelJob(const std::string& id) {
+  return impl_->Unary<pb::ModelJob>(&pb::TrackerService::Stub::CancelModelJob,
+                                    WithId<pb::CancelModelJobRequest>(id),
+                                    tracker::ModelJobStatusFromProto);
+}
+
+absl::StatusOr<std::vector<tracker::ModelJobStatus>> FarmClient::ListModelJobs(
+    bool include_finished, int limit) {
+  pb::ListModelJobsRequest request;
+  request.set_include_finished(include_finished);
+  request.set_limit(limit);
+  return impl_->Unary<pb::ListModelJobsResponse>(
+      &pb::TrackerService::Stub::ListModelJobs, request,
+      [](const pb::ListModelJobsResponse& response) {
+        std::vector<tracker::ModelJobStatus> jobs;
+        for (const pb::ModelJob& j : response.model_jobs()) {
+          jobs.push_back(tracker::ModelJobStatusFromProto(j));
+        }
+        return jobs;
+      });
+}
+
+absl::Status FarmClient::WatchModelJob(
+    const std::string& id, const std::function<bool(const tracker::ModelJobStatus&)>& on_event) {
+  return impl_->Watch<pb::ModelJob>(&pb::TrackerService::Stub::WatchModelJob,
+                                    WithId<pb::WatchModelJobRequest>(id),
+                                    tracker::ModelJobStatusFromProto, on_event);
 }
 
 absl::StatusOr<std::vector<tracker::WorkerSnapshot>> FarmClient::ListWorkers(

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "tracker/dispatcher.h"
 #include "tracker/job.h"
+#include "tracker/model_job.h"
 #include "tuner/record.h"
 
 namespace tunefarm::tools {
@@ -52,6 +53,14 @@ class FarmClient {
   // false (Cancelled).
   absl::Status WatchJob(const std::string& id,
                         const std::function<bool(const tracker::JobStatus&)>& on_event);
+  // Model jobs, the same way.
+  absl::StatusOr<tracker::ModelJobStatus> SubmitModelJob(const tracker::ModelJobSpec& spec);
+  absl::StatusOr<tracker::ModelJobStatus> GetModelJob(const std::string& id);
+  absl::StatusOr<tracker::ModelJobStatus> CancelModelJob(const std::string& id);
+  absl::StatusOr<std::vector<tracker::ModelJobStatus>> ListModelJobs(bool include_finished,
+                                                                     int limit);
+  absl::Status WatchModelJob(const std::string& id,
+                             const std::function<bool(const tracker::ModelJobStatus&)>& on_event);
   absl::StatusOr<std::vector<tracker::WorkerSnapshot>> ListWorkers(const std::string& device_key);
   absl::StatusOr<std::vector<BestRecord>> QueryBest(const std::string& workload,
                                                     const std::string& target,

@@ -13,9 +13,26 @@ void PrintJob(const tracker::JobStatus& j, std::ostream& out) {
                 std::string(tracker::JobStateName(j.state)).c_str(), j.trials_done, j.trials,
                 j.errors, best, j.tuner.c_str(), j.workload_key.c_str(), j.device_key.c_str());
   out << line;
+  if (!j.model_job_id.empty()) out << "  [" << j.model_job_id << " task " << j.model_task << "]";
   if (!j.message.empty()) out << "  (" << j.message << ")";
   out << "\n";
 }
+
+void PrintModelJob(const tracker::ModelJobStatus& m, std::ostream& out) {
+  char estimate[32] = "-";
+  if (m.estimated_seconds > 0)
+    std::snprintf(estimate, sizeof(estimate), "%.3f", m.estimated_seconds * 1e3);
+  char line[512];
+  std::snprintf(line, sizeof(line), "%-14s %-10s %5d/%-5d %5zu %12s  %s on %s", m.id.c_str(),
+                std::string(tracker::JobStateName(m.state)).c_str(), m.trials_done, m.trials,
+                m.tasks.size(), estimate, m.model_name.c_str(), m.device_key.c_str());
+  out << line;
+  if (!m.message.empty()) out << "  (" << m.message << ")";
+  out << "\n";
+}
+
+// Model job ids are "model-..." (tracker/model_job_manager.cc), job ids "job-...".
+bool IsModelJobId(const std::string& id) { return id.rfind("model-", 0) == 0; }
 
 }  // namespace
 
@@ -28,6 +45,15 @@ int RunJobsCommand(const JobsOptions& o, std::ostream& out, std::ostream& err) {
   if (!client.ok()) {
     err << "tunefarm: " << client.status().message() << "\n";
     return 2;
+  }
+  if (!o.cancel.empty() && IsModelJobId(o.cancel)) {
+    absl::StatusOr<tracker::ModelJobStatus> job = (*client)->CancelModelJob(o.cancel);
+    if (!job.ok()) {
+      err << "tunefarm: " << job.status().message() << "\n";
+      return 1;
+    }
+    PrintModelJob(*job, out);
+    return 0;
   }
   if (!o.cancel.empty()) {
     absl::StatusOr<tracker::JobStatus> job = (*client)->CancelJob(o.cancel);
@@ -46,6 +72,16 @@ int RunJobsCommand(const JobsOptions& o, std::ostream& out, std::ostream& err) {
   out << "id             state      trials      errors  best GFLOPS  tuner    workload\n";
   for (const tracker::JobStatus& j : *jobs) PrintJob(j, out);
   if (jobs->empty()) out << (o.all ? "no jobs\n" : "no unfinished jobs (--all shows every job)\n");
+  absl::StatusOr<std::vector<tracker::ModelJobStatus>> models =
+      (*client)->ListModelJobs(o.all, o.limit);
+  if (!models.ok()) {
+    err << "tunefarm: " << models.status().message() << "\n";
+    return 1;
+  }
+  if (!models->empty()) {
+    out << "\nmodel job      state      trials      tasks  kernels ms  model\n";
+    for (const tracker::ModelJobStatus& m : *models) PrintModelJob(m, out);
+  }
   return 0;
 }
 

@@ -1,4 +1,5 @@
-// `tunefarm jobs [--all] [--cancel ID]`: the farm's tuning jobs, one line each, or cancel one.
+// `tunefarm jobs [--all] [--cancel ID]`: the farm's tuning jobs and model jobs, one line each, or
+// cancel one (a model job's id cancels it and its tasks' jobs).
 #pragma once
 
 #include <ostream>
@@ -12,7 +13,7 @@ struct JobsOptions {
   FarmAddress farm;
   bool all = false;  // finished jobs too
   int limit = 100;
-  std::string cancel;  // a job id to cancel
+  std::string cancel;  // a job or model job id to cancel
 };
 
 // 0 with a table (or the cancelled job); 1 with "tunefarm: ..." when the tracker refuses or is

@@ -28,13 +28,59 @@ struct TaskRun {
   std::unique_ptr<tuner::TuningSession> session;
 };
 
-std::string Ms(double seconds) {
+}  // namespace
+
+std::string MsText(double seconds) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3f ms", seconds * 1e3);
   return buf;
 }
 
-}  // namespace
+void PrintTunedTasks(const std::vector<TunedTaskLine>& tasks, int trials_done, std::ostream& out) {
+  out << "task  weight  trials  best          workload\n";
+  double estimate = 0;
+  bool complete = true;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    const TunedTaskLine& t = tasks[i];
+    char line[96];
+    std::snprintf(line, sizeof line, "%4zu  %6.0f  %6d  %-12s  ", i, t.weight, t.trials,
+                  t.best_seconds > 0 ? MsText(t.best_seconds).c_str() : "none");
+    out << line << t.workload_key << "\n";
+    // With earlier records included: what each task's best costs the model per run.
+    if (t.best_seconds <= 0) complete = false;
+    estimate += t.weight * t.best_seconds;
+  }
+  out << "trials=" << trials_done;
+  if (complete) out << " tuned_kernels_ms=" << estimate * 1e3;
+  out << "\n";
+}
+
+absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOptions& o) {
+  // The tasks of the default layouts (no --db): their spaces hold every block size.
+  ModelCompileOptions compile;
+  compile.target = o.compile.target;
+  compile.input_shapes = o.compile.input_shapes;
+  compile.disabled_passes = o.compile.disabled_passes;
+  absl::StatusOr<OptimizedModel> model = OptimizeModel(o.file, compile);
+  if (!model.ok()) return model.status();
+  const graph::FusionPlan plan = graph::PlanFusion(model->graph);
+  std::vector<tuner::ModelTask> tasks;
+  int skipped = 0;
+  for (tuner::ModelTask& mt : tuner::ExtractModelTasks(model->graph, plan)) {
+    // Records the build would not use are not worth trials.
+    if (!BuildAppliesRecordsOf(mt.workload)) {
+      ++skipped;
+      continue;
+    }
+    tasks.push_back(std::move(mt));
+  }
+  if (tasks.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(o.file, " has no kernel a tuning template covers (", skipped,
+                     " tasks of templates the build does not configure yet)"));
+  }
+  return tasks;
+}
 
 int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop, std::ostream& out,
                         std::ostream& err) {
@@ -47,6 +93,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
     return fail(kUsage,
                 absl::InvalidArgumentError("--trials, --batch-size and --repeat must be positive"));
   }
+  if (!t.tracker.empty()) return RunRemoteModelTuneCommand(o, stop, out, err);
   // The local runner loads candidates into a process on this machine.
   absl::StatusOr<codegen::Target> target = codegen::ParseTarget(o.compile.target);
   if (!target.ok()) return fail(kUsage, target.status());
@@ -55,14 +102,8 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
                             absl::StrCat("cannot measure '", o.compile.target,
                                          "' on this machine: model tune runs candidates here")));
   }
-  // The tasks of the default layouts (no --db): their spaces hold every block size.
-  ModelCompileOptions compile;
-  compile.target = o.compile.target;
-  compile.input_shapes = o.compile.input_shapes;
-  compile.disabled_passes = o.compile.disabled_passes;
-  absl::StatusOr<OptimizedModel> model = OptimizeModel(o.file, compile);
-  if (!model.ok()) return fail(1, model.status());
-  const graph::FusionPlan plan = graph::PlanFusion(model->graph);
+  absl::StatusOr<std::vector<tuner::ModelTask>> model_tasks = ModelTuningTasks(o);
+  if (!model_tasks.ok()) return fail(1, model_tasks.status());
 
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = OpenRecordDb(t.db, DbMode::kCreate);
   if (!store.ok()) return fail(1, store.status());
@@ -72,13 +113,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   const std::string device_key = measure->runner->device_key();
 
   std::vector<TaskRun> runs;
-  int skipped = 0;
-  for (tuner::ModelTask& mt : tuner::ExtractModelTasks(model->graph, plan)) {
-    // Records the build would not use are not worth trials.
-    if (!BuildAppliesRecordsOf(mt.workload)) {
-      ++skipped;
-      continue;
-    }
+  for (tuner::ModelTask& mt : *model_tasks) {
     TaskRun run;
     run.model_task = std::move(mt);
     absl::StatusOr<std::unique_ptr<tuner::Task>> task =
@@ -113,11 +148,6 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
     if (absl::Status s = run.session->Start(); !s.ok()) return fail(1, s);
     runs.push_back(std::move(run));
   }
-  if (runs.empty()) {
-    return fail(1, absl::FailedPreconditionError(
-                       absl::StrCat(o.file, " has no kernel a tuning template covers (", skipped,
-                                    " tasks of templates the build does not configure yet)")));
-  }
 
   std::vector<tuner::ScheduledTask> scheduled;
   std::vector<tuner::TaskTuning> tasks;
@@ -142,35 +172,23 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
     options.on_batch = [&err](int task, const tuner::TaskScheduler& s) {
       std::optional<double> estimate = s.EstimatedSeconds();
       err << "  task " << task << " (" << s.task(task).key << "): " << s.trials(task)
-          << " trials, best " << Ms(s.best_seconds(task))
-          << (estimate ? absl::StrCat("; model estimate ", Ms(*estimate)) : std::string()) << "\n";
+          << " trials, best " << MsText(s.best_seconds(task))
+          << (estimate ? absl::StrCat("; model estimate ", MsText(*estimate)) : std::string())
+          << "\n";
     };
   }
   absl::StatusOr<tuner::TuneTasksSummary> summary =
       tuner::TuneTasks(tasks, scheduler, *measure->builder, *measure->runner, options);
   if (!summary.ok()) return fail(1, summary.status());
 
-  out << "task  weight  trials  best          workload\n";
+  std::vector<TunedTaskLine> lines;
   for (int i = 0; i < scheduler.size(); ++i) {
     const tuner::TuneSummary& s = summary->tasks[i];
     const double best = s.best ? tuner::MedianSeconds(s.best->repeat_seconds).value_or(0) : 0;
-    char line[96];
-    std::snprintf(line, sizeof line, "%4d  %6.0f  %6d  %-12s  ", i, scheduler.task(i).weight,
-                  s.progress.trials_done, best > 0 ? Ms(best).c_str() : "none");
-    out << line << scheduler.task(i).key << "\n";
+    lines.push_back(
+        {scheduler.task(i).key, scheduler.task(i).weight, s.progress.trials_done, best});
   }
-  // With earlier records included: what each task's best costs the model per run.
-  double estimate = 0;
-  bool complete = true;
-  for (int i = 0; i < scheduler.size(); ++i) {
-    const tuner::TuneSummary& s = summary->tasks[i];
-    const double best = s.best ? tuner::MedianSeconds(s.best->repeat_seconds).value_or(0) : 0;
-    if (best <= 0) complete = false;
-    estimate += scheduler.task(i).weight * best;
-  }
-  out << "trials=" << summary->trials_done;
-  if (complete) out << " tuned_kernels_ms=" << estimate * 1e3;
-  out << "\n";
+  PrintTunedTasks(lines, summary->trials_done, out);
   if (summary->interrupted) out << "stopped by request; every finished trial is recorded\n";
   out << "build it: tunefarm model build " << o.file << " -o MODEL.so --db " << t.db
       << " --device-key " << device_key << "\n";

@@ -8,9 +8,12 @@
 #include <atomic>
 #include <ostream>
 #include <string>
+#include <vector>
 
+#include "absl/status/statusor.h"
 #include "tools/commands/model_compiler.h"
 #include "tools/commands/tune_command.h"
+#include "tuner/model_tasks.h"
 
 namespace tunefarm::tools {
 
@@ -21,12 +24,37 @@ struct ModelTuneOptions {
   // --db, --batch-size, --seed, --threads, --repeat, ..., --device-key, --no-transfer).
   TuneCommandOptions tune;
   bool round_robin = false;  // give the tasks batches in turn instead (a baseline)
+  // Farm mode (tune.tracker set): tasks whose jobs tune at once on the device key's workers.
+  int parallel_tasks = 2;
 };
 
-// 0 when tuning ran (interrupted or not) and printed each task's best and the model's estimated
-// latency; 1 with "tunefarm: ..." when the model cannot be imported or nothing can be recorded;
-// 2 for a bad command line. `stop` is polled between batches.
+// The model's tuning tasks for its target: the distinct anchor workloads of its fused groups
+// that `model build --db` configures from records, each with the groups that share it.
+// FailedPrecondition when it has none; import and pass errors as OptimizeModel gives them.
+absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOptions& options);
+
+// One task's line of the closing table, and the table with the trials and the tuned kernels'
+// estimated share of the model's latency ("tuned_kernels_ms=", once every task has a best).
+struct TunedTaskLine {
+  std::string workload_key;
+  double weight = 1;
+  int trials = 0;
+  double best_seconds = 0;  // 0: none
+};
+void PrintTunedTasks(const std::vector<TunedTaskLine>& tasks, int trials_done, std::ostream& out);
+// "12.345 ms".
+std::string MsText(double seconds);
+
+// Local mode (no tune.tracker): 0 when tuning ran (interrupted or not) and printed each task's best
+// and the model's estimated latency; 1 with "tunefarm: ..." when the model cannot be imported or
+// nothing can be recorded; 2 for a bad command line. `stop` is polled between batches.
 int RunModelTuneCommand(const ModelTuneOptions& options, const std::atomic<bool>* stop,
                         std::ostream& out, std::ostream& err);
+
+// `tunefarm model tune MODEL.onnx --tracker HOST:PORT --key KEY --trials N`: submits a model job
+// (one job per task under one budget, scheduled on the tracker), follows it until it ends
+// (Ctrl-C cancels it; --detach returns at once) and prints each task's best. Exit codes as above.
+int RunRemoteModelTuneCommand(const ModelTuneOptions& options, const std::atomic<bool>* stop,
+                              std::ostream& out, std::ostream& err);
 
 }  // namespace tunefarm::tools

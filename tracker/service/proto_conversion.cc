@@ -92,6 +92,8 @@ v1::Job JobStatusToProto(const JobStatus& s) {
   j.set_priority(s.priority);
   j.set_tuner(s.tuner);
   for (const auto& [kind, count] : s.error_counts) (*j.mutable_error_counts())[kind] = count;
+  j.set_model_job_id(s.model_job_id);
+  j.set_model_task(s.model_task);
   return j;
 }
 
@@ -298,6 +300,8 @@ JobStatus JobStatusFromProto(const v1::Job& p) {
   j.updated_ms = p.updated_ms();
   j.priority = p.priority();
   j.tuner = p.tuner();
+  j.model_job_id = p.model_job_id();
+  j.model_task = p.model_job_id().empty() ? -1 : p.model_task();
   return j;
 }
 

@@ -91,6 +91,7 @@ struct TrackerServer::Impl {
   std::unique_ptr<Dispatcher> dispatcher;
   WorkerLinks links;
   std::unique_ptr<JobManager> jobs;
+  std::unique_ptr<ModelJobManager> model_jobs;  // drives jobs of `jobs`: destroyed before it
   std::unique_ptr<WorkerService> worker_service;
   std::unique_ptr<TrackerService> tracker_service;
   std::unique_ptr<SessionService> session_service;
@@ -104,6 +105,14 @@ struct TrackerServer::Impl {
   std::condition_variable cv;
   bool stopping = false;  // the ticker stops
   bool stopped = false;   // Shutdown finished (Wait returns)
+
+  // The client API stops using the job managers, then they stop (model jobs first: they drive
+  // jobs). Unfinished jobs and model jobs stay resumable in the database.
+  void StopJobs() {
+    if (tracker_service) tracker_service->DetachJobs();
+    model_jobs.reset();
+    jobs.reset();
+  }
 
   void Tick() {
     const int64_t now = options.clock->NowMs();
@@ -161,6 +170,16 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
   auto jobs = JobManager::Create(jobs_options, *impl->dispatcher, impl->links);
   if (!jobs.ok()) return jobs.status();
   impl->jobs = std::move(*jobs);
+  ModelJobManagerOptions model_jobs_options;
+  model_jobs_options.db_path = options.db_path;
+  model_jobs_options.max_trials = options.jobs.max_trials;
+  model_jobs_options.clock = options.clock;
+  auto model_jobs = ModelJobManager::Create(model_jobs_options, *impl->jobs);
+  if (!model_jobs.ok()) {
+    impl->StopJobs();
+    return model_jobs.status();
+  }
+  impl->model_jobs = std::move(*model_jobs);
 
   WorkerServiceOptions worker_options;
   worker_options.token = options.token;
@@ -173,8 +192,8 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
       std::make_unique<WorkerService>(*impl->dispatcher, impl->links, worker_options);
   TrackerServiceOptions tracker_options;
   tracker_options.token = options.token;
-  impl->tracker_service = std::make_unique<TrackerService>(*impl->jobs, *impl->dispatcher,
-                                                           std::move(*store), tracker_options);
+  impl->tracker_service = std::make_unique<TrackerService>(
+      *impl->jobs, *impl->model_jobs, *impl->dispatcher, std::move(*store), tracker_options);
   SessionServiceOptions session_options;
   session_options.token = options.token;
   session_options.clock = options.clock;
@@ -190,8 +209,7 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
     auto dashboard =
         DashboardServer::Start(dashboard_options, *impl->dispatcher, *impl->jobs, impl->metrics);
     if (!dashboard.ok()) {
-      impl->tracker_service->DetachJobs();
-      impl->jobs.reset();
+      impl->StopJobs();
       return dashboard.status();
     }
     impl->dashboard = std::move(*dashboard);
@@ -211,8 +229,7 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
   impl->server = builder.BuildAndStart();
   if (!impl->server || impl->port == 0) {
     impl->dashboard.reset();
-    impl->tracker_service->DetachJobs();
-    impl->jobs.reset();
+    impl->StopJobs();
     return absl::UnavailableError("cannot listen on " + options.listen);
   }
   impl->host = options.listen.substr(0, options.listen.rfind(':'));
@@ -238,6 +255,7 @@ std::string TrackerServer::address() const {
 
 Dispatcher& TrackerServer::dispatcher() { return *impl_->dispatcher; }
 JobManager& TrackerServer::jobs() { return *impl_->jobs; }
+ModelJobManager& TrackerServer::model_jobs() { return *impl_->model_jobs; }
 LeaseSender& TrackerServer::lease_sender() { return impl_->links; }
 const Metrics& TrackerServer::metrics() const { return impl_->metrics; }
 
@@ -253,8 +271,7 @@ void TrackerServer::Shutdown() {
   if (impl_->ticker.joinable()) impl_->ticker.join();
   // Jobs first: their threads stop while workers are still connected, so no lease is counted
   // lost because the tracker itself went away; the jobs stay resumable in the database.
-  impl_->tracker_service->DetachJobs();
-  impl_->jobs.reset();
+  impl_->StopJobs();
   impl_->session_service->Shutdown();
   for (auto& [id, link] : impl_->links.All()) {
     link->Close(static_cast<int>(grpc::StatusCode::UNAVAILABLE), "tracker is shutting down");

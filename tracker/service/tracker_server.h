@@ -13,6 +13,7 @@
 #include "tracker/dispatcher.h"
 #include "tracker/job_manager.h"
 #include "tracker/metrics.h"
+#include "tracker/model_job_manager.h"
 
 namespace tunefarm::tracker {
 
@@ -55,6 +56,7 @@ class TrackerServer {
 
   Dispatcher& dispatcher();
   JobManager& jobs();
+  ModelJobManager& model_jobs();
   // Delivers the dispatcher's leases to the connected workers (for work fed in directly).
   LeaseSender& lease_sender();
   // What the dispatcher and the jobs count (results, dispatch and database write latency); the

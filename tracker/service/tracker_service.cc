@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "tracker/service/auth.h"
+#include "tracker/service/model_job_conversion.h"
 #include "tracker/service/proto_conversion.h"
 #include "tracker/service/status_conversion.h"
 #include "tuner/record_import.h"
@@ -21,10 +22,14 @@ constexpr int64_t kExportPageRecords = 500;
 
 }  // namespace
 
-TrackerService::TrackerService(JobManager& jobs, Dispatcher& dispatcher,
-                               std::unique_ptr<tuner::RecordStore> store,
+TrackerService::TrackerService(JobManager& jobs, ModelJobManager& model_jobs,
+                               Dispatcher& dispatcher, std::unique_ptr<tuner::RecordStore> store,
                                TrackerServiceOptions options)
-    : jobs_(&jobs), dispatcher_(dispatcher), store_(std::move(store)), options_(options) {}
+    : jobs_(&jobs),
+      model_jobs_(&model_jobs),
+      dispatcher_(dispatcher),
+      store_(std::move(store)),
+      options_(options) {}
 
 TrackerService::~TrackerService() = default;
 
@@ -32,97 +37,168 @@ void TrackerService::DetachJobs() {
   detaching_ = true;
   std::unique_lock lock(jobs_mu_);
   jobs_ = nullptr;
+  model_jobs_ = nullptr;
 }
 
-grpc::Status TrackerService::SubmitJob(grpc::ServerContext* context,
-                                       const v1::SubmitJobRequest* request, v1::Job* response) {
-  if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
-  absl::StatusOr<JobSpec> spec = JobSpecFromProto(*request);
-  if (!spec.ok()) return ToGrpcStatus(spec.status());
+template <typename Call>
+grpc::Status TrackerService::WithJobs(grpc::ServerContext& context, Call&& call) {
+  if (grpc::Status auth = CheckToken(context, options_.token); !auth.ok()) return auth;
   if (detaching_) return kShuttingDown;
   std::shared_lock lock(jobs_mu_);
   if (!jobs_) return kShuttingDown;
-  absl::StatusOr<JobStatus> status = jobs_->Submit(*spec);
-  if (!status.ok()) return ToGrpcStatus(status.status());
-  *response = JobStatusToProto(*status);
-  return grpc::Status::OK;
+  return call(*jobs_, *model_jobs_);
 }
 
-grpc::Status TrackerService::GetJob(grpc::ServerContext* context, const v1::GetJobRequest* request,
-                                    v1::Job* response) {
-  if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
-  if (detaching_) return kShuttingDown;
-  std::shared_lock lock(jobs_mu_);
-  if (!jobs_) return kShuttingDown;
-  absl::StatusOr<JobStatus> status = jobs_->Get(request->id());
-  if (!status.ok()) return ToGrpcStatus(status.status());
-  *response = JobStatusToProto(*status);
-  return grpc::Status::OK;
-}
-
-grpc::Status TrackerService::WatchJob(grpc::ServerContext* context,
-                                      const v1::WatchJobRequest* request,
-                                      grpc::ServerWriter<v1::JobEvent>* writer) {
-  if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
+template <typename Wait, typename Write>
+grpc::Status TrackerService::WatchLoop(grpc::ServerContext& context, const char* rpc, Wait&& wait,
+                                       Write&& write) {
+  if (grpc::Status auth = CheckToken(context, options_.token); !auth.ok()) return auth;
   if (watch_streams_.fetch_add(1) >= options_.max_watch_streams) {
     --watch_streams_;
     return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
                         absl::StrCat("the tracker already serves ", options_.max_watch_streams,
-                                     " WatchJob streams; poll GetJob instead"));
+                                     " watch streams; poll ", rpc, " instead"));
   }
   struct Release {
     std::atomic<int>& count;
     ~Release() { --count; }
   } release{watch_streams_};
   int64_t seen = -1;
-  while (!context->IsCancelled()) {
-    absl::StatusOr<JobStatus> status;
-    {
-      // Released between waits so DetachJobs never waits longer than one poll.
-      if (detaching_) return kShuttingDown;
-      std::shared_lock lock(jobs_mu_);
-      if (!jobs_) return kShuttingDown;
-      status = jobs_->WaitForChange(request->id(), seen, options_.watch_poll_ms);
-    }
+  while (!context.IsCancelled()) {
+    // The lock is released between waits so DetachJobs never waits longer than one poll.
+    if (detaching_) return kShuttingDown;
+    std::shared_lock lock(jobs_mu_);
+    if (!jobs_) return kShuttingDown;
+    auto status = wait(*jobs_, *model_jobs_, seen);
+    lock.unlock();
     if (!status.ok()) return ToGrpcStatus(status.status());
     if (status->version != seen) {
       seen = status->version;
-      v1::JobEvent event;
-      *event.mutable_job() = JobStatusToProto(*status);
-      if (!writer->Write(event)) return grpc::Status(grpc::StatusCode::CANCELLED, "client left");
+      if (!write(*status)) return grpc::Status(grpc::StatusCode::CANCELLED, "client left");
     }
     if (IsFinished(status->state)) return grpc::Status::OK;
   }
   return grpc::Status(grpc::StatusCode::CANCELLED, "cancelled by the client");
 }
 
+namespace {
+
+// Writes a job manager's answer into the response, or returns its error.
+template <typename T, typename Proto, typename Convert>
+grpc::Status Answer(const absl::StatusOr<T>& status, Proto* response, Convert convert) {
+  if (!status.ok()) return ToGrpcStatus(status.status());
+  *response = convert(*status);
+  return grpc::Status::OK;
+}
+
+grpc::Status CheckLimit(int32_t limit) {
+  if (limit < 0) {
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "limit must not be negative");
+  }
+  return grpc::Status::OK;
+}
+
+}  // namespace
+
+grpc::Status TrackerService::SubmitJob(grpc::ServerContext* context,
+                                       const v1::SubmitJobRequest* request, v1::Job* response) {
+  absl::StatusOr<JobSpec> spec = JobSpecFromProto(*request);
+  if (!spec.ok()) return ToGrpcStatus(spec.status());
+  return WithJobs(*context, [&](JobManager& jobs, ModelJobManager&) {
+    return Answer(jobs.Submit(*spec), response, JobStatusToProto);
+  });
+}
+
+grpc::Status TrackerService::GetJob(grpc::ServerContext* context, const v1::GetJobRequest* request,
+                                    v1::Job* response) {
+  return WithJobs(*context, [&](JobManager& jobs, ModelJobManager&) {
+    return Answer(jobs.Get(request->id()), response, JobStatusToProto);
+  });
+}
+
+grpc::Status TrackerService::WatchJob(grpc::ServerContext* context,
+                                      const v1::WatchJobRequest* request,
+                                      grpc::ServerWriter<v1::JobEvent>* writer) {
+  return WatchLoop(
+      *context, "GetJob",
+      [&](JobManager& jobs, ModelJobManager&, int64_t seen) {
+        return jobs.WaitForChange(request->id(), seen, options_.watch_poll_ms);
+      },
+      [&](const JobStatus& status) {
+        v1::JobEvent event;
+        *event.mutable_job() = JobStatusToProto(status);
+        return writer->Write(event);
+      });
+}
+
 grpc::Status TrackerService::CancelJob(grpc::ServerContext* context,
                                        const v1::CancelJobRequest* request, v1::Job* response) {
-  if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
-  if (detaching_) return kShuttingDown;
-  std::shared_lock lock(jobs_mu_);
-  if (!jobs_) return kShuttingDown;
-  absl::StatusOr<JobStatus> status = jobs_->Cancel(request->id());
-  if (!status.ok()) return ToGrpcStatus(status.status());
-  *response = JobStatusToProto(*status);
-  return grpc::Status::OK;
+  return WithJobs(*context, [&](JobManager& jobs, ModelJobManager&) {
+    return Answer(jobs.Cancel(request->id()), response, JobStatusToProto);
+  });
 }
 
 grpc::Status TrackerService::ListJobs(grpc::ServerContext* context,
                                       const v1::ListJobsRequest* request,
                                       v1::ListJobsResponse* response) {
-  if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
-  if (request->limit() < 0) {
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, "limit must not be negative");
-  }
-  if (detaching_) return kShuttingDown;
-  std::shared_lock lock(jobs_mu_);
-  if (!jobs_) return kShuttingDown;
-  const int limit = request->limit() == 0 ? 100 : request->limit();
-  for (const JobStatus& job : jobs_->List(request->include_finished(), limit)) {
-    *response->add_jobs() = JobStatusToProto(job);
-  }
-  return grpc::Status::OK;
+  if (grpc::Status limit = CheckLimit(request->limit()); !limit.ok()) return limit;
+  return WithJobs(*context, [&](JobManager& jobs, ModelJobManager&) {
+    const int limit = request->limit() == 0 ? 100 : request->limit();
+    for (const JobStatus& job : jobs.List(request->include_finished(), limit)) {
+      *response->add_jobs() = JobStatusToProto(job);
+    }
+    return grpc::Status::OK;
+  });
+}
+
+grpc::Status TrackerService::SubmitModelJob(grpc::ServerContext* context,
+                                            const v1::SubmitModelJobRequest* request,
+                                            v1::ModelJob* response) {
+  absl::StatusOr<ModelJobSpec> spec = ModelJobSpecFromProto(*request);
+  if (!spec.ok()) return ToGrpcStatus(spec.status());
+  return WithJobs(*context, [&](JobManager&, ModelJobManager& model_jobs) {
+    return Answer(model_jobs.Submit(*spec), response, ModelJobStatusToProto);
+  });
+}
+
+grpc::Status TrackerService::GetModelJob(grpc::ServerContext* context,
+                                         const v1::GetModelJobRequest* request,
+                                         v1::ModelJob* response) {
+  return WithJobs(*context, [&](JobManager&, ModelJobManager& model_jobs) {
+    return Answer(model_jobs.Get(request->id()), response, ModelJobStatusToProto);
+  });
+}
+
+grpc::Status TrackerService::WatchModelJob(grpc::ServerContext* context,
+                                           const v1::WatchModelJobRequest* request,
+                                           grpc::ServerWriter<v1::ModelJob>* writer) {
+  return WatchLoop(
+      *context, "GetModelJob",
+      [&](JobManager&, ModelJobManager& model_jobs, int64_t seen) {
+        return model_jobs.WaitForChange(request->id(), seen, options_.watch_poll_ms);
+      },
+      [&](const ModelJobStatus& status) { return writer->Write(ModelJobStatusToProto(status)); });
+}
+
+grpc::Status TrackerService::CancelModelJob(grpc::ServerContext* context,
+                                            const v1::CancelModelJobRequest* request,
+                                            v1::ModelJob* response) {
+  return WithJobs(*context, [&](JobManager&, ModelJobManager& model_jobs) {
+    return Answer(model_jobs.Cancel(request->id()), response, ModelJobStatusToProto);
+  });
+}
+
+grpc::Status TrackerService::ListModelJobs(grpc::ServerContext* context,
+                                           const v1::ListModelJobsRequest* request,
+                                           v1::ListModelJobsResponse* response) {
+  if (grpc::Status limit = CheckLimit(request->limit()); !limit.ok()) return limit;
+  return WithJobs(*context, [&](JobManager&, ModelJobManager& model_jobs) {
+    const int limit = request->limit() == 0 ? 100 : request->limit();
+    for (const ModelJobStatus& job : model_jobs.List(request->include_finished(), limit)) {
+      *response->add_model_jobs() = ModelJobStatusToProto(job);
+    }
+    return grpc::Status::OK;
+  });
 }
 
 grpc::Status TrackerService::ListWorkers(grpc::ServerContext* context,

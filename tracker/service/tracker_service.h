@@ -14,6 +14,7 @@
 #include "proto/tunefarm/v1/tracker.grpc.pb.h"
 #include "tracker/dispatcher.h"
 #include "tracker/job_manager.h"
+#include "tracker/model_job_manager.h"
 #include "tuner/record_store.h"
 
 namespace tunefarm::tracker {
@@ -29,12 +30,12 @@ struct TrackerServiceOptions {
 
 class TrackerService final : public v1::TrackerService::Service {
  public:
-  TrackerService(JobManager& jobs, Dispatcher& dispatcher,
+  TrackerService(JobManager& jobs, ModelJobManager& model_jobs, Dispatcher& dispatcher,
                  std::unique_ptr<tuner::RecordStore> store, TrackerServiceOptions options);
   ~TrackerService() override;
 
-  // The JobManager is about to be destroyed: job calls answer UNAVAILABLE from now on. Waits for
-  // calls that are using it (a WatchJob at most watch_poll_ms).
+  // The job managers are about to be destroyed: job and model job calls answer UNAVAILABLE from now
+  // on. Waits for calls that are using it (a WatchJob at most watch_poll_ms).
   void DetachJobs();
 
   grpc::Status SubmitJob(grpc::ServerContext* context, const v1::SubmitJobRequest* request,
@@ -47,6 +48,18 @@ class TrackerService final : public v1::TrackerService::Service {
                          v1::Job* response) override;
   grpc::Status ListJobs(grpc::ServerContext* context, const v1::ListJobsRequest* request,
                         v1::ListJobsResponse* response) override;
+  grpc::Status SubmitModelJob(grpc::ServerContext* context,
+                              const v1::SubmitModelJobRequest* request,
+                              v1::ModelJob* response) override;
+  grpc::Status GetModelJob(grpc::ServerContext* context, const v1::GetModelJobRequest* request,
+                           v1::ModelJob* response) override;
+  grpc::Status WatchModelJob(grpc::ServerContext* context, const v1::WatchModelJobRequest* request,
+                             grpc::ServerWriter<v1::ModelJob>* writer) override;
+  grpc::Status CancelModelJob(grpc::ServerContext* context,
+                              const v1::CancelModelJobRequest* request,
+                              v1::ModelJob* response) override;
+  grpc::Status ListModelJobs(grpc::ServerContext* context, const v1::ListModelJobsRequest* request,
+                             v1::ListModelJobsResponse* response) override;
   grpc::Status ListWorkers(grpc::ServerContext* context, const v1::ListWorkersRequest* request,
                            v1::ListWorkersResponse* response) override;
   grpc::Status QueryBest(grpc::ServerContext* context, const v1::QueryBestRequest* request,
@@ -61,9 +74,17 @@ class TrackerService final : public v1::TrackerService::Service {
 
  private:
   double FlopsOfLocked(const std::string& workload_key);
+  // Checks the token, then runs call(jobs, model_jobs) unless the tracker is shutting down.
+  template <typename Call>
+  grpc::Status WithJobs(grpc::ServerContext& context, Call&& call);
+  // WatchJob and WatchModelJob: write(status) for each new version that wait(jobs, model_jobs,
+  // seen_version) returns, until it is finished, the client leaves or the tracker stops.
+  template <typename Wait, typename Write>
+  grpc::Status WatchLoop(grpc::ServerContext& context, const char* rpc, Wait&& wait, Write&& write);
 
-  std::shared_mutex jobs_mu_;  // shared: a call using jobs_; exclusive: DetachJobs
+  std::shared_mutex jobs_mu_;  // shared: a call using the managers; exclusive: DetachJobs
   JobManager* jobs_;
+  ModelJobManager* model_jobs_;
   // Set before DetachJobs waits for the lock: new job calls stop taking it, so a busy WatchJob
   // loop cannot starve the detach (reader-preferring rwlock).
   std::atomic<bool> detaching_{false};

@@ -450,5 +450,42 @@ TEST_F(JobManagerTest, AStateTheTableMissedIsWrittenOnceTheDatabaseIsFree) {
   EXPECT_EQ(m.Get(second->id)->state, JobState::kCancelled);
 }
 
+TEST_F(JobManagerTest, ExtendRunsAnEndedJobForMoreTrialsWithoutRepeatingAConfig) {
+  fleet_->AddWorker(kKey);
+  JobManager& m = StartManager(Options());
+  absl::StatusOr<JobStatus> job = m.Submit(Spec("matmul:16,16,16:float32", 4, 2));
+  ASSERT_TRUE(job.ok()) << job.status();
+  EXPECT_EQ(m.Extend(job->id, 8).status().code(), absl::StatusCode::kFailedPrecondition)
+      << "still running";
+  ASSERT_EQ(WaitFinished(job->id).state, JobState::kSucceeded);
+  EXPECT_EQ(m.Extend(job->id, 4).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(m.Extend("job-nope", 8).status().code(), absl::StatusCode::kNotFound);
+
+  absl::StatusOr<JobStatus> extended = m.Extend(job->id, 9);
+  ASSERT_TRUE(extended.ok()) << extended.status();
+  EXPECT_EQ(extended->state, JobState::kRunning);
+  EXPECT_EQ(extended->trials, 9);
+  JobStatus done = WaitFinished(job->id);
+  EXPECT_EQ(done.state, JobState::kSucceeded) << done.message;
+  EXPECT_EQ(done.trials_done, 9);
+  const std::vector<tuner::Record> records = History(job->id);
+  EXPECT_EQ(records.size(), 9u);
+  EXPECT_EQ(Configs(records).size(), 9u);
+  absl::StatusOr<JobSpec> stored = JobSpecFromJson(TableRow(job->id).spec_json);
+  ASSERT_TRUE(stored.ok());
+  EXPECT_EQ(stored->trials, 9);
+
+  // A job that ended before this manager started is extended from its row.
+  manager_.reset();
+  JobManager& again = StartManager(Options());
+  ASSERT_TRUE(again.Extend(job->id, 11).ok());
+  EXPECT_EQ(WaitFinished(job->id).trials_done, 11);
+
+  absl::StatusOr<JobStatus> other = again.Submit(Spec("matmul:16,16,16:float32", 50, 2));
+  ASSERT_TRUE(other.ok());
+  ASSERT_TRUE(again.Cancel(other->id).ok());
+  EXPECT_EQ(again.Extend(other->id, 60).status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
 }  // namespace
 }  // namespace tunefarm::tracker

@@ -125,5 +125,65 @@ TEST(JobTableTest, SharesTheRecordDatabase) {
   EXPECT_EQ(history->size(), 1u);
 }
 
+TEST(JobTableTest, ModelJobsAndTheirTasksJobs) {
+  const std::string db = FreshDb("model_jobs");
+  absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db);
+  ASSERT_TRUE(table.ok()) << table.status();
+  ModelJobRow m;
+  m.id = "model-00000001";
+  m.model_name = "resnet18.onnx";
+  m.target = "llvm";
+  m.device_key = "cpu";
+  m.spec_json = R"({"tasks":[]})";
+  m.state = JobState::kRunning;
+  m.trials = 400;
+  m.created_ms = 10;
+  m.updated_ms = 11;
+  ASSERT_TRUE((*table)->InsertModelJob(m).ok());
+  EXPECT_EQ((*table)->InsertModelJob(m).code(), absl::StatusCode::kAlreadyExists);
+  ModelJobRow done = m;
+  done.id = "model-00000002";
+  done.state = JobState::kSucceeded;
+  done.created_ms = 20;
+  ASSERT_TRUE((*table)->InsertModelJob(done).ok());
+
+  absl::StatusOr<ModelJobRow> got = (*table)->GetModelJob(m.id);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_EQ(got->model_name, "resnet18.onnx");
+  EXPECT_EQ(got->spec_json, m.spec_json);
+  EXPECT_EQ(got->trials, 400);
+  EXPECT_EQ(got->state, JobState::kRunning);
+  EXPECT_EQ((*table)->GetModelJob("model-nope").status().code(), absl::StatusCode::kNotFound);
+  ASSERT_TRUE((*table)->UpdateModelJobState(m.id, JobState::kCancelled, "cancelled", 30).ok());
+  EXPECT_EQ((*table)->UpdateModelJobState("model-nope", JobState::kFailed, "", 1).code(),
+            absl::StatusCode::kNotFound);
+  absl::StatusOr<std::vector<ModelJobRow>> unfinished = (*table)->LoadUnfinishedModelJobs();
+  ASSERT_TRUE(unfinished.ok());
+  EXPECT_TRUE(unfinished->empty());
+  absl::StatusOr<std::vector<ModelJobRow>> all = (*table)->ListModelJobs(true, 0);
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_EQ((*all)[0].id, done.id) << "newest first";
+  EXPECT_EQ((*all)[1].message, "cancelled");
+
+  // The tasks' jobs name their model job; reopening one gives it more trials and runs it again.
+  JobRow task = Row("job-0000000a", 40, JobState::kSucceeded);
+  task.model_job_id = m.id;
+  task.model_task = 1;
+  ASSERT_TRUE((*table)->Insert(task).ok());
+  ASSERT_TRUE((*table)->Insert(Row("job-0000000b", 41)).ok());
+  absl::StatusOr<std::vector<JobRow>> tasks = (*table)->ListOfModelJob(m.id);
+  ASSERT_TRUE(tasks.ok());
+  ASSERT_EQ(tasks->size(), 1u);
+  EXPECT_EQ((*tasks)[0].model_task, 1);
+  ASSERT_TRUE((*table)->Reopen(task.id, 12, R"({"trials":12})", 50).ok());
+  absl::StatusOr<JobRow> reopened = (*table)->Get(task.id);
+  ASSERT_TRUE(reopened.ok());
+  EXPECT_EQ(reopened->trials, 12);
+  EXPECT_EQ(reopened->state, JobState::kRunning);
+  EXPECT_EQ(reopened->spec_json, R"({"trials":12})");
+  EXPECT_EQ((*table)->Reopen("job-nope", 1, "{}", 1).code(), absl::StatusCode::kNotFound);
+}
+
 }  // namespace
 }  // namespace tunefarm::tracker

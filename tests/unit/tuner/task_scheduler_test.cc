@@ -127,5 +127,33 @@ TEST(TaskSchedulerTest, ATaskWithoutAValidTimeGetsAFewBatchesThenNoMore) {
   EXPECT_FALSE(s.EstimatedSeconds().has_value());
 }
 
+TEST(TaskSchedulerTest, BusyTasksArePassedOverUntilTheirBatchEnds) {
+  TaskScheduler s({{"a", 1}, {"b", 1}, {"c", 1}}, Greedy());
+  EXPECT_EQ(s.Next({true, false, false}), 1);
+  EXPECT_EQ(s.Next({true, true, false}), 2);
+  EXPECT_EQ(s.Next({true, true, true}), std::nullopt) << "all busy";
+  EXPECT_FALSE(s.finished(0));
+  EXPECT_EQ(s.Next({false, true, true}), 0);
+  // Round-robin skips a busy task too and keeps its turn order.
+  TaskSchedulerOptions rr = Greedy();
+  rr.round_robin = true;
+  TaskScheduler r({{"a", 1}, {"b", 1}, {"c", 1}}, rr);
+  EXPECT_EQ(r.Next({true}), 1);
+  EXPECT_EQ(r.Next(), 2);
+  EXPECT_EQ(r.Next(), 0);
+}
+
+TEST(TaskSchedulerTest, ARestoredTaskSkipsItsWarmUpAndKeepsItsBest) {
+  TaskScheduler s({{"a", 1}, {"b", 1}}, Greedy());
+  s.Restore(0, /*batches=*/2, /*trials=*/16, /*best_seconds=*/0.004);
+  EXPECT_EQ(s.trials(0), 16);
+  EXPECT_DOUBLE_EQ(s.best_seconds(0), 0.004);
+  // b has had no batch: it gets the next one, however promising a is.
+  EXPECT_EQ(s.Next(), 1);
+  s.Observe(1, 8, 0.001);
+  ASSERT_TRUE(s.EstimatedSeconds().has_value());
+  EXPECT_DOUBLE_EQ(*s.EstimatedSeconds(), 0.005);
+}
+
 }  // namespace
 }  // namespace tunefarm::tuner

@@ -1,0 +1,309 @@
+// Model jobs on a real farm (tracker, `tunefarm worker` processes, 127.0.0.1): one budget spread
+// over a small CNN's tasks, each trial recorded once, through a worker kill -9, a tracker kill -9
+// and a cancel; the module built with the farm's records computes what the untuned one does.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sstream>
+
+#include "tests/integration/farm_fixture.h"
+#include "tests/testing/files.h"
+#include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
+#include "tools/commands/model_build_command.h"
+#include "tools/commands/model_executor.h"
+#include "tools/commands/model_tune_command.h"
+
+namespace tunefarm::integration {
+namespace {
+
+using ::testing::HasSubstr;
+using B = frontend::onnx::testing::OnnxModelBuilder;
+
+// A 3x3 conv used twice and a 1x1 conv: two tasks, weights 2 and 1.
+std::string TwoTaskCnn() {
+  B b(13);
+  b.Input("x", {1, 8, 6, 6});
+  b.FloatInit("k1", {8, 8, 3, 3});
+  b.FloatInit("k2", {8, 8, 3, 3});
+  b.FloatInit("k3", {8, 8, 1, 1});
+  B::Ints(b.Node("Conv", {"x", "k1"}, {"a"}), "pads", {1, 1, 1, 1});
+  b.Node("Relu", {"a"}, {"ra"});
+  B::Ints(b.Node("Conv", {"ra", "k2"}, {"b"}), "pads", {1, 1, 1, 1});
+  b.Node("Relu", {"b"}, {"rb"});
+  b.Node("Conv", {"rb", "k3"}, {"y"});
+  b.Output("y");
+  return fixtures::WriteTempFile("two_task_cnn.onnx", b.Bytes());
+}
+
+tools::ModelTuneOptions FarmTune(const std::string& model, const Farm& farm, const std::string& key,
+                                 int trials) {
+  tools::ModelTuneOptions o;
+  o.file = model;
+  o.tune.tracker = farm.address();
+  o.tune.key = key;
+  o.tune.trials = trials;
+  o.tune.batch_size = 4;
+  o.tune.tuner = "random";
+  o.tune.repeat = 1;
+  o.tune.min_repeat_ms = 1;
+  o.tune.progress = false;
+  return o;
+}
+
+tracker::ModelJobSpec ModelSpec(const std::string& model, const std::string& key, int trials) {
+  tools::ModelTuneOptions o;
+  o.file = model;
+  absl::StatusOr<std::vector<tuner::ModelTask>> tasks = tools::ModelTuningTasks(o);
+  EXPECT_TRUE(tasks.ok()) << tasks.status();
+  tracker::ModelJobSpec spec;
+  spec.model_name = "two_task_cnn.onnx";
+  if (tasks.ok()) {
+    for (const tuner::ModelTask& t : *tasks) {
+      spec.tasks.push_back({t.workload.Key(), static_cast<double>(t.groups.size())});
+    }
+  }
+  spec.device_key = key;
+  spec.trials = trials;
+  spec.batch_size = 4;
+  spec.tuner = "random";
+  spec.measure.repeat = 2;
+  spec.measure.min_repeat_ms = 100;  // slow enough to kill things mid-job
+  return spec;
+}
+
+tracker::ModelJobStatus WaitForModelJob(Farm& farm, const std::string& id, double seconds = 180) {
+  auto client = farm.Client();
+  tracker::ModelJobStatus last;
+  const auto deadline = Farm::Deadline(seconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    absl::StatusOr<tracker::ModelJobStatus> job = client->GetModelJob(id);
+    if (job.ok()) {
+      last = *job;
+      if (tracker::IsFinished(job->state)) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return last;
+}
+
+int RecordsOfModelJob(Farm& farm, const tracker::ModelJobStatus& job) {
+  int n = 0;
+  for (const tracker::ModelTaskStatus& t : job.tasks) {
+    if (!t.job_id.empty()) n += static_cast<int>(farm.JobRecords(t.job_id).size());
+  }
+  return n;
+}
+
+// Every record of the farm's database (a test's farm runs one model job).
+int RecordsInDatabase(const Farm& farm) {
+  auto store = tuner::RecordStore::Open(farm.db());
+  EXPECT_TRUE(store.ok()) << store.status();
+  if (!store.ok()) return 0;
+  auto counts = (*store)->CountByErrorKind();
+  EXPECT_TRUE(counts.ok());
+  int64_t total = 0;
+  for (const auto& [kind, n] : counts.ok() ? *counts : decltype(*counts){}) total += n;
+  return static_cast<int>(total);
+}
+
+// Each task's job recorded each of its trials once.
+void ExpectEachTrialRecordedOnce(Farm& farm, const tracker::ModelJobStatus& job) {
+  for (const tracker::ModelTaskStatus& t : job.tasks) {
+    ASSERT_FALSE(t.job_id.empty()) << t.workload_key << " never got trials";
+    std::vector<tuner::Record> records = farm.JobRecords(t.job_id);
+    EXPECT_EQ(static_cast<int>(records.size()), t.trials_done) << t.workload_key;
+    EXPECT_TRUE(NoDuplicateConfigs(records)) << t.workload_key;
+    for (const tuner::Record& r : records) EXPECT_EQ(r.workload_key, t.workload_key);
+  }
+}
+
+// The first output of the module at `path` for a fixed input.
+std::vector<float> RunModule(const std::string& path) {
+  absl::StatusOr<std::unique_ptr<tools::ModelExecutor>> exec = tools::OpenModelModule(path);
+  EXPECT_TRUE(exec.ok()) << exec.status();
+  if (!exec.ok()) return {};
+  std::vector<float> input(8 * 6 * 6);
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>((i * 37) % 17) / 8 - 1;
+  EXPECT_TRUE((*exec)->SetInput(0, input.data(), input.size() * sizeof(float)).ok());
+  EXPECT_TRUE((*exec)->Run().ok());
+  absl::StatusOr<const DLTensor*> out = (*exec)->Output(0);
+  EXPECT_TRUE(out.ok()) << out.status();
+  if (!out.ok()) return {};
+  int64_t n = 1;
+  for (int d = 0; d < (*out)->ndim; ++d) n *= (*out)->shape[d];
+  const float* data = static_cast<const float*>((*out)->data);
+  return std::vector<float>(data, data + n);
+}
+
+TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMatchesUntuned) {
+  Farm farm("model_job");
+  farm.StartTracker();
+  ChildProcess w1 = farm.StartWorker("mj-cpu");
+  ChildProcess w2 = farm.StartWorker("mj-cpu");
+  ASSERT_TRUE(farm.WaitForWorkers("mj-cpu", 2));
+  const std::string model = TwoTaskCnn();
+
+  std::ostringstream out, err;
+  ASSERT_EQ(tools::RunModelTuneCommand(FarmTune(model, farm, "mj-cpu", 16), nullptr, out, err), 0)
+      << out.str() << err.str() << w1.Log();
+  EXPECT_THAT(out.str(), HasSubstr("2 tasks, 16 trials"));
+  EXPECT_THAT(out.str(), HasSubstr("succeeded"));
+  EXPECT_THAT(out.str(), HasSubstr("trials=16 tuned_kernels_ms="));
+
+  absl::StatusOr<std::vector<tracker::ModelJobStatus>> listed =
+      farm.Client()->ListModelJobs(/*include_finished=*/true, 10);
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  ASSERT_EQ(listed->size(), 1u);
+  const tracker::ModelJobStatus& job = listed->front();
+  EXPECT_EQ(job.state, tracker::JobState::kSucceeded);
+  EXPECT_EQ(job.trials_done, 16);
+  ASSERT_EQ(job.tasks.size(), 2u);
+  double estimate = 0;
+  for (const tracker::ModelTaskStatus& t : job.tasks) {
+    EXPECT_GE(t.trials_done, 4) << "every task gets a first batch";
+    EXPECT_GT(t.best_seconds, 0);
+    estimate += t.weight * t.best_seconds;
+  }
+  EXPECT_NEAR(job.estimated_seconds, estimate, 1e-12);
+  ExpectEachTrialRecordedOnce(farm, job);
+  // The tasks' jobs are listed as jobs of the model job.
+  absl::StatusOr<std::vector<tracker::JobStatus>> jobs = farm.Client()->ListJobs(true, 10);
+  ASSERT_TRUE(jobs.ok());
+  ASSERT_EQ(jobs->size(), 2u);
+  for (const tracker::JobStatus& j : *jobs) {
+    EXPECT_EQ(j.model_job_id, job.id);
+    ASSERT_GE(j.model_task, 0);
+    EXPECT_EQ(job.tasks[j.model_task].job_id, j.id);
+  }
+
+  // Built with the farm's records, the module computes what the untuned one does.
+  tools::ModelBuildOptions untuned;
+  untuned.file = model;
+  untuned.output = farm.dir() + "/untuned.so";
+  tools::ModelBuildOptions tuned;
+  tuned.file = model;
+  tuned.output = farm.dir() + "/tuned.so";
+  tuned.compile.db = farm.db();
+  tuned.compile.device_key = "mj-cpu";
+  std::ostringstream build_out, build_err;
+  ASSERT_EQ(tools::RunModelBuildCommand(untuned, build_out, build_err), 0) << build_err.str();
+  ASSERT_EQ(tools::RunModelBuildCommand(tuned, build_out, build_err), 0) << build_err.str();
+  EXPECT_THAT(build_out.str(), HasSubstr("records in " + farm.db()));
+  const std::vector<float> want = RunModule(untuned.output);
+  const std::vector<float> got = RunModule(tuned.output);
+  ASSERT_EQ(got.size(), want.size());
+  ASSERT_FALSE(want.empty());
+  float scale = 0;
+  for (float v : want) scale = std::max(scale, std::abs(v));
+  for (size_t i = 0; i < want.size(); ++i) {
+    ASSERT_NEAR(got[i], want[i], 1e-5f * std::max(scale, 1.0f)) << "output " << i;
+  }
+}
+
+TEST(FarmModelJobTest, SurvivesAWorkerKillAndATrackerKillAndRecordsEachTrialOnce) {
+  Farm farm("model_job_kill");
+  ChildProcess tracker_process = farm.StartTrackerProcess();
+  ASSERT_GT(farm.port(), 0) << tracker_process.Log();
+  const int port = farm.port();
+  ChildProcess w1 = farm.StartWorker("mj-kill");
+  ChildProcess w2 = farm.StartWorker("mj-kill");
+  ASSERT_TRUE(farm.WaitForWorkers("mj-kill", 2)) << tracker_process.Log();
+  absl::StatusOr<tracker::ModelJobStatus> job =
+      farm.Client()->SubmitModelJob(ModelSpec(TwoTaskCnn(), "mj-kill", 20));
+  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_EQ(job->tasks.size(), 2u);
+
+  auto recorded = [&] {
+    absl::StatusOr<tracker::ModelJobStatus> now = farm.Client()->GetModelJob(job->id);
+    return now.ok() ? RecordsOfModelJob(farm, *now) : 0;
+  };
+  auto deadline = Farm::Deadline(60);
+  while (std::chrono::steady_clock::now() < deadline && recorded() < 3) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  w1.Signal(SIGKILL);
+  ASSERT_EQ(w1.Wait(10), 128 + SIGKILL);
+  deadline = Farm::Deadline(60);
+  while (std::chrono::steady_clock::now() < deadline && recorded() < 8) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  tracker_process.Signal(SIGKILL);
+  ASSERT_EQ(tracker_process.Wait(10), 128 + SIGKILL);
+  ASSERT_LT(RecordsInDatabase(farm), 20) << "it finished before the kill; nothing to resume";
+  ChildProcess w3 = farm.StartWorker("mj-kill");
+
+  // Same port: the surviving worker reconnects by itself.
+  ChildProcess restarted = farm.StartTrackerProcess(port);
+  ASSERT_EQ(farm.port(), port) << restarted.Log();
+  tracker::ModelJobStatus done = WaitForModelJob(farm, job->id);
+  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message << restarted.Log();
+  EXPECT_EQ(done.trials_done, 20);
+  EXPECT_EQ(RecordsOfModelJob(farm, done), 20);
+  ExpectEachTrialRecordedOnce(farm, done);
+}
+
+TEST(FarmModelJobTest, CancelStopsItsTasksJobsAndKeepsTheirRecords) {
+  Farm farm("model_job_cancel");
+  farm.StartTracker();
+  ChildProcess w = farm.StartWorker("mj-cancel");
+  ASSERT_TRUE(farm.WaitForWorkers("mj-cancel", 1));
+  auto client = farm.Client();
+  absl::StatusOr<tracker::ModelJobStatus> job =
+      client->SubmitModelJob(ModelSpec(TwoTaskCnn(), "mj-cancel", 400));
+  ASSERT_TRUE(job.ok()) << job.status();
+  auto deadline = Farm::Deadline(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    absl::StatusOr<tracker::ModelJobStatus> now = client->GetModelJob(job->id);
+    if (now.ok() && RecordsOfModelJob(farm, *now) >= 2) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  absl::StatusOr<tracker::ModelJobStatus> cancelled = client->CancelModelJob(job->id);
+  ASSERT_TRUE(cancelled.ok()) << cancelled.status();
+  EXPECT_EQ(cancelled->state, tracker::JobState::kCancelled) << cancelled->message;
+  EXPECT_LT(cancelled->trials_done, 400);
+  EXPECT_GE(RecordsOfModelJob(farm, *cancelled), 2);
+  for (const tracker::ModelTaskStatus& t : cancelled->tasks) {
+    if (t.job_id.empty()) continue;
+    absl::StatusOr<tracker::JobStatus> task_job = client->GetJob(t.job_id);
+    ASSERT_TRUE(task_job.ok());
+    EXPECT_TRUE(tracker::IsFinished(task_job->state)) << t.job_id;
+  }
+  ExpectEachTrialRecordedOnce(farm, *cancelled);
+  // Nothing more is given out once it is cancelled.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  absl::StatusOr<tracker::ModelJobStatus> later = client->GetModelJob(job->id);
+  ASSERT_TRUE(later.ok());
+  EXPECT_EQ(later->state, tracker::JobState::kCancelled);
+  EXPECT_EQ(RecordsOfModelJob(farm, *later), RecordsOfModelJob(farm, *cancelled));
+}
+
+TEST(FarmModelJobTest, BadModelJobsAreRefusedWithTheReason) {
+  Farm farm("model_job_bad");
+  farm.StartTracker();
+  auto client = farm.Client();
+  tracker::ModelJobSpec spec = ModelSpec(TwoTaskCnn(), "mj-bad", 10);
+  tracker::ModelJobSpec no_tasks = spec;
+  no_tasks.tasks.clear();
+  tracker::ModelJobSpec bad_workload = spec;
+  bad_workload.tasks[1].workload = "conv2d_nchwc:1,2";
+  tracker::ModelJobSpec bad_weight = spec;
+  bad_weight.tasks[0].weight = -1;
+  tracker::ModelJobSpec bad_key = spec;
+  bad_key.device_key = "has space";
+  for (const auto& [s, want] : {std::pair{no_tasks, "no tasks"},
+                                {bad_workload, "task 1"},
+                                {bad_weight, "weight"},
+                                {bad_key, "device_key"}}) {
+    absl::StatusOr<tracker::ModelJobStatus> job = client->SubmitModelJob(s);
+    ASSERT_FALSE(job.ok());
+    EXPECT_EQ(job.status().code(), absl::StatusCode::kInvalidArgument) << job.status();
+    EXPECT_THAT(std::string(job.status().message()), HasSubstr(want));
+  }
+  absl::StatusOr<std::vector<tracker::ModelJobStatus>> listed = client->ListModelJobs(true, 0);
+  ASSERT_TRUE(listed.ok());
+  EXPECT_TRUE(listed->empty()) << "nothing is stored on error";
+  EXPECT_EQ(client->GetModelJob("model-nope").status().code(), absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace tunefarm::integration

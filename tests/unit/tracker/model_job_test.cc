@@ -1,0 +1,126 @@
+// ModelJobSpec as the model_jobs table stores it (every field survives the JSON round trip, a
+// wrong type names the field), its checks, and the job spec each task gets.
+#include "tracker/model_job.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace tunefarm::tracker {
+namespace {
+
+using ::testing::HasSubstr;
+
+ModelJobSpec Spec() {
+  ModelJobSpec s;
+  s.model_name = "resnet18.onnx";
+  s.tasks = {{"conv2d_nchwc:1,64,56,56,64,3,3,1,1:float32", 4},
+             {"conv2d_nchwc:1,128,28,28,128,3,3,1,1:float32", 3}};
+  s.target = "llvm -mtriple=aarch64-linux-gnu";
+  s.device_key = "rasp4b";
+  s.trials = 640;
+  s.batch_size = 32;
+  s.parallel_tasks = 3;
+  s.tuner = "ga";
+  s.seed = 7;
+  s.measure.repeat = 4;
+  s.measure.min_repeat_ms = 9;
+  s.priority = 5;
+  s.transfer = false;
+  s.round_robin = true;
+  return s;
+}
+
+TEST(ModelJobTest, EveryFieldSurvivesTheJsonRoundTrip) {
+  const ModelJobSpec s = Spec();
+  absl::StatusOr<ModelJobSpec> back = ModelJobSpecFromJson(ModelJobSpecToJson(s));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->model_name, s.model_name);
+  ASSERT_EQ(back->tasks.size(), 2u);
+  EXPECT_EQ(back->tasks[1].workload, s.tasks[1].workload);
+  EXPECT_EQ(back->tasks[1].weight, 3);
+  EXPECT_EQ(back->target, s.target);
+  EXPECT_EQ(back->device_key, s.device_key);
+  EXPECT_EQ(back->trials, 640);
+  EXPECT_EQ(back->batch_size, 32);
+  EXPECT_EQ(back->parallel_tasks, 3);
+  EXPECT_EQ(back->tuner, "ga");
+  EXPECT_EQ(back->seed, 7u);
+  EXPECT_EQ(back->measure.repeat, 4);
+  EXPECT_EQ(back->measure.min_repeat_ms, 9);
+  EXPECT_EQ(back->priority, 5);
+  EXPECT_FALSE(back->transfer);
+  EXPECT_TRUE(back->round_robin);
+}
+
+TEST(ModelJobTest, MalformedStoredSpecsNameTheProblem) {
+  EXPECT_THAT(ModelJobSpecFromJson("[1]").status().message(), HasSubstr("not a JSON object"));
+  EXPECT_THAT(ModelJobSpecFromJson(R"({"tasks":3})").status().message(), HasSubstr("'tasks'"));
+  EXPECT_THAT(ModelJobSpecFromJson(R"({"tasks":[1]})").status().message(),
+              HasSubstr("not a JSON object"));
+  EXPECT_THAT(ModelJobSpecFromJson(R"({"tasks":[{"weight":"x"}]})").status().message(),
+              HasSubstr("tasks.weight"));
+  EXPECT_THAT(ModelJobSpecFromJson(R"({"trials":"x","tasks":[]})").status().message(),
+              HasSubstr("trials"));
+}
+
+TEST(ModelJobTest, ValidationRefusesWhatCannotBeScheduled) {
+  EXPECT_TRUE(ValidateModelJobSpec(Spec(), 100000).ok());
+  auto refused = [](ModelJobSpec s, int max_trials = 100000) {
+    absl::Status st = ValidateModelJobSpec(s, max_trials);
+    EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
+    return std::string(st.message());
+  };
+  ModelJobSpec s = Spec();
+  s.tasks.clear();
+  EXPECT_THAT(refused(s), HasSubstr("no tasks"));
+  s = Spec();
+  s.tasks[1].workload = s.tasks[0].workload;
+  EXPECT_THAT(refused(s), HasSubstr("same workload"));
+  s = Spec();
+  s.tasks[0].weight = 0;
+  EXPECT_THAT(refused(s), HasSubstr("weight"));
+  s.tasks[0].weight = std::numeric_limits<double>::infinity();
+  EXPECT_THAT(refused(s), HasSubstr("weight"));
+  s = Spec();
+  EXPECT_THAT(refused(s, 100), HasSubstr("trials must be in 1..100"));
+  s.batch_size = 0;
+  EXPECT_THAT(refused(s), HasSubstr("batch_size"));
+  s = Spec();
+  s.parallel_tasks = 65;
+  EXPECT_THAT(refused(s), HasSubstr("parallel_tasks"));
+  s = Spec();
+  s.model_name = std::string(300, 'm');
+  EXPECT_THAT(refused(s), HasSubstr("model_name"));
+  s = Spec();
+  s.device_key = "two words";
+  EXPECT_THAT(refused(s), HasSubstr("device_key"));
+  s = Spec();
+  s.priority = 101;
+  EXPECT_THAT(refused(s), HasSubstr("priority"));
+}
+
+TEST(ModelJobTest, EachTaskGetsAJobSpecOfItsOwnNamingTheModelJob) {
+  const ModelJobSpec s = Spec();
+  JobSpec job = ModelTaskJobSpec(s, "model-0000abcd", 1, 64);
+  EXPECT_EQ(job.workload, s.tasks[1].workload);
+  EXPECT_EQ(job.trials, 64);
+  EXPECT_EQ(job.target, s.target);
+  EXPECT_EQ(job.device_key, s.device_key);
+  EXPECT_EQ(job.tuner, "ga");
+  EXPECT_EQ(job.batch_size, 32);
+  EXPECT_EQ(job.priority, 5);
+  EXPECT_FALSE(job.transfer);
+  EXPECT_EQ(job.measure.repeat, 4);
+  EXPECT_EQ(job.model_job_id, "model-0000abcd");
+  EXPECT_EQ(job.model_task, 1);
+  EXPECT_NE(job.seed, ModelTaskJobSpec(s, "model-0000abcd", 0, 64).seed)
+      << "each task searches its own stream";
+  // The model job link survives the jobs table's JSON.
+  absl::StatusOr<JobSpec> back = JobSpecFromJson(JobSpecToJson(job));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->model_job_id, "model-0000abcd");
+  EXPECT_EQ(back->model_task, 1);
+}
+
+}  // namespace
+}  // namespace tunefarm::tracker

@@ -1,0 +1,169 @@
+// ModelJobSpec <-> JSON (the model_jobs table keeps each spec this way), its checks, and the spec
+// of each task's job.
+#include "tracker/model_job.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/core/json_nesting.h"
+#include "runtime/measure/json_field_reader.h"
+#include "runtime/measure/measure_options_json.h"
+#include "tracker/job_runner.h"
+
+namespace tunefarm::tracker {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr double kMaxTaskWeight = 1e6;
+constexpr int kMaxBatchSize = 1024;
+constexpr int kMaxParallelTasks = 64;
+
+absl::Status Invalid(absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat("model job: ", what));
+}
+
+bool PrintableAscii(std::string_view s) {
+  for (char c : s) {
+    if (c < 0x20 || c > 0x7e) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string ModelJobSpecToJson(const ModelJobSpec& spec) {
+  Json tasks = Json::array();
+  for (const ModelTaskSpec& t : spec.tasks) {
+    tasks.push_back({{"workload", t.workload}, {"weight", t.weight}});
+  }
+  Json j{{"model_name", spec.model_name},
+         {"tasks", tasks},
+         {"target", spec.target},
+         {"device_key", spec.device_key},
+         {"trials", spec.trials},
+         {"batch_size", spec.batch_size},
+         {"parallel_tasks", spec.parallel_tasks},
+         {"tuner", spec.tuner},
+         {"seed", spec.seed},
+         {"measure", runtime::measure::MeasureOptionsToJson(spec.measure)},
+         {"priority", spec.priority},
+         {"transfer", spec.transfer},
+         {"round_robin", spec.round_robin}};
+  return j.dump();
+}
+
+absl::StatusOr<ModelJobSpec> ModelJobSpecFromJson(std::string_view json) {
+  if (!runtime::JsonNestingWithin(json)) {
+    return absl::InvalidArgumentError(absl::StrCat("model job spec: JSON nested deeper than ",
+                                                   runtime::kMaxJsonNesting, " levels"));
+  }
+  Json j = Json::parse(json.begin(), json.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) {
+    return absl::InvalidArgumentError("model job spec: not a JSON object");
+  }
+  ModelJobSpec spec;
+  runtime::measure::JsonFieldReader r(j, "model job spec");
+  for (auto [field, out] : {std::pair{"model_name", &spec.model_name},
+                            {"target", &spec.target},
+                            {"device_key", &spec.device_key},
+                            {"tuner", &spec.tuner}}) {
+    r.String(field, out);
+  }
+  for (auto [field, out] : {std::pair{"trials", &spec.trials},
+                            {"batch_size", &spec.batch_size},
+                            {"parallel_tasks", &spec.parallel_tasks},
+                            {"priority", &spec.priority}}) {
+    r.Int(field, out);
+  }
+  r.Uint("seed", &spec.seed);
+  r.Bool("transfer", &spec.transfer);
+  r.Bool("round_robin", &spec.round_robin);
+  const Json* m = r.Object("measure");
+  if (!r.status().ok()) return r.status();
+  if (m != nullptr) {
+    if (absl::Status s = runtime::measure::MeasureOptionsFromJson(*m, "model job spec", "measure.",
+                                                                  &spec.measure);
+        !s.ok()) {
+      return s;
+    }
+  }
+  auto tasks = j.find("tasks");
+  if (tasks == j.end() || !tasks->is_array()) {
+    return absl::InvalidArgumentError("model job spec: field 'tasks' is not an array");
+  }
+  for (const Json& t : *tasks) {
+    if (!t.is_object()) {
+      return absl::InvalidArgumentError("model job spec: a task is not a JSON object");
+    }
+    ModelTaskSpec task;
+    runtime::measure::JsonFieldReader tr(t, "model job spec", "tasks.");
+    tr.String("workload", &task.workload);
+    tr.Number("weight", &task.weight);
+    if (!tr.status().ok()) return tr.status();
+    spec.tasks.push_back(std::move(task));
+  }
+  return spec;
+}
+
+absl::Status ValidateModelJobSpec(const ModelJobSpec& spec, int max_trials) {
+  if (spec.model_name.size() > kMaxModelNameBytes || !PrintableAscii(spec.model_name)) {
+    return Invalid(absl::StrCat("model_name must be printable ASCII of at most ",
+                                kMaxModelNameBytes, " bytes"));
+  }
+  if (spec.tasks.empty()) return Invalid("no tasks (the model has no tunable layer)");
+  if (spec.tasks.size() > static_cast<size_t>(kMaxModelTasks)) {
+    return Invalid(absl::StrCat(spec.tasks.size(), " tasks, over the limit of ", kMaxModelTasks));
+  }
+  for (size_t i = 0; i < spec.tasks.size(); ++i) {
+    const double w = spec.tasks[i].weight;
+    if (!std::isfinite(w) || w <= 0 || w > kMaxTaskWeight) {
+      return Invalid(
+          absl::StrCat("task ", i, " has weight ", w, "; it must be in (0, ", kMaxTaskWeight, "]"));
+    }
+    if (spec.tasks[i].workload.empty()) {
+      return Invalid(absl::StrCat("task ", i, " has no workload"));
+    }
+    for (size_t k = 0; k < i; ++k) {
+      if (spec.tasks[k].workload == spec.tasks[i].workload) {
+        return Invalid(absl::StrCat("tasks ", k, " and ", i, " have the same workload '",
+                                    spec.tasks[i].workload, "' (give it once, with both weights)"));
+      }
+    }
+  }
+  if (spec.trials < 1 || spec.trials > max_trials) {
+    return Invalid(absl::StrCat("trials must be in 1..", max_trials, ", got ", spec.trials));
+  }
+  if (spec.batch_size < 1 || spec.batch_size > kMaxBatchSize) {
+    return Invalid(
+        absl::StrCat("batch_size must be in 1..", kMaxBatchSize, ", got ", spec.batch_size));
+  }
+  if (spec.parallel_tasks < 1 || spec.parallel_tasks > kMaxParallelTasks) {
+    return Invalid(absl::StrCat("parallel_tasks must be in 1..", kMaxParallelTasks, ", got ",
+                                spec.parallel_tasks));
+  }
+  // What every task's job shares (device key, priority, measure options): checked once here.
+  return ValidateJobSpec(ModelTaskJobSpec(spec, "", 0, 1), max_trials);
+}
+
+JobSpec ModelTaskJobSpec(const ModelJobSpec& spec, const std::string& model_job_id, int task,
+                         int trials) {
+  JobSpec job;
+  job.workload = spec.tasks[task].workload;
+  job.target = spec.target;
+  job.device_key = spec.device_key;
+  job.trials = trials;
+  job.tuner = spec.tuner;
+  job.batch_size = spec.batch_size;
+  // Each task its own stream of proposals, the same for a fixed seed.
+  job.seed = spec.seed + static_cast<uint64_t>(task);
+  job.measure = spec.measure;
+  job.priority = spec.priority;
+  job.transfer = spec.transfer;
+  job.model_job_id = model_job_id;
+  job.model_task = task;
+  return job;
+}
+
+}  // namespace tunefarm::tracker

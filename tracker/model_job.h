@@ -1,0 +1,78 @@
+// A model job as the tracker keeps it: one trial budget that a task scheduler spreads over a
+// model's tuning tasks, each task tuned by a job of its own on the same device key. The spec is
+// stored as JSON with the model job, so a restarted tracker resumes it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tracker/job.h"
+#include "tuner/measure.h"
+
+namespace tunefarm::tracker {
+
+struct ModelTaskSpec {
+  std::string workload;  // the template workload key of the task's anchor op
+  double weight = 1;     // how many of the model's fused groups run it
+};
+
+struct ModelJobSpec {
+  std::string model_name;  // for lists and the dashboard
+  std::vector<ModelTaskSpec> tasks;
+  std::string target = "llvm";
+  std::string device_key;
+  int trials = 0;          // over all tasks
+  int batch_size = 16;     // the trials a task is given at a time (and its job's batch size)
+  int parallel_tasks = 2;  // tasks tuning at once, so the key's workers never wait on one task
+  std::string tuner = "xgb";
+  uint64_t seed = 1;
+  tuner::MeasureOptions measure;
+  int priority = 1;
+  bool transfer = true;
+  bool round_robin = false;  // give tasks their batches in turn (the scheduler's baseline)
+};
+
+inline constexpr int kMaxModelTasks = 1000;
+inline constexpr size_t kMaxModelNameBytes = 256;
+
+std::string ModelJobSpecToJson(const ModelJobSpec& spec);
+absl::StatusOr<ModelJobSpec> ModelJobSpecFromJson(std::string_view json);
+// InvalidArgument naming the first problem (the tasks' workloads are checked by the manager,
+// which can make their tasks).
+absl::Status ValidateModelJobSpec(const ModelJobSpec& spec, int max_trials);
+// The job that tunes task `task` of the model job `model_job_id`, with `trials` in all.
+JobSpec ModelTaskJobSpec(const ModelJobSpec& spec, const std::string& model_job_id, int task,
+                         int trials);
+
+struct ModelTaskStatus {
+  std::string workload_key;
+  double weight = 1;
+  std::string job_id;  // "" until the task is first given trials
+  int trials = 0;      // given so far
+  int trials_done = 0;
+  double best_seconds = 0;             // 0: none yet
+  JobState state = JobState::kQueued;  // its job's (queued until it has one)
+};
+
+struct ModelJobStatus {
+  std::string id;
+  JobState state = JobState::kQueued;
+  std::string model_name;
+  std::string target;
+  std::string device_key;
+  int trials = 0;       // the budget
+  int trials_done = 0;  // recorded by its tasks' jobs
+  // Sum over the tasks of weight x best time: the tuned kernels' share of the model's latency.
+  // 0 until every task has a result.
+  double estimated_seconds = 0;
+  std::string message;
+  int64_t created_ms = 0;
+  int64_t updated_ms = 0;
+  int64_t version = 0;  // increases with every change (WatchModelJob waits on it)
+  std::vector<ModelTaskStatus> tasks;
+};
+
+}  // namespace tunefarm::tracker

@@ -1,0 +1,527 @@
+// ModelJobManager: model jobs in memory (spec, status, scheduler), the driver thread that gives
+// out their batches, and their rows in the jobs tables. The driver alone touches a model job's
+// scheduler and its busy tasks, and calls the JobManager without holding this manager's lock (the
+// JobManager's end listener only takes `wake_mu`), so the two never wait on each other.
+#include "tracker/model_job_manager.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "spdlog/spdlog.h"
+#include "tracker/job_table.h"
+#include "tuner/task_scheduler.h"
+
+namespace tunefarm::tracker {
+namespace {
+
+struct ModelJob {
+  ModelJobSpec spec;
+  ModelJobStatus status;  // under the manager's `mu`
+  bool cancel_requested = false;
+  bool unsaved = false;  // the table missed its last state: written again by the driver
+  // --- the driver's alone ---
+  std::unique_ptr<tuner::TaskScheduler> scheduler;
+  std::vector<bool> busy;     // the task's job is running a batch
+  std::vector<int> observed;  // its job's trials already told to the scheduler
+  int given = 0;              // trials given out over all tasks
+  std::string last_failure;   // why a task last failed or could not be given trials
+};
+
+tuner::TaskSchedulerOptions SchedulerOptions(const ModelJobSpec& spec) {
+  tuner::TaskSchedulerOptions o;
+  o.round_robin = spec.round_robin;
+  o.seed = spec.seed;
+  return o;
+}
+
+std::unique_ptr<tuner::TaskScheduler> MakeScheduler(const ModelJobSpec& spec,
+                                                    const ModelJobStatus& status) {
+  std::vector<tuner::ScheduledTask> tasks;
+  for (const ModelTaskStatus& t : status.tasks) tasks.push_back({t.workload_key, t.weight});
+  return std::make_unique<tuner::TaskScheduler>(std::move(tasks), SchedulerOptions(spec));
+}
+
+// A task's job ended without spending its trials the usual way: its space is exhausted, it
+// stopped early, failed or was cancelled, so it is given nothing more.
+bool TaskIsOver(const JobStatus& job) {
+  return job.state != JobState::kSucceeded || job.message != "done";
+}
+
+void ApplyJob(const JobStatus& job, ModelTaskStatus& task) {
+  task.job_id = job.id;
+  task.trials = job.trials;
+  task.trials_done = job.trials_done;
+  task.best_seconds = job.best_seconds;
+  task.state = job.state;
+}
+
+// Totals derived from the tasks.
+void Summarize(ModelJobStatus& s) {
+  s.trials_done = 0;
+  double estimated = 0;
+  for (const ModelTaskStatus& t : s.tasks) {
+    s.trials_done += t.trials_done;
+    estimated = (estimated >= 0 && t.best_seconds > 0) ? estimated + t.weight * t.best_seconds : -1;
+  }
+  s.estimated_seconds = std::max(estimated, 0.0);
+}
+
+}  // namespace
+
+struct ModelJobManager::Impl {
+  Impl(ModelJobManagerOptions o, JobManager& j, std::unique_ptr<JobTable> t)
+      : options(std::move(o)), jobs(j), table(std::move(t)), rng(std::random_device{}()) {}
+
+  const ModelJobManagerOptions options;
+  JobManager& jobs;
+  const std::unique_ptr<JobTable> table;
+
+  mutable std::mutex mu;
+  mutable std::condition_variable changed;  // a model job's version moved
+  std::map<std::string, std::shared_ptr<ModelJob>> model_jobs;
+  bool shutting_down = false;
+  std::mt19937_64 rng;
+
+  std::mutex wake_mu;  // taken under the JobManager's lock: nothing else is taken under it
+  std::condition_variable wake_cv;
+  bool wake = false;
+  std::thread driver;
+
+  void Wake() {
+    {
+      std::lock_guard<std::mutex> lock(wake_mu);
+      wake = true;
+    }
+    wake_cv.notify_all();
+  }
+
+  // --- under `mu` ---
+  void Touch(ModelJob& job) {
+    ++job.status.version;
+    job.status.updated_ms = options.clock->NowMs();
+    changed.notify_all();
+  }
+
+  void Persist(ModelJob& job) {
+    absl::Status s = table->UpdateModelJobState(job.status.id, job.status.state, job.status.message,
+                                                job.status.updated_ms);
+    if (!s.ok() && !job.unsaved) {
+      spdlog::error("model job {}: cannot store its state (retrying): {}", job.status.id,
+                    s.ToString());
+    }
+    job.unsaved = !s.ok();
+  }
+
+  void SetState(ModelJob& job, JobState state, std::string message) {
+    job.status.state = state;
+    job.status.message = std::move(message);
+    Touch(job);
+    Persist(job);
+  }
+
+  std::string NewIdLocked() {
+    for (;;) {
+      char buf[24];
+      std::snprintf(buf, sizeof(buf), "model-%08x", static_cast<unsigned>(rng() & 0xffffffffu));
+      if (!model_jobs.contains(buf)) return buf;
+    }
+  }
+
+  // --- no lock held ---
+
+  // A model job from its row: its spec, and each task's job as the JobManager has it now.
+  absl::StatusOr<std::shared_ptr<ModelJob>> FromRow(const ModelJobRow& row) const {
+    absl::StatusOr<ModelJobSpec> spec = ModelJobSpecFromJson(row.spec_json);
+    if (!spec.ok()) return spec.status();
+    auto job = std::make_shared<ModelJob>();
+    job->spec = *std::move(spec);
+    ModelJobStatus& s = job->status;
+    s.id = row.id;
+    s.state = row.state;
+    s.model_name = row.model_name;
+    s.target = row.target;
+    s.device_key = row.device_key;
+    s.trials = row.trials;
+    s.message = row.message;
+    s.created_ms = row.created_ms;
+    s.updated_ms = row.updated_ms;
+    s.version = 1;
+    for (const ModelTaskSpec& t : job->spec.tasks) {
+      ModelTaskStatus task;
+      task.workload_key = t.workload;
+      task.weight = t.weight;
+      s.tasks.push_back(std::move(task));
+    }
+    for (const JobStatus& j : jobs.ListOfModelJob(row.id)) {
+      if (j.model_task < 0 || j.model_task >= static_cast<int>(s.tasks.size())) continue;
+      ApplyJob(j, s.tasks[j.model_task]);
+      s.tasks[j.model_task].workload_key = j.workload_key;
+    }
+    Summarize(s);
+    return job;
+  }
+
+  // Picks up an unfinished model job (the tracker stopped): its tasks' jobs were resumed by the
+  // JobManager, and the scheduler starts from what each task has recorded.
+  void Resume(const ModelJobRow& row) {
+    absl::StatusOr<std::shared_ptr<ModelJob>> job = FromRow(row);
+    if (!job.ok()) {
+      absl::Status s = table->UpdateModelJobState(
+          row.id, JobState::kFailed, absl::StrCat("cannot resume: ", job.status().message()),
+          options.clock->NowMs());
+      if (!s.ok()) spdlog::error("model job {}: {}", row.id, s.ToString());
+      return;
+    }
+    ModelJob& j = **job;
+    const int n = static_cast<int>(j.status.tasks.size());
+    j.scheduler = MakeScheduler(j.spec, j.status);
+    j.busy.assign(n, false);
+    j.observed.assign(n, 0);
+    for (const JobStatus& t : jobs.ListOfModelJob(row.id)) {
+      const int i = t.model_task;
+      if (i < 0 || i >= n) continue;
+      j.given += t.trials;
+      j.observed[i] = t.trials_done;
+      j.scheduler->Restore(i, std::max(1, t.trials / std::max(j.spec.batch_size, 1)), t.trials_done,
+                           t.best_seconds);
+      j.busy[i] = !IsFinished(t.state);
+      if (!j.busy[i] && TaskIsOver(t)) {
+        j.scheduler->Finish(i);
+        j.given -= std::max(t.trials - t.trials_done, 0);
+      }
+    }
+    spdlog::info("model job {}: resuming ({} of {} trials given)", row.id, j.given,
+                 j.status.trials);
+    std::lock_guard<std::mutex> lock(mu);
+    j.status.state = JobState::kRunning;
+    model_jobs[row.id] = *std::move(job);
+  }
+
+  // The driver: advances every running model job when a task's job ends, and refreshes their
+  // progress every progress_period_ms.
+  void DriverLoop() {
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(wake_mu);
+        wake_cv.wait_for(lock, std::chrono::milliseconds(options.progress_period_ms),
+                         [&] { return wake; });
+        wake = false;
+      }
+      std::vector<std::shared_ptr<ModelJob>> running;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (shutting_down) return;
+        for (auto& [id, job] : model_jobs) {
+          if (!IsFinished(job->status.state)) running.push_back(job);
+        }
+      }
+      for (const std::shared_ptr<ModelJob>& job : running) Advance(*job);
+    }
+  }
+
+  void Advance(ModelJob& job) {
+    bool cancel = false;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (shutting_down) return;
+      cancel = job.cancel_requested;
+      if (job.unsaved) Persist(job);
+    }
+    // What the tasks' jobs did since the last pass.
+    const int n = static_cast<int>(job.status.tasks.size());
+    std::vector<std::optional<JobStatus>> now(n);
+    for (int i = 0; i < n; ++i) {
+      if (!job.busy[i]) continue;  // the others' jobs have ended: nothing of theirs moves
+      absl::StatusOr<JobStatus> s = jobs.Get(job.status.tasks[i].job_id);
+      if (s.ok()) now[i] = *std::move(s);
+    }
+    std::string task_message;
+    for (int i = 0; i < n; ++i) {
+      if (!now[i].has_value() || !job.busy[i]) continue;
+      const JobStatus& s = *now[i];
+      if (!IsFinished(s.state)) {
+        if (task_message.empty()) task_message = s.message;
+        continue;
+      }
+      job.busy[i] = false;
+      job.scheduler->Observe(i, s.trials_done - job.observed[i], s.best_seconds);
+      job.observed[i] = s.trials_done;
+      if (TaskIsOver(s)) {
+        job.scheduler->Finish(i);
+        job.given -= std::max(s.trials - s.trials_done, 0);  // what it did not spend
+        if (s.state == JobState::kFailed) {
+          spdlog::warn("model job {}: task {} ({}) failed: {}", job.status.id, i, s.workload_key,
+                       s.message);
+          job.last_failure = absl::StrCat("task ", i, ": ", s.message);
+        }
+      }
+    }
+    if (cancel) {
+      for (int i = 0; i < n; ++i) {
+        if (!job.busy[i]) continue;
+        absl::StatusOr<JobStatus> s = jobs.Cancel(job.status.tasks[i].job_id);
+        if (s.ok()) now[i] = *std::move(s);
+        job.busy[i] = false;
+      }
+    } else {
+      GiveBatches(job, now);
+    }
+    const bool any_busy = std::find(job.busy.begin(), job.busy.end(), true) != job.busy.end();
+    std::lock_guard<std::mutex> lock(mu);
+    // A tracker going down leaves its model jobs running in the table, to resume.
+    if (shutting_down) return;
+    ModelJobStatus before = job.status;
+    for (int i = 0; i < n; ++i) {
+      if (now[i].has_value()) ApplyJob(*now[i], job.status.tasks[i]);
+    }
+    Summarize(job.status);
+    if (cancel) {
+      SetState(job, JobState::kCancelled, "cancelled");
+    } else if (!any_busy && job.status.trials_done == 0 && !job.last_failure.empty()) {
+      SetState(job, JobState::kFailed, absl::StrCat("no task could be tuned: ", job.last_failure));
+    } else if (!any_busy) {
+      SetState(job, JobState::kSucceeded, EndMessage(job));
+    } else {
+      job.status.message = task_message;
+      if (job.status.message != before.message) Persist(job);
+      if (Differs(before, job.status)) Touch(job);
+    }
+  }
+
+  // Gives batches to the tasks the scheduler picks while fewer than parallel_tasks run and
+  // trials remain: a first batch submits the task's job, a later one extends it.
+  void GiveBatches(ModelJob& job, std::vector<std::optional<JobStatus>>& now) {
+    auto running = [&] {
+      return static_cast<int>(std::count(job.busy.begin(), job.busy.end(), true));
+    };
+    while (running() < job.spec.parallel_tasks && job.given < job.spec.trials) {
+      std::optional<int> next = job.scheduler->Next(job.busy);
+      if (!next.has_value()) return;
+      const int i = *next;
+      const int batch = std::min(job.spec.batch_size, job.spec.trials - job.given);
+      ModelTaskStatus& task = job.status.tasks[i];
+      const int total = task.trials + batch;
+      absl::StatusOr<JobStatus> s =
+          task.job_id.empty() ? jobs.Submit(ModelTaskJobSpec(job.spec, job.status.id, i, total))
+                              : jobs.Extend(task.job_id, total);
+      if (!s.ok()) {
+        // The task cannot be tuned further (its job failed, or the tracker is going down): the
+        // other tasks get its trials.
+        spdlog::warn("model job {}: task {} gets no more trials: {}", job.status.id, i,
+                     s.status().ToString());
+        job.scheduler->Finish(i);
+        job.last_failure = absl::StrCat("task ", i, ": ", s.status().message());
+        if (s.status().code() == absl::StatusCode::kUnavailable) return;
+        continue;
+      }
+      if (task.job_id.empty()) {
+        std::lock_guard<std::mutex> lock(mu);
+        task.job_id = s->id;
+      }
+      now[i] = *std::move(s);
+      job.busy[i] = true;
+      job.given += batch;
+    }
+  }
+
+  static bool Differs(const ModelJobStatus& a, const ModelJobStatus& b) {
+    if (a.trials_done != b.trials_done || a.estimated_seconds != b.estimated_seconds ||
+        a.message != b.message) {
+      return true;
+    }
+    for (size_t i = 0; i < a.tasks.size(); ++i) {
+      const ModelTaskStatus& x = a.tasks[i];
+      const ModelTaskStatus& y = b.tasks[i];
+      if (x.job_id != y.job_id || x.trials != y.trials || x.trials_done != y.trials_done ||
+          x.best_seconds != y.best_seconds || x.state != y.state) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static std::string EndMessage(const ModelJob& job) {
+    const ModelJobStatus& s = job.status;
+    std::string text = absl::StrCat(s.trials_done, " trials over ", s.tasks.size(), " tasks");
+    if (s.estimated_seconds > 0) {
+      absl::StrAppend(&text, absl::StrFormat("; tuned kernels %.3f ms", s.estimated_seconds * 1e3));
+    }
+    int failed = 0;
+    for (const ModelTaskStatus& t : s.tasks) failed += t.state == JobState::kFailed ? 1 : 0;
+    if (failed > 0) absl::StrAppend(&text, "; ", failed, " task(s) failed");
+    return text;
+  }
+
+  void Shutdown() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      shutting_down = true;
+      changed.notify_all();
+    }
+    Wake();
+    if (driver.joinable()) driver.join();
+  }
+};
+
+absl::StatusOr<std::unique_ptr<ModelJobManager>> ModelJobManager::Create(
+    ModelJobManagerOptions options, JobManager& jobs) {
+  if (options.max_model_jobs < 1 || options.max_trials < 1 || options.progress_period_ms < 1) {
+    return absl::InvalidArgumentError(
+        "max_model_jobs, max_trials and progress_period_ms must be >= 1");
+  }
+  absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(options.db_path);
+  if (!table.ok()) return table.status();
+  absl::StatusOr<std::vector<ModelJobRow>> unfinished = (*table)->LoadUnfinishedModelJobs();
+  if (!unfinished.ok()) return unfinished.status();
+  auto impl = std::make_unique<Impl>(std::move(options), jobs, *std::move(table));
+  Impl* raw = impl.get();
+  for (const ModelJobRow& row : *unfinished) raw->Resume(row);
+  jobs.SetEndListener([raw](const std::string&) { raw->Wake(); });
+  raw->driver = std::thread([raw] { raw->DriverLoop(); });
+  return std::unique_ptr<ModelJobManager>(new ModelJobManager(std::move(impl)));
+}
+
+ModelJobManager::ModelJobManager(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+ModelJobManager::~ModelJobManager() {
+  impl_->jobs.SetEndListener(nullptr);
+  impl_->Shutdown();
+}
+
+absl::StatusOr<ModelJobStatus> ModelJobManager::Submit(const ModelJobSpec& spec) {
+  Impl& m = *impl_;
+  if (absl::Status s = ValidateModelJobSpec(spec, m.options.max_trials); !s.ok()) return s;
+  auto job = std::make_shared<ModelJob>();
+  job->spec = spec;
+  ModelJobStatus& s = job->status;
+  for (int i = 0; i < static_cast<int>(spec.tasks.size()); ++i) {
+    absl::StatusOr<JobStatus> check = m.jobs.Check(ModelTaskJobSpec(spec, "", i, 1));
+    if (!check.ok()) {
+      return absl::Status(check.status().code(),
+                          absl::StrCat("model job: task ", i, " ('", spec.tasks[i].workload,
+                                       "'): ", check.status().message()));
+    }
+    ModelTaskStatus task;
+    task.workload_key = check->workload_key;
+    task.weight = spec.tasks[i].weight;
+    s.tasks.push_back(std::move(task));
+    s.target = check->target;
+  }
+  s.state = JobState::kRunning;
+  s.model_name = spec.model_name;
+  s.device_key = spec.device_key;
+  s.trials = spec.trials;
+  s.version = 1;
+  job->scheduler = MakeScheduler(spec, s);
+  job->busy.assign(spec.tasks.size(), false);
+  job->observed.assign(spec.tasks.size(), 0);
+
+  std::lock_guard<std::mutex> lock(m.mu);
+  if (m.shutting_down) return absl::UnavailableError("the tracker is shutting down");
+  int unfinished = 0;
+  for (const auto& [id, j] : m.model_jobs) unfinished += IsFinished(j->status.state) ? 0 : 1;
+  if (unfinished >= m.options.max_model_jobs) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("too many unfinished model jobs (max_model_jobs=", m.options.max_model_jobs,
+                     "); wait for one to finish or cancel one"));
+  }
+  s.created_ms = s.updated_ms = m.options.clock->NowMs();
+  ModelJobRow row;
+  row.model_name = s.model_name;
+  row.target = s.target;
+  row.device_key = s.device_key;
+  row.spec_json = ModelJobSpecToJson(spec);
+  row.state = s.state;
+  row.trials = s.trials;
+  row.created_ms = s.created_ms;
+  row.updated_ms = s.updated_ms;
+  for (int attempt = 0;; ++attempt) {
+    row.id = m.NewIdLocked();
+    absl::Status inserted = m.table->InsertModelJob(row);
+    if (inserted.ok()) break;
+    if (inserted.code() != absl::StatusCode::kAlreadyExists || attempt >= 16) return inserted;
+  }
+  s.id = row.id;
+  m.model_jobs[s.id] = job;
+  spdlog::info("model job {}: submitted '{}' ({} tasks, {} trials) for device key '{}'", s.id,
+               s.model_name, s.tasks.size(), s.trials, s.device_key);
+  m.Wake();
+  return s;
+}
+
+absl::StatusOr<ModelJobStatus> ModelJobManager::Get(const std::string& id) const {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    auto it = impl_->model_jobs.find(id);
+    if (it != impl_->model_jobs.end()) return it->second->status;
+  }
+  absl::StatusOr<ModelJobRow> row = impl_->table->GetModelJob(id);
+  if (!row.ok()) return row.status();
+  absl::StatusOr<std::shared_ptr<ModelJob>> job = impl_->FromRow(*row);
+  if (!job.ok()) return job.status();
+  return (*job)->status;
+}
+
+absl::StatusOr<ModelJobStatus> ModelJobManager::Cancel(const std::string& id) {
+  Impl& m = *impl_;
+  std::unique_lock<std::mutex> lock(m.mu);
+  auto it = m.model_jobs.find(id);
+  if (it == m.model_jobs.end()) {
+    lock.unlock();
+    return Get(id);  // finished before this start (or NotFound)
+  }
+  std::shared_ptr<ModelJob> job = it->second;
+  if (IsFinished(job->status.state) || job->cancel_requested) return job->status;
+  job->cancel_requested = true;
+  job->status.message = "cancelling";
+  m.Touch(*job);
+  m.Wake();
+  // The driver cancels the tasks' jobs (each waits for its builds and leases to wind down).
+  m.changed.wait_for(lock, std::chrono::seconds(15),
+                     [&] { return IsFinished(job->status.state) || m.shutting_down; });
+  return job->status;
+}
+
+std::vector<ModelJobStatus> ModelJobManager::List(bool include_finished, int limit) const {
+  absl::StatusOr<std::vector<ModelJobRow>> rows =
+      impl_->table->ListModelJobs(include_finished, limit);
+  if (!rows.ok()) {
+    spdlog::error("cannot list model jobs: {}", rows.status().ToString());
+    return {};
+  }
+  std::vector<ModelJobStatus> out;
+  for (const ModelJobRow& row : *rows) {
+    absl::StatusOr<ModelJobStatus> s = Get(row.id);
+    if (!s.ok()) continue;
+    if (include_finished || !IsFinished(s->state)) out.push_back(*std::move(s));
+  }
+  return out;
+}
+
+absl::StatusOr<ModelJobStatus> ModelJobManager::WaitForChange(const std::string& id,
+                                                              int64_t after_version,
+                                                              int64_t timeout_ms) const {
+  Impl& m = *impl_;
+  std::unique_lock<std::mutex> lock(m.mu);
+  auto it = m.model_jobs.find(id);
+  if (it == m.model_jobs.end()) {
+    lock.unlock();
+    return Get(id);
+  }
+  std::shared_ptr<ModelJob> job = it->second;
+  m.changed.wait_for(lock, std::chrono::milliseconds(std::max<int64_t>(timeout_ms, 0)), [&] {
+    return job->status.version > after_version || IsFinished(job->status.state) || m.shutting_down;
+  });
+  return job->status;
+}
+
+}  // namespace tunefarm::tracker

@@ -1,0 +1,58 @@
+// ModelJobManager: runs model jobs on top of the JobManager. A model job's task scheduler gives
+// each batch of its trial budget to the task expected to cut the model's latency most, as a new
+// job for that task or more trials for its job; a driver thread advances the model jobs as their
+// tasks' jobs end. Model jobs are stored beside the jobs, so a restarted tracker resumes them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "runtime/clock.h"
+#include "tracker/job_manager.h"
+#include "tracker/model_job.h"
+
+namespace tunefarm::tracker {
+
+struct ModelJobManagerOptions {
+  std::string db_path;           // the record database the JobManager uses
+  int max_model_jobs = 100;      // unfinished at once; beyond: ResourceExhausted
+  int max_trials = 100000;       // per model job
+  int progress_period_ms = 250;  // how often running model jobs refresh their tasks' progress
+  const runtime::Clock* clock = &runtime::SystemClock();
+};
+
+class ModelJobManager {
+ public:
+  // Opens the jobs tables and resumes every model job found queued or running: its tasks' jobs
+  // are resumed by `jobs` itself, and its scheduler restarts from what they recorded. `jobs`
+  // must outlive the manager.
+  static absl::StatusOr<std::unique_ptr<ModelJobManager>> Create(ModelJobManagerOptions options,
+                                                                 JobManager& jobs);
+  // Stops the driver; unfinished model jobs stay running in the database.
+  ~ModelJobManager();
+
+  // Validates (every task's workload on the target too) and stores the model job; its first
+  // batches start at once. InvalidArgument names the problem; ResourceExhausted past
+  // max_model_jobs. Nothing is stored on error.
+  absl::StatusOr<ModelJobStatus> Submit(const ModelJobSpec& spec);
+  absl::StatusOr<ModelJobStatus> Get(const std::string& id) const;  // NotFound
+  // Cancels its running tasks' jobs (their records stay) and gives out no more trials.
+  absl::StatusOr<ModelJobStatus> Cancel(const std::string& id);
+  // Newest first; `include_finished` false: queued and running only.
+  std::vector<ModelJobStatus> List(bool include_finished, int limit) const;
+  // Blocks until the model job's version exceeds `after_version`, it is finished, or
+  // `timeout_ms` passes.
+  absl::StatusOr<ModelJobStatus> WaitForChange(const std::string& id, int64_t after_version,
+                                               int64_t timeout_ms) const;
+
+  struct Impl;
+
+ private:
+  explicit ModelJobManager(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tunefarm::tracker

@@ -1,0 +1,107 @@
+#include "tracker/service/model_job_conversion.h"
+
+#include "proto/mapping/measure_options_proto.h"
+#include "proto/mapping/or_default.h"
+#include "tracker/service/proto_conversion.h"
+
+namespace tunefarm::tracker {
+using proto_mapping::OrDefault;
+
+absl::StatusOr<ModelJobSpec> ModelJobSpecFromProto(const v1::SubmitModelJobRequest& r) {
+  ModelJobSpec spec;
+  spec.model_name = r.model_name();
+  for (const v1::ModelTask& t : r.tasks()) spec.tasks.push_back({t.workload(), t.weight()});
+  spec.target = r.target().empty() ? "llvm" : r.target();
+  spec.device_key = r.device_key();
+  spec.trials = r.trials();
+  spec.batch_size = OrDefault(r.batch_size(), 16);
+  spec.parallel_tasks = OrDefault(r.parallel_tasks(), 2);
+  spec.tuner = r.tuner().empty() ? "xgb" : r.tuner();
+  spec.seed = OrDefault<uint64_t>(r.seed(), 1);
+  absl::StatusOr<tuner::MeasureOptions> measure =
+      proto_mapping::MeasureOptionsFromProto(r.measure());
+  if (!measure.ok()) return measure.status();
+  spec.measure = *measure;
+  if (r.measure().seed() == 0) spec.measure.seed = spec.seed;
+  spec.priority = OrDefault(r.priority(), 1);
+  spec.transfer = !r.no_transfer();
+  spec.round_robin = r.round_robin();
+  return spec;
+}
+
+v1::ModelJob ModelJobStatusToProto(const ModelJobStatus& s) {
+  v1::ModelJob p;
+  p.set_id(s.id);
+  p.set_state(JobStateToProto(s.state));
+  p.set_model_name(s.model_name);
+  p.set_target(s.target);
+  p.set_device_key(s.device_key);
+  p.set_trials(s.trials);
+  p.set_trials_done(s.trials_done);
+  p.set_estimated_seconds(s.estimated_seconds);
+  p.set_message(s.message);
+  p.set_created_ms(s.created_ms);
+  p.set_updated_ms(s.updated_ms);
+  for (const ModelTaskStatus& t : s.tasks) {
+    v1::ModelTask* task = p.add_tasks();
+    task->set_workload(t.workload_key);
+    task->set_weight(t.weight);
+    task->set_job_id(t.job_id);
+    task->set_trials(t.trials);
+    task->set_trials_done(t.trials_done);
+    task->set_best_seconds(t.best_seconds);
+    task->set_state(JobStateToProto(t.state));
+  }
+  return p;
+}
+
+v1::SubmitModelJobRequest ModelJobSpecToProto(const ModelJobSpec& s) {
+  v1::SubmitModelJobRequest p;
+  p.set_model_name(s.model_name);
+  for (const ModelTaskSpec& t : s.tasks) {
+    v1::ModelTask* task = p.add_tasks();
+    task->set_workload(t.workload);
+    task->set_weight(t.weight);
+  }
+  p.set_target(s.target);
+  p.set_device_key(s.device_key);
+  p.set_trials(s.trials);
+  p.set_batch_size(s.batch_size);
+  p.set_parallel_tasks(s.parallel_tasks);
+  p.set_tuner(s.tuner);
+  p.set_seed(s.seed);
+  *p.mutable_measure() = proto_mapping::MeasureOptionsToProto(s.measure);
+  p.set_priority(s.priority);
+  p.set_no_transfer(!s.transfer);
+  p.set_round_robin(s.round_robin);
+  return p;
+}
+
+ModelJobStatus ModelJobStatusFromProto(const v1::ModelJob& p) {
+  ModelJobStatus s;
+  s.id = p.id();
+  s.state = JobStateFromProto(p.state());
+  s.model_name = p.model_name();
+  s.target = p.target();
+  s.device_key = p.device_key();
+  s.trials = p.trials();
+  s.trials_done = p.trials_done();
+  s.estimated_seconds = p.estimated_seconds();
+  s.message = p.message();
+  s.created_ms = p.created_ms();
+  s.updated_ms = p.updated_ms();
+  for (const v1::ModelTask& t : p.tasks()) {
+    ModelTaskStatus task;
+    task.workload_key = t.workload();
+    task.weight = t.weight();
+    task.job_id = t.job_id();
+    task.trials = t.trials();
+    task.trials_done = t.trials_done();
+    task.best_seconds = t.best_seconds();
+    task.state = JobStateFromProto(t.state());
+    s.tasks.push_back(std::move(task));
+  }
+  return s;
+}
+
+}  // namespace tunefarm::tracker
