@@ -10,9 +10,13 @@
 #include "absl/strings/str_cat.h"
 #include "proto/mapping/measure_options_proto.h"
 #include "proto/tunefarm/v1/session.pb.h"
+#include "runtime/core/c_abi.h"
 #include "runtime/core/dtype_name.h"
+#include "runtime/core/library_loader.h"
 #include "runtime/core/thread_pool.h"
 #include "runtime/data_type.h"
+#include "runtime/graph/graph_executor.h"
+#include "runtime/measure/random_fill.h"
 #include "runtime/module.h"
 #include "runtime/ndarray.h"
 #include "runtime/packed_function.h"
@@ -23,6 +27,8 @@ namespace tunefarm::rpc_server {
 
 struct SessionHost::Session {
   std::map<std::string, std::shared_ptr<runtime::Module>> modules;
+  // Model modules also get a graph executor (by module id), for TimeModel.
+  std::map<std::string, std::unique_ptr<runtime::GraphExecutor>> graphs;
   std::map<std::string, runtime::NDArray> arrays;
   int64_t bytes = 0;  // arrays and libraries held, against SessionLimits::memory_bytes
 };
@@ -87,6 +93,29 @@ absl::StatusOr<std::vector<runtime::PackedArg>> Arguments(
   return out;
 }
 
+// The graph executor of a model module (its library carries TF_GRAPH_SYMBOL), its arena charged
+// to the session; null for a kernel library.
+absl::StatusOr<std::unique_ptr<runtime::GraphExecutor>> LoadGraphOf(const std::string& path,
+                                                                    SessionHost::Session& s,
+                                                                    const SessionLimits& limits) {
+  std::string error;
+  {
+    std::unique_ptr<runtime::LoadedLibrary> library = runtime::LoadedLibrary::Open(path, &error);
+    if (library == nullptr) return absl::InvalidArgumentError(error);
+    if (library->FindSymbol(TF_GRAPH_SYMBOL) == nullptr) return nullptr;
+  }
+  runtime::GraphLoadOptions options;
+  // Refused before the arena is allocated when the session cannot hold it.
+  options.max_arena_bytes =
+      s.bytes >= limits.memory_bytes ? 0 : static_cast<uint64_t>(limits.memory_bytes - s.bytes);
+  std::unique_ptr<runtime::GraphExecutor> graph =
+      runtime::GraphExecutor::Load(path, &error, options);
+  if (graph == nullptr) return absl::InvalidArgumentError(error);
+  absl::Status reserved = Reserve(s, limits, graph->memory_stats().arena_bytes, "a model's arena");
+  if (!reserved.ok()) return reserved;
+  return graph;
+}
+
 absl::Status Upload(const std::string& dir, int64_t id, SessionHost::Session& s,
                     const SessionLimits& limits, const v1::UploadModuleRequest& request,
                     v1::UploadModuleResponse* response) {
@@ -105,8 +134,16 @@ absl::Status Upload(const std::string& dir, int64_t id, SessionHost::Session& s,
     }
   }
   absl::StatusOr<std::shared_ptr<runtime::Module>> module = runtime::LoadModule(path);
+  absl::StatusOr<std::unique_ptr<runtime::GraphExecutor>> graph = nullptr;
+  if (module.ok()) graph = LoadGraphOf(path, s, limits);
   // The open library keeps its mapping; the file itself is no longer needed.
   std::remove(path.c_str());
+  if (module.ok() && !graph.ok()) {
+    s.bytes -= static_cast<int64_t>(request.library().size());
+    return absl::Status(graph.status().code(),
+                        absl::StrCat("the uploaded model '", request.name(),
+                                     "' cannot be loaded: ", graph.status().message()));
+  }
   if (!module.ok()) {
     s.bytes -= static_cast<int64_t>(request.library().size());
     return absl::InvalidArgumentError(
@@ -122,6 +159,10 @@ absl::Status Upload(const std::string& dir, int64_t id, SessionHost::Session& s,
   }
   response->set_manifest(runtime::SerializeManifest(signatures));
   s.modules[module_id] = *std::move(module);
+  if (*graph != nullptr) {
+    response->set_model(true);
+    s.graphs[module_id] = *std::move(graph);
+  }
   return absl::OkStatus();
 }
 
@@ -218,6 +259,53 @@ absl::Status Time(SessionHost::Session& s, const v1::TimeFunctionRequest& reques
   return absl::OkStatus();
 }
 
+// Times the model module's whole graph on seeded random inputs (runtime/measure/random_fill.h).
+absl::Status TimeModel(SessionHost::Session& s, const v1::TimeModelRequest& request,
+                       v1::TimeModelResponse* response) {
+  auto* graph = Find(s.graphs, request.module_id());
+  if (graph == nullptr) {
+    return Find(s.modules, request.module_id()) == nullptr
+               ? NotFound("module", request.module_id())
+               : absl::InvalidArgumentError(absl::StrCat(
+                     "module '", request.module_id(),
+                     "' is a kernel library, not a model module: time its functions instead"));
+  }
+  runtime::GraphExecutor& g = **graph;
+  absl::StatusOr<runtime::measure::MeasureOptions> o =
+      proto_mapping::MeasureOptionsFromProto(request.options(), "options.");
+  if (!o.ok()) return o.status();
+  std::string error;
+  if (!runtime::SetNumThreads(o->threads, &error)) return absl::InvalidArgumentError(error);
+  uint64_t seed = request.input_seed() == 0 ? 1 : request.input_seed();
+  for (int i = 0; i < static_cast<int>(g.inputs().size()); ++i) {
+    const runtime::GraphTensorInfo& in = g.inputs()[i];
+    absl::StatusOr<runtime::NDArray> values = runtime::NDArray::Empty(in.shape, in.dtype);
+    if (!values.ok()) return values.status();
+    runtime::measure::FillSeededRandom(*values, seed++);
+    if (!g.SetInput(i, values->dl()->data, in.bytes, &error)) {
+      return absl::InvalidArgumentError(error);
+    }
+  }
+  runtime::TimeEvaluatorOptions timing;
+  timing.number = o->number > 0 ? o->number : 1;
+  timing.min_repeat_ms = o->number > 0 ? 0 : o->min_repeat_ms;
+  timing.repeat = o->repeat;
+  timing.cooldown_ms = o->cooldown_ms;
+  timing.flush_cache = o->flush_cache;
+  absl::StatusOr<std::vector<double>> seconds = runtime::TimeFunction(
+      [&]() -> absl::Status {
+        std::string run_error;
+        if (!g.Run(&run_error)) return absl::InternalError(run_error);
+        return absl::OkStatus();
+      },
+      timing);
+  if (!seconds.ok()) return seconds.status();
+  for (double t : *seconds) response->add_repeat_seconds(t);
+  response->set_median_seconds(runtime::Summarize(*seconds).median);
+  response->set_arena_bytes(static_cast<int64_t>(g.memory_stats().arena_bytes));
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 SessionHost::SessionHost(std::string dir, SessionLimits limits)
@@ -255,6 +343,9 @@ void SessionHost::Handle(const v1::SessionCall& call, v1::SessionReply* reply) {
       break;
     case v1::SessionCall::kTimeFunction:
       status = Time(s, call.time_function(), reply->mutable_time_function());
+      break;
+    case v1::SessionCall::kTimeModel:
+      status = TimeModel(s, call.time_model(), reply->mutable_time_model());
       break;
     case v1::SessionCall::kClose:
       sessions_.erase(call.session_id());  // frees its arrays and unloads its modules

@@ -55,6 +55,8 @@ const char* CallName(const v1::SessionCall& call) {
       return "CallFunction";
     case v1::SessionCall::kTimeFunction:
       return "TimeFunction";
+    case v1::SessionCall::kTimeModel:
+      return "TimeModel";
     case v1::SessionCall::kClose:
       return "CloseSession";
     case v1::SessionCall::CALL_NOT_SET:

@@ -405,6 +405,10 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     model_tune_cmd->add_flag("--detach", t.detach,
                              "Farm mode: print the model job's id and return");
+    model_tune_cmd->add_option(
+        "-o,--output", model_tune.output,
+        "Farm mode: build the tuned module here, then time it and the untuned build end to end "
+        "on a worker of --key");
   }
   add_compile_options(model_tune_cmd, model_tune.compile);
   tunefarm::tools::ModelTestOptions model_test;

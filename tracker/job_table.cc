@@ -18,7 +18,7 @@ constexpr char kColumns[] =
     "priority, tuner, updated_ms, model_job_id, model_task";
 constexpr char kModelJobColumns[] =
     "id, model_name, target, device_key, spec_json, state, message, trials, created_ms, "
-    "updated_ms";
+    "updated_ms, measured_seconds, untuned_seconds, measured_by";
 constexpr char kUnfinished[] = "WHERE state IN ('queued', 'running') ";
 
 // Must wait for the record store's writers (the job engine's, on another connection) rather
@@ -63,6 +63,9 @@ struct RowTraits<ModelJobRow> {
     row.trials = static_cast<int>(stmt.ColumnInt(7));
     row.created_ms = stmt.ColumnInt(8);
     row.updated_ms = stmt.ColumnInt(9);
+    row.latency.measured_seconds = stmt.ColumnDouble(10);
+    row.latency.untuned_seconds = stmt.ColumnDouble(11);
+    row.latency.measured_by = stmt.ColumnText(12);
     return row;
   }
 };
@@ -216,8 +219,8 @@ absl::StatusOr<JobRow> JobTable::Get(const std::string& id) {
 absl::Status JobTable::InsertModelJob(const ModelJobRow& row) {
   std::lock_guard<std::mutex> lock(mu_);
   TF_RETURN_IF_ERROR(CheckIdFree("model_jobs", row.id));
-  absl::StatusOr<tuner::SqliteStatement> stmt = db_.Prepare(
-      absl::StrCat("INSERT INTO model_jobs (", kModelJobColumns, ") VALUES (?,?,?,?,?,?,?,?,?,?)"));
+  absl::StatusOr<tuner::SqliteStatement> stmt = db_.Prepare(absl::StrCat(
+      "INSERT INTO model_jobs (", kModelJobColumns, ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   if (!stmt.ok()) return stmt.status();
   TF_RETURN_IF_ERROR(stmt->BindText(1, row.id));
   TF_RETURN_IF_ERROR(stmt->BindText(2, row.model_name));
@@ -229,12 +232,31 @@ absl::Status JobTable::InsertModelJob(const ModelJobRow& row) {
   TF_RETURN_IF_ERROR(stmt->BindInt(8, row.trials));
   TF_RETURN_IF_ERROR(stmt->BindInt(9, row.created_ms));
   TF_RETURN_IF_ERROR(stmt->BindInt(10, row.updated_ms));
+  TF_RETURN_IF_ERROR(stmt->BindDouble(11, row.latency.measured_seconds));
+  TF_RETURN_IF_ERROR(stmt->BindDouble(12, row.latency.untuned_seconds));
+  TF_RETURN_IF_ERROR(stmt->BindText(13, row.latency.measured_by));
   return stmt->Run();
 }
 
 absl::Status JobTable::UpdateModelJobState(const std::string& id, JobState state,
                                            const std::string& message, int64_t updated_ms) {
   return UpdateStateOf("model_jobs", id, state, message, updated_ms);
+}
+
+absl::Status JobTable::SetModelJobLatency(const std::string& id, const ModelLatency& latency,
+                                          int64_t updated_ms) {
+  std::lock_guard<std::mutex> lock(mu_);
+  absl::StatusOr<tuner::SqliteStatement> stmt = db_.Prepare(
+      "UPDATE model_jobs SET measured_seconds = ?, untuned_seconds = ?, measured_by = ?, "
+      "updated_ms = ? WHERE id = ?");
+  if (!stmt.ok()) return stmt.status();
+  TF_RETURN_IF_ERROR(stmt->BindDouble(1, latency.measured_seconds));
+  TF_RETURN_IF_ERROR(stmt->BindDouble(2, latency.untuned_seconds));
+  TF_RETURN_IF_ERROR(stmt->BindText(3, latency.measured_by));
+  TF_RETURN_IF_ERROR(stmt->BindInt(4, updated_ms));
+  TF_RETURN_IF_ERROR(stmt->BindText(5, id));
+  TF_RETURN_IF_ERROR(stmt->Run());
+  return ChangedARow(db_, "model_jobs", id);
 }
 
 absl::StatusOr<std::vector<ModelJobRow>> JobTable::LoadUnfinishedModelJobs() {

@@ -12,6 +12,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "tracker/job.h"
+#include "tracker/model_job.h"
 #include "tuner/sqlite_db.h"
 
 namespace tunefarm::tracker {
@@ -47,6 +48,7 @@ struct ModelJobRow {
   int trials = 0;
   int64_t created_ms = 0;
   int64_t updated_ms = 0;
+  ModelLatency latency;
 };
 
 // Thread-safe: one connection behind a mutex (engine threads report state changes concurrently).
@@ -79,6 +81,9 @@ class JobTable {
   absl::Status InsertModelJob(const ModelJobRow& row);
   absl::Status UpdateModelJobState(const std::string& id, JobState state,
                                    const std::string& message, int64_t updated_ms);
+  // The whole model's latency on a device, measured once its tuning ended. NotFound.
+  absl::Status SetModelJobLatency(const std::string& id, const ModelLatency& latency,
+                                  int64_t updated_ms);
   absl::StatusOr<std::vector<ModelJobRow>> LoadUnfinishedModelJobs();
   absl::StatusOr<std::vector<ModelJobRow>> ListModelJobs(bool include_finished, int limit);
   absl::StatusOr<ModelJobRow> GetModelJob(const std::string& id);

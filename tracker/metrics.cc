@@ -13,6 +13,7 @@
 #include "tracker/dispatcher.h"
 #include "tracker/job.h"
 #include "tracker/job_manager.h"
+#include "tracker/model_job_manager.h"
 
 namespace tunefarm::tracker {
 namespace {
@@ -192,7 +193,7 @@ std::string EscapeLabelValue(std::string_view value) {
 }
 
 std::string RenderMetricsText(const Metrics& metrics, const Dispatcher& dispatcher,
-                              const JobManager& jobs) {
+                              const JobManager& jobs, const ModelJobManager* model_jobs) {
   Writer w;
 
   // Workers by key and state: every state of every key with workers, 0 included, so that a
@@ -240,6 +241,39 @@ std::string RenderMetricsText(const Metrics& metrics, const Dispatcher& dispatch
     auto it = job_counts.find(state);
     w.Sample("tunefarm_jobs", {{"state", std::string(JobStateName(state))}},
              it == job_counts.end() ? 0 : it->second);
+  }
+
+  if (model_jobs != nullptr) {
+    const ModelJobManager::Summary summary = model_jobs->Summarize();
+    w.Family("tunefarm_model_jobs", "gauge", "Model jobs in the database by state.");
+    for (JobState state : kAllJobStates) {
+      auto it = summary.by_state.find(state);
+      w.Sample("tunefarm_model_jobs", {{"state", std::string(JobStateName(state))}},
+               it == summary.by_state.end() ? 0 : it->second);
+    }
+    const std::vector<ModelJobStatus> running = model_jobs->List(/*include_finished=*/false, 0);
+    w.Family("tunefarm_model_job_trials_done", "gauge",
+             "Trials recorded by each running model job's tasks.");
+    for (const ModelJobStatus& m : running) {
+      w.Sample("tunefarm_model_job_trials_done",
+               {{"id", m.id}, {"model", m.model_name}, {"device_key", m.device_key}},
+               m.trials_done);
+    }
+    w.Family("tunefarm_model_job_estimated_seconds", "gauge",
+             "Each running model job's tuned kernels: the sum over its tasks of weight x best "
+             "time (once every task has one).");
+    for (const ModelJobStatus& m : running) {
+      if (m.estimated_seconds <= 0) continue;
+      w.Sample("tunefarm_model_job_estimated_seconds",
+               {{"id", m.id}, {"model", m.model_name}, {"device_key", m.device_key}},
+               m.estimated_seconds);
+    }
+    w.Family("tunefarm_model_latency_seconds", "gauge",
+             "The best end-to-end latency measured for each model on each device key.");
+    for (const auto& [model_key, seconds] : summary.best_measured) {
+      w.Sample("tunefarm_model_latency_seconds",
+               {{"model", model_key.first}, {"device_key", model_key.second}}, seconds);
+    }
   }
 
   w.Histogram("tunefarm_dispatch_latency_seconds",

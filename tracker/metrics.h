@@ -18,6 +18,7 @@ namespace tunefarm::tracker {
 
 class Dispatcher;
 class JobManager;
+class ModelJobManager;
 
 // A cumulative histogram with fixed upper bounds (seconds), Prometheus style.
 class LatencyHistogram {
@@ -87,7 +88,10 @@ std::string EscapeLabelValue(std::string_view value);
 // tunefarm_results_total{outcome}, tunefarm_trials_per_second, tunefarm_jobs{state},
 // tunefarm_dispatch_latency_seconds (histogram), tunefarm_db_write_seconds (histogram), each
 // with # HELP and # TYPE.
+// With `model_jobs`: tunefarm_model_jobs{state}, and for each running model job
+// tunefarm_model_job_trials_done and tunefarm_model_job_estimated_seconds {id, model,
+// device_key}, and tunefarm_model_latency_seconds{model, device_key} (the best measured).
 std::string RenderMetricsText(const Metrics& metrics, const Dispatcher& dispatcher,
-                              const JobManager& jobs);
+                              const JobManager& jobs, const ModelJobManager* model_jobs = nullptr);
 
 }  // namespace tunefarm::tracker

@@ -147,6 +147,21 @@ absl::Status ValidateModelJobSpec(const ModelJobSpec& spec, int max_trials) {
   return ValidateJobSpec(ModelTaskJobSpec(spec, "", 0, 1), max_trials);
 }
 
+absl::Status ValidateModelLatency(const ModelLatency& latency) {
+  constexpr double kMaxSeconds = 1e4;
+  for (auto [name, v] : {std::pair{"measured_seconds", latency.measured_seconds},
+                         {"untuned_seconds", latency.untuned_seconds}}) {
+    const bool optional = std::string_view(name) == "untuned_seconds" && v == 0;
+    if (!optional && (!std::isfinite(v) || v <= 0 || v > kMaxSeconds)) {
+      return Invalid(absl::StrCat(name, " must be in (0, ", kMaxSeconds, "] s, got ", v));
+    }
+  }
+  if (latency.measured_by.size() > kMaxModelNameBytes || !PrintableAscii(latency.measured_by)) {
+    return Invalid("measured_by must be printable ASCII of at most 256 bytes");
+  }
+  return absl::OkStatus();
+}
+
 JobSpec ModelTaskJobSpec(const ModelJobSpec& spec, const std::string& model_job_id, int task,
                          int trials) {
   JobSpec job;

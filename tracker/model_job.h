@@ -47,6 +47,16 @@ absl::Status ValidateModelJobSpec(const ModelJobSpec& spec, int max_trials);
 JobSpec ModelTaskJobSpec(const ModelJobSpec& spec, const std::string& model_job_id, int task,
                          int trials);
 
+// The whole model timed on a device of the key once its tuning ended: the module built with the
+// best records against the untuned build (what the client reports with ReportModelLatency).
+struct ModelLatency {
+  double measured_seconds = 0;  // 0: not measured
+  double untuned_seconds = 0;   // 0: not measured
+  std::string measured_by;      // the worker
+};
+// InvalidArgument unless measured_seconds is finite and in (0, 1e4] s (untuned too, or 0).
+absl::Status ValidateModelLatency(const ModelLatency& latency);
+
 struct ModelTaskStatus {
   std::string workload_key;
   double weight = 1;
@@ -73,6 +83,7 @@ struct ModelJobStatus {
   int64_t updated_ms = 0;
   int64_t version = 0;  // increases with every change (WatchModelJob waits on it)
   std::vector<ModelTaskStatus> tasks;
+  ModelLatency latency;
 };
 
 }  // namespace tunefarm::tracker

@@ -65,7 +65,7 @@ void ApplyJob(const JobStatus& job, ModelTaskStatus& task) {
 }
 
 // Totals derived from the tasks.
-void Summarize(ModelJobStatus& s) {
+void SumTasks(ModelJobStatus& s) {
   s.trials_done = 0;
   double estimated = 0;
   for (const ModelTaskStatus& t : s.tasks) {
@@ -154,6 +154,7 @@ struct ModelJobManager::Impl {
     s.message = row.message;
     s.created_ms = row.created_ms;
     s.updated_ms = row.updated_ms;
+    s.latency = row.latency;
     s.version = 1;
     for (const ModelTaskSpec& t : job->spec.tasks) {
       ModelTaskStatus task;
@@ -166,7 +167,7 @@ struct ModelJobManager::Impl {
       ApplyJob(j, s.tasks[j.model_task]);
       s.tasks[j.model_task].workload_key = j.workload_key;
     }
-    Summarize(s);
+    SumTasks(s);
     return job;
   }
 
@@ -283,7 +284,7 @@ struct ModelJobManager::Impl {
     for (int i = 0; i < n; ++i) {
       if (now[i].has_value()) ApplyJob(*now[i], job.status.tasks[i]);
     }
-    Summarize(job.status);
+    SumTasks(job.status);
     if (cancel) {
       SetState(job, JobState::kCancelled, "cancelled");
     } else if (!any_busy && job.status.trials_done == 0 && !job.last_failure.empty()) {
@@ -503,6 +504,56 @@ std::vector<ModelJobStatus> ModelJobManager::List(bool include_finished, int lim
     absl::StatusOr<ModelJobStatus> s = Get(row.id);
     if (!s.ok()) continue;
     if (include_finished || !IsFinished(s->state)) out.push_back(*std::move(s));
+  }
+  return out;
+}
+
+absl::StatusOr<ModelJobStatus> ModelJobManager::ReportLatency(const std::string& id,
+                                                              const ModelLatency& latency) {
+  Impl& m = *impl_;
+  if (absl::Status s = ValidateModelLatency(latency); !s.ok()) return s;
+  absl::StatusOr<ModelJobStatus> now = Get(id);
+  if (!now.ok()) return now.status();
+  if (now->state != JobState::kSucceeded) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("model job ", id, " is ", std::string(JobStateName(now->state)),
+                     ": a latency is reported once its tuning succeeded"));
+  }
+  std::lock_guard<std::mutex> lock(m.mu);
+  const int64_t now_ms = m.options.clock->NowMs();
+  if (absl::Status s = m.table->SetModelJobLatency(id, latency, now_ms); !s.ok()) return s;
+  auto it = m.model_jobs.find(id);
+  if (it == m.model_jobs.end()) {
+    now->latency = latency;
+    now->updated_ms = now_ms;
+    return now;
+  }
+  it->second->status.latency = latency;
+  m.Touch(*it->second);
+  spdlog::info("model job {}: {:.3f} ms end to end on {} (untuned {:.3f} ms)", id,
+               latency.measured_seconds * 1e3, latency.measured_by, latency.untuned_seconds * 1e3);
+  return it->second->status;
+}
+
+ModelJobManager::Summary ModelJobManager::Summarize() const {
+  Summary out;
+  absl::StatusOr<std::vector<ModelJobRow>> rows =
+      impl_->table->ListModelJobs(/*include_finished=*/true, /*limit=*/0);
+  if (!rows.ok()) {
+    spdlog::error("cannot list model jobs: {}", rows.status().ToString());
+    return out;
+  }
+  std::lock_guard<std::mutex> lock(impl_->mu);
+  for (const ModelJobRow& row : *rows) {
+    // The in-memory state is the newest.
+    auto it = impl_->model_jobs.find(row.id);
+    ++out.by_state[it != impl_->model_jobs.end() ? it->second->status.state : row.state];
+    const ModelLatency& l =
+        it != impl_->model_jobs.end() ? it->second->status.latency : row.latency;
+    if (l.measured_seconds <= 0) continue;
+    auto [best, added] =
+        out.best_measured.try_emplace({row.model_name, row.device_key}, l.measured_seconds);
+    if (!added) best->second = std::min(best->second, l.measured_seconds);
   }
   return out;
 }

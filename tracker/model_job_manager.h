@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -43,6 +45,17 @@ class ModelJobManager {
   absl::StatusOr<ModelJobStatus> Cancel(const std::string& id);
   // Newest first; `include_finished` false: queued and running only.
   std::vector<ModelJobStatus> List(bool include_finished, int limit) const;
+  // Stores the whole model's latency on a device (the client's last step: it has the model, the
+  // tracker only its tasks). FailedPrecondition unless the model job succeeded; InvalidArgument
+  // for a latency out of range; NotFound.
+  absl::StatusOr<ModelJobStatus> ReportLatency(const std::string& id, const ModelLatency& latency);
+  // For /metrics, from the table alone (cheap enough to scrape every few seconds): model jobs by
+  // state, and the best measured end-to-end seconds per (model name, device key).
+  struct Summary {
+    std::map<JobState, int> by_state;
+    std::map<std::pair<std::string, std::string>, double> best_measured;
+  };
+  Summary Summarize() const;
   // Blocks until the model job's version exceeds `after_version`, it is finished, or
   // `timeout_ms` passes.
   absl::StatusOr<ModelJobStatus> WaitForChange(const std::string& id, int64_t after_version,

@@ -95,7 +95,10 @@ CREATE TABLE model_jobs (
   message TEXT NOT NULL,
   trials INTEGER NOT NULL,
   created_ms INTEGER NOT NULL,
-  updated_ms INTEGER NOT NULL
+  updated_ms INTEGER NOT NULL,
+  measured_seconds REAL NOT NULL DEFAULT 0,
+  untuned_seconds REAL NOT NULL DEFAULT 0,
+  measured_by TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX model_jobs_state ON model_jobs (state, created_ms);
 ALTER TABLE jobs ADD COLUMN model_job_id TEXT NOT NULL DEFAULT '';

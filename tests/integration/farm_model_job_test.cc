@@ -145,11 +145,17 @@ TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMa
   const std::string model = TwoTaskCnn();
 
   std::ostringstream out, err;
-  ASSERT_EQ(tools::RunModelTuneCommand(FarmTune(model, farm, "mj-cpu", 16), nullptr, out, err), 0)
+  tools::ModelTuneOptions tune = FarmTune(model, farm, "mj-cpu", 16);
+  tune.output = farm.dir() + "/tuned.so";
+  ASSERT_EQ(tools::RunModelTuneCommand(tune, nullptr, out, err), 0)
       << out.str() << err.str() << w1.Log();
   EXPECT_THAT(out.str(), HasSubstr("2 tasks, 16 trials"));
   EXPECT_THAT(out.str(), HasSubstr("succeeded"));
   EXPECT_THAT(out.str(), HasSubstr("trials=16 tuned_kernels_ms="));
+  // The last step: the tuned module written and timed end to end on a worker of the key.
+  EXPECT_THAT(out.str(), HasSubstr("wrote " + tune.output));
+  EXPECT_THAT(out.str(), ::testing::ContainsRegex("end to end on [^:]+: tuned [0-9.]+ ms, untuned "
+                                                  "[0-9.]+ ms .* model_ms=[0-9.]+"));
 
   absl::StatusOr<std::vector<tracker::ModelJobStatus>> listed =
       farm.Client()->ListModelJobs(/*include_finished=*/true, 10);
@@ -166,6 +172,9 @@ TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMa
     estimate += t.weight * t.best_seconds;
   }
   EXPECT_NEAR(job.estimated_seconds, estimate, 1e-12);
+  EXPECT_GT(job.latency.measured_seconds, 0);
+  EXPECT_GT(job.latency.untuned_seconds, 0);
+  EXPECT_FALSE(job.latency.measured_by.empty());
   ExpectEachTrialRecordedOnce(farm, job);
   // The tasks' jobs are listed as jobs of the model job.
   absl::StatusOr<std::vector<tracker::JobStatus>> jobs = farm.Client()->ListJobs(true, 10);
@@ -181,17 +190,10 @@ TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMa
   tools::ModelBuildOptions untuned;
   untuned.file = model;
   untuned.output = farm.dir() + "/untuned.so";
-  tools::ModelBuildOptions tuned;
-  tuned.file = model;
-  tuned.output = farm.dir() + "/tuned.so";
-  tuned.compile.db = farm.db();
-  tuned.compile.device_key = "mj-cpu";
   std::ostringstream build_out, build_err;
   ASSERT_EQ(tools::RunModelBuildCommand(untuned, build_out, build_err), 0) << build_err.str();
-  ASSERT_EQ(tools::RunModelBuildCommand(tuned, build_out, build_err), 0) << build_err.str();
-  EXPECT_THAT(build_out.str(), HasSubstr("records in " + farm.db()));
   const std::vector<float> want = RunModule(untuned.output);
-  const std::vector<float> got = RunModule(tuned.output);
+  const std::vector<float> got = RunModule(tune.output);
   ASSERT_EQ(got.size(), want.size());
   ASSERT_FALSE(want.empty());
   float scale = 0;
@@ -304,6 +306,17 @@ TEST(FarmModelJobTest, BadModelJobsAreRefusedWithTheReason) {
   ASSERT_TRUE(listed.ok());
   EXPECT_TRUE(listed->empty()) << "nothing is stored on error";
   EXPECT_EQ(client->GetModelJob("model-nope").status().code(), absl::StatusCode::kNotFound);
+
+  // A latency is stored once tuning succeeded, and only a sane one.
+  absl::StatusOr<tracker::ModelJobStatus> waiting = client->SubmitModelJob(spec);
+  ASSERT_TRUE(waiting.ok()) << waiting.status();
+  EXPECT_EQ(client->ReportModelLatency(waiting->id, {0.01, 0.02, "w"}).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(client->ReportModelLatency(waiting->id, {-1, 0, "w"}).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(client->ReportModelLatency("model-nope", {0.01, 0, "w"}).status().code(),
+            absl::StatusCode::kNotFound);
+  ASSERT_TRUE(client->CancelModelJob(waiting->id).ok());
 }
 
 }  // namespace

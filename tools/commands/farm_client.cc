@@ -161,6 +161,17 @@ absl::StatusOr<std::vector<tracker::ModelJobStatus>> FarmClient::ListModelJobs(
       });
 }
 
+absl::StatusOr<tracker::ModelJobStatus> FarmClient::ReportModelLatency(
+    const std::string& id, const tracker::ModelLatency& latency) {
+  pb::ReportModelLatencyRequest request;
+  request.set_id(id);
+  request.set_measured_seconds(latency.measured_seconds);
+  request.set_untuned_seconds(latency.untuned_seconds);
+  request.set_measured_by(latency.measured_by);
+  return impl_->Unary<pb::ModelJob>(&pb::TrackerService::Stub::ReportModelLatency, request,
+                                    tracker::ModelJobStatusFromProto);
+}
+
 absl::Status FarmClient::WatchModelJob(
     const std::string& id, const std::function<bool(const tracker::ModelJobStatus&)>& on_event) {
   return impl_->Watch<pb::ModelJob>(&pb::TrackerService::Stub::WatchModelJob,

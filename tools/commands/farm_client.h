@@ -59,6 +59,8 @@ class FarmClient {
   absl::StatusOr<tracker::ModelJobStatus> CancelModelJob(const std::string& id);
   absl::StatusOr<std::vector<tracker::ModelJobStatus>> ListModelJobs(bool include_finished,
                                                                      int limit);
+  absl::StatusOr<tracker::ModelJobStatus> ReportModelLatency(const std::string& id,
+                                                             const tracker::ModelLatency& latency);
   absl::Status WatchModelJob(const std::string& id,
                              const std::function<bool(const tracker::ModelJobStatus&)>& on_event);
   absl::StatusOr<std::vector<tracker::WorkerSnapshot>> ListWorkers(const std::string& device_key);

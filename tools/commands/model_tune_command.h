@@ -26,6 +26,10 @@ struct ModelTuneOptions {
   bool round_robin = false;  // give the tasks batches in turn instead (a baseline)
   // Farm mode (tune.tracker set): tasks whose jobs tune at once on the device key's workers.
   int parallel_tasks = 2;
+  // Farm mode: once tuning succeeded, build the model with the farm's best records into this
+  // file, time it and the untuned build on a worker of the key, and store that latency with the
+  // model job. Empty: stop after tuning.
+  std::string output;
 };
 
 // The model's tuning tasks for its target: the distinct anchor workloads of its fused groups
@@ -53,7 +57,8 @@ int RunModelTuneCommand(const ModelTuneOptions& options, const std::atomic<bool>
 
 // `tunefarm model tune MODEL.onnx --tracker HOST:PORT --key KEY --trials N`: submits a model job
 // (one job per task under one budget, scheduled on the tracker), follows it until it ends
-// (Ctrl-C cancels it; --detach returns at once) and prints each task's best. Exit codes as above.
+// (Ctrl-C cancels it; --detach returns at once) and prints each task's best; with -o, builds the
+// tuned module and times it end to end on the key's device. Exit codes as above.
 int RunRemoteModelTuneCommand(const ModelTuneOptions& options, const std::atomic<bool>* stop,
                               std::ostream& out, std::ostream& err);
 

@@ -3,12 +3,21 @@
 // time a task's batch ends, the task table at the end.
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <thread>
+#include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "runtime/time_evaluator.h"
 #include "tools/commands/farm_client.h"
+#include "tools/commands/model_build_command.h"
 #include "tools/commands/model_tune_command.h"
+#include "tools/commands/remote_session.h"
+#include "tools/commands/token_file.h"
+#include "tuner/record_store.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -35,6 +44,128 @@ absl::StatusOr<tracker::ModelJobSpec> SpecOf(const ModelTuneOptions& o,
   spec.transfer = t.transfer;
   spec.round_robin = o.round_robin;
   return spec;
+}
+
+absl::StatusOr<std::string> ReadBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+// Builds the model (with the records in `db` under the model job's device key when `db` is
+// set) into `output`; errors carry the build's one-line reason.
+absl::Status BuildModule(const ModelTuneOptions& o, const tracker::ModelJobStatus& job,
+                         const std::string& db, const std::string& output) {
+  ModelBuildOptions build;
+  build.file = o.file;
+  build.output = output;
+  build.compile.target = o.compile.target;
+  build.compile.input_shapes = o.compile.input_shapes;
+  build.compile.disabled_passes = o.compile.disabled_passes;
+  if (!db.empty()) {
+    build.compile.db = db;
+    build.compile.device_key = job.device_key;
+  }
+  std::ostringstream out, err;
+  if (RunModelBuildCommand(build, out, err) != 0) {
+    std::string reason = err.str();
+    while (!reason.empty() && reason.back() == '\n') reason.pop_back();
+    return absl::InternalError(reason);
+  }
+  return absl::OkStatus();
+}
+
+// The tracker's best record of each task, in a scratch database the build reads.
+absl::Status FetchBestRecords(FarmClient& client, const tracker::ModelJobStatus& job,
+                              const std::string& db) {
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(db);
+  if (!store.ok()) return store.status();
+  for (const tracker::ModelTaskStatus& task : job.tasks) {
+    absl::StatusOr<std::vector<BestRecord>> best =
+        client.QueryBest(task.workload_key, job.target, job.device_key);
+    if (!best.ok()) return best.status();
+    for (const BestRecord& b : *best) {
+      absl::StatusOr<int64_t> id = (*store)->Insert(b.record);
+      if (!id.ok()) return id.status();
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Seconds of one run of each module on a worker of the key: {tuned, untuned}.
+absl::StatusOr<std::pair<double, double>> TimeOnDevice(const ModelTuneOptions& o,
+                                                       const tracker::ModelJobStatus& job,
+                                                       const std::string& tuned,
+                                                       const std::string& untuned,
+                                                       std::string* worker) {
+  const TuneCommandOptions& t = o.tune;
+  absl::StatusOr<std::string> token = ReadTokenFile(t.token_file);
+  if (!token.ok()) return token.status();
+  absl::StatusOr<std::unique_ptr<RemoteSession>> session =
+      RemoteSession::Open(FarmClientOptions{t.tracker, *token, t.tls_root_cert}, job.device_key,
+                          /*wait_s=*/120);
+  if (!session.ok()) return session.status();
+  *worker = (*session)->worker_id();
+  SessionTiming timing;
+  timing.repeat = std::max(t.repeat, 3);
+  timing.min_repeat_ms = std::max(t.min_repeat_ms, 100);
+  timing.threads = t.threads;
+  double seconds[2] = {0, 0};
+  const std::string* paths[2] = {&tuned, &untuned};
+  for (int i = 0; i < 2; ++i) {
+    absl::StatusOr<std::string> bytes = ReadBytes(*paths[i]);
+    if (!bytes.ok()) return bytes.status();
+    absl::StatusOr<UploadedModule> module =
+        (*session)->Upload(*bytes, std::filesystem::path(*paths[i]).filename().string());
+    if (!module.ok()) return module.status();
+    absl::StatusOr<std::vector<double>> repeats = (*session)->TimeModel(module->module_id, timing);
+    if (!repeats.ok()) return repeats.status();
+    seconds[i] = runtime::Summarize(*repeats).median;
+  }
+  return std::pair{seconds[0], seconds[1]};
+}
+
+// The model job's last step, here where the model is: the module built with the farm's best
+// records (written to --output) and the untuned build, both timed end to end on a worker of the
+// key, and the latency stored with the model job.
+absl::Status MeasureModel(const ModelTuneOptions& o, FarmClient& client,
+                          const tracker::ModelJobStatus& job, std::ostream& out) {
+  const std::filesystem::path scratch =
+      std::filesystem::temp_directory_path() / absl::StrCat("tf-model-", job.id, "-", ::getpid());
+  std::filesystem::create_directories(scratch);
+  struct Cleanup {
+    std::filesystem::path dir;
+    ~Cleanup() {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  } cleanup{scratch};
+  const std::string db = (scratch / "best.db").string();
+  const std::string untuned = (scratch / "untuned.so").string();
+  if (absl::Status s = FetchBestRecords(client, job, db); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat("fetching the best records: ", s.message()));
+  }
+  if (absl::Status s = BuildModule(o, job, db, o.output); !s.ok()) return s;
+  if (absl::Status s = BuildModule(o, job, "", untuned); !s.ok()) return s;
+  out << "wrote " << o.output << " (built with the best record of each task)\n" << std::flush;
+  std::string worker;
+  absl::StatusOr<std::pair<double, double>> seconds =
+      TimeOnDevice(o, job, o.output, untuned, &worker);
+  if (!seconds.ok()) {
+    return absl::Status(seconds.status().code(),
+                        absl::StrCat("timing the model on a worker of '", job.device_key,
+                                     "': ", seconds.status().message()));
+  }
+  const tracker::ModelLatency latency{seconds->first, seconds->second, worker};
+  absl::StatusOr<tracker::ModelJobStatus> stored = client.ReportModelLatency(job.id, latency);
+  if (!stored.ok()) return stored.status();
+  out << absl::StrFormat("end to end on %s: tuned %.3f ms, untuned %.3f ms (%.2fx) model_ms=%.4f\n",
+                         worker, latency.measured_seconds * 1e3, latency.untuned_seconds * 1e3,
+                         latency.untuned_seconds / latency.measured_seconds,
+                         latency.measured_seconds * 1e3);
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -117,10 +248,14 @@ int RunRemoteModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>
     lines.push_back({task.workload_key, task.weight, task.trials_done, task.best_seconds});
   }
   PrintTunedTasks(lines, last.trials_done, out);
-  out << "the records are in the tracker's database; build with them there: tunefarm model build "
-      << o.file << " -o MODEL.so --target '" << last.target << "' --db TRACKER.db --device-key "
-      << last.device_key << "\n";
-  return last.state == tracker::JobState::kSucceeded ? 0 : 1;
+  if (last.state != tracker::JobState::kSucceeded) return 1;
+  if (o.output.empty()) {
+    out << "the records are in the tracker's database (--output FILE builds and times the "
+           "model on a worker of the key)\n";
+    return 0;
+  }
+  if (absl::Status s = MeasureModel(o, **client, last, out); !s.ok()) return fail(1, s);
+  return 0;
 }
 
 }  // namespace tunefarm::tools

@@ -89,6 +89,7 @@ absl::StatusOr<UploadedModule> RemoteSession::Upload(const std::string& library_
   }
   UploadedModule module;
   module.module_id = response.module_id();
+  module.model = response.model();
   std::string error;
   if (!runtime::ParseManifest(response.manifest(), &module.functions, &error)) {
     return absl::DataLossError(absl::StrCat("the worker's manifest of ", name, ": ", error));
@@ -147,6 +148,31 @@ absl::StatusOr<double> RemoteSession::Call(const std::string& module_id,
   return response.seconds();
 }
 
+namespace {
+
+void SetTiming(const SessionTiming& timing, pb::MeasureOptions* options) {
+  options->set_number(timing.number);
+  options->set_repeat(timing.repeat);
+  options->set_min_repeat_ms(timing.min_repeat_ms);
+  options->set_threads(timing.threads);
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<double>> RemoteSession::TimeModel(const std::string& module_id,
+                                                             const SessionTiming& timing) {
+  pb::TimeModelRequest request;
+  request.set_session_id(impl_->session_id);
+  request.set_module_id(module_id);
+  SetTiming(timing, request.mutable_options());
+  pb::TimeModelResponse response;
+  if (absl::Status s = impl_->Unary(&pb::SessionService::Stub::TimeModel, request, &response);
+      !s.ok()) {
+    return s;
+  }
+  return std::vector<double>(response.repeat_seconds().begin(), response.repeat_seconds().end());
+}
+
 absl::StatusOr<std::vector<double>> RemoteSession::Time(const std::string& module_id,
                                                         const std::string& function,
                                                         const std::vector<SessionArgument>& args,
@@ -156,10 +182,7 @@ absl::StatusOr<std::vector<double>> RemoteSession::Time(const std::string& modul
   request.set_module_id(module_id);
   request.set_function(function);
   AddArguments(args, request.mutable_args());
-  request.mutable_options()->set_number(timing.number);
-  request.mutable_options()->set_repeat(timing.repeat);
-  request.mutable_options()->set_min_repeat_ms(timing.min_repeat_ms);
-  request.mutable_options()->set_threads(timing.threads);
+  SetTiming(timing, request.mutable_options());
   pb::TimeFunctionResponse response;
   if (absl::Status s = impl_->Unary(&pb::SessionService::Stub::TimeFunction, request, &response);
       !s.ok()) {

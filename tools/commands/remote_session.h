@@ -17,6 +17,7 @@ namespace tunefarm::tools {
 
 struct UploadedModule {
   std::string module_id;
+  bool model = false;  // a model module (`tunefarm model build`): TimeModel times it
   std::vector<runtime::FunctionSignature> functions;
 };
 
@@ -54,6 +55,10 @@ class RemoteSession {
                                            const std::string& function,
                                            const std::vector<SessionArgument>& args,
                                            const SessionTiming& timing);
+  // Every repeat's mean seconds of one run of an uploaded model module's whole graph, on seeded
+  // random inputs. InvalidArgument for a kernel library.
+  absl::StatusOr<std::vector<double>> TimeModel(const std::string& module_id,
+                                                const SessionTiming& timing);
 
   struct Impl;
 

@@ -16,6 +16,7 @@
 #include "spdlog/spdlog.h"
 #include "tracker/http/api_json.h"
 #include "tracker/http/leaderboard.h"
+#include "tracker/http/model_job_json.h"
 #include "tracker/http/pages.h"
 #include "tuner/record_store.h"
 
@@ -83,14 +84,15 @@ int HttpStatus(const absl::Status& s) {
 }  // namespace
 
 struct DashboardServer::Impl {
-  Impl(DashboardOptions o, Dispatcher& d, JobManager& j, const Metrics& m)
-      : options(std::move(o)), dispatcher(d), jobs(j), metrics(m) {}
+  Impl(DashboardOptions o, Dispatcher& d, JobManager& j, const Metrics& m, ModelJobManager* mj)
+      : options(std::move(o)), dispatcher(d), jobs(j), metrics(m), model_jobs(mj) {}
 
   DashboardOptions options;
   Dispatcher& dispatcher;
   JobManager& jobs;
   const Metrics& metrics;
-  std::mutex store_mu;  // one query at a time on the dashboard's own connection
+  ModelJobManager* model_jobs;  // null: a dashboard without model jobs (their paths are 404)
+  std::mutex store_mu;          // one query at a time on the dashboard's own connection
   std::unique_ptr<tuner::RecordStore> store;
   httplib::Server server;
   std::thread thread;
@@ -153,6 +155,15 @@ struct DashboardServer::Impl {
   absl::StatusOr<json> JobDetail(const std::string& id) {
     std::lock_guard<std::mutex> lock(store_mu);
     return http::JobDetailJson(jobs, *store, id, options.clock->NowMs());
+  }
+  absl::StatusOr<json> ModelJobs() {
+    if (model_jobs == nullptr) return absl::NotFoundError("this tracker serves no model jobs");
+    return http::ModelJobsJson(*model_jobs, options.clock->NowMs());
+  }
+  absl::StatusOr<json> ModelJobDetail(const std::string& id) {
+    if (model_jobs == nullptr) return absl::NotFoundError("this tracker serves no model jobs");
+    std::lock_guard<std::mutex> lock(store_mu);
+    return http::ModelJobDetailJson(*model_jobs, *store, id, options.clock->NowMs());
   }
   absl::StatusOr<json> Record(const std::string& id_text) {
     int64_t id = 0;
@@ -220,6 +231,25 @@ void DashboardServer::Impl::Routes() {
                 spdlog::info("dashboard: job {} cancelled from {}", job->id, req.remote_addr);
                 res.set_content(http::JobJson(*job, options.clock->NowMs()).dump(), kJson);
               });
+  server.Get("/api/model_jobs", [this](const httplib::Request& req, httplib::Response& res) {
+    absl::StatusOr<json> doc = ModelJobs();
+    doc.ok() ? res.set_content(doc->dump(), kJson) : Fail(req, res, doc.status());
+  });
+  server.Get(R"(/api/model_jobs/([^/]+))",
+             [this](const httplib::Request& req, httplib::Response& res) {
+               absl::StatusOr<json> doc = ModelJobDetail(req.matches[1]);
+               doc.ok() ? res.set_content(doc->dump(), kJson) : Fail(req, res, doc.status());
+             });
+  server.Post(R"(/api/model_jobs/([^/]+)/cancel)",
+              [this](const httplib::Request& req, httplib::Response& res) {
+                if (model_jobs == nullptr) {
+                  return Fail(req, res, absl::NotFoundError("this tracker serves no model jobs"));
+                }
+                absl::StatusOr<ModelJobStatus> job = model_jobs->Cancel(req.matches[1]);
+                if (!job.ok()) return Fail(req, res, job.status());
+                spdlog::info("dashboard: model job {} cancelled from {}", job->id, req.remote_addr);
+                res.set_content(http::ModelJobJson(*job, options.clock->NowMs()).dump(), kJson);
+              });
   server.Get("/api/workloads", [this](const httplib::Request& req, httplib::Response& res) {
     absl::StatusOr<json> doc = Leaderboard();
     doc.ok() ? res.set_content(doc->dump(), kJson) : Fail(req, res, doc.status());
@@ -230,7 +260,8 @@ void DashboardServer::Impl::Routes() {
                doc.ok() ? res.set_content(doc->dump(), kJson) : Fail(req, res, doc.status());
              });
   server.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
-    res.set_content(RenderMetricsText(metrics, dispatcher, jobs), "text/plain; version=0.0.4");
+    res.set_content(RenderMetricsText(metrics, dispatcher, jobs, model_jobs),
+                    "text/plain; version=0.0.4");
   });
 
   // --- pages ---
@@ -259,6 +290,18 @@ void DashboardServer::Impl::Routes() {
     Page(req, res, absl::StrCat("job ", std::string(req.matches[1])), http::JobFragment(*doc),
          live);
   });
+  server.Get("/models", [this](const httplib::Request& req, httplib::Response& res) {
+    absl::StatusOr<json> doc = ModelJobs();
+    if (!doc.ok()) return Fail(req, res, doc.status());
+    Page(req, res, "models", http::ModelJobsFragment(*doc), AnyJobUnfinished());
+  });
+  server.Get(R"(/models/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
+    absl::StatusOr<json> doc = ModelJobDetail(req.matches[1]);
+    if (!doc.ok()) return Fail(req, res, doc.status());
+    const json& state = (*doc)["model_job"]["state"];
+    Page(req, res, absl::StrCat("model job ", std::string(req.matches[1])),
+         http::ModelJobFragment(*doc), state == "queued" || state == "running");
+  });
   server.Get("/workloads", [this](const httplib::Request& req, httplib::Response& res) {
     absl::StatusOr<json> doc = Leaderboard();
     if (!doc.ok()) return Fail(req, res, doc.status());
@@ -272,10 +315,9 @@ void DashboardServer::Impl::Routes() {
   });
 }
 
-absl::StatusOr<std::unique_ptr<DashboardServer>> DashboardServer::Start(DashboardOptions options,
-                                                                        Dispatcher& dispatcher,
-                                                                        JobManager& jobs,
-                                                                        const Metrics& metrics) {
+absl::StatusOr<std::unique_ptr<DashboardServer>> DashboardServer::Start(
+    DashboardOptions options, Dispatcher& dispatcher, JobManager& jobs, const Metrics& metrics,
+    ModelJobManager* model_jobs) {
   const size_t colon = options.listen.rfind(':');
   int port = -1;
   if (colon == std::string::npos || !absl::SimpleAtoi(options.listen.substr(colon + 1), &port) ||
@@ -289,7 +331,7 @@ absl::StatusOr<std::unique_ptr<DashboardServer>> DashboardServer::Start(Dashboar
   }
   auto store = tuner::RecordStore::Open(options.db_path);
   if (!store.ok()) return store.status();
-  auto impl = std::make_unique<Impl>(std::move(options), dispatcher, jobs, metrics);
+  auto impl = std::make_unique<Impl>(std::move(options), dispatcher, jobs, metrics, model_jobs);
   impl->store = *std::move(store);
   impl->Routes();
   // cpp-httplib gives each connection a pool thread until the connection closes (8 by default),

@@ -11,6 +11,7 @@
 #include "tracker/dispatcher.h"
 #include "tracker/job_manager.h"
 #include "tracker/metrics.h"
+#include "tracker/model_job_manager.h"
 
 namespace tunefarm::tracker {
 
@@ -26,10 +27,9 @@ struct DashboardOptions {
 class DashboardServer {
  public:
   // Unavailable naming the address when it cannot listen.
-  static absl::StatusOr<std::unique_ptr<DashboardServer>> Start(DashboardOptions options,
-                                                                Dispatcher& dispatcher,
-                                                                JobManager& jobs,
-                                                                const Metrics& metrics);
+  static absl::StatusOr<std::unique_ptr<DashboardServer>> Start(
+      DashboardOptions options, Dispatcher& dispatcher, JobManager& jobs, const Metrics& metrics,
+      ModelJobManager* model_jobs = nullptr);
   ~DashboardServer();  // Stop()
   void Stop();         // idempotent
   int port() const;

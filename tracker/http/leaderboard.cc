@@ -31,11 +31,12 @@ std::optional<DefaultOf> DefaultConfig(const std::string& workload_key, const st
   return DefaultOf{*std::move(task), std::move(text)};
 }
 
-// The default config's best record on the best record's (target, device); null when none.
-json DefaultRecord(tuner::RecordStore& store, const tuner::Record& best, const DefaultOf& def,
+// The default config's best record on (target, device key); null when none.
+json DefaultRecord(tuner::RecordStore& store, const std::string& workload_key,
+                   const std::string& target, const std::string& device_key, const DefaultOf& def,
                    std::optional<double> flops) {
-  absl::StatusOr<std::optional<tuner::StoredRecord>> row = store.BestWithConfig(
-      {best.workload_key, best.target, best.device_key, std::nullopt}, def.config_json);
+  absl::StatusOr<std::optional<tuner::StoredRecord>> row =
+      store.BestWithConfig({workload_key, target, device_key, std::nullopt}, def.config_json);
   if (!row.ok() || !row->has_value()) return nullptr;
   // The SQL match is on canonical text; confirm it is the same point of the task's space.
   absl::StatusOr<space::Config> stored =
@@ -49,6 +50,15 @@ json DefaultRecord(tuner::RecordStore& store, const tuner::Record& best, const D
 }
 
 }  // namespace
+
+json DefaultConfigRecord(tuner::RecordStore& store, const std::string& workload_key,
+                         const std::string& target, const std::string& device_key) {
+  std::optional<DefaultOf> def = DefaultConfig(workload_key, target);
+  if (!def) return nullptr;
+  absl::StatusOr<std::optional<double>> flops = store.WorkloadFlops(workload_key);
+  return DefaultRecord(store, workload_key, target, device_key, *def,
+                       flops.ok() ? *flops : std::nullopt);
+}
 
 absl::StatusOr<json> LeaderboardJson(tuner::RecordStore& store) {
   absl::StatusOr<std::vector<tuner::WorkloadEntry>> workloads = store.Workloads();
@@ -66,7 +76,9 @@ absl::StatusOr<json> LeaderboardJson(tuner::RecordStore& store) {
       if (it == defaults.end())
         it = defaults.emplace(r.target, DefaultConfig(w.key, r.target)).first;
       std::optional<double> median = tuner::MedianSeconds(r.repeat_seconds);
-      json def = it->second ? DefaultRecord(store, r, *it->second, w.flops) : json(nullptr);
+      json def = it->second ? DefaultRecord(store, r.workload_key, r.target, r.device_key,
+                                            *it->second, w.flops)
+                            : json(nullptr);
       json speedup = nullptr;
       if (def.is_object() && def["median_seconds"].is_number() && median && *median > 0) {
         speedup = def["median_seconds"].get<double>() / *median;

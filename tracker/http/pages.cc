@@ -89,7 +89,8 @@ std::string PageShell(const std::string& title, const std::string& fragment, boo
   return absl::StrCat("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>",
                       HtmlEscape(title), " · tunefarm</title>", kStyle,
                       "</head><body><nav><a href=\"/\">tunefarm</a><a href=\"/fleet\">fleet</a>"
-                      "<a href=\"/jobs\">jobs</a><a href=\"/workloads\">workloads</a>"
+                      "<a href=\"/jobs\">jobs</a><a href=\"/models\">models</a>"
+                      "<a href=\"/workloads\">workloads</a>"
                       "<a href=\"/metrics\">metrics</a></nav><h1>",
                       HtmlEscape(title), "</h1><main id=\"main\" data-live=\"", live ? "1" : "0",
                       "\">", fragment, "</main>", kLiveScript, "</body></html>");
@@ -144,6 +145,71 @@ std::string JobsFragment(const json& jobs) {
       "<th>errors</th></tr>";
   for (const json& j : jobs["jobs"]) out += JobRow(j);
   if (jobs["jobs"].empty()) out += "<tr><td colspan=\"10\">no jobs</td></tr>";
+  return out + "</table>";
+}
+
+std::string ModelJobsFragment(const json& model_jobs) {
+  std::string out =
+      "<table id=\"model-jobs\"><tr><th>model job</th><th>state</th><th>model</th>"
+      "<th>device key</th><th>progress</th><th>tasks</th><th>tuned kernels</th>"
+      "<th>measured</th><th>untuned</th><th>speedup</th></tr>";
+  for (const json& m : model_jobs["model_jobs"]) {
+    const std::string id = m["id"].get<std::string>();
+    absl::StrAppend(
+        &out, "<tr class=\"model-job\" data-id=\"", E(m["id"]), "\"><td>",
+        Link("/models/" + id, id), "</td><td class=\"state\">", E(m["state"]), "</td><td>",
+        E(m["model"]), "</td><td>", E(m["device_key"]), "</td><td><progress max=\"1\" value=\"",
+        E(m["progress"]), "\"></progress> ", E(m["trials_done"]), "/", E(m["trials"]), "</td><td>",
+        m["tasks"].size(), "</td><td>", Seconds(m["estimated_seconds"]),
+        "</td><td class=\"measured\">", Seconds(m["measured_seconds"]), "</td><td>",
+        Seconds(m["untuned_seconds"]), "</td><td>",
+        m["speedup"].is_number() ? absl::StrFormat("%.2f×", m["speedup"].get<double>()) : "–",
+        "</td></tr>");
+  }
+  if (model_jobs["model_jobs"].empty()) {
+    out += "<tr><td colspan=\"10\">no model jobs (tunefarm model tune --tracker)</td></tr>";
+  }
+  return out + "</table>";
+}
+
+std::string ModelJobFragment(const json& detail) {
+  const json& m = detail["model_job"];
+  std::string out = absl::StrCat(
+      "<table id=\"model-summary\"><tr><th>model</th><td>", E(m["model"]),
+      "</td></tr><tr><th>state</th><td class=\"state\">", E(m["state"]), " ", E(m["message"]),
+      "</td></tr><tr><th>device key</th><td>", E(m["device_key"]), " (", Target(m["target"]),
+      ")</td></tr><tr><th>trials</th><td>", E(m["trials_done"]), "/", E(m["trials"]),
+      "</td></tr><tr><th>tuned kernels (estimate)</th><td>", Seconds(m["estimated_seconds"]),
+      "</td></tr><tr><th>measured end to end</th><td id=\"measured\">",
+      Seconds(m["measured_seconds"]), " on ", E(m["measured_by"]), " (untuned ",
+      Seconds(m["untuned_seconds"]), ")</td></tr><tr><th>elapsed</th><td>",
+      Duration(m["elapsed_seconds"]), "</td></tr></table>", "<h2>estimated latency by trial</h2>",
+      ModelCurveSvg("model-trials-chart", detail["curve"], "trial", "trial", m["measured_seconds"]),
+      "<h2>estimated latency by time</h2>",
+      ModelCurveSvg("model-time-chart", detail["curve"], "elapsed_seconds", "seconds",
+                    m["measured_seconds"]),
+      "<p>solid: the sum over tasks of weight × best time; dashed: the tuned model measured end "
+      "to end</p><h2>tasks</h2><table id=\"model-tasks\"><tr><th>task</th><th>weight</th>"
+      "<th>share</th><th>best</th><th>default</th><th>speedup</th><th>trials</th><th>job</th>"
+      "</tr>");
+  for (const json& t : m["tasks"]) {
+    const json& def = t["default"];
+    const json def_s = def.is_object() ? def["median_seconds"] : json(nullptr);
+    const bool speedup = def_s.is_number() && t["best_seconds"].is_number();
+    absl::StrAppend(
+        &out, "<tr class=\"model-task\"><td>", E(t["workload"]), "</td><td>", E(t["weight"]),
+        "</td><td>",
+        t["share"].is_number() ? absl::StrFormat("%.1f%%", t["share"].get<double>() * 100) : "–",
+        "</td><td>", Seconds(t["best_seconds"]), "</td><td>",
+        def.is_object() ? Seconds(def_s) : "not measured", "</td><td>",
+        speedup ? absl::StrFormat("%.2f×", def_s.get<double>() / t["best_seconds"].get<double>())
+                : "–",
+        "</td><td>", E(t["trials_done"]), "/", E(t["trials"]), "</td><td>",
+        t["job_id"].is_string()
+            ? Link("/jobs/" + t["job_id"].get<std::string>(), t["job_id"].get<std::string>())
+            : "–",
+        "</td></tr>");
+  }
   return out + "</table>";
 }
 

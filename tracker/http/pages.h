@@ -16,6 +16,8 @@ std::string OverviewFragment(const nlohmann::json& workers, const nlohmann::json
 std::string FleetFragment(const nlohmann::json& workers);           // WorkersJson
 std::string JobsFragment(const nlohmann::json& jobs);               // JobsJson
 std::string JobFragment(const nlohmann::json& detail);              // JobDetailJson
+std::string ModelJobsFragment(const nlohmann::json& model_jobs);    // ModelJobsJson
+std::string ModelJobFragment(const nlohmann::json& detail);         // ModelJobDetailJson
 std::string WorkloadsFragment(const nlohmann::json& board);         // LeaderboardJson
 std::string RecordFragment(const nlohmann::json& record);           // RecordJson
 std::string ErrorFragment(int status, const std::string& message);  // 404 and friends

@@ -18,9 +18,13 @@ constexpr double kWidth = 720, kHeight = 260;
 constexpr double kLeft = 60, kRight = 12, kTop = 12, kBottom = 30;
 
 struct Frame {
-  double x_max = 1, y_min = 0, y_max = 1;
+  double x_min = 1, x_max = 1, y_min = 0, y_max = 1;
   bool log_y = false;
-  double X(double x) const { return kLeft + (x - 1) / std::max(1.0, x_max - 1) * PlotWidth(); }
+  const char* x_label = "trial";
+  double X(double x) const {
+    const double span = x_max - x_min;
+    return kLeft + (x - x_min) / (span > 0 ? span : 1.0) * PlotWidth();
+  }
   double Y(double y) const {
     double lo = log_y ? std::log10(y_min) : y_min, hi = log_y ? std::log10(y_max) : y_max;
     double v = log_y ? std::log10(std::max(y, y_min)) : y;
@@ -43,10 +47,11 @@ std::string Open(const char* id, const Frame& f, const std::string& y_label) {
       "\" stroke=\"#555\" fill=\"none\"/>", "<text x=\"", kLeft - 4, "\" y=\"", kTop + 8,
       "\" text-anchor=\"end\" font-size=\"10\">", Label(f.y_max), "</text><text x=\"", kLeft - 4,
       "\" y=\"", bottom, "\" text-anchor=\"end\" font-size=\"10\">", Label(f.y_min),
-      "</text><text x=\"", kLeft, "\" y=\"", kHeight - 8, "\" font-size=\"10\">1</text><text x=\"",
-      kWidth - kRight, "\" y=\"", kHeight - 8, "\" text-anchor=\"end\" font-size=\"10\">",
-      Label(f.x_max), "</text><text x=\"", kLeft + Frame::PlotWidth() / 2, "\" y=\"", kHeight - 8,
-      "\" text-anchor=\"middle\" font-size=\"10\">trial</text><text x=\"12\" y=\"",
+      "</text><text x=\"", kLeft, "\" y=\"", kHeight - 8, "\" font-size=\"10\">", Label(f.x_min),
+      "</text><text x=\"", kWidth - kRight, "\" y=\"", kHeight - 8,
+      "\" text-anchor=\"end\" font-size=\"10\">", Label(f.x_max), "</text><text x=\"",
+      kLeft + Frame::PlotWidth() / 2, "\" y=\"", kHeight - 8,
+      "\" text-anchor=\"middle\" font-size=\"10\">", f.x_label, "</text><text x=\"12\" y=\"",
       kTop + (bottom - kTop) / 2, "\" font-size=\"10\" transform=\"rotate(-90 12 ",
       kTop + (bottom - kTop) / 2, ")\" text-anchor=\"middle\">", y_label, "</text>");
 }
@@ -109,6 +114,38 @@ std::string GflopsChartSvg(const json& trials) {
     absl::StrAppend(&out, "<circle class=\"trial ", outcome, "\" cx=\"",
                     Num(f.X(Number(t["trial"]))), "\" cy=\"", Num(f.Y(Number(t["gflops"]))),
                     "\" r=\"", r, "\" fill=\"", OutcomeColor(outcome), "\"/>");
+  }
+  return out + "</svg>";
+}
+
+std::string ModelCurveSvg(const char* id, const json& curve, const char* x_field,
+                          const char* x_label, const json& measured_seconds) {
+  Frame f;
+  f.x_label = x_label;
+  f.x_min = 0;
+  f.y_min = 0;
+  f.y_max = 1e-3;
+  for (const json& p : curve) {
+    f.x_max = std::max(f.x_max, Number(p[x_field]));
+    f.y_max = std::max(f.y_max, Number(p["estimated_seconds"]) * 1e3);
+  }
+  const double measured_ms = Number(measured_seconds) * 1e3;
+  f.y_max = std::max(f.y_max, measured_ms) * 1.05;
+  std::string out = Open(id, f, "milliseconds");
+  std::string path;
+  for (const json& p : curve) {
+    const double x = f.X(Number(p[x_field])), y = f.Y(Number(p["estimated_seconds"]) * 1e3);
+    absl::StrAppend(&path, path.empty() ? "M" : "H", Num(x), path.empty() ? " " : "V", Num(y));
+  }
+  if (!path.empty()) {
+    absl::StrAppend(&path, "H", Num(f.X(f.x_max)));
+    absl::StrAppend(&out, "<path class=\"estimate\" d=\"", path,
+                    "\" stroke=\"#1f77b4\" stroke-width=\"2\" fill=\"none\"/>");
+  }
+  if (measured_ms > 0) {
+    absl::StrAppend(&out, "<path class=\"measured\" d=\"M", Num(f.X(f.x_min)), " ",
+                    Num(f.Y(measured_ms)), "H", Num(f.X(f.x_max)),
+                    "\" stroke=\"#d62728\" stroke-dasharray=\"6 4\" fill=\"none\"/>");
   }
   return out + "</svg>";
 }

@@ -42,6 +42,9 @@ v1::ModelJob ModelJobStatusToProto(const ModelJobStatus& s) {
   p.set_message(s.message);
   p.set_created_ms(s.created_ms);
   p.set_updated_ms(s.updated_ms);
+  p.set_measured_seconds(s.latency.measured_seconds);
+  p.set_untuned_seconds(s.latency.untuned_seconds);
+  p.set_measured_by(s.latency.measured_by);
   for (const ModelTaskStatus& t : s.tasks) {
     v1::ModelTask* task = p.add_tasks();
     task->set_workload(t.workload_key);
@@ -90,6 +93,9 @@ ModelJobStatus ModelJobStatusFromProto(const v1::ModelJob& p) {
   s.message = p.message();
   s.created_ms = p.created_ms();
   s.updated_ms = p.updated_ms();
+  s.latency.measured_seconds = p.measured_seconds();
+  s.latency.untuned_seconds = p.untuned_seconds();
+  s.latency.measured_by = p.measured_by();
   for (const v1::ModelTask& t : p.tasks()) {
     ModelTaskStatus task;
     task.workload_key = t.workload();

@@ -355,12 +355,8 @@ grpc::Status SessionService::CallFunction(grpc::ServerContext* context,
 grpc::Status SessionService::TimeFunction(grpc::ServerContext* context,
                                           const v1::TimeFunctionRequest* request,
                                           v1::TimeFunctionResponse* response) {
-  if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
-  // The worker checks them too; refused here, a bad number never reaches a worker.
-  if (absl::StatusOr<runtime::measure::MeasureOptions> options =
-          proto_mapping::MeasureOptionsFromProto(request->options(), "options.");
-      !options.ok()) {
-    return ToGrpcStatus(options.status());
+  if (grpc::Status checked = CheckTiming(*context, request->options()); !checked.ok()) {
+    return checked;
   }
   v1::SessionCall call;
   *call.mutable_time_function() = *request;
@@ -368,6 +364,32 @@ grpc::Status SessionService::TimeFunction(grpc::ServerContext* context,
   grpc::Status s = Relay(context, request->session_id(), std::move(call), &reply);
   return TakeResult(s, reply, v1::SessionReply::kTimeFunction, &v1::SessionReply::time_function,
                     response);
+}
+
+grpc::Status SessionService::TimeModel(grpc::ServerContext* context,
+                                       const v1::TimeModelRequest* request,
+                                       v1::TimeModelResponse* response) {
+  if (grpc::Status checked = CheckTiming(*context, request->options()); !checked.ok()) {
+    return checked;
+  }
+  v1::SessionCall call;
+  *call.mutable_time_model() = *request;
+  v1::SessionReply reply;
+  grpc::Status s = Relay(context, request->session_id(), std::move(call), &reply);
+  return TakeResult(s, reply, v1::SessionReply::kTimeModel, &v1::SessionReply::time_model,
+                    response);
+}
+
+grpc::Status SessionService::CheckTiming(grpc::ServerContext& context,
+                                         const v1::MeasureOptions& options) const {
+  if (grpc::Status auth = CheckToken(context, options_.token); !auth.ok()) return auth;
+  // The worker checks them too; refused here, a bad number never reaches a worker.
+  if (absl::StatusOr<runtime::measure::MeasureOptions> o =
+          proto_mapping::MeasureOptionsFromProto(options, "options.");
+      !o.ok()) {
+    return ToGrpcStatus(o.status());
+  }
+  return grpc::Status::OK;
 }
 
 }  // namespace tunefarm::tracker

@@ -49,6 +49,8 @@ class SessionService final : public v1::SessionService::Service {
                             v1::CallFunctionResponse* response) override;
   grpc::Status TimeFunction(grpc::ServerContext* context, const v1::TimeFunctionRequest* request,
                             v1::TimeFunctionResponse* response) override;
+  grpc::Status TimeModel(grpc::ServerContext* context, const v1::TimeModelRequest* request,
+                         v1::TimeModelResponse* response) override;
   grpc::Status CloseSession(grpc::ServerContext* context, const v1::CloseSessionRequest* request,
                             v1::CloseSessionResponse* response) override;
 
@@ -61,6 +63,9 @@ class SessionService final : public v1::SessionService::Service {
   int waiting_calls() const { return waiting_calls_.load(); }
 
  private:
+  // TimeFunction and TimeModel: the token, and timing options a worker would accept.
+  grpc::Status CheckTiming(grpc::ServerContext& context, const v1::MeasureOptions& options) const;
+
   struct Session {
     std::string worker_id;
     int64_t idle_timeout_ms = 0;

@@ -206,8 +206,8 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
     dashboard_options.db_path = options.db_path;
     dashboard_options.token = options.token;
     dashboard_options.clock = options.clock;
-    auto dashboard =
-        DashboardServer::Start(dashboard_options, *impl->dispatcher, *impl->jobs, impl->metrics);
+    auto dashboard = DashboardServer::Start(dashboard_options, *impl->dispatcher, *impl->jobs,
+                                            impl->metrics, impl->model_jobs.get());
     if (!dashboard.ok()) {
       impl->StopJobs();
       return dashboard.status();

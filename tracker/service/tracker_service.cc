@@ -188,6 +188,17 @@ grpc::Status TrackerService::CancelModelJob(grpc::ServerContext* context,
   });
 }
 
+grpc::Status TrackerService::ReportModelLatency(grpc::ServerContext* context,
+                                                const v1::ReportModelLatencyRequest* request,
+                                                v1::ModelJob* response) {
+  const ModelLatency latency{request->measured_seconds(), request->untuned_seconds(),
+                             request->measured_by()};
+  return WithJobs(*context, [&](JobManager&, ModelJobManager& model_jobs) {
+    return Answer(model_jobs.ReportLatency(request->id(), latency), response,
+                  ModelJobStatusToProto);
+  });
+}
+
 grpc::Status TrackerService::ListModelJobs(grpc::ServerContext* context,
                                            const v1::ListModelJobsRequest* request,
                                            v1::ListModelJobsResponse* response) {

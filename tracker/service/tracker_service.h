@@ -58,6 +58,9 @@ class TrackerService final : public v1::TrackerService::Service {
   grpc::Status CancelModelJob(grpc::ServerContext* context,
                               const v1::CancelModelJobRequest* request,
                               v1::ModelJob* response) override;
+  grpc::Status ReportModelLatency(grpc::ServerContext* context,
+                                  const v1::ReportModelLatencyRequest* request,
+                                  v1::ModelJob* response) override;
   grpc::Status ListModelJobs(grpc::ServerContext* context, const v1::ListModelJobsRequest* request,
                              v1::ListModelJobsResponse* response) override;
   grpc::Status ListWorkers(grpc::ServerContext* context, const v1::ListWorkersRequest* request,

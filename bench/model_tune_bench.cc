@@ -1,0 +1,280 @@
+// model_tune_bench: whole models tuned through a local farm (a tracker and one worker of this
+// machine, both in this process), timed after each checkpoint of tuning time against the untuned
+// build, PyTorch eager and PyTorch's frozen optimized path, all measured in this run at the same
+// thread count. At each checkpoint the model job is cancelled so the machine is quiet while the
+// module built with the best records so far is timed; the next model job resumes from every
+// record (nothing is measured twice). The last lines compare the gradient task scheduler with
+// round-robin on the same budget (BENCH_COMPARE_TRIALS trials each, 0: skip).
+//
+//   model_tune_bench [MODEL_DIR] [MODEL...]   (default /tmp/models; resnet18 mobilenet_v2 vgg16)
+//   BENCH_MINUTES=5,10,20,30  checkpoints, minutes of tuning from the start
+//   BENCH_THREADS=1,2         thread counts (each its own device key and records)
+//   BENCH_COMPARE_TRIALS=0    trials for the scheduler comparison (per model, first thread count)
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "bench/support/median_time.h"
+#include "bench/support/piped_child.h"
+#include "rpc_server/worker.h"
+#include "runtime/core/thread_pool.h"
+#include "tools/commands/model_compiler.h"
+#include "tools/commands/model_tune_command.h"
+#include "tracker/service/tracker_server.h"
+#include "tuner/measure/spec_builder.h"
+
+namespace tunefarm {
+namespace {
+
+struct PytorchTimes {
+  double eager_ms = 0, frozen_ms = 0;
+};
+
+absl::StatusOr<PytorchTimes> MeasurePytorch(const std::string& model, int threads) {
+  absl::StatusOr<bench::PipedChild> child = bench::SpawnPiped(
+      {"/usr/bin/python3", std::string(TUNEFARM_SOURCE_DIR) + "/bench/support/pytorch_latency.py",
+       model, std::to_string(threads)});
+  if (!child.ok()) return child.status();
+  const std::string line = bench::ReadLine(*child);
+  bench::EndPiped(*child, "", 5);
+  PytorchTimes t;
+  if (std::sscanf(line.c_str(), "eager_ms=%lf frozen_ms=%lf", &t.eager_ms, &t.frozen_ms) != 2) {
+    return absl::UnavailableError("pytorch_latency.py printed '" + line + "'");
+  }
+  return t;
+}
+
+std::vector<int> IntList(const char* env, const char* fallback) {
+  const char* text = std::getenv(env);
+  std::vector<int> out;
+  for (absl::string_view part : absl::StrSplit(text != nullptr ? text : fallback, ',')) {
+    int v = 0;
+    if (absl::SimpleAtoi(part, &v) && v >= 0) out.push_back(v);
+  }
+  return out;
+}
+
+// The model built (with the farm's records for `device_key` when set) and timed here.
+absl::StatusOr<double> BuildAndTime(const std::string& onnx, const std::string& db,
+                                    const std::string& device_key, const std::string& module,
+                                    int threads) {
+  tools::ModelCompileOptions options;
+  options.input_shapes["input"] = {1, 3, 224, 224};
+  if (!device_key.empty()) {
+    options.db = db;
+    options.device_key = device_key;
+  }
+  absl::StatusOr<tools::CompiledModel> compiled = tools::CompileModel(onnx, options);
+  if (!compiled.ok()) return compiled.status();
+  if (absl::Status s = tools::ExportCompiledModel(*compiled, module); !s.ok()) return s;
+  absl::StatusOr<std::unique_ptr<tools::ModelExecutor>> executor =
+      tools::LoadModelForRun(module, options);
+  if (!executor.ok()) return executor.status();
+  runtime::SetNumThreads(threads);
+  absl::StatusOr<double> seconds = bench::MedianSeconds([&] { return (*executor)->Run(); });
+  if (!seconds.ok()) return seconds.status();
+  return *seconds * 1e3;
+}
+
+// A tracker and one worker of this machine, in this process.
+struct LocalFarm {
+  std::unique_ptr<tracker::TrackerServer> server;
+  std::unique_ptr<rpc_server::Worker> worker;
+  std::thread thread;
+
+  ~LocalFarm() {
+    if (worker) worker->Stop();
+    if (thread.joinable()) thread.join();
+    server.reset();
+  }
+};
+
+absl::Status StartFarm(const std::string& dir, const std::string& key, LocalFarm& farm) {
+  tracker::TrackerServerOptions options;
+  options.listen = "127.0.0.1:0";
+  options.db_path = dir + "/farm.db";
+  options.jobs.work_dir_parent = dir;
+  absl::StatusOr<std::unique_ptr<tracker::TrackerServer>> server =
+      tracker::TrackerServer::Start(options);
+  if (!server.ok()) return server.status();
+  farm.server = *std::move(server);
+  rpc_server::WorkerOptions w;
+  w.tracker = farm.server->address();
+  w.device_key = key;
+  w.work_dir = dir + "/worker";
+  w.builder = std::make_shared<tuner::SpecBuilder>(w.work_dir);
+  absl::StatusOr<std::unique_ptr<rpc_server::Worker>> worker = rpc_server::Worker::Create(w);
+  if (!worker.ok()) return worker.status();
+  farm.worker = *std::move(worker);
+  rpc_server::Worker* raw = farm.worker.get();
+  farm.thread = std::thread([raw] { (void)raw->Run(); });
+  for (int i = 0; i < 600 && farm.server->dispatcher().WorkersFor(key) < 1; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (farm.server->dispatcher().WorkersFor(key) < 1) {
+    return absl::UnavailableError("the worker did not register");
+  }
+  return absl::OkStatus();
+}
+
+tracker::ModelJobSpec Spec(const std::vector<tuner::ModelTask>& tasks, const std::string& key,
+                           int threads, int trials, bool round_robin) {
+  tracker::ModelJobSpec spec;
+  spec.model_name = "bench";
+  for (const tuner::ModelTask& t : tasks) {
+    spec.tasks.push_back({t.workload.Key(), static_cast<double>(t.groups.size())});
+  }
+  spec.device_key = key;
+  spec.trials = trials;
+  spec.batch_size = 16;
+  spec.parallel_tasks = 1;  // one worker: one task's batch at a time keeps it busy
+  spec.measure.threads = threads;
+  spec.measure.repeat = 3;
+  spec.measure.min_repeat_ms = 20;
+  spec.round_robin = round_robin;
+  return spec;
+}
+
+// Runs a model job until `until` (cancelling it then) or until it ends; its trials.
+int RunUntil(tracker::ModelJobManager& jobs, const tracker::ModelJobSpec& spec,
+             std::chrono::steady_clock::time_point until) {
+  absl::StatusOr<tracker::ModelJobStatus> job = jobs.Submit(spec);
+  if (!job.ok()) {
+    std::fprintf(stderr, "model_tune_bench: %s\n", std::string(job.status().message()).c_str());
+    return 0;
+  }
+  tracker::ModelJobStatus now = *job;
+  while (!tracker::IsFinished(now.state) && std::chrono::steady_clock::now() < until) {
+    absl::StatusOr<tracker::ModelJobStatus> next = jobs.WaitForChange(job->id, now.version, 1000);
+    if (next.ok()) now = *next;
+  }
+  if (!tracker::IsFinished(now.state)) {
+    absl::StatusOr<tracker::ModelJobStatus> cancelled = jobs.Cancel(job->id);
+    if (cancelled.ok()) now = *cancelled;
+  }
+  return now.trials_done;
+}
+
+int Run(int argc, char** argv) {
+  const std::string dir = argc > 1 ? argv[1] : "/tmp/models";
+  std::vector<std::string> models;
+  for (int i = 2; i < argc; ++i) models.push_back(argv[i]);
+  if (models.empty()) models = {"resnet18", "mobilenet_v2", "vgg16"};
+  const std::vector<int> minutes = IntList("BENCH_MINUTES", "5,10,20,30");
+  const std::vector<int> thread_counts = IntList("BENCH_THREADS", "1,2");
+  const std::vector<int> compare = IntList("BENCH_COMPARE_TRIALS", "0");
+  std::printf(
+      "model_tune_bench: batch 1, 3x224x224, a local farm of 1 worker; x_* = PyTorch's "
+      "time / ours (above 1: we are faster)\n");
+  std::printf("%-13s %3s %5s %7s %10s %10s %10s %10s %8s %8s\n", "model", "thr", "min", "trials",
+              "tuned_ms", "untuned_ms", "eager_ms", "frozen_ms", "x_eager", "x_frozen");
+  for (const std::string& name : models) {
+    const std::string onnx = dir + "/" + name + ".onnx";
+    if (!std::filesystem::exists(onnx)) {
+      const std::string export_cmd = "/usr/bin/python3 " + std::string(TUNEFARM_SOURCE_DIR) +
+                                     "/scripts/export-models.py " + dir + " " + name +
+                                     " >/dev/null";
+      if (std::system(export_cmd.c_str()) != 0) {
+        std::fprintf(stderr, "model_tune_bench: cannot export %s\n", name.c_str());
+        return 1;
+      }
+    }
+    tools::ModelTuneOptions extract;
+    extract.file = onnx;
+    extract.compile.input_shapes["input"] = {1, 3, 224, 224};
+    absl::StatusOr<std::vector<tuner::ModelTask>> tasks = tools::ModelTuningTasks(extract);
+    if (!tasks.ok()) {
+      std::fprintf(stderr, "model_tune_bench: %s\n", std::string(tasks.status().message()).c_str());
+      return 1;
+    }
+    for (int threads : thread_counts) {
+      char tmpl[] = "/tmp/tf-model-tune-bench-XXXXXX";
+      if (mkdtemp(tmpl) == nullptr) return 1;
+      const std::string work = tmpl;
+      const std::string key = "bench-" + std::to_string(threads) + "t";
+      const std::string module = work + "/model.so";
+      absl::StatusOr<double> untuned = BuildAndTime(onnx, "", "", module, threads);
+      absl::StatusOr<PytorchTimes> torch = MeasurePytorch(name, threads);
+      if (!untuned.ok() || !torch.ok()) {
+        std::fprintf(
+            stderr, "model_tune_bench: %s: %s\n", name.c_str(),
+            std::string((!untuned.ok() ? untuned.status() : torch.status()).message()).c_str());
+        return 1;
+      }
+      std::printf("%-13s %3d %5d %7d %10s %10.2f %10.2f %10.2f %8.2f %8.2f\n", name.c_str(),
+                  threads, 0, 0, "-", *untuned, torch->eager_ms, torch->frozen_ms,
+                  torch->eager_ms / *untuned, torch->frozen_ms / *untuned);
+      std::fflush(stdout);
+      LocalFarm farm;
+      if (absl::Status s = StartFarm(work, key, farm); !s.ok()) {
+        std::fprintf(stderr, "model_tune_bench: %s\n", std::string(s.message()).c_str());
+        return 1;
+      }
+      // Tuning time only: the clock stops while a checkpoint builds and times the module.
+      double tuned_s = 0;
+      int trials = 0;
+      for (int checkpoint : minutes) {
+        const double left = checkpoint * 60.0 - tuned_s;
+        if (left > 0) {
+          const auto start = std::chrono::steady_clock::now();
+          trials += RunUntil(farm.server->model_jobs(), Spec(*tasks, key, threads, 100000, false),
+                             start + std::chrono::milliseconds(static_cast<int64_t>(left * 1e3)));
+          tuned_s +=
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        }
+        absl::StatusOr<double> tuned = BuildAndTime(onnx, work + "/farm.db", key, module, threads);
+        if (!tuned.ok()) {
+          std::fprintf(stderr, "model_tune_bench: %s\n",
+                       std::string(tuned.status().message()).c_str());
+          return 1;
+        }
+        std::printf("%-13s %3d %5d %7d %10.2f %10.2f %10.2f %10.2f %8.2f %8.2f\n", name.c_str(),
+                    threads, checkpoint, trials, *tuned, *untuned, torch->eager_ms,
+                    torch->frozen_ms, torch->eager_ms / *tuned, torch->frozen_ms / *tuned);
+        std::fflush(stdout);
+      }
+      std::error_code ec;
+      std::filesystem::remove_all(work, ec);
+    }
+    // The scheduler against round-robin: the same budget from an empty database each.
+    if (!compare.empty() && compare[0] > 0 && !thread_counts.empty()) {
+      const int threads = thread_counts[0];
+      double ms[2] = {0, 0};
+      for (int rr = 0; rr < 2; ++rr) {
+        char tmpl[] = "/tmp/tf-model-tune-bench-XXXXXX";
+        if (mkdtemp(tmpl) == nullptr) return 1;
+        const std::string work = tmpl;
+        const std::string key = "bench-cmp";
+        {
+          LocalFarm farm;
+          if (absl::Status s = StartFarm(work, key, farm); !s.ok()) return 1;
+          RunUntil(farm.server->model_jobs(), Spec(*tasks, key, threads, compare[0], rr == 1),
+                   std::chrono::steady_clock::now() + std::chrono::hours(24));
+        }
+        absl::StatusOr<double> tuned =
+            BuildAndTime(onnx, work + "/farm.db", key, work + "/model.so", threads);
+        ms[rr] = tuned.ok() ? *tuned : 0;
+        std::error_code ec;
+        std::filesystem::remove_all(work, ec);
+      }
+      std::printf(
+          "%s, %d trials at %d thread(s): gradient %.2f ms, round-robin %.2f ms, "
+          "round-robin / gradient = %.3f\n",
+          name.c_str(), compare[0], threads, ms[0], ms[1], ms[0] > 0 ? ms[1] / ms[0] : 0);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace tunefarm
+
+int main(int argc, char** argv) { return tunefarm::Run(argc, argv); }

@@ -1,0 +1,157 @@
+// The dashboard's model jobs against a real farm on loopback: a TrackerServer with its dashboard,
+// two in-process rpc_server workers and one small model job of two tasks; the API documents, the
+// pages and /metrics are checked against the model job and its tasks' records.
+#include <thread>
+
+#include "rpc_server/worker.h"
+#include "tests/unit/tracker/http/dashboard_test_util.h"
+
+namespace tunefarm::tracker {
+namespace {
+
+using nlohmann::json;
+using testing::Count;
+using testing::Get;
+using testing::GetJson;
+
+constexpr char kKey[] = "dash-model";
+constexpr char kToken[] = "t0k";
+
+class DashboardModelJobTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new std::string(testing::FreshDir("model_job"));
+    auto server = TrackerServer::Start(testing::DashboardTrackerOptions(*dir_, kToken));
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = server->release();
+    for (int i = 0; i < 2; ++i) {
+      rpc_server::WorkerOptions o;
+      o.tracker = server_->address();
+      o.device_key = kKey;
+      o.token = kToken;
+      o.work_dir = *dir_ + "/worker" + std::to_string(i);
+      auto worker = rpc_server::Worker::Create(o);
+      ASSERT_TRUE(worker.ok()) << worker.status();
+      workers_[i] = worker->release();
+      threads_[i] = new std::thread([w = workers_[i]] { (void)w->Run(); });
+    }
+    ModelJobSpec spec;
+    spec.model_name = "tiny.onnx";
+    spec.tasks = {{"matmul:32,32,32:float32", 2}, {"matmul:16,16,16:float32", 1}};
+    spec.device_key = kKey;
+    spec.trials = 12;
+    spec.batch_size = 3;
+    spec.tuner = "random";
+    spec.measure.repeat = 2;
+    spec.measure.min_repeat_ms = 1;
+    auto job = server_->model_jobs().Submit(spec);
+    ASSERT_TRUE(job.ok()) << job.status();
+    id_ = new std::string(job->id);
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+    while (std::chrono::steady_clock::now() < deadline) {
+      auto status = server_->model_jobs().Get(job->id);
+      if (status.ok() && IsFinished(status->state)) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    auto reported = server_->model_jobs().ReportLatency(*id_, {0.004, 0.006, "worker-x"});
+    ASSERT_TRUE(reported.ok()) << reported.status();
+  }
+
+  static void TearDownTestSuite() {
+    for (int i = 0; i < 2; ++i) {
+      if (workers_[i]) workers_[i]->Stop();
+      if (threads_[i]) threads_[i]->join();
+      delete threads_[i];
+      delete workers_[i];
+    }
+    delete server_;
+    delete id_;
+    delete dir_;
+  }
+
+  static int port() { return server_->http_port(); }
+
+  static std::string* dir_;
+  static TrackerServer* server_;
+  static rpc_server::Worker* workers_[2];
+  static std::thread* threads_[2];
+  static std::string* id_;
+};
+
+std::string* DashboardModelJobTest::dir_ = nullptr;
+TrackerServer* DashboardModelJobTest::server_ = nullptr;
+rpc_server::Worker* DashboardModelJobTest::workers_[2] = {nullptr, nullptr};
+std::thread* DashboardModelJobTest::threads_[2] = {nullptr, nullptr};
+std::string* DashboardModelJobTest::id_ = nullptr;
+
+TEST_F(DashboardModelJobTest, ListAndDetailDocumentsMatchTheModelJob) {
+  json list = GetJson(port(), "/api/model_jobs");
+  ASSERT_EQ(list["model_jobs"].size(), 1u);
+  const json& m = list["model_jobs"][0];
+  EXPECT_EQ(m["id"], *id_);
+  EXPECT_EQ(m["state"], "succeeded") << m["message"];
+  EXPECT_EQ(m["trials_done"], 12);
+  EXPECT_EQ(m["model"], "tiny.onnx");
+  EXPECT_DOUBLE_EQ(m["measured_seconds"].get<double>(), 0.004);
+  EXPECT_DOUBLE_EQ(m["speedup"].get<double>(), 1.5);
+  ASSERT_EQ(m["tasks"].size(), 2u);
+  double estimate = 0, shares = 0;
+  for (const json& t : m["tasks"]) {
+    ASSERT_TRUE(t["best_seconds"].is_number()) << t.dump();
+    estimate += t["weight"].get<double>() * t["best_seconds"].get<double>();
+    shares += t["share"].get<double>();
+  }
+  EXPECT_NEAR(m["estimated_seconds"].get<double>(), estimate, 1e-12);
+  EXPECT_NEAR(shares, 1.0, 1e-9);
+
+  json detail = GetJson(port(), "/api/model_jobs/" + *id_);
+  const json& curve = detail["curve"];
+  ASSERT_FALSE(curve.empty());
+  double last = 1e9;
+  int last_trial = 0;
+  for (const json& p : curve) {
+    EXPECT_GT(p["trial"].get<int>(), last_trial);
+    EXPECT_LT(p["estimated_seconds"].get<double>(), last) << "the estimate only falls";
+    last = p["estimated_seconds"].get<double>();
+    last_trial = p["trial"].get<int>();
+  }
+  EXPECT_LE(last_trial, 12);
+  // A fresh database: the model job's own records hold each task's best.
+  EXPECT_NEAR(last, estimate, 1e-12);
+  for (const json& t : detail["model_job"]["tasks"]) EXPECT_TRUE(t.contains("default"));
+
+  testing::Reply missing = Get(port(), "/api/model_jobs/model-nope");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_NE(missing.body.find("no model job model-nope"), std::string::npos) << missing.body;
+}
+
+TEST_F(DashboardModelJobTest, PagesShowTheModelJobItsChartsAndItsTasks) {
+  testing::Reply list = Get(port(), "/models");
+  ASSERT_EQ(list.status, 200);
+  EXPECT_EQ(Count(list.body, "class=\"model-job\""), 1);
+  EXPECT_NE(list.body.find("4.000 ms"), std::string::npos) << "the measured latency";
+  EXPECT_NE(list.body.find("1.50×"), std::string::npos);
+  testing::Reply page = Get(port(), "/models/" + *id_);
+  ASSERT_EQ(page.status, 200);
+  EXPECT_EQ(Count(page.body, "id=\"model-trials-chart\""), 1);
+  EXPECT_EQ(Count(page.body, "id=\"model-time-chart\""), 1);
+  EXPECT_EQ(Count(page.body, "class=\"estimate\""), 2);
+  EXPECT_EQ(Count(page.body, "class=\"measured\""), 2) << "the measured line on both charts";
+  EXPECT_EQ(Count(page.body, "class=\"model-task\""), 2);
+  EXPECT_NE(page.body.find("worker-x"), std::string::npos);
+  EXPECT_EQ(Get(port(), "/models/model-nope").status, 404);
+}
+
+TEST_F(DashboardModelJobTest, MetricsCountModelJobsAndTheBestMeasuredLatency) {
+  testing::Reply m = Get(port(), "/metrics");
+  ASSERT_EQ(m.status, 200);
+  EXPECT_NE(m.body.find("tunefarm_model_jobs{state=\"succeeded\"} 1"), std::string::npos) << m.body;
+  EXPECT_NE(m.body.find("tunefarm_model_latency_seconds{model=\"tiny.onnx\",device_key=\"" +
+                        std::string(kKey) + "\"} 0.004"),
+            std::string::npos)
+      << m.body;
+  EXPECT_NE(m.body.find("# TYPE tunefarm_model_job_estimated_seconds gauge"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tunefarm::tracker

@@ -1,0 +1,119 @@
+#include "tracker/http/model_job_json.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "tracker/http/leaderboard.h"
+#include "tuner/record.h"
+
+namespace tunefarm::tracker::http {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kModelJobListLimit = 200;
+
+json Positive(double v) { return v > 0 ? json(v) : json(nullptr); }
+
+}  // namespace
+
+json ModelJobJson(const ModelJobStatus& job, int64_t now_ms) {
+  const int64_t end_ms = IsFinished(job.state) ? job.updated_ms : now_ms;
+  json tasks = json::array();
+  for (const ModelTaskStatus& t : job.tasks) {
+    const double cost = t.weight * t.best_seconds;
+    tasks.push_back({
+        {"workload", t.workload_key},
+        {"weight", t.weight},
+        {"job_id", t.job_id.empty() ? json(nullptr) : json(t.job_id)},
+        {"trials", t.trials},
+        {"trials_done", t.trials_done},
+        {"best_seconds", Positive(t.best_seconds)},
+        {"share", job.estimated_seconds > 0 ? json(cost / job.estimated_seconds) : json(nullptr)},
+        {"state", std::string(JobStateName(t.state))},
+    });
+  }
+  const ModelLatency& l = job.latency;
+  return {
+      {"id", job.id},
+      {"state", std::string(JobStateName(job.state))},
+      {"model", job.model_name},
+      {"target", job.target},
+      {"device_key", job.device_key},
+      {"trials", job.trials},
+      {"trials_done", job.trials_done},
+      {"progress", job.trials > 0 ? std::min(1.0, double(job.trials_done) / job.trials) : 0.0},
+      {"elapsed_seconds", std::max<int64_t>(0, end_ms - job.created_ms) / 1000.0},
+      {"estimated_seconds", Positive(job.estimated_seconds)},
+      {"measured_seconds", Positive(l.measured_seconds)},
+      {"untuned_seconds", Positive(l.untuned_seconds)},
+      {"speedup", l.measured_seconds > 0 && l.untuned_seconds > 0
+                      ? json(l.untuned_seconds / l.measured_seconds)
+                      : json(nullptr)},
+      {"measured_by", l.measured_by},
+      {"message", job.message},
+      {"created_ms", job.created_ms},
+      {"updated_ms", job.updated_ms},
+      {"tasks", tasks},
+  };
+}
+
+json ModelJobsJson(const ModelJobManager& model_jobs, int64_t now_ms) {
+  json list = json::array();
+  for (const ModelJobStatus& job : model_jobs.List(/*include_finished=*/true, kModelJobListLimit)) {
+    list.push_back(ModelJobJson(job, now_ms));
+  }
+  return {{"model_jobs", list}};
+}
+
+absl::StatusOr<json> ModelJobDetailJson(const ModelJobManager& model_jobs,
+                                        tuner::RecordStore& store, const std::string& id,
+                                        int64_t now_ms) {
+  absl::StatusOr<ModelJobStatus> job = model_jobs.Get(id);
+  if (!job.ok()) return job.status();
+  json doc = ModelJobJson(*job, now_ms);
+  // Every trial of the tasks' jobs in time order: the estimate after each is the sum over tasks
+  // of weight x best so far, once every task has a result.
+  struct Trial {
+    int64_t timestamp_ms;
+    size_t task;
+    double seconds;  // 0: not ok
+  };
+  std::vector<Trial> trials;
+  for (size_t i = 0; i < job->tasks.size(); ++i) {
+    const ModelTaskStatus& t = job->tasks[i];
+    doc["tasks"][i]["default"] =
+        DefaultConfigRecord(store, t.workload_key, job->target, job->device_key);
+    if (t.job_id.empty()) continue;
+    absl::StatusOr<std::vector<tuner::Record>> history = store.JobHistory(t.job_id);
+    if (!history.ok()) return history.status();
+    for (const tuner::Record& r : *history) {
+      const double s = r.error_kind == tuner::ErrorKind::kOk
+                           ? tuner::MedianSeconds(r.repeat_seconds).value_or(0)
+                           : 0;
+      trials.push_back({r.timestamp_ms, i, s});
+    }
+  }
+  std::stable_sort(trials.begin(), trials.end(),
+                   [](const Trial& a, const Trial& b) { return a.timestamp_ms < b.timestamp_ms; });
+  std::vector<double> best(job->tasks.size(), 0);
+  json curve = json::array();
+  double last = 0;
+  for (size_t n = 0; n < trials.size(); ++n) {
+    const Trial& t = trials[n];
+    if (t.seconds > 0 && (best[t.task] == 0 || t.seconds < best[t.task])) best[t.task] = t.seconds;
+    double estimate = 0;
+    for (size_t i = 0; i < best.size() && estimate >= 0; ++i) {
+      estimate = best[i] > 0 ? estimate + job->tasks[i].weight * best[i] : -1;
+    }
+    if (estimate <= 0 || estimate == last) continue;
+    last = estimate;
+    curve.push_back(
+        {{"trial", n + 1},
+         {"elapsed_seconds", std::max<int64_t>(0, t.timestamp_ms - job->created_ms) / 1000.0},
+         {"estimated_seconds", estimate}});
+  }
+  return json{{"model_job", doc}, {"curve", curve}};
+}
+
+}  // namespace tunefarm::tracker::http
