@@ -25,6 +25,7 @@
 #include "bench/support/piped_child.h"
 #include "rpc_server/worker.h"
 #include "runtime/core/thread_pool.h"
+#include "spdlog/spdlog.h"
 #include "tools/commands/model_compiler.h"
 #include "tools/commands/model_tune_command.h"
 #include "tracker/service/tracker_server.h"
@@ -163,6 +164,8 @@ int RunUntil(tracker::ModelJobManager& jobs, const tracker::ModelJobSpec& spec,
 }
 
 int Run(int argc, char** argv) {
+  // The table is the output: the farm's log lines (a line per job) would bury it.
+  spdlog::set_level(spdlog::level::warn);
   const std::string dir = argc > 1 ? argv[1] : "/tmp/models";
   std::vector<std::string> models;
   for (int i = 2; i < argc; ++i) models.push_back(argv[i]);

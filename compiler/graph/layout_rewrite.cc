@@ -218,7 +218,9 @@ class LayoutRewriter {
     ConvBlocks tuned_blocks;
     bool tuned = false;
     if (tuned_) {
-      if (std::optional<ConvBlocks> t = tuned_(source_, node)) {
+      const std::optional<int64_t> input_block =
+          native != native_.end() ? std::optional<int64_t>(native->second.block) : std::nullopt;
+      if (std::optional<ConvBlocks> t = tuned_(source_, node, input_block)) {
         tuned_blocks = *t;
         tuned = true;
       }

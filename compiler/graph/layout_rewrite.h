@@ -27,12 +27,15 @@ namespace tunefarm::graph {
 //   layout boundaries and a value is never transformed back and forth.
 // Blocks pad channels with zeros; the padded channels' values never reach an NCHW value.
 // `tuned`, when given, names the blocks a tuning record chose for a convolution (its node, in
-// NCHW); those win over the defaults and the producer's block.
+// NCHW, and its input's current block); those win over the defaults and the producer's block.
 struct ConvBlocks {
   int64_t ic_block = 0;
   int64_t oc_block = 0;  // for depthwise: the channel block, ic_block equal to it
 };
-using ConvBlockChooser = std::function<std::optional<ConvBlocks>(const Graph&, const Node&)>;
+// `input_block`: the block the convolution's input already has (its producer's), when it has
+// one; a choice that differs costs a layout transform there.
+using ConvBlockChooser = std::function<std::optional<ConvBlocks>(
+    const Graph&, const Node&, std::optional<int64_t> input_block)>;
 
 absl::StatusOr<Graph> RewriteLayoutNchwc(Graph graph, const topi::CpuInfo& cpu,
                                          const ConvBlockChooser& tuned = {});

@@ -86,6 +86,84 @@ absl::StatusOr<graph::AnchorConfig> ConfigOf(const tuner::Workload& w, const std
   return graph::AnchorConfig(*c);
 }
 
+std::optional<graph::ConvBlocks> BlocksOf(const graph::AnchorConfig& config) {
+  if (const auto* c = std::get_if<topi::Conv2dNchwcScheduleConfig>(&config)) {
+    return graph::ConvBlocks{c->ic_block, c->oc_block};
+  }
+  if (const auto* c = std::get_if<topi::DepthwiseConv2dNchwcScheduleConfig>(&config)) {
+    return graph::ConvBlocks{c->channel_block, c->channel_block};
+  }
+  return std::nullopt;
+}
+
+// The blocks a blocked conv node of the rewritten graph has: its input's and its output's last
+// dimension; nullopt for an unblocked anchor.
+std::optional<graph::ConvBlocks> AnchorBlocks(const graph::Graph& graph, int anchor) {
+  if (anchor < 0) return std::nullopt;
+  const graph::Node& node = graph.nodes()[anchor];
+  if (node.op != graph::OpKind::kConv2dNchwc && node.op != graph::OpKind::kDepthwiseConv2dNchwc) {
+    return std::nullopt;
+  }
+  const std::vector<int64_t>& in = graph.value(node.inputs[0]).type.shape;
+  const std::vector<int64_t>& out = graph.value(node.outputs[0]).type.shape;
+  if (in.size() != 5 || out.size() != 5) return std::nullopt;
+  return graph::ConvBlocks{in.back(), out.back()};
+}
+
+// An ok record of a task, its config read as the template's, and its median time.
+struct Candidate {
+  graph::AnchorConfig config;
+  std::optional<graph::ConvBlocks> blocks;  // blocked templates only
+  double seconds = 0;
+};
+
+// Every ok record of the workload on (target, device key) whose config fits its template; records
+// that do not fit (from another compiler) are passed over, and InvalidArgument names the first
+// when none fits.
+absl::StatusOr<std::vector<Candidate>> OkCandidates(tuner::RecordStore& store,
+                                                    const tuner::Workload& w,
+                                                    const std::string& target,
+                                                    const std::string& device_key,
+                                                    const topi::CpuInfo& cpu) {
+  absl::StatusOr<std::vector<tuner::Record>> records =
+      store.TaskRecords(w.Key(), target, device_key);
+  if (!records.ok()) return records.status();
+  std::vector<Candidate> out;
+  absl::Status unfit;
+  for (const tuner::Record& r : *records) {
+    if (r.error_kind != tuner::ErrorKind::kOk) continue;
+    const std::optional<double> seconds = tuner::MedianSeconds(r.repeat_seconds);
+    if (!seconds || *seconds <= 0) continue;
+    absl::StatusOr<graph::AnchorConfig> config = ConfigOf(w, r.config_json, cpu);
+    if (!config.ok()) {
+      if (unfit.ok()) unfit = config.status();
+      continue;
+    }
+    out.push_back({*config, BlocksOf(*config), *seconds});
+  }
+  if (out.empty() && !unfit.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("no record fits its template: ", unfit.message()));
+  }
+  return out;
+}
+
+// What moving a conv's input to another channel block costs: the activation read and written
+// once. The build cannot time it, so it is estimated at kTransformBytesPerSecond, what a blocked
+// transpose streams on one core of a current x86 or Arm server (a few times below its memory
+// bandwidth: the access pattern is strided).
+constexpr double kTransformBytesPerSecond = 4e9;
+
+double LayoutTransformSeconds(const tuner::Workload& w) {
+  const bool depthwise = w.template_name.rfind("depthwise_conv2d", 0) == 0;
+  absl::StatusOr<tuner::templates::ConvShape> shape = tuner::templates::ParseConvShape(
+      w, depthwise ? tuner::templates::DepthwiseConv2dTemplateInfo()
+                   : tuner::templates::Conv2dTemplateInfo());
+  if (!shape.ok()) return 0;
+  const double bytes = 4.0 * shape->n * shape->c * shape->h * shape->w;
+  return 2 * bytes / kTransformBytesPerSecond;
+}
+
 }  // namespace
 
 bool BuildAppliesRecordsOf(const tuner::Workload& workload) {
@@ -110,23 +188,35 @@ absl::StatusOr<TunedGroups> TunedConfigsFromRecords(const graph::Graph& fused,
     if (!BuildAppliesRecordsOf(task.workload)) {
       continue;  // gemm kernels use the default schedule: no template of theirs to configure
     }
-    absl::StatusOr<std::optional<tuner::Record>> best =
-        (*store)->Best({key, *canonical, device_key, std::nullopt});
-    if (!best.ok()) return best.status();
-    if (!best->has_value()) {
+    absl::StatusOr<std::vector<Candidate>> candidates =
+        OkCandidates(**store, task.workload, *canonical, device_key, cpu);
+    if (!candidates.ok()) {
+      return absl::Status(
+          candidates.status().code(),
+          absl::StrCat("the records of ", key, " in ", db, ": ", candidates.status().message()));
+    }
+    const Candidate* shown = nullptr;
+    for (int g : task.groups) {
+      // The layout rewrite fixed the group's blocks: only a record of those blocks fits it.
+      const std::optional<graph::ConvBlocks> blocks = AnchorBlocks(fused, plan.groups[g].anchor);
+      const Candidate* best = nullptr;
+      for (const Candidate& c : *candidates) {
+        if (blocks && c.blocks &&
+            (c.blocks->ic_block != blocks->ic_block || c.blocks->oc_block != blocks->oc_block)) {
+          continue;
+        }
+        if (best == nullptr || c.seconds < best->seconds) best = &c;
+      }
+      if (best == nullptr) continue;  // the group keeps its default config
+      tuned.configs[g] = best->config;
+      if (shown == nullptr || best->seconds < shown->seconds) shown = best;
+    }
+    if (shown == nullptr) {
       tuned.missing.push_back(key);
       continue;
     }
-    absl::StatusOr<graph::AnchorConfig> config = ConfigOf(task.workload, (*best)->config_json, cpu);
-    if (!config.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("the best record of ", key, " in ", db,
-                       " does not fit its template: ", config.status().message()));
-    }
-    for (int g : task.groups) tuned.configs[g] = *config;
     char ms[32];
-    std::snprintf(ms, sizeof ms, "%.3f ms",
-                  tuner::MedianSeconds((*best)->repeat_seconds).value_or(0) * 1e3);
+    std::snprintf(ms, sizeof ms, "%.3f ms", shown->seconds * 1e3);
     tuned.found.push_back(absl::StrCat(key, ": ", ms, " (", task.groups.size(), " groups)"));
   }
   return tuned;
@@ -143,23 +233,31 @@ absl::StatusOr<graph::ConvBlockChooser> TunedBlocksFromRecords(const std::string
   std::shared_ptr<tuner::RecordStore> store = *std::move(opened);
   return graph::ConvBlockChooser(
       [store, target = *canonical, device_key, cpu](
-          const graph::Graph& graph, const graph::Node& conv) -> std::optional<graph::ConvBlocks> {
+          const graph::Graph& graph, const graph::Node& conv,
+          std::optional<int64_t> input_block) -> std::optional<graph::ConvBlocks> {
         std::optional<tuner::Workload> w = tuner::BlockedWorkloadOfConv(graph, conv);
         if (!w) return std::nullopt;
-        absl::StatusOr<std::optional<tuner::Record>> best =
-            store->Best({w->Key(), target, device_key, std::nullopt});
-        // A record that cannot be read leaves the default blocks; TunedConfigsFromRecords, which
-        // reads the same records after the passes, reports it.
-        if (!best.ok() || !best->has_value()) return std::nullopt;
-        absl::StatusOr<graph::AnchorConfig> config = ConfigOf(*w, (*best)->config_json, cpu);
-        if (!config.ok()) return std::nullopt;
-        if (const auto* c = std::get_if<topi::Conv2dNchwcScheduleConfig>(&*config)) {
-          return graph::ConvBlocks{c->ic_block, c->oc_block};
+        // Records that cannot be read leave the default blocks; TunedConfigsFromRecords, which
+        // reads the same records after the passes, reports them.
+        absl::StatusOr<std::vector<Candidate>> candidates =
+            OkCandidates(*store, *w, target, device_key, cpu);
+        if (!candidates.ok()) return std::nullopt;
+        // A record whose input block differs from the one the input already has costs a layout
+        // transform of the input before the convolution: it must win by more than that.
+        const double transform_s = LayoutTransformSeconds(*w);
+        const Candidate* best = nullptr;
+        double best_cost = 0;
+        for (const Candidate& c : *candidates) {
+          if (!c.blocks) continue;
+          const bool moves = input_block && c.blocks->ic_block != *input_block;
+          const double cost = c.seconds + (moves ? transform_s : 0);
+          if (best == nullptr || cost < best_cost) {
+            best = &c;
+            best_cost = cost;
+          }
         }
-        if (const auto* c = std::get_if<topi::DepthwiseConv2dNchwcScheduleConfig>(&*config)) {
-          return graph::ConvBlocks{c->channel_block, c->channel_block};
-        }
-        return std::nullopt;
+        if (best == nullptr) return std::nullopt;
+        return best->blocks;
       });
 }
 

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "compiler/graph/op_registry.h"
 #include "compiler/graph/verifier.h"
@@ -106,11 +108,18 @@ TEST(LayoutRewriteTest, TunedBlocksWinAndTheTransformBetweenBlocksIsMade) {
   ValueId c1 = Conv(g, x, 16, 16);
   g.AddOutput("y", Conv(g, c1, 16, 16));
   int calls = 0;
-  Graph out = Rewritten(std::move(g), [&](const Graph&, const Node&) {
-    ++calls;
-    return std::optional<ConvBlocks>(ConvBlocks{calls == 1 ? 4 : 8, 8});
-  });
+  std::vector<std::optional<int64_t>> input_blocks;
+  Graph out =
+      Rewritten(std::move(g), [&](const Graph&, const Node&, std::optional<int64_t> input_block) {
+        ++calls;
+        input_blocks.push_back(input_block);
+        return std::optional<ConvBlocks>(ConvBlocks{calls == 1 ? 4 : 8, 8});
+      });
   EXPECT_EQ(calls, 2);
+  // The chooser sees the block its input already has: none for the graph input, then 8.
+  ASSERT_EQ(input_blocks.size(), 2u);
+  EXPECT_EQ(input_blocks[0], std::nullopt);
+  EXPECT_EQ(input_blocks[1], std::optional<int64_t>(8));
   std::map<std::string, int> ops = OpCounts(out);
   // x into blocks of 4; the first conv's output (blocks of 8) read in blocks of 8 as it is.
   EXPECT_EQ(ops["to_nchwc"], 1);
