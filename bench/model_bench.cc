@@ -14,30 +14,12 @@
 #include <vector>
 
 #include "bench/support/median_time.h"
-#include "bench/support/piped_child.h"
+#include "bench/support/pytorch_reference.h"
 #include "runtime/core/thread_pool.h"
 #include "tools/commands/model_compiler.h"
 
 namespace tunefarm {
 namespace {
-
-struct PytorchTimes {
-  double eager_ms = 0, frozen_ms = 0;
-};
-
-absl::StatusOr<PytorchTimes> MeasurePytorch(const std::string& model, int threads) {
-  absl::StatusOr<bench::PipedChild> child = bench::SpawnPiped(
-      {"/usr/bin/python3", std::string(TUNEFARM_SOURCE_DIR) + "/bench/support/pytorch_latency.py",
-       model, std::to_string(threads)});
-  if (!child.ok()) return child.status();
-  const std::string line = bench::ReadLine(*child);
-  bench::EndPiped(*child, "", 5);
-  PytorchTimes t;
-  if (std::sscanf(line.c_str(), "eager_ms=%lf frozen_ms=%lf", &t.eager_ms, &t.frozen_ms) != 2) {
-    return absl::UnavailableError("pytorch_latency.py printed '" + line + "'");
-  }
-  return t;
-}
 
 int Run(int argc, char** argv) {
   const std::string dir = argc > 1 ? argv[1] : "/tmp/models";
@@ -49,17 +31,13 @@ int Run(int argc, char** argv) {
   std::printf("%-13s %3s %10s %10s %10s %8s %8s %9s\n", "model", "thr", "ours_ms", "eager_ms",
               "frozen_ms", "x_eager", "x_frozen", "build_s");
   for (const std::string& name : models) {
-    const std::string onnx = dir + "/" + name + ".onnx";
-    if (!std::filesystem::exists(onnx)) {
-      const std::string export_cmd = "/usr/bin/python3 " + std::string(TUNEFARM_SOURCE_DIR) +
-                                     "/scripts/export-models.py" + " " + dir + " " + name +
-                                     " >/dev/null";
-      if (std::system(export_cmd.c_str()) != 0) {
-        std::fprintf(stderr, "model_bench: cannot export %s (python3-torch missing?)\n",
-                     name.c_str());
-        return 1;
-      }
+    absl::StatusOr<std::string> exported_onnx = bench::ExportedModel(dir, name);
+    if (!exported_onnx.ok()) {
+      std::fprintf(stderr, "model_bench: %s\n",
+                   std::string(exported_onnx.status().message()).c_str());
+      return 1;
     }
+    const std::string& onnx = *exported_onnx;
     tools::ModelCompileOptions options;
     options.input_shapes["input"] = {1, 3, 224, 224};
     const auto start = std::chrono::steady_clock::now();
@@ -83,7 +61,7 @@ int Run(int argc, char** argv) {
     for (int threads : {1, 2}) {
       runtime::SetNumThreads(threads);
       absl::StatusOr<double> ours = bench::MedianSeconds([&] { return (*executor)->Run(); });
-      absl::StatusOr<PytorchTimes> torch = MeasurePytorch(name, threads);
+      absl::StatusOr<bench::PytorchTimes> torch = bench::MeasurePytorch(name, threads);
       if (!ours.ok() || !torch.ok()) {
         std::fprintf(stderr, "model_bench: %s: %s\n", name.c_str(),
                      std::string((!ours.ok() ? ours.status() : torch.status()).message()).c_str());

@@ -22,7 +22,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "bench/support/median_time.h"
-#include "bench/support/piped_child.h"
+#include "bench/support/pytorch_reference.h"
 #include "rpc_server/worker.h"
 #include "runtime/core/thread_pool.h"
 #include "spdlog/spdlog.h"
@@ -33,24 +33,6 @@
 
 namespace tunefarm {
 namespace {
-
-struct PytorchTimes {
-  double eager_ms = 0, frozen_ms = 0;
-};
-
-absl::StatusOr<PytorchTimes> MeasurePytorch(const std::string& model, int threads) {
-  absl::StatusOr<bench::PipedChild> child = bench::SpawnPiped(
-      {"/usr/bin/python3", std::string(TUNEFARM_SOURCE_DIR) + "/bench/support/pytorch_latency.py",
-       model, std::to_string(threads)});
-  if (!child.ok()) return child.status();
-  const std::string line = bench::ReadLine(*child);
-  bench::EndPiped(*child, "", 5);
-  PytorchTimes t;
-  if (std::sscanf(line.c_str(), "eager_ms=%lf frozen_ms=%lf", &t.eager_ms, &t.frozen_ms) != 2) {
-    return absl::UnavailableError("pytorch_latency.py printed '" + line + "'");
-  }
-  return t;
-}
 
 std::vector<int> IntList(const char* env, const char* fallback) {
   const char* text = std::getenv(env);
@@ -179,16 +161,13 @@ int Run(int argc, char** argv) {
   std::printf("%-13s %3s %5s %7s %10s %10s %10s %10s %8s %8s\n", "model", "thr", "min", "trials",
               "tuned_ms", "untuned_ms", "eager_ms", "frozen_ms", "x_eager", "x_frozen");
   for (const std::string& name : models) {
-    const std::string onnx = dir + "/" + name + ".onnx";
-    if (!std::filesystem::exists(onnx)) {
-      const std::string export_cmd = "/usr/bin/python3 " + std::string(TUNEFARM_SOURCE_DIR) +
-                                     "/scripts/export-models.py " + dir + " " + name +
-                                     " >/dev/null";
-      if (std::system(export_cmd.c_str()) != 0) {
-        std::fprintf(stderr, "model_tune_bench: cannot export %s\n", name.c_str());
-        return 1;
-      }
+    absl::StatusOr<std::string> exported_onnx = bench::ExportedModel(dir, name);
+    if (!exported_onnx.ok()) {
+      std::fprintf(stderr, "model_tune_bench: %s\n",
+                   std::string(exported_onnx.status().message()).c_str());
+      return 1;
     }
+    const std::string& onnx = *exported_onnx;
     tools::ModelTuneOptions extract;
     extract.file = onnx;
     extract.compile.input_shapes["input"] = {1, 3, 224, 224};
@@ -204,7 +183,7 @@ int Run(int argc, char** argv) {
       const std::string key = "bench-" + std::to_string(threads) + "t";
       const std::string module = work + "/model.so";
       absl::StatusOr<double> untuned = BuildAndTime(onnx, "", "", module, threads);
-      absl::StatusOr<PytorchTimes> torch = MeasurePytorch(name, threads);
+      absl::StatusOr<bench::PytorchTimes> torch = bench::MeasurePytorch(name, threads);
       if (!untuned.ok() || !torch.ok()) {
         std::fprintf(
             stderr, "model_tune_bench: %s: %s\n", name.c_str(),

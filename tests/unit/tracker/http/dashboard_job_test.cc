@@ -3,7 +3,6 @@
 // against the record database.
 #include <thread>
 
-#include "rpc_server/worker.h"
 #include "tests/unit/tracker/http/dashboard_test_util.h"
 #include "tuner/record_store.h"
 
@@ -22,25 +21,9 @@ class DashboardJobTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new std::string(testing::FreshDir("job"));
-    auto server = TrackerServer::Start(testing::DashboardTrackerOptions(*dir_, kToken));
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = server->release();
-    for (int i = 0; i < 2; ++i) {
-      rpc_server::WorkerOptions o;
-      o.tracker = server_->address();
-      o.device_key = kKey;
-      o.token = kToken;
-      o.work_dir = *dir_ + "/worker" + std::to_string(i);
-      auto worker = rpc_server::Worker::Create(o);
-      ASSERT_TRUE(worker.ok()) << worker.status();
-      workers_[i] = worker->release();
-      threads_[i] = new std::thread([w = workers_[i]] { (void)w->Run(); });
-    }
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (server_->dispatcher().Workers(kKey).size() < 2 &&
-           std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    farm_ = testing::DashboardFarm::Start(*dir_, kToken, kKey, 2).release();
+    ASSERT_NE(farm_, nullptr);
+    server_ = &farm_->server();
     JobSpec spec;
     spec.workload = "matmul:32,32,32";
     spec.device_key = kKey;
@@ -52,7 +35,7 @@ class DashboardJobTest : public ::testing::Test {
     auto job = server_->jobs().Submit(spec);
     ASSERT_TRUE(job.ok()) << job.status();
     job_id_ = new std::string(job->id);
-    deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (std::chrono::steady_clock::now() < deadline) {
       auto status = server_->jobs().Get(job->id);
       if (status.ok() && IsFinished(status->state)) break;
@@ -61,13 +44,7 @@ class DashboardJobTest : public ::testing::Test {
   }
 
   static void TearDownTestSuite() {
-    for (int i = 0; i < 2; ++i) {
-      if (workers_[i]) workers_[i]->Stop();
-      if (threads_[i]) threads_[i]->join();
-      delete threads_[i];
-      delete workers_[i];
-    }
-    delete server_;
+    delete farm_;
     delete job_id_;
     delete dir_;
   }
@@ -82,16 +59,14 @@ class DashboardJobTest : public ::testing::Test {
   }
 
   static std::string* dir_;
+  static testing::DashboardFarm* farm_;
   static TrackerServer* server_;
-  static rpc_server::Worker* workers_[2];
-  static std::thread* threads_[2];
   static std::string* job_id_;
 };
 
 std::string* DashboardJobTest::dir_ = nullptr;
+testing::DashboardFarm* DashboardJobTest::farm_ = nullptr;
 TrackerServer* DashboardJobTest::server_ = nullptr;
-rpc_server::Worker* DashboardJobTest::workers_[2] = {nullptr, nullptr};
-std::thread* DashboardJobTest::threads_[2] = {nullptr, nullptr};
 std::string* DashboardJobTest::job_id_ = nullptr;
 
 TEST_F(DashboardJobTest, JobApiHasEveryTrialWithBestSoFarNonDecreasing) {

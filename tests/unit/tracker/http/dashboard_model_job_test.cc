@@ -3,7 +3,6 @@
 // pages and /metrics are checked against the model job and its tasks' records.
 #include <thread>
 
-#include "rpc_server/worker.h"
 #include "tests/unit/tracker/http/dashboard_test_util.h"
 
 namespace tunefarm::tracker {
@@ -21,20 +20,9 @@ class DashboardModelJobTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new std::string(testing::FreshDir("model_job"));
-    auto server = TrackerServer::Start(testing::DashboardTrackerOptions(*dir_, kToken));
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = server->release();
-    for (int i = 0; i < 2; ++i) {
-      rpc_server::WorkerOptions o;
-      o.tracker = server_->address();
-      o.device_key = kKey;
-      o.token = kToken;
-      o.work_dir = *dir_ + "/worker" + std::to_string(i);
-      auto worker = rpc_server::Worker::Create(o);
-      ASSERT_TRUE(worker.ok()) << worker.status();
-      workers_[i] = worker->release();
-      threads_[i] = new std::thread([w = workers_[i]] { (void)w->Run(); });
-    }
+    farm_ = testing::DashboardFarm::Start(*dir_, kToken, kKey, 2).release();
+    ASSERT_NE(farm_, nullptr);
+    server_ = &farm_->server();
     ModelJobSpec spec;
     spec.model_name = "tiny.onnx";
     spec.tasks = {{"matmul:32,32,32:float32", 2}, {"matmul:16,16,16:float32", 1}};
@@ -58,13 +46,7 @@ class DashboardModelJobTest : public ::testing::Test {
   }
 
   static void TearDownTestSuite() {
-    for (int i = 0; i < 2; ++i) {
-      if (workers_[i]) workers_[i]->Stop();
-      if (threads_[i]) threads_[i]->join();
-      delete threads_[i];
-      delete workers_[i];
-    }
-    delete server_;
+    delete farm_;
     delete id_;
     delete dir_;
   }
@@ -72,16 +54,14 @@ class DashboardModelJobTest : public ::testing::Test {
   static int port() { return server_->http_port(); }
 
   static std::string* dir_;
+  static testing::DashboardFarm* farm_;
   static TrackerServer* server_;
-  static rpc_server::Worker* workers_[2];
-  static std::thread* threads_[2];
   static std::string* id_;
 };
 
 std::string* DashboardModelJobTest::dir_ = nullptr;
+testing::DashboardFarm* DashboardModelJobTest::farm_ = nullptr;
 TrackerServer* DashboardModelJobTest::server_ = nullptr;
-rpc_server::Worker* DashboardModelJobTest::workers_[2] = {nullptr, nullptr};
-std::thread* DashboardModelJobTest::threads_[2] = {nullptr, nullptr};
 std::string* DashboardModelJobTest::id_ = nullptr;
 
 TEST_F(DashboardModelJobTest, ListAndDetailDocumentsMatchTheModelJob) {

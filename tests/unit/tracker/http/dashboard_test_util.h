@@ -8,8 +8,11 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
+#include "rpc_server/worker.h"
 #include "tracker/service/tracker_server.h"
 
 namespace tunefarm::tracker::testing {
@@ -34,6 +37,56 @@ inline TrackerServerOptions DashboardTrackerOptions(const std::string& dir,
   o.jobs.build_parallelism = 1;
   return o;
 }
+
+// A tracker with its dashboard (DashboardTrackerOptions) and `workers` in-process rpc_server
+// workers of `key`, each on a thread of its own, registered before Start returns (null, with a
+// test failure, otherwise). Workers stop before the tracker.
+class DashboardFarm {
+ public:
+  static std::unique_ptr<DashboardFarm> Start(const std::string& dir, const std::string& token,
+                                              const std::string& key, int workers) {
+    auto farm = std::unique_ptr<DashboardFarm>(new DashboardFarm());
+    auto server = TrackerServer::Start(DashboardTrackerOptions(dir, token));
+    EXPECT_TRUE(server.ok()) << server.status();
+    if (!server.ok()) return nullptr;
+    farm->server_ = *std::move(server);
+    for (int i = 0; i < workers; ++i) {
+      rpc_server::WorkerOptions o;
+      o.tracker = farm->server_->address();
+      o.device_key = key;
+      o.token = token;
+      o.work_dir = dir + "/worker" + std::to_string(i);
+      auto worker = rpc_server::Worker::Create(o);
+      EXPECT_TRUE(worker.ok()) << worker.status();
+      if (!worker.ok()) return nullptr;
+      rpc_server::Worker* raw = worker->get();
+      farm->workers_.push_back(*std::move(worker));
+      farm->threads_.emplace_back([raw] { (void)raw->Run(); });
+    }
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (farm->server_->dispatcher().Workers(key).size() < static_cast<size_t>(workers) &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    EXPECT_EQ(farm->server_->dispatcher().Workers(key).size(), static_cast<size_t>(workers));
+    return farm;
+  }
+
+  ~DashboardFarm() {
+    for (auto& w : workers_) w->Stop();
+    for (auto& t : threads_) t.join();
+    workers_.clear();
+    server_.reset();
+  }
+
+  TrackerServer& server() { return *server_; }
+
+ private:
+  DashboardFarm() = default;
+  std::unique_ptr<TrackerServer> server_;
+  std::vector<std::unique_ptr<rpc_server::Worker>> workers_;
+  std::vector<std::thread> threads_;
+};
 
 // Occurrences of `needle` in `text` (e.g. `class="worker"` for the fleet's rows).
 inline int Count(const std::string& text, const std::string& needle) {
