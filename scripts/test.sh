@@ -22,6 +22,11 @@ mkdir -p "$CCACHE_DIR"
 
 step() { printf '\n==> %s\n' "$*"; }
 
+# The three build folders and the ccache need several GB; say what there is, so that a run that
+# fails for want of disk says so up front.
+step "disk space here"
+df -h . "$CCACHE_DIR" || true
+
 step "installing dependencies (scripts/install-deps.sh)"
 bash scripts/install-deps.sh
 
