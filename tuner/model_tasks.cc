@@ -50,7 +50,9 @@ std::optional<Workload> ConvWorkload(const graph::Graph& g, const graph::Node& n
   return std::nullopt;
 }
 
-// A blocked convolution as the NCHWc templates' workload, with the real channel counts.
+// A blocked convolution as the NCHWc templates' workload, with the real channel counts and the
+// blocks its layout has: the task is tuned in the layout the build gives the conv, so that its
+// best record fits it as measured, with no layout transform around it that the tuning never saw.
 std::optional<Workload> BlockedConvWorkload(const graph::Graph& g, const graph::Node& node) {
   const std::vector<int64_t>& x = g.value(node.inputs[0]).type.shape;
   const std::vector<int64_t>& w = g.value(node.inputs[1]).type.shape;
@@ -60,12 +62,13 @@ std::optional<Workload> BlockedConvWorkload(const graph::Graph& g, const graph::
   if (node.op == graph::OpKind::kConv2dNchwc && x.size() == 5 && w.size() == 6) {
     const int64_t channels = node.attrs.Int("in_channels", x[1] * x[4]).value_or(0);
     const int64_t filters = node.attrs.Int("channels", w[0] * w[5]).value_or(0);
-    return Workload{"conv2d_nchwc", {x[0], channels, x[2], x[3], filters, w[2], w[3], stride, pad}};
+    return Workload{"conv2d_nchwc",
+                    {x[0], channels, x[2], x[3], filters, w[2], w[3], stride, pad, x[4], w[5]}};
   }
   if (node.op == graph::OpKind::kDepthwiseConv2dNchwc && x.size() == 5 && w.size() == 4) {
     const int64_t channels = node.attrs.Int("channels", x[1] * x[4]).value_or(0);
     return Workload{"depthwise_conv2d_nchwc",
-                    {x[0], channels, x[2], x[3], w[1], w[2], stride, pad}};
+                    {x[0], channels, x[2], x[3], w[1], w[2], stride, pad, x[4]}};
   }
   return std::nullopt;
 }
@@ -100,17 +103,6 @@ std::optional<Workload> AnchorWorkload(const graph::Graph& graph, const graph::F
     default:
       return std::nullopt;
   }
-}
-
-std::optional<Workload> BlockedWorkloadOfConv(const graph::Graph& graph, const graph::Node& conv) {
-  if (conv.op != graph::OpKind::kConv2d || conv.inputs.size() < 2 ||
-      !IsFloat32(graph.value(conv.inputs[0]).type)) {
-    return std::nullopt;
-  }
-  std::optional<Workload> w = ConvWorkload(graph, conv);
-  // The blocked templates take the NCHW templates' arguments.
-  if (w) w->template_name += "_nchwc";
-  return w;
 }
 
 std::vector<ModelTask> ExtractModelTasks(const graph::Graph& graph, const graph::FusionPlan& plan) {

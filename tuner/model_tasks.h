@@ -19,12 +19,9 @@ struct ModelTask {
 };
 
 // The workload of the group's anchor, or nullopt when no template covers it (pooling, a conv with
-// dilation, uneven strides or padding, or groups other than 1 and the channel count).
+// dilation, uneven strides or padding, or groups other than 1 and the channel count). A blocked
+// conv's workload fixes the blocks its layout has (conv2d_nchwc "...,pad,ic_block,oc_block").
 std::optional<Workload> AnchorWorkload(const graph::Graph& graph, const graph::FusedGroup& group);
-
-// The workload of the blocked template (conv2d_nchwc, depthwise_conv2d_nchwc) that the layout
-// rewrite makes of an NCHW conv2d node, or nullopt where it makes none or no template covers it.
-std::optional<Workload> BlockedWorkloadOfConv(const graph::Graph& graph, const graph::Node& conv);
 
 // The distinct workloads of `plan`'s groups, in the order of their first group.
 std::vector<ModelTask> ExtractModelTasks(const graph::Graph& graph, const graph::FusionPlan& plan);

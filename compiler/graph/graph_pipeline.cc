@@ -11,18 +11,16 @@
 
 namespace tunefarm::graph {
 
-std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target,
-                                          ConvBlockChooser tuned_blocks) {
+std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target) {
   std::vector<GraphPass> passes = {
       {"simplify_inference", SimplifyInference},
       {"fold_scales", FoldScales},
       {"pack_weights", PackWeights},
   };
   if (!target.is_cuda()) {
-    passes.push_back(
-        {"layout_rewrite", [cpu = target.cpu, tuned = std::move(tuned_blocks)](Graph g) {
-           return RewriteLayoutNchwc(std::move(g), cpu, tuned);
-         }});
+    passes.push_back({"layout_rewrite", [cpu = target.cpu](Graph g) {
+                        return RewriteLayoutNchwc(std::move(g), cpu);
+                      }});
   }
   passes.push_back({"constant_folding", FoldConstants});
   passes.push_back({"common_subexpression", EliminateCommonSubexpressions});

@@ -6,15 +6,12 @@
 
 #include "compiler/graph/graph_pass.h"
 #include "compiler/graph/kernel_target.h"
-#include "compiler/graph/layout_rewrite.h"
 
 namespace tunefarm::graph {
 
 // simplify_inference, fold_scales, pack_weights, layout_rewrite (CPU targets: the NCHW[c]c
 // layout for the CPU's vectors; GPU templates read NCHW), constant_folding (which evaluates the
 // packed weights), common_subexpression, dead_code, fuse_ops.
-// `tuned_blocks` gives layout_rewrite the blocks of tuned convolutions (layout_rewrite.h).
-std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target,
-                                          ConvBlockChooser tuned_blocks = {});
+std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target);
 
 }  // namespace tunefarm::graph

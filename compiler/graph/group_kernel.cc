@@ -146,7 +146,6 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(const AnchorTensors& a,
       if (!w.ok()) return w.status();
       const int64_t ic = (*d)[4], oc = (*w)[5];
       topi::Conv2dNchwcTensors t{a.data, a.weight, a.padded, a.reduced, ic, oc};
-      // The default for the layout's NCHW view, with the blocks the layout rewrite chose.
       const auto* tuned = std::get_if<topi::Conv2dNchwcScheduleConfig>(&given);
       topi::Conv2dNchwcScheduleConfig config;
       if (tuned != nullptr && tuned->ic_block == ic && tuned->oc_block == oc) {
@@ -155,9 +154,7 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(const AnchorTensors& a,
         // The default for the layout's NCHW view, with the blocks the layout rewrite chose.
         config = topi::DefaultConv2dNchwcConfig({(*d)[0], (*d)[1] * ic, (*d)[2], (*d)[3]},
                                                 {(*w)[0] * oc, (*w)[1] * ic, (*w)[2], (*w)[3]},
-                                                a.window, cpu);
-        config.ic_block = ic;
-        config.oc_block = oc;
+                                                a.window, cpu, topi::NchwcBlocks{ic, oc});
         tuned = nullptr;
       }
       *description = absl::StrCat("conv2d_nchwc template, ", tuned ? "tuned" : "default", " (",
@@ -179,8 +176,7 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(const AnchorTensors& a,
         config = *tuned;
       } else {
         config = topi::DefaultDepthwiseConv2dNchwcConfig({(*d)[0], (*d)[1] * c, (*d)[2], (*d)[3]},
-                                                         (*w)[1], (*w)[2], a.window, cpu);
-        config.channel_block = c;
+                                                         (*w)[1], (*w)[2], a.window, cpu, c);
         tuned = nullptr;
       }
       *description = absl::StrCat("depthwise_conv2d_nchwc template, ", tuned ? "tuned" : "default",

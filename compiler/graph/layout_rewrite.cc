@@ -50,8 +50,8 @@ topi::Window2d WindowOf(const Node& node) {
 
 class LayoutRewriter {
  public:
-  LayoutRewriter(const Graph& source, const topi::CpuInfo& cpu, const ConvBlockChooser& tuned)
-      : source_(source), rebuilt_(source), cpu_(cpu), tuned_(tuned) {}
+  LayoutRewriter(const Graph& source, const topi::CpuInfo& cpu)
+      : source_(source), rebuilt_(source), cpu_(cpu) {}
 
   absl::Status Rewrite(const Node& node) {
     if (node.op == OpKind::kConv2d) {
@@ -214,17 +214,6 @@ class LayoutRewriter {
     const topi::Window2d window = WindowOf(node);
     const int64_t channels = x.shape[1], filters = w.shape[0], kh = w.shape[2], kw = w.shape[3];
     auto native = native_.find(node.inputs[0]);
-    // Plain values rather than the optional: GCC 12 cannot see through it (maybe-uninitialized).
-    ConvBlocks tuned_blocks;
-    bool tuned = false;
-    if (tuned_) {
-      const std::optional<int64_t> input_block =
-          native != native_.end() ? std::optional<int64_t>(native->second.block) : std::nullopt;
-      if (std::optional<ConvBlocks> t = tuned_(source_, node, input_block)) {
-        tuned_blocks = *t;
-        tuned = true;
-      }
-    }
     Attributes attrs;
     for (const char* name : {"strides", "pads", "dilations"}) {
       if (node.attrs.Has(name)) attrs.Set(name, *node.attrs.Ints(name, {}));
@@ -232,12 +221,8 @@ class LayoutRewriter {
     if (*groups == 1) {
       const topi::Conv2dNchwcScheduleConfig config =
           topi::DefaultConv2dNchwcConfig(x.shape, w.shape, window, cpu_);
-      int64_t oc = config.oc_block;
-      int64_t ic = native != native_.end() ? native->second.block : config.ic_block;
-      if (tuned) {
-        oc = tuned_blocks.oc_block;
-        ic = tuned_blocks.ic_block;
-      }
+      const int64_t oc = config.oc_block;
+      const int64_t ic = native != native_.end() ? native->second.block : config.ic_block;
       const int64_t ob = CeilDiv(filters, oc), cb = CeilDiv(channels, ic);
       absl::StatusOr<ValueId> data = BlockedOf(node.inputs[0], ic);
       if (!data.ok()) return data.status();
@@ -260,7 +245,6 @@ class LayoutRewriter {
     if (native != native_.end() && native->second.block % lanes == 0) {
       block = native->second.block;
     }
-    if (tuned) block = tuned_blocks.oc_block;
     const int64_t cb = CeilDiv(channels, block);
     absl::StatusOr<ValueId> data = BlockedOf(node.inputs[0], block);
     if (!data.ok()) return data.status();
@@ -309,7 +293,6 @@ class LayoutRewriter {
   const Graph& source_;
   GraphRebuilder rebuilt_;
   const topi::CpuInfo& cpu_;
-  const ConvBlockChooser& tuned_;
   std::map<ValueId, Blocked> native_;  // source values computed in a blocked layout
   std::set<ValueId> made_nchw_;        // of those, the ones whose NCHW form exists
   std::map<std::pair<ValueId, int64_t>, ValueId> transformed_;  // to_nchwc made per block
@@ -317,9 +300,8 @@ class LayoutRewriter {
 
 }  // namespace
 
-absl::StatusOr<Graph> RewriteLayoutNchwc(Graph graph, const topi::CpuInfo& cpu,
-                                         const ConvBlockChooser& tuned) {
-  LayoutRewriter rewriter(graph, cpu, tuned);
+absl::StatusOr<Graph> RewriteLayoutNchwc(Graph graph, const topi::CpuInfo& cpu) {
+  LayoutRewriter rewriter(graph, cpu);
   for (const Node& node : graph.nodes()) {
     if (absl::Status s = rewriter.Rewrite(node); !s.ok()) return s;
   }

@@ -3,10 +3,6 @@
 // them follow; layout transforms are inserted only where a producer and a consumer disagree.
 #pragma once
 
-#include <cstdint>
-#include <functional>
-#include <optional>
-
 #include "absl/status/statusor.h"
 #include "compiler/graph/graph.h"
 #include "compiler/topi/cpu_info.h"
@@ -26,18 +22,9 @@ namespace tunefarm::graph {
 //   and a to_nchwc once per value and block that a blocked op reads, so transforms meet only at
 //   layout boundaries and a value is never transformed back and forth.
 // Blocks pad channels with zeros; the padded channels' values never reach an NCHW value.
-// `tuned`, when given, names the blocks a tuning record chose for a convolution (its node, in
-// NCHW, and its input's current block); those win over the defaults and the producer's block.
-struct ConvBlocks {
-  int64_t ic_block = 0;
-  int64_t oc_block = 0;  // for depthwise: the channel block, ic_block equal to it
-};
-// `input_block`: the block the convolution's input already has (its producer's), when it has
-// one; a choice that differs costs a layout transform there.
-using ConvBlockChooser = std::function<std::optional<ConvBlocks>(
-    const Graph&, const Node&, std::optional<int64_t> input_block)>;
-
-absl::StatusOr<Graph> RewriteLayoutNchwc(Graph graph, const topi::CpuInfo& cpu,
-                                         const ConvBlockChooser& tuned = {});
+// The blocks depend on the graph and the CPU only, not on tuning records: a model's tuning tasks
+// fix the blocks their convs have here (tuner/model_tasks.h), so tuned and untuned builds share
+// one layout and a record is measured in the layout it is used in.
+absl::StatusOr<Graph> RewriteLayoutNchwc(Graph graph, const topi::CpuInfo& cpu);
 
 }  // namespace tunefarm::graph

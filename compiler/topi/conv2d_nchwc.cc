@@ -63,7 +63,8 @@ std::string Conv2dNchwcScheduleConfig::ToString() const {
 
 Conv2dNchwcScheduleConfig DefaultConv2dNchwcConfig(const std::vector<int64_t>& data_shape,
                                                    const std::vector<int64_t>& kernel_shape,
-                                                   const Window2d& window, const CpuInfo& cpu) {
+                                                   const Window2d& window, const CpuInfo& cpu,
+                                                   const std::optional<NchwcBlocks>& blocks) {
   Conv2dNchwcScheduleConfig c;
   c.vector_lanes = cpu.Lanes(4);
   const int64_t channels = data_shape.size() > 1 ? data_shape[1] : 1;
@@ -71,7 +72,11 @@ Conv2dNchwcScheduleConfig DefaultConv2dNchwcConfig(const std::vector<int64_t>& d
   // Two vectors of output channels when there are enough of them; the input block divides C.
   c.oc_block = filters >= 2 * c.vector_lanes ? 2 * c.vector_lanes : c.vector_lanes;
   c.ic_block = LargestDivisor(channels, c.oc_block);
-  const int64_t oc_vectors = c.oc_block / c.vector_lanes;
+  if (blocks) {
+    c.ic_block = blocks->ic_block;
+    c.oc_block = blocks->oc_block;
+  }
+  const int64_t oc_vectors = std::max<int64_t>(1, c.oc_block / c.vector_lanes);
   // Accumulators, the kernel vectors of one channel step and one broadcast input must fit.
   const int64_t max_w = std::max<int64_t>(1, (cpu.vector_registers - oc_vectors - 1) / oc_vectors);
   int64_t ow = 1;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,11 +45,21 @@ struct Conv2dNchwcScheduleConfig {
   std::string ToString() const;
 };
 
+// The channel blocks of a blocked conv's layout, where something other than the conv's own
+// config fixed them (a model's layout: the input block is its producer's).
+struct NchwcBlocks {
+  int64_t ic_block = 0;
+  int64_t oc_block = 0;
+  bool operator==(const NchwcBlocks&) const = default;
+};
+
 // Blocks and a register tile for a conv of NCHW data `data_shape` and OIHW kernel
-// `kernel_shape` on `cpu`, chosen before the layout transforms (which take its blocks).
-Conv2dNchwcScheduleConfig DefaultConv2dNchwcConfig(const std::vector<int64_t>& data_shape,
-                                                   const std::vector<int64_t>& kernel_shape,
-                                                   const Window2d& window, const CpuInfo& cpu);
+// `kernel_shape` on `cpu`, chosen before the layout transforms (which take its blocks); with
+// `blocks`, the register tile for those blocks instead.
+Conv2dNchwcScheduleConfig DefaultConv2dNchwcConfig(
+    const std::vector<int64_t>& data_shape, const std::vector<int64_t>& kernel_shape,
+    const Window2d& window, const CpuInfo& cpu,
+    const std::optional<NchwcBlocks>& blocks = std::nullopt);
 
 // `output`, when given, is an epilogue over `t.out` (epilogue.h) computed in the register tile
 // before the one store. Errors: a non-positive config field, an oc block that is not whole

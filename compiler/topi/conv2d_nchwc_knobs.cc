@@ -10,7 +10,8 @@ namespace tunefarm::topi {
 absl::Status DefineConv2dNchwcKnobs(space::ConfigSpace& space,
                                     const std::vector<int64_t>& data_shape,
                                     const std::vector<int64_t>& kernel_shape,
-                                    const Window2d& window, const CpuInfo& cpu) {
+                                    const Window2d& window, const CpuInfo& cpu,
+                                    const std::optional<NchwcBlocks>& blocks) {
   if (data_shape.size() != 4 || kernel_shape.size() != 4) {
     return absl::InvalidArgumentError(
         "conv2d_nchwc knobs: the data (NCHW) and kernel (OIHW) shapes must have rank 4");
@@ -21,16 +22,23 @@ absl::Status DefineConv2dNchwcKnobs(space::ConfigSpace& space,
       absl::StrCat("data ", ShapeString(data_shape), ", kernel ", ShapeString(kernel_shape)),
       window, data_shape[2], data_shape[3], kernel_shape[2], kw);
   if (!out.ok()) return out.status();
-  const Conv2dNchwcScheduleConfig def =
-      DefaultConv2dNchwcConfig(data_shape, kernel_shape, window, cpu);
   const int64_t lanes = cpu.Lanes(4);
   const int registers = cpu.vector_registers;
+  if (blocks && (blocks->ic_block <= 0 || blocks->oc_block <= 0 || blocks->oc_block % lanes != 0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "conv2d_nchwc knobs: the layout's blocks ic ", blocks->ic_block, ", oc ", blocks->oc_block,
+        " must be positive and the oc block whole vectors of ", lanes, " lanes"));
+  }
+  const Conv2dNchwcScheduleConfig def =
+      DefaultConv2dNchwcConfig(data_shape, kernel_shape, window, cpu, blocks);
 
-  const std::vector<int64_t> ic_block =
-      KnobValues({1, 2, 4, 8, 16, 32, 64}, def.ic_block, [&](int64_t v) { return v <= c; });
+  const std::vector<int64_t> ic_block = blocks ? std::vector<int64_t>{blocks->ic_block}
+                                               : KnobValues({1, 2, 4, 8, 16, 32, 64}, def.ic_block,
+                                                            [&](int64_t v) { return v <= c; });
   const std::vector<int64_t> oc_block =
-      KnobValues({lanes, 2 * lanes, 3 * lanes, 4 * lanes}, def.oc_block,
-                 [&](int64_t v) { return v <= RoundUpTo(o, lanes); });
+      blocks ? std::vector<int64_t>{blocks->oc_block}
+             : KnobValues({lanes, 2 * lanes, 3 * lanes, 4 * lanes}, def.oc_block,
+                          [&](int64_t v) { return v <= RoundUpTo(o, lanes); });
   const std::vector<int64_t> reg_w = KnobValues({1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 28},
                                                 def.reg_w, [&](int64_t v) { return v <= out->w; });
   std::vector<absl::Status> defined = {

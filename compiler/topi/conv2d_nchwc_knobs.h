@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -24,11 +25,13 @@ namespace tunefarm::topi {
 //   unroll_kw, pad_inline (each only where it can matter: a wide window, padding), parallel
 //   oc_blocks_inner     loop order (n, row, oc block) instead of (n, oc block, row)
 // Every value DefaultConv2dNchwcConfig picks is in the space; register tiles that would spill
-// are excluded.
+// are excluded. With `blocks` (a model's layout fixed them), the two block knobs have that one
+// value each; an oc block that is not whole vectors is InvalidArgument.
 absl::Status DefineConv2dNchwcKnobs(space::ConfigSpace& space,
                                     const std::vector<int64_t>& data_shape,
                                     const std::vector<int64_t>& kernel_shape,
-                                    const Window2d& window, const CpuInfo& cpu);
+                                    const Window2d& window, const CpuInfo& cpu,
+                                    const std::optional<NchwcBlocks>& blocks = std::nullopt);
 
 absl::StatusOr<Conv2dNchwcScheduleConfig> Conv2dNchwcConfigFromKnobs(const space::Config& config,
                                                                      const CpuInfo& cpu);

@@ -60,14 +60,14 @@ std::string DepthwiseConv2dNchwcScheduleConfig::ToString() const {
 
 DepthwiseConv2dNchwcScheduleConfig DefaultDepthwiseConv2dNchwcConfig(
     const std::vector<int64_t>& data_shape, int64_t kh, int64_t kw, const Window2d& window,
-    const CpuInfo& cpu) {
+    const CpuInfo& cpu, std::optional<int64_t> channel_block) {
   DepthwiseConv2dNchwcScheduleConfig c;
   c.vector_lanes = cpu.Lanes(4);
   // One vector of channels: 10-40 % faster than two on an AMD EPYC (MobileNet 3x3 layers),
   // since each (window tap, column) step is one FMA either way and a narrower block makes a
   // longer register tile of columns possible.
-  c.channel_block = c.vector_lanes;
-  const int64_t vectors = 1;
+  c.channel_block = channel_block.value_or(c.vector_lanes);
+  const int64_t vectors = std::max<int64_t>(1, c.channel_block / c.vector_lanes);
   // Accumulators, the kernel vectors of one window position and one input vector must fit.
   const int64_t max_w = std::max<int64_t>(1, (cpu.vector_registers - vectors - 1) / vectors);
   int64_t ow = 1;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,12 +40,12 @@ struct DepthwiseConv2dNchwcScheduleConfig {
   std::string ToString() const;
 };
 
-// A channel block of one vector, the widest register tile (up to 8 columns) that fits the
-// registers and divides the output row, and padding read inline, for NCHW `data_shape` and a
-// kh x kw window on `cpu`.
+// A channel block of one vector (or `channel_block`, where the model's layout fixed it), the
+// widest register tile (up to 8 columns) that fits the registers and divides the output row, and
+// padding read inline, for NCHW `data_shape` and a kh x kw window on `cpu`.
 DepthwiseConv2dNchwcScheduleConfig DefaultDepthwiseConv2dNchwcConfig(
     const std::vector<int64_t>& data_shape, int64_t kh, int64_t kw, const Window2d& window,
-    const CpuInfo& cpu);
+    const CpuInfo& cpu, std::optional<int64_t> channel_block = std::nullopt);
 
 // `output`, when given, is an epilogue over `t.out` as in ScheduleConv2dNchwc. Errors: a
 // non-positive field, a channel block that is not whole vectors, or one that differs from the

@@ -9,8 +9,8 @@ namespace tunefarm::topi {
 
 absl::Status DefineDepthwiseConv2dNchwcKnobs(space::ConfigSpace& space,
                                              const std::vector<int64_t>& data_shape, int64_t kh,
-                                             int64_t kw, const Window2d& window,
-                                             const CpuInfo& cpu) {
+                                             int64_t kw, const Window2d& window, const CpuInfo& cpu,
+                                             std::optional<int64_t> channel_block) {
   const std::string op = "depthwise_conv2d_nchwc knobs";
   if (data_shape.size() != 4) {
     return absl::InvalidArgumentError(absl::StrCat(op, ": the data shape must be NCHW"));
@@ -19,17 +19,23 @@ absl::Status DefineDepthwiseConv2dNchwcKnobs(space::ConfigSpace& space,
       SlideWindow(op, absl::StrCat("data ", ShapeString(data_shape), ", window ", kh, "x", kw),
                   window, data_shape[2], data_shape[3], kh, kw);
   if (!out.ok()) return out.status();
-  const DepthwiseConv2dNchwcScheduleConfig def =
-      DefaultDepthwiseConv2dNchwcConfig(data_shape, kh, kw, window, cpu);
   const int64_t lanes = cpu.Lanes(4), channels = data_shape[1];
   const int registers = cpu.vector_registers;
-  const std::vector<int64_t> channel_block =
-      KnobValues({lanes, 2 * lanes, 4 * lanes}, def.channel_block,
-                 [&](int64_t v) { return v <= RoundUpTo(channels, lanes); });
+  if (channel_block && (*channel_block <= 0 || *channel_block % lanes != 0)) {
+    return absl::InvalidArgumentError(absl::StrCat(op, ": the layout's channel block ",
+                                                   *channel_block, " must be whole vectors of ",
+                                                   lanes, " lanes"));
+  }
+  const DepthwiseConv2dNchwcScheduleConfig def =
+      DefaultDepthwiseConv2dNchwcConfig(data_shape, kh, kw, window, cpu, channel_block);
+  const std::vector<int64_t> blocks =
+      channel_block ? std::vector<int64_t>{*channel_block}
+                    : KnobValues({lanes, 2 * lanes, 4 * lanes}, def.channel_block,
+                                 [&](int64_t v) { return v <= RoundUpTo(channels, lanes); });
   const std::vector<int64_t> reg_w = KnobValues({1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 28},
                                                 def.reg_w, [&](int64_t v) { return v <= out->w; });
   std::vector<absl::Status> defined = {
-      DefineIntKnob(space, "channel_block", channel_block),
+      DefineIntKnob(space, "channel_block", blocks),
       DefineIntKnob(space, "reg_w", reg_w),
       DefineFlagKnob(space, "unroll_window", kh * kw > 1, def.unroll_window),
       DefineFlagKnob(space, "pad_inline", window.has_padding(), def.pad_inline),

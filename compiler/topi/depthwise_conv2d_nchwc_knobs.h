@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -19,11 +20,13 @@ namespace tunefarm::topi {
 //   channel_block   1, 2 or 4 vectors of channels (at most the rounded-up channel count)
 //   reg_w           output columns per register tile (unrolled), within the registers
 //   unroll_window, pad_inline (each only where it can matter), parallel
-// Every value DefaultDepthwiseConv2dNchwcConfig picks is in the space.
+// Every value DefaultDepthwiseConv2dNchwcConfig picks is in the space. With `channel_block` (a
+// model's layout fixed it), the block knob has that one value; one that is not whole vectors is
+// InvalidArgument.
 absl::Status DefineDepthwiseConv2dNchwcKnobs(space::ConfigSpace& space,
                                              const std::vector<int64_t>& data_shape, int64_t kh,
-                                             int64_t kw, const Window2d& window,
-                                             const CpuInfo& cpu);
+                                             int64_t kw, const Window2d& window, const CpuInfo& cpu,
+                                             std::optional<int64_t> channel_block = std::nullopt);
 
 absl::StatusOr<DepthwiseConv2dNchwcScheduleConfig> DepthwiseConv2dNchwcConfigFromKnobs(
     const space::Config& config, const CpuInfo& cpu);

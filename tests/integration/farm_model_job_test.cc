@@ -19,13 +19,14 @@ namespace {
 using ::testing::HasSubstr;
 using B = frontend::onnx::testing::OnnxModelBuilder;
 
-// A 3x3 conv used twice and a 1x1 conv: two tasks, weights 2 and 1.
+// A 3x3 conv used twice and a 1x1 conv: two tasks, weights 2 and 1 (16 channels, so that the
+// second 3x3 conv reads its input in the block the first reads x in: one layout, one task).
 std::string TwoTaskCnn() {
   B b(13);
-  b.Input("x", {1, 8, 6, 6});
-  b.FloatInit("k1", {8, 8, 3, 3});
-  b.FloatInit("k2", {8, 8, 3, 3});
-  b.FloatInit("k3", {8, 8, 1, 1});
+  b.Input("x", {1, 16, 6, 6});
+  b.FloatInit("k1", {16, 16, 3, 3});
+  b.FloatInit("k2", {16, 16, 3, 3});
+  b.FloatInit("k3", {16, 16, 1, 1});
   B::Ints(b.Node("Conv", {"x", "k1"}, {"a"}), "pads", {1, 1, 1, 1});
   b.Node("Relu", {"a"}, {"ra"});
   B::Ints(b.Node("Conv", {"ra", "k2"}, {"b"}), "pads", {1, 1, 1, 1});
@@ -123,7 +124,7 @@ std::vector<float> RunModule(const std::string& path) {
   absl::StatusOr<std::unique_ptr<tools::ModelExecutor>> exec = tools::OpenModelModule(path);
   EXPECT_TRUE(exec.ok()) << exec.status();
   if (!exec.ok()) return {};
-  std::vector<float> input(8 * 6 * 6);
+  std::vector<float> input(16 * 6 * 6);
   for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>((i * 37) % 17) / 8 - 1;
   EXPECT_TRUE((*exec)->SetInput(0, input.data(), input.size() * sizeof(float)).ok());
   EXPECT_TRUE((*exec)->Run().ok());

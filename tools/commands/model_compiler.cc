@@ -64,16 +64,8 @@ absl::StatusOr<OptimizedModel> OptimizeModel(const std::string& onnx_path,
   start = std::chrono::steady_clock::now();
   passes::PassOptions pass_options;
   pass_options.disabled_passes = options.disabled_passes;
-  graph::ConvBlockChooser tuned_blocks;
-  if (!options.db.empty()) {
-    absl::StatusOr<graph::ConvBlockChooser> chooser =
-        TunedBlocksFromRecords(options.db, options.target, options.device_key, *cpu);
-    if (!chooser.ok()) return InPhase("records", chooser.status());
-    tuned_blocks = *std::move(chooser);
-  }
   absl::StatusOr<graph::Graph> optimized = graph::RunGraphPasses(
-      *std::move(imported),
-      graph::DefaultGraphPasses(result.kernel_target, std::move(tuned_blocks)), pass_options);
+      *std::move(imported), graph::DefaultGraphPasses(result.kernel_target), pass_options);
   if (!optimized.ok()) return InPhase("graph passes", optimized.status());
   result.graph = *std::move(optimized);
   result.passes_ms = MillisecondsSince(start);

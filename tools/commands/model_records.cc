@@ -35,16 +35,19 @@ absl::StatusOr<space::Config> RecordPoint(
 absl::StatusOr<graph::AnchorConfig> ConfigOf(const tuner::Workload& w, const std::string& json,
                                              const topi::CpuInfo& cpu) {
   const bool depthwise = w.template_name.rfind("depthwise_conv2d", 0) == 0;
-  absl::StatusOr<tuner::templates::ConvShape> shape = tuner::templates::ParseConvShape(
-      w, depthwise ? tuner::templates::DepthwiseConv2dTemplateInfo()
-                   : tuner::templates::Conv2dTemplateInfo());
-  if (!shape.ok()) return shape.status();
+  absl::StatusOr<tuner::templates::BlockedConvShape> blocked =
+      tuner::templates::ParseBlockedConvShape(
+          w, depthwise ? tuner::templates::DepthwiseConv2dTemplateInfo()
+                       : tuner::templates::Conv2dTemplateInfo());
+  if (!blocked.ok()) return blocked.status();
+  const tuner::templates::ConvShape* shape = &blocked->shape;
+  const std::optional<topi::NchwcBlocks>& blocks = blocked->blocks;
   const std::vector<int64_t> data = {shape->n, shape->c, shape->h, shape->w};
   space::ConfigSpace space;
   if (w.template_name == "conv2d_nchwc") {
     absl::StatusOr<space::Config> point = RecordPoint(space, json, [&](space::ConfigSpace& knobs) {
       return topi::DefineConv2dNchwcKnobs(knobs, data, {shape->o, shape->c, shape->kh, shape->kw},
-                                          shape->window(), cpu);
+                                          shape->window(), cpu, blocks);
     });
     if (!point.ok()) return point.status();
     absl::StatusOr<topi::Conv2dNchwcScheduleConfig> c =
@@ -54,8 +57,9 @@ absl::StatusOr<graph::AnchorConfig> ConfigOf(const tuner::Workload& w, const std
   }
   if (w.template_name == "depthwise_conv2d_nchwc") {
     absl::StatusOr<space::Config> point = RecordPoint(space, json, [&](space::ConfigSpace& knobs) {
-      return topi::DefineDepthwiseConv2dNchwcKnobs(knobs, data, shape->kh, shape->kw,
-                                                   shape->window(), cpu);
+      return topi::DefineDepthwiseConv2dNchwcKnobs(
+          knobs, data, shape->kh, shape->kw, shape->window(), cpu,
+          blocks ? std::optional<int64_t>(blocks->oc_block) : std::nullopt);
     });
     if (!point.ok()) return point.status();
     absl::StatusOr<topi::DepthwiseConv2dNchwcScheduleConfig> c =
@@ -86,34 +90,9 @@ absl::StatusOr<graph::AnchorConfig> ConfigOf(const tuner::Workload& w, const std
   return graph::AnchorConfig(*c);
 }
 
-std::optional<graph::ConvBlocks> BlocksOf(const graph::AnchorConfig& config) {
-  if (const auto* c = std::get_if<topi::Conv2dNchwcScheduleConfig>(&config)) {
-    return graph::ConvBlocks{c->ic_block, c->oc_block};
-  }
-  if (const auto* c = std::get_if<topi::DepthwiseConv2dNchwcScheduleConfig>(&config)) {
-    return graph::ConvBlocks{c->channel_block, c->channel_block};
-  }
-  return std::nullopt;
-}
-
-// The blocks a blocked conv node of the rewritten graph has: its input's and its output's last
-// dimension; nullopt for an unblocked anchor.
-std::optional<graph::ConvBlocks> AnchorBlocks(const graph::Graph& graph, int anchor) {
-  if (anchor < 0) return std::nullopt;
-  const graph::Node& node = graph.nodes()[anchor];
-  if (node.op != graph::OpKind::kConv2dNchwc && node.op != graph::OpKind::kDepthwiseConv2dNchwc) {
-    return std::nullopt;
-  }
-  const std::vector<int64_t>& in = graph.value(node.inputs[0]).type.shape;
-  const std::vector<int64_t>& out = graph.value(node.outputs[0]).type.shape;
-  if (in.size() != 5 || out.size() != 5) return std::nullopt;
-  return graph::ConvBlocks{in.back(), out.back()};
-}
-
 // An ok record of a task, its config read as the template's, and its median time.
 struct Candidate {
   graph::AnchorConfig config;
-  std::optional<graph::ConvBlocks> blocks;  // blocked templates only
   double seconds = 0;
 };
 
@@ -139,29 +118,13 @@ absl::StatusOr<std::vector<Candidate>> OkCandidates(tuner::RecordStore& store,
       if (unfit.ok()) unfit = config.status();
       continue;
     }
-    out.push_back({*config, BlocksOf(*config), *seconds});
+    out.push_back({*config, *seconds});
   }
   if (out.empty() && !unfit.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("no record fits its template: ", unfit.message()));
   }
   return out;
-}
-
-// What moving a conv's input to another channel block costs: the activation read and written
-// once. The build cannot time it, so it is estimated at kTransformBytesPerSecond, what a blocked
-// transpose streams on one core of a current x86 or Arm server (a few times below its memory
-// bandwidth: the access pattern is strided).
-constexpr double kTransformBytesPerSecond = 4e9;
-
-double LayoutTransformSeconds(const tuner::Workload& w) {
-  const bool depthwise = w.template_name.rfind("depthwise_conv2d", 0) == 0;
-  absl::StatusOr<tuner::templates::ConvShape> shape = tuner::templates::ParseConvShape(
-      w, depthwise ? tuner::templates::DepthwiseConv2dTemplateInfo()
-                   : tuner::templates::Conv2dTemplateInfo());
-  if (!shape.ok()) return 0;
-  const double bytes = 4.0 * shape->n * shape->c * shape->h * shape->w;
-  return 2 * bytes / kTransformBytesPerSecond;
 }
 
 }  // namespace
@@ -195,70 +158,21 @@ absl::StatusOr<TunedGroups> TunedConfigsFromRecords(const graph::Graph& fused,
           candidates.status().code(),
           absl::StrCat("the records of ", key, " in ", db, ": ", candidates.status().message()));
     }
-    const Candidate* shown = nullptr;
-    for (int g : task.groups) {
-      // The layout rewrite fixed the group's blocks: only a record of those blocks fits it.
-      const std::optional<graph::ConvBlocks> blocks = AnchorBlocks(fused, plan.groups[g].anchor);
-      const Candidate* best = nullptr;
-      for (const Candidate& c : *candidates) {
-        if (blocks && c.blocks &&
-            (c.blocks->ic_block != blocks->ic_block || c.blocks->oc_block != blocks->oc_block)) {
-          continue;
-        }
-        if (best == nullptr || c.seconds < best->seconds) best = &c;
-      }
-      if (best == nullptr) continue;  // the group keeps its default config
-      tuned.configs[g] = best->config;
-      if (shown == nullptr || best->seconds < shown->seconds) shown = best;
+    // The workload fixes the blocks of the layout its groups have, so every record fits them all.
+    const Candidate* best = nullptr;
+    for (const Candidate& c : *candidates) {
+      if (best == nullptr || c.seconds < best->seconds) best = &c;
     }
-    if (shown == nullptr) {
+    if (best == nullptr) {
       tuned.missing.push_back(key);
       continue;
     }
+    for (int g : task.groups) tuned.configs[g] = best->config;
     char ms[32];
-    std::snprintf(ms, sizeof ms, "%.3f ms", shown->seconds * 1e3);
+    std::snprintf(ms, sizeof ms, "%.3f ms", best->seconds * 1e3);
     tuned.found.push_back(absl::StrCat(key, ": ", ms, " (", task.groups.size(), " groups)"));
   }
   return tuned;
-}
-
-absl::StatusOr<graph::ConvBlockChooser> TunedBlocksFromRecords(const std::string& db,
-                                                               const std::string& target,
-                                                               const std::string& device_key,
-                                                               const topi::CpuInfo& cpu) {
-  absl::StatusOr<std::string> canonical = tuner::CanonicalTarget(target);
-  if (!canonical.ok()) return canonical.status();
-  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> opened = tuner::RecordStore::Open(db);
-  if (!opened.ok()) return opened.status();
-  std::shared_ptr<tuner::RecordStore> store = *std::move(opened);
-  return graph::ConvBlockChooser(
-      [store, target = *canonical, device_key, cpu](
-          const graph::Graph& graph, const graph::Node& conv,
-          std::optional<int64_t> input_block) -> std::optional<graph::ConvBlocks> {
-        std::optional<tuner::Workload> w = tuner::BlockedWorkloadOfConv(graph, conv);
-        if (!w) return std::nullopt;
-        // Records that cannot be read leave the default blocks; TunedConfigsFromRecords, which
-        // reads the same records after the passes, reports them.
-        absl::StatusOr<std::vector<Candidate>> candidates =
-            OkCandidates(*store, *w, target, device_key, cpu);
-        if (!candidates.ok()) return std::nullopt;
-        // A record whose input block differs from the one the input already has costs a layout
-        // transform of the input before the convolution: it must win by more than that.
-        const double transform_s = LayoutTransformSeconds(*w);
-        const Candidate* best = nullptr;
-        double best_cost = 0;
-        for (const Candidate& c : *candidates) {
-          if (!c.blocks) continue;
-          const bool moves = input_block && c.blocks->ic_block != *input_block;
-          const double cost = c.seconds + (moves ? transform_s : 0);
-          if (best == nullptr || cost < best_cost) {
-            best = &c;
-            best_cost = cost;
-          }
-        }
-        if (best == nullptr) return std::nullopt;
-        return best->blocks;
-      });
 }
 
 }  // namespace tunefarm::tools

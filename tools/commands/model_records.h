@@ -10,7 +10,6 @@
 #include "absl/status/statusor.h"
 #include "compiler/graph/graph.h"
 #include "compiler/graph/group_kernel.h"
-#include "compiler/graph/layout_rewrite.h"
 #include "compiler/topi/cpu_info.h"
 #include "tuner/workload.h"
 
@@ -28,14 +27,6 @@ struct TunedGroups {
 
 // Errors: the database cannot be opened; a record whose config does not fit its template's space
 // (a database from another compiler) is InvalidArgument naming the workload.
-// The channel blocks the best records of the blocked conv templates chose, for the layout
-// rewrite (run before fusion, so that tuned kernels get their layouts). Errors: the database
-// cannot be opened, the target does not parse.
-absl::StatusOr<graph::ConvBlockChooser> TunedBlocksFromRecords(const std::string& db,
-                                                               const std::string& target,
-                                                               const std::string& device_key,
-                                                               const topi::CpuInfo& cpu);
-
 absl::StatusOr<TunedGroups> TunedConfigsFromRecords(const graph::Graph& fused,
                                                     const std::string& db,
                                                     const std::string& target,

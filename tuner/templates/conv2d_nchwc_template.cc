@@ -3,6 +3,7 @@
 // transforms make them), so configs with other blocks need another reference run.
 #include "tuner/templates/conv2d_nchwc_template.h"
 
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -17,15 +18,18 @@ namespace {
 
 class Conv2dNchwcTemplate final : public TaskTemplate {
  public:
-  Conv2dNchwcTemplate(ConvShape shape, topi::CpuInfo cpu) : s_(shape), cpu_(std::move(cpu)) {}
+  Conv2dNchwcTemplate(BlockedConvShape shape, topi::CpuInfo cpu)
+      : s_(shape.shape), blocks_(shape.blocks), cpu_(std::move(cpu)) {}
 
   absl::Status DefineSpace(space::ConfigSpace& space) const override {
-    return topi::DefineConv2dNchwcKnobs(space, DataShape(), KernelShape(), s_.window(), cpu_);
+    return topi::DefineConv2dNchwcKnobs(space, DataShape(), KernelShape(), s_.window(), cpu_,
+                                        blocks_);
   }
 
   absl::StatusOr<space::Config> DefaultConfig(const space::ConfigSpace& space) const override {
     return topi::Conv2dNchwcKnobsFromConfig(
-        space, topi::DefaultConv2dNchwcConfig(DataShape(), KernelShape(), s_.window(), cpu_));
+        space,
+        topi::DefaultConv2dNchwcConfig(DataShape(), KernelShape(), s_.window(), cpu_, blocks_));
   }
 
   absl::StatusOr<topi::ScheduledOp> Apply(const space::Config& config) const override {
@@ -69,6 +73,7 @@ class Conv2dNchwcTemplate final : public TaskTemplate {
   }
 
   ConvShape s_;
+  std::optional<topi::NchwcBlocks> blocks_;  // fixed by the workload, else knobs
   topi::CpuInfo cpu_;
 };
 
@@ -76,13 +81,15 @@ class Conv2dNchwcTemplate final : public TaskTemplate {
 
 TemplateInfo Conv2dNchwcTemplateInfo() {
   return {"conv2d_nchwc", "N,C,H,W,O,KH,KW,stride,pad",
-          "conv2d in blocked NCHW[ic]c / OIHW[ic]i[oc]o layouts, the blocks tuned (float32)"};
+          "conv2d in blocked NCHW[ic]c / OIHW[ic]i[oc]o layouts, the blocks tuned, or fixed by two "
+          "more arguments ic_block,oc_block as a model's layout fixes them (float32)"};
 }
 
 std::unique_ptr<TaskTemplate> MakeConv2dNchwcTemplate(const Workload& workload,
                                                       const topi::CpuInfo& cpu,
                                                       absl::Status& error) {
-  absl::StatusOr<ConvShape> shape = ParseConvShape(workload, Conv2dNchwcTemplateInfo());
+  absl::StatusOr<BlockedConvShape> shape =
+      ParseBlockedConvShape(workload, Conv2dNchwcTemplateInfo());
   if (!shape.ok()) {
     error = shape.status();
     return nullptr;

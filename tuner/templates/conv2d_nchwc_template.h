@@ -1,5 +1,6 @@
-// The blocked conv2d template, "N,C,H,W,O,KH,KW,stride,pad" like conv2d, computed in NCHW[ic]c
-// with an OIHW[ic]i[oc]o kernel whose blocks are knobs: its arguments are the blocked tensors.
+// The blocked conv2d template, "N,C,H,W,O,KH,KW,stride,pad[,ic_block,oc_block]", computed in
+// NCHW[ic]c with an OIHW[ic]i[oc]o kernel whose blocks are knobs unless the workload fixes them (a
+// model's task: its layout's blocks); its arguments are the blocked tensors.
 #pragma once
 
 #include <memory>

@@ -1,5 +1,6 @@
 #include "tuner/templates/conv_shape.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,33 @@ absl::StatusOr<ConvShape> ParseConvShape(const Workload& workload, const Templat
     if (absl::Status st = CheckTensorSize(workload, name, shape); !st.ok()) return st;
   }
   return s;
+}
+
+absl::StatusOr<BlockedConvShape> ParseBlockedConvShape(const Workload& workload,
+                                                       const TemplateInfo& info) {
+  const size_t plain = std::count(info.args_help.begin(), info.args_help.end(), ',') + 1;
+  const bool depthwise = plain == 8;
+  const size_t block_args = depthwise ? 1 : 2;
+  if (workload.args.size() != plain + block_args) {
+    absl::StatusOr<ConvShape> shape = ParseConvShape(workload, info);
+    if (!shape.ok()) return shape.status();
+    return BlockedConvShape{*shape, std::nullopt};
+  }
+  Workload unblocked = workload;
+  unblocked.args.resize(plain);
+  absl::StatusOr<ConvShape> shape = ParseConvShape(unblocked, info);
+  if (!shape.ok()) return shape.status();
+  const std::vector<int64_t> blocks(workload.args.begin() + plain, workload.args.end());
+  for (int64_t b : blocks) {
+    if (b < 1 || b > kMaxChannelBlock) {
+      return WorkloadError(
+          workload,
+          absl::InvalidArgumentError(absl::StrCat(
+              info.name, " channel block ", b, " is outside 1..", kMaxChannelBlock, " (arguments ",
+              info.args_help, depthwise ? ",channel_block" : ",ic_block,oc_block", ")")));
+    }
+  }
+  return BlockedConvShape{*shape, topi::NchwcBlocks{blocks.front(), blocks.back()}};
 }
 
 }  // namespace tunefarm::tuner::templates

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "absl/status/statusor.h"
 #include "compiler/topi/conv2d.h"
+#include "compiler/topi/conv2d_nchwc.h"
 #include "compiler/topi/depthwise_conv2d.h"
 #include "compiler/topi/window.h"
 #include "tuner/task_template.h"
@@ -36,5 +38,20 @@ struct ConvShape {
 // (InvalidArgument, naming the key): CheckWorkloadArgs's (only pad may be 0), a window larger
 // than the padded input, or a tensor too large for 32-bit indices.
 absl::StatusOr<ConvShape> ParseConvShape(const Workload& workload, const TemplateInfo& info);
+
+// A blocked conv template's workload: the shape's arguments and, where a model's layout fixed
+// the channel blocks, those after them (conv2d_nchwc "...,pad,ic_block,oc_block", depthwise
+// "...,pad,channel_block"), so that a model's task is tuned in the layout its build gives it.
+struct BlockedConvShape {
+  ConvShape shape;
+  std::optional<topi::NchwcBlocks> blocks;  // depthwise: both the channel block
+};
+
+// The largest channel block a workload may fix: far above any vector register's lanes.
+inline constexpr int64_t kMaxChannelBlock = 256;
+
+// ParseConvShape's errors, and a block outside 1..kMaxChannelBlock.
+absl::StatusOr<BlockedConvShape> ParseBlockedConvShape(const Workload& workload,
+                                                       const TemplateInfo& info);
 
 }  // namespace tunefarm::tuner::templates

@@ -3,6 +3,7 @@
 // block need another reference run.
 #include "tuner/templates/depthwise_conv2d_nchwc_template.h"
 
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -17,18 +18,20 @@ namespace {
 
 class DepthwiseConv2dNchwcTemplate final : public TaskTemplate {
  public:
-  DepthwiseConv2dNchwcTemplate(ConvShape shape, topi::CpuInfo cpu)
-      : s_(shape), cpu_(std::move(cpu)) {}
+  DepthwiseConv2dNchwcTemplate(BlockedConvShape shape, topi::CpuInfo cpu)
+      : s_(shape.shape), cpu_(std::move(cpu)) {
+    if (shape.blocks) block_ = shape.blocks->oc_block;
+  }
 
   absl::Status DefineSpace(space::ConfigSpace& space) const override {
     return topi::DefineDepthwiseConv2dNchwcKnobs(space, DataShape(), s_.kh, s_.kw, s_.window(),
-                                                 cpu_);
+                                                 cpu_, block_);
   }
 
   absl::StatusOr<space::Config> DefaultConfig(const space::ConfigSpace& space) const override {
     return topi::DepthwiseConv2dNchwcKnobsFromConfig(
-        space,
-        topi::DefaultDepthwiseConv2dNchwcConfig(DataShape(), s_.kh, s_.kw, s_.window(), cpu_));
+        space, topi::DefaultDepthwiseConv2dNchwcConfig(DataShape(), s_.kh, s_.kw, s_.window(), cpu_,
+                                                       block_));
   }
 
   absl::StatusOr<topi::ScheduledOp> Apply(const space::Config& config) const override {
@@ -70,20 +73,22 @@ class DepthwiseConv2dNchwcTemplate final : public TaskTemplate {
 
   ConvShape s_;
   topi::CpuInfo cpu_;
+  std::optional<int64_t> block_;  // fixed by the workload, else a knob
 };
 
 }  // namespace
 
 TemplateInfo DepthwiseConv2dNchwcTemplateInfo() {
   return {"depthwise_conv2d_nchwc", "N,C,H,W,KH,KW,stride,pad",
-          "depthwise conv2d in blocked NCHW[c]c / [C/c][KH][KW][c] layouts, the block tuned "
-          "(float32)"};
+          "depthwise conv2d in blocked NCHW[c]c / [C/c][KH][KW][c] layouts, the block tuned, or "
+          "fixed by one more argument channel_block as a model's layout fixes it (float32)"};
 }
 
 std::unique_ptr<TaskTemplate> MakeDepthwiseConv2dNchwcTemplate(const Workload& workload,
                                                                const topi::CpuInfo& cpu,
                                                                absl::Status& error) {
-  absl::StatusOr<ConvShape> shape = ParseConvShape(workload, DepthwiseConv2dNchwcTemplateInfo());
+  absl::StatusOr<BlockedConvShape> shape =
+      ParseBlockedConvShape(workload, DepthwiseConv2dNchwcTemplateInfo());
   if (!shape.ok()) {
     error = shape.status();
     return nullptr;

@@ -1,5 +1,6 @@
-// The channel-blocked depthwise conv2d template, "N,C,H,W,KH,KW,stride,pad": NCHW[c]c data and a
-// [C/c][KH][KW][c] kernel whose block c is a knob, so its arguments are the blocked tensors.
+// The channel-blocked depthwise conv2d template, "N,C,H,W,KH,KW,stride,pad[,channel_block]":
+// NCHW[c]c data and a [C/c][KH][KW][c] kernel whose block c is a knob unless the workload fixes
+// it (a model's task: its layout's block), so its arguments are the blocked tensors.
 #pragma once
 
 #include <memory>

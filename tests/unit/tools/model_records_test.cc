@@ -1,9 +1,9 @@
 // `tunefarm model build --db DB --device-key K`: a conv whose workload has a record in the
 // database is built with that record's config (and says so): the NCHW template's for a conv that
 // stays NCHW (its weight is an input), the blocked template's for one the layout rewrite blocks,
-// with the record's blocks, unless a record in the block its input already has is nearly as fast
-// (a layout transform costs more); a workload without one keeps its default; records from an
-// incompatible space are refused naming the workload.
+// whose task fixes the blocks of its layout (a record of the conv tuned with free blocks is
+// another task's); a workload without one keeps its default; records from an incompatible space
+// are refused naming the workload.
 #include "tools/commands/model_records.h"
 
 #include <filesystem>
@@ -13,11 +13,14 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/graph/fusion.h"
 #include "compiler/space/config_json.h"
 #include "compiler/topi/conv2d_nchwc_knobs.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
 #include "tools/commands/model_build_command.h"
+#include "tools/commands/model_compiler.h"
+#include "tuner/model_tasks.h"
 #include "tuner/record_store.h"
 #include "tuner/target_cpu.h"
 #include "tuner/templates/template_registry.h"
@@ -82,57 +85,9 @@ TEST(ModelRecordsTest, ATunedWorkloadIsBuiltWithItsBestRecord) {
   fs::remove(build.output);
 }
 
-TEST(ModelRecordsTest, ABlockedConvTakesItsRecordsBlocksAndConfig) {
-  // A conv with constant weights: the layout rewrite makes it conv2d_nchwc.
-  B b(13);
-  b.Input("image", {1, 3, 8, 8});
-  b.FloatInit("w", {40, 3, 3, 3});
-  B::Ints(b.Node("Conv", {"image", "w"}, {"c"}), "pads", {1, 1, 1, 1});
-  b.Output("c");
-  const std::string blocked = "conv2d_nchwc:1,3,8,8,40,3,3,1,1:float32";
-  // The template's default with other blocks than the layout rewrite's defaults: one vector of
-  // output channels where the default takes two (or two where it takes one), input channels
-  // unblocked.
-  absl::StatusOr<std::unique_ptr<tuner::Task>> task =
-      tuner::CreateTask(*tuner::ParseWorkloadKey(blocked), "llvm");
-  ASSERT_TRUE(task.ok()) << task.status();
-  absl::StatusOr<space::Config> config = (*task)->DefaultConfig();
-  ASSERT_TRUE(config.ok()) << config.status();
-  const topi::CpuInfo cpu = *tuner::CpuInfoForTarget("llvm");
-  absl::StatusOr<topi::Conv2dNchwcScheduleConfig> c =
-      topi::Conv2dNchwcConfigFromKnobs(*config, cpu);
-  ASSERT_TRUE(c.ok()) << c.status();
-  const int64_t default_oc = c->oc_block;
-  c->oc_block = default_oc == cpu.Lanes(4) ? 2 * cpu.Lanes(4) : cpu.Lanes(4);
-  c->ic_block = 1;
-  absl::StatusOr<space::Config> tuned = topi::Conv2dNchwcKnobsFromConfig((*task)->space(), *c);
-  ASSERT_TRUE(tuned.ok()) << tuned.status();
-
-  ModelBuildOptions build;
-  build.file = fixtures::WriteTempFile("blocked.onnx", b.Bytes());
-  build.output = ::testing::TempDir() + "/blocked_" + std::to_string(getpid()) + ".so";
-  build.compile.db = NewDatabase(space::ConfigToJson(*tuned), blocked);
-  build.compile.device_key = "box";
-  std::ostringstream out, err;
-  ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
-  EXPECT_THAT(out.str(), HasSubstr(std::string("tuned ") + blocked + ": 0.500 ms (1 groups)"));
-  EXPECT_THAT(out.str(),
-              HasSubstr(absl::StrCat("conv2d_nchwc template, tuned (ic 1, oc ", c->oc_block, ",")))
-      << out.str();
-  fs::remove(build.output);
-}
-
-// Two chained convs; the second's records: one that reads its input in the block the first
-// conv writes, and one that reads it in blocks of 1 (a layout transform in between).
-struct ChainedConvs {
-  std::string model;
-  std::string second = "conv2d_nchwc:1,40,8,8,40,3,3,1,1:float32";
-  int64_t producer_block = 0;
-  std::string same_block_json, other_block_json;
-};
-
-ChainedConvs MakeChainedConvs() {
-  ChainedConvs c;
+// Two chained convs with constant weights: the layout rewrite blocks both, the second reading its
+// input in the block the first writes.
+std::string ChainedConvsModel() {
   B b(13);
   b.Input("image", {1, 3, 8, 8});
   b.FloatInit("w1", {40, 3, 3, 3});
@@ -140,24 +95,19 @@ ChainedConvs MakeChainedConvs() {
   B::Ints(b.Node("Conv", {"image", "w1"}, {"c1"}), "pads", {1, 1, 1, 1});
   B::Ints(b.Node("Conv", {"c1", "w2"}, {"c2"}), "pads", {1, 1, 1, 1});
   b.Output("c2");
-  c.model = fixtures::WriteTempFile("chained.onnx", b.Bytes());
-  const topi::CpuInfo cpu = *tuner::CpuInfoForTarget("llvm");
-  auto config_of = [&](const std::string& workload) {
-    absl::StatusOr<std::unique_ptr<tuner::Task>> task =
-        tuner::CreateTask(*tuner::ParseWorkloadKey(workload), "llvm");
-    EXPECT_TRUE(task.ok()) << task.status();
-    return std::pair{std::move(*task),
-                     *topi::Conv2dNchwcConfigFromKnobs(*(*task)->DefaultConfig(), cpu)};
-  };
-  // The first conv keeps its default: its output block is the default's oc block.
-  c.producer_block = config_of("conv2d_nchwc:1,3,8,8,40,3,3,1,1:float32").second.oc_block;
-  auto [task, config] = config_of(c.second);
-  config.ic_block = c.producer_block;
-  c.same_block_json = space::ConfigToJson(*topi::Conv2dNchwcKnobsFromConfig(task->space(), config));
-  config.ic_block = 1;
-  c.other_block_json =
-      space::ConfigToJson(*topi::Conv2dNchwcKnobsFromConfig(task->space(), config));
-  return c;
+  return fixtures::WriteTempFile("chained.onnx", b.Bytes());
+}
+
+std::vector<std::string> TaskKeys(const std::string& model) {
+  absl::StatusOr<OptimizedModel> optimized = OptimizeModel(model, ModelCompileOptions());
+  EXPECT_TRUE(optimized.ok()) << optimized.status();
+  if (!optimized.ok()) return {};
+  std::vector<std::string> keys;
+  for (const tuner::ModelTask& task :
+       tuner::ExtractModelTasks(optimized->graph, graph::PlanFusion(optimized->graph))) {
+    keys.push_back(task.workload.Key());
+  }
+  return keys;
 }
 
 void AddRecord(const std::string& db, const std::string& workload, const std::string& config,
@@ -174,28 +124,57 @@ void AddRecord(const std::string& db, const std::string& workload, const std::st
   ASSERT_TRUE((*store)->Insert(r).ok());
 }
 
-TEST(ModelRecordsTest, ARecordInAnotherInputBlockMustWinByMoreThanTheTransform) {
-  const ChainedConvs c = MakeChainedConvs();
-  // Reading 40x8x8 floats in another block costs a transform of ~5 us (model_records.cc): a
-  // record 1 us faster does not pay for it, one 100 us faster does.
-  for (const auto& [other_s, want_ic] : {std::pair{0.000499, c.producer_block}, {0.0004, 1l}}) {
-    const std::string db = ::testing::TempDir() + "/chained_" + std::to_string(getpid()) + ".db";
-    fs::remove(db);
-    AddRecord(db, c.second, c.same_block_json, 0.0005);
-    AddRecord(db, c.second, c.other_block_json, other_s);
-    ModelBuildOptions build;
-    build.file = c.model;
-    build.output = ::testing::TempDir() + "/chained_" + std::to_string(getpid()) + ".so";
-    build.compile.db = db;
-    build.compile.device_key = "box";
-    std::ostringstream out, err;
-    ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
-    EXPECT_THAT(out.str(),
-                HasSubstr(absl::StrCat("conv2d_nchwc template, tuned (ic ", want_ic, ", oc ")))
-        << "other record " << other_s << " s:\n"
-        << out.str();
-    fs::remove(build.output);
-  }
+TEST(ModelRecordsTest, AModelsConvTasksFixTheBlocksOfItsLayout) {
+  // The first conv: 3 input channels in one block, 40 outputs in blocks of two vectors; the
+  // second reads its input in the block the first writes.
+  const topi::CpuInfo cpu = *tuner::CpuInfoForTarget("llvm");
+  const int64_t oc = 2 * cpu.Lanes(4);
+  EXPECT_THAT(TaskKeys(ChainedConvsModel()),
+              ::testing::ElementsAre(
+                  absl::StrCat("conv2d_nchwc:1,3,8,8,40,3,3,1,1,3,", oc, ":float32"),
+                  absl::StrCat("conv2d_nchwc:1,40,8,8,40,3,3,1,1,", oc, ",", oc, ":float32")));
+}
+
+TEST(ModelRecordsTest, ABlockedConvIsBuiltWithTheRecordOfItsLayoutsTask) {
+  const std::string model = ChainedConvsModel();
+  const std::vector<std::string> keys = TaskKeys(model);
+  ASSERT_EQ(keys.size(), 2u);
+  // The second conv's task: its default config with another register tile, as a tuner finds.
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task =
+      tuner::CreateTask(*tuner::ParseWorkloadKey(keys[1]), "llvm");
+  ASSERT_TRUE(task.ok()) << task.status();
+  const topi::CpuInfo cpu = *tuner::CpuInfoForTarget("llvm");
+  absl::StatusOr<topi::Conv2dNchwcScheduleConfig> c =
+      topi::Conv2dNchwcConfigFromKnobs(*(*task)->DefaultConfig(), cpu);
+  ASSERT_TRUE(c.ok()) << c.status();
+  c->reg_w = c->reg_w == 2 ? 4 : 2;
+  absl::StatusOr<space::Config> tuned = topi::Conv2dNchwcKnobsFromConfig((*task)->space(), *c);
+  ASSERT_TRUE(tuned.ok()) << tuned.status();
+  // The same conv tuned alone, its blocks free (`tunefarm tune conv2d_nchwc:...`): a record of
+  // another task, which the model's build does not take.
+  std::string free_key = keys[1];
+  free_key.erase(free_key.rfind(':'));
+  free_key.erase(free_key.rfind(','));
+  free_key.erase(free_key.rfind(','));
+
+  const std::string db = ::testing::TempDir() + "/chained_" + std::to_string(getpid()) + ".db";
+  fs::remove(db);
+  AddRecord(db, keys[1], space::ConfigToJson(*tuned), 0.0005);
+  AddRecord(db, free_key, space::ConfigToJson(*tuned), 0.0001);
+  ModelBuildOptions build;
+  build.file = model;
+  build.output = ::testing::TempDir() + "/chained_" + std::to_string(getpid()) + ".so";
+  build.compile.db = db;
+  build.compile.device_key = "box";
+  std::ostringstream out, err;
+  ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("1 tasks tuned, 1 on default configs"));
+  EXPECT_THAT(out.str(), HasSubstr(absl::StrCat("tuned ", keys[1], ": 0.500 ms (1 groups)")));
+  EXPECT_THAT(out.str(),
+              HasSubstr(absl::StrCat("conv2d_nchwc template, tuned (", c->ToString(), ")")))
+      << out.str();
+  fs::remove(build.output);
+  fs::remove(db);
 }
 
 TEST(ModelRecordsTest, ARecordThatDoesNotFitItsTemplateIsRefused) {

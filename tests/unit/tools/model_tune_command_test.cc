@@ -18,13 +18,15 @@ namespace {
 using ::testing::HasSubstr;
 using B = frontend::onnx::testing::OnnxModelBuilder;
 
-// Two identical 3x3 convs and a 1x1 one.
+// Two identical 3x3 convs and a 1x1 one. 16 channels: the second conv then reads its input in the
+// block the first one reads the image in (on 8- and 16-lane CPUs alike), so that the two are one
+// task in one layout.
 std::string SmallCnn() {
   B b(13);
-  b.Input("image", {1, 8, 8, 8});
-  b.FloatInit("w1", {8, 8, 3, 3});
-  b.FloatInit("w2", {8, 8, 3, 3});
-  b.FloatInit("w3", {16, 8, 1, 1});
+  b.Input("image", {1, 16, 8, 8});
+  b.FloatInit("w1", {16, 16, 3, 3});
+  b.FloatInit("w2", {16, 16, 3, 3});
+  b.FloatInit("w3", {16, 16, 1, 1});
   B::Ints(b.Node("Conv", {"image", "w1"}, {"c1"}), "pads", {1, 1, 1, 1});
   b.Node("Relu", {"c1"}, {"r1"});
   B::Ints(b.Node("Conv", {"r1", "w2"}, {"c2"}), "pads", {1, 1, 1, 1});
@@ -58,8 +60,9 @@ TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUs
   EXPECT_THAT(out.str(), HasSubstr("2 tasks, 12 trials"));
   EXPECT_THAT(out.str(), HasSubstr("trials=12 tuned_kernels_ms="));
   // The 3x3 conv runs twice per inference: one task of weight 2.
-  EXPECT_THAT(out.str(), ::testing::ContainsRegex(" 2 +[0-9]+ +[0-9.]+ ms +conv2d_nchwc:1,8,8,8,8,"
-                                                  "3,3,1,1:float32"));
+  EXPECT_THAT(out.str(),
+              ::testing::ContainsRegex(" 2 +[0-9]+ +[0-9.]+ ms +conv2d_nchwc:1,16,8,8,16,"
+                                       "3,3,1,1,16,16:float32"));
   EXPECT_THAT(out.str(), HasSubstr("--device-key test-cpu"));
 
   auto store = tuner::RecordStore::Open(db);

@@ -32,9 +32,9 @@ std::map<std::string, int> OpCounts(const Graph& g) {
   return counts;
 }
 
-Graph Rewritten(Graph g, const ConvBlockChooser& tuned = {}) {
+Graph Rewritten(Graph g) {
   // 8-lane vectors: output channels in blocks of 16 (two vectors) where there are 16.
-  absl::StatusOr<Graph> out = RewriteLayoutNchwc(std::move(g), topi::Avx2Cpu(), tuned);
+  absl::StatusOr<Graph> out = RewriteLayoutNchwc(std::move(g), topi::Avx2Cpu());
   EXPECT_TRUE(out.ok()) << out.status();
   if (!out.ok()) return Graph();
   EXPECT_TRUE(VerifyGraph(*out).ok()) << VerifyGraph(*out);
@@ -100,35 +100,6 @@ TEST(LayoutRewriteTest, AConvWithComputedWeightsStaysNchw) {
   std::map<std::string, int> ops = OpCounts(out);
   EXPECT_EQ(ops["conv2d"], 1);
   EXPECT_EQ(ops["to_nchwc"] + ops["from_nchwc"], 0);
-}
-
-TEST(LayoutRewriteTest, TunedBlocksWinAndTheTransformBetweenBlocksIsMade) {
-  Graph g;
-  ValueId x = g.AddInput("x", {kF32, {1, 16, 8, 8}});
-  ValueId c1 = Conv(g, x, 16, 16);
-  g.AddOutput("y", Conv(g, c1, 16, 16));
-  int calls = 0;
-  std::vector<std::optional<int64_t>> input_blocks;
-  Graph out =
-      Rewritten(std::move(g), [&](const Graph&, const Node&, std::optional<int64_t> input_block) {
-        ++calls;
-        input_blocks.push_back(input_block);
-        return std::optional<ConvBlocks>(ConvBlocks{calls == 1 ? 4 : 8, 8});
-      });
-  EXPECT_EQ(calls, 2);
-  // The chooser sees the block its input already has: none for the graph input, then 8.
-  ASSERT_EQ(input_blocks.size(), 2u);
-  EXPECT_EQ(input_blocks[0], std::nullopt);
-  EXPECT_EQ(input_blocks[1], std::optional<int64_t>(8));
-  std::map<std::string, int> ops = OpCounts(out);
-  // x into blocks of 4; the first conv's output (blocks of 8) read in blocks of 8 as it is.
-  EXPECT_EQ(ops["to_nchwc"], 1);
-  EXPECT_EQ(ops["from_nchwc"], 1);
-  for (const Node& n : out.nodes()) {
-    if (n.op == OpKind::kConv2dNchwc) {
-      EXPECT_EQ(out.value(n.outputs[0]).type.shape.back(), 8);
-    }
-  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include "tuner/templates/conv2d_nchwc_template.h"
 
 #include <gtest/gtest.h>
+#include <random>
 #include <set>
 
 #include "tests/unit/tuner/templates/conv_reference.h"
@@ -45,6 +46,37 @@ TEST(Conv2dNchwcTemplateTest, ReferenceKeyNamesTheBlocks) {
     EXPECT_EQ(testing::ShapeOf(op->args[2]).back(), oc);
   }
   EXPECT_GT(keys.size(), 4u);
+}
+
+TEST(Conv2dNchwcTemplateTest, AWorkloadsBlocksFixTheLayoutAndTheRestIsSearched) {
+  // A model's task: input channels in blocks of 4, outputs in blocks of 16, as its layout has.
+  std::unique_ptr<Task> task = testing::MakeTask("conv2d_nchwc:1,12,10,9,20,3,3,1,1,4,16");
+  ASSERT_NE(task, nullptr);
+  absl::StatusOr<space::Config> def = task->DefaultConfig();
+  ASSERT_TRUE(def.ok()) << def.status();
+  EXPECT_EQ(*def->ChoiceInt("ic_block"), 4);
+  EXPECT_EQ(*def->ChoiceInt("oc_block"), 16);
+  std::set<int64_t> reg_w;
+  std::mt19937_64 rng(6);
+  for (int i = 0; i < 100; ++i) {
+    absl::StatusOr<space::Config> c = space::SampleValidConfig(task->space(), rng);
+    ASSERT_TRUE(c.ok());
+    EXPECT_EQ(*c->ChoiceInt("ic_block"), 4);
+    EXPECT_EQ(*c->ChoiceInt("oc_block"), 16);
+    reg_w.insert(*c->ChoiceInt("reg_w"));
+  }
+  EXPECT_GT(reg_w.size(), 2u);
+  testing::CheckSampledConfigs(*task, 4, 23);
+}
+
+TEST(Conv2dNchwcTemplateTest, BlocksOutOfRangeOrInPartsOfVectorsAreRefused) {
+  for (const char* key :
+       {"conv2d_nchwc:1,12,10,9,20,3,3,1,1,0,16", "conv2d_nchwc:1,12,10,9,20,3,3,1,1,4,300",
+        "conv2d_nchwc:1,12,10,9,20,3,3,1,1,4,3", "conv2d_nchwc:1,12,10,9,20,3,3,1,1,4"}) {
+    absl::StatusOr<std::unique_ptr<Task>> task = CreateTask(*ParseWorkloadKey(key), "llvm");
+    ASSERT_FALSE(task.ok()) << key;
+    EXPECT_EQ(task.status().code(), absl::StatusCode::kInvalidArgument) << key;
+  }
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "tuner/templates/depthwise_conv2d_nchwc_template.h"
 
 #include <gtest/gtest.h>
+#include <random>
 
 #include "tests/unit/tuner/templates/template_harness.h"
 #include "tuner/templates/template_registry.h"
@@ -78,6 +79,25 @@ TEST(DepthwiseConv2dNchwcTemplateTest, ReferenceKeyAndFlops) {
     EXPECT_EQ(testing::ShapeOf(op->args[0]),
               (std::vector<int64_t>{1, (32 + block - 1) / block, 112, 112, block}));
   }
+}
+
+TEST(DepthwiseConv2dNchwcTemplateTest, AWorkloadsChannelBlockFixesTheLayout) {
+  // A model's task: its channels in the block of two 8-lane vectors its producer writes.
+  std::unique_ptr<Task> task = testing::MakeTask("depthwise_conv2d_nchwc:1,20,15,13,3,3,1,1,16");
+  ASSERT_NE(task, nullptr);
+  absl::StatusOr<space::Config> def = task->DefaultConfig();
+  ASSERT_TRUE(def.ok()) << def.status();
+  EXPECT_EQ(*def->ChoiceInt("channel_block"), 16);
+  std::mt19937_64 rng(8);
+  for (int i = 0; i < 50; ++i) {
+    absl::StatusOr<space::Config> c = space::SampleValidConfig(task->space(), rng);
+    ASSERT_TRUE(c.ok());
+    EXPECT_EQ(*c->ChoiceInt("channel_block"), 16);
+  }
+  testing::CheckSampledConfigs(*task, 4, 43);
+  absl::StatusOr<std::unique_ptr<Task>> bad =
+      CreateTask(*ParseWorkloadKey("depthwise_conv2d_nchwc:1,20,15,13,3,3,1,1,5"), "llvm");
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace
