@@ -9,7 +9,8 @@
 # ThreadSanitizer in build-tsan/ (scripts/sanitize.sh thread). Exits non-zero on any failure.
 #
 # Environment: JOBS (default 2) build and test parallelism; CCACHE_DIR (default ~/.cache/ccache);
-# SANITIZERS=0 skips the sanitizer build (a quick local run; CI runs it).
+# SANITIZERS=0 skips the sanitizer build (a quick local run; CI runs it); KEEP_BUILDS=1 keeps
+# build-asan/ and build-tsan/ after their tests (by default each is removed once its tests ran).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -21,6 +22,16 @@ export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 mkdir -p "$CCACHE_DIR"
 
 step() { printf '\n==> %s\n' "$*"; }
+
+# A sanitizer build folder is a few GB that nothing after its tests reads: removed once they ran
+# (its objects stay in ccache), so that the disk holds one sanitizer build at a time.
+# KEEP_BUILDS=1 keeps them.
+prune_build() {
+  if [[ "${KEEP_BUILDS:-0}" != "1" ]]; then
+    rm -rf "$1"
+    df -h . | tail -1
+  fi
+}
 
 # The three build folders and the ccache need several GB; say what there is, so that a run that
 # fails for want of disk says so up front.
@@ -53,8 +64,10 @@ sanitize_status=0
 if [[ "${SANITIZERS:-1}" != "0" ]]; then
   step "the suite under AddressSanitizer + UndefinedBehaviorSanitizer (scripts/sanitize.sh address)"
   bash scripts/sanitize.sh address || sanitize_status=$?
+  prune_build build-asan
   step "the concurrent parts under ThreadSanitizer (scripts/sanitize.sh thread)"
   bash scripts/sanitize.sh thread || sanitize_status=$?
+  prune_build build-tsan
 fi
 
 if ((size_status != 0)); then
