@@ -149,8 +149,16 @@ struct DashboardServer::Impl {
   }
 
   absl::StatusOr<json> Leaderboard() {
-    std::lock_guard<std::mutex> lock(store_mu);
-    return http::LeaderboardJson(*store);
+    absl::StatusOr<json> board;
+    {
+      std::lock_guard<std::mutex> lock(store_mu);
+      board = http::LeaderboardJson(*store);
+    }
+    if (board.ok()) {
+      (*board)["models"] =
+          model_jobs != nullptr ? http::ModelLeaderboardJson(*model_jobs) : json::array();
+    }
+    return board;
   }
   absl::StatusOr<json> JobDetail(const std::string& id) {
     std::lock_guard<std::mutex> lock(store_mu);

@@ -1,6 +1,8 @@
 #include "tracker/http/model_job_json.h"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "tracker/http/leaderboard.h"
@@ -64,6 +66,53 @@ json ModelJobsJson(const ModelJobManager& model_jobs, int64_t now_ms) {
     list.push_back(ModelJobJson(job, now_ms));
   }
   return {{"model_jobs", list}};
+}
+
+json ModelLeaderboardJson(const std::vector<ModelJobStatus>& jobs) {
+  struct Best {
+    const ModelJobStatus* job = nullptr;
+    int measured = 0;
+  };
+  // Ordered by (model, target, device key), so the rows come out by model.
+  std::map<std::tuple<std::string, std::string, std::string>, Best> best;
+  for (const ModelJobStatus& job : jobs) {
+    if (job.latency.measured_seconds <= 0) continue;
+    Best& b = best[{job.model_name, job.target, job.device_key}];
+    ++b.measured;
+    // The earlier job keeps a tie: its measurement came first.
+    if (b.job == nullptr || job.latency.measured_seconds < b.job->latency.measured_seconds ||
+        (job.latency.measured_seconds == b.job->latency.measured_seconds &&
+         job.created_ms < b.job->created_ms)) {
+      b.job = &job;
+    }
+  }
+  std::vector<const Best*> order;
+  for (const auto& [key, b] : best) order.push_back(&b);
+  std::stable_sort(order.begin(), order.end(), [](const Best* x, const Best* y) {
+    if (x->job->model_name != y->job->model_name) return x->job->model_name < y->job->model_name;
+    return x->job->latency.measured_seconds < y->job->latency.measured_seconds;
+  });
+  json rows = json::array();
+  for (const Best* b : order) {
+    const ModelLatency& l = b->job->latency;
+    rows.push_back({
+        {"model", b->job->model_name},
+        {"target", b->job->target},
+        {"device_key", b->job->device_key},
+        {"measured_seconds", l.measured_seconds},
+        {"untuned_seconds", Positive(l.untuned_seconds)},
+        {"speedup",
+         l.untuned_seconds > 0 ? json(l.untuned_seconds / l.measured_seconds) : json(nullptr)},
+        {"measured_by", l.measured_by},
+        {"model_job_id", b->job->id},
+        {"model_jobs", b->measured},
+    });
+  }
+  return rows;
+}
+
+json ModelLeaderboardJson(const ModelJobManager& model_jobs) {
+  return ModelLeaderboardJson(model_jobs.List(/*include_finished=*/true, kModelJobListLimit));
 }
 
 absl::StatusOr<json> ModelJobDetailJson(const ModelJobManager& model_jobs,

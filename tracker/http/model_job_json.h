@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "tracker/model_job_manager.h"
@@ -18,6 +19,13 @@ namespace tunefarm::tracker::http {
 nlohmann::json ModelJobJson(const ModelJobStatus& job, int64_t now_ms);
 // {"model_jobs": [...]}: newest first.
 nlohmann::json ModelJobsJson(const ModelJobManager& model_jobs, int64_t now_ms);
+// The leaderboard's models: for each (model name, target, device key) the model job whose module
+// measured fastest end to end, [{"model", "target", "device_key", "measured_seconds",
+// "untuned_seconds", "speedup", "measured_by", "model_job_id", "model_jobs"}] (model_jobs: how
+// many measured ones there are), by model then fastest first. Jobs never measured are left out.
+nlohmann::json ModelLeaderboardJson(const std::vector<ModelJobStatus>& jobs);
+// ModelLeaderboardJson of the newest model jobs (as many as /api/model_jobs lists).
+nlohmann::json ModelLeaderboardJson(const ModelJobManager& model_jobs);
 // {"model_job": ModelJobJson (each task with "default" as the leaderboard has it), "curve":
 // [{"trial", "elapsed_seconds", "estimated_seconds"}] each time the estimate fell}; NotFound.
 absl::StatusOr<nlohmann::json> ModelJobDetailJson(const ModelJobManager& model_jobs,

@@ -250,7 +250,25 @@ std::string JobFragment(const json& detail) {
 }
 
 std::string WorkloadsFragment(const json& board) {
-  std::string out =
+  std::string out;
+  // Whole models first, where model jobs measured their modules end to end.
+  if (board.contains("models") && !board["models"].empty()) {
+    out +=
+        "<h2>models</h2><table id=\"model-leaderboard\"><tr><th>model</th><th>target</th>"
+        "<th>device key</th><th>end to end</th><th>untuned</th><th>speedup</th>"
+        "<th>measured by</th><th>model job</th></tr>";
+    for (const json& m : board["models"]) {
+      const std::string id = m["model_job_id"].get<std::string>();
+      absl::StrAppend(
+          &out, "<tr class=\"best-model\"><td>", E(m["model"]), "</td><td>", Target(m["target"]),
+          "</td><td>", E(m["device_key"]), "</td><td class=\"measured\">",
+          Seconds(m["measured_seconds"]), "</td><td>", Seconds(m["untuned_seconds"]), "</td><td>",
+          m["speedup"].is_number() ? absl::StrFormat("%.2f×", m["speedup"].get<double>()) : "–",
+          "</td><td>", E(m["measured_by"]), "</td><td>", Link("/models/" + id, id), "</td></tr>");
+    }
+    out += "</table><h2>workloads</h2>";
+  }
+  out +=
       "<table id=\"leaderboard\"><tr><th>workload</th><th>target</th><th>device key</th>"
       "<th>best latency</th><th>GFLOPS</th><th>config</th><th>default latency</th>"
       "<th>speedup</th><th>record</th></tr>";

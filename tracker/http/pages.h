@@ -18,7 +18,7 @@ std::string JobsFragment(const nlohmann::json& jobs);               // JobsJson
 std::string JobFragment(const nlohmann::json& detail);              // JobDetailJson
 std::string ModelJobsFragment(const nlohmann::json& model_jobs);    // ModelJobsJson
 std::string ModelJobFragment(const nlohmann::json& detail);         // ModelJobDetailJson
-std::string WorkloadsFragment(const nlohmann::json& board);         // LeaderboardJson
+std::string WorkloadsFragment(const nlohmann::json& board);         // LeaderboardJson + "models"
 std::string RecordFragment(const nlohmann::json& record);           // RecordJson
 std::string ErrorFragment(int status, const std::string& message);  // 404 and friends
 

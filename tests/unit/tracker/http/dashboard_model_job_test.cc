@@ -122,6 +122,25 @@ TEST_F(DashboardModelJobTest, PagesShowTheModelJobItsChartsAndItsTasks) {
   EXPECT_EQ(Get(port(), "/models/model-nope").status, 404);
 }
 
+TEST_F(DashboardModelJobTest, TheLeaderboardShowsTheModelsBestEndToEndLatency) {
+  json board = GetJson(port(), "/api/workloads");
+  ASSERT_EQ(board["models"].size(), 1u) << board.dump(1);
+  const json& m = board["models"][0];
+  EXPECT_EQ(m["model"], "tiny.onnx");
+  EXPECT_EQ(m["device_key"], kKey);
+  EXPECT_EQ(m["model_job_id"], *id_);
+  EXPECT_DOUBLE_EQ(m["measured_seconds"].get<double>(), 0.004);
+  EXPECT_DOUBLE_EQ(m["speedup"].get<double>(), 1.5);
+  EXPECT_EQ(board["workloads"].size(), 2u) << "the tasks' workloads stay on the board";
+
+  testing::Reply page = Get(port(), "/workloads");
+  ASSERT_EQ(page.status, 200);
+  EXPECT_EQ(Count(page.body, "id=\"model-leaderboard\""), 1);
+  EXPECT_EQ(Count(page.body, "class=\"best-model\""), 1);
+  EXPECT_NE(page.body.find("href=\"/models/" + *id_ + "\""), std::string::npos) << page.body;
+  EXPECT_EQ(Count(page.body, "class=\"best\""), 2);
+}
+
 TEST_F(DashboardModelJobTest, MetricsCountModelJobsAndTheBestMeasuredLatency) {
   testing::Reply m = Get(port(), "/metrics");
   ASSERT_EQ(m.status, 200);
