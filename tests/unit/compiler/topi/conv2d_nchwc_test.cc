@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/unit/compiler/topi/blocked_layouts.h"
 #include "tests/unit/compiler/topi/naive_window_ops.h"
 #include "tests/unit/compiler/topi/topi_harness.h"
 
@@ -23,35 +24,6 @@ struct ConvCase {
   Window2d window;
 };
 
-// data[n][c][h][w] -> [n][c/ib][h][w][ib], zeros past C.
-runtime::NDArray BlockData(const runtime::NDArray& data, const Nchw& d, int64_t ib) {
-  const int64_t cb = (d.c + ib - 1) / ib;
-  runtime::NDArray out = *runtime::NDArray::Empty({d.n, cb, d.h, d.w, ib}, data.dtype());
-  float* o = static_cast<float*>(out.data());
-  for (int64_t n = 0; n < d.n; ++n)
-    for (int64_t c = 0; c < cb * ib; ++c)
-      for (int64_t y = 0; y < d.h; ++y)
-        for (int64_t x = 0; x < d.w; ++x)
-          o[(((n * cb + c / ib) * d.h + y) * d.w + x) * ib + c % ib] =
-              c < d.c ? testing::Data(data)[((n * d.c + c) * d.h + y) * d.w + x] : 0.0f;
-  return out;
-}
-
-// kernel[o][c][kh][kw] -> [o/ob][c/ib][kh][kw][ib][ob], zeros past O and C.
-runtime::NDArray BlockKernel(const runtime::NDArray& k, int64_t oc, int64_t ic, int64_t kh,
-                             int64_t kw, int64_t ib, int64_t ob) {
-  const int64_t cbs = (ic + ib - 1) / ib, obs = (oc + ob - 1) / ob;
-  runtime::NDArray out = *runtime::NDArray::Empty({obs, cbs, kh, kw, ib, ob}, k.dtype());
-  float* o = static_cast<float*>(out.data());
-  for (int64_t f = 0; f < obs * ob; ++f)
-    for (int64_t c = 0; c < cbs * ib; ++c)
-      for (int64_t y = 0; y < kh; ++y)
-        for (int64_t x = 0; x < kw; ++x)
-          o[((((f / ob * cbs + c / ib) * kh + y) * kw + x) * ib + c % ib) * ob + f % ob] =
-              f < oc && c < ic ? testing::Data(k)[((f * ic + c) * kh + y) * kw + x] : 0.0f;
-  return out;
-}
-
 class Conv2dNchwcTest : public ::testing::TestWithParam<BackendCase> {
  protected:
   void Check(const ConvCase& c, void (*tweak)(Conv2dNchwcScheduleConfig&) = nullptr) {
@@ -64,9 +36,9 @@ class Conv2dNchwcTest : public ::testing::TestWithParam<BackendCase> {
     SCOPED_TRACE(config.ToString() + ", " + c.window.ToString());
     runtime::NDArray data = testing::RandomArray(data_shape, 5);
     runtime::NDArray kernel = testing::RandomArray(kernel_shape, 6);
-    runtime::NDArray bdata = BlockData(data, d, config.ic_block);
-    runtime::NDArray bkernel =
-        BlockKernel(kernel, c.out_channels, d.c, c.kh, c.kw, config.ic_block, config.oc_block);
+    runtime::NDArray bdata = testing::BlockData(data, d, config.ic_block);
+    runtime::NDArray bkernel = testing::BlockKernel(kernel, c.out_channels, d.c, c.kh, c.kw,
+                                                    config.ic_block, config.oc_block);
     absl::StatusOr<Conv2dNchwcTensors> t = Conv2dNchwcCompute(
         Placeholder(bdata.shape(), "data"), Placeholder(bkernel.shape(), "kernel"), c.window);
     ASSERT_TRUE(t.ok()) << t.status();
@@ -77,15 +49,7 @@ class Conv2dNchwcTest : public ::testing::TestWithParam<BackendCase> {
     runtime::NDArray out = testing::OutputArray(out_shape);
     absl::Status st = testing::RunOn(GetParam(), *op, {&bdata, &bkernel, &out});
     ASSERT_TRUE(st.ok()) << st;
-    // Unblock the channels that exist: out[n][o/ob][y][x][o%ob] -> [n][o][y][x].
-    const int64_t obs = out_shape[1], oh = out_shape[2], ow = out_shape[3], ob = out_shape[4];
-    runtime::NDArray got = *runtime::NDArray::Empty({d.n, c.out_channels, oh, ow}, out.dtype());
-    float* g = static_cast<float*>(got.data());
-    for (int64_t n = 0; n < d.n; ++n)
-      for (int64_t o = 0; o < c.out_channels; ++o)
-        for (int64_t i = 0; i < oh * ow; ++i)
-          g[(n * c.out_channels + o) * oh * ow + i] =
-              testing::Data(out)[((n * obs + o / ob) * oh * ow + i) * ob + o % ob];
+    runtime::NDArray got = testing::UnblockOutput(out, c.out_channels);
     std::vector<float> want = testing::NaiveConv2d(testing::Data(data), d, testing::Data(kernel),
                                                    c.out_channels, c.kh, c.kw, c.window, false);
     EXPECT_TRUE(testing::AllClose(got, want, kAtol, kRtol));
