@@ -4,6 +4,7 @@
 #include "compiler/graph/op_compute_impl.h"
 #include "compiler/ir/op.h"
 #include "compiler/topi/conv2d_nchwc.h"
+#include "compiler/topi/conv2d_winograd.h"
 #include "compiler/topi/depthwise_conv2d_nchwc.h"
 #include "compiler/topi/layout_transform.h"
 
@@ -58,6 +59,35 @@ ComputeResult ComputeConv2dNchwc(const ComputeContext& ctx) {
   if (!t.ok()) return ctx.Annotate(t.status());
   return BlockedConvolution(ctx, AnchorTemplate::kConv2dNchwc, t->data, t->kernel, t->padded,
                             t->out, *window);
+}
+
+ComputeResult ComputeWinogradWeight(const ComputeContext& ctx) {
+  absl::StatusOr<int64_t> tile = IntAttr(ctx, "tile", 0);
+  if (!tile.ok()) return tile.status();
+  absl::StatusOr<topi::WinogradMatrices> w = topi::MakeWinogradMatrices(static_cast<int>(*tile), 3);
+  if (!w.ok()) return ctx.Annotate(w.status());
+  return One(ctx, topi::WinogradWeightCompute(ctx.inputs[0], *w));
+}
+
+ComputeResult ComputeConv2dWinogradNchwc(const ComputeContext& ctx) {
+  absl::StatusOr<int64_t> tile = IntAttr(ctx, "tile", 0);
+  if (!tile.ok()) return tile.status();
+  absl::StatusOr<topi::Window2d> window = ReadTopiWindow(ctx);
+  if (!window.ok()) return window.status();
+  absl::StatusOr<topi::WinogradMatrices> w = topi::MakeWinogradMatrices(static_cast<int>(*tile), 3);
+  if (!w.ok()) return ctx.Annotate(w.status());
+  absl::StatusOr<topi::Conv2dWinogradTensors> t =
+      topi::Conv2dWinogradCompute(ctx.inputs[0], ctx.inputs[1], window->pad_top, *w);
+  if (!t.ok()) return ctx.Annotate(t.status());
+  ComputeResult result = BlockedConvolution(ctx, AnchorTemplate::kConv2dWinogradNchwc, t->data,
+                                            t->weight, t->data, t->out, *window);
+  if (result.ok()) {
+    result->winograd = {t->rows, t->tiles, t->product, t->m};
+    result->stages.push_back(t->rows);
+    result->stages.push_back(t->tiles);
+    result->stages.push_back(t->product);
+  }
+  return result;
 }
 
 ComputeResult ComputeDepthwiseConv2dNchwc(const ComputeContext& ctx) {

@@ -43,7 +43,10 @@ absl::StatusOr<Graph> FoldConstants(Graph graph) {
       if (!bytes.ok()) return bytes.status();
       output_bytes += *bytes;
     }
-    if (!foldable || output_bytes > input_bytes + kMaxFoldedGrowthBytes) {
+    // A Winograd weight is (m+2)^2 / 9 times its kernel by design, and computing it per run
+    // would cost more than the conv saves: it is folded whatever its size.
+    const bool grows_by_design = node.op == OpKind::kWinogradWeight;
+    if (!foldable || (output_bytes > input_bytes + kMaxFoldedGrowthBytes && !grows_by_design)) {
       rebuilt.Copy(node);
       continue;
     }

@@ -8,6 +8,7 @@
 #include "compiler/graph/layout_rewrite.h"
 #include "compiler/graph/pack_weights.h"
 #include "compiler/graph/simplify_inference.h"
+#include "compiler/graph/winograd_rewrite.h"
 
 namespace tunefarm::graph {
 
@@ -21,6 +22,7 @@ std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target) {
     passes.push_back({"layout_rewrite", [cpu = target.cpu](Graph g) {
                         return RewriteLayoutNchwc(std::move(g), cpu);
                       }});
+    passes.push_back({"winograd", RewriteWinograd});
   }
   passes.push_back({"constant_folding", FoldConstants});
   passes.push_back({"common_subexpression", EliminateCommonSubexpressions});

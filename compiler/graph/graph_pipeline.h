@@ -10,7 +10,8 @@
 namespace tunefarm::graph {
 
 // simplify_inference, fold_scales, pack_weights, layout_rewrite (CPU targets: the NCHW[c]c
-// layout for the CPU's vectors; GPU templates read NCHW), constant_folding (which evaluates the
+// layout for the CPU's vectors; GPU templates read NCHW), winograd (CPU targets: the 3x3 stride-1
+// convs it speeds up), constant_folding (which evaluates the
 // packed weights), common_subexpression, dead_code, fuse_ops.
 std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target);
 

@@ -9,6 +9,7 @@
 #include "compiler/topi/activation.h"
 #include "compiler/topi/conv2d.h"
 #include "compiler/topi/conv2d_nchwc.h"
+#include "compiler/topi/conv2d_winograd.h"
 #include "compiler/topi/default_schedule.h"
 #include "compiler/topi/depthwise_conv2d.h"
 #include "compiler/topi/depthwise_conv2d_nchwc.h"
@@ -28,6 +29,7 @@ struct GroupTensors {
   std::vector<te::Tensor> outputs;
   std::vector<OpTensors> nodes;
   AnchorTensors anchor;
+  WinogradStages winograd;  // the anchor's, when it is a Winograd convolution
 };
 
 bool ReadOutsideGroup(const Graph& graph, ValueId value, const std::vector<char>& in_group) {
@@ -65,7 +67,10 @@ absl::StatusOr<GroupTensors> ComputeGroup(const Graph& graph, const FusedGroup& 
     }
     absl::StatusOr<OpTensors> computed = ComputeOp(node, inputs, options);
     if (!computed.ok()) return computed.status();
-    if (n == group.anchor) t.anchor = computed->anchor;
+    if (n == group.anchor) {
+      t.anchor = computed->anchor;
+      t.winograd = computed->winograd;
+    }
     for (size_t i = 0; i < node.outputs.size(); ++i) {
       tensors[node.outputs[i]] = computed->outputs[i];
     }
@@ -105,11 +110,9 @@ bool IsAnchorWithEpilogue(const Graph& graph, const FusedGroup& group) {
 
 // The anchor's template over `output` (the group's one output: the anchor's own or its epilogue),
 // with its default config; FailedPrecondition when the template does not apply.
-absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(const AnchorTensors& a,
-                                                     const te::Tensor& output,
-                                                     const topi::CpuInfo& cpu,
-                                                     const AnchorConfig& given,
-                                                     std::string* description) {
+absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(
+    const AnchorTensors& a, const WinogradStages& winograd, const te::Tensor& output,
+    const topi::CpuInfo& cpu, const AnchorConfig& given, std::string* description) {
   const auto* conv_config = std::get_if<topi::Conv2dScheduleConfig>(&given);
   const auto* window_config = std::get_if<topi::WindowScheduleConfig>(&given);
   const char* source = conv_config != nullptr || window_config != nullptr ? "tuned" : "default";
@@ -183,6 +186,14 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(const AnchorTensors& a,
                                   " (", config.ToString(), ")");
       return topi::ScheduleDepthwiseConv2dNchwc(config, t, epilogue_of_reduced);
     }
+    case AnchorTemplate::kConv2dWinogradNchwc: {
+      const topi::Conv2dWinogradScheduleConfig config = topi::DefaultConv2dWinogradConfig(cpu);
+      topi::Conv2dWinogradTensors t{a.data,           a.weight,  winograd.rows, winograd.tiles,
+                                    winograd.product, a.reduced, winograd.tile, 0};
+      *description = absl::StrCat("conv2d_winograd_nchwc template F(", winograd.tile, "x",
+                                  winograd.tile, ", 3x3), default (", config.ToString(), ")");
+      return topi::ScheduleConv2dWinograd(config, t, epilogue_of_reduced);
+    }
     case AnchorTemplate::kNone:
       break;
   }
@@ -214,6 +225,7 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByGpuTemplate(const AnchorTensors& a,
     case AnchorTemplate::kPool2d:
     case AnchorTemplate::kConv2dNchwc:
     case AnchorTemplate::kDepthwiseConv2dNchwc:
+    case AnchorTemplate::kConv2dWinogradNchwc:
     case AnchorTemplate::kNone:
       break;
   }
@@ -229,9 +241,9 @@ absl::StatusOr<topi::ScheduledOp> ScheduleGroup(const Graph& graph, const FusedG
   if (t.anchor.kind != AnchorTemplate::kNone && t.outputs.size() == 1 &&
       IsAnchorWithEpilogue(graph, group)) {
     absl::StatusOr<topi::ScheduledOp> op =
-        target.is_cuda()
-            ? ScheduleByGpuTemplate(t.anchor, t.outputs[0], description)
-            : ScheduleByTemplate(t.anchor, t.outputs[0], target.cpu, config, description);
+        target.is_cuda() ? ScheduleByGpuTemplate(t.anchor, t.outputs[0], description)
+                         : ScheduleByTemplate(t.anchor, t.winograd, t.outputs[0], target.cpu,
+                                              config, description);
     // An epilogue that does not keep the anchor's shape (a broadcast that widens it) is left
     // to the default schedule; any other failure is a bug worth reporting.
     if (op.ok() || op.status().code() != absl::StatusCode::kFailedPrecondition) return op;

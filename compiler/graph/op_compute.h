@@ -22,6 +22,7 @@ enum class AnchorTemplate : uint8_t {
   kPool2d,
   kConv2dNchwc,
   kDepthwiseConv2dNchwc,
+  kConv2dWinogradNchwc,
 };
 
 // An op whose output comes from one reduction a topi template tiles (conv2d with groups 1,
@@ -35,6 +36,12 @@ struct AnchorTensors {
   topi::Window2d window;            // the convolution's or pool's strides, padding and dilation
 };
 
+// A Winograd convolution's inner stages, which its template schedules (conv2d_winograd.h).
+struct WinogradStages {
+  te::Tensor rows, tiles, product;
+  int64_t tile = 0;  // m of F(m x m, 3x3); 0: not a Winograd convolution
+};
+
 // The tensors of one op's computation.
 struct OpTensors {
   std::vector<te::Tensor> outputs;  // one per node output, in order
@@ -44,6 +51,7 @@ struct OpTensors {
   // over the outputs is in use.
   std::vector<te::Tensor> stages;
   AnchorTensors anchor;  // kind kNone when no template applies
+  WinogradStages winograd;
 };
 
 // How computes shape their tensors for the device that runs them.

@@ -51,39 +51,41 @@
 #pragma once
 
 // X(Name, "name", pattern kind)
-#define TF_GRAPH_OPS(X)                                     \
-  X(Relu, "relu", kElementwise)                             \
-  X(Clip, "clip", kElementwise)                             \
-  X(Sigmoid, "sigmoid", kElementwise)                       \
-  X(Tanh, "tanh", kElementwise)                             \
-  X(Exp, "exp", kElementwise)                               \
-  X(Identity, "identity", kElementwise)                     \
-  X(HardSigmoid, "hard_sigmoid", kElementwise)              \
-  X(HardSwish, "hard_swish", kElementwise)                  \
-  X(Add, "add", kBroadcast)                                 \
-  X(Sub, "sub", kBroadcast)                                 \
-  X(Mul, "mul", kBroadcast)                                 \
-  X(Div, "div", kBroadcast)                                 \
-  X(Conv2d, "conv2d", kOutEWiseFusable)                     \
-  X(Gemm, "gemm", kOutEWiseFusable)                         \
-  X(MatMul, "matmul", kOutEWiseFusable)                     \
-  X(BatchNorm, "batch_norm", kBroadcast)                    \
-  X(MaxPool2d, "max_pool2d", kOutEWiseFusable)              \
-  X(AvgPool2d, "avg_pool2d", kOutEWiseFusable)              \
-  X(GlobalAvgPool2d, "global_avg_pool2d", kOutEWiseFusable) \
-  X(GlobalMaxPool2d, "global_max_pool2d", kOutEWiseFusable) \
-  X(Softmax, "softmax", kOpaque)                            \
-  X(Lrn, "lrn", kOpaque)                                    \
-  X(Flatten, "flatten", kInjective)                         \
-  X(Reshape, "reshape", kInjective)                         \
-  X(Transpose, "transpose", kInjective)                     \
-  X(Concat, "concat", kInjective)                           \
-  X(Pad, "pad", kInjective)                                 \
-  X(Slice, "slice", kInjective)                             \
-  X(Split, "split", kInjective)                             \
-  X(Squeeze, "squeeze", kInjective)                         \
-  X(Unsqueeze, "unsqueeze", kInjective)                     \
-  X(ToNchwc, "to_nchwc", kInjective)                        \
-  X(FromNchwc, "from_nchwc", kInjective)                    \
-  X(Conv2dNchwc, "conv2d_nchwc", kOutEWiseFusable)          \
-  X(DepthwiseConv2dNchwc, "depthwise_conv2d_nchwc", kOutEWiseFusable)
+#define TF_GRAPH_OPS(X)                                               \
+  X(Relu, "relu", kElementwise)                                       \
+  X(Clip, "clip", kElementwise)                                       \
+  X(Sigmoid, "sigmoid", kElementwise)                                 \
+  X(Tanh, "tanh", kElementwise)                                       \
+  X(Exp, "exp", kElementwise)                                         \
+  X(Identity, "identity", kElementwise)                               \
+  X(HardSigmoid, "hard_sigmoid", kElementwise)                        \
+  X(HardSwish, "hard_swish", kElementwise)                            \
+  X(Add, "add", kBroadcast)                                           \
+  X(Sub, "sub", kBroadcast)                                           \
+  X(Mul, "mul", kBroadcast)                                           \
+  X(Div, "div", kBroadcast)                                           \
+  X(Conv2d, "conv2d", kOutEWiseFusable)                               \
+  X(Gemm, "gemm", kOutEWiseFusable)                                   \
+  X(MatMul, "matmul", kOutEWiseFusable)                               \
+  X(BatchNorm, "batch_norm", kBroadcast)                              \
+  X(MaxPool2d, "max_pool2d", kOutEWiseFusable)                        \
+  X(AvgPool2d, "avg_pool2d", kOutEWiseFusable)                        \
+  X(GlobalAvgPool2d, "global_avg_pool2d", kOutEWiseFusable)           \
+  X(GlobalMaxPool2d, "global_max_pool2d", kOutEWiseFusable)           \
+  X(Softmax, "softmax", kOpaque)                                      \
+  X(Lrn, "lrn", kOpaque)                                              \
+  X(Flatten, "flatten", kInjective)                                   \
+  X(Reshape, "reshape", kInjective)                                   \
+  X(Transpose, "transpose", kInjective)                               \
+  X(Concat, "concat", kInjective)                                     \
+  X(Pad, "pad", kInjective)                                           \
+  X(Slice, "slice", kInjective)                                       \
+  X(Split, "split", kInjective)                                       \
+  X(Squeeze, "squeeze", kInjective)                                   \
+  X(Unsqueeze, "unsqueeze", kInjective)                               \
+  X(ToNchwc, "to_nchwc", kInjective)                                  \
+  X(FromNchwc, "from_nchwc", kInjective)                              \
+  X(Conv2dNchwc, "conv2d_nchwc", kOutEWiseFusable)                    \
+  X(DepthwiseConv2dNchwc, "depthwise_conv2d_nchwc", kOutEWiseFusable) \
+  X(WinogradWeight, "winograd_weight", kOpaque)                       \
+  X(Conv2dWinogradNchwc, "conv2d_winograd_nchwc", kOutEWiseFusable)

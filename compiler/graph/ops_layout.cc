@@ -1,5 +1,5 @@
 // Type inference of the blocked-layout ops the layout rewrite makes: the NCHW <-> NCHW[c]c
-// transforms and the blocked convolutions.
+// transforms and the blocked convolutions, Winograd's (winograd_rewrite.h) included.
 #include "absl/strings/str_cat.h"
 #include "compiler/graph/op_inference.h"
 
@@ -104,6 +104,65 @@ InferResult InferDepthwiseConv2dNchwc(const InferContext& ctx) {
   if (absl::Status b = CheckBias(ctx, x[1], x[4]); !b.ok()) return b;
   if (absl::Status c = CheckRealChannels(ctx, "channels", x[1], x[4]); !c.ok()) return c;
   return BlockedWindowOutput(ctx, w[1], w[2], x[1], x[4]);
+}
+
+// A winograd tile side the transforms support (F(m x m, 3x3), m + 2 points at most 8).
+absl::StatusOr<int64_t> WinogradTile(const InferContext& ctx) {
+  absl::StatusOr<int64_t> tile = ctx.node.attrs.Int("tile", 0);
+  if (!tile.ok()) return ctx.Annotate(tile.status());
+  if (*tile < 2 || *tile > 6) {
+    return ctx.Error(absl::StrCat("tile ", *tile, " must be 2 to 6 (F(m x m, 3x3))"));
+  }
+  return *tile;
+}
+
+InferResult InferWinogradWeight(const InferContext& ctx) {
+  absl::Status s = ExpectInputCount(ctx, 1, 1);
+  if (s.ok()) s = ExpectFloat(ctx, 0);
+  if (s.ok()) s = ExpectRank(ctx, 0, 6, "weight");
+  if (!s.ok()) return s;
+  absl::StatusOr<int64_t> tile = WinogradTile(ctx);
+  if (!tile.ok()) return tile.status();
+  const std::vector<int64_t>& w = ctx.inputs[0].shape;
+  if (w[2] != 3 || w[3] != 3) {
+    return ctx.Error(absl::StrCat("weight ", ctx.inputs[0].ToString(),
+                                  " must be a blocked 3x3 kernel [OB][CB][3][3][ic][oc]"));
+  }
+  const int64_t alpha = *tile + 2;
+  return OneOutput(ctx, ctx.inputs[0].dtype, {alpha, alpha, w[0], w[1], w[4], w[5]});
+}
+
+InferResult InferConv2dWinogradNchwc(const InferContext& ctx) {
+  absl::Status s = ExpectInputCount(ctx, 2, 3);
+  if (s.ok()) s = ExpectSameDtype(ctx);
+  if (s.ok()) s = ExpectFloat(ctx, 0);
+  if (s.ok()) s = ExpectRank(ctx, 0, 5, "data");
+  if (s.ok()) s = ExpectRank(ctx, 1, 6, "weight");
+  if (!s.ok()) return s;
+  absl::StatusOr<int64_t> tile = WinogradTile(ctx);
+  if (!tile.ok()) return tile.status();
+  const std::vector<int64_t>& x = ctx.inputs[0].shape;
+  const std::vector<int64_t>& w = ctx.inputs[1].shape;
+  if (w[0] != *tile + 2 || w[1] != *tile + 2 || w[3] != x[1] || w[4] != x[4]) {
+    return ctx.Error(absl::StrCat("weight ", ctx.inputs[1].ToString(), " must be [", *tile + 2,
+                                  "][", *tile + 2, "][OB][", x[1], "][", x[4],
+                                  "][oc] (winograd_weight of tile ", *tile, " for data ",
+                                  ctx.inputs[0].ToString(), ")"));
+  }
+  if (absl::Status b = CheckBias(ctx, w[2], w[5]); !b.ok()) return b;
+  if (absl::Status c = CheckRealChannels(ctx, "in_channels", x[1], x[4]); !c.ok()) return c;
+  if (absl::Status c = CheckRealChannels(ctx, "channels", w[2], w[5]); !c.ok()) return c;
+  const int64_t kernel[2] = {3, 3};
+  absl::StatusOr<Window2d> window = ReadWindow2d(ctx, kernel);
+  if (!window.ok()) return window.status();
+  const Window2d& win = *window;
+  const bool one_pad = win.pads[0] == win.pads[1] && win.pads[0] == win.pads[2] &&
+                       win.pads[0] == win.pads[3] && (win.pads[0] == 0 || win.pads[0] == 1);
+  if (!one_pad || win.strides[0] != 1 || win.strides[1] != 1 || win.dilations[0] != 1 ||
+      win.dilations[1] != 1) {
+    return ctx.Error("winograd needs stride 1, dilation 1 and one padding of 0 or 1");
+  }
+  return BlockedWindowOutput(ctx, 3, 3, w[2], w[5]);
 }
 
 }  // namespace tunefarm::graph

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/ir/op.h"
+#include "compiler/topi/epilogue.h"
 #include "compiler/topi/injective_schedule.h"
 #include "compiler/topi/loop_tiling.h"
 #include "compiler/topi/static_shape.h"
@@ -75,17 +76,26 @@ absl::StatusOr<Conv2dWinogradTensors> Conv2dWinogradCompute(const te::Tensor& da
   t.tiles_w = (ow + m - 1) / m;
   const int64_t tiles = (oh + m - 1) / m * t.tiles_w;
 
-  // V[ξ][ν][n][cb][p][i] = Σ_{a,b} B[a][ξ] d[a][b] B[b][ν] over the tile's input pixels.
+  // V = Bᵀ d B over each tile's input pixels, in two passes of alpha terms each (alpha^3 products
+  // per pass, not alpha^4): R[ξ][b] = Σ_a B[a][ξ] d[a][b], then V[ξ][ν] = Σ_b R[ξ][b] B[b][ν].
   ir::IterVar ra = te::reduce_axis({Imm(0), Imm(alpha)}, "ra");
-  ir::IterVar rb = te::reduce_axis({Imm(0), Imm(alpha)}, "rb");
-  auto tile_body = [&](const std::vector<ir::Var>& i) {
+  auto rows_body = [&](const std::vector<ir::Var>& i) {  // xi, b, n, cb, p, ic
     ir::Expr y = ir::FloorDiv(i[4], Imm(t.tiles_w)) * Imm(m) + ra->var - Imm(pad);
-    ir::Expr x = ir::FloorMod(i[4], Imm(t.tiles_w)) * Imm(m) + rb->var - Imm(pad);
+    ir::Expr x = ir::FloorMod(i[4], Imm(t.tiles_w)) * Imm(m) + i[1] - Imm(pad);
     ir::Expr inside = y >= Imm(0) && y < Imm(h) && x >= Imm(0) && x < Imm(wd);
     ir::Expr pixel = ir::IfThenElse(inside, data({i[2], i[3], y, x, i[5]}),
                                     ir::FloatImm(ir::DataType::Float(32), 0.0));
-    return te::sum(Entry(w.b, alpha, ra->var, i[0]) * Entry(w.b, alpha, rb->var, i[1]) * pixel,
-                   {ra, rb});
+    return te::sum(Entry(w.b, alpha, ra->var, i[0]) * pixel, {ra});
+  };
+  absl::StatusOr<te::Tensor> rows =
+      te::compute({Imm(alpha), Imm(alpha), Imm(n), Imm(cb), Imm(tiles), Imm(ic)}, rows_body,
+                  "winograd_rows", {"xi", "b", "n", "cb", "p", "ic"});
+  if (!rows.ok()) return rows.status();
+  t.rows = *rows;
+  ir::IterVar rb = te::reduce_axis({Imm(0), Imm(alpha)}, "rb");
+  auto tile_body = [&](const std::vector<ir::Var>& i) {
+    return te::sum(
+        t.rows({i[0], rb->var, i[2], i[3], i[4], i[5]}) * Entry(w.b, alpha, rb->var, i[1]), {rb});
   };
   absl::StatusOr<te::Tensor> tiles_t =
       te::compute({Imm(alpha), Imm(alpha), Imm(n), Imm(cb), Imm(tiles), Imm(ic)}, tile_body,
@@ -139,12 +149,23 @@ Conv2dWinogradScheduleConfig DefaultConv2dWinogradConfig(const CpuInfo& cpu) {
 }
 
 absl::StatusOr<ScheduledOp> ScheduleConv2dWinograd(const Conv2dWinogradScheduleConfig& config,
-                                                   const Conv2dWinogradTensors& t) {
+                                                   const Conv2dWinogradTensors& t,
+                                                   const te::Tensor& output) {
   if (config.vector_lanes <= 0 || config.reg_p <= 0) {
     return absl::InvalidArgumentError(
         "conv2d_winograd schedule: vector_lanes and reg_p must be positive");
   }
-  schedule::Schedule s = schedule::Schedule::Create({t.out.op()});
+  const te::Tensor& result = output.defined() ? output : t.out;
+  schedule::Schedule s = schedule::Schedule::Create({result.op()});
+  // The output transform's sum per pixel vector, with the epilogue applied to it before the store.
+  absl::StatusOr<te::Tensor> pixel = s.cache_write(t.out, "local");
+  if (!pixel.ok()) return pixel.status();
+  if (!result.same_as(t.out)) {
+    absl::Status inlined = InlineEpilogue(s, t.out, result, {}, "conv2d_winograd");
+    if (!inlined.ok()) return inlined;
+  }
+  // After the epilogue is inlined: the product's copy out of its accumulators is a stage of its
+  // own, not part of the epilogue.
   absl::StatusOr<te::Tensor> acc = s.cache_write(t.product, "local");
   if (!acc.ok()) return acc.status();
   // The innermost axis in whole vectors where the block allows, else left scalar.
@@ -154,13 +175,22 @@ absl::StatusOr<ScheduledOp> ScheduleConv2dWinograd(const Conv2dWinogradScheduleC
     }
   };
   {
+    // Per tile: its rows' pass into a local buffer, then the columns' pass, both unrolled.
     schedule::Stage& v = s[t.tiles];
     const auto axes = v.op()->axis;  // xi, nu, n, cb, p, ic
     const auto& r = v.op()->reduce_axis;
-    Reorder(v, {axes[2], axes[3], axes[4], axes[0], axes[1], r[0], r[1], axes[5]});
-    for (const ir::IterVar& a : {axes[0], axes[1], r[0], r[1]}) v.unroll(a);
+    Reorder(v, {axes[2], axes[3], axes[4], axes[0], axes[1], r[0], axes[5]});
+    for (const ir::IterVar& a : {axes[0], axes[1], r[0]}) v.unroll(a);
     channels_last(v, axes[5]);
-    FuseOuter(v, {axes[2], axes[3], axes[4]}, config.parallel);
+    const ir::IterVar tile = FuseOuter(v, {axes[2], axes[3], axes[4]}, config.parallel);
+    schedule::Stage& rows = s[t.rows];
+    rows.compute_at(v, tile);
+    const auto row_axes = rows.op()->axis;  // xi, b, n, cb, p, ic
+    const auto& ra = rows.op()->reduce_axis;
+    Reorder(rows,
+            {row_axes[2], row_axes[3], row_axes[4], row_axes[0], row_axes[1], ra[0], row_axes[5]});
+    for (const ir::IterVar& a : {row_axes[0], row_axes[1], ra[0]}) rows.unroll(a);
+    channels_last(rows, row_axes[5]);
   }
   const bool whole_vectors = t.product.shape().size() == 6 &&
                              *ir::AsConstInt(t.product.shape()[5]) % config.vector_lanes == 0;
@@ -187,19 +217,27 @@ absl::StatusOr<ScheduledOp> ScheduleConv2dWinograd(const Conv2dWinogradScheduleC
   }
   {
     // One output tile's m x m pixels unrolled: (y mod m, x mod m) become constants.
-    schedule::Stage& o = s[t.out];
+    schedule::Stage& o = s[result];
     const auto axes = o.op()->axis;  // n, ob, oh, ow, oc
-    const auto& r = o.op()->reduce_axis;
     ir::IterVar yi, xi;
     ir::IterVar yo = SplitBy(o, axes[2], t.m, &yi);
     ir::IterVar xo = SplitBy(o, axes[3], t.m, &xi);
-    Reorder(o, {axes[0], axes[1], yo, xo, yi, xi, r[0], r[1], axes[4]});
-    for (const ir::IterVar& u : {yi, xi, r[0], r[1]}) o.unroll(u);
+    Reorder(o, {axes[0], axes[1], yo, xo, yi, xi, axes[4]});
+    o.unroll(yi);
+    o.unroll(xi);
     channels_last(o, axes[4]);
     FuseOuter(o, {axes[0], axes[1], yo}, config.parallel);
+    schedule::Stage& px = s[*pixel];
+    px.compute_at(o, xi);
+    const auto px_axes = px.op()->axis;
+    const auto& r = px.op()->reduce_axis;  // xi, nu
+    Reorder(px, {px_axes[0], px_axes[1], px_axes[2], px_axes[3], r[0], r[1], px_axes[4]});
+    px.unroll(r[0]);
+    px.unroll(r[1]);
+    channels_last(px, px_axes[4]);
   }
   if (!s.error().ok()) return s.error();
-  return ScheduledOp{s, {t.data, t.weight, t.out}};
+  return ScheduledOp{s, {t.data, t.weight, result}};
 }
 
 }  // namespace tunefarm::topi

@@ -22,9 +22,10 @@ absl::StatusOr<te::Tensor> WinogradWeightCompute(const te::Tensor& kernel,
                                                  const WinogradMatrices& w);
 
 struct Conv2dWinogradTensors {
-  te::Tensor data;     // [N][CB][H][W][ic]
-  te::Tensor weight;   // U: [α][α][OB][CB][ic][oc]
-  te::Tensor tiles;    // V: [α][α][N][CB][P][ic], P tiles of m x m outputs, row-major
+  te::Tensor data;    // [N][CB][H][W][ic]
+  te::Tensor weight;  // U: [α][α][OB][CB][ic][oc]
+  te::Tensor rows;    // Bᵀ d: [α][α][N][CB][P][ic] (the transform's first half, by rows)
+  te::Tensor tiles;   // V = (Bᵀ d) B: [α][α][N][CB][P][ic], P tiles of m x m outputs, row-major
   te::Tensor product;  // M: [α][α][N][OB][P][oc]
   te::Tensor out;      // [N][OB][OH][OW][oc]
   int64_t m = 0, tiles_w = 0;
@@ -49,8 +50,10 @@ Conv2dWinogradScheduleConfig DefaultConv2dWinogradConfig(const CpuInfo& cpu);
 
 // Each stage a loop nest of its own, channels innermost (vectorized where the block is whole
 // vectors), the transforms' sums and the output tile's pixels unrolled so that their constant
-// coefficients fold; the product in register blocks of reg_p tiles x the oc block.
+// coefficients fold; the product in register blocks of reg_p tiles x the oc block. `output`, when
+// given, is an epilogue over `t.out` (epilogue.h) applied to each output vector before its store.
 absl::StatusOr<ScheduledOp> ScheduleConv2dWinograd(const Conv2dWinogradScheduleConfig& config,
-                                                   const Conv2dWinogradTensors& t);
+                                                   const Conv2dWinogradTensors& t,
+                                                   const te::Tensor& output = te::Tensor());
 
 }  // namespace tunefarm::topi

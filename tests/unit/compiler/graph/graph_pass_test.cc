@@ -63,7 +63,7 @@ TEST(GraphPassTest, TheRunnerSkipsTimesAndVerifies) {
                      });
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ(ran, (std::vector<std::string>{"simplify_inference", "fold_scales", "pack_weights",
-                                           "layout_rewrite", "constant_folding",
+                                           "layout_rewrite", "winograd", "constant_folding",
                                            "common_subexpression", "fuse_ops"}));
 
   options.disabled_passes = {"no_such_pass"};

@@ -1,0 +1,92 @@
+// The Winograd rewrite: after the layout rewrite, the 3x3 stride-1 blocked convs its rule picks
+// become a weight transform (a constant once folded) and a Winograd conv in the same layouts;
+// strided, small or few-channel convs stay direct, and the graph stays valid throughout.
+#include "compiler/graph/winograd_rewrite.h"
+
+#include <gtest/gtest.h>
+#include <map>
+#include <string>
+
+#include "compiler/graph/constant_folding.h"
+#include "compiler/graph/layout_rewrite.h"
+#include "compiler/graph/op_registry.h"
+#include "compiler/graph/verifier.h"
+#include "tests/unit/compiler/graph/test_op.h"
+
+namespace tunefarm::graph {
+namespace {
+
+using testing::Op;
+
+constexpr DLDataType kF32{kDLFloat, 32, 1};
+
+ValueId Conv(Graph& g, ValueId x, int64_t in, int64_t out, int64_t stride) {
+  ValueId w = g.AddConstant("", *runtime::NDArray::Empty({out, in, 3, 3}, kF32));
+  return Op(g, OpKind::kConv2d, {x, w},
+            {{"pads", std::vector<int64_t>{1, 1, 1, 1}},
+             {"strides", std::vector<int64_t>{stride, stride}}});
+}
+
+std::map<std::string, int> OpCounts(const Graph& g) {
+  std::map<std::string, int> counts;
+  for (const Node& n : g.nodes()) ++counts[std::string(GetOpInfo(n.op).name)];
+  return counts;
+}
+
+Graph Rewritten(Graph g) {
+  absl::StatusOr<Graph> blocked = RewriteLayoutNchwc(std::move(g), topi::Avx2Cpu());
+  EXPECT_TRUE(blocked.ok()) << blocked.status();
+  if (!blocked.ok()) return Graph();
+  absl::StatusOr<Graph> out = RewriteWinograd(*std::move(blocked));
+  EXPECT_TRUE(out.ok()) << out.status();
+  if (!out.ok()) return Graph();
+  EXPECT_TRUE(VerifyGraph(*out).ok()) << VerifyGraph(*out);
+  return *std::move(out);
+}
+
+TEST(WinogradRewriteTest, LargeStrideOneConvsBecomeWinogradAndTheRestStayDirect) {
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 32, 16, 16}});
+  ValueId a = Conv(g, x, 32, 32, 1);        // 16x16, 32 channels: Winograd
+  ValueId b = Conv(g, a, 32, 32, 2);        // stride 2: direct
+  g.AddOutput("y", Conv(g, b, 32, 32, 1));  // 8x8: direct
+  Graph out = Rewritten(std::move(g));
+  std::map<std::string, int> ops = OpCounts(out);
+  EXPECT_EQ(ops["conv2d_winograd_nchwc"], 1);
+  EXPECT_EQ(ops["winograd_weight"], 1);
+  EXPECT_EQ(ops["conv2d_nchwc"], 2);
+  for (const Node& n : out.nodes()) {
+    if (n.op != OpKind::kConv2dWinogradNchwc) continue;
+    EXPECT_EQ(*n.attrs.Int("tile", 0), 4);
+    // [6][6][OB][CB][ic][oc]: the packed weight transformed for F(4x4, 3x3).
+    EXPECT_EQ(out.value(n.inputs[1]).type.shape[0], 6);
+    EXPECT_EQ(out.value(n.outputs[0]).type.shape, (std::vector<int64_t>{1, 2, 16, 16, 16}));
+  }
+  // Constant folding evaluates the transform once, however much larger it is than the kernel.
+  absl::StatusOr<Graph> folded = FoldConstants(std::move(out));
+  ASSERT_TRUE(folded.ok()) << folded.status();
+  EXPECT_EQ(OpCounts(*folded)["winograd_weight"], 0);
+}
+
+TEST(WinogradRewriteTest, TheRulePicksFourByFourTilesForLargeLayersOnly) {
+  EXPECT_EQ(WinogradTileFor(56, 64, 64), 4);
+  EXPECT_EQ(WinogradTileFor(14, 256, 256), 4);
+  EXPECT_EQ(WinogradTileFor(7, 512, 512), 0);
+  EXPECT_EQ(WinogradTileFor(56, 16, 64), 0);
+}
+
+TEST(WinogradRewriteTest, AWinogradConvWithAMismatchedWeightIsRefusedByName) {
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 2, 8, 8, 16}});
+  ValueId w = g.AddConstant("w", *runtime::NDArray::Empty({4, 4, 2, 2, 16, 16}, kF32));
+  absl::StatusOr<std::vector<ValueId>> y =
+      g.AddOp(OpKind::kConv2dWinogradNchwc, "wino", Attributes{{"tile", int64_t{4}}}, {x, w});
+  ASSERT_FALSE(y.ok());
+  EXPECT_NE(y.status().message().find("conv2d_winograd_nchwc node 'wino'"), std::string::npos)
+      << y.status();
+  EXPECT_NE(y.status().message().find("must be [6][6][OB][2][16][oc]"), std::string::npos)
+      << y.status();
+}
+
+}  // namespace
+}  // namespace tunefarm::graph
