@@ -39,7 +39,7 @@ absl::StatusOr<double> WinogradSeconds(const bench::ConvShape& s, int m, const t
       Input({s.batch, s.in_channels / ic, s.height, s.width, ic}, "data"),
       Input({alpha, alpha, s.out_channels / oc, s.in_channels / ic, ic, oc}, "weight"), s.pad, *w);
   if (!t.ok()) return t.status();
-  topi::Conv2dWinogradScheduleConfig config = topi::DefaultConv2dWinogradConfig(cpu);
+  topi::Conv2dWinogradScheduleConfig config = topi::DefaultConv2dWinogradConfig(m, cpu);
   absl::StatusOr<topi::ScheduledOp> op = topi::ScheduleConv2dWinograd(config, *t);
   if (!op.ok()) return op.status();
   absl::StatusOr<bench::OurKernel> k = bench::OurScheduled(*op, "conv2d_winograd", "");

@@ -49,7 +49,8 @@ void AddTuneCommand(CLI::App& app, tunefarm::tools::TuneCommandOptions& t, CLI::
   cmd->add_option("--workload", t.workload,
                   "Workload key, e.g. matmul:1024,1024,1024 (templates: matmul M,N,K; dense "
                   "M,N,K; batch_matmul B,M,N,K; conv2d and conv2d_nchwc N,C,H,W,O,KH,KW,stride,"
-                  "pad; depthwise_conv2d and depthwise_conv2d_nchwc N,C,H,W,KH,KW,stride,pad)");
+                  "pad; depthwise_conv2d and depthwise_conv2d_nchwc N,C,H,W,KH,KW,stride,pad; "
+                  "conv2d_winograd_nchwc N,C,H,W,O,3,3,1,pad,ic_block,oc_block)");
   cmd->add_option("--template", t.script,
                   "A TE script declaring knobs with cfg (instead of "
                   "--workload)");

@@ -187,7 +187,8 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(
       return topi::ScheduleDepthwiseConv2dNchwc(config, t, epilogue_of_reduced);
     }
     case AnchorTemplate::kConv2dWinogradNchwc: {
-      const topi::Conv2dWinogradScheduleConfig config = topi::DefaultConv2dWinogradConfig(cpu);
+      const topi::Conv2dWinogradScheduleConfig config =
+          topi::DefaultConv2dWinogradConfig(winograd.tile, cpu);
       topi::Conv2dWinogradTensors t{a.data,           a.weight,  winograd.rows, winograd.tiles,
                                     winograd.product, a.reduced, winograd.tile, 0};
       *description = absl::StrCat("conv2d_winograd_nchwc template F(", winograd.tile, "x",

@@ -136,12 +136,13 @@ absl::StatusOr<Conv2dWinogradTensors> Conv2dWinogradCompute(const te::Tensor& da
 }
 
 std::string Conv2dWinogradScheduleConfig::ToString() const {
-  return absl::StrCat("winograd, ", vector_lanes, " lanes, ", reg_p, " tiles per register block",
-                      parallel ? ", parallel" : "");
+  return absl::StrCat("F(", tile, "x", tile, ", 3x3), ", vector_lanes, " lanes, ", reg_p,
+                      " tiles per register block", parallel ? ", parallel" : "");
 }
 
-Conv2dWinogradScheduleConfig DefaultConv2dWinogradConfig(const CpuInfo& cpu) {
+Conv2dWinogradScheduleConfig DefaultConv2dWinogradConfig(int64_t tile, const CpuInfo& cpu) {
   Conv2dWinogradScheduleConfig c;
+  c.tile = tile;
   c.vector_lanes = cpu.Lanes(4);
   c.reg_p = 4;
   c.parallel = cpu.cores > 1;
@@ -154,6 +155,11 @@ absl::StatusOr<ScheduledOp> ScheduleConv2dWinograd(const Conv2dWinogradScheduleC
   if (config.vector_lanes <= 0 || config.reg_p <= 0) {
     return absl::InvalidArgumentError(
         "conv2d_winograd schedule: vector_lanes and reg_p must be positive");
+  }
+  if (config.tile != t.m) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("conv2d_winograd schedule: the config's tile ", config.tile,
+                     " is not the compute's ", t.m));
   }
   const te::Tensor& result = output.defined() ? output : t.out;
   schedule::Schedule s = schedule::Schedule::Create({result.op()});

@@ -39,6 +39,7 @@ absl::StatusOr<Conv2dWinogradTensors> Conv2dWinogradCompute(const te::Tensor& da
                                                             const WinogradMatrices& w);
 
 struct Conv2dWinogradScheduleConfig {
+  int64_t tile = 4;  // m of F(m x m, 3x3): the compute's, which the config must match
   int64_t vector_lanes = 8;
   // Tiles per register block of the product: each weight vector loaded is used this many times.
   int64_t reg_p = 4;
@@ -46,7 +47,8 @@ struct Conv2dWinogradScheduleConfig {
   std::string ToString() const;
 };
 
-Conv2dWinogradScheduleConfig DefaultConv2dWinogradConfig(const CpuInfo& cpu);
+// For F(tile x tile, 3x3) on `cpu`: 4 tiles per register block, parallel on several cores.
+Conv2dWinogradScheduleConfig DefaultConv2dWinogradConfig(int64_t tile, const CpuInfo& cpu);
 
 // Each stage a loop nest of its own, channels innermost (vectorized where the block is whole
 // vectors), the transforms' sums and the output tile's pixels unrolled so that their constant

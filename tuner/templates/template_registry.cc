@@ -12,6 +12,7 @@
 #include "tuner/target_cpu.h"
 #include "tuner/templates/conv2d_nchwc_template.h"
 #include "tuner/templates/conv2d_template.h"
+#include "tuner/templates/conv2d_winograd_template.h"
 #include "tuner/templates/depthwise_conv2d_nchwc_template.h"
 #include "tuner/templates/depthwise_conv2d_template.h"
 #include "tuner/templates/gemm_template.h"
@@ -45,6 +46,7 @@ std::vector<Entry>& Registry() {
         {templates::BatchMatmulTemplateInfo(), &templates::MakeBatchMatmulTemplate},
         {templates::Conv2dTemplateInfo(), &templates::MakeConv2dTemplate},
         {templates::Conv2dNchwcTemplateInfo(), &templates::MakeConv2dNchwcTemplate},
+        {templates::Conv2dWinogradNchwcTemplateInfo(), &templates::MakeConv2dWinogradNchwcTemplate},
         {templates::DenseTemplateInfo(), &templates::MakeDenseTemplate},
         {templates::DepthwiseConv2dTemplateInfo(), &templates::MakeDepthwiseConv2dTemplate},
         {templates::DepthwiseConv2dNchwcTemplateInfo(),

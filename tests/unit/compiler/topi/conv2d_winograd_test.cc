@@ -47,6 +47,7 @@ void Check(const BackendCase& backend, const WinogradCase& c) {
       Placeholder(bdata.shape(), "data"), Placeholder(weight.shape(), "weight"), c.pad, *w);
   ASSERT_TRUE(t.ok()) << t.status();
   Conv2dWinogradScheduleConfig config;
+  config.tile = c.m;
   config.vector_lanes = 4;
   absl::StatusOr<ScheduledOp> op = ScheduleConv2dWinograd(config, *t);
   ASSERT_TRUE(op.ok()) << op.status();
