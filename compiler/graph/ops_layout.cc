@@ -67,13 +67,22 @@ InferResult InferFromNchwc(const InferContext& ctx) {
   return OneOutput(ctx, ctx.inputs[0].dtype, {x[0], *channels, x[2], x[3]});
 }
 
-InferResult InferConv2dNchwc(const InferContext& ctx) {
+namespace {
+
+// Data [N][CB][H][W][c] and a weight of `weight_rank` of one float dtype, and an optional bias.
+absl::Status ExpectBlockedConvInputs(const InferContext& ctx, int weight_rank) {
   absl::Status s = ExpectInputCount(ctx, 2, 3);
   if (s.ok()) s = ExpectSameDtype(ctx);
   if (s.ok()) s = ExpectFloat(ctx, 0);
   if (s.ok()) s = ExpectRank(ctx, 0, 5, "data");
-  if (s.ok()) s = ExpectRank(ctx, 1, 6, "weight");
-  if (!s.ok()) return s;
+  if (s.ok()) s = ExpectRank(ctx, 1, weight_rank, "weight");
+  return s;
+}
+
+}  // namespace
+
+InferResult InferConv2dNchwc(const InferContext& ctx) {
+  if (absl::Status s = ExpectBlockedConvInputs(ctx, 6); !s.ok()) return s;
   const std::vector<int64_t>& x = ctx.inputs[0].shape;
   const std::vector<int64_t>& w = ctx.inputs[1].shape;
   if (w[1] != x[1] || w[4] != x[4]) {
@@ -88,12 +97,7 @@ InferResult InferConv2dNchwc(const InferContext& ctx) {
 }
 
 InferResult InferDepthwiseConv2dNchwc(const InferContext& ctx) {
-  absl::Status s = ExpectInputCount(ctx, 2, 3);
-  if (s.ok()) s = ExpectSameDtype(ctx);
-  if (s.ok()) s = ExpectFloat(ctx, 0);
-  if (s.ok()) s = ExpectRank(ctx, 0, 5, "data");
-  if (s.ok()) s = ExpectRank(ctx, 1, 4, "weight");
-  if (!s.ok()) return s;
+  if (absl::Status s = ExpectBlockedConvInputs(ctx, 4); !s.ok()) return s;
   const std::vector<int64_t>& x = ctx.inputs[0].shape;
   const std::vector<int64_t>& w = ctx.inputs[1].shape;
   if (w[0] != x[1] || w[3] != x[4]) {
@@ -106,6 +110,8 @@ InferResult InferDepthwiseConv2dNchwc(const InferContext& ctx) {
   return BlockedWindowOutput(ctx, w[1], w[2], x[1], x[4]);
 }
 
+namespace {
+
 // A winograd tile side the transforms support (F(m x m, 3x3), m + 2 points at most 8).
 absl::StatusOr<int64_t> WinogradTile(const InferContext& ctx) {
   absl::StatusOr<int64_t> tile = ctx.node.attrs.Int("tile", 0);
@@ -115,6 +121,8 @@ absl::StatusOr<int64_t> WinogradTile(const InferContext& ctx) {
   }
   return *tile;
 }
+
+}  // namespace
 
 InferResult InferWinogradWeight(const InferContext& ctx) {
   absl::Status s = ExpectInputCount(ctx, 1, 1);
@@ -133,12 +141,7 @@ InferResult InferWinogradWeight(const InferContext& ctx) {
 }
 
 InferResult InferConv2dWinogradNchwc(const InferContext& ctx) {
-  absl::Status s = ExpectInputCount(ctx, 2, 3);
-  if (s.ok()) s = ExpectSameDtype(ctx);
-  if (s.ok()) s = ExpectFloat(ctx, 0);
-  if (s.ok()) s = ExpectRank(ctx, 0, 5, "data");
-  if (s.ok()) s = ExpectRank(ctx, 1, 6, "weight");
-  if (!s.ok()) return s;
+  if (absl::Status s = ExpectBlockedConvInputs(ctx, 6); !s.ok()) return s;
   absl::StatusOr<int64_t> tile = WinogradTile(ctx);
   if (!tile.ok()) return tile.status();
   const std::vector<int64_t>& x = ctx.inputs[0].shape;

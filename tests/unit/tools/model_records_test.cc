@@ -36,20 +36,25 @@ namespace fs = std::filesystem;
 const fs::path kCase = "/usr/share/libonnx-testdata/data/node/test_conv_with_strides_padding";
 constexpr const char* kWorkload = "conv2d:1,1,7,5,1,3,3,2,1:float32";
 
-std::string NewDatabase(const std::string& config_json, const std::string& workload = kWorkload) {
-  const std::string path =
-      ::testing::TempDir() + "/model_records_" + std::to_string(getpid()) + ".db";
-  fs::remove(path);
-  auto store = tuner::RecordStore::Open(path);
-  EXPECT_TRUE(store.ok()) << store.status();
+void AddRecord(const std::string& db, const std::string& workload, const std::string& config,
+               std::vector<double> repeat_seconds) {
+  auto store = tuner::RecordStore::Open(db);
+  ASSERT_TRUE(store.ok()) << store.status();
   tuner::Record r;
   r.workload_key = workload;
   r.target = *tuner::CanonicalTarget("llvm");
   r.device_key = "box";
-  r.config_json = config_json;
-  r.repeat_seconds = {0.0005, 0.0004, 0.0006};
+  r.config_json = config;
+  r.repeat_seconds = std::move(repeat_seconds);
   r.measured_by = "local";
-  EXPECT_TRUE((*store)->Insert(r).ok());
+  ASSERT_TRUE((*store)->Insert(r).ok());
+}
+
+std::string NewDatabase(const std::string& config_json, const std::string& workload = kWorkload) {
+  const std::string path =
+      ::testing::TempDir() + "/model_records_" + std::to_string(getpid()) + ".db";
+  fs::remove(path);
+  AddRecord(path, workload, config_json, {0.0005, 0.0004, 0.0006});
   return path;
 }
 
@@ -110,20 +115,6 @@ std::vector<std::string> TaskKeys(const std::string& model) {
   return keys;
 }
 
-void AddRecord(const std::string& db, const std::string& workload, const std::string& config,
-               double seconds) {
-  auto store = tuner::RecordStore::Open(db);
-  ASSERT_TRUE(store.ok()) << store.status();
-  tuner::Record r;
-  r.workload_key = workload;
-  r.target = *tuner::CanonicalTarget("llvm");
-  r.device_key = "box";
-  r.config_json = config;
-  r.repeat_seconds = {seconds};
-  r.measured_by = "local";
-  ASSERT_TRUE((*store)->Insert(r).ok());
-}
-
 TEST(ModelRecordsTest, AModelsConvTasksFixTheBlocksOfItsLayout) {
   // The first conv: 3 input channels in one block, 40 outputs in blocks of two vectors; the
   // second reads its input in the block the first writes.
@@ -159,8 +150,8 @@ TEST(ModelRecordsTest, ABlockedConvIsBuiltWithTheRecordOfItsLayoutsTask) {
 
   const std::string db = ::testing::TempDir() + "/chained_" + std::to_string(getpid()) + ".db";
   fs::remove(db);
-  AddRecord(db, keys[1], space::ConfigToJson(*tuned), 0.0005);
-  AddRecord(db, free_key, space::ConfigToJson(*tuned), 0.0001);
+  AddRecord(db, keys[1], space::ConfigToJson(*tuned), {0.0005});
+  AddRecord(db, free_key, space::ConfigToJson(*tuned), {0.0001});
   ModelBuildOptions build;
   build.file = model;
   build.output = ::testing::TempDir() + "/chained_" + std::to_string(getpid()) + ".so";

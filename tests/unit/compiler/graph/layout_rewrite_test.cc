@@ -17,6 +17,7 @@ namespace tunefarm::graph {
 namespace {
 
 using testing::Op;
+using testing::OpCounts;
 
 constexpr DLDataType kF32{kDLFloat, 32, 1};
 
@@ -24,12 +25,6 @@ ValueId Conv(Graph& g, ValueId x, int64_t in, int64_t out, int64_t groups = 1) {
   ValueId w = g.AddConstant("", *runtime::NDArray::Empty({out, in / groups, 3, 3}, kF32));
   return Op(g, OpKind::kConv2d, {x, w},
             {{"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"groups", groups}});
-}
-
-std::map<std::string, int> OpCounts(const Graph& g) {
-  std::map<std::string, int> counts;
-  for (const Node& n : g.nodes()) ++counts[std::string(GetOpInfo(n.op).name)];
-  return counts;
 }
 
 Graph Rewritten(Graph g) {

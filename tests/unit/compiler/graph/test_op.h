@@ -3,10 +3,13 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <map>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "compiler/graph/graph.h"
+#include "compiler/graph/op_registry.h"
 
 namespace tunefarm::graph::testing {
 
@@ -14,6 +17,13 @@ inline ValueId Op(Graph& g, OpKind op, std::vector<ValueId> inputs, Attributes a
   absl::StatusOr<std::vector<ValueId>> out = g.AddOp(op, "", std::move(attrs), std::move(inputs));
   EXPECT_TRUE(out.ok()) << out.status();
   return out.ok() ? (*out)[0] : -1;
+}
+
+// How many nodes of each op the graph has, by op name.
+inline std::map<std::string, int> OpCounts(const Graph& g) {
+  std::map<std::string, int> counts;
+  for (const Node& n : g.nodes()) ++counts[std::string(GetOpInfo(n.op).name)];
+  return counts;
 }
 
 }  // namespace tunefarm::graph::testing

@@ -17,6 +17,7 @@ namespace tunefarm::graph {
 namespace {
 
 using testing::Op;
+using testing::OpCounts;
 
 constexpr DLDataType kF32{kDLFloat, 32, 1};
 
@@ -25,12 +26,6 @@ ValueId Conv(Graph& g, ValueId x, int64_t in, int64_t out, int64_t stride) {
   return Op(g, OpKind::kConv2d, {x, w},
             {{"pads", std::vector<int64_t>{1, 1, 1, 1}},
              {"strides", std::vector<int64_t>{stride, stride}}});
-}
-
-std::map<std::string, int> OpCounts(const Graph& g) {
-  std::map<std::string, int> counts;
-  for (const Node& n : g.nodes()) ++counts[std::string(GetOpInfo(n.op).name)];
-  return counts;
 }
 
 Graph Rewritten(Graph g) {
