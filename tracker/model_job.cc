@@ -36,7 +36,7 @@ bool PrintableAscii(std::string_view s) {
 std::string ModelJobSpecToJson(const ModelJobSpec& spec) {
   Json tasks = Json::array();
   for (const ModelTaskSpec& t : spec.tasks) {
-    tasks.push_back({{"workload", t.workload}, {"weight", t.weight}});
+    tasks.push_back({{"workload", t.workload}, {"weight", t.weight}, {"layer", t.layer}});
   }
   Json j{{"model_name", spec.model_name},
          {"tasks", tasks},
@@ -101,6 +101,7 @@ absl::StatusOr<ModelJobSpec> ModelJobSpecFromJson(std::string_view json) {
     runtime::measure::JsonFieldReader tr(t, "model job spec", "tasks.");
     tr.String("workload", &task.workload);
     tr.Number("weight", &task.weight);
+    tr.Int("layer", &task.layer);  // absent in specs stored before alternatives: -1
     if (!tr.status().ok()) return tr.status();
     spec.tasks.push_back(std::move(task));
   }
@@ -124,6 +125,10 @@ absl::Status ValidateModelJobSpec(const ModelJobSpec& spec, int max_trials) {
     }
     if (spec.tasks[i].workload.empty()) {
       return Invalid(absl::StrCat("task ", i, " has no workload"));
+    }
+    if (spec.tasks[i].layer < -1 || spec.tasks[i].layer >= kMaxModelTasks) {
+      return Invalid(absl::StrCat("task ", i, " has layer ", spec.tasks[i].layer,
+                                  "; it must be -1 (its own) or in 0..", kMaxModelTasks - 1));
     }
     for (size_t k = 0; k < i; ++k) {
       if (spec.tasks[k].workload == spec.tasks[i].workload) {

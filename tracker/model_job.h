@@ -17,6 +17,9 @@ namespace tunefarm::tracker {
 struct ModelTaskSpec {
   std::string workload;  // the template workload key of the task's anchor op
   double weight = 1;     // how many of the model's fused groups run it
+  // Tasks with the same layer (>= 0) are alternative algorithms of the same groups (a conv's
+  // direct and Winograd forms): the estimate counts the faster. -1: a layer of its own.
+  int layer = -1;
 };
 
 struct ModelJobSpec {
@@ -60,6 +63,7 @@ absl::Status ValidateModelLatency(const ModelLatency& latency);
 struct ModelTaskStatus {
   std::string workload_key;
   double weight = 1;
+  int layer = -1;      // ModelTaskSpec::layer
   std::string job_id;  // "" until the task is first given trials
   int trials = 0;      // given so far
   int trials_done = 0;
@@ -75,8 +79,8 @@ struct ModelJobStatus {
   std::string device_key;
   int trials = 0;       // the budget
   int trials_done = 0;  // recorded by its tasks' jobs
-  // Sum over the tasks of weight x best time: the tuned kernels' share of the model's latency.
-  // 0 until every task has a result.
+  // Sum over the layers of weight x their fastest task's best time (tuner::EstimatedModelSeconds):
+  // the tuned kernels' share of the model's latency. 0 until every layer has a result.
   double estimated_seconds = 0;
   std::string message;
   int64_t created_ms = 0;

@@ -18,6 +18,7 @@
 #include "absl/strings/str_format.h"
 #include "spdlog/spdlog.h"
 #include "tracker/job_table.h"
+#include "tuner/model_latency_estimate.h"
 #include "tuner/task_scheduler.h"
 
 namespace tunefarm::tracker {
@@ -46,7 +47,9 @@ tuner::TaskSchedulerOptions SchedulerOptions(const ModelJobSpec& spec) {
 std::unique_ptr<tuner::TaskScheduler> MakeScheduler(const ModelJobSpec& spec,
                                                     const ModelJobStatus& status) {
   std::vector<tuner::ScheduledTask> tasks;
-  for (const ModelTaskStatus& t : status.tasks) tasks.push_back({t.workload_key, t.weight});
+  for (const ModelTaskStatus& t : status.tasks) {
+    tasks.push_back({t.workload_key, t.weight, t.layer});
+  }
   return std::make_unique<tuner::TaskScheduler>(std::move(tasks), SchedulerOptions(spec));
 }
 
@@ -67,12 +70,12 @@ void ApplyJob(const JobStatus& job, ModelTaskStatus& task) {
 // Totals derived from the tasks.
 void SumTasks(ModelJobStatus& s) {
   s.trials_done = 0;
-  double estimated = 0;
+  std::vector<tuner::TaskBest> bests;
   for (const ModelTaskStatus& t : s.tasks) {
     s.trials_done += t.trials_done;
-    estimated = (estimated >= 0 && t.best_seconds > 0) ? estimated + t.weight * t.best_seconds : -1;
+    bests.push_back({t.layer, t.weight, t.best_seconds});
   }
-  s.estimated_seconds = std::max(estimated, 0.0);
+  s.estimated_seconds = tuner::EstimatedModelSeconds(bests).value_or(0);
 }
 
 }  // namespace
@@ -160,6 +163,7 @@ struct ModelJobManager::Impl {
       ModelTaskStatus task;
       task.workload_key = t.workload;
       task.weight = t.weight;
+      task.layer = t.layer;
       s.tasks.push_back(std::move(task));
     }
     for (const JobStatus& j : jobs.ListOfModelJob(row.id)) {
@@ -414,6 +418,7 @@ absl::StatusOr<ModelJobStatus> ModelJobManager::Submit(const ModelJobSpec& spec)
     ModelTaskStatus task;
     task.workload_key = check->workload_key;
     task.weight = spec.tasks[i].weight;
+    task.layer = spec.tasks[i].layer;
     s.tasks.push_back(std::move(task));
     s.target = check->target;
   }

@@ -1,6 +1,9 @@
 #include "tuner/model_tasks.h"
 
 #include <algorithm>
+#include <map>
+
+#include "compiler/graph/winograd_rewrite.h"
 
 namespace tunefarm::tuner {
 namespace {
@@ -65,6 +68,17 @@ std::optional<Workload> BlockedConvWorkload(const graph::Graph& g, const graph::
     return Workload{"conv2d_nchwc",
                     {x[0], channels, x[2], x[3], filters, w[2], w[3], stride, pad, x[4], w[5]}};
   }
+  if (node.op == graph::OpKind::kConv2dWinogradNchwc && x.size() == 5) {
+    // The weight is transformed: the channels and the oc block are read off the attributes and
+    // the output, and the window is 3x3 with the padding the conv kept.
+    const std::vector<int64_t>& y = g.value(node.outputs[0]).type.shape;
+    const std::optional<int64_t> winograd_pad = graph::WinogradPadding(g, node);
+    if (y.size() != 5 || !winograd_pad) return std::nullopt;
+    const int64_t channels = node.attrs.Int("in_channels", x[1] * x[4]).value_or(0);
+    const int64_t filters = node.attrs.Int("channels", y[1] * y[4]).value_or(0);
+    return Workload{"conv2d_winograd_nchwc",
+                    {x[0], channels, x[2], x[3], filters, 3, 3, 1, *winograd_pad, x[4], y[4]}};
+  }
   if (node.op == graph::OpKind::kDepthwiseConv2dNchwc && x.size() == 5 && w.size() == 4) {
     const int64_t channels = node.attrs.Int("channels", x[1] * x[4]).value_or(0);
     return Workload{"depthwise_conv2d_nchwc",
@@ -89,12 +103,16 @@ std::optional<Workload> GemmWorkload(const graph::Graph& g, const graph::Node& n
 
 std::optional<Workload> AnchorWorkload(const graph::Graph& graph, const graph::FusedGroup& group) {
   if (group.anchor < 0) return std::nullopt;
-  const graph::Node& node = graph.nodes()[group.anchor];
+  return NodeWorkload(graph, graph.nodes()[group.anchor]);
+}
+
+std::optional<Workload> NodeWorkload(const graph::Graph& graph, const graph::Node& node) {
   if (node.inputs.size() < 2 || !IsFloat32(graph.value(node.inputs[0]).type)) return std::nullopt;
   switch (node.op) {
     case graph::OpKind::kConv2d:
       return ConvWorkload(graph, node);
     case graph::OpKind::kConv2dNchwc:
+    case graph::OpKind::kConv2dWinogradNchwc:
     case graph::OpKind::kDepthwiseConv2dNchwc:
       return BlockedConvWorkload(graph, node);
     case graph::OpKind::kGemm:
@@ -105,17 +123,34 @@ std::optional<Workload> AnchorWorkload(const graph::Graph& graph, const graph::F
   }
 }
 
-std::vector<ModelTask> ExtractModelTasks(const graph::Graph& graph, const graph::FusionPlan& plan) {
+std::vector<Workload> AnchorWorkloads(const graph::Graph& graph, const graph::FusedGroup& group,
+                                      TaskAlgorithms algorithms) {
+  std::optional<Workload> built = AnchorWorkload(graph, group);
+  if (!built) return {};
+  const graph::Node& node = graph.nodes()[group.anchor];
+  if (algorithms == TaskAlgorithms::kBuilt || !graph::WinogradPadding(graph, node)) {
+    return {*built};
+  }
+  return {Workload{"conv2d_nchwc", built->args}, Workload{"conv2d_winograd_nchwc", built->args}};
+}
+
+std::vector<ModelTask> ExtractModelTasks(const graph::Graph& graph, const graph::FusionPlan& plan,
+                                         TaskAlgorithms algorithms) {
   std::vector<ModelTask> tasks;
+  std::map<std::string, int> layers;  // the key of a layer class's first workload -> its number
   for (size_t i = 0; i < plan.groups.size(); ++i) {
-    std::optional<Workload> w = AnchorWorkload(graph, plan.groups[i]);
-    if (!w) continue;
-    auto same = std::find_if(tasks.begin(), tasks.end(),
-                             [&](const ModelTask& t) { return t.workload == *w; });
-    if (same == tasks.end()) {
-      tasks.push_back({*w, {static_cast<int>(i)}});
-    } else {
-      same->groups.push_back(static_cast<int>(i));
+    const std::vector<Workload> workloads = AnchorWorkloads(graph, plan.groups[i], algorithms);
+    if (workloads.empty()) continue;
+    const int layer =
+        layers.try_emplace(workloads.front().Key(), static_cast<int>(layers.size())).first->second;
+    for (const Workload& w : workloads) {
+      auto same = std::find_if(tasks.begin(), tasks.end(),
+                               [&](const ModelTask& t) { return t.workload == w; });
+      if (same == tasks.end()) {
+        tasks.push_back({w, {static_cast<int>(i)}, layer});
+      } else {
+        same->groups.push_back(static_cast<int>(i));
+      }
     }
   }
   return tasks;

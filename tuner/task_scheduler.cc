@@ -4,6 +4,8 @@
 #include <limits>
 #include <utility>
 
+#include "tuner/model_latency_estimate.h"
+
 namespace tunefarm::tuner {
 
 TaskScheduler::TaskScheduler(std::vector<ScheduledTask> tasks, TaskSchedulerOptions options)
@@ -91,16 +93,29 @@ double TaskScheduler::Gradient(int task) const {
     const int dt = s.history[now].first - s.history[then].first;
     if (dt > 0) backward = (s.history[now].second - s.history[then].second) / dt;
   }
-  return options_.alpha * backward + (1 - options_.alpha) * forward;
+  const double gradient = options_.alpha * backward + (1 - options_.alpha) * forward;
+  // Trials spent on the slower algorithm of a layer change nothing until it is the faster.
+  double layer_best = s.best_seconds;
+  for (int i = 0; i < size(); ++i) {
+    if (tasks_[i].layer >= 0 && tasks_[i].layer == tasks_[task].layer &&
+        state_[i].best_seconds > 0) {
+      layer_best = std::min(layer_best, state_[i].best_seconds);
+    }
+  }
+  const double gap = s.best_seconds - layer_best;
+  // The optimistic guess alone would promise anything after a warm-up batch: tuning more than
+  // halves a kernel's time rarely, so no more is counted on.
+  const double reach =
+      std::min(-gradient * s.trials / std::max(1, s.batches) * options_.window, s.best_seconds / 2);
+  return gap > 0 && reach < gap ? 0 : gradient;
 }
 
 std::optional<double> TaskScheduler::EstimatedSeconds() const {
-  double total = 0;
+  std::vector<TaskBest> bests;
   for (int i = 0; i < size(); ++i) {
-    if (state_[i].best_seconds <= 0) return std::nullopt;
-    total += tasks_[i].weight * state_[i].best_seconds;
+    bests.push_back({tasks_[i].layer, tasks_[i].weight, state_[i].best_seconds});
   }
-  return total;
+  return EstimatedModelSeconds(bests);
 }
 
 }  // namespace tunefarm::tuner

@@ -1,9 +1,10 @@
 // TaskScheduler: spreads one trial budget over a model's tuning tasks. Each batch goes to the
-// task expected to cut the model's latency (sum over tasks of weight x best time) the most per
-// trial: its weight times how fast its best time has been falling lately, blended with an
-// optimistic guess from its best time so far (the gradient scheduling of Ansor's paper). Every
-// task first gets one batch, so each has a time to reason about. A policy only: the caller runs
-// the batches (locally or as farm jobs) and reports what they found.
+// task expected to cut the model's latency (model_latency_estimate.h) the most per trial: its
+// weight times how fast its best time has been falling lately, blended with an optimistic guess
+// from its best time so far (the gradient scheduling of Ansor's paper). Every task first gets one
+// batch, so each has a time to reason about. A layer's alternative algorithms compete: one behind
+// the layer's fastest is worth trials only while its pace could overtake it soon. A policy only:
+// the caller runs the batches (locally or as farm jobs) and reports what they found.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,7 @@ namespace tunefarm::tuner {
 struct ScheduledTask {
   std::string key;    // the workload key, for messages
   double weight = 1;  // how many times one run of the model runs it
+  int layer = -1;     // tasks with the same layer >= 0 are alternatives (see TaskBest)
 };
 
 struct TaskSchedulerOptions {
@@ -49,7 +51,7 @@ class TaskScheduler {
   // The task will propose nothing more (its space is exhausted, it stopped early, or it failed).
   void Finish(int task);
 
-  // Sum of weight x best time over the tasks; nullopt while a task has no result.
+  // EstimatedModelSeconds of the tasks' best times; nullopt while a layer has no result.
   std::optional<double> EstimatedSeconds() const;
   int trials(int task) const { return state_[task].trials; }
   double best_seconds(int task) const { return state_[task].best_seconds; }
@@ -58,7 +60,9 @@ class TaskScheduler {
   const ScheduledTask& task(int i) const { return tasks_[i]; }
 
   // d(model latency) / d(trials of `task`): negative while more trials are expected to help.
-  // Exposed for tests and the dashboard's "expected gain".
+  // An alternative slower than its layer's fastest gets 0 unless, at its recent pace, `window`
+  // more of its batches would overtake it (counting on at most halving its time). Exposed for tests
+  // and the dashboard's "expected gain".
   double Gradient(int task) const;
 
  private:

@@ -8,11 +8,10 @@
 #include "compiler/graph/layout_rewrite.h"
 #include "compiler/graph/pack_weights.h"
 #include "compiler/graph/simplify_inference.h"
-#include "compiler/graph/winograd_rewrite.h"
 
 namespace tunefarm::graph {
 
-std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target) {
+std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target, WinogradChooser winograd) {
   std::vector<GraphPass> passes = {
       {"simplify_inference", SimplifyInference},
       {"fold_scales", FoldScales},
@@ -22,7 +21,9 @@ std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target) {
     passes.push_back({"layout_rewrite", [cpu = target.cpu](Graph g) {
                         return RewriteLayoutNchwc(std::move(g), cpu);
                       }});
-    passes.push_back({"winograd", RewriteWinograd});
+    passes.push_back({"winograd", [choose = std::move(winograd)](Graph g) {
+                        return RewriteWinograd(std::move(g), choose);
+                      }});
   }
   passes.push_back({"constant_folding", FoldConstants});
   passes.push_back({"common_subexpression", EliminateCommonSubexpressions});

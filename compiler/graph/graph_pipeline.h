@@ -6,13 +6,15 @@
 
 #include "compiler/graph/graph_pass.h"
 #include "compiler/graph/kernel_target.h"
+#include "compiler/graph/winograd_rewrite.h"
 
 namespace tunefarm::graph {
 
 // simplify_inference, fold_scales, pack_weights, layout_rewrite (CPU targets: the NCHW[c]c
 // layout for the CPU's vectors; GPU templates read NCHW), winograd (CPU targets: the 3x3 stride-1
-// convs it speeds up), constant_folding (which evaluates the
-// packed weights), common_subexpression, dead_code, fuse_ops.
-std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target);
+// convs `winograd` chooses it for), constant_folding (which evaluates the packed weights),
+// common_subexpression, dead_code, fuse_ops.
+std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target,
+                                          WinogradChooser winograd = DefaultWinogradTile);
 
 }  // namespace tunefarm::graph

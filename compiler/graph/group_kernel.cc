@@ -187,12 +187,15 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(
       return topi::ScheduleDepthwiseConv2dNchwc(config, t, epilogue_of_reduced);
     }
     case AnchorTemplate::kConv2dWinogradNchwc: {
+      const auto* tuned = std::get_if<topi::Conv2dWinogradScheduleConfig>(&given);
+      if (tuned != nullptr && tuned->tile != winograd.tile) tuned = nullptr;
       const topi::Conv2dWinogradScheduleConfig config =
-          topi::DefaultConv2dWinogradConfig(winograd.tile, cpu);
+          tuned != nullptr ? *tuned : topi::DefaultConv2dWinogradConfig(winograd.tile, cpu);
       topi::Conv2dWinogradTensors t{a.data,           a.weight,  winograd.rows, winograd.tiles,
                                     winograd.product, a.reduced, winograd.tile, 0};
-      *description = absl::StrCat("conv2d_winograd_nchwc template F(", winograd.tile, "x",
-                                  winograd.tile, ", 3x3), default (", config.ToString(), ")");
+      *description =
+          absl::StrCat("conv2d_winograd_nchwc template F(", winograd.tile, "x", winograd.tile,
+                       ", 3x3), ", tuned ? "tuned" : "default", " (", config.ToString(), ")");
       return topi::ScheduleConv2dWinograd(config, t, epilogue_of_reduced);
     }
     case AnchorTemplate::kNone:

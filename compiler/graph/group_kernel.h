@@ -15,6 +15,7 @@
 #include "compiler/ir/function.h"
 #include "compiler/topi/conv2d.h"
 #include "compiler/topi/conv2d_nchwc.h"
+#include "compiler/topi/conv2d_winograd.h"
 #include "compiler/topi/depthwise_conv2d_nchwc.h"
 #include "compiler/topi/window_schedule.h"
 
@@ -28,11 +29,12 @@ struct GroupKernel {
 };
 
 // A schedule config for a group's anchor template in place of its default: a tuning record's
-// (conv2d's, the window schedule of depthwise conv2d and pooling, or a blocked convolution's,
-// which applies only where its blocks are the layout's).
+// (conv2d's, the window schedule of depthwise conv2d and pooling, a blocked convolution's, which
+// applies only where its blocks are the layout's, or a Winograd conv's, only for its tile).
 using AnchorConfig =
     std::variant<std::monostate, topi::Conv2dScheduleConfig, topi::WindowScheduleConfig,
-                 topi::Conv2dNchwcScheduleConfig, topi::DepthwiseConv2dNchwcScheduleConfig>;
+                 topi::Conv2dNchwcScheduleConfig, topi::DepthwiseConv2dNchwcScheduleConfig,
+                 topi::Conv2dWinogradScheduleConfig>;
 
 // The kernel of `group` named `name` for `target`, with `config` for its anchor's CPU template
 // when it holds the template's kind (else the default config; GPU templates take their defaults).

@@ -15,26 +15,28 @@ bool AllEqual(const std::vector<int64_t>& v, int64_t x) {
   return true;
 }
 
-// The conv's uniform padding when Winograd applies to it (3x3, stride 1, dilation 1, padding 0
-// or 1 on every side), else -1.
-int64_t WinogradPad(const Graph& graph, const Node& node) {
-  if (node.op != OpKind::kConv2dNchwc || node.outputs.size() != 1 || node.inputs.size() < 2) {
-    return -1;
+}  // namespace
+
+std::optional<int64_t> WinogradPadding(const Graph& graph, const Node& node) {
+  if (node.op != OpKind::kConv2dNchwc && node.op != OpKind::kConv2dWinogradNchwc) {
+    return std::nullopt;
   }
+  if (node.outputs.size() != 1 || node.inputs.size() < 2) return std::nullopt;
   const std::vector<int64_t>& x = graph.value(node.inputs[0]).type.shape;
   const std::vector<int64_t>& w = graph.value(node.inputs[1]).type.shape;
   const std::vector<int64_t>& y = graph.value(node.outputs[0]).type.shape;
-  if (x.size() != 5 || y.size() != 5 || w.size() != 6 || w[2] != 3 || w[3] != 3) return -1;
+  if (x.size() != 5 || y.size() != 5 || w.size() != 6) return std::nullopt;
+  // A Winograd conv's weight is already transformed ([a][a][OB][CB][ic][oc]).
+  if (node.op == OpKind::kConv2dNchwc && (w[2] != 3 || w[3] != 3)) return std::nullopt;
   absl::StatusOr<std::vector<int64_t>> strides = node.attrs.Ints("strides", {1, 1});
   absl::StatusOr<std::vector<int64_t>> dilations = node.attrs.Ints("dilations", {1, 1});
   absl::StatusOr<std::vector<int64_t>> pads = node.attrs.Ints("pads", {0, 0, 0, 0});
-  if (!strides.ok() || !dilations.ok() || !pads.ok() || pads->empty()) return -1;
-  if (!AllEqual(*strides, 1) || !AllEqual(*dilations, 1)) return -1;
+  if (!strides.ok() || !dilations.ok() || !pads.ok() || pads->empty()) return std::nullopt;
+  if (!AllEqual(*strides, 1) || !AllEqual(*dilations, 1)) return std::nullopt;
   const int64_t pad = pads->front();
-  return (pad == 0 || pad == 1) && AllEqual(*pads, pad) ? pad : -1;
+  if ((pad != 0 && pad != 1) || !AllEqual(*pads, pad)) return std::nullopt;
+  return pad;
 }
-
-}  // namespace
 
 int64_t WinogradTileFor(int64_t out_height, int64_t in_channels, int64_t out_channels) {
   // bench/winograd_bench on a 2-core AMD EPYC (AVX-512), 1 thread: F(4x4) beats the direct
@@ -45,17 +47,26 @@ int64_t WinogradTileFor(int64_t out_height, int64_t in_channels, int64_t out_cha
   return 4;
 }
 
-absl::StatusOr<Graph> RewriteWinograd(Graph graph) {
+absl::StatusOr<int64_t> DefaultWinogradTile(const Graph& graph, const Node& node) {
+  const std::vector<int64_t>& x = graph.value(node.inputs[0]).type.shape;
+  const std::vector<int64_t>& y = graph.value(node.outputs[0]).type.shape;
+  const int64_t in_channels = node.attrs.Int("in_channels", x[1] * x[4]).value_or(0);
+  const int64_t channels = node.attrs.Int("channels", y[1] * y[4]).value_or(0);
+  return WinogradTileFor(y[2], in_channels, channels);
+}
+
+absl::StatusOr<Graph> RewriteWinograd(Graph graph, const WinogradChooser& choose) {
   GraphRebuilder rebuilt(graph);
   for (const Node& node : graph.nodes()) {
-    const int64_t pad = WinogradPad(graph, node);
     int64_t tile = 0;
-    if (pad >= 0) {
-      const std::vector<int64_t>& x = graph.value(node.inputs[0]).type.shape;
-      const std::vector<int64_t>& y = graph.value(node.outputs[0]).type.shape;
-      const int64_t in_channels = node.attrs.Int("in_channels", x[1] * x[4]).value_or(0);
-      const int64_t channels = node.attrs.Int("channels", y[1] * y[4]).value_or(0);
-      tile = WinogradTileFor(y[2], in_channels, channels);
+    if (node.op == OpKind::kConv2dNchwc && WinogradPadding(graph, node)) {
+      absl::StatusOr<int64_t> chosen = choose(graph, node);
+      if (!chosen.ok()) return chosen.status();
+      if (*chosen != 0 && *chosen != 2 && *chosen != 4 && *chosen != 6) {
+        return absl::InvalidArgumentError(absl::StrCat(node.name, ": Winograd tile ", *chosen,
+                                                       " (F(m x m, 3x3) takes m = 2, 4 or 6)"));
+      }
+      tile = *chosen;
     }
     if (tile == 0) {
       rebuilt.Copy(node);

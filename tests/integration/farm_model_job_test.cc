@@ -1,6 +1,7 @@
 // Model jobs on a real farm (tracker, `tunefarm worker` processes, 127.0.0.1): one budget spread
 // over a small CNN's tasks, each trial recorded once, through a worker kill -9, a tracker kill -9
 // and a cancel; the module built with the farm's records computes what the untuned one does.
+#include <algorithm>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -19,8 +20,9 @@ namespace {
 using ::testing::HasSubstr;
 using B = frontend::onnx::testing::OnnxModelBuilder;
 
-// A 3x3 conv used twice and a 1x1 conv: two tasks, weights 2 and 1 (16 channels, so that the
-// second 3x3 conv reads its input in the block the first reads x in: one layout, one task).
+// A 3x3 conv used twice and a 1x1 conv: three tasks, the 3x3 layer's direct and Winograd forms
+// (weight 2 each, alternatives of one layer) and the 1x1 conv (weight 1). 16 channels, so that
+// the second 3x3 conv reads its input in the block the first reads x in: one layout, one layer.
 std::string TwoTaskCnn() {
   B b(13);
   b.Input("x", {1, 16, 6, 6});
@@ -60,7 +62,7 @@ tracker::ModelJobSpec ModelSpec(const std::string& model, const std::string& key
   spec.model_name = "two_task_cnn.onnx";
   if (tasks.ok()) {
     for (const tuner::ModelTask& t : *tasks) {
-      spec.tasks.push_back({t.workload.Key(), static_cast<double>(t.groups.size())});
+      spec.tasks.push_back({t.workload.Key(), static_cast<double>(t.groups.size()), t.layer});
     }
   }
   spec.device_key = key;
@@ -108,9 +110,12 @@ int RecordsInDatabase(const Farm& farm) {
   return static_cast<int>(total);
 }
 
-// Each task's job recorded each of its trials once.
-void ExpectEachTrialRecordedOnce(Farm& farm, const tracker::ModelJobStatus& job) {
+// Each task's job recorded each of its trials once (and every task had one, unless
+// `some_never_ran`: a model job cancelled early).
+void ExpectEachTrialRecordedOnce(Farm& farm, const tracker::ModelJobStatus& job,
+                                 bool some_never_ran = false) {
   for (const tracker::ModelTaskStatus& t : job.tasks) {
+    if (some_never_ran && t.job_id.empty()) continue;
     ASSERT_FALSE(t.job_id.empty()) << t.workload_key << " never got trials";
     std::vector<tuner::Record> records = farm.JobRecords(t.job_id);
     EXPECT_EQ(static_cast<int>(records.size()), t.trials_done) << t.workload_key;
@@ -150,7 +155,7 @@ TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMa
   tune.output = farm.dir() + "/tuned.so";
   ASSERT_EQ(tools::RunModelTuneCommand(tune, nullptr, out, err), 0)
       << out.str() << err.str() << w1.Log();
-  EXPECT_THAT(out.str(), HasSubstr("2 tasks, 16 trials"));
+  EXPECT_THAT(out.str(), HasSubstr("3 tasks, 16 trials"));
   EXPECT_THAT(out.str(), HasSubstr("succeeded"));
   EXPECT_THAT(out.str(), HasSubstr("trials=16 tuned_kernels_ms="));
   // The last step: the tuned module written and timed end to end on a worker of the key.
@@ -165,13 +170,18 @@ TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMa
   const tracker::ModelJobStatus& job = listed->front();
   EXPECT_EQ(job.state, tracker::JobState::kSucceeded);
   EXPECT_EQ(job.trials_done, 16);
-  ASSERT_EQ(job.tasks.size(), 2u);
-  double estimate = 0;
+  ASSERT_EQ(job.tasks.size(), 3u);
   for (const tracker::ModelTaskStatus& t : job.tasks) {
     EXPECT_GE(t.trials_done, 4) << "every task gets a first batch";
     EXPECT_GT(t.best_seconds, 0);
-    estimate += t.weight * t.best_seconds;
   }
+  EXPECT_THAT(job.tasks[0].workload_key, ::testing::StartsWith("conv2d_nchwc:1,16,6,6,16,3,3,"));
+  EXPECT_THAT(job.tasks[1].workload_key, ::testing::StartsWith("conv2d_winograd_nchwc:"));
+  EXPECT_EQ(job.tasks[0].layer, job.tasks[1].layer);
+  EXPECT_NE(job.tasks[2].layer, job.tasks[0].layer);
+  // The 3x3 layer counts once, as its faster algorithm.
+  const double estimate = 2 * std::min(job.tasks[0].best_seconds, job.tasks[1].best_seconds) +
+                          job.tasks[2].best_seconds;
   EXPECT_NEAR(job.estimated_seconds, estimate, 1e-12);
   EXPECT_GT(job.latency.measured_seconds, 0);
   EXPECT_GT(job.latency.untuned_seconds, 0);
@@ -180,14 +190,16 @@ TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMa
   // The tasks' jobs are listed as jobs of the model job.
   absl::StatusOr<std::vector<tracker::JobStatus>> jobs = farm.Client()->ListJobs(true, 10);
   ASSERT_TRUE(jobs.ok());
-  ASSERT_EQ(jobs->size(), 2u);
+  ASSERT_EQ(jobs->size(), 3u);
   for (const tracker::JobStatus& j : *jobs) {
     EXPECT_EQ(j.model_job_id, job.id);
     ASSERT_GE(j.model_task, 0);
     EXPECT_EQ(job.tasks[j.model_task].job_id, j.id);
   }
 
-  // Built with the farm's records, the module computes what the untuned one does.
+  // Built with the farm's records, the module computes what the untuned one does: within
+  // Winograd's rounding where the records chose it for the 3x3 layer (F(6x6, 3x3)'s transforms
+  // have coefficients up to 10; the kernel tests allow it 1e-3).
   tools::ModelBuildOptions untuned;
   untuned.file = model;
   untuned.output = farm.dir() + "/untuned.so";
@@ -200,7 +212,7 @@ TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMa
   float scale = 0;
   for (float v : want) scale = std::max(scale, std::abs(v));
   for (size_t i = 0; i < want.size(); ++i) {
-    ASSERT_NEAR(got[i], want[i], 1e-5f * std::max(scale, 1.0f)) << "output " << i;
+    ASSERT_NEAR(got[i], want[i], 1e-3f * std::max(scale, 1.0f)) << "output " << i;
   }
 }
 
@@ -215,7 +227,7 @@ TEST(FarmModelJobTest, SurvivesAWorkerKillAndATrackerKillAndRecordsEachTrialOnce
   absl::StatusOr<tracker::ModelJobStatus> job =
       farm.Client()->SubmitModelJob(ModelSpec(TwoTaskCnn(), "mj-kill", 20));
   ASSERT_TRUE(job.ok()) << job.status();
-  ASSERT_EQ(job->tasks.size(), 2u);
+  ASSERT_EQ(job->tasks.size(), 3u);
 
   auto recorded = [&] {
     absl::StatusOr<tracker::ModelJobStatus> now = farm.Client()->GetModelJob(job->id);
@@ -272,7 +284,7 @@ TEST(FarmModelJobTest, CancelStopsItsTasksJobsAndKeepsTheirRecords) {
     ASSERT_TRUE(task_job.ok());
     EXPECT_TRUE(tracker::IsFinished(task_job->state)) << t.job_id;
   }
-  ExpectEachTrialRecordedOnce(farm, *cancelled);
+  ExpectEachTrialRecordedOnce(farm, *cancelled, /*some_never_ran=*/true);
   // Nothing more is given out once it is cancelled.
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   absl::StatusOr<tracker::ModelJobStatus> later = client->GetModelJob(job->id);

@@ -64,8 +64,16 @@ absl::StatusOr<OptimizedModel> OptimizeModel(const std::string& onnx_path,
   start = std::chrono::steady_clock::now();
   passes::PassOptions pass_options;
   pass_options.disabled_passes = options.disabled_passes;
+  graph::WinogradChooser winograd = graph::DefaultWinogradTile;
+  if (!options.db.empty()) {
+    absl::StatusOr<graph::WinogradChooser> by_records =
+        WinogradChoiceFromRecords(options.db, options.target, options.device_key, *cpu);
+    if (!by_records.ok()) return InPhase("records", by_records.status());
+    winograd = *std::move(by_records);
+  }
   absl::StatusOr<graph::Graph> optimized = graph::RunGraphPasses(
-      *std::move(imported), graph::DefaultGraphPasses(result.kernel_target), pass_options);
+      *std::move(imported), graph::DefaultGraphPasses(result.kernel_target, std::move(winograd)),
+      pass_options);
   if (!optimized.ok()) return InPhase("graph passes", optimized.status());
   result.graph = *std::move(optimized);
   result.passes_ms = MillisecondsSince(start);

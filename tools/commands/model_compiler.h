@@ -34,7 +34,8 @@ struct CompiledModel {
   double import_ms = 0, passes_ms = 0, kernels_ms = 0;
 };
 
-// A model imported and through the graph passes (with --db, its layouts from the records),
+// A model imported and through the graph passes (with --db, each 3x3 stride-1 conv's algorithm
+// from the records),
 // ready to be fused into kernels: what `model build` builds and `model tune` tunes.
 struct OptimizedModel {
   graph::Graph graph;

@@ -3,12 +3,15 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/graph/fusion.h"
+#include "compiler/graph/winograd_rewrite.h"
 #include "compiler/space/config_json.h"
 #include "compiler/topi/conv2d_knobs.h"
 #include "compiler/topi/conv2d_nchwc_knobs.h"
+#include "compiler/topi/conv2d_winograd_knobs.h"
 #include "compiler/topi/depthwise_conv2d_knobs.h"
 #include "compiler/topi/depthwise_conv2d_nchwc_knobs.h"
 #include "tuner/model_tasks.h"
@@ -52,6 +55,17 @@ absl::StatusOr<graph::AnchorConfig> ConfigOf(const tuner::Workload& w, const std
     if (!point.ok()) return point.status();
     absl::StatusOr<topi::Conv2dNchwcScheduleConfig> c =
         topi::Conv2dNchwcConfigFromKnobs(*point, cpu);
+    if (!c.ok()) return c.status();
+    return graph::AnchorConfig(*c);
+  }
+  if (w.template_name == "conv2d_winograd_nchwc") {
+    if (!blocks) return absl::InvalidArgumentError(absl::StrCat(w.Key(), ": no channel blocks"));
+    absl::StatusOr<space::Config> point = RecordPoint(space, json, [&](space::ConfigSpace& knobs) {
+      return topi::DefineConv2dWinogradKnobs(knobs, blocks->oc_block, cpu);
+    });
+    if (!point.ok()) return point.status();
+    absl::StatusOr<topi::Conv2dWinogradScheduleConfig> c =
+        topi::Conv2dWinogradConfigFromKnobs(*point, cpu);
     if (!c.ok()) return c.status();
     return graph::AnchorConfig(*c);
   }
@@ -127,12 +141,28 @@ absl::StatusOr<std::vector<Candidate>> OkCandidates(tuner::RecordStore& store,
   return out;
 }
 
+// The tile a config runs with: a Winograd config's m, 0 for the other templates'.
+int64_t TileOf(const graph::AnchorConfig& config) {
+  const auto* winograd = std::get_if<topi::Conv2dWinogradScheduleConfig>(&config);
+  return winograd != nullptr ? winograd->tile : 0;
+}
+
+// The fastest candidate, of those with `tile` when it is given.
+const Candidate* Fastest(const std::vector<Candidate>& candidates, std::optional<int64_t> tile) {
+  const Candidate* best = nullptr;
+  for (const Candidate& c : candidates) {
+    if (tile && TileOf(c.config) != *tile) continue;
+    if (best == nullptr || c.seconds < best->seconds) best = &c;
+  }
+  return best;
+}
+
 }  // namespace
 
 bool BuildAppliesRecordsOf(const tuner::Workload& workload) {
   const std::string& name = workload.template_name;
   return name == "conv2d" || name == "depthwise_conv2d" || name == "conv2d_nchwc" ||
-         name == "depthwise_conv2d_nchwc";
+         name == "depthwise_conv2d_nchwc" || name == "conv2d_winograd_nchwc";
 }
 
 absl::StatusOr<TunedGroups> TunedConfigsFromRecords(const graph::Graph& fused,
@@ -158,11 +188,12 @@ absl::StatusOr<TunedGroups> TunedConfigsFromRecords(const graph::Graph& fused,
           candidates.status().code(),
           absl::StrCat("the records of ", key, " in ", db, ": ", candidates.status().message()));
     }
-    // The workload fixes the blocks of the layout its groups have, so every record fits them all.
-    const Candidate* best = nullptr;
-    for (const Candidate& c : *candidates) {
-      if (best == nullptr || c.seconds < best->seconds) best = &c;
-    }
+    // The workload fixes the blocks of the layout its groups have, so every record fits them all;
+    // a Winograd conv's transformed weight fixes its tile too (the same for all its groups, since
+    // the algorithm is chosen per workload).
+    const graph::Node& anchor = fused.nodes()[plan.groups[task.groups.front()].anchor];
+    const int64_t tile = anchor.attrs.Int("tile", 0).value_or(0);
+    const Candidate* best = Fastest(*candidates, tile);
     if (best == nullptr) {
       tuned.missing.push_back(key);
       continue;
@@ -173,6 +204,43 @@ absl::StatusOr<TunedGroups> TunedConfigsFromRecords(const graph::Graph& fused,
     tuned.found.push_back(absl::StrCat(key, ": ", ms, " (", task.groups.size(), " groups)"));
   }
   return tuned;
+}
+
+absl::StatusOr<graph::WinogradChooser> WinogradChoiceFromRecords(const std::string& db,
+                                                                 const std::string& target,
+                                                                 const std::string& device_key,
+                                                                 const topi::CpuInfo& cpu) {
+  absl::StatusOr<std::string> canonical = tuner::CanonicalTarget(target);
+  if (!canonical.ok()) return canonical.status();
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> opened = tuner::RecordStore::Open(db);
+  if (!opened.ok()) return opened.status();
+  std::shared_ptr<tuner::RecordStore> store = *std::move(opened);
+  return [store, db, target = *canonical, device_key, cpu](
+             const graph::Graph& graph, const graph::Node& node) -> absl::StatusOr<int64_t> {
+    const std::optional<tuner::Workload> direct = tuner::NodeWorkload(graph, node);
+    if (!direct) return graph::DefaultWinogradTile(graph, node);
+    const tuner::Workload winograd{"conv2d_winograd_nchwc", direct->args};
+    const Candidate* fastest[2] = {nullptr, nullptr};
+    std::vector<Candidate> candidates[2];
+    for (int i = 0; i < 2; ++i) {
+      const tuner::Workload& w = i == 0 ? *direct : winograd;
+      absl::StatusOr<std::vector<Candidate>> ok = OkCandidates(*store, w, target, device_key, cpu);
+      if (!ok.ok()) {
+        return absl::Status(ok.status().code(), absl::StrCat("the records of ", w.Key(), " in ", db,
+                                                             ": ", ok.status().message()));
+      }
+      candidates[i] = *std::move(ok);
+      fastest[i] = Fastest(candidates[i], std::nullopt);
+    }
+    const int64_t winograd_tile = fastest[1] != nullptr ? TileOf(fastest[1]->config) : 0;
+    if (fastest[0] != nullptr && fastest[1] != nullptr) {
+      return fastest[1]->seconds < fastest[0]->seconds ? winograd_tile : 0;
+    }
+    // One algorithm measured says nothing of the other: the rule, with the measured tile.
+    absl::StatusOr<int64_t> rule = graph::DefaultWinogradTile(graph, node);
+    if (!rule.ok() || *rule == 0 || winograd_tile == 0) return rule;
+    return winograd_tile;
+  };
 }
 
 }  // namespace tunefarm::tools

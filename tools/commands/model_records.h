@@ -1,6 +1,7 @@
 // The schedules a records database holds for a model's kernels (`tunefarm model build --db DB
 // --device-key K`): for each fused group whose anchor is a tuning task (tuner/model_tasks.h), the
-// best record of its workload for the target and device key, as the anchor template's config.
+// best record of its workload for the target and device key, as the anchor template's config;
+// and, before that, each 3x3 stride-1 conv's algorithm (direct or Winograd) by its records.
 #pragma once
 
 #include <map>
@@ -10,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "compiler/graph/graph.h"
 #include "compiler/graph/group_kernel.h"
+#include "compiler/graph/winograd_rewrite.h"
 #include "compiler/topi/cpu_info.h"
 #include "tuner/workload.h"
 
@@ -32,5 +34,15 @@ absl::StatusOr<TunedGroups> TunedConfigsFromRecords(const graph::Graph& fused,
                                                     const std::string& target,
                                                     const std::string& device_key,
                                                     const topi::CpuInfo& cpu);
+
+// The winograd pass's choice for `model build --db`: for a conv with ok records of both its
+// conv2d_nchwc and conv2d_winograd_nchwc workloads on (target, device key), the faster best (the
+// Winograd record's tile); otherwise graph::DefaultWinogradTile, with the tile of the Winograd
+// records' best where the rule picks Winograd and there are some. Errors: the database cannot be
+// opened; when the pass asks, a record that fits no template (InvalidArgument naming it).
+absl::StatusOr<graph::WinogradChooser> WinogradChoiceFromRecords(const std::string& db,
+                                                                 const std::string& target,
+                                                                 const std::string& device_key,
+                                                                 const topi::CpuInfo& cpu);
 
 }  // namespace tunefarm::tools

@@ -1,5 +1,6 @@
 #include "tools/commands/model_tune_command.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "tools/commands/model_records.h"
 #include "tools/commands/record_db.h"
 #include "tuner/measure/local_measure.h"
+#include "tuner/model_latency_estimate.h"
 #include "tuner/model_tasks.h"
 #include "tuner/model_tuning.h"
 #include "tuner/search/strategy_factory.h"
@@ -37,21 +39,23 @@ std::string MsText(double seconds) {
 }
 
 void PrintTunedTasks(const std::vector<TunedTaskLine>& tasks, int trials_done, std::ostream& out) {
-  out << "task  weight  trials  best          workload\n";
-  double estimate = 0;
-  bool complete = true;
+  std::vector<tuner::TaskBest> bests;
+  for (const TunedTaskLine& t : tasks) bests.push_back({t.layer, t.weight, t.best_seconds});
+  const std::vector<bool> chosen = tuner::ChosenAlternatives(bests);
+  out << "task  layer  weight  trials  best           workload\n";
   for (size_t i = 0; i < tasks.size(); ++i) {
     const TunedTaskLine& t = tasks[i];
     char line[96];
-    std::snprintf(line, sizeof line, "%4zu  %6.0f  %6d  %-12s  ", i, t.weight, t.trials,
-                  t.best_seconds > 0 ? MsText(t.best_seconds).c_str() : "none");
+    std::snprintf(line, sizeof line, "%4zu  %5d  %6.0f  %6d  %-12s%s  ", i, t.layer, t.weight,
+                  t.trials, t.best_seconds > 0 ? MsText(t.best_seconds).c_str() : "none",
+                  chosen[i] ? "*" : " ");
     out << line << t.workload_key << "\n";
-    // With earlier records included: what each task's best costs the model per run.
-    if (t.best_seconds <= 0) complete = false;
-    estimate += t.weight * t.best_seconds;
   }
   out << "trials=" << trials_done;
-  if (complete) out << " tuned_kernels_ms=" << estimate * 1e3;
+  // With earlier records included: what each layer's chosen best costs the model per run.
+  if (std::optional<double> estimate = tuner::EstimatedModelSeconds(bests)) {
+    out << " tuned_kernels_ms=" << *estimate * 1e3;
+  }
   out << "\n";
 }
 
@@ -66,7 +70,13 @@ absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOp
   const graph::FusionPlan plan = graph::PlanFusion(model->graph);
   std::vector<tuner::ModelTask> tasks;
   int skipped = 0;
-  for (tuner::ModelTask& mt : tuner::ExtractModelTasks(model->graph, plan)) {
+  // Both algorithms of a conv that can run either way, unless the build will not rewrite any.
+  const bool winograd_off =
+      std::find(compile.disabled_passes.begin(), compile.disabled_passes.end(), "winograd") !=
+      compile.disabled_passes.end();
+  const tuner::TaskAlgorithms algorithms =
+      winograd_off ? tuner::TaskAlgorithms::kBuilt : tuner::TaskAlgorithms::kAll;
+  for (tuner::ModelTask& mt : tuner::ExtractModelTasks(model->graph, plan, algorithms)) {
     // Records the build would not use are not worth trials.
     if (!BuildAppliesRecordsOf(mt.workload)) {
       ++skipped;
@@ -152,7 +162,8 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   std::vector<tuner::ScheduledTask> scheduled;
   std::vector<tuner::TaskTuning> tasks;
   for (const TaskRun& r : runs) {
-    scheduled.push_back({r.task->key(), static_cast<double>(r.model_task.groups.size())});
+    scheduled.push_back(
+        {r.task->key(), static_cast<double>(r.model_task.groups.size()), r.model_task.layer});
     tasks.push_back({r.task.get(), r.session.get()});
   }
   tuner::TaskSchedulerOptions scheduler_options;
@@ -185,8 +196,8 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   for (int i = 0; i < scheduler.size(); ++i) {
     const tuner::TuneSummary& s = summary->tasks[i];
     const double best = s.best ? tuner::MedianSeconds(s.best->repeat_seconds).value_or(0) : 0;
-    lines.push_back(
-        {scheduler.task(i).key, scheduler.task(i).weight, s.progress.trials_done, best});
+    lines.push_back({scheduler.task(i).key, scheduler.task(i).weight, scheduler.task(i).layer,
+                     s.progress.trials_done, best});
   }
   PrintTunedTasks(lines, summary->trials_done, out);
   if (summary->interrupted) out << "stopped by request; every finished trial is recorded\n";

@@ -33,15 +33,18 @@ struct ModelTuneOptions {
 };
 
 // The model's tuning tasks for its target: the distinct anchor workloads of its fused groups
-// that `model build --db` configures from records, each with the groups that share it.
+// that `model build --db` configures from records, each with the groups that share it; a conv
+// with two algorithms gives both (unless the winograd pass is disabled).
 // FailedPrecondition when it has none; import and pass errors as OptimizeModel gives them.
 absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOptions& options);
 
 // One task's line of the closing table, and the table with the trials and the tuned kernels'
-// estimated share of the model's latency ("tuned_kernels_ms=", once every task has a best).
+// estimated share of the model's latency ("tuned_kernels_ms=", once every layer has a best). Of
+// a layer's alternatives, the one the build would run is marked "*".
 struct TunedTaskLine {
   std::string workload_key;
   double weight = 1;
+  int layer = -1;  // tuner::ModelTask::layer (-1: a layer of its own)
   int trials = 0;
   double best_seconds = 0;  // 0: none
 };

@@ -30,7 +30,8 @@ absl::StatusOr<tracker::ModelJobSpec> SpecOf(const ModelTuneOptions& o,
   tracker::ModelJobSpec spec;
   spec.model_name = std::filesystem::path(o.file).filename().string();
   for (const tuner::ModelTask& task : tasks) {
-    spec.tasks.push_back({task.workload.Key(), static_cast<double>(task.groups.size())});
+    spec.tasks.push_back(
+        {task.workload.Key(), static_cast<double>(task.groups.size()), task.layer});
   }
   spec.target = o.compile.target;
   spec.device_key = t.key.empty() ? t.device_key : t.key;
@@ -245,7 +246,8 @@ int RunRemoteModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>
   out << "\n";
   std::vector<TunedTaskLine> lines;
   for (const tracker::ModelTaskStatus& task : last.tasks) {
-    lines.push_back({task.workload_key, task.weight, task.trials_done, task.best_seconds});
+    lines.push_back(
+        {task.workload_key, task.weight, task.layer, task.trials_done, task.best_seconds});
   }
   PrintTunedTasks(lines, last.trials_done, out);
   if (last.state != tracker::JobState::kSucceeded) return 1;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "tracker/http/leaderboard.h"
+#include "tuner/model_latency_estimate.h"
 #include "tuner/record.h"
 
 namespace tunefarm::tracker::http {
@@ -17,16 +18,32 @@ constexpr int kModelJobListLimit = 200;
 
 json Positive(double v) { return v > 0 ? json(v) : json(nullptr); }
 
+// The tasks' layers, weights and best times, as the estimate reads them.
+std::vector<tuner::TaskBest> Bests(const ModelJobStatus& job, const std::vector<double>& best) {
+  std::vector<tuner::TaskBest> bests;
+  for (size_t i = 0; i < job.tasks.size(); ++i) {
+    bests.push_back({job.tasks[i].layer, job.tasks[i].weight, best[i]});
+  }
+  return bests;
+}
+
 }  // namespace
 
 json ModelJobJson(const ModelJobStatus& job, int64_t now_ms) {
   const int64_t end_ms = IsFinished(job.state) ? job.updated_ms : now_ms;
+  std::vector<double> best;
+  for (const ModelTaskStatus& t : job.tasks) best.push_back(t.best_seconds);
+  const std::vector<bool> chosen = tuner::ChosenAlternatives(Bests(job, best));
   json tasks = json::array();
-  for (const ModelTaskStatus& t : job.tasks) {
-    const double cost = t.weight * t.best_seconds;
+  for (size_t i = 0; i < job.tasks.size(); ++i) {
+    const ModelTaskStatus& t = job.tasks[i];
+    // An alternative the build would not run costs the model nothing.
+    const double cost = chosen[i] ? t.weight * t.best_seconds : 0;
     tasks.push_back({
         {"workload", t.workload_key},
         {"weight", t.weight},
+        {"layer", t.layer >= 0 ? json(t.layer) : json(nullptr)},
+        {"chosen", static_cast<bool>(chosen[i])},
         {"job_id", t.job_id.empty() ? json(nullptr) : json(t.job_id)},
         {"trials", t.trials},
         {"trials_done", t.trials_done},
@@ -121,8 +138,8 @@ absl::StatusOr<json> ModelJobDetailJson(const ModelJobManager& model_jobs,
   absl::StatusOr<ModelJobStatus> job = model_jobs.Get(id);
   if (!job.ok()) return job.status();
   json doc = ModelJobJson(*job, now_ms);
-  // Every trial of the tasks' jobs in time order: the estimate after each is the sum over tasks
-  // of weight x best so far, once every task has a result.
+  // Every trial of the tasks' jobs in time order: the estimate after each is EstimatedModelSeconds
+  // of the bests so far, once every layer has a result.
   struct Trial {
     int64_t timestamp_ms;
     size_t task;
@@ -151,10 +168,7 @@ absl::StatusOr<json> ModelJobDetailJson(const ModelJobManager& model_jobs,
   for (size_t n = 0; n < trials.size(); ++n) {
     const Trial& t = trials[n];
     if (t.seconds > 0 && (best[t.task] == 0 || t.seconds < best[t.task])) best[t.task] = t.seconds;
-    double estimate = 0;
-    for (size_t i = 0; i < best.size() && estimate >= 0; ++i) {
-      estimate = best[i] > 0 ? estimate + job->tasks[i].weight * best[i] : -1;
-    }
+    const double estimate = tuner::EstimatedModelSeconds(Bests(*job, best)).value_or(0);
     if (estimate <= 0 || estimate == last) continue;
     last = estimate;
     curve.push_back(

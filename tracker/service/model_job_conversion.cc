@@ -10,7 +10,9 @@ using proto_mapping::OrDefault;
 absl::StatusOr<ModelJobSpec> ModelJobSpecFromProto(const v1::SubmitModelJobRequest& r) {
   ModelJobSpec spec;
   spec.model_name = r.model_name();
-  for (const v1::ModelTask& t : r.tasks()) spec.tasks.push_back({t.workload(), t.weight()});
+  for (const v1::ModelTask& t : r.tasks()) {
+    spec.tasks.push_back({t.workload(), t.weight(), t.has_layer() ? t.layer() : -1});
+  }
   spec.target = r.target().empty() ? "llvm" : r.target();
   spec.device_key = r.device_key();
   spec.trials = r.trials();
@@ -49,6 +51,7 @@ v1::ModelJob ModelJobStatusToProto(const ModelJobStatus& s) {
     v1::ModelTask* task = p.add_tasks();
     task->set_workload(t.workload_key);
     task->set_weight(t.weight);
+    if (t.layer >= 0) task->set_layer(t.layer);
     task->set_job_id(t.job_id);
     task->set_trials(t.trials);
     task->set_trials_done(t.trials_done);
@@ -65,6 +68,7 @@ v1::SubmitModelJobRequest ModelJobSpecToProto(const ModelJobSpec& s) {
     v1::ModelTask* task = p.add_tasks();
     task->set_workload(t.workload);
     task->set_weight(t.weight);
+    if (t.layer >= 0) task->set_layer(t.layer);
   }
   p.set_target(s.target);
   p.set_device_key(s.device_key);
@@ -100,6 +104,7 @@ ModelJobStatus ModelJobStatusFromProto(const v1::ModelJob& p) {
     ModelTaskStatus task;
     task.workload_key = t.workload();
     task.weight = t.weight();
+    task.layer = t.has_layer() ? t.layer() : -1;
     task.job_id = t.job_id();
     task.trials = t.trials();
     task.trials_done = t.trials_done();

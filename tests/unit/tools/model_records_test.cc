@@ -3,7 +3,8 @@
 // stays NCHW (its weight is an input), the blocked template's for one the layout rewrite blocks,
 // whose task fixes the blocks of its layout (a record of the conv tuned with free blocks is
 // another task's); a workload without one keeps its default; records from an incompatible space
-// are refused naming the workload.
+// are refused naming the workload. A 3x3 stride-1 blocked conv is two tasks, direct and Winograd,
+// and the build runs the one whose best record is faster.
 #include "tools/commands/model_records.h"
 
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "compiler/graph/fusion.h"
 #include "compiler/space/config_json.h"
 #include "compiler/topi/conv2d_nchwc_knobs.h"
+#include "compiler/topi/conv2d_winograd_knobs.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
 #include "tools/commands/model_build_command.h"
@@ -165,6 +167,77 @@ TEST(ModelRecordsTest, ABlockedConvIsBuiltWithTheRecordOfItsLayoutsTask) {
               HasSubstr(absl::StrCat("conv2d_nchwc template, tuned (", c->ToString(), ")")))
       << out.str();
   fs::remove(build.output);
+  fs::remove(db);
+}
+
+TEST(ModelRecordsTest, AThreeByThreeStrideOneConvIsADirectAndAWinogradTaskOfOneLayer) {
+  absl::StatusOr<OptimizedModel> optimized =
+      OptimizeModel(ChainedConvsModel(), ModelCompileOptions());
+  ASSERT_TRUE(optimized.ok()) << optimized.status();
+  const graph::FusionPlan plan = graph::PlanFusion(optimized->graph);
+  const std::vector<tuner::ModelTask> built = tuner::ExtractModelTasks(optimized->graph, plan);
+  const std::vector<tuner::ModelTask> all =
+      tuner::ExtractModelTasks(optimized->graph, plan, tuner::TaskAlgorithms::kAll);
+  ASSERT_EQ(built.size(), 2u);
+  ASSERT_EQ(all.size(), 4u);
+  for (int layer = 0; layer < 2; ++layer) {
+    const tuner::ModelTask& direct = all[2 * layer];
+    const tuner::ModelTask& winograd = all[2 * layer + 1];
+    EXPECT_EQ(direct.workload, built[layer].workload) << "the rule keeps both convs direct";
+    EXPECT_EQ(winograd.workload.template_name, "conv2d_winograd_nchwc");
+    EXPECT_EQ(winograd.workload.args, direct.workload.args);
+    EXPECT_EQ(direct.layer, layer);
+    EXPECT_EQ(winograd.layer, layer);
+    EXPECT_EQ(winograd.groups, direct.groups);
+  }
+}
+
+// A record of the Winograd task of `key`'s layer with tile `tile` and its default otherwise.
+std::string WinogradConfigJson(const std::string& direct_key, int64_t tile) {
+  tuner::Workload w = *tuner::ParseWorkloadKey(direct_key);
+  w.template_name = "conv2d_winograd_nchwc";
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(w, "llvm");
+  EXPECT_TRUE(task.ok()) << task.status();
+  if (!task.ok()) return "";
+  const topi::CpuInfo cpu = *tuner::CpuInfoForTarget("llvm");
+  absl::StatusOr<space::Config> point = topi::Conv2dWinogradKnobsFromConfig(
+      (*task)->space(), topi::DefaultConv2dWinogradConfig(tile, cpu));
+  EXPECT_TRUE(point.ok()) << point.status();
+  return point.ok() ? space::ConfigToJson(*point) : "";
+}
+
+TEST(ModelRecordsTest, TheBuildRunsTheAlgorithmWhoseBestRecordIsFaster) {
+  const std::string model = ChainedConvsModel();
+  const std::vector<std::string> keys = TaskKeys(model);
+  ASSERT_EQ(keys.size(), 2u);
+  std::string winograd_key = keys[1];
+  winograd_key.replace(0, winograd_key.find(':'), "conv2d_winograd_nchwc");
+  const std::string db = ::testing::TempDir() + "/algorithms_" + std::to_string(getpid()) + ".db";
+  auto build = [&](const std::string& name) {
+    ModelBuildOptions b;
+    b.file = model;
+    b.output = ::testing::TempDir() + "/" + name + std::to_string(getpid()) + ".so";
+    b.compile.db = db;
+    b.compile.device_key = "box";
+    std::ostringstream out, err;
+    EXPECT_EQ(RunModelBuildCommand(b, out, err), 0) << err.str();
+    fs::remove(b.output);
+    return out.str();
+  };
+  // The second conv (8x8 rows: the rule keeps it direct) measured faster as F(2x2, 3x3).
+  fs::remove(db);
+  AddRecord(db, keys[1], TunedConfigJson(keys[1]), {0.0005});
+  AddRecord(db, winograd_key, WinogradConfigJson(keys[1], 4), {0.0003});
+  AddRecord(db, winograd_key, WinogradConfigJson(keys[1], 2), {0.0002});
+  const std::string winograd = build("winograd");
+  EXPECT_THAT(winograd, HasSubstr(absl::StrCat("tuned ", winograd_key, ": 0.200 ms (1 groups)")));
+  EXPECT_THAT(winograd, HasSubstr("conv2d_winograd_nchwc template F(2x2, 3x3), tuned ("));
+  EXPECT_THAT(winograd, HasSubstr("conv2d_nchwc template, default (")) << "the first conv";
+  // The direct conv measured faster: the build keeps it direct.
+  AddRecord(db, keys[1], TunedConfigJson(keys[1]), {0.0001});
+  const std::string direct = build("direct");
+  EXPECT_THAT(direct, HasSubstr(absl::StrCat("tuned ", keys[1], ": 0.100 ms (1 groups)")));
+  EXPECT_THAT(direct, ::testing::Not(HasSubstr("conv2d_winograd_nchwc")));
   fs::remove(db);
 }
 

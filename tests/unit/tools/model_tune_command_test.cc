@@ -57,12 +57,18 @@ TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUs
   std::filesystem::remove(db);
   std::ostringstream out, err;
   ASSERT_EQ(RunModelTuneCommand(Options(model, db), nullptr, out, err), 0) << err.str();
-  EXPECT_THAT(out.str(), HasSubstr("2 tasks, 12 trials"));
+  EXPECT_THAT(out.str(), HasSubstr("3 tasks, 12 trials"));
   EXPECT_THAT(out.str(), HasSubstr("trials=12 tuned_kernels_ms="));
-  // The 3x3 conv runs twice per inference: one task of weight 2.
+  // The 3x3 conv runs twice per inference: one layer of weight 2, a task for each algorithm.
+  EXPECT_THAT(out.str(), ::testing::ContainsRegex(" 0 +2 +[0-9]+ +[0-9.]+ ms +\\*? +conv2d_nchwc:"
+                                                  "1,16,8,8,16,3,3,1,1,16,16:float32"));
   EXPECT_THAT(out.str(),
-              ::testing::ContainsRegex(" 2 +[0-9]+ +[0-9.]+ ms +conv2d_nchwc:1,16,8,8,16,"
-                                       "3,3,1,1,16,16:float32"));
+              ::testing::ContainsRegex(" 0 +2 +[0-9]+ +[0-9.]+ ms +\\*? +conv2d_winograd_nchwc:"
+                                       "1,16,8,8,16,3,3,1,1,16,16:float32"));
+  // The algorithm marked as the one the build runs.
+  const std::string chosen = out.str().find("*  conv2d_winograd_nchwc:") != std::string::npos
+                                 ? "conv2d_winograd_nchwc:"
+                                 : "conv2d_nchwc:1,16,8,8,16,3";
   EXPECT_THAT(out.str(), HasSubstr("--device-key test-cpu"));
 
   auto store = tuner::RecordStore::Open(db);
@@ -78,7 +84,8 @@ TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUs
   build.device_key = "test-cpu";
   absl::StatusOr<CompiledModel> compiled = CompileModel(model, build);
   ASSERT_TRUE(compiled.ok()) << compiled.status();
-  EXPECT_EQ(compiled->tuned_tasks.size(), 2u);
+  ASSERT_EQ(compiled->tuned_tasks.size(), 2u) << "the 3x3 layer's faster algorithm, the 1x1";
+  EXPECT_THAT(compiled->tuned_tasks[0], ::testing::StartsWith(chosen)) << out.str();
   EXPECT_TRUE(compiled->untuned_tasks.empty());
 
   // A second run resumes: the records count, nothing is measured again.

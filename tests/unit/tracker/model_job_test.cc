@@ -13,8 +13,9 @@ using ::testing::HasSubstr;
 ModelJobSpec Spec() {
   ModelJobSpec s;
   s.model_name = "resnet18.onnx";
-  s.tasks = {{"conv2d_nchwc:1,64,56,56,64,3,3,1,1:float32", 4},
-             {"conv2d_nchwc:1,128,28,28,128,3,3,1,1:float32", 3}};
+  s.tasks = {{"conv2d_nchwc:1,64,56,56,64,3,3,1,1:float32", 4, 0},
+             {"conv2d_nchwc:1,128,28,28,128,3,3,1,1:float32", 3},
+             {"conv2d_winograd_nchwc:1,64,56,56,64,3,3,1,1,16,16:float32", 4, 0}};
   s.target = "llvm -mtriple=aarch64-linux-gnu";
   s.device_key = "rasp4b";
   s.trials = 640;
@@ -35,9 +36,11 @@ TEST(ModelJobTest, EveryFieldSurvivesTheJsonRoundTrip) {
   absl::StatusOr<ModelJobSpec> back = ModelJobSpecFromJson(ModelJobSpecToJson(s));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->model_name, s.model_name);
-  ASSERT_EQ(back->tasks.size(), 2u);
+  ASSERT_EQ(back->tasks.size(), 3u);
   EXPECT_EQ(back->tasks[1].workload, s.tasks[1].workload);
   EXPECT_EQ(back->tasks[1].weight, 3);
+  EXPECT_EQ(back->tasks[1].layer, -1);
+  EXPECT_EQ(back->tasks[2].layer, 0);
   EXPECT_EQ(back->target, s.target);
   EXPECT_EQ(back->device_key, s.device_key);
   EXPECT_EQ(back->trials, 640);
@@ -61,6 +64,13 @@ TEST(ModelJobTest, MalformedStoredSpecsNameTheProblem) {
               HasSubstr("tasks.weight"));
   EXPECT_THAT(ModelJobSpecFromJson(R"({"trials":"x","tasks":[]})").status().message(),
               HasSubstr("trials"));
+  EXPECT_THAT(ModelJobSpecFromJson(R"({"tasks":[{"layer":1.5}]})").status().message(),
+              HasSubstr("tasks.layer"));
+  // A spec stored before tasks had layers: each task a layer of its own.
+  absl::StatusOr<ModelJobSpec> old =
+      ModelJobSpecFromJson(R"({"tasks":[{"workload":"dense:1,8,8:float32","weight":2}]})");
+  ASSERT_TRUE(old.ok()) << old.status();
+  EXPECT_EQ(old->tasks[0].layer, -1);
 }
 
 TEST(ModelJobTest, ValidationRefusesWhatCannotBeScheduled) {
@@ -81,6 +91,11 @@ TEST(ModelJobTest, ValidationRefusesWhatCannotBeScheduled) {
   EXPECT_THAT(refused(s), HasSubstr("weight"));
   s.tasks[0].weight = std::numeric_limits<double>::infinity();
   EXPECT_THAT(refused(s), HasSubstr("weight"));
+  s = Spec();
+  s.tasks[2].layer = -2;
+  EXPECT_THAT(refused(s), HasSubstr("task 2 has layer -2"));
+  s.tasks[2].layer = kMaxModelTasks;
+  EXPECT_THAT(refused(s), HasSubstr("layer"));
   s = Spec();
   EXPECT_THAT(refused(s, 100), HasSubstr("trials must be in 1..100"));
   s.batch_size = 0;

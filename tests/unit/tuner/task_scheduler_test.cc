@@ -155,5 +155,38 @@ TEST(TaskSchedulerTest, ARestoredTaskSkipsItsWarmUpAndKeepsItsBest) {
   EXPECT_DOUBLE_EQ(*s.EstimatedSeconds(), 0.005);
 }
 
+TEST(TaskSchedulerTest, ALayersAlternativesCountOnceInTheEstimate) {
+  // Layer 0 as a direct conv and as a Winograd conv (the build runs the faster), layer 1 alone.
+  TaskScheduler s({{"direct", 2, 0}, {"winograd", 2, 0}, {"dense", 1, 1}}, Greedy());
+  s.Observe(0, 8, 3e-3);
+  s.Observe(2, 8, 1e-3);
+  ASSERT_TRUE(s.EstimatedSeconds().has_value()) << "one alternative with a time is enough";
+  EXPECT_DOUBLE_EQ(*s.EstimatedSeconds(), 2 * 3e-3 + 1e-3);
+  s.Observe(1, 8, 1e-3);
+  EXPECT_DOUBLE_EQ(*s.EstimatedSeconds(), 2 * 1e-3 + 1e-3);
+}
+
+TEST(TaskSchedulerTest, AnAlternativeFarBehindItsLayersFastestGetsNoMoreTrials) {
+  // Winograd starts 3x faster than the direct conv and both keep improving a little: trials on
+  // the direct conv cannot change the model's latency, so after the warm-up they go elsewhere.
+  TaskScheduler s({{"direct", 4, 0}, {"winograd", 4, 0}, {"other", 1, 1}}, Greedy());
+  Simulate(s, {Falling(6e-3, 5.5e-3, 40), Falling(2e-3, 1.5e-3, 40), Falling(1e-3, 0.5e-3, 40)},
+           30);
+  EXPECT_EQ(s.trials(0), 8) << "its warm-up batch only";
+  EXPECT_EQ(s.Gradient(0), 0);
+  EXPECT_LT(s.Gradient(1), 0);
+  EXPECT_GT(s.trials(1), 8);
+}
+
+TEST(TaskSchedulerTest, AnAlternativeCloseBehindKeepsCompeting) {
+  // Two algorithms within a few percent whose times keep falling fast: either may end up the
+  // faster, so the slower one's gradient still counts.
+  TaskScheduler s({{"direct", 1, 0}, {"winograd", 1, 0}}, Greedy());
+  s.Observe(0, 8, 1.00e-3);
+  s.Observe(1, 8, 1.02e-3);
+  EXPECT_LT(s.Gradient(1), 0);
+  EXPECT_LT(s.Gradient(0), 0);
+}
+
 }  // namespace
 }  // namespace tunefarm::tuner

@@ -28,11 +28,11 @@ ValueId Conv(Graph& g, ValueId x, int64_t in, int64_t out, int64_t stride) {
              {"strides", std::vector<int64_t>{stride, stride}}});
 }
 
-Graph Rewritten(Graph g) {
+Graph Rewritten(Graph g, const WinogradChooser& choose = DefaultWinogradTile) {
   absl::StatusOr<Graph> blocked = RewriteLayoutNchwc(std::move(g), topi::Avx2Cpu());
   EXPECT_TRUE(blocked.ok()) << blocked.status();
   if (!blocked.ok()) return Graph();
-  absl::StatusOr<Graph> out = RewriteWinograd(*std::move(blocked));
+  absl::StatusOr<Graph> out = RewriteWinograd(*std::move(blocked), choose);
   EXPECT_TRUE(out.ok()) << out.status();
   if (!out.ok()) return Graph();
   EXPECT_TRUE(VerifyGraph(*out).ok()) << VerifyGraph(*out);
@@ -68,6 +68,51 @@ TEST(WinogradRewriteTest, TheRulePicksFourByFourTilesForLargeLayersOnly) {
   EXPECT_EQ(WinogradTileFor(14, 256, 256), 4);
   EXPECT_EQ(WinogradTileFor(7, 512, 512), 0);
   EXPECT_EQ(WinogradTileFor(56, 16, 64), 0);
+}
+
+TEST(WinogradRewriteTest, TheChooserPicksEachConvsAlgorithmAndTile) {
+  // The records' choice: tile 2 for the small layer the rule keeps direct, direct for the large
+  // one the rule would rewrite; the strided conv is never asked.
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 32, 16, 16}});
+  ValueId a = Conv(g, x, 32, 32, 1);  // 16x16
+  ValueId b = Conv(g, a, 32, 32, 2);
+  g.AddOutput("y", Conv(g, b, 32, 32, 1));  // 8x8
+  int asked = 0;
+  Graph out = Rewritten(std::move(g), [&](const Graph& graph, const Node& node) {
+    ++asked;
+    EXPECT_EQ(WinogradPadding(graph, node), 1);
+    return graph.value(node.outputs[0]).type.shape[2] == 8 ? int64_t{2} : int64_t{0};
+  });
+  EXPECT_EQ(asked, 2);
+  std::map<std::string, int> ops = OpCounts(out);
+  EXPECT_EQ(ops["conv2d_winograd_nchwc"], 1);
+  EXPECT_EQ(ops["conv2d_nchwc"], 2);
+  for (const Node& n : out.nodes()) {
+    if (n.op != OpKind::kConv2dWinogradNchwc) continue;
+    EXPECT_EQ(*n.attrs.Int("tile", 0), 2);
+    EXPECT_EQ(out.value(n.inputs[1]).type.shape[0], 4) << "F(2x2, 3x3): 4x4 tiles";
+    EXPECT_EQ(WinogradPadding(out, n), 1) << "the Winograd conv keeps its padding";
+  }
+}
+
+TEST(WinogradRewriteTest, AChooserErrorOrATileOutsideTwoFourSixIsRefused) {
+  auto one_conv = [] {
+    Graph g;
+    ValueId x = g.AddInput("x", {kF32, {1, 32, 16, 16}});
+    g.AddOutput("y", Conv(g, x, 32, 32, 1));
+    absl::StatusOr<Graph> blocked = RewriteLayoutNchwc(std::move(g), topi::Avx2Cpu());
+    EXPECT_TRUE(blocked.ok()) << blocked.status();
+    return *std::move(blocked);
+  };
+  absl::StatusOr<Graph> three =
+      RewriteWinograd(one_conv(), [](const Graph&, const Node&) { return int64_t{3}; });
+  ASSERT_FALSE(three.ok());
+  EXPECT_NE(three.status().message().find("Winograd tile 3"), std::string::npos) << three.status();
+  absl::StatusOr<Graph> failed = RewriteWinograd(one_conv(), [](const Graph&, const Node&) {
+    return absl::StatusOr<int64_t>(absl::NotFoundError("no records"));
+  });
+  EXPECT_EQ(failed.status().code(), absl::StatusCode::kNotFound);
 }
 
 TEST(WinogradRewriteTest, AWinogradConvWithAMismatchedWeightIsRefusedByName) {

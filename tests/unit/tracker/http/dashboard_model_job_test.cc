@@ -1,6 +1,8 @@
 // The dashboard's model jobs against a real farm on loopback: a TrackerServer with its dashboard,
-// two in-process rpc_server workers and one small model job of two tasks; the API documents, the
-// pages and /metrics are checked against the model job and its tasks' records.
+// two in-process rpc_server workers and one small model job of three tasks, two of them
+// alternatives for one layer; the API documents, the pages and /metrics are checked against the
+// model job and its tasks' records.
+#include <algorithm>
 #include <thread>
 
 #include "tests/unit/tracker/http/dashboard_test_util.h"
@@ -25,7 +27,11 @@ class DashboardModelJobTest : public ::testing::Test {
     server_ = &farm_->server();
     ModelJobSpec spec;
     spec.model_name = "tiny.onnx";
-    spec.tasks = {{"matmul:32,32,32:float32", 2}, {"matmul:16,16,16:float32", 1}};
+    // Layer 0 as A.B or as A.B' (two algorithms of one product, as a conv's direct and Winograd
+    // forms are): the estimate counts the faster.
+    spec.tasks = {{"matmul:32,32,32:float32", 2, 0},
+                  {"matmul:16,16,16:float32", 1, 1},
+                  {"dense:32,32,32:float32", 2, 0}};
     spec.device_key = kKey;
     spec.trials = 12;
     spec.batch_size = 3;
@@ -74,13 +80,23 @@ TEST_F(DashboardModelJobTest, ListAndDetailDocumentsMatchTheModelJob) {
   EXPECT_EQ(m["model"], "tiny.onnx");
   EXPECT_DOUBLE_EQ(m["measured_seconds"].get<double>(), 0.004);
   EXPECT_DOUBLE_EQ(m["speedup"].get<double>(), 1.5);
-  ASSERT_EQ(m["tasks"].size(), 2u);
-  double estimate = 0, shares = 0;
-  for (const json& t : m["tasks"]) {
-    ASSERT_TRUE(t["best_seconds"].is_number()) << t.dump();
-    estimate += t["weight"].get<double>() * t["best_seconds"].get<double>();
-    shares += t["share"].get<double>();
-  }
+  ASSERT_EQ(m["tasks"].size(), 3u);
+  for (const json& t : m["tasks"]) ASSERT_TRUE(t["best_seconds"].is_number()) << t.dump();
+  const json& a = m["tasks"][0];
+  const json& b = m["tasks"][2];
+  EXPECT_EQ(a["layer"], 0);
+  EXPECT_EQ(b["layer"], 0);
+  const bool a_faster = a["best_seconds"].get<double>() <= b["best_seconds"].get<double>();
+  EXPECT_EQ(a["chosen"], a_faster);
+  EXPECT_EQ(b["chosen"], !a_faster);
+  EXPECT_EQ(m["tasks"][1]["chosen"], true);
+  const json& slower = a_faster ? b : a;
+  EXPECT_EQ(slower["share"].get<double>(), 0) << "the build does not run it";
+  const double estimate =
+      2 * std::min(a["best_seconds"].get<double>(), b["best_seconds"].get<double>()) +
+      m["tasks"][1]["best_seconds"].get<double>();
+  double shares = 0;
+  for (const json& t : m["tasks"]) shares += t["share"].get<double>();
   EXPECT_NEAR(m["estimated_seconds"].get<double>(), estimate, 1e-12);
   EXPECT_NEAR(shares, 1.0, 1e-9);
 
@@ -118,6 +134,8 @@ TEST_F(DashboardModelJobTest, PagesShowTheModelJobItsChartsAndItsTasks) {
   EXPECT_EQ(Count(page.body, "class=\"estimate\""), 2);
   EXPECT_EQ(Count(page.body, "class=\"measured\""), 2) << "the measured line on both charts";
   EXPECT_EQ(Count(page.body, "class=\"model-task\""), 2);
+  EXPECT_EQ(Count(page.body, "class=\"model-task alternative\""), 1);
+  EXPECT_EQ(Count(page.body, "(slower algorithm)"), 1);
   EXPECT_NE(page.body.find("worker-x"), std::string::npos);
   EXPECT_EQ(Get(port(), "/models/model-nope").status, 404);
 }
@@ -131,14 +149,14 @@ TEST_F(DashboardModelJobTest, TheLeaderboardShowsTheModelsBestEndToEndLatency) {
   EXPECT_EQ(m["model_job_id"], *id_);
   EXPECT_DOUBLE_EQ(m["measured_seconds"].get<double>(), 0.004);
   EXPECT_DOUBLE_EQ(m["speedup"].get<double>(), 1.5);
-  EXPECT_EQ(board["workloads"].size(), 2u) << "the tasks' workloads stay on the board";
+  EXPECT_EQ(board["workloads"].size(), 3u) << "the tasks' workloads stay on the board";
 
   testing::Reply page = Get(port(), "/workloads");
   ASSERT_EQ(page.status, 200);
   EXPECT_EQ(Count(page.body, "id=\"model-leaderboard\""), 1);
   EXPECT_EQ(Count(page.body, "class=\"best-model\""), 1);
   EXPECT_NE(page.body.find("href=\"/models/" + *id_ + "\""), std::string::npos) << page.body;
-  EXPECT_EQ(Count(page.body, "class=\"best\""), 2);
+  EXPECT_EQ(Count(page.body, "class=\"best\""), 3);
 }
 
 TEST_F(DashboardModelJobTest, MetricsCountModelJobsAndTheBestMeasuredLatency) {
