@@ -111,9 +111,7 @@ tracker::ModelJobSpec Spec(const std::vector<tuner::ModelTask>& tasks, const std
                            int threads, int trials, bool round_robin) {
   tracker::ModelJobSpec spec;
   spec.model_name = "bench";
-  for (const tuner::ModelTask& t : tasks) {
-    spec.tasks.push_back({t.workload.Key(), static_cast<double>(t.groups.size())});
-  }
+  spec.tasks = tools::ModelTaskSpecsOf(tasks);
   spec.device_key = key;
   spec.trials = trials;
   spec.batch_size = 16;

@@ -154,13 +154,27 @@ ComputeResult ComputeGemm(const ComputeContext& ctx) {
        {trans_a.status(), trans_b.status(), alpha.status(), beta.status()}) {
     if (!s.ok()) return s;
   }
-  topi::GeneralGemmParams params{*trans_a != 0, *trans_b != 0, *alpha, *beta};
+  absl::StatusOr<int64_t> b_block = IntAttr(ctx, "b_block", 0);
+  if (!b_block.ok()) return b_block.status();
+  topi::GeneralGemmParams params{*trans_a != 0, *trans_b != 0, *alpha, *beta, *b_block};
   te::Tensor c = ctx.inputs.size() == 3 ? ctx.inputs[2] : te::Tensor();
   absl::StatusOr<topi::GeneralGemmTensors> t =
       topi::GeneralGemmCompute(ctx.inputs[0], ctx.inputs[1], c, params);
   if (!t.ok()) return ctx.Annotate(t.status());
   const topi::GemmTensors& p = t->product;
-  return One(ctx, t->out, {t->a_t, p.packed_a, p.packed_b, p.blocked, p.c});
+  // A packed b is the kernel's input, not a stage of it.
+  const te::Tensor packed_b = *b_block > 0 ? te::Tensor() : p.packed_b;
+  return One(ctx, t->out, {t->a_t, p.packed_a, packed_b, p.blocked, p.c});
+}
+
+ComputeResult ComputePackGemmWeight(const ComputeContext& ctx) {
+  absl::StatusOr<int64_t> block = IntAttr(ctx, "block", 0);
+  absl::StatusOr<int64_t> trans_b = IntAttr(ctx, "trans_b", 0);
+  if (!block.ok()) return block.status();
+  if (!trans_b.ok()) return trans_b.status();
+  return One(ctx, topi::PackWeightCompute(
+                      ctx.inputs[0], *trans_b ? topi::WeightLayout::kNK : topi::WeightLayout::kKN,
+                      *block, "pack_gemm_weight"));
 }
 
 ComputeResult ComputeMatMul(const ComputeContext& ctx) {

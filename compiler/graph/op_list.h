@@ -22,7 +22,8 @@
 //   add, sub, mul, div (a, b): broadcast; both operands of one dtype
 //   conv2d(data, weight[, bias]) strides, pads, dilations (1s and 0s), groups (1)
 //   gemm(a, b[, c]) trans_a, trans_b (0), alpha, beta (1.0): alpha * a' b' + beta * c, a' and b'
-//     2-D, c unidirectionally broadcast to [M, N]
+//     2-D, c unidirectionally broadcast to [M, N]; with b_block (0) > 0, b is pack_gemm_weight's
+//     [N/b_block][K][b_block] (trans_b 0)
 //   matmul(a, b): numpy matmul, batch dimensions broadcast, 1-D operands promoted and squeezed
 //   batch_norm(x, scale, bias, mean, var) epsilon (1e-5): inference form, per channel (axis 1)
 //   max_pool2d(x) kernel, strides, pads, dilations, ceil_mode (0)
@@ -40,6 +41,8 @@
 //   split(x) -> (y...) axis (0), sizes
 //   squeeze(x) axes (every dimension of size 1)
 //   unsqueeze(x) axes: positions in the output
+// Packed weights, made by the pack_weights pass (pack_weights.h), never imported:
+//   pack_gemm_weight(b) block, trans_b (0): b [K,N] ([N,K] with trans_b) -> [N/block][K][block]
 // Blocked layouts (NCHW[c]c), made by the layout rewrite pass (layout_rewrite.h), never imported:
 //   to_nchwc(x) block: [N,C,H,W] -> [N,ceil(C/block),H,W,block], the channels past C zero
 //   from_nchwc(x) channels: [N,CB,H,W,c] -> [N,channels,H,W], channels <= CB*c (padding dropped)
@@ -88,4 +91,5 @@
   X(Conv2dNchwc, "conv2d_nchwc", kOutEWiseFusable)                    \
   X(DepthwiseConv2dNchwc, "depthwise_conv2d_nchwc", kOutEWiseFusable) \
   X(WinogradWeight, "winograd_weight", kOpaque)                       \
-  X(Conv2dWinogradNchwc, "conv2d_winograd_nchwc", kOutEWiseFusable)
+  X(Conv2dWinogradNchwc, "conv2d_winograd_nchwc", kOutEWiseFusable)  \
+  X(PackGemmWeight, "pack_gemm_weight", kOpaque)

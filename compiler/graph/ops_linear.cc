@@ -44,10 +44,12 @@ InferResult InferConv2d(const InferContext& ctx) {
 }
 
 InferResult InferGemm(const InferContext& ctx) {
+  absl::StatusOr<int64_t> b_block = ctx.node.attrs.Int("b_block", 0);
+  if (!b_block.ok()) return ctx.Annotate(b_block.status());
   absl::Status s = ExpectInputCount(ctx, 2, 3);
   if (s.ok()) s = CheckFloatOperands(ctx);
   if (s.ok()) s = ExpectRank(ctx, 0, 2, "a");
-  if (s.ok()) s = ExpectRank(ctx, 1, 2, "b");
+  if (s.ok()) s = ExpectRank(ctx, 1, *b_block > 0 ? 3 : 2, "b");
   if (!s.ok()) return s;
   absl::StatusOr<int64_t> trans_a = ctx.node.attrs.Int("trans_a", 0);
   absl::StatusOr<int64_t> trans_b = ctx.node.attrs.Int("trans_b", 0);
@@ -59,8 +61,16 @@ InferResult InferGemm(const InferContext& ctx) {
   }
   const std::vector<int64_t>& a = ctx.inputs[0].shape;
   const std::vector<int64_t>& b = ctx.inputs[1].shape;
+  if (*b_block > 0 && (*trans_b != 0 || b[2] != *b_block)) {
+    return ctx.Error(absl::StrCat("b ", ctx.inputs[1].ToString(), " must be packed as [N/",
+                                  *b_block, "][K][", *b_block, "] with trans_b 0"));
+  }
   int64_t m = *trans_a ? a[1] : a[0], k = *trans_a ? a[0] : a[1];
   int64_t kb = *trans_b ? b[1] : b[0], n = *trans_b ? b[0] : b[1];
+  if (*b_block > 0) {
+    kb = b[1];
+    n = b[0] * b[2];
+  }
   if (k != kb) {
     return ctx.Error(absl::StrCat("inner dimensions differ: a ", ctx.inputs[0].ToString(),
                                   " (trans_a=", *trans_a, "), b ", ctx.inputs[1].ToString(),
@@ -80,6 +90,23 @@ InferResult InferGemm(const InferContext& ctx) {
     }
   }
   return OneOutput(ctx, ctx.inputs[0].dtype, {m, n});
+}
+
+InferResult InferPackGemmWeight(const InferContext& ctx) {
+  absl::Status s = ExpectInputCount(ctx, 1, 1);
+  if (s.ok()) s = ExpectFloat(ctx, 0);
+  if (s.ok()) s = ExpectRank(ctx, 0, 2, "b");
+  if (!s.ok()) return s;
+  absl::StatusOr<int64_t> block = ctx.node.attrs.Int("block", 0);
+  absl::StatusOr<int64_t> trans_b = ctx.node.attrs.Int("trans_b", 0);
+  if (!block.ok()) return ctx.Annotate(block.status());
+  if (!trans_b.ok()) return ctx.Annotate(trans_b.status());
+  const std::vector<int64_t>& b = ctx.inputs[0].shape;
+  const int64_t k = *trans_b ? b[1] : b[0], n = *trans_b ? b[0] : b[1];
+  if (*block <= 0 || n % *block != 0) {
+    return ctx.Error(absl::StrCat("block ", *block, " must be positive and divide N = ", n));
+  }
+  return OneOutput(ctx, ctx.inputs[0].dtype, {n / *block, k, *block});
 }
 
 InferResult InferMatMul(const InferContext& ctx) {

@@ -4,23 +4,46 @@
 #include "compiler/graph/graph_rebuilder.h"
 
 namespace tunefarm::graph {
+namespace {
 
-absl::StatusOr<Graph> PackWeights(Graph graph) {
+// The number of output columns of a gemm with weight `b`.
+int64_t Columns(const Graph& graph, const Node& node, int64_t trans_b) {
+  const std::vector<int64_t>& b = graph.value(node.inputs[1]).type.shape;
+  return b.size() == 2 ? b[trans_b != 0 ? 0 : 1] : 0;
+}
+
+}  // namespace
+
+absl::StatusOr<Graph> PackWeights(Graph graph, int64_t column_block) {
   GraphRebuilder rebuilt(graph);
   for (const Node& node : graph.nodes()) {
+    absl::StatusOr<int64_t> trans_a = node.attrs.Int("trans_a", 0);
     absl::StatusOr<int64_t> trans_b = node.attrs.Int("trans_b", 0);
-    if (node.op != OpKind::kGemm || !trans_b.ok() || *trans_b == 0 || node.inputs.size() < 2 ||
-        graph.ConstantData(node.inputs[1]) == nullptr) {
+    absl::StatusOr<int64_t> b_block = node.attrs.Int("b_block", 0);
+    if (node.op != OpKind::kGemm || !trans_a.ok() || !trans_b.ok() || !b_block.ok() ||
+        *b_block != 0 || node.inputs.size() < 2 || graph.ConstantData(node.inputs[1]) == nullptr) {
+      rebuilt.Copy(node);
+      continue;
+    }
+    const int64_t n = Columns(graph, node, *trans_b);
+    const bool pack = column_block > 0 && *trans_a == 0 && n > 0 && n % column_block == 0;
+    if (!pack && *trans_b == 0) {
       rebuilt.Copy(node);
       continue;
     }
     Graph& g = rebuilt.graph();
+    // An unnamed gemm's packing is unnamed too (names must be unique; empty ones are exempt).
+    const std::string name = node.name.empty() ? "" : absl::StrCat(node.name, ".pack_b");
     absl::StatusOr<std::vector<ValueId>> packed =
-        g.AddOp(OpKind::kTranspose, absl::StrCat(node.name, ".pack_b"),
-                Attributes{{"perm", std::vector<int64_t>{1, 0}}}, {rebuilt.Map(node.inputs[1])});
+        pack ? g.AddOp(OpKind::kPackGemmWeight, name,
+                       Attributes{{"block", column_block}, {"trans_b", *trans_b}},
+                       {rebuilt.Map(node.inputs[1])})
+             : g.AddOp(OpKind::kTranspose, name, Attributes{{"perm", std::vector<int64_t>{1, 0}}},
+                       {rebuilt.Map(node.inputs[1])});
     if (!packed.ok()) return packed.status();
     Node copy = node;
     copy.attrs.Set("trans_b", int64_t{0});
+    if (pack) copy.attrs.Set("b_block", column_block);
     for (size_t i = 0; i < copy.inputs.size(); ++i) {
       copy.inputs[i] = i == 1 ? (*packed)[0] : rebuilt.Map(node.inputs[i]);
     }

@@ -72,9 +72,9 @@ absl::StatusOr<Graph> RewriteWinograd(Graph graph, const WinogradChooser& choose
       rebuilt.Copy(node);
       continue;
     }
-    absl::StatusOr<std::vector<ValueId>> weight =
-        rebuilt.graph().AddOp(OpKind::kWinogradWeight, absl::StrCat(node.name, ".winograd"),
-                              Attributes{{"tile", tile}}, {rebuilt.Map(node.inputs[1])});
+    absl::StatusOr<std::vector<ValueId>> weight = rebuilt.graph().AddOp(
+        OpKind::kWinogradWeight, node.name.empty() ? "" : absl::StrCat(node.name, ".winograd"),
+        Attributes{{"tile", tile}}, {rebuilt.Map(node.inputs[1])});
     if (!weight.ok()) return weight.status();
     Node conv = node;
     conv.op = OpKind::kConv2dWinogradNchwc;

@@ -197,6 +197,26 @@ absl::StatusOr<GemmTensors> MatmulCompute(const te::Tensor& a, const te::Tensor&
   return GemmCompute("matmul", a, b, WeightLayout::kKN, layout, /*batched=*/false);
 }
 
+absl::StatusOr<GemmTensors> PackedMatmulCompute(const te::Tensor& a, const te::Tensor& packed_b) {
+  absl::StatusOr<std::vector<int64_t>> as = StaticShape("matmul", a, 2);
+  if (!as.ok()) return as.status();
+  absl::StatusOr<std::vector<int64_t>> ps = StaticShape("matmul", packed_b, 3);
+  if (!ps.ok()) return ps.status();
+  if ((*ps)[1] != (*as)[1] || a.dtype() != packed_b.dtype()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "matmul: packed weight ", ShapeString(*ps), " (", packed_b.name(), ") must be [N/bn][",
+        (*as)[1], "][bn] of ", a.name(), "'s dtype"));
+  }
+  GemmTensors t;
+  t.a = a;
+  t.packed_b = packed_b;
+  t.layout.b_block = (*ps)[2];
+  const GemmDims d{0, (*as)[0], (*ps)[0] * (*ps)[2], (*as)[1]};
+  ProductBuilder product("matmul", d, WeightLayout::kKN, t);
+  if (absl::Status st = product.Blocked(); !st.ok()) return st;
+  return t;
+}
+
 absl::StatusOr<GemmTensors> DenseCompute(const te::Tensor& x, const te::Tensor& w,
                                          const GemmLayout& layout) {
   return GemmCompute("dense", x, w, WeightLayout::kNK, layout, /*batched=*/false);

@@ -51,6 +51,12 @@ absl::StatusOr<GemmTensors> MatmulCompute(const te::Tensor& a, const te::Tensor&
 absl::StatusOr<GemmTensors> DenseCompute(const te::Tensor& x, const te::Tensor& w,
                                          const GemmLayout& layout = {});
 
+// C[m, n] = sum_k A[m, k] * B[k, n] with B given packed as PackWeightCompute writes it,
+// [N/bn][K][bn] (N a multiple of bn): a constant weight packed once at build time, so that each
+// k reads bn contiguous columns under any schedule (a batch-1 dense layer streams its weight
+// instead of striding across its rows). packed_b in the result is the input itself.
+absl::StatusOr<GemmTensors> PackedMatmulCompute(const te::Tensor& a, const te::Tensor& packed_b);
+
 // C[b, m, n] = sum_k A[b, m, k] * B[b, k, n], or B[b, n, k] with transpose_b.
 absl::StatusOr<GemmTensors> BatchMatmulCompute(const te::Tensor& a, const te::Tensor& b,
                                                bool transpose_b = false,

@@ -20,8 +20,9 @@ absl::StatusOr<GeneralGemmTensors> GeneralGemmCompute(const te::Tensor& a, const
     if (!a_t.ok()) return a_t.status();
     t.a_t = lhs = *a_t;
   }
-  absl::StatusOr<GemmTensors> product =
-      params.trans_b ? DenseCompute(lhs, b) : MatmulCompute(lhs, b);
+  absl::StatusOr<GemmTensors> product = params.b_block > 0 ? PackedMatmulCompute(lhs, b)
+                                        : params.trans_b   ? DenseCompute(lhs, b)
+                                                           : MatmulCompute(lhs, b);
   if (!product.ok()) return product.status();
   t.product = *product;
   t.out = t.product.c;

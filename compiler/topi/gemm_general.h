@@ -13,6 +13,8 @@ namespace tunefarm::topi {
 struct GeneralGemmParams {
   bool trans_a = false, trans_b = false;
   double alpha = 1.0, beta = 1.0;
+  // > 0: b is packed as [N/b_block][K][b_block] (PackedMatmulCompute), trans_b is false.
+  int64_t b_block = 0;
 };
 
 struct GeneralGemmTensors {

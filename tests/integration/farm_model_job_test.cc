@@ -60,11 +60,7 @@ tracker::ModelJobSpec ModelSpec(const std::string& model, const std::string& key
   EXPECT_TRUE(tasks.ok()) << tasks.status();
   tracker::ModelJobSpec spec;
   spec.model_name = "two_task_cnn.onnx";
-  if (tasks.ok()) {
-    for (const tuner::ModelTask& t : *tasks) {
-      spec.tasks.push_back({t.workload.Key(), static_cast<double>(t.groups.size()), t.layer});
-    }
-  }
+  if (tasks.ok()) spec.tasks = tools::ModelTaskSpecsOf(*tasks);
   spec.device_key = key;
   spec.trials = trials;
   spec.batch_size = 4;

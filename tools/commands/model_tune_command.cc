@@ -92,6 +92,14 @@ absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOp
   return tasks;
 }
 
+std::vector<tracker::ModelTaskSpec> ModelTaskSpecsOf(const std::vector<tuner::ModelTask>& tasks) {
+  std::vector<tracker::ModelTaskSpec> specs;
+  for (const tuner::ModelTask& t : tasks) {
+    specs.push_back({t.workload.Key(), static_cast<double>(t.groups.size()), t.layer});
+  }
+  return specs;
+}
+
 int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop, std::ostream& out,
                         std::ostream& err) {
   auto fail = [&err](int code, const absl::Status& s) {

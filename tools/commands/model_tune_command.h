@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "tools/commands/model_compiler.h"
 #include "tools/commands/tune_command.h"
+#include "tracker/model_job.h"
 #include "tuner/model_tasks.h"
 
 namespace tunefarm::tools {
@@ -37,6 +38,9 @@ struct ModelTuneOptions {
 // with two algorithms gives both (unless the winograd pass is disabled).
 // FailedPrecondition when it has none; import and pass errors as OptimizeModel gives them.
 absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOptions& options);
+
+// The tasks as a model job's: workload key, weight (the groups that run it) and layer.
+std::vector<tracker::ModelTaskSpec> ModelTaskSpecsOf(const std::vector<tuner::ModelTask>& tasks);
 
 // One task's line of the closing table, and the table with the trials and the tuned kernels'
 // estimated share of the model's latency ("tuned_kernels_ms=", once every layer has a best). Of

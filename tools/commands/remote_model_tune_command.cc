@@ -29,10 +29,7 @@ absl::StatusOr<tracker::ModelJobSpec> SpecOf(const ModelTuneOptions& o,
   const TuneCommandOptions& t = o.tune;
   tracker::ModelJobSpec spec;
   spec.model_name = std::filesystem::path(o.file).filename().string();
-  for (const tuner::ModelTask& task : tasks) {
-    spec.tasks.push_back(
-        {task.workload.Key(), static_cast<double>(task.groups.size()), task.layer});
-  }
+  spec.tasks = ModelTaskSpecsOf(tasks);
   spec.target = o.compile.target;
   spec.device_key = t.key.empty() ? t.device_key : t.key;
   spec.trials = t.trials;

@@ -68,5 +68,41 @@ TEST(ConstantFoldingTest, PackedGemmWeightsAreTransposedOnceAtBuildTime) {
   EXPECT_EQ(f->ConstantData(f->nodes()[0].inputs[1])->shape(), (std::vector<int64_t>{3, 4}));
 }
 
+TEST(ConstantFoldingTest, AColumnBlockPacksAGemmWeightAsStreamsOfColumns) {
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 3}});
+  ValueId w = g.AddConstant("w", Random({8, 3}, 5));  // [N][K], read transposed
+  g.AddOutput("y", (*g.AddOp(OpKind::kGemm, "fc", {{"trans_b", int64_t{1}}}, {x, w}))[0]);
+  absl::StatusOr<Graph> packed = PackWeights(std::move(g), /*column_block=*/4);
+  ASSERT_TRUE(packed.ok()) << packed.status();
+  ASSERT_EQ(packed->nodes().size(), 2u);
+  EXPECT_EQ(packed->nodes()[0].op, OpKind::kPackGemmWeight);
+  absl::StatusOr<Graph> f = FoldConstants(*std::move(packed));
+  ASSERT_TRUE(f.ok()) << f.status();
+  ASSERT_EQ(f->nodes().size(), 1u);
+  const Node& fc = f->nodes()[0];
+  EXPECT_EQ(*fc.attrs.Int("trans_b", -1), 0);
+  EXPECT_EQ(*fc.attrs.Int("b_block", -1), 4);
+  const runtime::NDArray* data = f->ConstantData(fc.inputs[1]);
+  ASSERT_EQ(data->shape(), (std::vector<int64_t>{2, 3, 4}));
+  // [nb][k][j] holds W[nb * 4 + j][k].
+  const runtime::NDArray source = Random({8, 3}, 5);
+  for (int nb = 0; nb < 2; ++nb) {
+    for (int k = 0; k < 3; ++k) {
+      for (int j = 0; j < 4; ++j) {
+        EXPECT_FLOAT_EQ(F(*data)[(nb * 3 + k) * 4 + j], F(source)[(nb * 4 + j) * 3 + k]);
+      }
+    }
+  }
+  // Columns that are not whole blocks keep the transpose.
+  Graph h;
+  ValueId hx = h.AddInput("x", {kF32, {1, 3}});
+  ValueId hw = h.AddConstant("w", Random({6, 3}, 5));
+  h.AddOutput("y", (*h.AddOp(OpKind::kGemm, "fc", {{"trans_b", int64_t{1}}}, {hx, hw}))[0]);
+  absl::StatusOr<Graph> ragged = PackWeights(std::move(h), 4);
+  ASSERT_TRUE(ragged.ok()) << ragged.status();
+  EXPECT_EQ(ragged->nodes()[0].op, OpKind::kTranspose);
+}
+
 }  // namespace
 }  // namespace tunefarm::graph

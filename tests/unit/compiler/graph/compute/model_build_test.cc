@@ -216,6 +216,31 @@ TEST(ModelBuildTest, ClassifierHeadWithPrepackedGemmWeightMatchesTheReference) {
   ExpectMatchesReference(g, "head");
 }
 
+TEST(ModelBuildTest, GemmsWithColumnPackedWeightsMatchTheReference) {
+  // 64 columns: whole blocks of any CPU's vector, so both weights are packed as [N/lanes][K][lanes]
+  // (one read transposed, one not), the second gemm with a bias and a relu after it; batch 1
+  // (a vector times the weight, as a classifier at batch 1) and batch 3.
+  for (int64_t batch : {1, 3}) {
+    Graph g;
+    ValueId x = g.AddInput("x", {kF32, {batch, 40}});
+    ValueId fc1 = Op(g, OpKind::kGemm, {x, Weight(g, {64, 40}, 1)}, {{"trans_b", int64_t{1}}});
+    ValueId fc2 = Op(g, OpKind::kGemm, {fc1, Weight(g, {64, 64}, 2), Weight(g, {64}, 3)});
+    g.AddOutput("y", Op(g, OpKind::kRelu, {fc2}));
+    ExpectMatchesReference(g, "packed_gemm");
+    absl::StatusOr<BuiltModel> built = Optimize(g, KernelTarget::Cpu(topi::DetectHostCpu()));
+    ASSERT_TRUE(built.ok()) << built.status();
+    const int lanes = topi::DetectHostCpu().Lanes(4);
+    int packed = 0;
+    for (const runtime::GraphTensor& t : built->graph.tensors) {
+      if (t.kind == runtime::GraphTensorKind::kParam && t.shape.size() == 3 &&
+          t.shape[2] == lanes) {
+        ++packed;
+      }
+    }
+    EXPECT_EQ(packed, 2) << "both weights folded into their packed layout";
+  }
+}
+
 TEST(ModelBuildTest, ShapeOpsAndAveragePoolingMatchTheReference) {
   Graph g;
   ValueId x = g.AddInput("x", {kF32, {1, 6, 10, 10}});
