@@ -18,9 +18,8 @@ std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target, WinogradCh
   };
   // CPU kernels stream a packed weight a vector of columns at a time; GPU schedules read [K][N].
   const int64_t column_block = target.is_cuda() ? 0 : target.cpu.Lanes(4);
-  passes.push_back({"pack_weights", [column_block](Graph g) {
-                      return PackWeights(std::move(g), column_block);
-                    }});
+  passes.push_back({"pack_weights",
+                    [column_block](Graph g) { return PackWeights(std::move(g), column_block); }});
   if (!target.is_cuda()) {
     passes.push_back({"layout_rewrite", [cpu = target.cpu](Graph g) {
                         return RewriteLayoutNchwc(std::move(g), cpu);

@@ -91,5 +91,5 @@
   X(Conv2dNchwc, "conv2d_nchwc", kOutEWiseFusable)                    \
   X(DepthwiseConv2dNchwc, "depthwise_conv2d_nchwc", kOutEWiseFusable) \
   X(WinogradWeight, "winograd_weight", kOpaque)                       \
-  X(Conv2dWinogradNchwc, "conv2d_winograd_nchwc", kOutEWiseFusable)  \
+  X(Conv2dWinogradNchwc, "conv2d_winograd_nchwc", kOutEWiseFusable)   \
   X(PackGemmWeight, "pack_gemm_weight", kOpaque)

@@ -203,9 +203,9 @@ absl::StatusOr<GemmTensors> PackedMatmulCompute(const te::Tensor& a, const te::T
   absl::StatusOr<std::vector<int64_t>> ps = StaticShape("matmul", packed_b, 3);
   if (!ps.ok()) return ps.status();
   if ((*ps)[1] != (*as)[1] || a.dtype() != packed_b.dtype()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "matmul: packed weight ", ShapeString(*ps), " (", packed_b.name(), ") must be [N/bn][",
-        (*as)[1], "][bn] of ", a.name(), "'s dtype"));
+    return absl::InvalidArgumentError(absl::StrCat("matmul: packed weight ", ShapeString(*ps), " (",
+                                                   packed_b.name(), ") must be [N/bn][", (*as)[1],
+                                                   "][bn] of ", a.name(), "'s dtype"));
   }
   GemmTensors t;
   t.a = a;
