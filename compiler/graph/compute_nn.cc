@@ -96,7 +96,8 @@ ComputeResult Pool(const ComputeContext& ctx, topi::PoolType type, bool global) 
   ComputeResult result = One(ctx, t->out, {t->padded, t->pooled});
   // A global pool's single output column leaves the template's vectors empty.
   if (result.ok() && !global) {
-    result->anchor = {AnchorTemplate::kPool2d,
+    const bool blocked = x.size() == 5;
+    result->anchor = {blocked ? AnchorTemplate::kPool2dNchwc : AnchorTemplate::kPool2d,
                       t->data,
                       te::Tensor(),
                       t->padded,

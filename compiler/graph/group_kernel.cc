@@ -142,6 +142,16 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(
       *description = absl::StrCat("pool2d template, ", source, " (", config.ToString(), ")");
       return topi::SchedulePool2d(config, t, epilogue);
     }
+    case AnchorTemplate::kPool2dNchwc: {
+      absl::StatusOr<std::vector<int64_t>> d = topi::StaticShape("pool2d_nchwc", a.data, 5);
+      absl::StatusOr<std::vector<int64_t>> o = topi::StaticShape("pool2d_nchwc", a.reduced, 5);
+      if (!d.ok()) return d.status();
+      if (!o.ok()) return o.status();
+      const topi::BlockedWindowScheduleConfig config =
+          topi::DefaultBlockedWindowConfig((*o)[3], cpu, (*d)[4]);
+      *description = absl::StrCat("pool2d_nchwc template, default (", config.ToString(), ")");
+      return topi::SchedulePool2dNchwc(config, {a.data, a.padded, a.reduced, a.out}, epilogue);
+    }
     case AnchorTemplate::kConv2dNchwc: {
       absl::StatusOr<std::vector<int64_t>> d = topi::StaticShape("conv2d_nchwc", a.data, 5);
       absl::StatusOr<std::vector<int64_t>> w = topi::StaticShape("conv2d_nchwc", a.weight, 6);
@@ -227,6 +237,7 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByGpuTemplate(const AnchorTensors& a,
       return topi::ScheduleGpuDepthwiseConv2d(config, t, a.window, epilogue);
     }
     case AnchorTemplate::kPool2d:
+    case AnchorTemplate::kPool2dNchwc:
     case AnchorTemplate::kConv2dNchwc:
     case AnchorTemplate::kDepthwiseConv2dNchwc:
     case AnchorTemplate::kConv2dWinogradNchwc:

@@ -61,6 +61,11 @@ class LayoutRewriter {
                native_.count(node.inputs[0])) {
       const Blocked& in = native_.at(node.inputs[0]);
       return Follow(node, {in.value}, in);
+    } else if ((node.op == OpKind::kMaxPool2d || node.op == OpKind::kAvgPool2d) &&
+               node.inputs.size() == 1 && native_.count(node.inputs[0])) {
+      // A window over each channel: it pools the blocks as they are (no round trip to NCHW).
+      const Blocked& in = native_.at(node.inputs[0]);
+      return Follow(node, {in.value}, in);
     } else if (IsBinaryBroadcast(node.op) && node.inputs.size() == 2) {
       absl::StatusOr<bool> done = RewriteBinary(node);
       if (!done.ok() || *done) return done.status();

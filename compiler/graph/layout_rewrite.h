@@ -18,6 +18,7 @@ namespace tunefarm::graph {
 //   is whole vectors, else the default's;
 // - elementwise ops of a blocked value, and broadcast ops of two blocked values of one block (or
 //   of a blocked value and a one-element constant), to the same ops on the blocked values;
+// - max and average pooling of a blocked value to the same pools over its blocks;
 // - everything else reads NCHW: a from_nchwc is made once per blocked value that is read so,
 //   and a to_nchwc once per value and block that a blocked op reads, so transforms meet only at
 //   layout boundaries and a value is never transformed back and forth.

@@ -23,10 +23,12 @@ enum class AnchorTemplate : uint8_t {
   kConv2dNchwc,
   kDepthwiseConv2dNchwc,
   kConv2dWinogradNchwc,
+  kPool2dNchwc,
 };
 
 // An op whose output comes from one reduction a topi template tiles (conv2d with groups 1,
-// depthwise conv2d with multiplier 1, max/average pooling, and the blocked convolutions): the
+// depthwise conv2d with multiplier 1, max/average pooling, blocked or not, and the blocked
+// convolutions): the
 // tensors that template takes.
 struct AnchorTensors {
   AnchorTemplate kind = AnchorTemplate::kNone;

@@ -28,6 +28,7 @@
 //   batch_norm(x, scale, bias, mean, var) epsilon (1e-5): inference form, per channel (axis 1)
 //   max_pool2d(x) kernel, strides, pads, dilations, ceil_mode (0)
 //   avg_pool2d(x) kernel, strides, pads, ceil_mode, count_include_pad (0)
+//     (both also over blocked [N,CB,H,W,c], made by the layout rewrite: the output is blocked too)
 //   global_avg_pool2d(x), global_max_pool2d(x): [N,C,H,W] -> [N,C,1,1]
 //   softmax(x) axis (-1): over one axis
 //   lrn(x) size, alpha (1e-4), beta (0.75), bias (1.0): across channels

@@ -5,9 +5,10 @@
 namespace tunefarm::graph {
 namespace {
 
+// Over NCHW, or the blocked NCHW[c]c the layout rewrite gives a pool after a blocked conv.
 InferResult WindowPool(const InferContext& ctx) {
   absl::Status s = ExpectInputCount(ctx, 1, 1);
-  if (s.ok()) s = ExpectRank(ctx, 0, 4, "data");
+  if (s.ok() && ctx.inputs[0].shape.size() != 5) s = ExpectRank(ctx, 0, 4, "data");
   if (s.ok()) s = ExpectFloat(ctx, 0);
   if (!s.ok()) return s;
   absl::StatusOr<Window2d> window = ReadWindow2d(ctx, nullptr);
@@ -21,7 +22,9 @@ InferResult WindowPool(const InferContext& ctx) {
   const std::vector<int64_t>& x = ctx.inputs[0].shape;
   absl::StatusOr<std::vector<int64_t>> hw = WindowOutputSize(ctx, *window, x[2], x[3]);
   if (!hw.ok()) return hw.status();
-  return OneOutput(ctx, ctx.inputs[0].dtype, {x[0], x[1], (*hw)[0], (*hw)[1]});
+  std::vector<int64_t> out = {x[0], x[1], (*hw)[0], (*hw)[1]};
+  if (x.size() == 5) out.push_back(x[4]);
+  return OneOutput(ctx, ctx.inputs[0].dtype, std::move(out));
 }
 
 InferResult GlobalPool(const InferContext& ctx) {

@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "compiler/te/tensor.h"
+#include "compiler/topi/blocked_window_schedule.h"
 #include "compiler/topi/cpu_info.h"
 #include "compiler/topi/scheduled_op.h"
 #include "compiler/topi/window.h"
@@ -30,19 +31,10 @@ absl::StatusOr<DepthwiseConv2dNchwcTensors> DepthwiseConv2dNchwcCompute(const te
                                                                         const te::Tensor& kernel,
                                                                         const Window2d& window);
 
-struct DepthwiseConv2dNchwcScheduleConfig {
-  int64_t channel_block = 16;  // layout: channels per block, whole vectors
-  int64_t vector_lanes = 8;
-  int64_t reg_w = 4;          // output columns per register tile (unrolled)
-  bool unroll_window = true;  // unroll the window's loops
-  bool pad_inline = true;     // read the input through a bounds check instead of a padded copy
-  bool parallel = true;       // run the fused (n, channel block, output row) loop on the pool
-  std::string ToString() const;
-};
+// The blocked window schedule's config (blocked_window_schedule.h).
+using DepthwiseConv2dNchwcScheduleConfig = BlockedWindowScheduleConfig;
 
-// A channel block of one vector (or `channel_block`, where the model's layout fixed it), the
-// widest register tile (up to 8 columns) that fits the registers and divides the output row, and
-// padding read inline, for NCHW `data_shape` and a kh x kw window on `cpu`.
+// DefaultBlockedWindowConfig for the output width of NCHW `data_shape` under the window.
 DepthwiseConv2dNchwcScheduleConfig DefaultDepthwiseConv2dNchwcConfig(
     const std::vector<int64_t>& data_shape, int64_t kh, int64_t kw, const Window2d& window,
     const CpuInfo& cpu, std::optional<int64_t> channel_block = std::nullopt);

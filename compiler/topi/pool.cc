@@ -37,8 +37,19 @@ int64_t CeilOutput(int64_t in, int64_t k, int64_t stride, int64_t dilation, int6
 
 absl::StatusOr<Pool2dTensors> Pool2dCompute(const te::Tensor& data, const Pool2dParams& params) {
   const std::string op = params.type == PoolType::kMax ? "max_pool2d" : "avg_pool2d";
-  absl::StatusOr<std::vector<int64_t>> ds = StaticShape(op, data, 4);
+  absl::StatusOr<std::vector<int64_t>> ds = StaticShape(op, data);
   if (!ds.ok()) return ds.status();
+  if (ds->size() != 4 && ds->size() != 5) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(op, ": data ", ShapeString(*ds), " must be NCHW or blocked NCHW[c]c"));
+  }
+  const bool blocked = ds->size() == 5;
+  // The pixel (n, c, y, x) of a tensor of the data's layout: a blocked one's channel lanes last.
+  auto at = [&](const te::Tensor& t, const std::vector<ir::Var>& i, ir::Expr y, ir::Expr x) {
+    std::vector<ir::Expr> index = {i[0], i[1], std::move(y), std::move(x)};
+    if (blocked) index.push_back(i[4]);
+    return t(std::move(index));
+  };
   const int64_t kh = params.kernel_h, kw = params.kernel_w;
   const std::string shapes = absl::StrCat("data ", ShapeString(*ds), ", window ", kh, "x", kw);
   if (kh <= 0 || kw <= 0) {
@@ -68,12 +79,17 @@ absl::StatusOr<Pool2dTensors> Pool2dCompute(const te::Tensor& data, const Pool2d
   auto window_body = [&](const std::vector<ir::Var>& i) {
     ir::Expr y = i[2] * Imm(win.stride_h) + ry->var * Imm(win.dilation_h);
     ir::Expr x = i[3] * Imm(win.stride_w) + rx->var * Imm(win.dilation_w);
-    ir::Expr value = t.padded({i[0], i[1], y, x});
+    ir::Expr value = at(t.padded, i, y, x);
     return is_max ? te::max(value, {ry, rx}) : te::sum(value, {ry, rx});
   };
   std::vector<ir::Expr> out_shape = {Imm((*ds)[0]), Imm((*ds)[1]), Imm(out->h), Imm(out->w)};
-  absl::StatusOr<te::Tensor> pooled = te::compute(
-      out_shape, window_body, is_max ? op : absl::StrCat(op, "_sum"), {"n", "c", "oh", "ow"});
+  std::vector<std::string> axes = {"n", "c", "oh", "ow"};
+  if (blocked) {
+    out_shape.push_back(Imm((*ds)[4]));
+    axes = {"n", "cb", "oh", "ow", "c"};
+  }
+  absl::StatusOr<te::Tensor> pooled =
+      te::compute(out_shape, window_body, is_max ? op : absl::StrCat(op, "_sum"), axes);
   if (!pooled.ok()) return pooled.status();
   t.pooled = t.out = *pooled;
   if (is_max) return t;
@@ -90,9 +106,9 @@ absl::StatusOr<Pool2dTensors> Pool2dCompute(const te::Tensor& data, const Pool2d
           TapsInside(i[2] * Imm(win.stride_h), kh, win.dilation_h, win.pad_top, win.pad_top + h) *
           TapsInside(i[3] * Imm(win.stride_w), kw, win.dilation_w, win.pad_left, win.pad_left + w);
     }
-    return ir::Div(t.pooled({i[0], i[1], i[2], i[3]}), ir::Cast(data.dtype(), count));
+    return ir::Div(at(t.pooled, i, i[2], i[3]), ir::Cast(data.dtype(), count));
   };
-  absl::StatusOr<te::Tensor> avg = te::compute(out_shape, avg_body, op, {"n", "c", "oh", "ow"});
+  absl::StatusOr<te::Tensor> avg = te::compute(out_shape, avg_body, op, axes);
   if (!avg.ok()) return avg.status();
   t.out = *avg;
   return t;
@@ -108,6 +124,15 @@ absl::StatusOr<ScheduledOp> SchedulePool2d(const Pool2dScheduleConfig& config,
   const te::Tensor& result = output.defined() ? output : t.out;
   return ScheduleWindowReduction(config, {t.data, t.padded, t.pooled, result, {t.data, result}},
                                  "pool2d");
+}
+
+absl::StatusOr<ScheduledOp> SchedulePool2dNchwc(const BlockedWindowScheduleConfig& config,
+                                                const Pool2dTensors& t, const te::Tensor& output) {
+  absl::StatusOr<std::vector<int64_t>> ds = StaticShape("pool2d_nchwc", t.data, 5);
+  if (!ds.ok()) return ds.status();
+  const te::Tensor& result = output.defined() ? output : t.out;
+  return ScheduleBlockedWindowReduction(
+      config, {t.data, t.padded, t.pooled, result, {t.data, result}, (*ds)[4]}, "pool2d_nchwc");
 }
 
 }  // namespace tunefarm::topi

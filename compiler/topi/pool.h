@@ -1,5 +1,6 @@
-// 2-D max and average pooling in NCHW (stride, padding, dilation, count_include_pad) and its CPU
-// schedule template: output columns in vectors reduced over an unrolled window.
+// 2-D max and average pooling in NCHW or the blocked NCHW[c]c (stride, padding, dilation,
+// count_include_pad) and their CPU schedule templates: output columns in vectors reduced over an
+// unrolled window (NCHW), or tiles of columns x the channel block (blocked_window_schedule.h).
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "compiler/te/tensor.h"
+#include "compiler/topi/blocked_window_schedule.h"
 #include "compiler/topi/cpu_info.h"
 #include "compiler/topi/scheduled_op.h"
 #include "compiler/topi/window.h"
@@ -35,7 +37,8 @@ struct Pool2dTensors {
 };
 
 // Max pads with the lowest float, so padding never wins; average pads with 0 and divides by the
-// window's size, or by how many of its taps fall inside the input. Errors: a rank other than 4,
+// window's size, or by how many of its taps fall inside the input. Data of rank 5 is blocked,
+// [N,CB,H,W,c], and so is the output. Errors: a rank other than 4 or 5,
 // a window larger than the padded input (naming pool2d and the shapes).
 absl::StatusOr<Pool2dTensors> Pool2dCompute(const te::Tensor& data, const Pool2dParams& params);
 
@@ -45,9 +48,16 @@ using Pool2dScheduleConfig = WindowScheduleConfig;
 Pool2dScheduleConfig DefaultPool2dConfig(const Pool2dTensors& t, const CpuInfo& cpu);
 
 // With `output`, an elementwise epilogue of t.out computed in each output tile (epilogue.h); the
-// args then end with `output`.
+// args then end with `output`. For NCHW data.
 absl::StatusOr<ScheduledOp> SchedulePool2d(const Pool2dScheduleConfig& config,
                                            const Pool2dTensors& t,
                                            const te::Tensor& output = te::Tensor());
+
+// The same for blocked data [N,CB,H,W,c] (config.channel_block = c; DefaultBlockedWindowConfig
+// of the output width gives the default): the window's max or sum accumulated in registers, each
+// load a vector of the channel block.
+absl::StatusOr<ScheduledOp> SchedulePool2dNchwc(const BlockedWindowScheduleConfig& config,
+                                                const Pool2dTensors& t,
+                                                const te::Tensor& output = te::Tensor());
 
 }  // namespace tunefarm::topi

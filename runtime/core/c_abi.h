@@ -42,15 +42,29 @@ typedef int32_t (*TFParallelLaunchFunc)(TFParallelLambda lambda, void* closure, 
 // The runtime's implementation of TFParallelLaunchFunc (thread_pool.h).
 int32_t TFBackendParallelLaunch(TFParallelLambda lambda, void* closure, int32_t num_tasks);
 
+// A kernel's scratch buffers too large for its stack (a Winograd conv's transformed tiles): the
+// same contract as aligned_alloc and free, so that a module whose pointers were never set falls
+// back on them. The runtime's pool keeps freed buffers for the thread's next call instead of
+// returning their pages to the OS (workspace_pool.h).
+typedef void* (*TFWorkspaceAllocFunc)(uint64_t alignment, uint64_t bytes);
+typedef void (*TFWorkspaceFreeFunc)(void* p);
+void* TFBackendWorkspaceAlloc(uint64_t alignment, uint64_t bytes);
+void TFBackendWorkspaceFree(void* p);
+
 // Symbols every generated module defines, so the runtime can use it without the module having to
 // resolve runtime symbols itself (works the same in the JIT, in a dlopen()ed library, and on a
 // device whose runtime was linked statically):
 //   TF_PARALLEL_LAUNCH_SYMBOL: a global `TFParallelLaunchFunc` variable the loader sets to
 //                              TFBackendParallelLaunch before any kernel runs.
+//   TF_WORKSPACE_ALLOC_SYMBOL, TF_WORKSPACE_FREE_SYMBOL: global `TFWorkspaceAllocFunc` and
+//                              `TFWorkspaceFreeFunc` variables the loader sets to the runtime's
+//                              pool (null, as in modules built before them: aligned_alloc, free).
 //   TF_MANIFEST_SYMBOL:        a NUL-terminated `const char[]` holding the module's manifest
 //                              (function_signature.h: SerializeManifest) naming its kernels.
 // A kernel itself is an exported function of type TFKernelFunc named as in the manifest.
 #define TF_PARALLEL_LAUNCH_SYMBOL "__tf_parallel_launch"
+#define TF_WORKSPACE_ALLOC_SYMBOL "__tf_workspace_alloc"
+#define TF_WORKSPACE_FREE_SYMBOL "__tf_workspace_free"
 #define TF_MANIFEST_SYMBOL "__tf_manifest"
 
 // Symbols a model module (a whole model built into one library, run by runtime/graph) defines

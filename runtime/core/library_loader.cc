@@ -84,6 +84,13 @@ std::unique_ptr<LoadedLibrary> LoadedLibrary::Open(const std::string& path, std:
     kernels.push_back(LoadedKernel{std::move(signature), reinterpret_cast<TFKernelFunc>(entry)});
   }
   *launch = &TFBackendParallelLaunch;
+  // Modules built before the workspace pool lack these: their kernels call aligned_alloc and free.
+  if (auto* alloc = static_cast<TFWorkspaceAllocFunc*>(dlsym(handle, TF_WORKSPACE_ALLOC_SYMBOL))) {
+    *alloc = &TFBackendWorkspaceAlloc;
+  }
+  if (auto* release = static_cast<TFWorkspaceFreeFunc*>(dlsym(handle, TF_WORKSPACE_FREE_SYMBOL))) {
+    *release = &TFBackendWorkspaceFree;
+  }
   return std::unique_ptr<LoadedLibrary>(new LoadedLibrary(path, handle, std::move(kernels)));
 }
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "runtime/core/argument_check.h"
+#include "runtime/core/huge_page_buffer.h"
 
 namespace tunefarm::runtime {
 namespace {
@@ -139,7 +140,7 @@ std::string GraphExecutor::PlanAndAllocate(const GraphLoadOptions& options) {
            " bytes";
   }
   uint64_t bytes = plan.stats.arena_bytes > 0 ? plan.stats.arena_bytes : kArenaAlignment;
-  arena_.reset(static_cast<unsigned char*>(std::aligned_alloc(kArenaAlignment, bytes)));
+  arena_.reset(static_cast<unsigned char*>(AllocateHugePageBuffer(bytes)));
   if (arena_ == nullptr) {
     return "cannot allocate the " + std::to_string(bytes) + "-byte arena";
   }

@@ -66,6 +66,12 @@ absl::StatusOr<std::shared_ptr<runtime::Module>> BuildJit(const std::vector<ir::
   absl::StatusOr<void*> launch = (*code)->Lookup(TF_PARALLEL_LAUNCH_SYMBOL);
   if (!launch.ok()) return launch.status();
   *static_cast<TFParallelLaunchFunc*>(*launch) = &TFBackendParallelLaunch;
+  absl::StatusOr<void*> alloc = (*code)->Lookup(TF_WORKSPACE_ALLOC_SYMBOL);
+  if (!alloc.ok()) return alloc.status();
+  *static_cast<TFWorkspaceAllocFunc*>(*alloc) = &TFBackendWorkspaceAlloc;
+  absl::StatusOr<void*> release = (*code)->Lookup(TF_WORKSPACE_FREE_SYMBOL);
+  if (!release.ok()) return release.status();
+  *static_cast<TFWorkspaceFreeFunc*>(*release) = &TFBackendWorkspaceFree;
   std::vector<runtime::PackedFunction> functions;
   for (const runtime::FunctionSignature& sig : generated->signatures) {
     absl::StatusOr<void*> entry = (*code)->Lookup(sig.name);

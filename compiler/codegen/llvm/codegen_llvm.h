@@ -129,6 +129,9 @@ class CodeGenLLVM : public ir::ExprFunctor<llvm::Value*(const ir::Expr&)>,
   bool in_index_ = false;
   int num_lambdas_ = 0;
   llvm::GlobalVariable* parallel_launch_ = nullptr;
+  // The runtime's workspace pool (c_abi.h), or null: aligned_alloc and free.
+  llvm::GlobalVariable* workspace_alloc_ = nullptr;
+  llvm::GlobalVariable* workspace_free_ = nullptr;
   llvm::StructType* dltensor_type_ = nullptr;
 };
 

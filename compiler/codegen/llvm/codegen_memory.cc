@@ -212,8 +212,12 @@ llvm::Value* CodeGenLLVM::AllocateStorage(const ir::AllocateNode* op, int64_t* c
   llvm::PointerType* ptr_ty = builder_->getPtrTy();
   llvm::FunctionCallee aligned_alloc =
       module_.getOrInsertFunction("aligned_alloc", ptr_ty, i64, i64);
-  llvm::Value* p =
-      builder_->CreateCall(aligned_alloc, {llvm::ConstantInt::get(i64, kBaseAlign), rounded});
+  // The runtime's pool when the loader set it (it keeps the pages for the next call).
+  llvm::Value* pool = builder_->CreateLoad(ptr_ty, workspace_alloc_, "workspace_alloc");
+  llvm::Value* alloc_fn =
+      builder_->CreateSelect(builder_->CreateIsNull(pool), aligned_alloc.getCallee(), pool);
+  llvm::Value* p = builder_->CreateCall(aligned_alloc.getFunctionType(), alloc_fn,
+                                        {llvm::ConstantInt::get(i64, kBaseAlign), rounded});
   // Out of memory: the kernel returns -1 (the runtime reports a failed call).
   llvm::Value* failed = builder_->CreateIsNull(p);
   ReturnIfNonZero(builder_->CreateSExt(failed, builder_->getInt32Ty()));
@@ -231,7 +235,11 @@ void CodeGenLLVM::VisitStmt_(const ir::AllocateNode* op) {
   if (const_bytes < 0) {
     llvm::FunctionCallee free_fn =
         module_.getOrInsertFunction("free", builder_->getVoidTy(), builder_->getPtrTy());
-    builder_->CreateCall(free_fn, {storage});
+    llvm::Value* pool =
+        builder_->CreateLoad(builder_->getPtrTy(), workspace_free_, "workspace_free");
+    llvm::Value* callee =
+        builder_->CreateSelect(builder_->CreateIsNull(pool), free_fn.getCallee(), pool);
+    builder_->CreateCall(free_fn.getFunctionType(), callee, {storage});
   }
 }
 

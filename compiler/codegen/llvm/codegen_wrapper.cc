@@ -3,6 +3,7 @@
 // buffer parameters), and the module's ABI symbols (runtime/core/c_abi.h).
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/codegen_llvm.h"
+#include "runtime/core/c_abi.h"
 
 namespace tunefarm::codegen {
 namespace {
@@ -34,6 +35,12 @@ CodeGenLLVM::CodeGenLLVM(llvm::Module& module, llvm::TargetMachine& tm)
   // Referenced directly, not through the GOT: each module must use its own copy even when an
   // earlier library in the process exports the same name.
   parallel_launch_->setDSOLocal(true);
+  for (auto [global, name] : {std::pair{&workspace_alloc_, TF_WORKSPACE_ALLOC_SYMBOL},
+                              {&workspace_free_, TF_WORKSPACE_FREE_SYMBOL}}) {
+    *global = new llvm::GlobalVariable(module_, ptr, false, llvm::GlobalValue::ExternalLinkage,
+                                       llvm::ConstantPointerNull::get(ptr), name);
+    (*global)->setDSOLocal(true);
+  }
 }
 
 CodeGenLLVM::~CodeGenLLVM() = default;

@@ -49,14 +49,18 @@ TEST(LayoutRewriteTest, AResidualBlockStaysBlockedBetweenItsTwoTransforms) {
               {{"kernel", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}}));
   Graph out = Rewritten(std::move(g));
   std::map<std::string, int> ops = OpCounts(out);
-  // x enters once (read by the first conv and the residual add alike); the pool reads NCHW.
+  // x enters once (read by the first conv and the residual add alike); the pool pools the
+  // blocks, and only the graph's output leaves the blocked layout.
   EXPECT_EQ(ops["to_nchwc"], 1);
   EXPECT_EQ(ops["from_nchwc"], 1);
   EXPECT_EQ(ops["conv2d_nchwc"], 2);
   EXPECT_EQ(ops["conv2d"], 0);
-  const Node& pool = out.nodes().back();
+  const Node& back = out.nodes().back();
+  ASSERT_EQ(back.op, OpKind::kFromNchwc);
+  const Node& pool = out.nodes()[out.nodes().size() - 2];
   ASSERT_EQ(pool.op, OpKind::kMaxPool2d);
-  EXPECT_EQ(out.value(pool.inputs[0]).type.shape, (std::vector<int64_t>{1, 16, 8, 8}));
+  EXPECT_EQ(out.value(pool.inputs[0]).type.shape, (std::vector<int64_t>{1, 1, 8, 8, 16}));
+  EXPECT_EQ(out.value(pool.outputs[0]).type.shape, (std::vector<int64_t>{1, 1, 4, 4, 16}));
   // The add, the relus and the multiply by a one-element constant ran on blocked values.
   for (const Node& n : out.nodes()) {
     if (n.op == OpKind::kAdd || n.op == OpKind::kRelu || n.op == OpKind::kMul) {

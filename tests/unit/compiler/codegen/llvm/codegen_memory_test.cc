@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/codegen/llvm/llvm_ir_text.h"
+#include "runtime/core/workspace_pool.h"
 #include "tests/unit/compiler/codegen/llvm/codegen_test_util.h"
 
 namespace tunefarm::codegen {
@@ -100,6 +101,28 @@ TEST(CodegenMemoryTest, AllocationsOnTheStackAndTheHeap) {
     ASSERT_TRUE(ir_text.ok()) << ir_text.status();
     EXPECT_THAT(*ir_text, HasSubstr(k.storage));
   }
+}
+
+TEST(CodegenMemoryTest, HeapAllocationsComeFromTheRuntimesWorkspacePool) {
+  // The JIT sets the module's workspace pointers: the second call reuses the first's buffer
+  // instead of asking the OS for its pages again.
+  ir::Buffer a("A", kF32, {40000}), c("C", kF32, {40000});
+  const ir::PrimFunc f = StagedCopy("pooled", 40000, a, c);
+  runtime::NDArray av = MakeArray(kF32, {40000}), cv = MakeArray(kF32, {40000});
+  Fill(av, 25);
+  const runtime::WorkspacePoolStats before = runtime::ThisThreadWorkspaceStats();
+  ASSERT_TRUE(RunJit(f, {&av, &cv}).ok());
+  ASSERT_TRUE(RunJit(f, {&av, &cv}).ok());
+  const runtime::WorkspacePoolStats after = runtime::ThisThreadWorkspaceStats();
+  EXPECT_EQ(after.allocations - before.allocations, 2);
+  EXPECT_GE(after.reused - before.reused, 1);
+  EXPECT_GE(after.pooled_buffers, 1) << "kept for the next call";
+  EXPECT_FLOAT_EQ(static_cast<const float*>(cv.data())[0],
+                  static_cast<const float*>(av.data())[39999] * 2 + 1);
+  absl::StatusOr<std::string> ir_text = LlvmIrText({f}, Host(), false);
+  ASSERT_TRUE(ir_text.ok()) << ir_text.status();
+  EXPECT_THAT(*ir_text, HasSubstr("@__tf_workspace_alloc"));
+  EXPECT_THAT(*ir_text, HasSubstr("@__tf_workspace_free"));
 }
 
 // A float32x4 allocation holds 4 * extent scalars, indexed by scalar.

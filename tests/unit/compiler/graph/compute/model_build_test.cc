@@ -187,8 +187,8 @@ TEST(ModelBuildTest, EveryConvGroupIsScheduledByItsTemplateWithTheEpilogueFused)
   EXPECT_EQ(b.model.kernels[0].func.name, "fused_0_conv2d_relu");
   EXPECT_THAT(b.model.kernels[1].schedule, HasSubstr("depthwise_conv2d template"));
   EXPECT_THAT(b.model.kernels[2].schedule, HasSubstr("pool2d template"));
-  // Blocked (the CPU default): the input enters NCHW[c]c once, both convolutions stay blocked
-  // with their epilogues, and one transform back feeds the pool.
+  // Blocked (the CPU default): the input enters NCHW[c]c once, both convolutions and the pool
+  // stay blocked with their epilogues, and one transform back makes the output.
   Built blocked = BuildAndLoad(g, "templates_nchwc");
   std::vector<std::string> schedules;
   for (const GroupKernel& k : blocked.model.kernels) {
@@ -199,9 +199,37 @@ TEST(ModelBuildTest, EveryConvGroupIsScheduledByItsTemplateWithTheEpilogueFused)
   EXPECT_THAT(schedules[1], HasSubstr("conv2d_nchwc_relu: conv2d_nchwc template"));
   EXPECT_THAT(schedules[2],
               HasSubstr("depthwise_conv2d_nchwc_clip: depthwise_conv2d_nchwc template"));
-  EXPECT_THAT(schedules[3], HasSubstr("from_nchwc"));
-  EXPECT_THAT(schedules[4], HasSubstr("pool2d template"));
+  EXPECT_THAT(schedules[3], HasSubstr("max_pool2d: pool2d_nchwc template"));
+  EXPECT_THAT(schedules[4], HasSubstr("from_nchwc"));
   ExpectMatchesReference(g, "templates_numerics");
+}
+
+TEST(ModelBuildTest, PoolsOfBlockedValuesPoolTheBlocksAndMatchTheReference) {
+  // A ResNet stem's max pool (3x3, stride 2, pad 1) and an average pool whose border windows
+  // count only their taps inside the input, in ceil mode (a last, partial window), each after a
+  // blocked conv: they pool the channel blocks in place.
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 8, 15, 15}});
+  ValueId c1 = Op(g, OpKind::kRelu,
+                  {Op(g, OpKind::kConv2d, {x, Weight(g, {16, 8, 3, 3}, 1)}, {{"pads", Pads(1)}})});
+  ValueId max = Op(g, OpKind::kMaxPool2d, {c1},
+                   {{"kernel", std::vector<int64_t>{3, 3}},
+                    {"strides", std::vector<int64_t>{2, 2}},
+                    {"pads", Pads(1)}});
+  ValueId c2 = Op(g, OpKind::kConv2d, {max, Weight(g, {24, 16, 3, 3}, 2)}, {{"pads", Pads(1)}});
+  g.AddOutput("y", Op(g, OpKind::kAvgPool2d, {c2},
+                      {{"kernel", std::vector<int64_t>{3, 3}},
+                       {"strides", std::vector<int64_t>{2, 2}},
+                       {"pads", Pads(1)},
+                       {"ceil_mode", int64_t{1}},
+                       {"count_include_pad", int64_t{0}}}));
+  ExpectMatchesReference(g, "blocked_pools");
+  Built b = BuildAndLoad(g, "blocked_pools_kernels");
+  int blocked_pools = 0;
+  for (const GroupKernel& k : b.model.kernels) {
+    if (k.schedule.find("pool2d_nchwc template") != std::string::npos) ++blocked_pools;
+  }
+  EXPECT_EQ(blocked_pools, 2);
 }
 
 TEST(ModelBuildTest, ClassifierHeadWithPrepackedGemmWeightMatchesTheReference) {
