@@ -212,7 +212,8 @@ absl::StatusOr<GemmTensors> PackedMatmulCompute(const te::Tensor& a, const te::T
   t.packed_b = packed_b;
   t.layout.b_block = (*ps)[2];
   const GemmDims d{0, (*as)[0], (*ps)[0] * (*ps)[2], (*as)[1]};
-  ProductBuilder product("matmul", d, WeightLayout::kKN, t);
+  const std::string op = "matmul";  // the builder keeps a reference to it
+  ProductBuilder product(op, d, WeightLayout::kKN, t);
   if (absl::Status st = product.Blocked(); !st.ok()) return st;
   return t;
 }
