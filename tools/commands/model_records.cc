@@ -112,15 +112,19 @@ struct Candidate {
 
 // Every ok record of the workload on (target, device key) whose config fits its template; records
 // that do not fit (from another compiler) are passed over, and InvalidArgument names the first
-// when none fits.
+// when none fits. Errors say "the records of KEY in DB: ...".
 absl::StatusOr<std::vector<Candidate>> OkCandidates(tuner::RecordStore& store,
-                                                    const tuner::Workload& w,
+                                                    const std::string& db, const tuner::Workload& w,
                                                     const std::string& target,
                                                     const std::string& device_key,
                                                     const topi::CpuInfo& cpu) {
+  auto in_records = [&](const absl::Status& s, absl::string_view what = "") {
+    return absl::Status(
+        s.code(), absl::StrCat("the records of ", w.Key(), " in ", db, ": ", what, s.message()));
+  };
   absl::StatusOr<std::vector<tuner::Record>> records =
       store.TaskRecords(w.Key(), target, device_key);
-  if (!records.ok()) return records.status();
+  if (!records.ok()) return in_records(records.status());
   std::vector<Candidate> out;
   absl::Status unfit;
   for (const tuner::Record& r : *records) {
@@ -135,8 +139,7 @@ absl::StatusOr<std::vector<Candidate>> OkCandidates(tuner::RecordStore& store,
     out.push_back({*config, *seconds});
   }
   if (out.empty() && !unfit.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("no record fits its template: ", unfit.message()));
+    return in_records(absl::InvalidArgumentError(unfit.message()), "no record fits its template: ");
   }
   return out;
 }
@@ -182,12 +185,8 @@ absl::StatusOr<TunedGroups> TunedConfigsFromRecords(const graph::Graph& fused,
       continue;  // gemm kernels use the default schedule: no template of theirs to configure
     }
     absl::StatusOr<std::vector<Candidate>> candidates =
-        OkCandidates(**store, task.workload, *canonical, device_key, cpu);
-    if (!candidates.ok()) {
-      return absl::Status(
-          candidates.status().code(),
-          absl::StrCat("the records of ", key, " in ", db, ": ", candidates.status().message()));
-    }
+        OkCandidates(**store, db, task.workload, *canonical, device_key, cpu);
+    if (!candidates.ok()) return candidates.status();
     // The workload fixes the blocks of the layout its groups have, so every record fits them all;
     // a Winograd conv's transformed weight fixes its tile too (the same for all its groups, since
     // the algorithm is chosen per workload).
@@ -224,11 +223,9 @@ absl::StatusOr<graph::WinogradChooser> WinogradChoiceFromRecords(const std::stri
     std::vector<Candidate> candidates[2];
     for (int i = 0; i < 2; ++i) {
       const tuner::Workload& w = i == 0 ? *direct : winograd;
-      absl::StatusOr<std::vector<Candidate>> ok = OkCandidates(*store, w, target, device_key, cpu);
-      if (!ok.ok()) {
-        return absl::Status(ok.status().code(), absl::StrCat("the records of ", w.Key(), " in ", db,
-                                                             ": ", ok.status().message()));
-      }
+      absl::StatusOr<std::vector<Candidate>> ok =
+          OkCandidates(*store, db, w, target, device_key, cpu);
+      if (!ok.ok()) return ok.status();
       candidates[i] = *std::move(ok);
       fastest[i] = Fastest(candidates[i], std::nullopt);
     }
