@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <deque>
 #include <functional>
 #include <map>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "spdlog/spdlog.h"
 #include "tuner/measure/candidate_build.h"
 #include "tuner/measure/reference_libraries.h"
 #include "tuner/measure/work_dir.h"
@@ -37,12 +39,40 @@ struct ProcessLateBuilds {
     --running;
     cv.notify_all();
   }
+
+  // Called when a build has ended, so that the statics LLVM and our code generation build on
+  // first use exist by then: a handler registered after a static object was built runs before
+  // that object is destroyed, so the late builds the hook waits for still have them (and
+  // spdlog's registry, made sure of here too).
+  static void RegisterExitWait() {
+    static std::once_flag registered;
+    std::call_once(registered, [] {
+      spdlog::default_logger_raw();
+      std::atexit(WaitAtExit);
+    });
+  }
+
+  static void WaitAtExit();
 };
 
 // Never destroyed: late threads may still reach it while static destructors run.
 ProcessLateBuilds& LateBuildsOfThisProcess() {
   static auto* late = new ProcessLateBuilds;
   return *late;
+}
+
+// A process that ends while a late build runs would tear down the logger and LLVM under it, so
+// exit waits for them, within a bound: a build that never ends must not keep the process alive.
+void ProcessLateBuilds::WaitAtExit() {
+  constexpr double kExitWaitSeconds = 120;
+  ProcessLateBuilds& late = LateBuildsOfThisProcess();
+  std::unique_lock<std::mutex> lock(late.mu);
+  if (late.running == 0) return;
+  spdlog::info("waiting for {} build(s) past their deadline to end before exiting", late.running);
+  if (!late.cv.wait_for(lock, std::chrono::duration<double>(kExitWaitSeconds),
+                        [&] { return late.running == 0; })) {
+    spdlog::warn("exiting with {} build(s) past their deadline still running", late.running);
+  }
 }
 
 // Everything a build may touch after Build returned: late builds keep it alive.
@@ -202,6 +232,7 @@ void RunWorker(std::shared_ptr<Batch> batch, int worker) {
       slot.in_task_phase = false;
       batch->cv.notify_all();
     });
+    ProcessLateBuilds::RegisterExitWait();
     lock.lock();
     if (slot.state == Slot::State::kRunning) {
       slot.result = std::move(result);

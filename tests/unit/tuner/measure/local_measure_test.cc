@@ -9,6 +9,8 @@
 #include <thread>
 #include <unistd.h>
 
+#include "spdlog/sinks/stdout_sinks.h"
+#include "spdlog/spdlog.h"
 #include "tests/unit/tuner/measure/probe_template.h"
 #include "tuner/measure/local_builder.h"
 #include "tuner/measure/local_runner.h"
@@ -162,6 +164,36 @@ TEST(LocalMeasureTest, ABuildPastItsDeadlineIsABuildTimeout) {
   task.reset();
   ASSERT_TRUE(LocalBuilder::WaitForLateBuilds(30));
   EXPECT_FALSE(std::filesystem::exists(work_dir));
+}
+
+// The process's exit hook waits for a late build, so it does not tear the logger and LLVM down
+// under it (ThreadSanitizer caught a test binary exiting mid-build). The hook exists once a
+// build has ended, as in a tuning run whose late builds come after many on-time ones.
+TEST(LocalMeasureTest, AProcessExitingDuringALateBuildWaitsForIt) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        spdlog::set_default_logger(spdlog::stderr_logger_mt("late_build_exit"));
+        std::unique_ptr<Task> task = MakeProbeTask("probe_exit_during_late_build");
+        LocalBuilderOptions b;
+        b.measure = FastOptions();
+        b.parallelism = 2;
+        b.late_build_grace_s = 0;
+        if ((*LocalBuilder::Create(b))->Build(Inputs(*task, {"ok"}))[0].error_kind !=
+            ErrorKind::kOk) {
+          std::exit(4);
+        }
+        b.measure.build_timeout_s = 1e-4;
+        std::unique_ptr<LocalBuilder> builder = *LocalBuilder::Create(b);
+        // A build takes milliseconds against a 0.1 ms deadline, so one is nearly always still
+        // running when Build returns; try again in the rare case none is.
+        for (int attempt = 0; attempt < 20; ++attempt) {
+          builder->Build(Inputs(*task, {"ok", "ok", "ok", "ok"}));
+          if (!LocalBuilder::WaitForLateBuilds(0)) std::exit(0);
+        }
+        std::exit(3);
+      },
+      ::testing::ExitedWithCode(0), "waiting for [0-9]+ build\\(s\\) past their deadline");
 }
 
 TEST(LocalMeasureTest, TheWorkDirectoryIsRemovedWithTheBuilder) {
