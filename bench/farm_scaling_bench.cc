@@ -54,7 +54,7 @@ struct RunResult {
   tracker::JobStatus job;
   int64_t min_leases = 0, max_leases = 0;  // per worker
   double build_seconds = 0;                // summed over the job's records
-  double rate() const { return seconds > 0 ? job.trials_done / seconds : 0; }
+  double rate() const { return seconds > 0 ? job.progress.trials_done / seconds : 0; }
 };
 
 struct LocalWorker {
@@ -244,11 +244,13 @@ int SimulatedDevices() {
       if (!r.error.empty()) {
         std::printf("%8d  FAILED: %s\n", n, r.error.c_str());
         ++failures;
-        if (r.job.trials_done == 0) continue;
+        if (r.job.progress.trials_done == 0) continue;
       }
       const double device_s = m.simulated_device_ms / 1e3;
-      const double util = r.seconds > 0 ? r.job.trials_done * device_s / (n * r.seconds) : 0;
-      const double build_s = r.job.trials_done > 0 ? r.build_seconds / r.job.trials_done : 0;
+      const double util =
+          r.seconds > 0 ? r.job.progress.trials_done * device_s / (n * r.seconds) : 0;
+      const double build_s =
+          r.job.progress.trials_done > 0 ? r.build_seconds / r.job.progress.trials_done : 0;
       // What the build threads can feed at most: cores / build time candidates per second, against
       // the n / device time the devices could take.
       // A worker that builds its own candidate leaves its device idle meanwhile: at most device /
@@ -264,8 +266,8 @@ int SimulatedDevices() {
       std::snprintf(leases, sizeof leases, "%lld-%lld", static_cast<long long>(r.min_leases),
                     static_cast<long long>(r.max_leases));
       std::printf("%8d %8s %7d %9.2f %9.1f %12.2f %14s %9.1f %11.2f %12.2f\n", n,
-                  builds.name.c_str(), r.job.trials_done, r.seconds, r.rate(), util, leases,
-                  1e3 * build_s, r.seconds > 0 ? r.build_seconds / r.seconds : 0.0, bound);
+                  builds.name.c_str(), r.job.progress.trials_done, r.seconds, r.rate(), util,
+                  leases, 1e3 * build_s, r.seconds > 0 ? r.build_seconds / r.seconds : 0.0, bound);
     }
   }
   std::printf(
@@ -306,7 +308,7 @@ int RealMeasurement() {
       if (!r.error.empty()) {
         std::printf("%8d  FAILED: %s\n", n, r.error.c_str());
         ++failures;
-        if (r.job.trials_done == 0) continue;
+        if (r.job.progress.trials_done == 0) continue;
       }
       if (n == 1 && r.ok) base = r.rate();
       const double speedup = base > 0 ? r.rate() / base : 0;
@@ -318,11 +320,12 @@ int RealMeasurement() {
       char leases[32];
       std::snprintf(leases, sizeof leases, "%lld-%lld", static_cast<long long>(r.min_leases),
                     static_cast<long long>(r.max_leases));
-      std::printf("%8d %8s %7d %7d %9.2f %9.1f %11s %11s %14s %9.1f %11.2f\n", n,
-                  builds.name.c_str(), r.job.trials_done, r.job.errors, r.seconds, r.rate(), ratio,
-                  eff, leases,
-                  r.job.trials_done > 0 ? 1e3 * r.build_seconds / r.job.trials_done : 0.0,
-                  r.seconds > 0 ? r.build_seconds / r.seconds : 0.0);
+      std::printf(
+          "%8d %8s %7d %7d %9.2f %9.1f %11s %11s %14s %9.1f %11.2f\n", n, builds.name.c_str(),
+          r.job.progress.trials_done, r.job.progress.errors, r.seconds, r.rate(), ratio, eff,
+          leases,
+          r.job.progress.trials_done > 0 ? 1e3 * r.build_seconds / r.job.progress.trials_done : 0.0,
+          r.seconds > 0 ? r.build_seconds / r.seconds : 0.0);
     }
   }
   std::printf(

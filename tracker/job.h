@@ -45,19 +45,24 @@ inline bool IsFinished(JobState s) {
   return s == JobState::kSucceeded || s == JobState::kFailed || s == JobState::kCancelled;
 }
 
+// Where a job stands by its records: all of them, across tracker restarts.
+struct JobProgress {
+  int trials_done = 0;  // recorded, all kinds
+  int errors = 0;
+  std::map<std::string, int> error_counts;  // by error kind name
+  double best_seconds = 0;
+  double best_gflops = 0;
+  std::string best_config_json;
+};
+
 struct JobStatus {
   std::string id;
   JobState state = JobState::kQueued;
   std::string workload_key;
   std::string target;
   std::string device_key;
-  int trials = 0;       // requested
-  int trials_done = 0;  // recorded so far, all kinds, across tracker restarts
-  int errors = 0;
-  std::map<std::string, int> error_counts;  // by error kind name
-  double best_seconds = 0;
-  double best_gflops = 0;
-  std::string best_config_json;
+  int trials = 0;  // requested
+  JobProgress progress;
   // Why it waits ("no worker with device key 'rasp4b' is connected"), why it failed, or how it
   // ended ("early stopped", "space exhausted").
   std::string message;

@@ -43,15 +43,6 @@ struct Job {
   std::chrono::steady_clock::time_point last_save_attempt;
 };
 
-void ApplyProgress(const JobProgress& p, JobStatus& s) {
-  s.trials_done = p.trials_done;
-  s.errors = p.errors;
-  s.error_counts = p.error_counts;
-  s.best_seconds = p.best_seconds;
-  s.best_gflops = p.best_gflops;
-  s.best_config_json = p.best_config_json;
-}
-
 }  // namespace
 
 struct JobManager::Impl {
@@ -136,7 +127,7 @@ struct JobManager::Impl {
     std::lock_guard<std::mutex> lock(mu);
     auto it = jobs.find(id);
     if (it == jobs.end()) return;
-    ApplyProgress(p, it->second->status);
+    it->second->status.progress = p;
     Touch(*it->second);
   }
 
@@ -208,7 +199,7 @@ struct JobManager::Impl {
       return JobProgressFromStore(records, row.id, row.workload_key, row.target, row.device_key);
     });
     if (p.ok()) {
-      ApplyProgress(*p, s);
+      s.progress = *p;
     } else {
       spdlog::warn("job {}: cannot read its records: {}", row.id, p.status().ToString());
     }
@@ -243,8 +234,8 @@ struct JobManager::Impl {
     job->status.message = DesiredMessage(*job);
     job->status.updated_ms = options.clock->NowMs();
     Persist(*job);
-    spdlog::info("job {}: resuming ({} of {} trials recorded)", row.id, job->status.trials_done,
-                 job->status.trials);
+    spdlog::info("job {}: resuming ({} of {} trials recorded)", row.id,
+                 job->status.progress.trials_done, job->status.trials);
     jobs[row.id] = job;
     engine->Start(row.id, job->spec, nullptr);
   }

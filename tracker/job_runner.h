@@ -35,16 +35,6 @@ absl::StatusOr<runtime::measure::BuildSpec> JobBuildSpec(const JobSpec& spec);
 // carries FILE:LINE:COL) are InvalidArgument.
 absl::StatusOr<std::unique_ptr<tuner::Task>> MakeJobTask(const JobSpec& spec);
 
-// Where a job stands by its records: all of them, across tracker restarts.
-struct JobProgress {
-  int trials_done = 0;
-  int errors = 0;
-  std::map<std::string, int> error_counts;
-  double best_seconds = 0;
-  double best_gflops = 0;
-  std::string best_config_json;
-};
-
 // Counts the job's records in `store`; the best is that of (workload, target, device key).
 absl::StatusOr<JobProgress> JobProgressFromStore(tuner::RecordStore& store,
                                                  const std::string& job_id,

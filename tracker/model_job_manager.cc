@@ -62,8 +62,8 @@ bool TaskIsOver(const JobStatus& job) {
 void ApplyJob(const JobStatus& job, ModelTaskStatus& task) {
   task.job_id = job.id;
   task.trials = job.trials;
-  task.trials_done = job.trials_done;
-  task.best_seconds = job.best_seconds;
+  task.trials_done = job.progress.trials_done;
+  task.best_seconds = job.progress.best_seconds;
   task.state = job.state;
 }
 
@@ -195,13 +195,13 @@ struct ModelJobManager::Impl {
       const int i = t.model_task;
       if (i < 0 || i >= n) continue;
       j.given += t.trials;
-      j.observed[i] = t.trials_done;
-      j.scheduler->Restore(i, std::max(1, t.trials / std::max(j.spec.batch_size, 1)), t.trials_done,
-                           t.best_seconds);
+      j.observed[i] = t.progress.trials_done;
+      j.scheduler->Restore(i, std::max(1, t.trials / std::max(j.spec.batch_size, 1)),
+                           t.progress.trials_done, t.progress.best_seconds);
       j.busy[i] = !IsFinished(t.state);
       if (!j.busy[i] && TaskIsOver(t)) {
         j.scheduler->Finish(i);
-        j.given -= std::max(t.trials - t.trials_done, 0);
+        j.given -= std::max(t.trials - t.progress.trials_done, 0);
       }
     }
     spdlog::info("model job {}: resuming ({} of {} trials given)", row.id, j.given,
@@ -258,11 +258,11 @@ struct ModelJobManager::Impl {
         continue;
       }
       job.busy[i] = false;
-      job.scheduler->Observe(i, s.trials_done - job.observed[i], s.best_seconds);
-      job.observed[i] = s.trials_done;
+      job.scheduler->Observe(i, s.progress.trials_done - job.observed[i], s.progress.best_seconds);
+      job.observed[i] = s.progress.trials_done;
       if (TaskIsOver(s)) {
         job.scheduler->Finish(i);
-        job.given -= std::max(s.trials - s.trials_done, 0);  // what it did not spend
+        job.given -= std::max(s.trials - s.progress.trials_done, 0);  // what it did not spend
         if (s.state == JobState::kFailed) {
           spdlog::warn("model job {}: task {} ({}) failed: {}", job.status.id, i, s.workload_key,
                        s.message);

@@ -32,8 +32,8 @@ TEST(FarmJobTest, JobAcrossThreeWorkersCompletesWithEveryRecord) {
   ASSERT_TRUE(job.ok()) << job.status();
   tracker::JobStatus done = farm.WaitForJob(job->id);
   ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
-  EXPECT_EQ(done.trials_done, 12);
-  EXPECT_GT(done.best_gflops, 0);
+  EXPECT_EQ(done.progress.trials_done, 12);
+  EXPECT_GT(done.progress.best_gflops, 0);
 
   std::vector<tuner::Record> records = farm.JobRecords(job->id);
   ASSERT_EQ(records.size(), 12u);
@@ -53,7 +53,8 @@ TEST(FarmJobTest, JobAcrossThreeWorkersCompletesWithEveryRecord) {
   auto best = client->QueryBest(done.workload_key, "", "cpu-test");
   ASSERT_TRUE(best.ok()) << best.status();
   ASSERT_EQ(best->size(), 1u);
-  EXPECT_NEAR((*best)[0].median_seconds, done.best_seconds, done.best_seconds * 1e-9);
+  EXPECT_NEAR((*best)[0].median_seconds, done.progress.best_seconds,
+              done.progress.best_seconds * 1e-9);
 }
 
 TEST(FarmJobTest, ParallelBuildersServeADeviceThatCannotBuild) {
@@ -168,7 +169,7 @@ TEST(FarmJobTest, CancelStopsDispatchAndKeepsRecords) {
   EXPECT_LT(kept, 400u);
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   EXPECT_EQ(farm.JobRecords(job->id).size(), kept) << "nothing is measured after a cancel";
-  EXPECT_EQ(done.trials_done, static_cast<int>(kept));
+  EXPECT_EQ(done.progress.trials_done, static_cast<int>(kept));
 }
 
 TEST(FarmJobTest, SessionRunsABuiltModuleOnAWorkerThroughTheTracker) {

@@ -136,8 +136,8 @@ int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ost
       if (now.ok()) j = *now;
       all_done = all_done && tracker::IsFinished(j.state);
       char part[160];
-      std::snprintf(part, sizeof(part), "  %s %d/%d best %.1f GFLOPS", j.id.c_str(), j.trials_done,
-                    j.trials, j.best_gflops);
+      std::snprintf(part, sizeof(part), "  %s %d/%d best %.1f GFLOPS", j.id.c_str(),
+                    j.progress.trials_done, j.trials, j.progress.best_gflops);
       line += part;
     }
     if (o.progress) err << "\r" << line << std::flush;
@@ -158,25 +158,26 @@ int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ost
   int code = 0;
   for (const tracker::JobStatus& j : jobs) {
     out << "\n"
-        << j.workload_key << " (" << tracker::JobStateName(j.state) << ", " << j.trials_done
-        << " trials, " << j.errors << " errors)\n";
+        << j.workload_key << " (" << tracker::JobStateName(j.state) << ", "
+        << j.progress.trials_done << " trials, " << j.progress.errors << " errors)\n";
     if (j.state != tracker::JobState::kSucceeded) code = 1;
-    if (j.best_seconds <= 0) {
+    if (j.progress.best_seconds <= 0) {
       out << "  no config ran successfully" << (j.message.empty() ? "" : ": ") << j.message << "\n";
       code = 1;
       continue;
     }
     const double def = DefaultSeconds(**store, j, kTarget);
     char buf[200];
-    std::snprintf(buf, sizeof(buf), "  tuned   %.4f ms  %.1f GFLOPS", j.best_seconds * 1e3,
-                  j.best_gflops);
+    std::snprintf(buf, sizeof(buf), "  tuned   %.4f ms  %.1f GFLOPS", j.progress.best_seconds * 1e3,
+                  j.progress.best_gflops);
     out << buf << "\n";
     if (def > 0) {
       std::snprintf(buf, sizeof(buf), "  default %.4f ms  %.1f GFLOPS  (tuned is %.2fx)", def * 1e3,
-                    j.best_gflops * j.best_seconds / def, def / j.best_seconds);
+                    j.progress.best_gflops * j.progress.best_seconds / def,
+                    def / j.progress.best_seconds);
       out << buf << "\n";
     }
-    out << "  config " << j.best_config_json << "\n";
+    out << "  config " << j.progress.best_config_json << "\n";
   }
   out << "\nquery it again: tunefarm best --db " << o.db << " --workload " << o.matmul << "\n";
   return code;

@@ -7,11 +7,12 @@ namespace {
 
 void PrintJob(const tracker::JobStatus& j, std::ostream& out) {
   char best[32] = "-";
-  if (j.best_gflops > 0) std::snprintf(best, sizeof(best), "%.2f", j.best_gflops);
+  if (j.progress.best_gflops > 0) std::snprintf(best, sizeof(best), "%.2f", j.progress.best_gflops);
   char line[512];
   std::snprintf(line, sizeof(line), "%-14s %-10s %5d/%-5d %6d %10s  %-8s %s on %s", j.id.c_str(),
-                std::string(tracker::JobStateName(j.state)).c_str(), j.trials_done, j.trials,
-                j.errors, best, j.tuner.c_str(), j.workload_key.c_str(), j.device_key.c_str());
+                std::string(tracker::JobStateName(j.state)).c_str(), j.progress.trials_done,
+                j.trials, j.progress.errors, best, j.tuner.c_str(), j.workload_key.c_str(),
+                j.device_key.c_str());
   out << line;
   if (!j.model_job_id.empty()) out << "  [" << j.model_job_id << " task " << j.model_task << "]";
   if (!j.message.empty()) out << "  (" << j.message << ")";

@@ -54,16 +54,16 @@ absl::StatusOr<tracker::JobSpec> SpecOf(const TuneCommandOptions& o) {
 
 tuner::TuneProgress ProgressOf(const tracker::JobStatus& j) {
   tuner::TuneProgress p;
-  p.trials_done = j.trials_done;
+  p.trials_done = j.progress.trials_done;
   p.trials_total = j.trials;
-  p.errors = j.errors;
-  for (const auto& [name, n] : j.error_counts) {
+  p.errors = j.progress.errors;
+  for (const auto& [name, n] : j.progress.error_counts) {
     absl::StatusOr<tuner::ErrorKind> kind = tuner::ParseErrorKind(name);
     if (kind.ok()) p.error_counts[*kind] = n;
   }
-  p.best_seconds = j.best_seconds;
-  p.best_gflops = j.best_gflops;
-  p.best_config_json = j.best_config_json;
+  p.best_seconds = j.progress.best_seconds;
+  p.best_gflops = j.progress.best_gflops;
+  p.best_config_json = j.progress.best_config_json;
   const int64_t now_ms = runtime::SystemClock().NowMs();
   p.elapsed_seconds = j.created_ms > 0 ? (now_ms - j.created_ms) / 1e3 : 0;
   return p;
@@ -72,18 +72,18 @@ tuner::TuneProgress ProgressOf(const tracker::JobStatus& j) {
 void PrintOutcome(const tracker::JobStatus& j, std::ostream& out) {
   out << "job " << j.id << " " << tracker::JobStateName(j.state);
   if (!j.message.empty()) out << ": " << j.message;
-  out << "\ntrials=" << j.trials_done << " errors=" << j.errors;
-  for (const auto& [kind, n] : j.error_counts) out << " " << kind << "=" << n;
+  out << "\ntrials=" << j.progress.trials_done << " errors=" << j.progress.errors;
+  for (const auto& [kind, n] : j.progress.error_counts) out << " " << kind << "=" << n;
   out << "\n";
-  if (j.best_seconds <= 0) {
+  if (j.progress.best_seconds <= 0) {
     out << "no config of " << j.workload_key << " ran successfully\n";
     return;
   }
   char buf[64];
-  std::snprintf(buf, sizeof(buf), "median_ms=%.4f gflops=%.2f", j.best_seconds * 1e3,
-                j.best_gflops);
+  std::snprintf(buf, sizeof(buf), "median_ms=%.4f gflops=%.2f", j.progress.best_seconds * 1e3,
+                j.progress.best_gflops);
   out << "best " << j.workload_key << " on " << j.device_key << ": " << buf << "\n"
-      << "config=" << j.best_config_json << "\n";
+      << "config=" << j.progress.best_config_json << "\n";
 }
 
 }  // namespace
@@ -124,7 +124,7 @@ int RunRemoteTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* s
   std::string last_message;
   absl::Status watched = (*client)->WatchJob(job->id, [&](const tracker::JobStatus& j) {
     last = j;
-    if (o.progress && j.trials_done > 0) printer.Update(ProgressOf(j));
+    if (o.progress && j.progress.trials_done > 0) printer.Update(ProgressOf(j));
     if (j.message != last_message && !tracker::IsFinished(j.state)) {
       printer.Finish();
       if (!j.message.empty()) err << "job " << j.id << ": " << j.message << "\n";

@@ -79,10 +79,10 @@ json JobJson(const JobStatus& job, int64_t now_ms) {
   // A finished job's rate stops at its last update, so it does not decay while it sits there.
   const int64_t end_ms = IsFinished(job.state) ? job.updated_ms : now_ms;
   const double elapsed_s = std::max<int64_t>(0, end_ms - job.created_ms) / 1000.0;
-  const double rate = elapsed_s > 0 ? job.trials_done / elapsed_s : 0.0;
+  const double rate = elapsed_s > 0 ? job.progress.trials_done / elapsed_s : 0.0;
   json eta = nullptr;
   if (!IsFinished(job.state) && rate > 0) {
-    eta = std::max(0, job.trials - job.trials_done) / rate;
+    eta = std::max(0, job.trials - job.progress.trials_done) / rate;
   }
   return {
       {"id", job.id},
@@ -91,16 +91,20 @@ json JobJson(const JobStatus& job, int64_t now_ms) {
       {"target", job.target},
       {"device_key", job.device_key},
       {"trials", job.trials},
-      {"trials_done", job.trials_done},
-      {"progress", job.trials > 0 ? std::min(1.0, double(job.trials_done) / job.trials) : 0.0},
+      {"trials_done", job.progress.trials_done},
+      {"progress",
+       job.trials > 0 ? std::min(1.0, double(job.progress.trials_done) / job.trials) : 0.0},
       {"rate", rate},
       {"eta_seconds", eta},
-      {"errors", job.errors},
-      {"error_counts", job.error_counts},
-      {"best_seconds", job.best_seconds > 0 ? json(job.best_seconds) : json(nullptr)},
-      {"best_gflops", job.best_gflops > 0 ? json(job.best_gflops) : json(nullptr)},
-      {"best_config",
-       job.best_config_json.empty() ? json(nullptr) : ConfigObject(job.best_config_json)},
+      {"errors", job.progress.errors},
+      {"error_counts", job.progress.error_counts},
+      {"best_seconds",
+       job.progress.best_seconds > 0 ? json(job.progress.best_seconds) : json(nullptr)},
+      {"best_gflops",
+       job.progress.best_gflops > 0 ? json(job.progress.best_gflops) : json(nullptr)},
+      {"best_config", job.progress.best_config_json.empty()
+                          ? json(nullptr)
+                          : ConfigObject(job.progress.best_config_json)},
       {"message", job.message},
       {"created_ms", job.created_ms},
       {"updated_ms", job.updated_ms},

@@ -134,10 +134,10 @@ TEST_F(JobManagerTest, JobCompletesWithExactlyItsTrials) {
   JobStatus done = WaitFinished(submitted->id);
   EXPECT_EQ(done.state, JobState::kSucceeded) << done.message;
   EXPECT_EQ(done.message, "done");
-  EXPECT_EQ(done.trials_done, 6);
-  EXPECT_GT(done.best_seconds, 0);
-  EXPECT_GT(done.best_gflops, 0);
-  EXPECT_FALSE(done.best_config_json.empty());
+  EXPECT_EQ(done.progress.trials_done, 6);
+  EXPECT_GT(done.progress.best_seconds, 0);
+  EXPECT_GT(done.progress.best_gflops, 0);
+  EXPECT_FALSE(done.progress.best_config_json.empty());
   const std::vector<tuner::Record> records = History(submitted->id);
   EXPECT_EQ(records.size(), 6u);
   EXPECT_EQ(Configs(records).size(), 6u);
@@ -145,7 +145,7 @@ TEST_F(JobManagerTest, JobCompletesWithExactlyItsTrials) {
     EXPECT_EQ(r.device_key, kKey);
     EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
   }
-  EXPECT_EQ(done.errors, 0);
+  EXPECT_EQ(done.progress.errors, 0);
   EXPECT_EQ(TableRow(submitted->id).state, JobState::kSucceeded);
   std::vector<JobStatus> listed = m.List(/*include_finished=*/true, 10);
   ASSERT_EQ(listed.size(), 1u);
@@ -199,15 +199,15 @@ TEST_F(JobManagerTest, CancelKeepsTheRecordsAndEndsCancelled) {
   JobManager& m = StartManager(Options());
   absl::StatusOr<JobStatus> job = m.Submit(Spec("matmul:16,16,16:float32", 200, 2));
   ASSERT_TRUE(job.ok()) << job.status();
-  WaitFor(job->id, [](const JobStatus& s) { return s.trials_done >= 3; });
+  WaitFor(job->id, [](const JobStatus& s) { return s.progress.trials_done >= 3; });
   absl::StatusOr<JobStatus> cancelled = m.Cancel(job->id);
   ASSERT_TRUE(cancelled.ok()) << cancelled.status();
   JobStatus done = WaitFinished(job->id);
   EXPECT_EQ(done.state, JobState::kCancelled);
-  EXPECT_GE(done.trials_done, 3);
-  EXPECT_LT(done.trials_done, 200);
+  EXPECT_GE(done.progress.trials_done, 3);
+  EXPECT_LT(done.progress.trials_done, 200);
   const std::vector<tuner::Record> records = History(job->id);
-  EXPECT_EQ(static_cast<int>(records.size()), done.trials_done);
+  EXPECT_EQ(static_cast<int>(records.size()), done.progress.trials_done);
   EXPECT_EQ(Configs(records).size(), records.size());
   EXPECT_EQ(TableRow(job->id).state, JobState::kCancelled);
   // Cancelling again (or a finished job) changes nothing.
@@ -284,7 +284,7 @@ TEST_F(JobManagerTest, WaitsForAWorkerOfItsKeyAndSaysSo) {
   EXPECT_EQ(job->message, waiting);
   JobStatus s = WaitFor(job->id, [](const JobStatus& s) { return s.state == JobState::kRunning; });
   EXPECT_EQ(s.message, waiting);
-  EXPECT_EQ(s.trials_done, 0);
+  EXPECT_EQ(s.progress.trials_done, 0);
   // Once a worker of the key connects, the job goes on and completes.
   fleet_->AddWorker("rasp4b");
   JobStatus done = WaitFinished(job->id);
@@ -301,7 +301,7 @@ TEST_F(JobManagerTest, ResumesAfterARestartWithoutDuplicates) {
     absl::StatusOr<JobStatus> job = m.Submit(Spec("matmul:16,16,16:float32", kTrials, 2));
     ASSERT_TRUE(job.ok()) << job.status();
     id = job->id;
-    WaitFor(id, [](const JobStatus& s) { return s.trials_done >= 1; });
+    WaitFor(id, [](const JobStatus& s) { return s.progress.trials_done >= 1; });
     manager_.reset();  // the tracker goes away mid-job
   }
   const JobRow row = TableRow(id);
@@ -314,10 +314,10 @@ TEST_F(JobManagerTest, ResumesAfterARestartWithoutDuplicates) {
   absl::StatusOr<JobStatus> resumed = m.Get(id);
   ASSERT_TRUE(resumed.ok()) << resumed.status();
   EXPECT_FALSE(IsFinished(resumed->state));
-  EXPECT_GE(resumed->trials_done, static_cast<int>(before));
+  EXPECT_GE(resumed->progress.trials_done, static_cast<int>(before));
   JobStatus done = WaitFinished(id);
   EXPECT_EQ(done.state, JobState::kSucceeded) << done.message;
-  EXPECT_EQ(done.trials_done, kTrials);
+  EXPECT_EQ(done.progress.trials_done, kTrials);
   const std::vector<tuner::Record> records = History(id);
   EXPECT_EQ(records.size(), static_cast<size_t>(kTrials));
   EXPECT_EQ(Configs(records).size(), records.size());
@@ -328,8 +328,8 @@ TEST_F(JobManagerTest, ResumesAfterARestartWithoutDuplicates) {
   absl::StatusOr<JobStatus> finished = later.Get(id);
   ASSERT_TRUE(finished.ok()) << finished.status();
   EXPECT_EQ(finished->state, JobState::kSucceeded);
-  EXPECT_EQ(finished->trials_done, kTrials);
-  EXPECT_GT(finished->best_seconds, 0);
+  EXPECT_EQ(finished->progress.trials_done, kTrials);
+  EXPECT_GT(finished->progress.best_seconds, 0);
   EXPECT_TRUE(later.List(/*include_finished=*/false, 0).empty());
   ASSERT_EQ(later.List(/*include_finished=*/true, 0).size(), 1u);
 }
@@ -467,7 +467,7 @@ TEST_F(JobManagerTest, ExtendRunsAnEndedJobForMoreTrialsWithoutRepeatingAConfig)
   EXPECT_EQ(extended->trials, 9);
   JobStatus done = WaitFinished(job->id);
   EXPECT_EQ(done.state, JobState::kSucceeded) << done.message;
-  EXPECT_EQ(done.trials_done, 9);
+  EXPECT_EQ(done.progress.trials_done, 9);
   const std::vector<tuner::Record> records = History(job->id);
   EXPECT_EQ(records.size(), 9u);
   EXPECT_EQ(Configs(records).size(), 9u);
@@ -479,7 +479,7 @@ TEST_F(JobManagerTest, ExtendRunsAnEndedJobForMoreTrialsWithoutRepeatingAConfig)
   manager_.reset();
   JobManager& again = StartManager(Options());
   ASSERT_TRUE(again.Extend(job->id, 11).ok());
-  EXPECT_EQ(WaitFinished(job->id).trials_done, 11);
+  EXPECT_EQ(WaitFinished(job->id).progress.trials_done, 11);
 
   absl::StatusOr<JobStatus> other = again.Submit(Spec("matmul:16,16,16:float32", 50, 2));
   ASSERT_TRUE(other.ok());

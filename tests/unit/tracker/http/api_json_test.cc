@@ -53,7 +53,7 @@ TEST(ApiJsonTest, RateAndEtaComeFromTheJobsClock) {
   job.id = "j";
   job.state = JobState::kRunning;
   job.trials = 100;
-  job.trials_done = 20;
+  job.progress.trials_done = 20;
   job.created_ms = 10'000;
   job.updated_ms = 15'000;
   json running = JobJson(job, 20'000);  // 20 trials in 10 s

@@ -40,17 +40,17 @@ TEST(ProtoConversionTest, JobStatusWorkerAndRecordReadBackAsSent) {
   job.state = JobState::kCancelled;
   job.workload_key = "matmul:8,8,8:float32";
   job.trials = 10;
-  job.trials_done = 4;
-  job.errors = 1;
-  job.error_counts = {{"run_timeout", 1}};
-  job.best_seconds = 0.5;
-  job.best_gflops = 2;
+  job.progress.trials_done = 4;
+  job.progress.errors = 1;
+  job.progress.error_counts = {{"run_timeout", 1}};
+  job.progress.best_seconds = 0.5;
+  job.progress.best_gflops = 2;
   job.message = "cancelled";
   JobStatus read = JobStatusFromProto(JobStatusToProto(job));
   EXPECT_EQ(read.id, job.id);
   EXPECT_EQ(read.state, job.state);
-  EXPECT_EQ(read.trials_done, 4);
-  EXPECT_EQ(read.error_counts, job.error_counts);
+  EXPECT_EQ(read.progress.trials_done, 4);
+  EXPECT_EQ(read.progress.error_counts, job.progress.error_counts);
   EXPECT_EQ(read.message, job.message);
 
   WorkerSnapshot w;
