@@ -180,28 +180,15 @@ struct JobManager::Impl {
   }
 
   JobStatus StatusFromRow(const JobRow& row) {
-    JobStatus s;
-    s.id = row.id;
-    s.state = row.state;
-    s.workload_key = row.workload_key;
-    s.target = row.target;
-    s.device_key = row.device_key;
-    s.trials = row.trials;
-    s.message = row.message;
-    s.created_ms = row.created_ms;
-    s.updated_ms = row.updated_ms;
-    s.priority = row.priority;
-    s.tuner = row.tuner;
-    s.model_job_id = row.model_job_id;
-    s.model_task = row.model_task;
+    JobStatus s = row.status;
     s.version = 1;
     absl::StatusOr<JobProgress> p = store.With([&](tuner::RecordStore& records) {
-      return JobProgressFromStore(records, row.id, row.workload_key, row.target, row.device_key);
+      return JobProgressFromStore(records, s.id, s.workload_key, s.target, s.device_key);
     });
     if (p.ok()) {
       s.progress = *p;
     } else {
-      spdlog::warn("job {}: cannot read its records: {}", row.id, p.status().ToString());
+      spdlog::warn("job {}: cannot read its records: {}", s.id, p.status().ToString());
     }
     return s;
   }
@@ -210,7 +197,7 @@ struct JobManager::Impl {
   JobStatus CurrentStatus(const JobRow& row) {
     {
       std::lock_guard<std::mutex> lock(mu);
-      auto it = jobs.find(row.id);
+      auto it = jobs.find(row.status.id);
       if (it != jobs.end()) return it->second->status;
     }
     return StatusFromRow(row);
@@ -220,10 +207,10 @@ struct JobManager::Impl {
   void Resume(const JobRow& row) {
     absl::StatusOr<JobSpec> spec = JobSpecFromJson(row.spec_json);
     if (!spec.ok()) {
-      absl::Status s = table->UpdateState(row.id, JobState::kFailed,
+      absl::Status s = table->UpdateState(row.status.id, JobState::kFailed,
                                           absl::StrCat("cannot resume: ", spec.status().message()),
                                           options.clock->NowMs());
-      if (!s.ok()) spdlog::error("job {}: {}", row.id, s.ToString());
+      if (!s.ok()) spdlog::error("job {}: {}", row.status.id, s.ToString());
       return;
     }
     auto job = std::make_shared<Job>();
@@ -234,10 +221,10 @@ struct JobManager::Impl {
     job->status.message = DesiredMessage(*job);
     job->status.updated_ms = options.clock->NowMs();
     Persist(*job);
-    spdlog::info("job {}: resuming ({} of {} trials recorded)", row.id,
+    spdlog::info("job {}: resuming ({} of {} trials recorded)", row.status.id,
                  job->status.progress.trials_done, job->status.trials);
-    jobs[row.id] = job;
-    engine->Start(row.id, job->spec, nullptr);
+    jobs[row.status.id] = job;
+    engine->Start(row.status.id, job->spec, nullptr);
   }
 
   void Shutdown() {
@@ -346,27 +333,14 @@ absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
   }
   s.created_ms = s.updated_ms = m.options.clock->NowMs();
   s.message = m.DesiredMessage(*job);
-  JobRow row;
-  row.workload_key = s.workload_key;
-  row.target = s.target;
-  row.device_key = s.device_key;
-  row.created_ms = s.created_ms;
-  row.spec_json = JobSpecToJson(spec);
-  row.state = s.state;
-  row.message = s.message;
-  row.trials = s.trials;
-  row.priority = s.priority;
-  row.tuner = s.tuner;
-  row.updated_ms = s.updated_ms;
-  row.model_job_id = s.model_job_id;
-  row.model_task = s.model_task;
+  JobRow row{s, JobSpecToJson(spec)};
   for (int attempt = 0;; ++attempt) {
-    row.id = m.NewJobIdLocked();  // unique in memory; the table may hold older ids
+    row.status.id = m.NewJobIdLocked();  // unique in memory; the table may hold older ids
     absl::Status inserted = m.table->Insert(row);
     if (inserted.ok()) break;
     if (inserted.code() != absl::StatusCode::kAlreadyExists || attempt >= 16) return inserted;
   }
-  s.id = row.id;
+  s.id = row.status.id;
   m.jobs[s.id] = job;
   spdlog::info("job {}: submitted {} on {} for device key '{}', {} trials", s.id, s.workload_key,
                spec.target, s.device_key, s.trials);
@@ -490,8 +464,8 @@ std::map<JobState, int> JobManager::CountByState() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   for (const JobRow& row : *rows) {
     // The in-memory state is the newest (as in List).
-    auto it = impl_->jobs.find(row.id);
-    ++out[it != impl_->jobs.end() ? it->second->status.state : row.state];
+    auto it = impl_->jobs.find(row.status.id);
+    ++out[it != impl_->jobs.end() ? it->second->status.state : row.status.state];
   }
   return out;
 }

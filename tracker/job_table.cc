@@ -51,43 +51,43 @@ struct RowTraits<ModelJobRow> {
   static constexpr const char* kColumnList = kModelJobColumns;
   static absl::StatusOr<ModelJobRow> Read(const tuner::SqliteStatement& stmt) {
     ModelJobRow row;
-    row.id = stmt.ColumnText(0);
-    row.model_name = stmt.ColumnText(1);
-    row.target = stmt.ColumnText(2);
-    row.device_key = stmt.ColumnText(3);
+    row.status.id = stmt.ColumnText(0);
+    row.status.model_name = stmt.ColumnText(1);
+    row.status.target = stmt.ColumnText(2);
+    row.status.device_key = stmt.ColumnText(3);
     row.spec_json = stmt.ColumnText(4);
-    absl::StatusOr<JobState> state = ReadState(stmt, 5, "model job", row.id);
+    absl::StatusOr<JobState> state = ReadState(stmt, 5, "model job", row.status.id);
     if (!state.ok()) return state.status();
-    row.state = *state;
-    row.message = stmt.ColumnText(6);
-    row.trials = static_cast<int>(stmt.ColumnInt(7));
-    row.created_ms = stmt.ColumnInt(8);
-    row.updated_ms = stmt.ColumnInt(9);
-    row.latency.measured_seconds = stmt.ColumnDouble(10);
-    row.latency.untuned_seconds = stmt.ColumnDouble(11);
-    row.latency.measured_by = stmt.ColumnText(12);
+    row.status.state = *state;
+    row.status.message = stmt.ColumnText(6);
+    row.status.trials = static_cast<int>(stmt.ColumnInt(7));
+    row.status.created_ms = stmt.ColumnInt(8);
+    row.status.updated_ms = stmt.ColumnInt(9);
+    row.status.latency.measured_seconds = stmt.ColumnDouble(10);
+    row.status.latency.untuned_seconds = stmt.ColumnDouble(11);
+    row.status.latency.measured_by = stmt.ColumnText(12);
     return row;
   }
 };
 
 absl::StatusOr<JobRow> RowTraits<JobRow>::Read(const tuner::SqliteStatement& stmt) {
   JobRow row;
-  row.id = stmt.ColumnText(0);
-  row.workload_key = stmt.ColumnText(1);
-  row.target = stmt.ColumnText(2);
-  row.device_key = stmt.ColumnText(3);
-  row.created_ms = stmt.ColumnInt(4);
+  row.status.id = stmt.ColumnText(0);
+  row.status.workload_key = stmt.ColumnText(1);
+  row.status.target = stmt.ColumnText(2);
+  row.status.device_key = stmt.ColumnText(3);
+  row.status.created_ms = stmt.ColumnInt(4);
   row.spec_json = stmt.ColumnText(5);
-  absl::StatusOr<JobState> state = ReadState(stmt, 6, "job", row.id);
+  absl::StatusOr<JobState> state = ReadState(stmt, 6, "job", row.status.id);
   if (!state.ok()) return state.status();
-  row.state = *state;
-  row.message = stmt.ColumnText(7);
-  row.trials = static_cast<int>(stmt.ColumnInt(8));
-  row.priority = static_cast<int>(stmt.ColumnInt(9));
-  row.tuner = stmt.ColumnText(10);
-  row.updated_ms = stmt.ColumnInt(11);
-  row.model_job_id = stmt.ColumnText(12);
-  row.model_task = static_cast<int>(stmt.ColumnInt(13));
+  row.status.state = *state;
+  row.status.message = stmt.ColumnText(7);
+  row.status.trials = static_cast<int>(stmt.ColumnInt(8));
+  row.status.priority = static_cast<int>(stmt.ColumnInt(9));
+  row.status.tuner = stmt.ColumnText(10);
+  row.status.updated_ms = stmt.ColumnInt(11);
+  row.status.model_job_id = stmt.ColumnText(12);
+  row.status.model_task = static_cast<int>(stmt.ColumnInt(13));
   return row;
 }
 
@@ -131,24 +131,24 @@ absl::Status JobTable::CheckIdFree(const char* table, const std::string& id) {
 
 absl::Status JobTable::Insert(const JobRow& row) {
   std::lock_guard<std::mutex> lock(mu_);
-  TF_RETURN_IF_ERROR(CheckIdFree("jobs", row.id));
+  TF_RETURN_IF_ERROR(CheckIdFree("jobs", row.status.id));
   absl::StatusOr<tuner::SqliteStatement> stmt = db_.Prepare(
       absl::StrCat("INSERT INTO jobs (", kColumns, ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   if (!stmt.ok()) return stmt.status();
-  TF_RETURN_IF_ERROR(stmt->BindText(1, row.id));
-  TF_RETURN_IF_ERROR(stmt->BindText(2, row.workload_key));
-  TF_RETURN_IF_ERROR(stmt->BindText(3, row.target));
-  TF_RETURN_IF_ERROR(stmt->BindText(4, row.device_key));
-  TF_RETURN_IF_ERROR(stmt->BindInt(5, row.created_ms));
+  TF_RETURN_IF_ERROR(stmt->BindText(1, row.status.id));
+  TF_RETURN_IF_ERROR(stmt->BindText(2, row.status.workload_key));
+  TF_RETURN_IF_ERROR(stmt->BindText(3, row.status.target));
+  TF_RETURN_IF_ERROR(stmt->BindText(4, row.status.device_key));
+  TF_RETURN_IF_ERROR(stmt->BindInt(5, row.status.created_ms));
   TF_RETURN_IF_ERROR(stmt->BindText(6, row.spec_json));
-  TF_RETURN_IF_ERROR(stmt->BindText(7, JobStateName(row.state)));
-  TF_RETURN_IF_ERROR(stmt->BindText(8, row.message));
-  TF_RETURN_IF_ERROR(stmt->BindInt(9, row.trials));
-  TF_RETURN_IF_ERROR(stmt->BindInt(10, row.priority));
-  TF_RETURN_IF_ERROR(stmt->BindText(11, row.tuner));
-  TF_RETURN_IF_ERROR(stmt->BindInt(12, row.updated_ms));
-  TF_RETURN_IF_ERROR(stmt->BindText(13, row.model_job_id));
-  TF_RETURN_IF_ERROR(stmt->BindInt(14, row.model_task));
+  TF_RETURN_IF_ERROR(stmt->BindText(7, JobStateName(row.status.state)));
+  TF_RETURN_IF_ERROR(stmt->BindText(8, row.status.message));
+  TF_RETURN_IF_ERROR(stmt->BindInt(9, row.status.trials));
+  TF_RETURN_IF_ERROR(stmt->BindInt(10, row.status.priority));
+  TF_RETURN_IF_ERROR(stmt->BindText(11, row.status.tuner));
+  TF_RETURN_IF_ERROR(stmt->BindInt(12, row.status.updated_ms));
+  TF_RETURN_IF_ERROR(stmt->BindText(13, row.status.model_job_id));
+  TF_RETURN_IF_ERROR(stmt->BindInt(14, row.status.model_task));
   return stmt->Run();
 }
 
@@ -218,23 +218,23 @@ absl::StatusOr<JobRow> JobTable::Get(const std::string& id) {
 
 absl::Status JobTable::InsertModelJob(const ModelJobRow& row) {
   std::lock_guard<std::mutex> lock(mu_);
-  TF_RETURN_IF_ERROR(CheckIdFree("model_jobs", row.id));
+  TF_RETURN_IF_ERROR(CheckIdFree("model_jobs", row.status.id));
   absl::StatusOr<tuner::SqliteStatement> stmt = db_.Prepare(absl::StrCat(
       "INSERT INTO model_jobs (", kModelJobColumns, ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   if (!stmt.ok()) return stmt.status();
-  TF_RETURN_IF_ERROR(stmt->BindText(1, row.id));
-  TF_RETURN_IF_ERROR(stmt->BindText(2, row.model_name));
-  TF_RETURN_IF_ERROR(stmt->BindText(3, row.target));
-  TF_RETURN_IF_ERROR(stmt->BindText(4, row.device_key));
+  TF_RETURN_IF_ERROR(stmt->BindText(1, row.status.id));
+  TF_RETURN_IF_ERROR(stmt->BindText(2, row.status.model_name));
+  TF_RETURN_IF_ERROR(stmt->BindText(3, row.status.target));
+  TF_RETURN_IF_ERROR(stmt->BindText(4, row.status.device_key));
   TF_RETURN_IF_ERROR(stmt->BindText(5, row.spec_json));
-  TF_RETURN_IF_ERROR(stmt->BindText(6, JobStateName(row.state)));
-  TF_RETURN_IF_ERROR(stmt->BindText(7, row.message));
-  TF_RETURN_IF_ERROR(stmt->BindInt(8, row.trials));
-  TF_RETURN_IF_ERROR(stmt->BindInt(9, row.created_ms));
-  TF_RETURN_IF_ERROR(stmt->BindInt(10, row.updated_ms));
-  TF_RETURN_IF_ERROR(stmt->BindDouble(11, row.latency.measured_seconds));
-  TF_RETURN_IF_ERROR(stmt->BindDouble(12, row.latency.untuned_seconds));
-  TF_RETURN_IF_ERROR(stmt->BindText(13, row.latency.measured_by));
+  TF_RETURN_IF_ERROR(stmt->BindText(6, JobStateName(row.status.state)));
+  TF_RETURN_IF_ERROR(stmt->BindText(7, row.status.message));
+  TF_RETURN_IF_ERROR(stmt->BindInt(8, row.status.trials));
+  TF_RETURN_IF_ERROR(stmt->BindInt(9, row.status.created_ms));
+  TF_RETURN_IF_ERROR(stmt->BindInt(10, row.status.updated_ms));
+  TF_RETURN_IF_ERROR(stmt->BindDouble(11, row.status.latency.measured_seconds));
+  TF_RETURN_IF_ERROR(stmt->BindDouble(12, row.status.latency.untuned_seconds));
+  TF_RETURN_IF_ERROR(stmt->BindText(13, row.status.latency.measured_by));
   return stmt->Run();
 }
 

@@ -17,38 +17,19 @@
 
 namespace tunefarm::tracker {
 
-// One row. `spec_json` is kept as stored (JobSpecFromJson parses it), so a row whose spec no
+// One row: the status's stored part (not its progress, which is counted from the records, nor
+// its version) and the spec JSON as stored (JobSpecFromJson parses it), so a row whose spec no
 // longer parses can still be listed and marked failed.
 struct JobRow {
-  std::string id;
-  std::string workload_key;
-  std::string target;
-  std::string device_key;
-  int64_t created_ms = 0;
+  JobStatus status;
   std::string spec_json;
-  JobState state = JobState::kQueued;
-  std::string message;
-  int trials = 0;
-  int priority = 1;
-  std::string tuner;
-  int64_t updated_ms = 0;
-  std::string model_job_id;  // "" unless a model job's task
-  int model_task = -1;
 };
 
-// One model job's row; its tasks' jobs are rows of `jobs` naming it (model_job_id).
+// One model job's row, the same way (its tasks, trials done and estimate come from its tasks'
+// jobs, which are rows of `jobs` naming it in model_job_id).
 struct ModelJobRow {
-  std::string id;
-  std::string model_name;
-  std::string target;
-  std::string device_key;
-  std::string spec_json;  // kept as stored (ModelJobSpecFromJson parses it)
-  JobState state = JobState::kQueued;
-  std::string message;
-  int trials = 0;
-  int64_t created_ms = 0;
-  int64_t updated_ms = 0;
-  ModelLatency latency;
+  ModelJobStatus status;
+  std::string spec_json;  // ModelJobSpecFromJson parses it
 };
 
 // Thread-safe: one connection behind a mutex (engine threads report state changes concurrently).

@@ -148,16 +148,7 @@ struct ModelJobManager::Impl {
     auto job = std::make_shared<ModelJob>();
     job->spec = *std::move(spec);
     ModelJobStatus& s = job->status;
-    s.id = row.id;
-    s.state = row.state;
-    s.model_name = row.model_name;
-    s.target = row.target;
-    s.device_key = row.device_key;
-    s.trials = row.trials;
-    s.message = row.message;
-    s.created_ms = row.created_ms;
-    s.updated_ms = row.updated_ms;
-    s.latency = row.latency;
+    s = row.status;
     s.version = 1;
     for (const ModelTaskSpec& t : job->spec.tasks) {
       ModelTaskStatus task;
@@ -166,7 +157,7 @@ struct ModelJobManager::Impl {
       task.layer = t.layer;
       s.tasks.push_back(std::move(task));
     }
-    for (const JobStatus& j : jobs.ListOfModelJob(row.id)) {
+    for (const JobStatus& j : jobs.ListOfModelJob(row.status.id)) {
       if (j.model_task < 0 || j.model_task >= static_cast<int>(s.tasks.size())) continue;
       ApplyJob(j, s.tasks[j.model_task]);
       s.tasks[j.model_task].workload_key = j.workload_key;
@@ -181,9 +172,9 @@ struct ModelJobManager::Impl {
     absl::StatusOr<std::shared_ptr<ModelJob>> job = FromRow(row);
     if (!job.ok()) {
       absl::Status s = table->UpdateModelJobState(
-          row.id, JobState::kFailed, absl::StrCat("cannot resume: ", job.status().message()),
+          row.status.id, JobState::kFailed, absl::StrCat("cannot resume: ", job.status().message()),
           options.clock->NowMs());
-      if (!s.ok()) spdlog::error("model job {}: {}", row.id, s.ToString());
+      if (!s.ok()) spdlog::error("model job {}: {}", row.status.id, s.ToString());
       return;
     }
     ModelJob& j = **job;
@@ -191,7 +182,7 @@ struct ModelJobManager::Impl {
     j.scheduler = MakeScheduler(j.spec, j.status);
     j.busy.assign(n, false);
     j.observed.assign(n, 0);
-    for (const JobStatus& t : jobs.ListOfModelJob(row.id)) {
+    for (const JobStatus& t : jobs.ListOfModelJob(row.status.id)) {
       const int i = t.model_task;
       if (i < 0 || i >= n) continue;
       j.given += t.trials;
@@ -204,11 +195,11 @@ struct ModelJobManager::Impl {
         j.given -= std::max(t.trials - t.progress.trials_done, 0);
       }
     }
-    spdlog::info("model job {}: resuming ({} of {} trials given)", row.id, j.given,
+    spdlog::info("model job {}: resuming ({} of {} trials given)", row.status.id, j.given,
                  j.status.trials);
     std::lock_guard<std::mutex> lock(mu);
     j.status.state = JobState::kRunning;
-    model_jobs[row.id] = *std::move(job);
+    model_jobs[row.status.id] = *std::move(job);
   }
 
   // The driver: advances every running model job when a task's job ends, and refreshes their
@@ -441,22 +432,14 @@ absl::StatusOr<ModelJobStatus> ModelJobManager::Submit(const ModelJobSpec& spec)
                      "); wait for one to finish or cancel one"));
   }
   s.created_ms = s.updated_ms = m.options.clock->NowMs();
-  ModelJobRow row;
-  row.model_name = s.model_name;
-  row.target = s.target;
-  row.device_key = s.device_key;
-  row.spec_json = ModelJobSpecToJson(spec);
-  row.state = s.state;
-  row.trials = s.trials;
-  row.created_ms = s.created_ms;
-  row.updated_ms = s.updated_ms;
+  ModelJobRow row{s, ModelJobSpecToJson(spec)};
   for (int attempt = 0;; ++attempt) {
-    row.id = m.NewIdLocked();
+    row.status.id = m.NewIdLocked();
     absl::Status inserted = m.table->InsertModelJob(row);
     if (inserted.ok()) break;
     if (inserted.code() != absl::StatusCode::kAlreadyExists || attempt >= 16) return inserted;
   }
-  s.id = row.id;
+  s.id = row.status.id;
   m.model_jobs[s.id] = job;
   spdlog::info("model job {}: submitted '{}' ({} tasks, {} trials) for device key '{}'", s.id,
                s.model_name, s.tasks.size(), s.trials, s.device_key);
@@ -506,7 +489,7 @@ std::vector<ModelJobStatus> ModelJobManager::List(bool include_finished, int lim
   }
   std::vector<ModelJobStatus> out;
   for (const ModelJobRow& row : *rows) {
-    absl::StatusOr<ModelJobStatus> s = Get(row.id);
+    absl::StatusOr<ModelJobStatus> s = Get(row.status.id);
     if (!s.ok()) continue;
     if (include_finished || !IsFinished(s->state)) out.push_back(*std::move(s));
   }
@@ -551,13 +534,13 @@ ModelJobManager::Summary ModelJobManager::Summarize() const {
   std::lock_guard<std::mutex> lock(impl_->mu);
   for (const ModelJobRow& row : *rows) {
     // The in-memory state is the newest.
-    auto it = impl_->model_jobs.find(row.id);
-    ++out.by_state[it != impl_->model_jobs.end() ? it->second->status.state : row.state];
+    auto it = impl_->model_jobs.find(row.status.id);
+    ++out.by_state[it != impl_->model_jobs.end() ? it->second->status.state : row.status.state];
     const ModelLatency& l =
-        it != impl_->model_jobs.end() ? it->second->status.latency : row.latency;
+        it != impl_->model_jobs.end() ? it->second->status.latency : row.status.latency;
     if (l.measured_seconds <= 0) continue;
-    auto [best, added] =
-        out.best_measured.try_emplace({row.model_name, row.device_key}, l.measured_seconds);
+    auto [best, added] = out.best_measured.try_emplace(
+        {row.status.model_name, row.status.device_key}, l.measured_seconds);
     if (!added) best->second = std::min(best->second, l.measured_seconds);
   }
   return out;

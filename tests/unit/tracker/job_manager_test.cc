@@ -146,7 +146,7 @@ TEST_F(JobManagerTest, JobCompletesWithExactlyItsTrials) {
     EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
   }
   EXPECT_EQ(done.progress.errors, 0);
-  EXPECT_EQ(TableRow(submitted->id).state, JobState::kSucceeded);
+  EXPECT_EQ(TableRow(submitted->id).status.state, JobState::kSucceeded);
   std::vector<JobStatus> listed = m.List(/*include_finished=*/true, 10);
   ASSERT_EQ(listed.size(), 1u);
   EXPECT_EQ(listed[0].id, submitted->id);
@@ -209,7 +209,7 @@ TEST_F(JobManagerTest, CancelKeepsTheRecordsAndEndsCancelled) {
   const std::vector<tuner::Record> records = History(job->id);
   EXPECT_EQ(static_cast<int>(records.size()), done.progress.trials_done);
   EXPECT_EQ(Configs(records).size(), records.size());
-  EXPECT_EQ(TableRow(job->id).state, JobState::kCancelled);
+  EXPECT_EQ(TableRow(job->id).status.state, JobState::kCancelled);
   // Cancelling again (or a finished job) changes nothing.
   absl::StatusOr<JobStatus> again = m.Cancel(job->id);
   ASSERT_TRUE(again.ok());
@@ -305,7 +305,7 @@ TEST_F(JobManagerTest, ResumesAfterARestartWithoutDuplicates) {
     manager_.reset();  // the tracker goes away mid-job
   }
   const JobRow row = TableRow(id);
-  EXPECT_FALSE(IsFinished(row.state)) << JobStateName(row.state);
+  EXPECT_FALSE(IsFinished(row.status.state)) << JobStateName(row.status.state);
   const size_t before = History(id).size();
   EXPECT_GE(before, 1u);
   EXPECT_LT(before, static_cast<size_t>(kTrials));
@@ -339,17 +339,17 @@ TEST_F(JobManagerTest, AJobThatCannotResumeFails) {
     absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db_);
     ASSERT_TRUE(table.ok()) << table.status();
     JobRow corrupt;
-    corrupt.id = "job-0000000c";
-    corrupt.workload_key = "matmul:16,16,16:float32";
-    corrupt.target = "llvm";
-    corrupt.device_key = kKey;
+    corrupt.status.id = "job-0000000c";
+    corrupt.status.workload_key = "matmul:16,16,16:float32";
+    corrupt.status.target = "llvm";
+    corrupt.status.device_key = kKey;
     corrupt.spec_json = "{not json";
-    corrupt.state = JobState::kRunning;
-    corrupt.trials = 3;
+    corrupt.status.state = JobState::kRunning;
+    corrupt.status.trials = 3;
     ASSERT_TRUE((*table)->Insert(corrupt).ok());
     JobRow gone = corrupt;  // its template no longer exists
-    gone.id = "job-0000000d";
-    gone.workload_key = "retired_op:1,2:float32";
+    gone.status.id = "job-0000000d";
+    gone.status.workload_key = "retired_op:1,2:float32";
     gone.spec_json = JobSpecToJson(Spec("retired_op:1,2:float32", 3, 3));
     ASSERT_TRUE((*table)->Insert(gone).ok());
   }
@@ -361,7 +361,7 @@ TEST_F(JobManagerTest, AJobThatCannotResumeFails) {
   JobStatus gone = WaitFinished("job-0000000d");
   EXPECT_EQ(gone.state, JobState::kFailed);
   EXPECT_THAT(gone.message, HasSubstr("retired_op"));
-  EXPECT_EQ(TableRow("job-0000000d").state, JobState::kFailed);
+  EXPECT_EQ(TableRow("job-0000000d").status.state, JobState::kFailed);
 }
 
 TEST_F(JobManagerTest, AScriptJobCompletes) {
@@ -415,7 +415,7 @@ TEST_F(JobManagerTest, AJobForAnIdleKeyDoesNotWaitBehindJobsOfAnotherKey) {
   ASSERT_TRUE(cancelled.ok());
   EXPECT_EQ(cancelled->state, JobState::kCancelled);
   EXPECT_TRUE(History(waiting[0]).empty());
-  EXPECT_EQ(TableRow(waiting[0]).state, JobState::kCancelled);
+  EXPECT_EQ(TableRow(waiting[0]).status.state, JobState::kCancelled);
   EXPECT_EQ(m.List(/*include_finished=*/false, 0).size(), 4u);
   EXPECT_EQ(dispatcher_.QueuedFor("nobody") > 0, true);  // the others' candidates still wait
 }
@@ -441,10 +441,10 @@ TEST_F(JobManagerTest, AStateTheTableMissedIsWrittenOnceTheDatabaseIsFree) {
   sqlite3_close(other);
 
   // The table catches up by itself; before the fix it said queued for good.
-  JobState stored = TableRow(second->id).state;
+  JobState stored = TableRow(second->id).status.state;
   for (int i = 0; i < 100 && stored != JobState::kCancelled; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    stored = TableRow(second->id).state;
+    stored = TableRow(second->id).status.state;
   }
   EXPECT_EQ(stored, JobState::kCancelled);
   EXPECT_EQ(m.Get(second->id)->state, JobState::kCancelled);

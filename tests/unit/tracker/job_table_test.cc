@@ -22,18 +22,18 @@ std::string FreshDb(const std::string& name) {
 
 JobRow Row(const std::string& id, int64_t created_ms, JobState state = JobState::kQueued) {
   JobRow r;
-  r.id = id;
-  r.workload_key = "matmul:16,16,16:float32";
-  r.target = "llvm";
-  r.device_key = "cpu";
-  r.created_ms = created_ms;
+  r.status.id = id;
+  r.status.workload_key = "matmul:16,16,16:float32";
+  r.status.target = "llvm";
+  r.status.device_key = "cpu";
+  r.status.created_ms = created_ms;
   r.spec_json = R"({"workload":"matmul:16,16,16:float32"})";
-  r.state = state;
-  r.message = "m-" + id;
-  r.trials = 6;
-  r.priority = 3;
-  r.tuner = "random";
-  r.updated_ms = created_ms + 1;
+  r.status.state = state;
+  r.status.message = "m-" + id;
+  r.status.trials = 6;
+  r.status.priority = 3;
+  r.status.tuner = "random";
+  r.status.updated_ms = created_ms + 1;
   return r;
 }
 
@@ -45,33 +45,33 @@ TEST(JobTableTest, InsertGetAndUpdate) {
   ASSERT_TRUE((*table)->Insert(row).ok());
   EXPECT_EQ((*table)->Insert(row).code(), absl::StatusCode::kAlreadyExists);
 
-  absl::StatusOr<JobRow> got = (*table)->Get(row.id);
+  absl::StatusOr<JobRow> got = (*table)->Get(row.status.id);
   ASSERT_TRUE(got.ok()) << got.status();
-  EXPECT_EQ(got->workload_key, row.workload_key);
-  EXPECT_EQ(got->target, row.target);
-  EXPECT_EQ(got->device_key, row.device_key);
-  EXPECT_EQ(got->created_ms, row.created_ms);
+  EXPECT_EQ(got->status.workload_key, row.status.workload_key);
+  EXPECT_EQ(got->status.target, row.status.target);
+  EXPECT_EQ(got->status.device_key, row.status.device_key);
+  EXPECT_EQ(got->status.created_ms, row.status.created_ms);
   EXPECT_EQ(got->spec_json, row.spec_json);
-  EXPECT_EQ(got->state, JobState::kQueued);
-  EXPECT_EQ(got->message, row.message);
-  EXPECT_EQ(got->trials, 6);
-  EXPECT_EQ(got->priority, 3);
-  EXPECT_EQ(got->tuner, "random");
-  EXPECT_EQ(got->updated_ms, 1001);
+  EXPECT_EQ(got->status.state, JobState::kQueued);
+  EXPECT_EQ(got->status.message, row.status.message);
+  EXPECT_EQ(got->status.trials, 6);
+  EXPECT_EQ(got->status.priority, 3);
+  EXPECT_EQ(got->status.tuner, "random");
+  EXPECT_EQ(got->status.updated_ms, 1001);
   EXPECT_EQ((*table)->Get("job-nope").status().code(), absl::StatusCode::kNotFound);
 
-  ASSERT_TRUE((*table)->UpdateState(row.id, JobState::kFailed, "boom", 5000).ok());
+  ASSERT_TRUE((*table)->UpdateState(row.status.id, JobState::kFailed, "boom", 5000).ok());
   EXPECT_EQ((*table)->UpdateState("job-nope", JobState::kFailed, "", 1).code(),
             absl::StatusCode::kNotFound);
   table->reset();
   // A new connection (a restarted tracker) sees the update.
   absl::StatusOr<std::unique_ptr<JobTable>> reopened = JobTable::Open(db);
   ASSERT_TRUE(reopened.ok()) << reopened.status();
-  got = (*reopened)->Get(row.id);
+  got = (*reopened)->Get(row.status.id);
   ASSERT_TRUE(got.ok());
-  EXPECT_EQ(got->state, JobState::kFailed);
-  EXPECT_EQ(got->message, "boom");
-  EXPECT_EQ(got->updated_ms, 5000);
+  EXPECT_EQ(got->status.state, JobState::kFailed);
+  EXPECT_EQ(got->status.message, "boom");
+  EXPECT_EQ(got->status.updated_ms, 5000);
 }
 
 TEST(JobTableTest, UnfinishedOldestFirstAndListsNewestFirst) {
@@ -86,13 +86,13 @@ TEST(JobTableTest, UnfinishedOldestFirstAndListsNewestFirst) {
   absl::StatusOr<std::vector<JobRow>> unfinished = (*table)->LoadUnfinished();
   ASSERT_TRUE(unfinished.ok());
   ASSERT_EQ(unfinished->size(), 2u);
-  EXPECT_EQ((*unfinished)[0].id, "job-c");
-  EXPECT_EQ((*unfinished)[1].id, "job-a");
+  EXPECT_EQ((*unfinished)[0].status.id, "job-c");
+  EXPECT_EQ((*unfinished)[1].status.id, "job-a");
 
   absl::StatusOr<std::vector<JobRow>> all = (*table)->List(true, 0);
   ASSERT_TRUE(all.ok());
   std::vector<std::string> ids;
-  for (const JobRow& r : *all) ids.push_back(r.id);
+  for (const JobRow& r : *all) ids.push_back(r.status.id);
   EXPECT_EQ(ids, (std::vector<std::string>{"job-d", "job-a", "job-c", "job-b"}));
   absl::StatusOr<std::vector<JobRow>> two = (*table)->List(true, 2);
   ASSERT_TRUE(two.ok());
@@ -100,7 +100,7 @@ TEST(JobTableTest, UnfinishedOldestFirstAndListsNewestFirst) {
   absl::StatusOr<std::vector<JobRow>> open = (*table)->List(false, 0);
   ASSERT_TRUE(open.ok());
   ASSERT_EQ(open->size(), 2u);
-  EXPECT_EQ((*open)[0].id, "job-a");
+  EXPECT_EQ((*open)[0].status.id, "job-a");
 }
 
 TEST(JobTableTest, SharesTheRecordDatabase) {
@@ -130,31 +130,32 @@ TEST(JobTableTest, ModelJobsAndTheirTasksJobs) {
   absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db);
   ASSERT_TRUE(table.ok()) << table.status();
   ModelJobRow m;
-  m.id = "model-00000001";
-  m.model_name = "resnet18.onnx";
-  m.target = "llvm";
-  m.device_key = "cpu";
+  m.status.id = "model-00000001";
+  m.status.model_name = "resnet18.onnx";
+  m.status.target = "llvm";
+  m.status.device_key = "cpu";
   m.spec_json = R"({"tasks":[]})";
-  m.state = JobState::kRunning;
-  m.trials = 400;
-  m.created_ms = 10;
-  m.updated_ms = 11;
+  m.status.state = JobState::kRunning;
+  m.status.trials = 400;
+  m.status.created_ms = 10;
+  m.status.updated_ms = 11;
   ASSERT_TRUE((*table)->InsertModelJob(m).ok());
   EXPECT_EQ((*table)->InsertModelJob(m).code(), absl::StatusCode::kAlreadyExists);
   ModelJobRow done = m;
-  done.id = "model-00000002";
-  done.state = JobState::kSucceeded;
-  done.created_ms = 20;
+  done.status.id = "model-00000002";
+  done.status.state = JobState::kSucceeded;
+  done.status.created_ms = 20;
   ASSERT_TRUE((*table)->InsertModelJob(done).ok());
 
-  absl::StatusOr<ModelJobRow> got = (*table)->GetModelJob(m.id);
+  absl::StatusOr<ModelJobRow> got = (*table)->GetModelJob(m.status.id);
   ASSERT_TRUE(got.ok()) << got.status();
-  EXPECT_EQ(got->model_name, "resnet18.onnx");
+  EXPECT_EQ(got->status.model_name, "resnet18.onnx");
   EXPECT_EQ(got->spec_json, m.spec_json);
-  EXPECT_EQ(got->trials, 400);
-  EXPECT_EQ(got->state, JobState::kRunning);
+  EXPECT_EQ(got->status.trials, 400);
+  EXPECT_EQ(got->status.state, JobState::kRunning);
   EXPECT_EQ((*table)->GetModelJob("model-nope").status().code(), absl::StatusCode::kNotFound);
-  ASSERT_TRUE((*table)->UpdateModelJobState(m.id, JobState::kCancelled, "cancelled", 30).ok());
+  ASSERT_TRUE(
+      (*table)->UpdateModelJobState(m.status.id, JobState::kCancelled, "cancelled", 30).ok());
   EXPECT_EQ((*table)->UpdateModelJobState("model-nope", JobState::kFailed, "", 1).code(),
             absl::StatusCode::kNotFound);
   absl::StatusOr<std::vector<ModelJobRow>> unfinished = (*table)->LoadUnfinishedModelJobs();
@@ -163,24 +164,24 @@ TEST(JobTableTest, ModelJobsAndTheirTasksJobs) {
   absl::StatusOr<std::vector<ModelJobRow>> all = (*table)->ListModelJobs(true, 0);
   ASSERT_TRUE(all.ok());
   ASSERT_EQ(all->size(), 2u);
-  EXPECT_EQ((*all)[0].id, done.id) << "newest first";
-  EXPECT_EQ((*all)[1].message, "cancelled");
+  EXPECT_EQ((*all)[0].status.id, done.status.id) << "newest first";
+  EXPECT_EQ((*all)[1].status.message, "cancelled");
 
   // The tasks' jobs name their model job; reopening one gives it more trials and runs it again.
   JobRow task = Row("job-0000000a", 40, JobState::kSucceeded);
-  task.model_job_id = m.id;
-  task.model_task = 1;
+  task.status.model_job_id = m.status.id;
+  task.status.model_task = 1;
   ASSERT_TRUE((*table)->Insert(task).ok());
   ASSERT_TRUE((*table)->Insert(Row("job-0000000b", 41)).ok());
-  absl::StatusOr<std::vector<JobRow>> tasks = (*table)->ListOfModelJob(m.id);
+  absl::StatusOr<std::vector<JobRow>> tasks = (*table)->ListOfModelJob(m.status.id);
   ASSERT_TRUE(tasks.ok());
   ASSERT_EQ(tasks->size(), 1u);
-  EXPECT_EQ((*tasks)[0].model_task, 1);
-  ASSERT_TRUE((*table)->Reopen(task.id, 12, R"({"trials":12})", 50).ok());
-  absl::StatusOr<JobRow> reopened = (*table)->Get(task.id);
+  EXPECT_EQ((*tasks)[0].status.model_task, 1);
+  ASSERT_TRUE((*table)->Reopen(task.status.id, 12, R"({"trials":12})", 50).ok());
+  absl::StatusOr<JobRow> reopened = (*table)->Get(task.status.id);
   ASSERT_TRUE(reopened.ok());
-  EXPECT_EQ(reopened->trials, 12);
-  EXPECT_EQ(reopened->state, JobState::kRunning);
+  EXPECT_EQ(reopened->status.trials, 12);
+  EXPECT_EQ(reopened->status.state, JobState::kRunning);
   EXPECT_EQ(reopened->spec_json, R"({"trials":12})");
   EXPECT_EQ((*table)->Reopen("job-nope", 1, "{}", 1).code(), absl::StatusCode::kNotFound);
 }
