@@ -46,17 +46,16 @@ struct Job {
 }  // namespace
 
 struct JobManager::Impl {
-  Impl(JobManagerOptions o, Dispatcher& d, std::unique_ptr<JobTable> t,
-       std::unique_ptr<tuner::RecordStore> r)
+  Impl(JobManagerOptions o, Dispatcher& d, JobTable& t, std::unique_ptr<tuner::RecordStore> r)
       : options(std::move(o)),
         dispatcher(d),
-        table(std::move(t)),
+        table(t),
         store(std::move(r)),
         rng(std::random_device{}()) {}
 
   const JobManagerOptions options;
   Dispatcher& dispatcher;
-  const std::unique_ptr<JobTable> table;
+  JobTable& table;
   // The one record store connection: the engine's jobs write through it, and the manager reads
   // the records of jobs that are not in memory (finished before this tracker started).
   SharedRecordStore store;
@@ -80,8 +79,8 @@ struct JobManager::Impl {
 
   void Persist(Job& job) {
     job.last_save_attempt = std::chrono::steady_clock::now();
-    absl::Status s = table->UpdateState(job.status.id, job.status.state, job.status.message,
-                                        job.status.updated_ms);
+    absl::Status s = table.UpdateState(job.status.id, job.status.state, job.status.message,
+                                       job.status.updated_ms);
     if (s.ok()) {
       if (job.unsaved) spdlog::info("job {}: its state is stored again", job.status.id);
       job.unsaved = false;
@@ -174,7 +173,7 @@ struct JobManager::Impl {
 
   // A job that is not in memory (it ended before this tracker started), from its row.
   absl::StatusOr<JobStatus> StatusFromTable(const std::string& id) {
-    absl::StatusOr<JobRow> row = table->Get(id);
+    absl::StatusOr<JobRow> row = table.Get(id);
     if (!row.ok()) return row.status();
     return StatusFromRow(*row);
   }
@@ -207,9 +206,9 @@ struct JobManager::Impl {
   void Resume(const JobRow& row) {
     absl::StatusOr<JobSpec> spec = JobSpecFromJson(row.spec_json);
     if (!spec.ok()) {
-      absl::Status s = table->UpdateState(row.status.id, JobState::kFailed,
-                                          absl::StrCat("cannot resume: ", spec.status().message()),
-                                          options.clock->NowMs());
+      absl::Status s = table.UpdateState(row.status.id, JobState::kFailed,
+                                         absl::StrCat("cannot resume: ", spec.status().message()),
+                                         options.clock->NowMs());
       if (!s.ok()) spdlog::error("job {}: {}", row.status.id, s.ToString());
       return;
     }
@@ -240,24 +239,16 @@ struct JobManager::Impl {
   }
 };
 
-absl::StatusOr<std::unique_ptr<JobManager>> JobManager::Create(JobManagerOptions options,
-                                                               Dispatcher& dispatcher,
-                                                               LeaseSender& sender) {
-  if (options.db_path.empty()) {
-    return absl::InvalidArgumentError("the job manager needs a record database path");
-  }
+absl::StatusOr<std::unique_ptr<JobManager>> JobManager::Create(
+    JobManagerOptions options, Dispatcher& dispatcher, LeaseSender& sender, JobTable& table,
+    std::unique_ptr<tuner::RecordStore> records) {
+  if (records == nullptr) return absl::InvalidArgumentError("the job manager needs a record store");
   if (options.max_jobs < 1 || options.max_trials < 1 || options.event_threads < 1) {
     return absl::InvalidArgumentError("max_jobs, max_trials and event_threads must be >= 1");
   }
-  absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(options.db_path);
-  if (!table.ok()) return table.status();
-  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
-      tuner::RecordStore::Open(options.db_path);
-  if (!store.ok()) return store.status();
-  absl::StatusOr<std::vector<JobRow>> unfinished = (*table)->LoadUnfinished();
+  absl::StatusOr<std::vector<JobRow>> unfinished = table.LoadUnfinished();
   if (!unfinished.ok()) return unfinished.status();
-  auto impl =
-      std::make_unique<Impl>(std::move(options), dispatcher, *std::move(table), *std::move(store));
+  auto impl = std::make_unique<Impl>(std::move(options), dispatcher, table, std::move(records));
   Impl* raw = impl.get();
   JobEngineOptions eo;
   eo.event_threads = raw->options.event_threads;
@@ -336,7 +327,7 @@ absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
   JobRow row{s, JobSpecToJson(spec)};
   for (int attempt = 0;; ++attempt) {
     row.status.id = m.NewJobIdLocked();  // unique in memory; the table may hold older ids
-    absl::Status inserted = m.table->Insert(row);
+    absl::Status inserted = m.table.Insert(row);
     if (inserted.ok()) break;
     if (inserted.code() != absl::StatusCode::kAlreadyExists || attempt >= 16) return inserted;
   }
@@ -358,7 +349,7 @@ absl::StatusOr<JobStatus> JobManager::Extend(const std::string& id, int trials) 
   }
   if (job == nullptr) {
     // It ended before this tracker started: back into memory, from its row.
-    absl::StatusOr<JobRow> row = m.table->Get(id);
+    absl::StatusOr<JobRow> row = m.table.Get(id);
     if (!row.ok()) return row.status();
     absl::StatusOr<JobSpec> spec = JobSpecFromJson(row->spec_json);
     if (!spec.ok()) return spec.status();
@@ -386,7 +377,7 @@ absl::StatusOr<JobStatus> JobManager::Extend(const std::string& id, int trials) 
   JobSpec spec = job->spec;
   spec.trials = trials;
   const int64_t now = m.options.clock->NowMs();
-  if (absl::Status s = m.table->Reopen(id, trials, JobSpecToJson(spec), now); !s.ok()) {
+  if (absl::Status s = m.table.Reopen(id, trials, JobSpecToJson(spec), now); !s.ok()) {
     return s;
   }
   job->spec = spec;
@@ -397,7 +388,7 @@ absl::StatusOr<JobStatus> JobManager::Extend(const std::string& id, int trials) 
 }
 
 std::vector<JobStatus> JobManager::ListOfModelJob(const std::string& model_job_id) const {
-  absl::StatusOr<std::vector<JobRow>> rows = impl_->table->ListOfModelJob(model_job_id);
+  absl::StatusOr<std::vector<JobRow>> rows = impl_->table.ListOfModelJob(model_job_id);
   if (!rows.ok()) {
     spdlog::error("model job {}: cannot list its jobs: {}", model_job_id, rows.status().ToString());
     return {};
@@ -440,7 +431,7 @@ absl::StatusOr<JobStatus> JobManager::Cancel(const std::string& id) {
 }
 
 std::vector<JobStatus> JobManager::List(bool include_finished, int limit) const {
-  absl::StatusOr<std::vector<JobRow>> rows = impl_->table->List(include_finished, limit);
+  absl::StatusOr<std::vector<JobRow>> rows = impl_->table.List(include_finished, limit);
   if (!rows.ok()) {
     spdlog::error("cannot list jobs: {}", rows.status().ToString());
     return {};
@@ -456,7 +447,7 @@ std::vector<JobStatus> JobManager::List(bool include_finished, int limit) const 
 std::map<JobState, int> JobManager::CountByState() const {
   std::map<JobState, int> out;
   absl::StatusOr<std::vector<JobRow>> rows =
-      impl_->table->List(/*include_finished=*/true, /*limit=*/0);  // 0: all
+      impl_->table.List(/*include_finished=*/true, /*limit=*/0);  // 0: all
   if (!rows.ok()) {
     spdlog::error("cannot list jobs: {}", rows.status().ToString());
     return out;

@@ -19,15 +19,16 @@
 #include "tracker/lease_sender.h"
 
 namespace tunefarm::tuner {
+class RecordStore;
 class Task;
 }  // namespace tunefarm::tuner
 
 namespace tunefarm::tracker {
 
+class JobTable;
 class Metrics;
 
 struct JobManagerOptions {
-  std::string db_path;      // the record database (also holds the jobs table)
   int max_jobs = 1000;      // unfinished at once; beyond: ResourceExhausted
   int max_trials = 100000;  // per job; beyond: InvalidArgument
   int64_t max_artifact_bytes = 64ll << 20;
@@ -41,12 +42,13 @@ struct JobManagerOptions {
 
 class JobManager {
  public:
-  // Opens the database, then re-queues every job it finds queued or running (a tracker that
-  // was killed): each resumes with the trials it still owes and never re-measures a recorded
-  // config.
-  static absl::StatusOr<std::unique_ptr<JobManager>> Create(JobManagerOptions options,
-                                                            Dispatcher& dispatcher,
-                                                            LeaseSender& sender);
+  // Re-queues every job `table` holds queued or running (a tracker that was killed): each
+  // resumes with the trials it still owes and never re-measures a recorded config. `table` (the
+  // database's jobs, which the model job manager shares) must outlive the manager; `records` is
+  // the same database's record store, through which the jobs record their trials.
+  static absl::StatusOr<std::unique_ptr<JobManager>> Create(
+      JobManagerOptions options, Dispatcher& dispatcher, LeaseSender& sender, JobTable& table,
+      std::unique_ptr<tuner::RecordStore> records);
   // Stops the engine without finishing its jobs (they stay running in the database and resume on
   // the next start).
   ~JobManager();

@@ -81,12 +81,12 @@ void SumTasks(ModelJobStatus& s) {
 }  // namespace
 
 struct ModelJobManager::Impl {
-  Impl(ModelJobManagerOptions o, JobManager& j, std::unique_ptr<JobTable> t)
-      : options(std::move(o)), jobs(j), table(std::move(t)), rng(std::random_device{}()) {}
+  Impl(ModelJobManagerOptions o, JobManager& j, JobTable& t)
+      : options(std::move(o)), jobs(j), table(t), rng(std::random_device{}()) {}
 
   const ModelJobManagerOptions options;
   JobManager& jobs;
-  const std::unique_ptr<JobTable> table;
+  JobTable& table;
 
   mutable std::mutex mu;
   mutable std::condition_variable changed;  // a model job's version moved
@@ -115,8 +115,8 @@ struct ModelJobManager::Impl {
   }
 
   void Persist(ModelJob& job) {
-    absl::Status s = table->UpdateModelJobState(job.status.id, job.status.state, job.status.message,
-                                                job.status.updated_ms);
+    absl::Status s = table.UpdateModelJobState(job.status.id, job.status.state, job.status.message,
+                                               job.status.updated_ms);
     if (!s.ok() && !job.unsaved) {
       spdlog::error("model job {}: cannot store its state (retrying): {}", job.status.id,
                     s.ToString());
@@ -171,7 +171,7 @@ struct ModelJobManager::Impl {
   void Resume(const ModelJobRow& row) {
     absl::StatusOr<std::shared_ptr<ModelJob>> job = FromRow(row);
     if (!job.ok()) {
-      absl::Status s = table->UpdateModelJobState(
+      absl::Status s = table.UpdateModelJobState(
           row.status.id, JobState::kFailed, absl::StrCat("cannot resume: ", job.status().message()),
           options.clock->NowMs());
       if (!s.ok()) spdlog::error("model job {}: {}", row.status.id, s.ToString());
@@ -369,16 +369,14 @@ struct ModelJobManager::Impl {
 };
 
 absl::StatusOr<std::unique_ptr<ModelJobManager>> ModelJobManager::Create(
-    ModelJobManagerOptions options, JobManager& jobs) {
+    ModelJobManagerOptions options, JobManager& jobs, JobTable& table) {
   if (options.max_model_jobs < 1 || options.max_trials < 1 || options.progress_period_ms < 1) {
     return absl::InvalidArgumentError(
         "max_model_jobs, max_trials and progress_period_ms must be >= 1");
   }
-  absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(options.db_path);
-  if (!table.ok()) return table.status();
-  absl::StatusOr<std::vector<ModelJobRow>> unfinished = (*table)->LoadUnfinishedModelJobs();
+  absl::StatusOr<std::vector<ModelJobRow>> unfinished = table.LoadUnfinishedModelJobs();
   if (!unfinished.ok()) return unfinished.status();
-  auto impl = std::make_unique<Impl>(std::move(options), jobs, *std::move(table));
+  auto impl = std::make_unique<Impl>(std::move(options), jobs, table);
   Impl* raw = impl.get();
   for (const ModelJobRow& row : *unfinished) raw->Resume(row);
   jobs.SetEndListener([raw](const std::string&) { raw->Wake(); });
@@ -435,7 +433,7 @@ absl::StatusOr<ModelJobStatus> ModelJobManager::Submit(const ModelJobSpec& spec)
   ModelJobRow row{s, ModelJobSpecToJson(spec)};
   for (int attempt = 0;; ++attempt) {
     row.status.id = m.NewIdLocked();
-    absl::Status inserted = m.table->InsertModelJob(row);
+    absl::Status inserted = m.table.InsertModelJob(row);
     if (inserted.ok()) break;
     if (inserted.code() != absl::StatusCode::kAlreadyExists || attempt >= 16) return inserted;
   }
@@ -453,7 +451,7 @@ absl::StatusOr<ModelJobStatus> ModelJobManager::Get(const std::string& id) const
     auto it = impl_->model_jobs.find(id);
     if (it != impl_->model_jobs.end()) return it->second->status;
   }
-  absl::StatusOr<ModelJobRow> row = impl_->table->GetModelJob(id);
+  absl::StatusOr<ModelJobRow> row = impl_->table.GetModelJob(id);
   if (!row.ok()) return row.status();
   absl::StatusOr<std::shared_ptr<ModelJob>> job = impl_->FromRow(*row);
   if (!job.ok()) return job.status();
@@ -482,7 +480,7 @@ absl::StatusOr<ModelJobStatus> ModelJobManager::Cancel(const std::string& id) {
 
 std::vector<ModelJobStatus> ModelJobManager::List(bool include_finished, int limit) const {
   absl::StatusOr<std::vector<ModelJobRow>> rows =
-      impl_->table->ListModelJobs(include_finished, limit);
+      impl_->table.ListModelJobs(include_finished, limit);
   if (!rows.ok()) {
     spdlog::error("cannot list model jobs: {}", rows.status().ToString());
     return {};
@@ -509,7 +507,7 @@ absl::StatusOr<ModelJobStatus> ModelJobManager::ReportLatency(const std::string&
   }
   std::lock_guard<std::mutex> lock(m.mu);
   const int64_t now_ms = m.options.clock->NowMs();
-  if (absl::Status s = m.table->SetModelJobLatency(id, latency, now_ms); !s.ok()) return s;
+  if (absl::Status s = m.table.SetModelJobLatency(id, latency, now_ms); !s.ok()) return s;
   auto it = m.model_jobs.find(id);
   if (it == m.model_jobs.end()) {
     now->latency = latency;
@@ -526,7 +524,7 @@ absl::StatusOr<ModelJobStatus> ModelJobManager::ReportLatency(const std::string&
 ModelJobManager::Summary ModelJobManager::Summarize() const {
   Summary out;
   absl::StatusOr<std::vector<ModelJobRow>> rows =
-      impl_->table->ListModelJobs(/*include_finished=*/true, /*limit=*/0);
+      impl_->table.ListModelJobs(/*include_finished=*/true, /*limit=*/0);
   if (!rows.ok()) {
     spdlog::error("cannot list model jobs: {}", rows.status().ToString());
     return out;

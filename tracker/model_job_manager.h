@@ -19,7 +19,6 @@
 namespace tunefarm::tracker {
 
 struct ModelJobManagerOptions {
-  std::string db_path;           // the record database the JobManager uses
   int max_model_jobs = 100;      // unfinished at once; beyond: ResourceExhausted
   int max_trials = 100000;       // per model job
   int progress_period_ms = 250;  // how often running model jobs refresh their tasks' progress
@@ -28,11 +27,11 @@ struct ModelJobManagerOptions {
 
 class ModelJobManager {
  public:
-  // Opens the jobs tables and resumes every model job found queued or running: its tasks' jobs
-  // are resumed by `jobs` itself, and its scheduler restarts from what they recorded. `jobs`
-  // must outlive the manager.
+  // Resumes every model job `table` holds queued or running: its tasks' jobs are resumed by
+  // `jobs` itself, and its scheduler restarts from what they recorded. `jobs` and `table` (the
+  // one `jobs` uses) must outlive the manager.
   static absl::StatusOr<std::unique_ptr<ModelJobManager>> Create(ModelJobManagerOptions options,
-                                                                 JobManager& jobs);
+                                                                 JobManager& jobs, JobTable& table);
   // Stops the driver; unfinished model jobs stay running in the database.
   ~ModelJobManager();
 

@@ -325,7 +325,8 @@ void DashboardServer::Impl::Routes() {
 
 absl::StatusOr<std::unique_ptr<DashboardServer>> DashboardServer::Start(
     DashboardOptions options, Dispatcher& dispatcher, JobManager& jobs, const Metrics& metrics,
-    ModelJobManager* model_jobs) {
+    std::unique_ptr<tuner::RecordStore> records, ModelJobManager* model_jobs) {
+  if (records == nullptr) return absl::InvalidArgumentError("the dashboard needs a record store");
   const size_t colon = options.listen.rfind(':');
   int port = -1;
   if (colon == std::string::npos || !absl::SimpleAtoi(options.listen.substr(colon + 1), &port) ||
@@ -337,10 +338,8 @@ absl::StatusOr<std::unique_ptr<DashboardServer>> DashboardServer::Start(
   if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
     host = host.substr(1, host.size() - 2);
   }
-  auto store = tuner::RecordStore::Open(options.db_path);
-  if (!store.ok()) return store.status();
   auto impl = std::make_unique<Impl>(std::move(options), dispatcher, jobs, metrics, model_jobs);
-  impl->store = *std::move(store);
+  impl->store = std::move(records);
   impl->Routes();
   // cpp-httplib gives each connection a pool thread until the connection closes (8 by default),
   // so a few slow or idle clients could take them all. More threads, and a connection that sends

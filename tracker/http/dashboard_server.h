@@ -13,11 +13,14 @@
 #include "tracker/metrics.h"
 #include "tracker/model_job_manager.h"
 
+namespace tunefarm::tuner {
+class RecordStore;
+}  // namespace tunefarm::tuner
+
 namespace tunefarm::tracker {
 
 struct DashboardOptions {
   std::string listen = "127.0.0.1:8080";  // port 0: an ephemeral port (see port())
-  std::string db_path;                    // the record database (read through its own connection)
   // Required (Authorization: Bearer, or ?token=) for anything that changes state, and for every
   // request from a non-loopback address; read-only pages are open on loopback. Empty: no check.
   std::string token;
@@ -26,10 +29,11 @@ struct DashboardOptions {
 
 class DashboardServer {
  public:
-  // Unavailable naming the address when it cannot listen.
+  // `records` is the dashboard's own connection to the record database (its queries do not wait
+  // behind the jobs' writes). Unavailable naming the address when it cannot listen.
   static absl::StatusOr<std::unique_ptr<DashboardServer>> Start(
       DashboardOptions options, Dispatcher& dispatcher, JobManager& jobs, const Metrics& metrics,
-      ModelJobManager* model_jobs = nullptr);
+      std::unique_ptr<tuner::RecordStore> records, ModelJobManager* model_jobs = nullptr);
   ~DashboardServer();  // Stop()
   void Stop();         // idempotent
   int port() const;

@@ -22,6 +22,7 @@
 #include "tracker/database_lock.h"
 #include "tracker/free_memory.h"
 #include "tracker/http/dashboard_server.h"
+#include "tracker/job_table.h"
 #include "tracker/service/session_service.h"
 #include "tracker/service/tracker_service.h"
 #include "tracker/service/worker_links.h"
@@ -90,6 +91,7 @@ struct TrackerServer::Impl {
   Metrics metrics;  // fed by the dispatcher and the job runners
   std::unique_ptr<Dispatcher> dispatcher;
   WorkerLinks links;
+  std::unique_ptr<JobTable> job_table;  // shared by the two job managers
   std::unique_ptr<JobManager> jobs;
   std::unique_ptr<ModelJobManager> model_jobs;  // drives jobs of `jobs`: destroyed before it
   std::unique_ptr<WorkerService> worker_service;
@@ -155,26 +157,33 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
   // Before the database is touched: a second tracker would resume the same jobs.
   auto db_lock = DatabaseLock::Acquire(options.db_path);
   if (!db_lock.ok()) return db_lock.status();
-  auto store = tuner::RecordStore::Open(options.db_path);  // creates and migrates
+  // The database is opened here alone: the first connection creates and migrates it, and the
+  // parts get their own connections (the jobs write records while the API and the dashboard
+  // query) and share the job table.
+  auto store = tuner::RecordStore::Open(options.db_path);
   if (!store.ok()) return store.status();
+  auto job_records = tuner::RecordStore::Open(options.db_path);
+  if (!job_records.ok()) return job_records.status();
+  auto job_table = JobTable::Open(options.db_path);
+  if (!job_table.ok()) return job_table.status();
 
   auto impl = std::make_unique<Impl>();
   impl->options = options;
   impl->db_lock = std::move(*db_lock);
   impl->dispatcher = std::make_unique<Dispatcher>(options.dispatcher);
   impl->dispatcher->SetMetrics(&impl->metrics);
+  impl->job_table = *std::move(job_table);
   JobManagerOptions jobs_options = options.jobs;
-  jobs_options.db_path = options.db_path;
   jobs_options.metrics = &impl->metrics;
   jobs_options.clock = options.clock;
-  auto jobs = JobManager::Create(jobs_options, *impl->dispatcher, impl->links);
+  auto jobs = JobManager::Create(jobs_options, *impl->dispatcher, impl->links, *impl->job_table,
+                                 *std::move(job_records));
   if (!jobs.ok()) return jobs.status();
   impl->jobs = std::move(*jobs);
   ModelJobManagerOptions model_jobs_options;
-  model_jobs_options.db_path = options.db_path;
   model_jobs_options.max_trials = options.jobs.max_trials;
   model_jobs_options.clock = options.clock;
-  auto model_jobs = ModelJobManager::Create(model_jobs_options, *impl->jobs);
+  auto model_jobs = ModelJobManager::Create(model_jobs_options, *impl->jobs, *impl->job_table);
   if (!model_jobs.ok()) {
     impl->StopJobs();
     return model_jobs.status();
@@ -201,13 +210,18 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
       std::make_unique<SessionService>(*impl->dispatcher, impl->links, session_options);
 
   if (!options.http_listen.empty()) {
+    auto dashboard_records = tuner::RecordStore::Open(options.db_path);
+    if (!dashboard_records.ok()) {
+      impl->StopJobs();
+      return dashboard_records.status();
+    }
     DashboardOptions dashboard_options;
     dashboard_options.listen = options.http_listen;
-    dashboard_options.db_path = options.db_path;
     dashboard_options.token = options.token;
     dashboard_options.clock = options.clock;
-    auto dashboard = DashboardServer::Start(dashboard_options, *impl->dispatcher, *impl->jobs,
-                                            impl->metrics, impl->model_jobs.get());
+    auto dashboard =
+        DashboardServer::Start(dashboard_options, *impl->dispatcher, *impl->jobs, impl->metrics,
+                               *std::move(dashboard_records), impl->model_jobs.get());
     if (!dashboard.ok()) {
       impl->StopJobs();
       return dashboard.status();

@@ -25,7 +25,7 @@ struct TrackerServerOptions {
   std::string tls_cert_file;
   std::string tls_key_file;
   DispatcherOptions dispatcher;
-  JobManagerOptions jobs;  // db_path is filled from above
+  JobManagerOptions jobs;  // metrics and clock are filled from above
   int heartbeat_interval_ms = 2000;
   int64_t max_message_bytes = 256ll << 20;
   int tick_interval_ms = 200;  // how often leases and heartbeats are checked

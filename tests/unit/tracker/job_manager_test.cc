@@ -58,19 +58,27 @@ class JobManagerTest : public ::testing::Test {
   }
 
   void TearDown() override {
-    manager_.reset();  // before the fleet and dispatcher it uses
+    manager_.reset();  // before the fleet, dispatcher and table it uses
+    table_.reset();
     fleet_.reset();
   }
 
   JobManagerOptions Options() const {
     JobManagerOptions o;
-    o.db_path = db_;
     o.build_parallelism = 2;
     return o;
   }
 
+  // As a (re)starting tracker: its own connections to the database.
   JobManager& StartManager(JobManagerOptions o) {
-    absl::StatusOr<std::unique_ptr<JobManager>> m = JobManager::Create(o, dispatcher_, *fleet_);
+    manager_.reset();
+    absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db_);
+    absl::StatusOr<std::unique_ptr<tuner::RecordStore>> records = tuner::RecordStore::Open(db_);
+    EXPECT_TRUE(table.ok()) << table.status();
+    EXPECT_TRUE(records.ok()) << records.status();
+    table_ = *std::move(table);
+    absl::StatusOr<std::unique_ptr<JobManager>> m =
+        JobManager::Create(o, dispatcher_, *fleet_, *table_, *std::move(records));
     EXPECT_TRUE(m.ok()) << m.status();
     manager_ = *std::move(m);
     return *manager_;
@@ -116,6 +124,7 @@ class JobManagerTest : public ::testing::Test {
   }
 
   std::string db_;
+  std::unique_ptr<JobTable> table_;
   Dispatcher dispatcher_;
   std::unique_ptr<InProcessFleet> fleet_;
   std::unique_ptr<JobManager> manager_;

@@ -22,6 +22,7 @@
 #include "tests/unit/tracker/in_process_fleet.h"
 #include "tracker/dispatcher.h"
 #include "tracker/job_manager.h"
+#include "tracker/job_table.h"
 #include "tuner/record_store.h"
 
 namespace tunefarm::tracker {
@@ -413,9 +414,13 @@ std::string TempDb(const std::string& name) {
 TEST(MetricsTextTest, EveryLineParsesAndEveryFamilyHasHelpAndType) {
   Dispatcher d;
   NullSender sender;
-  JobManagerOptions o;
-  o.db_path = TempDb("render");
-  absl::StatusOr<std::unique_ptr<JobManager>> jobs = JobManager::Create(o, d, sender);
+  const std::string db = TempDb("render");
+  absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db);
+  ASSERT_TRUE(table.ok()) << table.status();
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> records = tuner::RecordStore::Open(db);
+  ASSERT_TRUE(records.ok()) << records.status();
+  absl::StatusOr<std::unique_ptr<JobManager>> jobs =
+      JobManager::Create({}, d, sender, **table, *std::move(records));
   ASSERT_TRUE(jobs.ok()) << jobs.status();
   const std::string odd_key = "odd\"key\\with\nnewline";
   ASSERT_TRUE(d.AddWorker(Worker("w1", odd_key), 0).ok());
@@ -472,10 +477,14 @@ TEST(MetricsTextTest, ResultsMatchTheDatabaseAfterAJobOnTheFleet) {
   d.SetMetrics(&m);
   InProcessFleet fleet(d);
   JobManagerOptions o;
-  o.db_path = db;
   o.build_parallelism = 2;
   o.metrics = &m;
-  absl::StatusOr<std::unique_ptr<JobManager>> jobs = JobManager::Create(o, d, fleet);
+  absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db);
+  ASSERT_TRUE(table.ok()) << table.status();
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> job_records = tuner::RecordStore::Open(db);
+  ASSERT_TRUE(job_records.ok()) << job_records.status();
+  absl::StatusOr<std::unique_ptr<JobManager>> jobs =
+      JobManager::Create(o, d, fleet, **table, *std::move(job_records));
   ASSERT_TRUE(jobs.ok()) << jobs.status();
 
   JobSpec spec;
