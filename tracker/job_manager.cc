@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 #include <utility>
@@ -31,6 +32,8 @@ constexpr auto kUnsavedRetryPeriod = std::chrono::seconds(1);
 // that it can usually return the job as cancelled; past that it returns the job as it stands (it
 // still ends cancelled).
 constexpr auto kCancelWait = std::chrono::seconds(10);
+// Statuses of jobs that ended before this start kept counted (a few MB at most).
+constexpr size_t kEndedStatusesKept = 10000;
 
 struct Job {
   JobSpec spec;
@@ -65,6 +68,10 @@ struct JobManager::Impl {
   mutable std::condition_variable changed;  // any job's version moved
   std::condition_variable monitor_cv;
   std::map<std::string, std::shared_ptr<Job>> jobs;
+  // Jobs that ended before this tracker started, each counted from its records once: a listing
+  // of finished jobs (the dashboard's, every few seconds) would otherwise count them every time.
+  // They do not change, and Extend brings a job back into `jobs`, which is looked up first.
+  std::map<std::string, JobStatus> ended;
   bool shutting_down = false;
   std::thread monitor;
   std::mt19937_64 rng;
@@ -171,14 +178,42 @@ struct JobManager::Impl {
     }
   }
 
-  // A job that is not in memory (it ended before this tracker started), from its row.
-  absl::StatusOr<JobStatus> StatusFromTable(const std::string& id) {
+  // The job as it stands, by id: from memory when it is there (newest), else from its row.
+  absl::StatusOr<JobStatus> StatusOf(const std::string& id) {
+    if (std::optional<JobStatus> known = KnownStatus(id)) return *std::move(known);
     absl::StatusOr<JobRow> row = table.Get(id);
     if (!row.ok()) return row.status();
-    return StatusFromRow(*row);
+    return EndedStatus(*row);
   }
 
-  JobStatus StatusFromRow(const JobRow& row) {
+  // The same for a row just read from the table.
+  JobStatus CurrentStatus(const JobRow& row) {
+    if (std::optional<JobStatus> known = KnownStatus(row.status.id)) return *std::move(known);
+    return EndedStatus(row);
+  }
+
+  std::optional<JobStatus> KnownStatus(const std::string& id) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = jobs.find(id); it != jobs.end()) return it->second->status;
+    if (auto it = ended.find(id); it != ended.end()) return it->second;
+    return std::nullopt;
+  }
+
+  // A job not in memory (it ended before this tracker started), kept in `ended` once counted.
+  JobStatus EndedStatus(const JobRow& row) {
+    bool counted = false;
+    JobStatus s = StatusFromRow(row, &counted);
+    if (counted && IsFinished(s.state)) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (ended.size() >= kEndedStatusesKept) ended.erase(ended.begin());
+      ended.emplace(s.id, s);
+    }
+    return s;
+  }
+
+  // The row's status with its progress counted from the records; `counted` says whether they
+  // could be read (the status shows no progress when not).
+  JobStatus StatusFromRow(const JobRow& row, bool* counted = nullptr) {
     JobStatus s = row.status;
     s.version = 1;
     absl::StatusOr<JobProgress> p = store.With([&](tuner::RecordStore& records) {
@@ -189,17 +224,8 @@ struct JobManager::Impl {
     } else {
       spdlog::warn("job {}: cannot read its records: {}", s.id, p.status().ToString());
     }
+    if (counted != nullptr) *counted = p.ok();
     return s;
-  }
-
-  // The job as it stands: from memory when it is there (newest), else from its row.
-  JobStatus CurrentStatus(const JobRow& row) {
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      auto it = jobs.find(row.status.id);
-      if (it != jobs.end()) return it->second->status;
-    }
-    return StatusFromRow(row);
   }
 
   // Adds a job found unfinished in the table (the tracker was stopped or killed) to the queue.
@@ -404,12 +430,7 @@ void JobManager::SetEndListener(std::function<void(const std::string& job_id)> l
 }
 
 absl::StatusOr<JobStatus> JobManager::Get(const std::string& id) const {
-  {
-    std::lock_guard<std::mutex> lock(impl_->mu);
-    auto it = impl_->jobs.find(id);
-    if (it != impl_->jobs.end()) return it->second->status;
-  }
-  return impl_->StatusFromTable(id);
+  return impl_->StatusOf(id);
 }
 
 absl::StatusOr<JobStatus> JobManager::Cancel(const std::string& id) {
@@ -418,7 +439,7 @@ absl::StatusOr<JobStatus> JobManager::Cancel(const std::string& id) {
   auto it = m.jobs.find(id);
   if (it == m.jobs.end()) {
     lock.unlock();
-    return m.StatusFromTable(id);  // finished before this start (or NotFound)
+    return m.StatusOf(id);  // finished before this start (or NotFound)
   }
   std::shared_ptr<Job> job = it->second;
   if (IsFinished(job->status.state) || job->cancel_requested) return job->status;
@@ -468,7 +489,7 @@ absl::StatusOr<JobStatus> JobManager::WaitForChange(const std::string& id, int64
   auto it = m.jobs.find(id);
   if (it == m.jobs.end()) {
     lock.unlock();
-    return m.StatusFromTable(id);  // ended before this start: it will not change
+    return m.StatusOf(id);  // ended before this start: it will not change
   }
   std::shared_ptr<Job> job = it->second;
   m.changed.wait_for(lock, std::chrono::milliseconds(std::max<int64_t>(timeout_ms, 0)), [&] {

@@ -66,10 +66,11 @@ absl::StatusOr<OptimizedModel> OptimizeModel(const std::string& onnx_path,
   pass_options.disabled_passes = options.disabled_passes;
   graph::WinogradChooser winograd = graph::DefaultWinogradTile;
   if (!options.db.empty()) {
-    absl::StatusOr<graph::WinogradChooser> by_records =
-        WinogradChoiceFromRecords(options.db, options.target, options.device_key, *cpu);
-    if (!by_records.ok()) return InPhase("records", by_records.status());
-    winograd = *std::move(by_records);
+    absl::StatusOr<ModelRecords> records =
+        ModelRecords::Open(options.db, options.target, options.device_key, *cpu);
+    if (!records.ok()) return InPhase("records", records.status());
+    result.records = std::make_shared<const ModelRecords>(*std::move(records));
+    winograd = result.records->WinogradChoice();
   }
   absl::StatusOr<graph::Graph> optimized = graph::RunGraphPasses(
       *std::move(imported), graph::DefaultGraphPasses(result.kernel_target, std::move(winograd)),
@@ -91,9 +92,8 @@ absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
   result.passes_ms = optimized->passes_ms;
   const auto start = std::chrono::steady_clock::now();
   std::map<int, graph::AnchorConfig> configs;
-  if (!options.db.empty()) {
-    absl::StatusOr<TunedGroups> tuned = TunedConfigsFromRecords(
-        optimized->graph, options.db, options.target, options.device_key, optimized->cpu);
+  if (optimized->records != nullptr) {
+    absl::StatusOr<TunedGroups> tuned = optimized->records->TunedConfigs(optimized->graph);
     if (!tuned.ok()) return InPhase("records", tuned.status());
     configs = std::move(tuned->configs);
     result.tuned_tasks = std::move(tuned->found);

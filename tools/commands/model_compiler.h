@@ -15,6 +15,8 @@
 
 namespace tunefarm::tools {
 
+class ModelRecords;
+
 struct ModelCompileOptions {
   std::string target = "llvm";
   std::map<std::string, std::vector<int64_t>> input_shapes;  // overrides, by input name
@@ -35,13 +37,15 @@ struct CompiledModel {
 };
 
 // A model imported and through the graph passes (with --db, each 3x3 stride-1 conv's algorithm
-// from the records),
-// ready to be fused into kernels: what `model build` builds and `model tune` tunes.
+// from the records), ready to be fused into kernels: what `model build` builds and `model tune`
+// tunes.
 struct OptimizedModel {
   graph::Graph graph;
   graph::KernelTarget kernel_target;
   topi::CpuInfo cpu;
   std::string target;  // as the build names it
+  // With --db: the records the passes read, which the build reads on from (null without).
+  std::shared_ptr<const ModelRecords> records;
   int imported_nodes = 0;
   double import_ms = 0, passes_ms = 0;
 };

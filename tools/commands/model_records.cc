@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -23,7 +24,16 @@
 #include "tuner/templates/depthwise_conv2d_template.h"
 
 namespace tunefarm::tools {
+
+// An ok record of a task, its config read as the template's, and its median time.
+struct ModelRecords::Candidate {
+  graph::AnchorConfig config;
+  double seconds = 0;
+};
+
 namespace {
+
+using Candidate = ModelRecords::Candidate;
 
 // The record's config point in `space`, once `define` has declared the template's knobs there.
 // The point refers to `space`, which must outlive it.
@@ -104,46 +114,6 @@ absl::StatusOr<graph::AnchorConfig> ConfigOf(const tuner::Workload& w, const std
   return graph::AnchorConfig(*c);
 }
 
-// An ok record of a task, its config read as the template's, and its median time.
-struct Candidate {
-  graph::AnchorConfig config;
-  double seconds = 0;
-};
-
-// Every ok record of the workload on (target, device key) whose config fits its template; records
-// that do not fit (from another compiler) are passed over, and InvalidArgument names the first
-// when none fits. Errors say "the records of KEY in DB: ...".
-absl::StatusOr<std::vector<Candidate>> OkCandidates(tuner::RecordStore& store,
-                                                    const std::string& db, const tuner::Workload& w,
-                                                    const std::string& target,
-                                                    const std::string& device_key,
-                                                    const topi::CpuInfo& cpu) {
-  auto in_records = [&](const absl::Status& s, absl::string_view what = "") {
-    return absl::Status(
-        s.code(), absl::StrCat("the records of ", w.Key(), " in ", db, ": ", what, s.message()));
-  };
-  absl::StatusOr<std::vector<tuner::Record>> records =
-      store.TaskRecords(w.Key(), target, device_key);
-  if (!records.ok()) return in_records(records.status());
-  std::vector<Candidate> out;
-  absl::Status unfit;
-  for (const tuner::Record& r : *records) {
-    if (r.error_kind != tuner::ErrorKind::kOk) continue;
-    const std::optional<double> seconds = tuner::MedianSeconds(r.repeat_seconds);
-    if (!seconds || *seconds <= 0) continue;
-    absl::StatusOr<graph::AnchorConfig> config = ConfigOf(w, r.config_json, cpu);
-    if (!config.ok()) {
-      if (unfit.ok()) unfit = config.status();
-      continue;
-    }
-    out.push_back({*config, *seconds});
-  }
-  if (out.empty() && !unfit.ok()) {
-    return in_records(absl::InvalidArgumentError(unfit.message()), "no record fits its template: ");
-  }
-  return out;
-}
-
 // The tile a config runs with: a Winograd config's m, 0 for the other templates'.
 int64_t TileOf(const graph::AnchorConfig& config) {
   const auto* winograd = std::get_if<topi::Conv2dWinogradScheduleConfig>(&config);
@@ -162,21 +132,76 @@ const Candidate* Fastest(const std::vector<Candidate>& candidates, std::optional
 
 }  // namespace
 
+struct ModelRecords::State {
+  std::unique_ptr<tuner::RecordStore> store;
+  std::string db;
+  std::string target;  // canonical, as records are keyed
+  std::string device_key;
+  topi::CpuInfo cpu;
+  std::map<std::string, absl::StatusOr<std::vector<Candidate>>> by_key;
+
+  // Every ok record of the workload on (target, device key) whose config fits its template;
+  // records that do not fit (from another compiler) are passed over, and InvalidArgument names
+  // the first when none fits. Errors say "the records of KEY in DB: ...". Read once per key.
+  const absl::StatusOr<std::vector<Candidate>>& OkCandidates(const tuner::Workload& w) {
+    const std::string key = w.Key();
+    auto it = by_key.find(key);
+    if (it == by_key.end()) it = by_key.emplace(key, ReadOkCandidates(w)).first;
+    return it->second;
+  }
+
+  absl::StatusOr<std::vector<Candidate>> ReadOkCandidates(const tuner::Workload& w) {
+    auto in_records = [&](const absl::Status& s, absl::string_view what = "") {
+      return absl::Status(
+          s.code(), absl::StrCat("the records of ", w.Key(), " in ", db, ": ", what, s.message()));
+    };
+    absl::StatusOr<std::vector<tuner::Record>> records =
+        store->TaskRecords(w.Key(), target, device_key);
+    if (!records.ok()) return in_records(records.status());
+    std::vector<Candidate> out;
+    absl::Status unfit;
+    for (const tuner::Record& r : *records) {
+      if (r.error_kind != tuner::ErrorKind::kOk) continue;
+      const std::optional<double> seconds = tuner::MedianSeconds(r.repeat_seconds);
+      if (!seconds || *seconds <= 0) continue;
+      absl::StatusOr<graph::AnchorConfig> config = ConfigOf(w, r.config_json, cpu);
+      if (!config.ok()) {
+        if (unfit.ok()) unfit = config.status();
+        continue;
+      }
+      out.push_back({*config, *seconds});
+    }
+    if (out.empty() && !unfit.ok()) {
+      return in_records(absl::InvalidArgumentError(unfit.message()),
+                        "no record fits its template: ");
+    }
+    return out;
+  }
+};
+
+absl::StatusOr<ModelRecords> ModelRecords::Open(const std::string& db, const std::string& target,
+                                                const std::string& device_key,
+                                                const topi::CpuInfo& cpu) {
+  absl::StatusOr<std::string> canonical = tuner::CanonicalTarget(target);
+  if (!canonical.ok()) return canonical.status();
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(db);
+  if (!store.ok()) return store.status();
+  auto state = std::make_shared<State>();
+  state->store = *std::move(store);
+  state->db = db;
+  state->target = *std::move(canonical);
+  state->device_key = device_key;
+  state->cpu = cpu;
+  return ModelRecords(std::move(state));
+}
+
 bool BuildAppliesRecordsOf(const tuner::Workload& workload) {
   const std::string& name = workload.template_name;
   return name == "conv2d" || name == "depthwise_conv2d" || name == "conv2d_nchwc" ||
          name == "depthwise_conv2d_nchwc" || name == "conv2d_winograd_nchwc";
 }
 
-absl::StatusOr<TunedGroups> TunedConfigsFromRecords(const graph::Graph& fused,
-                                                    const std::string& db,
-                                                    const std::string& target,
-                                                    const std::string& device_key,
-                                                    const topi::CpuInfo& cpu) {
-  absl::StatusOr<std::string> canonical = tuner::CanonicalTarget(target);
-  if (!canonical.ok()) return canonical.status();
-  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(db);
-  if (!store.ok()) return store.status();
+absl::StatusOr<TunedGroups> ModelRecords::TunedConfigs(const graph::Graph& fused) const {
   const graph::FusionPlan plan = graph::PlanFusion(fused);
   TunedGroups tuned;
   for (const tuner::ModelTask& task : tuner::ExtractModelTasks(fused, plan)) {
@@ -184,8 +209,7 @@ absl::StatusOr<TunedGroups> TunedConfigsFromRecords(const graph::Graph& fused,
     if (!BuildAppliesRecordsOf(task.workload)) {
       continue;  // gemm kernels use the default schedule: no template of theirs to configure
     }
-    absl::StatusOr<std::vector<Candidate>> candidates =
-        OkCandidates(**store, db, task.workload, *canonical, device_key, cpu);
+    const absl::StatusOr<std::vector<Candidate>>& candidates = state_->OkCandidates(task.workload);
     if (!candidates.ok()) return candidates.status();
     // The workload fixes the blocks of the layout its groups have, so every record fits them all;
     // a Winograd conv's transformed weight fixes its tile too (the same for all its groups, since
@@ -205,29 +229,18 @@ absl::StatusOr<TunedGroups> TunedConfigsFromRecords(const graph::Graph& fused,
   return tuned;
 }
 
-absl::StatusOr<graph::WinogradChooser> WinogradChoiceFromRecords(const std::string& db,
-                                                                 const std::string& target,
-                                                                 const std::string& device_key,
-                                                                 const topi::CpuInfo& cpu) {
-  absl::StatusOr<std::string> canonical = tuner::CanonicalTarget(target);
-  if (!canonical.ok()) return canonical.status();
-  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> opened = tuner::RecordStore::Open(db);
-  if (!opened.ok()) return opened.status();
-  std::shared_ptr<tuner::RecordStore> store = *std::move(opened);
-  return [store, db, target = *canonical, device_key, cpu](
-             const graph::Graph& graph, const graph::Node& node) -> absl::StatusOr<int64_t> {
+graph::WinogradChooser ModelRecords::WinogradChoice() const {
+  return [state = state_](const graph::Graph& graph,
+                          const graph::Node& node) -> absl::StatusOr<int64_t> {
     const std::optional<tuner::Workload> direct = tuner::NodeWorkload(graph, node);
     if (!direct) return graph::DefaultWinogradTile(graph, node);
     const tuner::Workload winograd{"conv2d_winograd_nchwc", direct->args};
     const Candidate* fastest[2] = {nullptr, nullptr};
-    std::vector<Candidate> candidates[2];
     for (int i = 0; i < 2; ++i) {
-      const tuner::Workload& w = i == 0 ? *direct : winograd;
-      absl::StatusOr<std::vector<Candidate>> ok =
-          OkCandidates(*store, db, w, target, device_key, cpu);
+      const absl::StatusOr<std::vector<Candidate>>& ok =
+          state->OkCandidates(i == 0 ? *direct : winograd);
       if (!ok.ok()) return ok.status();
-      candidates[i] = *std::move(ok);
-      fastest[i] = Fastest(candidates[i], std::nullopt);
+      fastest[i] = Fastest(*ok, std::nullopt);
     }
     const int64_t winograd_tile = fastest[1] != nullptr ? TileOf(fastest[1]->config) : 0;
     if (fastest[0] != nullptr && fastest[1] != nullptr) {

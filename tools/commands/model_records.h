@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,22 +28,34 @@ struct TunedGroups {
   std::vector<std::string> missing;  // workload keys without a record: default configs
 };
 
-// Errors: the database cannot be opened; a record whose config does not fit its template's space
-// (a database from another compiler) is InvalidArgument naming the workload.
-absl::StatusOr<TunedGroups> TunedConfigsFromRecords(const graph::Graph& fused,
-                                                    const std::string& db,
-                                                    const std::string& target,
-                                                    const std::string& device_key,
-                                                    const topi::CpuInfo& cpu);
+// A records database read for one model build: each workload's ok records on (target, device
+// key), parsed as its template's configs once however many convs share the workload or ask again
+// (the winograd pass asks per conv, the build per task; a long tuning leaves thousands). Copies
+// share what was read. Not thread-safe: one build uses it at a time.
+class ModelRecords {
+ public:
+  // Errors: a bad target; the database cannot be opened.
+  static absl::StatusOr<ModelRecords> Open(const std::string& db, const std::string& target,
+                                           const std::string& device_key, const topi::CpuInfo& cpu);
 
-// The winograd pass's choice for `model build --db`: for a conv with ok records of both its
-// conv2d_nchwc and conv2d_winograd_nchwc workloads on (target, device key), the faster best (the
-// Winograd record's tile); otherwise graph::DefaultWinogradTile, with the tile of the Winograd
-// records' best where the rule picks Winograd and there are some. Errors: the database cannot be
-// opened; when the pass asks, a record that fits no template (InvalidArgument naming it).
-absl::StatusOr<graph::WinogradChooser> WinogradChoiceFromRecords(const std::string& db,
-                                                                 const std::string& target,
-                                                                 const std::string& device_key,
-                                                                 const topi::CpuInfo& cpu);
+  // For each group of `fused` whose anchor is a task, its best record's config. A record whose
+  // config fits no template (a database from another compiler) is InvalidArgument naming the
+  // workload.
+  absl::StatusOr<TunedGroups> TunedConfigs(const graph::Graph& fused) const;
+
+  // The winograd pass's choice: for a conv with ok records of both its conv2d_nchwc and
+  // conv2d_winograd_nchwc workloads, the faster best (the Winograd record's tile); otherwise
+  // graph::DefaultWinogradTile, with the tile of the Winograd records' best where the rule picks
+  // Winograd and there are some. When the pass asks, a record that fits no template is
+  // InvalidArgument naming it. The chooser shares this object's reads.
+  graph::WinogradChooser WinogradChoice() const;
+
+  struct Candidate;  // an ok record, its config read as the template's
+  struct State;      // both defined in the .cc
+
+ private:
+  explicit ModelRecords(std::shared_ptr<State> state) : state_(std::move(state)) {}
+  std::shared_ptr<State> state_;
+};
 
 }  // namespace tunefarm::tools

@@ -496,5 +496,36 @@ TEST_F(JobManagerTest, ExtendRunsAnEndedJobForMoreTrialsWithoutRepeatingAConfig)
   EXPECT_EQ(again.Extend(other->id, 60).status().code(), absl::StatusCode::kFailedPrecondition);
 }
 
+// A finished job from before this start is counted from its records once, not at every Get or
+// List (the dashboard lists finished jobs every few seconds).
+TEST_F(JobManagerTest, AJobThatEndedBeforeThisStartIsCountedFromItsRecordsOnce) {
+  fleet_->AddWorker(kKey);
+  absl::StatusOr<JobStatus> job =
+      StartManager(Options()).Submit(Spec("matmul:16,16,16:float32", 4, 2));
+  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_EQ(WaitFinished(job->id).state, JobState::kSucceeded);
+  manager_.reset();
+
+  JobManager& again = StartManager(Options());
+  absl::StatusOr<JobStatus> counted = again.Get(job->id);
+  ASSERT_TRUE(counted.ok()) << counted.status();
+  EXPECT_EQ(counted->progress.trials_done, 4);
+  // Its records go behind the manager's back: what it counted stands.
+  sqlite3* other = nullptr;
+  ASSERT_EQ(sqlite3_open(db_.c_str(), &other), SQLITE_OK);
+  const std::string remove = "DELETE FROM records WHERE job_id = '" + job->id + "'";
+  ASSERT_EQ(sqlite3_exec(other, remove.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(other);
+  EXPECT_EQ(again.Get(job->id)->progress.trials_done, 4);
+  std::vector<JobStatus> listed = again.List(/*include_finished=*/true, 10);
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].progress.trials_done, 4);
+  EXPECT_EQ(listed[0].progress.best_seconds, counted->progress.best_seconds);
+
+  // The next start counts again.
+  manager_.reset();
+  EXPECT_EQ(StartManager(Options()).Get(job->id)->progress.trials_done, 0);
+}
+
 }  // namespace
 }  // namespace tunefarm::tracker
