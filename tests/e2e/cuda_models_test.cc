@@ -83,7 +83,7 @@ TEST_P(CudaModelsTest, TheModuleRunsOnAGpuAndMatchesPytorchOrSaysThereIsNone) {
   if (!gpu && GetParam() == "vgg16") {
     GTEST_SKIP() << "no GPU: resnet18 checks what loading a CUDA module says without one";
   }
-  const std::string module = dir_ + "/" + GetParam() + ".cuda.so";
+  const std::string module = ::testing::TempDir() + GetParam() + ".cuda.so";  // dir_ is shared
   {
     absl::StatusOr<CompiledModel> model = CompileModel(File(".onnx"), CudaOptions());
     ASSERT_TRUE(model.ok()) << model.status();

@@ -51,7 +51,7 @@ class PytorchModelsTest : public ::testing::TestWithParam<std::string> {
 TEST_P(PytorchModelsTest, TheExportedModuleMatchesPytorchAtOneAndTwoThreads) {
   ModelBuildOptions build;
   build.file = File(".onnx");
-  build.output = File(".so");
+  build.output = ::testing::TempDir() + GetParam() + ".so";  // the model's folder is shared
   ASSERT_TRUE(ParseInputShape("input=1,3,224,224", &build.compile.input_shapes).ok());
   std::ostringstream out, err;
   ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
