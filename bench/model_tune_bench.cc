@@ -5,7 +5,8 @@
 // module built with the best records so far is timed (in a fresh `tunefarm model run --time`
 // process, as every module here); the next model job resumes from every
 // record (nothing is measured twice). The last lines compare the gradient task scheduler with
-// round-robin on the same budget (BENCH_COMPARE_TRIALS trials each, 0: skip).
+// round-robin on the same budget (BENCH_COMPARE_TRIALS trials each, 0: skip). Candidates are timed
+// as `tunefarm model tune` times them, from cold caches.
 //
 //   model_tune_bench [MODEL_DIR] [MODEL...]   (default /tmp/models; resnet18 mobilenet_v2 vgg16)
 //   BENCH_MINUTES=5,10,20,30  checkpoints, minutes of tuning from the start
@@ -131,9 +132,10 @@ tracker::ModelJobSpec Spec(const std::vector<tuner::ModelTask>& tasks, const std
   spec.trials = trials;
   spec.batch_size = 16;
   spec.parallel_tasks = 1;  // one worker: one task's batch at a time keeps it busy
-  spec.measure.threads = threads;
-  spec.measure.repeat = 3;
-  spec.measure.min_repeat_ms = 20;
+  // As `tunefarm model tune` times a model's tasks: every call from cold caches.
+  tools::TuneCommandOptions flags = tools::ModelTuneDefaults();
+  flags.threads = threads;
+  spec.measure = tools::MeasureOptionsOf(flags);
   spec.round_robin = round_robin;
   return spec;
 }

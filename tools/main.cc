@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <spdlog/cfg/helpers.h>
 
 #include "tools/commands/best_command.h"
@@ -370,8 +371,16 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     model_tune_cmd->add_option("--repeat", t.repeat, "Timed repeats per candidate")
         ->capture_default_str();
-    model_tune_cmd->add_option("--min-repeat-ms", t.min_repeat_ms, "Shortest repeat, in ms")
+    model_tune_cmd
+        ->add_option("--min-repeat-ms", t.min_repeat_ms, "Shortest repeat, in ms (--timing hot)")
         ->capture_default_str();
+    model_tune_cmd
+        ->add_option("--timing", t.cold_cache,
+                     "cold: each timed call starts from flushed caches, as a layer runs in the "
+                     "model; hot: back-to-back calls, as `tunefarm tune` times a kernel")
+        ->transform(
+            CLI::CheckedTransformer(std::map<std::string, bool>{{"cold", true}, {"hot", false}}))
+        ->option_text("cold|hot (default: cold)");
     model_tune_cmd->add_option("--run-timeout", t.run_timeout_s, "Seconds a candidate may run")
         ->capture_default_str();
     model_tune_cmd

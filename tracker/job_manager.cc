@@ -216,8 +216,13 @@ struct JobManager::Impl {
   JobStatus StatusFromRow(const JobRow& row, bool* counted = nullptr) {
     JobStatus s = row.status;
     s.version = 1;
+    // Its best is among records timed as it times them; a spec that no longer parses (a job of
+    // an older tracker) timed warm, as every job did then.
+    absl::StatusOr<JobSpec> spec = JobSpecFromJson(row.spec_json);
+    const bool cold_cache = spec.ok() && runtime::measure::TimesColdCaches(spec->measure);
     absl::StatusOr<JobProgress> p = store.With([&](tuner::RecordStore& records) {
-      return JobProgressFromStore(records, s.id, s.workload_key, s.target, s.device_key);
+      return JobProgressFromStore(records, s.id, s.workload_key, s.target, s.device_key,
+                                  cold_cache);
     });
     if (p.ok()) {
       s.progress = *p;

@@ -79,7 +79,7 @@ absl::StatusOr<JobProgress> JobProgressFromStore(tuner::RecordStore& store,
                                                  const std::string& job_id,
                                                  const std::string& workload_key,
                                                  const std::string& target,
-                                                 const std::string& device_key) {
+                                                 const std::string& device_key, bool cold_cache) {
   absl::StatusOr<std::vector<tuner::Record>> history = store.JobHistory(job_id);
   if (!history.ok()) return history.status();
   JobProgress p;
@@ -91,7 +91,7 @@ absl::StatusOr<JobProgress> JobProgressFromStore(tuner::RecordStore& store,
     }
   }
   absl::StatusOr<std::optional<tuner::Record>> best =
-      store.Best({workload_key, target, device_key, std::nullopt});
+      store.Best({workload_key, target, device_key, std::nullopt, cold_cache});
   if (!best.ok()) return best.status();
   if (best->has_value()) {
     p.best_seconds = tuner::MedianSeconds((*best)->repeat_seconds).value_or(0);

@@ -35,11 +35,12 @@ absl::StatusOr<runtime::measure::BuildSpec> JobBuildSpec(const JobSpec& spec);
 // carries FILE:LINE:COL) are InvalidArgument.
 absl::StatusOr<std::unique_ptr<tuner::Task>> MakeJobTask(const JobSpec& spec);
 
-// Counts the job's records in `store`; the best is that of (workload, target, device key).
+// Counts the job's records in `store`; the best is that of (workload, target, device key) among
+// the records timed as the job times them (`cold_cache`, tuner::Record).
 absl::StatusOr<JobProgress> JobProgressFromStore(tuner::RecordStore& store,
                                                  const std::string& job_id,
                                                  const std::string& workload_key,
                                                  const std::string& target,
-                                                 const std::string& device_key);
+                                                 const std::string& device_key, bool cold_cache);
 
 }  // namespace tunefarm::tracker

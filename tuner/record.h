@@ -32,6 +32,9 @@ struct Record {
   int64_t timestamp_ms = 0;  // Unix time of the result, in milliseconds
   std::string tunefarm_version;
   std::string job_id;  // empty when measured outside a job
+  // Timed from flushed caches, one call per repeat, as a layer runs inside a model (model tasks);
+  // false: back-to-back calls with warm caches. The two are never compared with each other.
+  bool cold_cache = false;
 
   bool operator==(const Record&) const = default;
 };

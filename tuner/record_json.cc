@@ -15,7 +15,7 @@ using OrderedJson = nlohmann::ordered_json;
 constexpr const char* kFields[] = {
     "workload",         "target",        "device_key",    "config",      "repeat_seconds",
     "error_kind",       "error_message", "build_seconds", "measured_by", "timestamp_ms",
-    "tunefarm_version", "job_id",        "built_by",
+    "tunefarm_version", "job_id",        "built_by",      "cold_cache",
 };
 
 absl::Status FieldError(std::string_view field, std::string_view expected) {
@@ -95,6 +95,11 @@ absl::Status FillFromJson(const Json& obj, Record* r) {
   if (obj.contains("built_by")) {
     if (absl::Status s = GetString(obj, "built_by", &r->built_by); !s.ok()) return s;
   }
+  // Optional: exports from before cold-cache timing hold only warm-cache records.
+  if (auto cold = obj.find("cold_cache"); cold != obj.end()) {
+    if (!cold->is_boolean()) return FieldError("cold_cache", "a boolean");
+    r->cold_cache = cold->get<bool>();
+  }
   auto config = obj.find("config");
   if (config == obj.end() || !config->is_object()) return FieldError("config", "an object");
   absl::StatusOr<std::string> canonical = CanonicalKnobsJson(*config);
@@ -134,6 +139,7 @@ std::string RecordToJsonLine(const Record& record) {
   out["tunefarm_version"] = record.tunefarm_version;
   out["job_id"] = record.job_id;
   out["built_by"] = record.built_by;
+  out["cold_cache"] = record.cold_cache;
   // Replace invalid UTF-8 (say, in a compiler's error message) instead of throwing.
   return out.dump(-1, ' ', false, Json::error_handler_t::replace);
 }

@@ -53,10 +53,15 @@ absl::StatusOr<Record> ReadRow(const SqliteStatement& stmt, int c = 0) {
   r.tunefarm_version = stmt.ColumnText(c + 10);
   r.job_id = stmt.ColumnText(c + 11);
   r.built_by = stmt.ColumnText(c + 12);
+  r.cold_cache = stmt.ColumnInt(c + 13) != 0;
   return r;
 }
 
 }  // namespace
+
+std::string ColdCacheFilter(bool cold_cache) {
+  return cold_cache ? " AND cold_cache = 1" : " AND cold_cache = 0";
+}
 
 absl::StatusOr<std::unique_ptr<RecordStore>> RecordStore::Open(const std::string& path,
                                                                RecordStoreOptions options) {
@@ -92,7 +97,7 @@ absl::Status RecordStore::InsertRecordRow(const Record& r, std::string_view tabl
   if (r.workload_key.empty()) return absl::InvalidArgumentError("record without a workload key");
   absl::StatusOr<SqliteStatement> stmt =
       db_.Prepare(absl::StrCat("INSERT INTO ", std::string(table), " (", kRecordColumns,
-                               ", median_seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+                               ", median_seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   if (!stmt.ok()) return stmt.status();
   int i = 1;
   for (const std::string* text :
@@ -108,6 +113,7 @@ absl::Status RecordStore::InsertRecordRow(const Record& r, std::string_view tabl
   TF_RETURN_IF_ERROR(stmt->BindText(i++, r.tunefarm_version));
   TF_RETURN_IF_ERROR(stmt->BindText(i++, r.job_id));
   TF_RETURN_IF_ERROR(stmt->BindText(i++, r.built_by));
+  TF_RETURN_IF_ERROR(stmt->BindInt(i++, r.cold_cache ? 1 : 0));
   std::optional<double> median = MedianSeconds(r.repeat_seconds);
   TF_RETURN_IF_ERROR(median ? stmt->BindDouble(i, *median) : stmt->BindNull(i));
   return stmt->Run();
@@ -195,7 +201,8 @@ absl::StatusOr<std::optional<Record>> RecordStore::Best(const BestQuery& q) {
   std::vector<std::string> params = {q.workload_key, q.target, q.device_key};
   std::string where =
       "WHERE workload_key = ? AND target = ? AND device_key = ? AND error_kind = 'ok' "
-      "AND median_seconds IS NOT NULL";
+      "AND median_seconds IS NOT NULL" +
+      ColdCacheFilter(q.cold_cache);
   if (q.tunefarm_version) {
     where += " AND tunefarm_version = ?";
     params.push_back(*q.tunefarm_version);

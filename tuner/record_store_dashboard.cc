@@ -40,8 +40,9 @@ absl::StatusOr<std::vector<StoredRecord>> RecordStore::BestPerDeviceWithIds(
   // A window picks each (target, device) pair's fastest row inside SQLite (the records_best index
   // serves the filter), so the leaderboard does not read every record of a busy workload.
   return QueryStoredRecords(
-      "WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY target, device_key "
-      "ORDER BY median_seconds, id) AS rank FROM records WHERE workload_key = ? AND error_kind = "
+      "WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY target, device_key, "
+      "cold_cache ORDER BY median_seconds, id) AS rank FROM records WHERE workload_key = ? AND "
+      "error_kind = "
       "'ok' AND median_seconds IS NOT NULL) WHERE rank = 1) ORDER BY median_seconds, id",
       {std::string(workload_key)});
 }
@@ -52,8 +53,9 @@ absl::StatusOr<std::optional<StoredRecord>> RecordStore::BestWithConfig(
   absl::StatusOr<std::string> config = CanonicalConfigJson(config_json);
   if (!config.ok()) return config.status();
   absl::StatusOr<std::vector<StoredRecord>> rows = QueryStoredRecords(
-      "WHERE workload_key = ? AND target = ? AND device_key = ? AND error_kind = 'ok' AND "
-      "median_seconds IS NOT NULL AND config_json = ? ORDER BY median_seconds, id LIMIT 1",
+      absl::StrCat("WHERE workload_key = ? AND target = ? AND device_key = ? AND error_kind = 'ok' "
+                   "AND median_seconds IS NOT NULL AND config_json = ?",
+                   ColdCacheFilter(query.cold_cache), " ORDER BY median_seconds, id LIMIT 1"),
       {query.workload_key, query.target, query.device_key, *config});
   if (!rows.ok()) return rows.status();
   if (rows->empty()) return std::optional<StoredRecord>();

@@ -9,20 +9,22 @@ namespace tunefarm::tuner {
 
 absl::StatusOr<std::vector<Record>> RecordStore::TaskRecords(std::string_view workload_key,
                                                              std::string_view target,
-                                                             std::string_view device_key) {
-  return QueryRecords("WHERE workload_key = ? AND target = ? AND device_key = ? ORDER BY id",
+                                                             std::string_view device_key,
+                                                             bool cold_cache) {
+  return QueryRecords(absl::StrCat("WHERE workload_key = ? AND target = ? AND device_key = ?",
+                                   ColdCacheFilter(cold_cache), " ORDER BY id"),
                       {std::string(workload_key), std::string(target), std::string(device_key)});
 }
 
 absl::StatusOr<std::vector<Record>> RecordStore::TemplateRecords(
     std::string_view template_name, std::string_view target, std::string_view exclude_workload_key,
-    int64_t limit) {
+    bool cold_cache, int64_t limit) {
   // substr rather than LIKE: template names may contain '_', which LIKE treats as a wildcard.
   std::string prefix = absl::StrCat(std::string(template_name), ":");
-  return QueryRecords(
-      absl::StrCat("WHERE substr(workload_key, 1, ", prefix.size(),
-                   ") = ? AND target = ? AND workload_key != ? ORDER BY id DESC LIMIT ", limit),
-      {prefix, std::string(target), std::string(exclude_workload_key)});
+  return QueryRecords(absl::StrCat("WHERE substr(workload_key, 1, ", prefix.size(),
+                                   ") = ? AND target = ? AND workload_key != ?",
+                                   ColdCacheFilter(cold_cache), " ORDER BY id DESC LIMIT ", limit),
+                      {prefix, std::string(target), std::string(exclude_workload_key)});
 }
 
 absl::StatusOr<std::vector<Record>> RecordStore::BestPerDevice(std::string_view workload_key,
@@ -36,12 +38,13 @@ absl::StatusOr<std::vector<Record>> RecordStore::BestPerDevice(std::string_view 
   where += " ORDER BY median_seconds, id";
   absl::StatusOr<std::vector<Record>> rows = QueryRecords(where, params);
   if (!rows.ok()) return rows.status();
-  // Rows come fastest first, so the first of each (target, device) pair is its best.
+  // Rows come fastest first, so the first of each (target, device, timing) is its best.
   std::vector<Record> best;
   for (Record& r : *rows) {
     bool seen = false;
     for (const Record& b : best) {
-      seen = seen || (b.target == r.target && b.device_key == r.device_key);
+      seen = seen ||
+             (b.target == r.target && b.device_key == r.device_key && b.cold_cache == r.cold_cache);
     }
     if (!seen) best.push_back(std::move(r));
   }

@@ -105,6 +105,10 @@ ALTER TABLE jobs ADD COLUMN model_job_id TEXT NOT NULL DEFAULT '';
 ALTER TABLE jobs ADD COLUMN model_task INTEGER NOT NULL DEFAULT -1;
 CREATE INDEX jobs_model_job ON jobs (model_job_id);
 )sql"},
+    {7, "how each record was timed: warm caches (0) or flushed before every call (1)",
+     R"sql(
+ALTER TABLE records ADD COLUMN cold_cache INTEGER NOT NULL DEFAULT 0;
+)sql"},
 };
 
 absl::Status ApplyOne(SqliteDb& db, const Migration& m) {

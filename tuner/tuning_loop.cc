@@ -12,13 +12,13 @@
 #include "tuner/version.h"
 
 namespace tunefarm::tuner {
-std::string ModelScope(const Task& task, const std::string& device_key) {
-  return absl::StrCat(task.workload().template_name, "|", task.target(), "|", device_key);
+std::string ModelScope(const Task& task, const std::string& device_key, bool cold_cache) {
+  return absl::StrCat(task.workload().template_name, "|", task.target(), "|", device_key,
+                      cold_cache ? "|cold" : "");
 }
 
 Record MakeRecord(const Task& task, const space::Config& config, const MeasureResult& result,
-                  const std::string& device_key, const std::string& job_id,
-                  const runtime::Clock& clock) {
+                  const std::string& device_key, const TuneOptions& options) {
   Record r;
   r.workload_key = task.key();
   r.target = task.target();
@@ -30,9 +30,10 @@ Record MakeRecord(const Task& task, const space::Config& config, const MeasureRe
   r.build_seconds = result.build_seconds;
   r.measured_by = result.measured_by;
   r.built_by = result.built_by;
-  r.timestamp_ms = clock.NowMs();
+  r.timestamp_ms = options.clock->NowMs();
   r.tunefarm_version = std::string(kTunefarmVersion);
-  r.job_id = job_id;
+  r.job_id = options.job_id;
+  r.cold_cache = options.cold_cache;
   return r;
 }
 

@@ -62,7 +62,7 @@ TuningSession::TuningSession(const Task& task, SearchStrategy& strategy, RecordS
 absl::Status TuningSession::Start() {
   if (store_ != nullptr && options_.resume) {
     absl::StatusOr<std::vector<Record>> earlier =
-        store_->TaskRecords(task_.key(), task_.target(), device_key_);
+        store_->TaskRecords(task_.key(), task_.target(), device_key_, options_.cold_cache);
     if (!earlier.ok()) return earlier.status();
     History h = LoadHistory(task_, *earlier);
     if (!h.configs.empty()) {
@@ -135,8 +135,7 @@ absl::Status TuningSession::Complete(const std::vector<space::Config>& configs,
   // The one place records are written, for local runs and the farm's jobs alike.
   std::vector<Record> records;
   for (size_t i = 0; i < taken.size(); ++i) {
-    records.push_back(
-        MakeRecord(task_, taken[i], measured[i], device_key_, options_.job_id, *options_.clock));
+    records.push_back(MakeRecord(task_, taken[i], measured[i], device_key_, options_));
   }
   // Stored before anything else happens: a crash from here on loses nothing measured.
   if (store_ != nullptr && !records.empty()) {
@@ -200,8 +199,9 @@ void TuningSession::SaveModel() {
   const CostModel* model = strategy_.cost_model();
   if (store_ == nullptr || model == nullptr || !model->trained()) return;
   absl::StatusOr<std::string> bytes = model->Save();
-  std::string scope =
-      options_.model_scope.empty() ? ModelScope(task_, device_key_) : options_.model_scope;
+  std::string scope = options_.model_scope.empty()
+                          ? ModelScope(task_, device_key_, options_.cold_cache)
+                          : options_.model_scope;
   absl::Status s = bytes.ok() ? store_->PutModel(scope, *bytes, static_cast<int64_t>(seen_.size()))
                               : bytes.status();
   if (!s.ok()) {
@@ -226,7 +226,7 @@ absl::StatusOr<TuneSummary> TuningSession::Finish() {
   }
   if (store_ != nullptr) {
     absl::StatusOr<std::optional<Record>> best =
-        store_->Best({task_.key(), task_.target(), device_key_, std::nullopt});
+        store_->Best({task_.key(), task_.target(), device_key_, std::nullopt, options_.cold_cache});
     if (!best.ok()) return best.status();
     summary_.best = *best;
   } else {

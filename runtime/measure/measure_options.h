@@ -30,6 +30,13 @@ struct MeasureOptions {
   bool operator==(const MeasureOptions&) const = default;
 };
 
+// Whether every timed call starts from flushed caches (flush_cache with one call per repeat): the
+// timing of a layer inside a model. Records say which way they were timed (tuner::Record).
+inline bool TimesColdCaches(const MeasureOptions& options) {
+  return options.flush_cache &&
+         (options.number == 1 || (options.number == 0 && options.min_repeat_ms == 0));
+}
+
 // InvalidArgument naming the first field (after `prefix`, e.g. "measure.run_timeout_s") that is
 // not finite or outside its documented range (runtime/measure_limits.h): number 0..2^30, repeat
 // 1..1000, min_repeat_ms and cooldown_ms 0..60000, build_timeout_s and run_timeout_s in

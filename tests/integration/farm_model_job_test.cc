@@ -183,6 +183,12 @@ TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMa
   EXPECT_GT(job.latency.untuned_seconds, 0);
   EXPECT_FALSE(job.latency.measured_by.empty());
   ExpectEachTrialRecordedOnce(farm, job);
+  // The workers timed every trial from cold caches, as the command asks for model tasks.
+  for (const tracker::ModelTaskStatus& t : job.tasks) {
+    for (const tuner::Record& r : farm.JobRecords(t.job_id)) {
+      EXPECT_TRUE(r.cold_cache) << t.workload_key;
+    }
+  }
   // The tasks' jobs are listed as jobs of the model job.
   absl::StatusOr<std::vector<tracker::JobStatus>> jobs = farm.Client()->ListJobs(true, 10);
   ASSERT_TRUE(jobs.ok());

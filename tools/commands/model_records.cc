@@ -29,6 +29,7 @@ namespace tunefarm::tools {
 struct ModelRecords::Candidate {
   graph::AnchorConfig config;
   double seconds = 0;
+  bool cold_cache = false;  // how it was timed (tuner::Record): times compare only alike
 };
 
 namespace {
@@ -140,7 +141,8 @@ struct ModelRecords::State {
   topi::CpuInfo cpu;
   std::map<std::string, absl::StatusOr<std::vector<Candidate>>> by_key;
 
-  // Every ok record of the workload on (target, device key) whose config fits its template;
+  // Every ok record of the workload on (target, device key) whose config fits its template, of
+  // those timed from cold caches (as model tuning times) when there are any, else the warm ones;
   // records that do not fit (from another compiler) are passed over, and InvalidArgument names
   // the first when none fits. Errors say "the records of KEY in DB: ...". Read once per key.
   const absl::StatusOr<std::vector<Candidate>>& OkCandidates(const tuner::Workload& w) {
@@ -151,12 +153,19 @@ struct ModelRecords::State {
   }
 
   absl::StatusOr<std::vector<Candidate>> ReadOkCandidates(const tuner::Workload& w) {
+    absl::StatusOr<std::vector<Candidate>> cold = ReadOkCandidates(w, /*cold_cache=*/true);
+    if (!cold.ok() || !cold->empty()) return cold;
+    return ReadOkCandidates(w, /*cold_cache=*/false);
+  }
+
+  absl::StatusOr<std::vector<Candidate>> ReadOkCandidates(const tuner::Workload& w,
+                                                          bool cold_cache) {
     auto in_records = [&](const absl::Status& s, absl::string_view what = "") {
       return absl::Status(
           s.code(), absl::StrCat("the records of ", w.Key(), " in ", db, ": ", what, s.message()));
     };
     absl::StatusOr<std::vector<tuner::Record>> records =
-        store->TaskRecords(w.Key(), target, device_key);
+        store->TaskRecords(w.Key(), target, device_key, cold_cache);
     if (!records.ok()) return in_records(records.status());
     std::vector<Candidate> out;
     absl::Status unfit;
@@ -169,7 +178,7 @@ struct ModelRecords::State {
         if (unfit.ok()) unfit = config.status();
         continue;
       }
-      out.push_back({*config, *seconds});
+      out.push_back({*config, *seconds, cold_cache});
     }
     if (out.empty() && !unfit.ok()) {
       return in_records(absl::InvalidArgumentError(unfit.message()),
@@ -243,10 +252,12 @@ graph::WinogradChooser ModelRecords::WinogradChoice() const {
       fastest[i] = Fastest(*ok, std::nullopt);
     }
     const int64_t winograd_tile = fastest[1] != nullptr ? TileOf(fastest[1]->config) : 0;
-    if (fastest[0] != nullptr && fastest[1] != nullptr) {
+    if (fastest[0] != nullptr && fastest[1] != nullptr &&
+        fastest[0]->cold_cache == fastest[1]->cold_cache) {
       return fastest[1]->seconds < fastest[0]->seconds ? winograd_tile : 0;
     }
-    // One algorithm measured says nothing of the other: the rule, with the measured tile.
+    // One algorithm measured says nothing of the other, nor does a time from warm caches against
+    // one from cold: the rule, with the measured tile.
     absl::StatusOr<int64_t> rule = graph::DefaultWinogradTile(graph, node);
     if (!rule.ok() || *rule == 0 || winograd_tile == 0) return rule;
     return winograd_tile;

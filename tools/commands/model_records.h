@@ -30,7 +30,8 @@ struct TunedGroups {
 
 // A records database read for one model build: each workload's ok records on (target, device
 // key), parsed as its template's configs once however many convs share the workload or ask again
-// (the winograd pass asks per conv, the build per task; a long tuning leaves thousands). Copies
+// (the winograd pass asks per conv, the build per task; a long tuning leaves thousands). Records
+// timed from cold caches (model tuning's) are used where a workload has any. Copies
 // share what was read. Not thread-safe: one build uses it at a time.
 class ModelRecords {
  public:
@@ -44,7 +45,8 @@ class ModelRecords {
   absl::StatusOr<TunedGroups> TunedConfigs(const graph::Graph& fused) const;
 
   // The winograd pass's choice: for a conv with ok records of both its conv2d_nchwc and
-  // conv2d_winograd_nchwc workloads, the faster best (the Winograd record's tile); otherwise
+  // conv2d_winograd_nchwc workloads timed alike, the faster best (the Winograd record's tile);
+  // otherwise
   // graph::DefaultWinogradTile, with the tile of the Winograd records' best where the rule picks
   // Winograd and there are some. When the pass asks, a record that fits no template is
   // InvalidArgument naming it. The chooser shares this object's reads.

@@ -59,6 +59,13 @@ void PrintTunedTasks(const std::vector<TunedTaskLine>& tasks, int trials_done, s
   out << "\n";
 }
 
+TuneCommandOptions ModelTuneDefaults() {
+  TuneCommandOptions t;
+  t.cold_cache = true;
+  t.repeat = 10;  // one call each: more of them than the 3 repeats of many calls a kernel gets
+  return t;
+}
+
 absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOptions& o) {
   // The tasks of the default layouts (no --db): their spaces hold every block size.
   ModelCompileOptions compile;
@@ -145,6 +152,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
     so.name = t.tuner;
     so.seed = SeedOf(t) + runs.size();  // each task its own stream, the run reproducible
     so.transfer_from = t.transfer ? store->get() : nullptr;
+    so.transfer_cold_cache = t.cold_cache;
     const std::string target_text = o.compile.target;
     so.make_task = [target_text](const tuner::Workload& w) {
       return tuner::CreateTask(w, target_text);
@@ -160,6 +168,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
     tune.trials = t.trials;  // the run's budget bounds it; the scheduler shares it out
     tune.batch_size = t.batch_size;
     tune.stop = stop;
+    tune.cold_cache = t.cold_cache;
     run.session = std::make_unique<tuner::TuningSession>(*run.task, *run.strategy->strategy,
                                                          store->get(), device_key, tune);
     // Earlier records of the same workload on this device key count: they are not measured again.
@@ -180,8 +189,8 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   tuner::TaskScheduler scheduler(scheduled, scheduler_options);
   out << "tuning " << o.file << " on " << o.compile.target << " (" << device_key
       << "): " << runs.size() << " tasks, " << t.trials << " trials, tuner " << t.tuner << ", "
-      << (o.round_robin ? "round-robin" : "gradient") << " task scheduler, database " << t.db
-      << "\n"
+      << (o.round_robin ? "round-robin" : "gradient") << " task scheduler, "
+      << (t.cold_cache ? "cold" : "warm") << " caches, database " << t.db << "\n"
       << std::flush;
   tuner::TuneTasksOptions options;
   options.trials = t.trials;

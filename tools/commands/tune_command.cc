@@ -99,6 +99,7 @@ int RunLocalTune(const TuneCommandOptions& o, const std::atomic<bool>* stop, std
   strategy_options.name = o.tuner;
   strategy_options.seed = SeedOf(o);
   strategy_options.transfer_from = o.transfer ? store->get() : nullptr;
+  strategy_options.transfer_cold_cache = o.cold_cache;
   const std::string target = o.target;
   strategy_options.make_task = [target](const tuner::Workload& w) {
     return tuner::CreateTask(w, target);
@@ -121,6 +122,7 @@ int RunLocalTune(const TuneCommandOptions& o, const std::atomic<bool>* stop, std
   tune.batch_size = o.batch_size;
   tune.early_stopping = o.early_stopping;
   tune.stop = stop;
+  tune.cold_cache = o.cold_cache;
   if (o.progress)
     tune.on_progress = [&printer](const tuner::TuneProgress& p) { printer.Update(p); };
   absl::StatusOr<tuner::TuneSummary> summary =
@@ -167,6 +169,11 @@ tuner::MeasureOptions MeasureOptionsOf(const TuneCommandOptions& o) {
   m.build_timeout_s = o.build_timeout_s;
   m.threads = o.threads;
   m.seed = SeedOf(o);
+  if (o.cold_cache) {
+    m.number = 1;
+    m.min_repeat_ms = 0;  // else the evaluator raises `number` and later calls run hot again
+    m.flush_cache = true;
+  }
   return m;
 }
 

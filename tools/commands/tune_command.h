@@ -26,6 +26,9 @@ struct TuneCommandOptions {
   int threads = 0;  // kernel parallel width during measurement; 0: all cores
   int repeat = 3;
   int min_repeat_ms = 20;
+  // Time every call from flushed caches (one call per repeat, min_repeat_ms unused), as a layer
+  // runs inside a model whose other layers evicted its weights; false: back-to-back calls (hot).
+  bool cold_cache = false;
   double run_timeout_s = 10;
   double build_timeout_s = 20;
   bool transfer = true;  // warm the xgb model from other shapes of the template
@@ -47,7 +50,8 @@ uint64_t SeedOf(const TuneCommandOptions& options);
 // The device key local results are filed under: --device-key, else (with --threads N)
 // "local-<cpu>-Nt"; empty: the local runner's default ("local-<cpu>").
 std::string LocalTuneDeviceKey(const TuneCommandOptions& options);
-// The measure options the flags set (--repeat, --min-repeat-ms, timeouts, --threads) and the seed.
+// The measure options the flags set (--repeat, --min-repeat-ms, --timing, timeouts, --threads) and
+// the seed.
 tuner::MeasureOptions MeasureOptionsOf(const TuneCommandOptions& options);
 
 // 0 when tuning ran (interrupted or not) and printed the best config; 1 with "tunefarm: ..." on

@@ -20,8 +20,13 @@ absl::StatusOr<std::optional<TunedSchedule>> BestSchedule(const tuner::Task& tas
   std::string device = lookup.device_key.empty()
                            ? tuner::LocalDeviceKey(topi::DetectHostCpu().model)
                            : lookup.device_key;
+  // A kernel built alone is timed as `tunefarm tune` times it, from warm caches; a kernel only a
+  // model's tuning measured (from cold caches) still has its best config.
   absl::StatusOr<std::optional<tuner::Record>> best =
-      (*store)->Best({task.key(), task.target(), device, std::nullopt});
+      (*store)->Best({task.key(), task.target(), device, std::nullopt, /*cold_cache=*/false});
+  if (best.ok() && !best->has_value()) {
+    best = (*store)->Best({task.key(), task.target(), device, std::nullopt, /*cold_cache=*/true});
+  }
   if (!best.ok()) return best.status();
   if (!best->has_value()) return std::optional<TunedSchedule>();
   absl::StatusOr<space::Config> config = space::ConfigFromJson(task.space(), (*best)->config_json);

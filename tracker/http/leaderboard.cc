@@ -32,11 +32,10 @@ std::optional<DefaultOf> DefaultConfig(const std::string& workload_key, const st
 }
 
 // The default config's best record on (target, device key); null when none.
-json DefaultRecord(tuner::RecordStore& store, const std::string& workload_key,
-                   const std::string& target, const std::string& device_key, const DefaultOf& def,
+json DefaultRecord(tuner::RecordStore& store, const tuner::BestQuery& query, const DefaultOf& def,
                    std::optional<double> flops) {
   absl::StatusOr<std::optional<tuner::StoredRecord>> row =
-      store.BestWithConfig({workload_key, target, device_key, std::nullopt}, def.config_json);
+      store.BestWithConfig(query, def.config_json);
   if (!row.ok() || !row->has_value()) return nullptr;
   // The SQL match is on canonical text; confirm it is the same point of the task's space.
   absl::StatusOr<space::Config> stored =
@@ -52,11 +51,12 @@ json DefaultRecord(tuner::RecordStore& store, const std::string& workload_key,
 }  // namespace
 
 json DefaultConfigRecord(tuner::RecordStore& store, const std::string& workload_key,
-                         const std::string& target, const std::string& device_key) {
+                         const std::string& target, const std::string& device_key,
+                         bool cold_cache) {
   std::optional<DefaultOf> def = DefaultConfig(workload_key, target);
   if (!def) return nullptr;
   absl::StatusOr<std::optional<double>> flops = store.WorkloadFlops(workload_key);
-  return DefaultRecord(store, workload_key, target, device_key, *def,
+  return DefaultRecord(store, {workload_key, target, device_key, std::nullopt, cold_cache}, *def,
                        flops.ok() ? *flops : std::nullopt);
 }
 
@@ -76,9 +76,12 @@ absl::StatusOr<json> LeaderboardJson(tuner::RecordStore& store) {
       if (it == defaults.end())
         it = defaults.emplace(r.target, DefaultConfig(w.key, r.target)).first;
       std::optional<double> median = tuner::MedianSeconds(r.repeat_seconds);
-      json def = it->second ? DefaultRecord(store, r.workload_key, r.target, r.device_key,
-                                            *it->second, w.flops)
-                            : json(nullptr);
+      json def =
+          it->second
+              ? DefaultRecord(store,
+                              {r.workload_key, r.target, r.device_key, std::nullopt, r.cold_cache},
+                              *it->second, w.flops)
+              : json(nullptr);
       json speedup = nullptr;
       if (def.is_object() && def["median_seconds"].is_number() && median && *median > 0) {
         speedup = def["median_seconds"].get<double>() / *median;

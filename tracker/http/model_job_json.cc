@@ -148,11 +148,13 @@ absl::StatusOr<json> ModelJobDetailJson(const ModelJobManager& model_jobs,
   std::vector<Trial> trials;
   for (size_t i = 0; i < job->tasks.size(); ++i) {
     const ModelTaskStatus& t = job->tasks[i];
-    doc["tasks"][i]["default"] =
-        DefaultConfigRecord(store, t.workload_key, job->target, job->device_key);
-    if (t.job_id.empty()) continue;
-    absl::StatusOr<std::vector<tuner::Record>> history = store.JobHistory(t.job_id);
+    absl::StatusOr<std::vector<tuner::Record>> history =
+        t.job_id.empty() ? std::vector<tuner::Record>() : store.JobHistory(t.job_id);
     if (!history.ok()) return history.status();
+    // The default as the task's job timed it; before its first result, as model jobs time.
+    const bool cold_cache = history->empty() || history->front().cold_cache;
+    doc["tasks"][i]["default"] =
+        DefaultConfigRecord(store, t.workload_key, job->target, job->device_key, cold_cache);
     for (const tuner::Record& r : *history) {
       const double s = r.error_kind == tuner::ErrorKind::kOk
                            ? tuner::MedianSeconds(r.repeat_seconds).value_or(0)

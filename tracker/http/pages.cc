@@ -307,6 +307,8 @@ std::string RecordFragment(const json& r) {
       "</td></tr><tr><th>GFLOPS</th><td>", E(r["gflops"]), "</td></tr><tr><th>build</th><td>",
       Seconds(r["build_seconds"]), "</td></tr><tr><th>built by</th><td>", E(r["built_by"]),
       "</td></tr><tr><th>measured by</th><td>", E(r["measured_by"]),
+      "</td></tr><tr><th>caches</th><td>",
+      r.value("cold_cache", false) ? "flushed before every call" : "warm",
       "</td></tr><tr><th>job</th><td>",
       r["job_id"].get<std::string>().empty()
           ? std::string("–")

@@ -110,6 +110,7 @@ v1::Record RecordToProto(const tuner::Record& r, double flops) {
   p.set_build_seconds(r.build_seconds);
   p.set_measured_by(r.measured_by);
   p.set_built_by(r.built_by);
+  p.set_cold_cache(r.cold_cache);
   p.set_timestamp_ms(r.timestamp_ms);
   p.set_tunefarm_version(r.tunefarm_version);
   p.set_job_id(r.job_id);
@@ -345,6 +346,7 @@ tuner::Record RecordFromProto(const v1::Record& p) {
   r.build_seconds = p.build_seconds();
   r.measured_by = p.measured_by();
   r.built_by = p.built_by();
+  r.cold_cache = p.cold_cache();
   r.timestamp_ms = p.timestamp_ms();
   r.tunefarm_version = p.tunefarm_version();
   r.job_id = p.job_id();

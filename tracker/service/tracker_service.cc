@@ -1,6 +1,7 @@
 #include "tracker/service/tracker_service.h"
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -269,20 +270,22 @@ grpc::Status TrackerService::ListRecords(grpc::ServerContext* context,
     const std::string key = workload->Key();
     // The store answers per (target, device key); without both, the pairs that have a best
     // record are the ones asked about.
-    std::vector<std::pair<std::string, std::string>> tasks;
+    std::vector<std::tuple<std::string, std::string, bool>> tasks;  // and the timing
     if (!request->target().empty() && !request->device_key().empty()) {
-      tasks.emplace_back(request->target(), request->device_key());
+      for (bool cold_cache : {false, true}) {
+        tasks.emplace_back(request->target(), request->device_key(), cold_cache);
+      }
     } else {
       auto best = store_->BestPerDevice(key, request->target());
       if (!best.ok()) return ToGrpcStatus(best.status());
       for (const tuner::Record& r : *best) {
         if (request->device_key().empty() || r.device_key == request->device_key()) {
-          tasks.emplace_back(r.target, r.device_key);
+          tasks.emplace_back(r.target, r.device_key, r.cold_cache);
         }
       }
     }
-    for (const auto& [target, device_key] : tasks) {
-      auto task = store_->TaskRecords(key, target, device_key);
+    for (const auto& [target, device_key, cold_cache] : tasks) {
+      auto task = store_->TaskRecords(key, target, device_key, cold_cache);
       if (!task.ok()) return ToGrpcStatus(task.status());
       records.insert(records.end(), task->begin(), task->end());
     }

@@ -18,8 +18,9 @@ namespace {
 void AddTransferSources(const Task& task, const StrategyOptions& o, StrategyBundle& bundle,
                         ModelBasedSearch& search) {
   if (o.transfer_from == nullptr || !o.make_task) return;
-  absl::StatusOr<std::vector<Record>> records = o.transfer_from->TemplateRecords(
-      task.workload().template_name, task.target(), task.key(), o.transfer_limit);
+  absl::StatusOr<std::vector<Record>> records =
+      o.transfer_from->TemplateRecords(task.workload().template_name, task.target(), task.key(),
+                                       o.transfer_cold_cache, o.transfer_limit);
   if (!records.ok()) {
     spdlog::warn("transfer: cannot read records: {}", std::string(records.status().message()));
     return;

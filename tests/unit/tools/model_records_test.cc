@@ -39,7 +39,7 @@ const fs::path kCase = "/usr/share/libonnx-testdata/data/node/test_conv_with_str
 constexpr const char* kWorkload = "conv2d:1,1,7,5,1,3,3,2,1:float32";
 
 void AddRecord(const std::string& db, const std::string& workload, const std::string& config,
-               std::vector<double> repeat_seconds) {
+               std::vector<double> repeat_seconds, bool cold_cache = false) {
   auto store = tuner::RecordStore::Open(db);
   ASSERT_TRUE(store.ok()) << store.status();
   tuner::Record r;
@@ -49,6 +49,7 @@ void AddRecord(const std::string& db, const std::string& workload, const std::st
   r.config_json = config;
   r.repeat_seconds = std::move(repeat_seconds);
   r.measured_by = "local";
+  r.cold_cache = cold_cache;
   ASSERT_TRUE((*store)->Insert(r).ok());
 }
 
@@ -239,6 +240,42 @@ TEST(ModelRecordsTest, TheBuildRunsTheAlgorithmWhoseBestRecordIsFaster) {
   EXPECT_THAT(direct, HasSubstr(absl::StrCat("tuned ", keys[1], ": 0.100 ms (1 groups)")));
   EXPECT_THAT(direct, ::testing::Not(HasSubstr("conv2d_winograd_nchwc")));
   fs::remove(db);
+}
+
+TEST(ModelRecordsTest, ColdCacheRecordsAreUsedWhereThereAreAnyAndNeverRacedAgainstWarmOnes) {
+  const std::string model = ChainedConvsModel();
+  const std::vector<std::string> keys = TaskKeys(model);
+  ASSERT_EQ(keys.size(), 2u);
+  std::string winograd_key = keys[1];
+  winograd_key.replace(0, winograd_key.find(':'), "conv2d_winograd_nchwc");
+  const std::string db = ::testing::TempDir() + "/timings.db";
+  auto build = [&] {
+    ModelBuildOptions b;
+    b.file = model;
+    b.output = ::testing::TempDir() + "/timings.so";
+    b.compile.db = db;
+    b.compile.device_key = "box";
+    std::ostringstream out, err;
+    EXPECT_EQ(RunModelBuildCommand(b, out, err), 0) << err.str();
+    return out.str();
+  };
+  // A kernel tuning's warm record is the fastest, but the model's tuning timed both algorithms
+  // cold: those decide, and Winograd is faster cold.
+  fs::remove(db);
+  AddRecord(db, keys[1], TunedConfigJson(keys[1]), {0.0001});
+  AddRecord(db, keys[1], TunedConfigJson(keys[1]), {0.0006}, /*cold_cache=*/true);
+  AddRecord(db, winograd_key, WinogradConfigJson(keys[1], 2), {0.0004}, /*cold_cache=*/true);
+  const std::string cold = build();
+  EXPECT_THAT(cold, HasSubstr(absl::StrCat("tuned ", winograd_key, ": 0.400 ms (1 groups)")));
+
+  // Winograd timed warm only, the direct conv cold: the times do not compare, and the rule
+  // (direct, for this conv's 8x8 rows) runs the direct conv with its cold record.
+  fs::remove(db);
+  AddRecord(db, keys[1], TunedConfigJson(keys[1]), {0.0006}, /*cold_cache=*/true);
+  AddRecord(db, winograd_key, WinogradConfigJson(keys[1], 2), {0.00005});
+  const std::string mixed = build();
+  EXPECT_THAT(mixed, HasSubstr(absl::StrCat("tuned ", keys[1], ": 0.600 ms (1 groups)")));
+  EXPECT_THAT(mixed, ::testing::Not(HasSubstr("conv2d_winograd_nchwc")));
 }
 
 TEST(ModelRecordsTest, ARecordThatDoesNotFitItsTemplateIsRefused) {

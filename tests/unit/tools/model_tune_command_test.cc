@@ -58,6 +58,7 @@ TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUs
   std::ostringstream out, err;
   ASSERT_EQ(RunModelTuneCommand(Options(model, db), nullptr, out, err), 0) << err.str();
   EXPECT_THAT(out.str(), HasSubstr("3 tasks, 12 trials"));
+  EXPECT_THAT(out.str(), HasSubstr("cold caches"));
   EXPECT_THAT(out.str(), HasSubstr("trials=12 tuned_kernels_ms="));
   // The 3x3 conv runs twice per inference: one layer of weight 2, a task for each algorithm.
   EXPECT_THAT(out.str(), ::testing::ContainsRegex(" 0 +2 +[0-9]+ +[0-9.]+ ms +\\*? +conv2d_nchwc:"
@@ -78,6 +79,10 @@ TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUs
   int64_t total = 0;
   for (const auto& [kind, n] : *counts) total += n;
   EXPECT_EQ(total, 12);
+  // Every candidate was timed as a layer runs in the model, and its record says so.
+  auto history = (*store)->JobHistory("");
+  ASSERT_TRUE(history.ok());
+  for (const tuner::Record& r : *history) EXPECT_TRUE(r.cold_cache) << r.workload_key;
 
   ModelCompileOptions build;
   build.db = db;
@@ -92,11 +97,47 @@ TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUs
   std::ostringstream again, again_err;
   ASSERT_EQ(RunModelTuneCommand(Options(model, db), nullptr, again, again_err), 0)
       << again_err.str();
-  auto history = (*store)->CountByErrorKind();
-  ASSERT_TRUE(history.ok());
+  auto recounted = (*store)->CountByErrorKind();
+  ASSERT_TRUE(recounted.ok());
   int64_t after = 0;
-  for (const auto& [kind, n] : *history) after += n;
+  for (const auto& [kind, n] : *recounted) after += n;
   EXPECT_EQ(after, 24);
+}
+
+TEST(ModelTuneCommandTest, ModelTasksAreTimedFromColdCachesUnlessTheUserAsksForWarm) {
+  const tuner::MeasureOptions cold = MeasureOptionsOf(ModelTuneDefaults());
+  EXPECT_EQ(cold.number, 1);
+  EXPECT_EQ(cold.min_repeat_ms, 0) << "else the evaluator raises number and times warm again";
+  EXPECT_TRUE(cold.flush_cache);
+  EXPECT_TRUE(runtime::measure::TimesColdCaches(cold));
+
+  TuneCommandOptions hot_flags = ModelTuneDefaults();
+  hot_flags.cold_cache = false;  // --timing hot
+  const tuner::MeasureOptions hot = MeasureOptionsOf(hot_flags);
+  EXPECT_FALSE(hot.flush_cache);
+  EXPECT_FALSE(runtime::measure::TimesColdCaches(hot));
+  EXPECT_FALSE(runtime::measure::TimesColdCaches(MeasureOptionsOf(TuneCommandOptions())))
+      << "tunefarm tune times kernels warm";
+
+  // A warm run of the same model on the same database measures its own records: the cold ones
+  // are not resumed from.
+  const std::string model = SmallCnn();
+  const std::string db = (std::filesystem::path(::testing::TempDir()) / "timings.db").string();
+  std::filesystem::remove(db);
+  ModelTuneOptions o = Options(model, db);
+  o.tune.trials = 3;
+  std::ostringstream out, err;
+  ASSERT_EQ(RunModelTuneCommand(o, nullptr, out, err), 0) << err.str();
+  o.tune.cold_cache = false;
+  std::ostringstream warm_out, warm_err;
+  ASSERT_EQ(RunModelTuneCommand(o, nullptr, warm_out, warm_err), 0) << warm_err.str();
+  EXPECT_THAT(warm_out.str(), HasSubstr("warm caches"));
+  auto store = tuner::RecordStore::Open(db);
+  ASSERT_TRUE(store.ok());
+  auto history = (*store)->JobHistory("");
+  ASSERT_TRUE(history.ok());
+  ASSERT_EQ(history->size(), 6u);
+  for (size_t i = 0; i < history->size(); ++i) EXPECT_EQ((*history)[i].cold_cache, i < 3) << i;
 }
 
 TEST(ModelTuneCommandTest, BadInputIsRefusedWithOneLine) {

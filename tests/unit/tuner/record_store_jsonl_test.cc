@@ -22,6 +22,7 @@ TEST(RecordStoreJsonlTest, ImportOfExportIsByteIdentical) {
   Record odd = SampleRecord({0.1, 1e-9, 3.0000000000000004}, ErrorKind::kRuntimeError);
   odd.error_message = "segfault at \"0x0\"\nline two \xc3\xa9";
   odd.job_id = "";
+  odd.cold_cache = true;
   ASSERT_TRUE((*source)->InsertBatch({SampleRecord({0.5, 0.25}), odd, SampleRecord({})}).ok());
   std::string exported = Export(**source);
   EXPECT_EQ(std::count(exported.begin(), exported.end(), '\n'), 3);

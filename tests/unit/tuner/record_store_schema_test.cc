@@ -51,6 +51,30 @@ TEST(RecordStoreSchemaTest, MigratesAnOlderFileInOrder) {
   EXPECT_EQ(*db->QueryInt("SELECT count(*) FROM sqlite_master WHERE name='records_best'"), 1);
 }
 
+TEST(RecordStoreSchemaTest, RecordsOfAnOlderFileWereTimedFromWarmCaches) {
+  std::string path = FreshDbPath("migrate_cold_cache");
+  {
+    auto db = SqliteDb::Open(path);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(MigrateSchema(*db, 6).ok());
+    ASSERT_TRUE(db->Exec("INSERT INTO records (workload_key, target, device_key, config_json, "
+                         "repeat_seconds_json, median_seconds, error_kind, error_message, "
+                         "build_seconds, measured_by, timestamp_ms, tunefarm_version, job_id) "
+                         "VALUES ('matmul:8,8,8:float32', 'llvm', 'dev', '{}', '[0.5]', 0.5, "
+                         "'ok', '', 0, 'local', 1, 'v', '')")
+                    .ok());
+  }
+  auto store = RecordStore::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  auto warm = (*store)->TaskRecords("matmul:8,8,8:float32", "llvm", "dev", false);
+  ASSERT_TRUE(warm.ok()) << warm.status();
+  ASSERT_EQ(warm->size(), 1u);
+  EXPECT_FALSE(warm->front().cold_cache);
+  auto cold = (*store)->TaskRecords("matmul:8,8,8:float32", "llvm", "dev", true);
+  ASSERT_TRUE(cold.ok());
+  EXPECT_TRUE(cold->empty());
+}
+
 TEST(RecordStoreSchemaTest, RefusesANewerSchemaAndLeavesItAlone) {
   std::string path = FreshDbPath("newer");
   int newer = LatestSchemaVersion() + 1;

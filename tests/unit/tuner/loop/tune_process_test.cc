@@ -75,7 +75,7 @@ void ExpectEveryRecordUsable(const std::string& db, int64_t at_least) {
   auto task = CreateTask(*ParseWorkloadKey("matmul:48,48,48"), "llvm");
   ASSERT_TRUE(task.ok()) << task.status();
   auto records = (*store)->TaskRecords((*task)->key(), (*task)->target(),
-                                       (*store)->JobHistory("")->front().device_key);
+                                       (*store)->JobHistory("")->front().device_key, false);
   ASSERT_TRUE(records.ok());
   EXPECT_EQ(static_cast<int64_t>(records->size()), *count);
   for (const Record& r : *records) {
