@@ -62,9 +62,9 @@ std::string Export(const std::string& name) {
   if (ReadFile(marker.string()) == stamp) return dir.string();
   fs::remove_all(dir, ec);
   const std::string python = "/usr/bin/python3";
-  const std::string command = absl::StrCat(python, " -c 'import torch, torchvision' 2>/dev/null && ",
-                                           python, " ", script, " ", dir.string(), " ", name,
-                                           " >/dev/null");
+  const std::string command =
+      absl::StrCat(python, " -c 'import torch, torchvision' 2>/dev/null && ", python, " ", script,
+                   " ", dir.string(), " ", name, " >/dev/null");
   if (std::system(command.c_str()) != 0) return "";
   std::ofstream(marker) << stamp;
   return dir.string();
