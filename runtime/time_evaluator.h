@@ -30,7 +30,7 @@ struct TimeEvaluatorOptions {
 // first error `fn` returns stops the measurement and is returned as is. With min_repeat_ms, a
 // repeat that ends too soon is discarded and rerun with a larger `number` (which later repeats
 // keep), so every sample averages the same number of calls. With flush_cache only each repeat's
-// first call starts cold.
+// first call starts cold; the calling thread keeps its flush buffer for later measurements.
 absl::StatusOr<std::vector<double>> TimeFunction(const std::function<absl::Status()>& fn,
                                                  const TimeEvaluatorOptions& options);
 
