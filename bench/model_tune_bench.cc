@@ -4,9 +4,10 @@
 // thread count. At each checkpoint the model job is cancelled so the machine is quiet while the
 // module built with the best records so far is timed (in a fresh `tunefarm model run --time`
 // process, as every module here); the next model job resumes from every
-// record (nothing is measured twice). The last lines compare the gradient task scheduler with
-// round-robin on the same budget (BENCH_COMPARE_TRIALS trials each, 0: skip). Candidates are timed
-// as `tunefarm model tune` times them, from cold caches.
+// record (nothing is measured twice); the untuned module is timed again right after, so that
+// one disturbed timing cannot skew every row. The last lines compare the gradient task scheduler
+// with round-robin on the same budget (BENCH_COMPARE_TRIALS trials each, 0: skip). Candidates are
+// timed as `tunefarm model tune` times them, from cold caches.
 //
 //   model_tune_bench [MODEL_DIR] [MODEL...]   (default /tmp/models; resnet18 mobilenet_v2 vgg16)
 //   BENCH_MINUTES=5,10,20,30  checkpoints, minutes of tuning from the start
@@ -197,7 +198,8 @@ int Run(int argc, char** argv) {
       const std::string work = tmpl;
       const std::string key = "bench-" + std::to_string(threads) + "t";
       const std::string module = work + "/model.so";
-      absl::StatusOr<double> untuned = BuildAndTime(onnx, "", "", module, threads);
+      const std::string untuned_module = work + "/untuned.so";
+      absl::StatusOr<double> untuned = BuildAndTime(onnx, "", "", untuned_module, threads);
       absl::StatusOr<bench::PytorchTimes> torch = bench::MeasurePytorch(name, threads);
       if (!untuned.ok() || !torch.ok()) {
         std::fprintf(
@@ -227,9 +229,12 @@ int Run(int argc, char** argv) {
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         }
         absl::StatusOr<double> tuned = BuildAndTime(onnx, work + "/farm.db", key, module, threads);
-        if (!tuned.ok()) {
+        // The untuned module again, right after: a disturbed timing at the start would skew
+        // every row's ratio on a noisy machine.
+        untuned = tuned.ok() ? TimeInFreshProcess(untuned_module, threads) : tuned.status();
+        if (!untuned.ok()) {
           std::fprintf(stderr, "model_tune_bench: %s\n",
-                       std::string(tuned.status().message()).c_str());
+                       std::string(untuned.status().message()).c_str());
           return 1;
         }
         std::printf("%-13s %3d %5d %7d %10.2f %10.2f %10.2f %10.2f %8.2f %8.2f\n", name.c_str(),
