@@ -376,11 +376,11 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     model_tune_cmd
         ->add_option("--timing", t.cold_cache,
-                     "cold: each timed call starts from flushed caches, as a layer runs in the "
-                     "model; hot: back-to-back calls, as `tunefarm tune` times a kernel")
+                     "hot: back-to-back calls, as `tunefarm tune` times a kernel; cold: each timed "
+                     "call starts from flushed caches (one call per repeat; give --repeat 10)")
         ->transform(
             CLI::CheckedTransformer(std::map<std::string, bool>{{"cold", true}, {"hot", false}}))
-        ->option_text("cold|hot (default: cold)");
+        ->option_text("hot|cold (default: hot)");
     model_tune_cmd->add_option("--run-timeout", t.run_timeout_s, "Seconds a candidate may run")
         ->capture_default_str();
     model_tune_cmd

@@ -59,13 +59,6 @@ void PrintTunedTasks(const std::vector<TunedTaskLine>& tasks, int trials_done, s
   out << "\n";
 }
 
-TuneCommandOptions ModelTuneDefaults() {
-  TuneCommandOptions t;
-  t.cold_cache = true;
-  t.repeat = 10;  // one call each: more of them than the 3 repeats of many calls a kernel gets
-  return t;
-}
-
 absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOptions& o) {
   // The tasks of the default layouts (no --db): their spaces hold every block size.
   ModelCompileOptions compile;

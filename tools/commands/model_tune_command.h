@@ -18,17 +18,12 @@
 
 namespace tunefarm::tools {
 
-// `tunefarm tune`'s flags as model tuning defaults them: every call timed from cold caches, as a
-// layer runs in a model (timed warm, a kernel with large weights, a Winograd layer's, looks faster
-// than it runs there), 10 repeats of one call each.
-TuneCommandOptions ModelTuneDefaults();
-
 struct ModelTuneOptions {
   std::string file;
   ModelCompileOptions compile;  // --input-shape, --disable (target: this host)
   // The search and measurement flags of `tunefarm tune` (--trials over all tasks, --tuner,
   // --db, --batch-size, --seed, --threads, --repeat, --timing, ..., --device-key, --no-transfer).
-  TuneCommandOptions tune = ModelTuneDefaults();
+  TuneCommandOptions tune;
   bool round_robin = false;  // give the tasks batches in turn instead (a baseline)
   // Farm mode (tune.tracker set): tasks whose jobs tune at once on the device key's workers.
   int parallel_tasks = 2;

@@ -58,7 +58,7 @@ TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUs
   std::ostringstream out, err;
   ASSERT_EQ(RunModelTuneCommand(Options(model, db), nullptr, out, err), 0) << err.str();
   EXPECT_THAT(out.str(), HasSubstr("3 tasks, 12 trials"));
-  EXPECT_THAT(out.str(), HasSubstr("cold caches"));
+  EXPECT_THAT(out.str(), HasSubstr("warm caches"));
   EXPECT_THAT(out.str(), HasSubstr("trials=12 tuned_kernels_ms="));
   // The 3x3 conv runs twice per inference: one layer of weight 2, a task for each algorithm.
   EXPECT_THAT(out.str(), ::testing::ContainsRegex(" 0 +2 +[0-9]+ +[0-9.]+ ms +\\*? +conv2d_nchwc:"
@@ -79,10 +79,10 @@ TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUs
   int64_t total = 0;
   for (const auto& [kind, n] : *counts) total += n;
   EXPECT_EQ(total, 12);
-  // Every candidate was timed as a layer runs in the model, and its record says so.
+  // Timed back to back by default, as a kernel is, and the records say so.
   auto history = (*store)->JobHistory("");
   ASSERT_TRUE(history.ok());
-  for (const tuner::Record& r : *history) EXPECT_TRUE(r.cold_cache) << r.workload_key;
+  for (const tuner::Record& r : *history) EXPECT_FALSE(r.cold_cache) << r.workload_key;
 
   ModelCompileOptions build;
   build.db = db;
@@ -104,20 +104,17 @@ TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUs
   EXPECT_EQ(after, 24);
 }
 
-TEST(ModelTuneCommandTest, ModelTasksAreTimedFromColdCachesUnlessTheUserAsksForWarm) {
-  const tuner::MeasureOptions cold = MeasureOptionsOf(ModelTuneDefaults());
+TEST(ModelTuneCommandTest, TimingColdFlushesBeforeEveryCallAndKeepsItsRecordsApart) {
+  TuneCommandOptions cold_flags;
+  cold_flags.cold_cache = true;  // --timing cold
+  const tuner::MeasureOptions cold = MeasureOptionsOf(cold_flags);
   EXPECT_EQ(cold.number, 1);
   EXPECT_EQ(cold.min_repeat_ms, 0) << "else the evaluator raises number and times warm again";
   EXPECT_TRUE(cold.flush_cache);
   EXPECT_TRUE(runtime::measure::TimesColdCaches(cold));
-
-  TuneCommandOptions hot_flags = ModelTuneDefaults();
-  hot_flags.cold_cache = false;  // --timing hot
-  const tuner::MeasureOptions hot = MeasureOptionsOf(hot_flags);
+  const tuner::MeasureOptions hot = MeasureOptionsOf(TuneCommandOptions());
   EXPECT_FALSE(hot.flush_cache);
   EXPECT_FALSE(runtime::measure::TimesColdCaches(hot));
-  EXPECT_FALSE(runtime::measure::TimesColdCaches(MeasureOptionsOf(TuneCommandOptions())))
-      << "tunefarm tune times kernels warm";
 
   // A warm run of the same model on the same database measures its own records: the cold ones
   // are not resumed from.
@@ -126,8 +123,10 @@ TEST(ModelTuneCommandTest, ModelTasksAreTimedFromColdCachesUnlessTheUserAsksForW
   std::filesystem::remove(db);
   ModelTuneOptions o = Options(model, db);
   o.tune.trials = 3;
+  o.tune.cold_cache = true;
   std::ostringstream out, err;
   ASSERT_EQ(RunModelTuneCommand(o, nullptr, out, err), 0) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("cold caches"));
   o.tune.cold_cache = false;
   std::ostringstream warm_out, warm_err;
   ASSERT_EQ(RunModelTuneCommand(o, nullptr, warm_out, warm_err), 0) << warm_err.str();
