@@ -207,12 +207,17 @@ std::string WinogradConfigJson(const std::string& direct_key, int64_t tile) {
   return point.ok() ? space::ConfigToJson(*point) : "";
 }
 
+// The workload key of the Winograd task of a direct conv's layer.
+std::string WinogradKeyOf(std::string direct_key) {
+  direct_key.replace(0, direct_key.find(':'), "conv2d_winograd_nchwc");
+  return direct_key;
+}
+
 TEST(ModelRecordsTest, TheBuildRunsTheAlgorithmWhoseBestRecordIsFaster) {
   const std::string model = ChainedConvsModel();
   const std::vector<std::string> keys = TaskKeys(model);
   ASSERT_EQ(keys.size(), 2u);
-  std::string winograd_key = keys[1];
-  winograd_key.replace(0, winograd_key.find(':'), "conv2d_winograd_nchwc");
+  const std::string winograd_key = WinogradKeyOf(keys[1]);
   const std::string db = ::testing::TempDir() + "/algorithms_" + std::to_string(getpid()) + ".db";
   auto build = [&](const std::string& name) {
     ModelBuildOptions b;
@@ -246,8 +251,7 @@ TEST(ModelRecordsTest, ColdCacheRecordsAreUsedWhereThereAreAnyAndNeverRacedAgain
   const std::string model = ChainedConvsModel();
   const std::vector<std::string> keys = TaskKeys(model);
   ASSERT_EQ(keys.size(), 2u);
-  std::string winograd_key = keys[1];
-  winograd_key.replace(0, winograd_key.find(':'), "conv2d_winograd_nchwc");
+  const std::string winograd_key = WinogradKeyOf(keys[1]);
   const std::string db = ::testing::TempDir() + "/timings.db";
   auto build = [&] {
     ModelBuildOptions b;
