@@ -7,13 +7,14 @@
 // record (nothing is measured twice); the untuned module is timed again right after, so that
 // one disturbed timing cannot skew every row. The last lines compare the gradient task scheduler
 // with round-robin on the same budget (BENCH_COMPARE_TRIALS trials each, 0: skip). Candidates are
-// timed as `tunefarm model tune --timing hot` times them (BENCH_TIMING=cold: from cold caches).
+// timed as `tunefarm model tune` times them, the weights evicted before each call (BENCH_TIMING).
 //
 //   model_tune_bench [MODEL_DIR] [MODEL...]   (default /tmp/models; resnet18 mobilenet_v2 vgg16)
 //   BENCH_MINUTES=5,10,20,30  checkpoints, minutes of tuning from the start
 //   BENCH_THREADS=1,2         thread counts (each its own device key and records)
 //   BENCH_COMPARE_TRIALS=0    trials for the scheduler comparison (per model, first thread count)
-//   BENCH_TIMING=hot          or cold (10 one-call repeats from flushed caches)
+//   BENCH_TIMING=weights      hot (back to back), weights or cold (10 one-call repeats, the
+//                             weights or every cache flushed before each)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -135,14 +136,15 @@ tracker::ModelJobSpec Spec(const std::vector<tuner::ModelTask>& tasks, const std
   spec.trials = trials;
   spec.batch_size = 16;
   spec.parallel_tasks = 1;  // one worker: one task's batch at a time keeps it busy
-  // As `tunefarm model tune --timing hot|cold` times a model's tasks (BENCH_TIMING).
-  tools::TuneCommandOptions flags;
+  // As `tunefarm model tune --timing hot|weights|cold` times a model's tasks (BENCH_TIMING).
+  tools::TuneCommandOptions flags = tools::ModelTuneOptions().tune;
   flags.threads = threads;
   const char* timing = std::getenv("BENCH_TIMING");
-  if (timing != nullptr && std::string_view(timing) == "cold") {
-    flags.cold_cache = true;
-    flags.repeat = 10;
+  if (timing != nullptr) {
+    auto choice = tools::TimingChoices().find(timing);
+    if (choice != tools::TimingChoices().end()) flags.cache_flush = choice->second;
   }
+  if (flags.cache_flush != tuner::CacheFlush::kNone) flags.repeat = 10;
   spec.measure = tools::MeasureOptionsOf(flags);
   spec.round_robin = round_robin;
   return spec;

@@ -126,9 +126,8 @@ absl::StatusOr<Outcome> RunCase(const Case& c, int trials, const std::string& tu
   const double flops = (*task)->flops();
   // Timings taken during tuning are short and noisy: re-time the few best in this process, as
   // the vendor is timed, and keep the fastest.
-  absl::StatusOr<std::vector<tuner::Record>> records =
-      (*store)->TaskRecords((*task)->key(), (*task)->target(), measure->runner->device_key(),
-                            /*cold_cache=*/false);
+  absl::StatusOr<std::vector<tuner::Record>> records = (*store)->TaskRecords(
+      (*task)->key(), (*task)->target(), measure->runner->device_key(), tuner::CacheFlush::kNone);
   if (!records.ok()) return records.status();
   std::vector<std::pair<double, std::string>> ranked;
   for (const tuner::Record& r : *records) {

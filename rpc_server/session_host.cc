@@ -67,6 +67,19 @@ absl::StatusOr<runtime::PackedFunction> Function(SessionHost::Session& s,
   return (*module)->GetFunction(name);
 }
 
+// The timing a session's options ask for: number 0 lets the evaluator raise it until a repeat
+// lasts min_repeat_ms. A function's weights (CacheFlush::kWeights) are added by its caller.
+runtime::TimeEvaluatorOptions SessionTiming(const runtime::measure::MeasureOptions& o) {
+  runtime::TimeEvaluatorOptions timing;
+  timing.number = o.number > 0 ? o.number : 1;
+  timing.min_repeat_ms = o.number > 0 ? 0 : o.min_repeat_ms;
+  timing.repeat = o.repeat;
+  timing.cooldown_ms = o.cooldown_ms;
+  timing.flush_cache = o.cache_flush == runtime::measure::CacheFlush::kAll;
+  timing.warmup_ms = o.warmup_ms;
+  return timing;
+}
+
 // The call's arguments; arrays are borrowed from the session, which outlives the call.
 absl::StatusOr<std::vector<runtime::PackedArg>> Arguments(
     SessionHost::Session& s, const google::protobuf::RepeatedPtrField<v1::CallArgument>& args) {
@@ -242,13 +255,18 @@ absl::Status Time(SessionHost::Session& s, const v1::TimeFunctionRequest& reques
   if (!o.ok()) return o.status();
   std::string error;
   if (!runtime::SetNumThreads(o->threads, &error)) return absl::InvalidArgumentError(error);
-  runtime::TimeEvaluatorOptions timing;
-  // number 0: the evaluator raises it until a repeat lasts min_repeat_ms.
-  timing.number = o->number > 0 ? o->number : 1;
-  timing.min_repeat_ms = o->number > 0 ? 0 : o->min_repeat_ms;
-  timing.repeat = o->repeat;
-  timing.cooldown_ms = o->cooldown_ms;
-  timing.flush_cache = o->flush_cache;
+  runtime::TimeEvaluatorOptions timing = SessionTiming(*o);
+  if (o->cache_flush == runtime::measure::CacheFlush::kWeights) {
+    // The function's weights: its array arguments but the first (input) and the last (output).
+    std::vector<const runtime::NDArray*> arrays;
+    for (const v1::CallArgument& arg : request.args()) {
+      if (arg.value_case() == v1::CallArgument::kArrayId)
+        arrays.push_back(Find(s.arrays, arg.array_id()));
+    }
+    for (size_t i = 1; i + 1 < arrays.size(); ++i) {
+      timing.evict.push_back({arrays[i]->data(), arrays[i]->NumBytes()});
+    }
+  }
   const runtime::PackedFunction& fn = *f;
   const std::vector<runtime::PackedArg>& call_args = *args;
   absl::StatusOr<std::vector<double>> seconds =
@@ -286,12 +304,12 @@ absl::Status TimeModel(SessionHost::Session& s, const v1::TimeModelRequest& requ
       return absl::InvalidArgumentError(error);
     }
   }
-  runtime::TimeEvaluatorOptions timing;
-  timing.number = o->number > 0 ? o->number : 1;
-  timing.min_repeat_ms = o->number > 0 ? 0 : o->min_repeat_ms;
-  timing.repeat = o->repeat;
-  timing.cooldown_ms = o->cooldown_ms;
-  timing.flush_cache = o->flush_cache;
+  if (o->cache_flush == runtime::measure::CacheFlush::kWeights) {
+    return absl::InvalidArgumentError(
+        "options.cache_flush: weights names a kernel's arguments; a model is timed with all or "
+        "none");
+  }
+  runtime::TimeEvaluatorOptions timing = SessionTiming(*o);
   absl::StatusOr<std::vector<double>> seconds = runtime::TimeFunction(
       [&]() -> absl::Status {
         std::string run_error;

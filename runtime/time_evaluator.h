@@ -1,5 +1,6 @@
 // Times a callable the way the tuner measures kernels: a warm-up, then `repeat` timed repeats of
-// `number` back-to-back calls each, with an optional pause and cache flush between repeats.
+// `number` back-to-back calls each, with an optional pause and cache flush (or eviction of given
+// memory) between repeats.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +13,11 @@
 
 namespace tunefarm::runtime {
 
+struct MemoryRegion {
+  const void* data = nullptr;
+  size_t bytes = 0;
+};
+
 struct TimeEvaluatorOptions {
   int number = 1;            // calls per repeat; their mean is one sample
   int repeat = 1;            // samples returned
@@ -20,6 +26,12 @@ struct TimeEvaluatorOptions {
   bool flush_cache = false;  // write a buffer larger than the last-level cache before each repeat
   size_t flush_bytes = 0;    // that buffer's size; 0 means CacheFlushBytes()
   int warmup = 1;            // untimed calls first (page faults, lazy binding, cold caches)
+  // Then untimed calls until this long has passed: an idle CPU takes tens of ms to reach its full
+  // clock, and a sub-ms repeat (one call from flushed caches) would time the ramp.
+  double warmup_ms = 0;
+  // Memory evicted from every cache level before each repeat (a layer's weights, which a model
+  // streams from memory, while its input stays where the layer before left it).
+  std::vector<MemoryRegion> evict;
 
   // The clock and sleep the evaluator uses; replaceable so tests can count calls without waiting.
   std::function<double()> now_seconds;            // default: steady clock
@@ -29,8 +41,9 @@ struct TimeEvaluatorOptions {
 // Calls `fn` as `options` say and returns, for each repeat, the mean seconds per call. The
 // first error `fn` returns stops the measurement and is returned as is. With min_repeat_ms, a
 // repeat that ends too soon is discarded and rerun with a larger `number` (which later repeats
-// keep), so every sample averages the same number of calls. With flush_cache only each repeat's
-// first call starts cold; the calling thread keeps its flush buffer for later measurements.
+// keep), so every sample averages the same number of calls. With flush_cache or evict only each
+// repeat's first call starts cold; the calling thread keeps its flush buffer for later
+// measurements.
 absl::StatusOr<std::vector<double>> TimeFunction(const std::function<absl::Status()>& fn,
                                                  const TimeEvaluatorOptions& options);
 
@@ -44,6 +57,10 @@ struct TimingSummary {
   double p80 = 0;
 };
 TimingSummary Summarize(absl::Span<const double> seconds);
+
+// Writes back and invalidates `region`'s cache lines in every cache of the coherence domain
+// (clflush, or dc civac on AArch64); elsewhere it flushes the whole cache (flush_cache).
+void EvictFromCaches(MemoryRegion region);
 
 // The size of the buffer flush_cache writes: twice the largest CPU cache the system reports
 // (sysfs), or 64 MiB when it reports none.

@@ -375,12 +375,13 @@ int main(int argc, char** argv) {
         ->add_option("--min-repeat-ms", t.min_repeat_ms, "Shortest repeat, in ms (--timing hot)")
         ->capture_default_str();
     model_tune_cmd
-        ->add_option("--timing", t.cold_cache,
-                     "hot: back-to-back calls, as `tunefarm tune` times a kernel; cold: each timed "
-                     "call starts from flushed caches (one call per repeat; give --repeat 10)")
-        ->transform(
-            CLI::CheckedTransformer(std::map<std::string, bool>{{"cold", true}, {"hot", false}}))
-        ->option_text("hot|cold (default: hot)");
+        ->add_option("--timing", t.cache_flush,
+                     "hot: back-to-back calls, as `tunefarm tune` times a kernel; weights: each "
+                     "timed call starts with the kernel's weights evicted from the caches, its "
+                     "input warm, as inside a model; cold: each starts with every cache flushed "
+                     "(weights and cold: one call per repeat; give --repeat 10)")
+        ->transform(CLI::CheckedTransformer(tunefarm::tools::TimingChoices()))
+        ->option_text("hot|weights|cold (default: weights)");
     model_tune_cmd->add_option("--run-timeout", t.run_timeout_s, "Seconds a candidate may run")
         ->capture_default_str();
     model_tune_cmd

@@ -219,10 +219,11 @@ struct JobManager::Impl {
     // Its best is among records timed as it times them; a spec that no longer parses (a job of
     // an older tracker) timed warm, as every job did then.
     absl::StatusOr<JobSpec> spec = JobSpecFromJson(row.spec_json);
-    const bool cold_cache = spec.ok() && runtime::measure::TimesColdCaches(spec->measure);
+    const tuner::CacheFlush cache_flush =
+        spec.ok() ? runtime::measure::TimedFlush(spec->measure) : tuner::CacheFlush::kNone;
     absl::StatusOr<JobProgress> p = store.With([&](tuner::RecordStore& records) {
       return JobProgressFromStore(records, s.id, s.workload_key, s.target, s.device_key,
-                                  cold_cache);
+                                  cache_flush);
     });
     if (p.ok()) {
       s.progress = *p;

@@ -163,14 +163,14 @@ void JobPipeline::Begin() {
     if (absl::Status s = store.PutWorkload(task_->key(), task_->flops()); !s.ok()) return s;
     absl::StatusOr<JobProgress> base =
         JobProgressFromStore(store, job_id_, task_->key(), task_->target(), spec_.device_key,
-                             runtime::measure::TimesColdCaches(spec_.measure));
+                             runtime::measure::TimedFlush(spec_.measure));
     if (!base.ok()) return base.status();
     base_ = *base;
     tuner::StrategyOptions so;
     so.name = spec_.tuner;
     so.seed = spec_.seed;
     so.transfer_from = spec_.transfer ? &store : nullptr;
-    so.transfer_cold_cache = runtime::measure::TimesColdCaches(spec_.measure);
+    so.transfer_cache_flush = runtime::measure::TimedFlush(spec_.measure);
     const std::string target = spec_.target;
     so.make_task = [target](const tuner::Workload& w) { return tuner::CreateTask(w, target); };
     absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> bundle =
@@ -185,7 +185,7 @@ void JobPipeline::Begin() {
     tune_options_.early_stopping = spec_.early_stopping;
     tune_options_.job_id = job_id_;
     tune_options_.clock = context_.clock;
-    tune_options_.cold_cache = runtime::measure::TimesColdCaches(spec_.measure);
+    tune_options_.cache_flush = runtime::measure::TimedFlush(spec_.measure);
     tune_options_.resume = true;
     tune_options_.stop = &stop_;
     session_ = std::make_unique<tuner::TuningSession>(*task_, *strategy_->strategy, &store,

@@ -75,11 +75,9 @@ absl::StatusOr<std::unique_ptr<tuner::Task>> MakeJobTask(const JobSpec& spec) {
   return tuner::TaskFromBuildSpec(*b);
 }
 
-absl::StatusOr<JobProgress> JobProgressFromStore(tuner::RecordStore& store,
-                                                 const std::string& job_id,
-                                                 const std::string& workload_key,
-                                                 const std::string& target,
-                                                 const std::string& device_key, bool cold_cache) {
+absl::StatusOr<JobProgress> JobProgressFromStore(
+    tuner::RecordStore& store, const std::string& job_id, const std::string& workload_key,
+    const std::string& target, const std::string& device_key, tuner::CacheFlush cache_flush) {
   absl::StatusOr<std::vector<tuner::Record>> history = store.JobHistory(job_id);
   if (!history.ok()) return history.status();
   JobProgress p;
@@ -91,7 +89,7 @@ absl::StatusOr<JobProgress> JobProgressFromStore(tuner::RecordStore& store,
     }
   }
   absl::StatusOr<std::optional<tuner::Record>> best =
-      store.Best({workload_key, target, device_key, std::nullopt, cold_cache});
+      store.Best({workload_key, target, device_key, std::nullopt, cache_flush});
   if (!best.ok()) return best.status();
   if (best->has_value()) {
     p.best_seconds = tuner::MedianSeconds((*best)->repeat_seconds).value_or(0);

@@ -36,11 +36,9 @@ absl::StatusOr<runtime::measure::BuildSpec> JobBuildSpec(const JobSpec& spec);
 absl::StatusOr<std::unique_ptr<tuner::Task>> MakeJobTask(const JobSpec& spec);
 
 // Counts the job's records in `store`; the best is that of (workload, target, device key) among
-// the records timed as the job times them (`cold_cache`, tuner::Record).
-absl::StatusOr<JobProgress> JobProgressFromStore(tuner::RecordStore& store,
-                                                 const std::string& job_id,
-                                                 const std::string& workload_key,
-                                                 const std::string& target,
-                                                 const std::string& device_key, bool cold_cache);
+// the records timed as the job times them (`cache_flush`, tuner::Record).
+absl::StatusOr<JobProgress> JobProgressFromStore(
+    tuner::RecordStore& store, const std::string& job_id, const std::string& workload_key,
+    const std::string& target, const std::string& device_key, tuner::CacheFlush cache_flush);
 
 }  // namespace tunefarm::tracker

@@ -79,6 +79,8 @@ struct ModelJobStatus {
   std::string device_key;
   int trials = 0;       // the budget
   int trials_done = 0;  // recorded by its tasks' jobs
+  // How its tasks' jobs time candidates (runtime::measure::TimedFlush of the spec's options).
+  tuner::CacheFlush cache_flush = tuner::CacheFlush::kNone;
   // Sum over the layers of weight x their fastest task's best time (tuner::EstimatedModelSeconds):
   // the tuned kernels' share of the model's latency. 0 until every layer has a result.
   double estimated_seconds = 0;

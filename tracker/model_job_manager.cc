@@ -150,6 +150,7 @@ struct ModelJobManager::Impl {
     ModelJobStatus& s = job->status;
     s = row.status;
     s.version = 1;
+    s.cache_flush = runtime::measure::TimedFlush(job->spec.measure);
     for (const ModelTaskSpec& t : job->spec.tasks) {
       ModelTaskStatus task;
       task.workload_key = t.workload;
@@ -415,6 +416,7 @@ absl::StatusOr<ModelJobStatus> ModelJobManager::Submit(const ModelJobSpec& spec)
   s.model_name = spec.model_name;
   s.device_key = spec.device_key;
   s.trials = spec.trials;
+  s.cache_flush = runtime::measure::TimedFlush(spec.measure);
   s.version = 1;
   job->scheduler = MakeScheduler(spec, s);
   job->busy.assign(spec.tasks.size(), false);

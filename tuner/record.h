@@ -9,10 +9,12 @@
 
 #include "absl/status/statusor.h"
 #include "runtime/measure/error_kind.h"
+#include "runtime/measure/measure_options.h"
 
 namespace tunefarm::tuner {
 
 // The outcome vocabulary is the runtime's, shared with the measure child and the worker.
+using runtime::measure::CacheFlush;
 using runtime::measure::ErrorKind;
 using runtime::measure::ErrorKindName;
 using runtime::measure::kAllErrorKinds;
@@ -32,9 +34,10 @@ struct Record {
   int64_t timestamp_ms = 0;  // Unix time of the result, in milliseconds
   std::string tunefarm_version;
   std::string job_id;  // empty when measured outside a job
-  // Timed from flushed caches, one call per repeat, as a layer runs inside a model (model tasks);
-  // false: back-to-back calls with warm caches. The two are never compared with each other.
-  bool cold_cache = false;
+  // What was evicted before every timed call, one call per repeat, as a layer runs inside a model
+  // (model tasks; runtime::measure::TimedFlush); kNone: back-to-back calls with warm caches.
+  // Records timed differently are never compared with each other.
+  CacheFlush cache_flush = CacheFlush::kNone;
 
   bool operator==(const Record&) const = default;
 };

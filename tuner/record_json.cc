@@ -15,7 +15,7 @@ using OrderedJson = nlohmann::ordered_json;
 constexpr const char* kFields[] = {
     "workload",         "target",        "device_key",    "config",      "repeat_seconds",
     "error_kind",       "error_message", "build_seconds", "measured_by", "timestamp_ms",
-    "tunefarm_version", "job_id",        "built_by",      "cold_cache",
+    "tunefarm_version", "job_id",        "built_by",      "cold_cache",  "cache_flush",
 };
 
 absl::Status FieldError(std::string_view field, std::string_view expected) {
@@ -95,10 +95,20 @@ absl::Status FillFromJson(const Json& obj, Record* r) {
   if (obj.contains("built_by")) {
     if (absl::Status s = GetString(obj, "built_by", &r->built_by); !s.ok()) return s;
   }
-  // Optional: exports from before cold-cache timing hold only warm-cache records.
+  // Optional: exports from before cold-cache timing hold only warm-cache records, and those of
+  // the version before cache_flush say cold_cache true for records timed with every cache flushed.
   if (auto cold = obj.find("cold_cache"); cold != obj.end()) {
     if (!cold->is_boolean()) return FieldError("cold_cache", "a boolean");
-    r->cold_cache = cold->get<bool>();
+    if (cold->get<bool>()) r->cache_flush = CacheFlush::kAll;
+  }
+  if (auto flush = obj.find("cache_flush"); flush != obj.end()) {
+    std::optional<CacheFlush> parsed =
+        flush->is_string() ? runtime::measure::ParseCacheFlush(flush->get<std::string>())
+                           : std::nullopt;
+    if (!parsed) {
+      return absl::InvalidArgumentError(R"(field 'cache_flush' is not "none", "all" or "weights")");
+    }
+    r->cache_flush = *parsed;
   }
   auto config = obj.find("config");
   if (config == obj.end() || !config->is_object()) return FieldError("config", "an object");
@@ -139,7 +149,7 @@ std::string RecordToJsonLine(const Record& record) {
   out["tunefarm_version"] = record.tunefarm_version;
   out["job_id"] = record.job_id;
   out["built_by"] = record.built_by;
-  out["cold_cache"] = record.cold_cache;
+  out["cache_flush"] = runtime::measure::CacheFlushName(record.cache_flush);
   // Replace invalid UTF-8 (say, in a compiler's error message) instead of throwing.
   return out.dump(-1, ' ', false, Json::error_handler_t::replace);
 }

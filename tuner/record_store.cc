@@ -53,14 +53,18 @@ absl::StatusOr<Record> ReadRow(const SqliteStatement& stmt, int c = 0) {
   r.tunefarm_version = stmt.ColumnText(c + 10);
   r.job_id = stmt.ColumnText(c + 11);
   r.built_by = stmt.ColumnText(c + 12);
-  r.cold_cache = stmt.ColumnInt(c + 13) != 0;
+  const int64_t cache_flush = stmt.ColumnInt(c + 13);
+  if (cache_flush < 0 || cache_flush > static_cast<int>(CacheFlush::kWeights)) {
+    return absl::DataLossError(absl::StrCat("record with an unknown cache_flush ", cache_flush));
+  }
+  r.cache_flush = static_cast<CacheFlush>(cache_flush);
   return r;
 }
 
 }  // namespace
 
-std::string ColdCacheFilter(bool cold_cache) {
-  return cold_cache ? " AND cold_cache = 1" : " AND cold_cache = 0";
+std::string CacheFlushFilter(CacheFlush cache_flush) {
+  return absl::StrCat(" AND cache_flush = ", static_cast<int>(cache_flush));
 }
 
 absl::StatusOr<std::unique_ptr<RecordStore>> RecordStore::Open(const std::string& path,
@@ -113,7 +117,7 @@ absl::Status RecordStore::InsertRecordRow(const Record& r, std::string_view tabl
   TF_RETURN_IF_ERROR(stmt->BindText(i++, r.tunefarm_version));
   TF_RETURN_IF_ERROR(stmt->BindText(i++, r.job_id));
   TF_RETURN_IF_ERROR(stmt->BindText(i++, r.built_by));
-  TF_RETURN_IF_ERROR(stmt->BindInt(i++, r.cold_cache ? 1 : 0));
+  TF_RETURN_IF_ERROR(stmt->BindInt(i++, static_cast<int>(r.cache_flush)));
   std::optional<double> median = MedianSeconds(r.repeat_seconds);
   TF_RETURN_IF_ERROR(median ? stmt->BindDouble(i, *median) : stmt->BindNull(i));
   return stmt->Run();
@@ -202,7 +206,7 @@ absl::StatusOr<std::optional<Record>> RecordStore::Best(const BestQuery& q) {
   std::string where =
       "WHERE workload_key = ? AND target = ? AND device_key = ? AND error_kind = 'ok' "
       "AND median_seconds IS NOT NULL" +
-      ColdCacheFilter(q.cold_cache);
+      CacheFlushFilter(q.cache_flush);
   if (q.tunefarm_version) {
     where += " AND tunefarm_version = ?";
     params.push_back(*q.tunefarm_version);

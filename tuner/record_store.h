@@ -28,11 +28,11 @@ struct BestQuery {
   std::string target;
   std::string device_key;
   std::optional<std::string> tunefarm_version;  // only records measured by this version
-  bool cold_cache = false;                      // only records timed this way (Record)
+  CacheFlush cache_flush = CacheFlush::kNone;   // only records timed this way (Record)
 };
 
-// " AND cold_cache = 0|1": a query's filter on how its records were timed.
-std::string ColdCacheFilter(bool cold_cache);
+// " AND cache_flush = N": a query's filter on how its records were timed.
+std::string CacheFlushFilter(CacheFlush cache_flush);
 
 // A record with its row id (increasing in insertion order), for pages that link to one record.
 struct StoredRecord {
@@ -67,13 +67,14 @@ class RecordStore {
   // has already measured.
   absl::StatusOr<std::vector<Record>> TaskRecords(std::string_view workload_key,
                                                   std::string_view target,
-                                                  std::string_view device_key, bool cold_cache);
+                                                  std::string_view device_key,
+                                                  CacheFlush cache_flush);
   // Records of other workloads of the same template (keys starting "<template>:") on `target`,
   // newest first, at most `limit`: the training data of transfer learning.
   absl::StatusOr<std::vector<Record>> TemplateRecords(std::string_view template_name,
                                                       std::string_view target,
                                                       std::string_view exclude_workload_key,
-                                                      bool cold_cache, int64_t limit);
+                                                      CacheFlush cache_flush, int64_t limit);
   // The best ok record of `workload_key` per (target, device key, timing), fastest first; `target`
   // empty means every target.
   absl::StatusOr<std::vector<Record>> BestPerDevice(std::string_view workload_key,
@@ -127,7 +128,7 @@ class RecordStore {
       "workload_key, target, device_key, config_json, repeat_seconds_json, error_kind, "
       "error_message, build_seconds, measured_by, timestamp_ms, tunefarm_version, job_id, "
       "built_by, "
-      "cold_cache";
+      "cache_flush";
 
   explicit RecordStore(SqliteDb db) : db_(std::move(db)) {}
   absl::Status InsertOne(const Record& record);

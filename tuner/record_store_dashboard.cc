@@ -41,7 +41,7 @@ absl::StatusOr<std::vector<StoredRecord>> RecordStore::BestPerDeviceWithIds(
   // serves the filter), so the leaderboard does not read every record of a busy workload.
   return QueryStoredRecords(
       "WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY target, device_key, "
-      "cold_cache ORDER BY median_seconds, id) AS rank FROM records WHERE workload_key = ? AND "
+      "cache_flush ORDER BY median_seconds, id) AS rank FROM records WHERE workload_key = ? AND "
       "error_kind = "
       "'ok' AND median_seconds IS NOT NULL) WHERE rank = 1) ORDER BY median_seconds, id",
       {std::string(workload_key)});
@@ -55,7 +55,7 @@ absl::StatusOr<std::optional<StoredRecord>> RecordStore::BestWithConfig(
   absl::StatusOr<std::vector<StoredRecord>> rows = QueryStoredRecords(
       absl::StrCat("WHERE workload_key = ? AND target = ? AND device_key = ? AND error_kind = 'ok' "
                    "AND median_seconds IS NOT NULL AND config_json = ?",
-                   ColdCacheFilter(query.cold_cache), " ORDER BY median_seconds, id LIMIT 1"),
+                   CacheFlushFilter(query.cache_flush), " ORDER BY median_seconds, id LIMIT 1"),
       {query.workload_key, query.target, query.device_key, *config});
   if (!rows.ok()) return rows.status();
   if (rows->empty()) return std::optional<StoredRecord>();

@@ -10,21 +10,22 @@ namespace tunefarm::tuner {
 absl::StatusOr<std::vector<Record>> RecordStore::TaskRecords(std::string_view workload_key,
                                                              std::string_view target,
                                                              std::string_view device_key,
-                                                             bool cold_cache) {
+                                                             CacheFlush cache_flush) {
   return QueryRecords(absl::StrCat("WHERE workload_key = ? AND target = ? AND device_key = ?",
-                                   ColdCacheFilter(cold_cache), " ORDER BY id"),
+                                   CacheFlushFilter(cache_flush), " ORDER BY id"),
                       {std::string(workload_key), std::string(target), std::string(device_key)});
 }
 
 absl::StatusOr<std::vector<Record>> RecordStore::TemplateRecords(
     std::string_view template_name, std::string_view target, std::string_view exclude_workload_key,
-    bool cold_cache, int64_t limit) {
+    CacheFlush cache_flush, int64_t limit) {
   // substr rather than LIKE: template names may contain '_', which LIKE treats as a wildcard.
   std::string prefix = absl::StrCat(std::string(template_name), ":");
-  return QueryRecords(absl::StrCat("WHERE substr(workload_key, 1, ", prefix.size(),
-                                   ") = ? AND target = ? AND workload_key != ?",
-                                   ColdCacheFilter(cold_cache), " ORDER BY id DESC LIMIT ", limit),
-                      {prefix, std::string(target), std::string(exclude_workload_key)});
+  return QueryRecords(
+      absl::StrCat("WHERE substr(workload_key, 1, ", prefix.size(),
+                   ") = ? AND target = ? AND workload_key != ?", CacheFlushFilter(cache_flush),
+                   " ORDER BY id DESC LIMIT ", limit),
+      {prefix, std::string(target), std::string(exclude_workload_key)});
 }
 
 absl::StatusOr<std::vector<Record>> RecordStore::BestPerDevice(std::string_view workload_key,
@@ -43,8 +44,8 @@ absl::StatusOr<std::vector<Record>> RecordStore::BestPerDevice(std::string_view 
   for (Record& r : *rows) {
     bool seen = false;
     for (const Record& b : best) {
-      seen = seen ||
-             (b.target == r.target && b.device_key == r.device_key && b.cold_cache == r.cold_cache);
+      seen = seen || (b.target == r.target && b.device_key == r.device_key &&
+                      b.cache_flush == r.cache_flush);
     }
     if (!seen) best.push_back(std::move(r));
   }

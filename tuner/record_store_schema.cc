@@ -109,6 +109,12 @@ CREATE INDEX jobs_model_job ON jobs (model_job_id);
      R"sql(
 ALTER TABLE records ADD COLUMN cold_cache INTEGER NOT NULL DEFAULT 0;
 )sql"},
+    {8,
+     "what was evicted before every timed call: nothing (0), every cache (1), the kernel's "
+     "weights (2)",
+     R"sql(
+ALTER TABLE records RENAME COLUMN cold_cache TO cache_flush;
+)sql"},
 };
 
 absl::Status ApplyOne(SqliteDb& db, const Migration& m) {

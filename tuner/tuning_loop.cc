@@ -12,9 +12,11 @@
 #include "tuner/version.h"
 
 namespace tunefarm::tuner {
-std::string ModelScope(const Task& task, const std::string& device_key, bool cold_cache) {
-  return absl::StrCat(task.workload().template_name, "|", task.target(), "|", device_key,
-                      cold_cache ? "|cold" : "");
+std::string ModelScope(const Task& task, const std::string& device_key, CacheFlush cache_flush) {
+  const char* timing = cache_flush == CacheFlush::kAll       ? "|cold"
+                       : cache_flush == CacheFlush::kWeights ? "|cold-weights"
+                                                             : "";
+  return absl::StrCat(task.workload().template_name, "|", task.target(), "|", device_key, timing);
 }
 
 Record MakeRecord(const Task& task, const space::Config& config, const MeasureResult& result,
@@ -33,7 +35,7 @@ Record MakeRecord(const Task& task, const space::Config& config, const MeasureRe
   r.timestamp_ms = options.clock->NowMs();
   r.tunefarm_version = std::string(kTunefarmVersion);
   r.job_id = options.job_id;
-  r.cold_cache = options.cold_cache;
+  r.cache_flush = options.cache_flush;
   return r;
 }
 

@@ -48,9 +48,9 @@ struct TuneOptions {
   // Where the strategy's cost model is saved after the run; empty: ModelScope(task, device).
   std::string model_scope;
   const runtime::Clock* clock = &runtime::SystemClock();  // record timestamps
-  // The runner times every call from flushed caches (runtime::measure::TimesColdCaches): records
-  // say so, and only records timed the same way are resumed, compared and learnt from.
-  bool cold_cache = false;
+  // What the runner evicts before every timed call (runtime::measure::TimedFlush): records say so,
+  // and only records timed the same way are resumed, compared and learnt from.
+  CacheFlush cache_flush = CacheFlush::kNone;
 };
 
 struct TuneSummary {
@@ -66,9 +66,10 @@ struct TuneSummary {
 absl::StatusOr<TuneSummary> Tune(const Task& task, SearchStrategy& strategy, Builder& builder,
                                  Runner& runner, RecordStore* store, const TuneOptions& options);
 
-// "<template>|<target>|<device key>" ("|cold" appended for cold-cache timings): cost models are
-// learnt per template, device and way of timing.
-std::string ModelScope(const Task& task, const std::string& device_key, bool cold_cache);
+// "<template>|<target>|<device key>", with "|cold" appended for timings from flushed caches and
+// "|cold-weights" for timings with the weights evicted: cost models are learnt per template,
+// device and way of timing.
+std::string ModelScope(const Task& task, const std::string& device_key, CacheFlush cache_flush);
 
 // The record of one measured candidate of `options`' job and timing, stamped with its clock's time.
 Record MakeRecord(const Task& task, const space::Config& config, const MeasureResult& result,

@@ -62,7 +62,7 @@ TuningSession::TuningSession(const Task& task, SearchStrategy& strategy, RecordS
 absl::Status TuningSession::Start() {
   if (store_ != nullptr && options_.resume) {
     absl::StatusOr<std::vector<Record>> earlier =
-        store_->TaskRecords(task_.key(), task_.target(), device_key_, options_.cold_cache);
+        store_->TaskRecords(task_.key(), task_.target(), device_key_, options_.cache_flush);
     if (!earlier.ok()) return earlier.status();
     History h = LoadHistory(task_, *earlier);
     if (!h.configs.empty()) {
@@ -200,7 +200,7 @@ void TuningSession::SaveModel() {
   if (store_ == nullptr || model == nullptr || !model->trained()) return;
   absl::StatusOr<std::string> bytes = model->Save();
   std::string scope = options_.model_scope.empty()
-                          ? ModelScope(task_, device_key_, options_.cold_cache)
+                          ? ModelScope(task_, device_key_, options_.cache_flush)
                           : options_.model_scope;
   absl::Status s = bytes.ok() ? store_->PutModel(scope, *bytes, static_cast<int64_t>(seen_.size()))
                               : bytes.status();
@@ -225,8 +225,8 @@ absl::StatusOr<TuneSummary> TuningSession::Finish() {
     }
   }
   if (store_ != nullptr) {
-    absl::StatusOr<std::optional<Record>> best =
-        store_->Best({task_.key(), task_.target(), device_key_, std::nullopt, options_.cold_cache});
+    absl::StatusOr<std::optional<Record>> best = store_->Best(
+        {task_.key(), task_.target(), device_key_, std::nullopt, options_.cache_flush});
     if (!best.ok()) return best.status();
     summary_.best = *best;
   } else {

@@ -8,6 +8,33 @@
 
 namespace tunefarm::proto_mapping {
 
+absl::StatusOr<runtime::measure::CacheFlush> CacheFlushFromProto(int flush,
+                                                                 absl::string_view field) {
+  switch (flush) {
+    case v1::CACHE_FLUSH_NONE:
+      return runtime::measure::CacheFlush::kNone;
+    case v1::CACHE_FLUSH_ALL:
+      return runtime::measure::CacheFlush::kAll;
+    case v1::CACHE_FLUSH_WEIGHTS:
+      return runtime::measure::CacheFlush::kWeights;
+    default:
+      return absl::InvalidArgumentError(
+          absl::StrCat(field, " is ", flush, ", not NONE (0), ALL (1) or WEIGHTS (2)"));
+  }
+}
+
+int CacheFlushToProto(runtime::measure::CacheFlush flush) {
+  switch (flush) {
+    case runtime::measure::CacheFlush::kAll:
+      return v1::CACHE_FLUSH_ALL;
+    case runtime::measure::CacheFlush::kWeights:
+      return v1::CACHE_FLUSH_WEIGHTS;
+    case runtime::measure::CacheFlush::kNone:
+      break;
+  }
+  return v1::CACHE_FLUSH_NONE;
+}
+
 absl::StatusOr<runtime::measure::MeasureOptions> MeasureOptionsFromProto(
     const v1::MeasureOptions& proto, absl::string_view prefix) {
   const runtime::measure::MeasureOptions defaults;
@@ -16,7 +43,14 @@ absl::StatusOr<runtime::measure::MeasureOptions> MeasureOptionsFromProto(
   o.repeat = OrDefault(proto.repeat(), defaults.repeat);
   o.min_repeat_ms = OrDefault(proto.min_repeat_ms(), defaults.min_repeat_ms);
   o.cooldown_ms = proto.cooldown_ms();
-  o.flush_cache = proto.flush_cache();
+  absl::StatusOr<runtime::measure::CacheFlush> flush =
+      CacheFlushFromProto(proto.cache_flush(), absl::StrCat(prefix, "cache_flush"));
+  if (!flush.ok()) return flush.status();
+  o.cache_flush = *flush;
+  if (o.cache_flush == runtime::measure::CacheFlush::kNone && proto.flush_cache()) {
+    o.cache_flush = runtime::measure::CacheFlush::kAll;
+  }
+  o.warmup_ms = proto.warmup_ms();
   o.check_correctness = !proto.skip_correctness();
   o.rtol = OrDefault(proto.rtol(), defaults.rtol);
   o.atol = OrDefault(proto.atol(), defaults.atol);
@@ -44,7 +78,9 @@ v1::MeasureOptions MeasureOptionsToProto(const runtime::measure::MeasureOptions&
   p.set_repeat(o.repeat);
   p.set_min_repeat_ms(o.min_repeat_ms);
   p.set_cooldown_ms(o.cooldown_ms);
-  p.set_flush_cache(o.flush_cache);
+  p.set_cache_flush(static_cast<v1::CacheFlush>(CacheFlushToProto(o.cache_flush)));
+  p.set_flush_cache(o.cache_flush == runtime::measure::CacheFlush::kAll);  // for older workers
+  p.set_warmup_ms(o.warmup_ms);
   p.set_skip_correctness(!o.check_correctness);
   p.set_rtol(o.rtol);
   p.set_atol(o.atol);

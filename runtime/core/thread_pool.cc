@@ -300,6 +300,10 @@ bool PinThreads() { return Pool::Get().pin(); }
 
 bool InParallelTask() { return tls_in_task; }
 
+void WakeWorkers() {
+  TFBackendParallelLaunch([](int32_t, int32_t, void*) -> int32_t { return 0; }, nullptr, 0);
+}
+
 }  // namespace tunefarm::runtime
 
 extern "C" int32_t TFBackendParallelLaunch(TFParallelLambda lambda, void* closure,

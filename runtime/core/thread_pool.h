@@ -32,6 +32,11 @@ bool SetNumThreads(int num_threads, std::string* error = nullptr);
 bool SetPinThreads(bool pin, std::string* error = nullptr);
 bool PinThreads();
 
+// Runs an empty launch across the pool, so that the next launch finds its workers spinning rather
+// than asleep: what a kernel finds inside a model, where launches follow each other. A timing
+// that does something slow between calls (flushing caches) calls it before starting the clock.
+void WakeWorkers();
+
 // True on a thread that is running a parallel task (where a launch would run serially).
 bool InParallelTask();
 

@@ -48,15 +48,29 @@ absl::StatusOr<int> CalibrateNumber(const std::function<absl::Status()>& call, d
   }
 }
 
-TimeEvaluatorOptions TimingOptions(const MeasureOptions& o, int calibrated_number) {
+// The kernel's weights as CacheFlush::kWeights defines them: every tensor argument but the first
+// (the input) and the last (the output).
+std::vector<MemoryRegion> WeightRegions(const KernelArguments& args) {
+  std::vector<MemoryRegion> regions;
+  const std::vector<NDArray>& tensors = args.tensors();
+  for (size_t i = 1; i + 1 < tensors.size(); ++i) {
+    regions.push_back({tensors[i].data(), tensors[i].NumBytes()});
+  }
+  return regions;
+}
+
+TimeEvaluatorOptions TimingOptions(const MeasureOptions& o, int calibrated_number,
+                                   const KernelArguments& args) {
   TimeEvaluatorOptions t;
   t.number = o.number > 0 ? o.number : calibrated_number;
   // Calibrated: the evaluator only corrects a gross miss (a repeat under half the target).
   t.min_repeat_ms = o.number > 0 ? 0 : o.min_repeat_ms / 2;
   t.repeat = o.repeat;
   t.cooldown_ms = o.cooldown_ms;
-  t.flush_cache = o.flush_cache;
+  t.flush_cache = o.cache_flush == CacheFlush::kAll;
+  if (o.cache_flush == CacheFlush::kWeights) t.evict = WeightRegions(args);
   t.warmup = 0;  // the checked first run already warmed code, data and the thread pool
+  t.warmup_ms = o.warmup_ms;
   return t;
 }
 
@@ -173,7 +187,8 @@ MeasureResponse CandidateMeasurer::Measure(const MeasureRequest& request) {
   if (!number.ok()) {
     return Failure(request, ErrorKind::kRuntimeError, std::string(number.status().message()));
   }
-  absl::StatusOr<std::vector<double>> samples = TimeFunction(call, TimingOptions(options, *number));
+  absl::StatusOr<std::vector<double>> samples =
+      TimeFunction(call, TimingOptions(options, *number, *work));
   if (!samples.ok()) {
     return Failure(request, ErrorKind::kRuntimeError, std::string(samples.status().message()));
   }

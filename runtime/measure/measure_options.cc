@@ -8,6 +8,25 @@
 
 namespace tunefarm::runtime::measure {
 
+std::string_view CacheFlushName(CacheFlush flush) {
+  switch (flush) {
+    case CacheFlush::kNone:
+      return "none";
+    case CacheFlush::kAll:
+      return "all";
+    case CacheFlush::kWeights:
+      return "weights";
+  }
+  return "none";
+}
+
+std::optional<CacheFlush> ParseCacheFlush(std::string_view name) {
+  for (CacheFlush flush : {CacheFlush::kNone, CacheFlush::kAll, CacheFlush::kWeights}) {
+    if (name == CacheFlushName(flush)) return flush;
+  }
+  return std::nullopt;
+}
+
 absl::Status ValidateMeasureOptions(const MeasureOptions& m, absl::string_view prefix) {
   auto name = [&](const char* field) { return absl::StrCat(prefix, field); };
   for (const absl::Status& s : {
@@ -15,6 +34,7 @@ absl::Status ValidateMeasureOptions(const MeasureOptions& m, absl::string_view p
            CheckInRange(name("repeat"), m.repeat, kRepeatRange),
            CheckInRange(name("min_repeat_ms"), m.min_repeat_ms, kPauseRange),
            CheckInRange(name("cooldown_ms"), m.cooldown_ms, kPauseRange),
+           CheckInRange(name("warmup_ms"), m.warmup_ms, kPauseRange),
            CheckInRange(name("build_timeout_s"), m.build_timeout_s, kTimeoutRange),
            CheckInRange(name("run_timeout_s"), m.run_timeout_s, kTimeoutRange),
            CheckInRange(name("rtol"), m.rtol, kNonNegativeRange),

@@ -4,18 +4,36 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 
 namespace tunefarm::runtime::measure {
 
+// What is evicted from the CPU caches before each timed repeat. Records store these numbers.
+enum class CacheFlush {
+  kNone = 0,  // nothing: a call finds what the call before left (a kernel timed in a loop)
+  kAll = 1,   // every cache: the kernel's input, weights and output all come from memory
+  // The kernel's weights, every tensor argument but the first (the input) and the last (the
+  // output): a layer inside a model streams its weights from memory, while its input is what the
+  // layer before just wrote.
+  kWeights = 2,
+};
+// "none", "all", "weights"; Parse returns nullopt for any other text.
+std::string_view CacheFlushName(CacheFlush flush);
+std::optional<CacheFlush> ParseCacheFlush(std::string_view name);
+
 struct MeasureOptions {
-  int number = 0;               // runs per repeat; 0: as many as reach min_repeat_ms (at least 1)
-  int repeat = 3;               // timed repeats; each contributes one mean to repeat_seconds
-  double min_repeat_ms = 20;    // with number == 0, the shortest a repeat may take
-  double cooldown_ms = 0;       // pause between repeats
-  bool flush_cache = false;     // evict the caches before each repeat
+  int number = 0;             // runs per repeat; 0: as many as reach min_repeat_ms (at least 1)
+  int repeat = 3;             // timed repeats; each contributes one mean to repeat_seconds
+  double min_repeat_ms = 20;  // with number == 0, the shortest a repeat may take
+  double cooldown_ms = 0;     // pause between repeats
+  CacheFlush cache_flush = CacheFlush::kNone;  // evicted before each repeat
+  // Untimed calls for this long before the repeats: a CPU that sat idle (the device waiting for
+  // the next candidate) runs at a low clock for tens of ms, which a sub-ms timing would see.
+  double warmup_ms = 0;
   double build_timeout_s = 20;  // per candidate
   double run_timeout_s = 10;    // per candidate on the device: load + check + time
   bool check_correctness = true;
@@ -30,16 +48,17 @@ struct MeasureOptions {
   bool operator==(const MeasureOptions&) const = default;
 };
 
-// Whether every timed call starts from flushed caches (flush_cache with one call per repeat): the
-// timing of a layer inside a model. Records say which way they were timed (tuner::Record).
-inline bool TimesColdCaches(const MeasureOptions& options) {
-  return options.flush_cache &&
-         (options.number == 1 || (options.number == 0 && options.min_repeat_ms == 0));
+// How every timed call starts: `cache_flush` when each repeat is one call, else kNone (only a
+// repeat's first call would find the caches flushed). Records say how they were timed
+// (tuner::Record).
+inline CacheFlush TimedFlush(const MeasureOptions& options) {
+  const bool one_call = options.number == 1 || (options.number == 0 && options.min_repeat_ms == 0);
+  return one_call ? options.cache_flush : CacheFlush::kNone;
 }
 
 // InvalidArgument naming the first field (after `prefix`, e.g. "measure.run_timeout_s") that is
 // not finite or outside its documented range (runtime/measure_limits.h): number 0..2^30, repeat
-// 1..1000, min_repeat_ms and cooldown_ms 0..60000, build_timeout_s and run_timeout_s in
+// 1..1000, min_repeat_ms, cooldown_ms and warmup_ms 0..60000, build_timeout_s and run_timeout_s in
 // (0, 86400], rtol and atol >= 0, slow_cutoff_ratio finite (0 or less: off), threads 0..1024.
 // Every side checks options it did not make itself: the tracker a job's, the worker a lease's.
 absl::Status ValidateMeasureOptions(const MeasureOptions& options,

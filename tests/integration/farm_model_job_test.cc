@@ -149,7 +149,8 @@ TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMa
   std::ostringstream out, err;
   tools::ModelTuneOptions tune = FarmTune(model, farm, "mj-cpu", 16);
   tune.output = farm.dir() + "/tuned.so";
-  tune.tune.cold_cache = true;  // --timing cold: the workers time it so and the records say so
+  // --timing weights: the workers time it so and the records say so.
+  tune.tune.cache_flush = tuner::CacheFlush::kWeights;
   ASSERT_EQ(tools::RunModelTuneCommand(tune, nullptr, out, err), 0)
       << out.str() << err.str() << w1.Log();
   EXPECT_THAT(out.str(), HasSubstr("3 tasks, 16 trials"));
@@ -167,6 +168,7 @@ TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMa
   const tracker::ModelJobStatus& job = listed->front();
   EXPECT_EQ(job.state, tracker::JobState::kSucceeded);
   EXPECT_EQ(job.trials_done, 16);
+  EXPECT_EQ(job.cache_flush, tuner::CacheFlush::kWeights);
   ASSERT_EQ(job.tasks.size(), 3u);
   for (const tracker::ModelTaskStatus& t : job.tasks) {
     EXPECT_GE(t.trials_done, 4) << "every task gets a first batch";
@@ -184,10 +186,10 @@ TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMa
   EXPECT_GT(job.latency.untuned_seconds, 0);
   EXPECT_FALSE(job.latency.measured_by.empty());
   ExpectEachTrialRecordedOnce(farm, job);
-  // The workers timed every trial from cold caches, as the command asked.
+  // The workers timed every trial with the weights evicted, as the command asked.
   for (const tracker::ModelTaskStatus& t : job.tasks) {
     for (const tuner::Record& r : farm.JobRecords(t.job_id)) {
-      EXPECT_TRUE(r.cold_cache) << t.workload_key;
+      EXPECT_EQ(r.cache_flush, tuner::CacheFlush::kWeights) << t.workload_key;
     }
   }
   // The tasks' jobs are listed as jobs of the model job.

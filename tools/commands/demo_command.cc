@@ -66,7 +66,7 @@ double DefaultSeconds(tuner::RecordStore& store, const tracker::JobStatus& job,
   absl::StatusOr<space::Config> def = (*task)->DefaultConfig();
   if (!def.ok()) return 0;
   absl::StatusOr<std::optional<tuner::StoredRecord>> row = store.BestWithConfig(
-      {job.workload_key, job.target, job.device_key, std::nullopt, /*cold_cache=*/false},
+      {job.workload_key, job.target, job.device_key, std::nullopt, tuner::CacheFlush::kNone},
       space::ConfigToJson(*def));
   if (!row.ok() || !row->has_value()) return 0;
   return tuner::MedianSeconds((*row)->record.repeat_seconds).value_or(0);

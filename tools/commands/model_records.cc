@@ -29,7 +29,7 @@ namespace tunefarm::tools {
 struct ModelRecords::Candidate {
   graph::AnchorConfig config;
   double seconds = 0;
-  bool cold_cache = false;  // how it was timed (tuner::Record): times compare only alike
+  tuner::CacheFlush cache_flush = tuner::CacheFlush::kNone;  // how it was timed: compare alike
 };
 
 namespace {
@@ -142,9 +142,10 @@ struct ModelRecords::State {
   std::map<std::string, absl::StatusOr<std::vector<Candidate>>> by_key;
 
   // Every ok record of the workload on (target, device key) whose config fits its template, of
-  // those timed from cold caches (as model tuning times) when there are any, else the warm ones;
-  // records that do not fit (from another compiler) are passed over, and InvalidArgument names
-  // the first when none fits. Errors say "the records of KEY in DB: ...". Read once per key.
+  // those timed with the weights evicted (as model tuning times) when there are any, else with
+  // every cache flushed, else the warm ones; records that do not fit (from another compiler) are
+  // passed over, and InvalidArgument names the first when none fits. Errors say "the records of KEY
+  // in DB: ...". Read once per key.
   const absl::StatusOr<std::vector<Candidate>>& OkCandidates(const tuner::Workload& w) {
     const std::string key = w.Key();
     auto it = by_key.find(key);
@@ -153,19 +154,23 @@ struct ModelRecords::State {
   }
 
   absl::StatusOr<std::vector<Candidate>> ReadOkCandidates(const tuner::Workload& w) {
-    absl::StatusOr<std::vector<Candidate>> cold = ReadOkCandidates(w, /*cold_cache=*/true);
-    if (!cold.ok() || !cold->empty()) return cold;
-    return ReadOkCandidates(w, /*cold_cache=*/false);
+    absl::StatusOr<std::vector<Candidate>> found = std::vector<Candidate>();
+    for (tuner::CacheFlush flush :
+         {tuner::CacheFlush::kWeights, tuner::CacheFlush::kAll, tuner::CacheFlush::kNone}) {
+      found = ReadOkCandidates(w, flush);
+      if (!found.ok() || !found->empty()) break;
+    }
+    return found;
   }
 
   absl::StatusOr<std::vector<Candidate>> ReadOkCandidates(const tuner::Workload& w,
-                                                          bool cold_cache) {
+                                                          tuner::CacheFlush cache_flush) {
     auto in_records = [&](const absl::Status& s, absl::string_view what = "") {
       return absl::Status(
           s.code(), absl::StrCat("the records of ", w.Key(), " in ", db, ": ", what, s.message()));
     };
     absl::StatusOr<std::vector<tuner::Record>> records =
-        store->TaskRecords(w.Key(), target, device_key, cold_cache);
+        store->TaskRecords(w.Key(), target, device_key, cache_flush);
     if (!records.ok()) return in_records(records.status());
     std::vector<Candidate> out;
     absl::Status unfit;
@@ -178,7 +183,7 @@ struct ModelRecords::State {
         if (unfit.ok()) unfit = config.status();
         continue;
       }
-      out.push_back({*config, *seconds, cold_cache});
+      out.push_back({*config, *seconds, cache_flush});
     }
     if (out.empty() && !unfit.ok()) {
       return in_records(absl::InvalidArgumentError(unfit.message()),
@@ -253,11 +258,11 @@ graph::WinogradChooser ModelRecords::WinogradChoice() const {
     }
     const int64_t winograd_tile = fastest[1] != nullptr ? TileOf(fastest[1]->config) : 0;
     if (fastest[0] != nullptr && fastest[1] != nullptr &&
-        fastest[0]->cold_cache == fastest[1]->cold_cache) {
+        fastest[0]->cache_flush == fastest[1]->cache_flush) {
       return fastest[1]->seconds < fastest[0]->seconds ? winograd_tile : 0;
     }
-    // One algorithm measured says nothing of the other, nor does a time from warm caches against
-    // one from cold: the rule, with the measured tile.
+    // One algorithm measured says nothing of the other, nor does a time taken one way against one
+    // taken another (warm, weights evicted, every cache flushed): the rule, with the measured tile.
     absl::StatusOr<int64_t> rule = graph::DefaultWinogradTile(graph, node);
     if (!rule.ok() || *rule == 0 || winograd_tile == 0) return rule;
     return winograd_tile;

@@ -30,9 +30,10 @@ struct TunedGroups {
 
 // A records database read for one model build: each workload's ok records on (target, device
 // key), parsed as its template's configs once however many convs share the workload or ask again
-// (the winograd pass asks per conv, the build per task; a long tuning leaves thousands). Records
-// timed from cold caches (model tuning's) are used where a workload has any. Copies
-// share what was read. Not thread-safe: one build uses it at a time.
+// (the winograd pass asks per conv, the build per task; a long tuning leaves thousands). Of a
+// workload's records, those timed closest to how a layer runs in a model are used: with the
+// weights evicted (model tuning's), else every cache flushed, else warm. Copies share what was
+// read. Not thread-safe: one build uses it at a time.
 class ModelRecords {
  public:
   // Errors: a bad target; the database cannot be opened.

@@ -145,7 +145,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
     so.name = t.tuner;
     so.seed = SeedOf(t) + runs.size();  // each task its own stream, the run reproducible
     so.transfer_from = t.transfer ? store->get() : nullptr;
-    so.transfer_cold_cache = t.cold_cache;
+    so.transfer_cache_flush = t.cache_flush;
     const std::string target_text = o.compile.target;
     so.make_task = [target_text](const tuner::Workload& w) {
       return tuner::CreateTask(w, target_text);
@@ -161,7 +161,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
     tune.trials = t.trials;  // the run's budget bounds it; the scheduler shares it out
     tune.batch_size = t.batch_size;
     tune.stop = stop;
-    tune.cold_cache = t.cold_cache;
+    tune.cache_flush = t.cache_flush;
     run.session = std::make_unique<tuner::TuningSession>(*run.task, *run.strategy->strategy,
                                                          store->get(), device_key, tune);
     // Earlier records of the same workload on this device key count: they are not measured again.
@@ -183,7 +183,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   out << "tuning " << o.file << " on " << o.compile.target << " (" << device_key
       << "): " << runs.size() << " tasks, " << t.trials << " trials, tuner " << t.tuner << ", "
       << (o.round_robin ? "round-robin" : "gradient") << " task scheduler, "
-      << (t.cold_cache ? "cold" : "warm") << " caches, database " << t.db << "\n"
+      << TimingName(t.cache_flush) << " timing, database " << t.db << "\n"
       << std::flush;
   tuner::TuneTasksOptions options;
   options.trials = t.trials;

@@ -99,7 +99,7 @@ int RunLocalTune(const TuneCommandOptions& o, const std::atomic<bool>* stop, std
   strategy_options.name = o.tuner;
   strategy_options.seed = SeedOf(o);
   strategy_options.transfer_from = o.transfer ? store->get() : nullptr;
-  strategy_options.transfer_cold_cache = o.cold_cache;
+  strategy_options.transfer_cache_flush = o.cache_flush;
   const std::string target = o.target;
   strategy_options.make_task = [target](const tuner::Workload& w) {
     return tuner::CreateTask(w, target);
@@ -122,7 +122,7 @@ int RunLocalTune(const TuneCommandOptions& o, const std::atomic<bool>* stop, std
   tune.batch_size = o.batch_size;
   tune.early_stopping = o.early_stopping;
   tune.stop = stop;
-  tune.cold_cache = o.cold_cache;
+  tune.cache_flush = o.cache_flush;
   if (o.progress)
     tune.on_progress = [&printer](const tuner::TuneProgress& p) { printer.Update(p); };
   absl::StatusOr<tuner::TuneSummary> summary =
@@ -161,6 +161,21 @@ std::string LocalTuneDeviceKey(const TuneCommandOptions& o) {
   return o.device_key;
 }
 
+const std::map<std::string, tuner::CacheFlush>& TimingChoices() {
+  static const auto* choices =
+      new std::map<std::string, tuner::CacheFlush>{{"hot", tuner::CacheFlush::kNone},
+                                                   {"cold", tuner::CacheFlush::kAll},
+                                                   {"weights", tuner::CacheFlush::kWeights}};
+  return *choices;
+}
+
+std::string_view TimingName(tuner::CacheFlush flush) {
+  for (const auto& [name, value] : TimingChoices()) {
+    if (value == flush) return name;
+  }
+  return "hot";
+}
+
 tuner::MeasureOptions MeasureOptionsOf(const TuneCommandOptions& o) {
   tuner::MeasureOptions m;
   m.repeat = o.repeat;
@@ -169,10 +184,15 @@ tuner::MeasureOptions MeasureOptionsOf(const TuneCommandOptions& o) {
   m.build_timeout_s = o.build_timeout_s;
   m.threads = o.threads;
   m.seed = SeedOf(o);
-  if (o.cold_cache) {
+  if (o.cache_flush != tuner::CacheFlush::kNone) {
     m.number = 1;
     m.min_repeat_ms = 0;  // else the evaluator raises `number` and later calls run hot again
-    m.flush_cache = true;
+    m.cache_flush = o.cache_flush;
+    // A candidate's timed calls take well under a millisecond, right after the device sat idle
+    // while the next candidate compiled: on this 2-core EPYC VM its clock took tens of ms to
+    // come back, and 2-thread kernels timed cold ran up to 4x slower than in a model, so
+    // single-threaded configs won. 50 ms of untimed calls first removed that.
+    m.warmup_ms = 50;
   }
   return m;
 }

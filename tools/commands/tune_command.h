@@ -5,8 +5,10 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <ostream>
 #include <string>
+#include <string_view>
 
 #include "tuner/measure.h"
 
@@ -26,9 +28,10 @@ struct TuneCommandOptions {
   int threads = 0;  // kernel parallel width during measurement; 0: all cores
   int repeat = 3;
   int min_repeat_ms = 20;
-  // Time every call from flushed caches (one call per repeat, min_repeat_ms unused), as a layer
-  // runs inside a model whose other layers evicted its weights; false: back-to-back calls (hot).
-  bool cold_cache = false;
+  // kNone: back-to-back calls (hot). Else every timed call starts with this evicted (one call per
+  // repeat, min_repeat_ms unused), as a layer runs inside a model whose other layers evicted its
+  // weights (kWeights) or everything (kAll).
+  tuner::CacheFlush cache_flush = tuner::CacheFlush::kNone;
   double run_timeout_s = 10;
   double build_timeout_s = 20;
   bool transfer = true;  // warm the xgb model from other shapes of the template
@@ -50,6 +53,10 @@ uint64_t SeedOf(const TuneCommandOptions& options);
 // The device key local results are filed under: --device-key, else (with --threads N)
 // "local-<cpu>-Nt"; empty: the local runner's default ("local-<cpu>").
 std::string LocalTuneDeviceKey(const TuneCommandOptions& options);
+// --timing's values: hot (kNone), cold (kAll), weights (kWeights); and the name of one.
+const std::map<std::string, tuner::CacheFlush>& TimingChoices();
+std::string_view TimingName(tuner::CacheFlush flush);
+
 // The measure options the flags set (--repeat, --min-repeat-ms, --timing, timeouts, --threads) and
 // the seed.
 tuner::MeasureOptions MeasureOptionsOf(const TuneCommandOptions& options);

@@ -21,11 +21,12 @@ absl::StatusOr<std::optional<TunedSchedule>> BestSchedule(const tuner::Task& tas
                            ? tuner::LocalDeviceKey(topi::DetectHostCpu().model)
                            : lookup.device_key;
   // A kernel built alone is timed as `tunefarm tune` times it, from warm caches; a kernel only a
-  // model's tuning measured (from cold caches) still has its best config.
-  absl::StatusOr<std::optional<tuner::Record>> best =
-      (*store)->Best({task.key(), task.target(), device, std::nullopt, /*cold_cache=*/false});
-  if (best.ok() && !best->has_value()) {
-    best = (*store)->Best({task.key(), task.target(), device, std::nullopt, /*cold_cache=*/true});
+  // model's tuning measured (with its weights or every cache flushed) still has its best config.
+  absl::StatusOr<std::optional<tuner::Record>> best = std::optional<tuner::Record>();
+  for (tuner::CacheFlush flush :
+       {tuner::CacheFlush::kNone, tuner::CacheFlush::kWeights, tuner::CacheFlush::kAll}) {
+    best = (*store)->Best({task.key(), task.target(), device, std::nullopt, flush});
+    if (!best.ok() || best->has_value()) break;
   }
   if (!best.ok()) return best.status();
   if (!best->has_value()) return std::optional<TunedSchedule>();

@@ -181,7 +181,7 @@ absl::StatusOr<json> RecordJson(tuner::RecordStore& store, int64_t id) {
       {"build_seconds", r.build_seconds},
       {"built_by", r.built_by},
       {"measured_by", r.measured_by},
-      {"cold_cache", r.cold_cache},
+      {"cache_flush", runtime::measure::CacheFlushName(r.cache_flush)},
       {"timestamp_ms", r.timestamp_ms},
       {"tunefarm_version", r.tunefarm_version},
       {"job_id", r.job_id},

@@ -52,11 +52,11 @@ json DefaultRecord(tuner::RecordStore& store, const tuner::BestQuery& query, con
 
 json DefaultConfigRecord(tuner::RecordStore& store, const std::string& workload_key,
                          const std::string& target, const std::string& device_key,
-                         bool cold_cache) {
+                         tuner::CacheFlush cache_flush) {
   std::optional<DefaultOf> def = DefaultConfig(workload_key, target);
   if (!def) return nullptr;
   absl::StatusOr<std::optional<double>> flops = store.WorkloadFlops(workload_key);
-  return DefaultRecord(store, {workload_key, target, device_key, std::nullopt, cold_cache}, *def,
+  return DefaultRecord(store, {workload_key, target, device_key, std::nullopt, cache_flush}, *def,
                        flops.ok() ? *flops : std::nullopt);
 }
 
@@ -79,7 +79,7 @@ absl::StatusOr<json> LeaderboardJson(tuner::RecordStore& store) {
       json def =
           it->second
               ? DefaultRecord(store,
-                              {r.workload_key, r.target, r.device_key, std::nullopt, r.cold_cache},
+                              {r.workload_key, r.target, r.device_key, std::nullopt, r.cache_flush},
                               *it->second, w.flops)
               : json(nullptr);
       json speedup = nullptr;

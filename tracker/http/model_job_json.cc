@@ -61,6 +61,7 @@ json ModelJobJson(const ModelJobStatus& job, int64_t now_ms) {
       {"device_key", job.device_key},
       {"trials", job.trials},
       {"trials_done", job.trials_done},
+      {"cache_flush", runtime::measure::CacheFlushName(job.cache_flush)},
       {"progress", job.trials > 0 ? std::min(1.0, double(job.trials_done) / job.trials) : 0.0},
       {"elapsed_seconds", std::max<int64_t>(0, end_ms - job.created_ms) / 1000.0},
       {"estimated_seconds", Positive(job.estimated_seconds)},
@@ -152,9 +153,10 @@ absl::StatusOr<json> ModelJobDetailJson(const ModelJobManager& model_jobs,
         t.job_id.empty() ? std::vector<tuner::Record>() : store.JobHistory(t.job_id);
     if (!history.ok()) return history.status();
     // The default as the task's job timed it; before its first result, as model jobs time.
-    const bool cold_cache = history->empty() || history->front().cold_cache;
+    const tuner::CacheFlush flush =
+        history->empty() ? job->cache_flush : history->front().cache_flush;
     doc["tasks"][i]["default"] =
-        DefaultConfigRecord(store, t.workload_key, job->target, job->device_key, cold_cache);
+        DefaultConfigRecord(store, t.workload_key, job->target, job->device_key, flush);
     for (const tuner::Record& r : *history) {
       const double s = r.error_kind == tuner::ErrorKind::kOk
                            ? tuner::MedianSeconds(r.repeat_seconds).value_or(0)

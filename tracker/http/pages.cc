@@ -54,6 +54,13 @@ std::string Duration(const json& v) {
   return absl::StrCat(s / 3600, " h ", s % 3600 / 60, " min");
 }
 
+// How a record was timed (its "cache_flush"), for the record page.
+std::string CachesText(const std::string& cache_flush) {
+  if (cache_flush == "all") return "every cache flushed before every call";
+  if (cache_flush == "weights") return "weights evicted before every call, input warm";
+  return "warm, back-to-back calls";
+}
+
 std::string Link(const std::string& href, const std::string& text) {
   return absl::StrCat("<a href=\"", HtmlEscape(href), "\">", HtmlEscape(text), "</a>");
 }
@@ -307,8 +314,7 @@ std::string RecordFragment(const json& r) {
       "</td></tr><tr><th>GFLOPS</th><td>", E(r["gflops"]), "</td></tr><tr><th>build</th><td>",
       Seconds(r["build_seconds"]), "</td></tr><tr><th>built by</th><td>", E(r["built_by"]),
       "</td></tr><tr><th>measured by</th><td>", E(r["measured_by"]),
-      "</td></tr><tr><th>caches</th><td>",
-      r.value("cold_cache", false) ? "flushed before every call" : "warm",
+      "</td></tr><tr><th>caches</th><td>", CachesText(r.value("cache_flush", "none")),
       "</td></tr><tr><th>job</th><td>",
       r["job_id"].get<std::string>().empty()
           ? std::string("–")

@@ -40,6 +40,7 @@ v1::ModelJob ModelJobStatusToProto(const ModelJobStatus& s) {
   p.set_device_key(s.device_key);
   p.set_trials(s.trials);
   p.set_trials_done(s.trials_done);
+  p.set_cache_flush(static_cast<v1::CacheFlush>(proto_mapping::CacheFlushToProto(s.cache_flush)));
   p.set_estimated_seconds(s.estimated_seconds);
   p.set_message(s.message);
   p.set_created_ms(s.created_ms);
@@ -93,6 +94,10 @@ ModelJobStatus ModelJobStatusFromProto(const v1::ModelJob& p) {
   s.device_key = p.device_key();
   s.trials = p.trials();
   s.trials_done = p.trials_done();
+  // A newer tracker's timing this client does not know shows as every cache flushed, not warm.
+  absl::StatusOr<tuner::CacheFlush> flush =
+      proto_mapping::CacheFlushFromProto(p.cache_flush(), "model_job.cache_flush");
+  s.cache_flush = flush.ok() ? *flush : tuner::CacheFlush::kAll;
   s.estimated_seconds = p.estimated_seconds();
   s.message = p.message();
   s.created_ms = p.created_ms();

@@ -110,7 +110,8 @@ v1::Record RecordToProto(const tuner::Record& r, double flops) {
   p.set_build_seconds(r.build_seconds);
   p.set_measured_by(r.measured_by);
   p.set_built_by(r.built_by);
-  p.set_cold_cache(r.cold_cache);
+  p.set_cache_flush(static_cast<v1::CacheFlush>(proto_mapping::CacheFlushToProto(r.cache_flush)));
+  p.set_cold_cache(r.cache_flush != tuner::CacheFlush::kNone);
   p.set_timestamp_ms(r.timestamp_ms);
   p.set_tunefarm_version(r.tunefarm_version);
   p.set_job_id(r.job_id);
@@ -346,7 +347,14 @@ tuner::Record RecordFromProto(const v1::Record& p) {
   r.build_seconds = p.build_seconds();
   r.measured_by = p.measured_by();
   r.built_by = p.built_by();
-  r.cold_cache = p.cold_cache();
+  // A tracker older than cache_flush said cold_cache for every cache flushed; a newer one's unknown
+  // timing shows as that too, rather than as warm.
+  absl::StatusOr<tuner::CacheFlush> flush =
+      proto_mapping::CacheFlushFromProto(p.cache_flush(), "record.cache_flush");
+  r.cache_flush = flush.ok() ? *flush : tuner::CacheFlush::kAll;
+  if (r.cache_flush == tuner::CacheFlush::kNone && p.cold_cache()) {
+    r.cache_flush = tuner::CacheFlush::kAll;
+  }
   r.timestamp_ms = p.timestamp_ms();
   r.tunefarm_version = p.tunefarm_version();
   r.job_id = p.job_id();

@@ -270,22 +270,23 @@ grpc::Status TrackerService::ListRecords(grpc::ServerContext* context,
     const std::string key = workload->Key();
     // The store answers per (target, device key); without both, the pairs that have a best
     // record are the ones asked about.
-    std::vector<std::tuple<std::string, std::string, bool>> tasks;  // and the timing
+    std::vector<std::tuple<std::string, std::string, tuner::CacheFlush>> tasks;  // and timing
     if (!request->target().empty() && !request->device_key().empty()) {
-      for (bool cold_cache : {false, true}) {
-        tasks.emplace_back(request->target(), request->device_key(), cold_cache);
+      for (tuner::CacheFlush flush :
+           {tuner::CacheFlush::kNone, tuner::CacheFlush::kAll, tuner::CacheFlush::kWeights}) {
+        tasks.emplace_back(request->target(), request->device_key(), flush);
       }
     } else {
       auto best = store_->BestPerDevice(key, request->target());
       if (!best.ok()) return ToGrpcStatus(best.status());
       for (const tuner::Record& r : *best) {
         if (request->device_key().empty() || r.device_key == request->device_key()) {
-          tasks.emplace_back(r.target, r.device_key, r.cold_cache);
+          tasks.emplace_back(r.target, r.device_key, r.cache_flush);
         }
       }
     }
-    for (const auto& [target, device_key, cold_cache] : tasks) {
-      auto task = store_->TaskRecords(key, target, device_key, cold_cache);
+    for (const auto& [target, device_key, flush] : tasks) {
+      auto task = store_->TaskRecords(key, target, device_key, flush);
       if (!task.ok()) return ToGrpcStatus(task.status());
       records.insert(records.end(), task->begin(), task->end());
     }

@@ -20,7 +20,7 @@ void AddTransferSources(const Task& task, const StrategyOptions& o, StrategyBund
   if (o.transfer_from == nullptr || !o.make_task) return;
   absl::StatusOr<std::vector<Record>> records =
       o.transfer_from->TemplateRecords(task.workload().template_name, task.target(), task.key(),
-                                       o.transfer_cold_cache, o.transfer_limit);
+                                       o.transfer_cache_flush, o.transfer_limit);
   if (!records.ok()) {
     spdlog::warn("transfer: cannot read records: {}", std::string(records.status().message()));
     return;

@@ -25,8 +25,8 @@ struct StrategyOptions {
   // tasks (their spaces parse the configs, their loop nests give the features).
   RecordStore* transfer_from = nullptr;
   std::function<absl::StatusOr<std::unique_ptr<Task>>(const Workload&)> make_task;
-  int transfer_limit = 400;          // newest records read
-  bool transfer_cold_cache = false;  // read records timed this way (Record::cold_cache)
+  int transfer_limit = 400;                             // newest records read
+  CacheFlush transfer_cache_flush = CacheFlush::kNone;  // read records timed this way (Record)
   bool knob_features_only = false;
 };
 

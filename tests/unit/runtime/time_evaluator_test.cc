@@ -96,6 +96,45 @@ TEST(TimeEvaluatorTest, FlushCacheStillCountsCallsTheSameWay) {
   EXPECT_GT(CacheFlushBytes(), size_t{1} << 20);
 }
 
+TEST(TimeEvaluatorTest, WarmupMsCallsUntilThatLongHasPassedAndTimesNoneOfThem) {
+  FakeTime time;
+  TimeEvaluatorOptions o = time.Options();
+  o.repeat = 2;
+  o.number = 3;
+  o.warmup_ms = 10;  // ten 1 ms calls after the one warm-up call
+  absl::StatusOr<std::vector<double>> samples = TimeFunction(time.Fn(), o);
+  ASSERT_TRUE(samples.ok()) << samples.status();
+  EXPECT_EQ(time.calls, 1 + 10 + 2 * 3);
+  EXPECT_THAT(*samples, Each(DoubleNear(0.001, 1e-12)));
+
+  o.warmup_ms = -1;
+  EXPECT_THAT(std::string(TimeFunction(time.Fn(), o).status().message()), HasSubstr("warmup_ms"));
+}
+
+// Evicting writes dirty lines back: the memory keeps what was written, whatever its alignment.
+TEST(TimeEvaluatorTest, EvictedMemoryKeepsItsContents) {
+  std::vector<float> weights(100'003);
+  for (size_t i = 0; i < weights.size(); ++i) weights[i] = static_cast<float>(i) * 0.5f;
+  FakeTime time;
+  TimeEvaluatorOptions o = time.Options();
+  o.repeat = 3;
+  o.evict = {{weights.data() + 1, (weights.size() - 2) * sizeof(float)}, {weights.data(), 0}};
+  double sum = 0;
+  absl::StatusOr<std::vector<double>> samples = TimeFunction(
+      [&] {
+        time.now += time.call_seconds;
+        ++time.calls;
+        sum = 0;
+        for (float w : weights) sum += w;
+        return absl::OkStatus();
+      },
+      o);
+  ASSERT_TRUE(samples.ok()) << samples.status();
+  EXPECT_EQ(time.calls, 1 + 3);
+  for (size_t i = 0; i < weights.size(); ++i) ASSERT_EQ(weights[i], static_cast<float>(i) * 0.5f);
+  EXPECT_EQ(sum, 0.5 * (100'002.0 * 100'003.0 / 2));
+}
+
 TEST(TimeEvaluatorTest, TheFirstErrorStopsTheMeasurement) {
   int calls = 0;
   TimeEvaluatorOptions o;

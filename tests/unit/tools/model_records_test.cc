@@ -39,7 +39,8 @@ const fs::path kCase = "/usr/share/libonnx-testdata/data/node/test_conv_with_str
 constexpr const char* kWorkload = "conv2d:1,1,7,5,1,3,3,2,1:float32";
 
 void AddRecord(const std::string& db, const std::string& workload, const std::string& config,
-               std::vector<double> repeat_seconds, bool cold_cache = false) {
+               std::vector<double> repeat_seconds,
+               tuner::CacheFlush cache_flush = tuner::CacheFlush::kNone) {
   auto store = tuner::RecordStore::Open(db);
   ASSERT_TRUE(store.ok()) << store.status();
   tuner::Record r;
@@ -49,7 +50,7 @@ void AddRecord(const std::string& db, const std::string& workload, const std::st
   r.config_json = config;
   r.repeat_seconds = std::move(repeat_seconds);
   r.measured_by = "local";
-  r.cold_cache = cold_cache;
+  r.cache_flush = cache_flush;
   ASSERT_TRUE((*store)->Insert(r).ok());
 }
 
@@ -247,7 +248,7 @@ TEST(ModelRecordsTest, TheBuildRunsTheAlgorithmWhoseBestRecordIsFaster) {
   fs::remove(db);
 }
 
-TEST(ModelRecordsTest, ColdCacheRecordsAreUsedWhereThereAreAnyAndNeverRacedAgainstWarmOnes) {
+TEST(ModelRecordsTest, TheTimingClosestToAModelIsUsedAndNeverRacedAgainstAnother) {
   const std::string model = ChainedConvsModel();
   const std::vector<std::string> keys = TaskKeys(model);
   ASSERT_EQ(keys.size(), 2u);
@@ -263,19 +264,29 @@ TEST(ModelRecordsTest, ColdCacheRecordsAreUsedWhereThereAreAnyAndNeverRacedAgain
     EXPECT_EQ(RunModelBuildCommand(b, out, err), 0) << err.str();
     return out.str();
   };
+  constexpr tuner::CacheFlush kAll = tuner::CacheFlush::kAll;
+  constexpr tuner::CacheFlush kWeights = tuner::CacheFlush::kWeights;
   // A kernel tuning's warm record is the fastest, but the model's tuning timed both algorithms
-  // cold: those decide, and Winograd is faster cold.
+  // with every cache flushed: those decide, and Winograd is faster so.
   fs::remove(db);
   AddRecord(db, keys[1], TunedConfigJson(keys[1]), {0.0001});
-  AddRecord(db, keys[1], TunedConfigJson(keys[1]), {0.0006}, /*cold_cache=*/true);
-  AddRecord(db, winograd_key, WinogradConfigJson(keys[1], 2), {0.0004}, /*cold_cache=*/true);
+  AddRecord(db, keys[1], TunedConfigJson(keys[1]), {0.0006}, kAll);
+  AddRecord(db, winograd_key, WinogradConfigJson(keys[1], 2), {0.0004}, kAll);
   const std::string cold = build();
   EXPECT_THAT(cold, HasSubstr(absl::StrCat("tuned ", winograd_key, ": 0.400 ms (1 groups)")));
+
+  // Timed with the weights evicted as well: that timing (a layer's inside a model) decides over
+  // the other two, and there the direct conv is faster.
+  AddRecord(db, keys[1], TunedConfigJson(keys[1]), {0.0003}, kWeights);
+  AddRecord(db, winograd_key, WinogradConfigJson(keys[1], 2), {0.0005}, kWeights);
+  const std::string weights = build();
+  EXPECT_THAT(weights, HasSubstr(absl::StrCat("tuned ", keys[1], ": 0.300 ms (1 groups)")));
+  EXPECT_THAT(weights, ::testing::Not(HasSubstr("conv2d_winograd_nchwc")));
 
   // Winograd timed warm only, the direct conv cold: the times do not compare, and the rule
   // (direct, for this conv's 8x8 rows) runs the direct conv with its cold record.
   fs::remove(db);
-  AddRecord(db, keys[1], TunedConfigJson(keys[1]), {0.0006}, /*cold_cache=*/true);
+  AddRecord(db, keys[1], TunedConfigJson(keys[1]), {0.0006}, kAll);
   AddRecord(db, winograd_key, WinogradConfigJson(keys[1], 2), {0.00005});
   const std::string mixed = build();
   EXPECT_THAT(mixed, HasSubstr(absl::StrCat("tuned ", keys[1], ": 0.600 ms (1 groups)")));

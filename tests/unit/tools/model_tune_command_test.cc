@@ -58,7 +58,7 @@ TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUs
   std::ostringstream out, err;
   ASSERT_EQ(RunModelTuneCommand(Options(model, db), nullptr, out, err), 0) << err.str();
   EXPECT_THAT(out.str(), HasSubstr("3 tasks, 12 trials"));
-  EXPECT_THAT(out.str(), HasSubstr("warm caches"));
+  EXPECT_THAT(out.str(), HasSubstr("weights timing"));
   EXPECT_THAT(out.str(), HasSubstr("trials=12 tuned_kernels_ms="));
   // The 3x3 conv runs twice per inference: one layer of weight 2, a task for each algorithm.
   EXPECT_THAT(out.str(), ::testing::ContainsRegex(" 0 +2 +[0-9]+ +[0-9.]+ ms +\\*? +conv2d_nchwc:"
@@ -79,10 +79,13 @@ TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUs
   int64_t total = 0;
   for (const auto& [kind, n] : *counts) total += n;
   EXPECT_EQ(total, 12);
-  // Timed back to back by default, as a kernel is, and the records say so.
+  // Timed by default as layers run in a model, the weights evicted before each call, and the
+  // records say so.
   auto history = (*store)->JobHistory("");
   ASSERT_TRUE(history.ok());
-  for (const tuner::Record& r : *history) EXPECT_FALSE(r.cold_cache) << r.workload_key;
+  for (const tuner::Record& r : *history) {
+    EXPECT_EQ(r.cache_flush, tuner::CacheFlush::kWeights) << r.workload_key;
+  }
 
   ModelCompileOptions build;
   build.db = db;
@@ -104,39 +107,44 @@ TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUs
   EXPECT_EQ(after, 24);
 }
 
-TEST(ModelTuneCommandTest, TimingColdFlushesBeforeEveryCallAndKeepsItsRecordsApart) {
-  TuneCommandOptions cold_flags;
-  cold_flags.cold_cache = true;  // --timing cold
-  const tuner::MeasureOptions cold = MeasureOptionsOf(cold_flags);
-  EXPECT_EQ(cold.number, 1);
-  EXPECT_EQ(cold.min_repeat_ms, 0) << "else the evaluator raises number and times warm again";
-  EXPECT_TRUE(cold.flush_cache);
-  EXPECT_TRUE(runtime::measure::TimesColdCaches(cold));
+TEST(ModelTuneCommandTest, EachTimingEvictsBeforeEveryCallAndKeepsItsRecordsApart) {
+  for (tuner::CacheFlush flush : {tuner::CacheFlush::kWeights, tuner::CacheFlush::kAll}) {
+    TuneCommandOptions flags;
+    flags.cache_flush = flush;  // --timing weights | cold
+    const tuner::MeasureOptions m = MeasureOptionsOf(flags);
+    EXPECT_EQ(m.number, 1);
+    EXPECT_EQ(m.min_repeat_ms, 0) << "else the evaluator raises number and times warm again";
+    EXPECT_EQ(m.cache_flush, flush);
+    EXPECT_GT(m.warmup_ms, 0) << "an idle CPU's clock ramps up while one call is timed";
+    EXPECT_EQ(runtime::measure::TimedFlush(m), flush);
+  }
   const tuner::MeasureOptions hot = MeasureOptionsOf(TuneCommandOptions());
-  EXPECT_FALSE(hot.flush_cache);
-  EXPECT_FALSE(runtime::measure::TimesColdCaches(hot));
+  EXPECT_EQ(hot.cache_flush, tuner::CacheFlush::kNone);
+  EXPECT_EQ(runtime::measure::TimedFlush(hot), tuner::CacheFlush::kNone);
 
-  // A warm run of the same model on the same database measures its own records: the cold ones
-  // are not resumed from.
+  // Runs of the same model on the same database, timed three ways, each measure their own
+  // records: none resumes from another timing's.
   const std::string model = SmallCnn();
   const std::string db = (std::filesystem::path(::testing::TempDir()) / "timings.db").string();
   std::filesystem::remove(db);
   ModelTuneOptions o = Options(model, db);
   o.tune.trials = 3;
-  o.tune.cold_cache = true;
-  std::ostringstream out, err;
-  ASSERT_EQ(RunModelTuneCommand(o, nullptr, out, err), 0) << err.str();
-  EXPECT_THAT(out.str(), HasSubstr("cold caches"));
-  o.tune.cold_cache = false;
-  std::ostringstream warm_out, warm_err;
-  ASSERT_EQ(RunModelTuneCommand(o, nullptr, warm_out, warm_err), 0) << warm_err.str();
-  EXPECT_THAT(warm_out.str(), HasSubstr("warm caches"));
+  const tuner::CacheFlush order[] = {tuner::CacheFlush::kWeights, tuner::CacheFlush::kAll,
+                                     tuner::CacheFlush::kNone};
+  for (tuner::CacheFlush flush : order) {
+    o.tune.cache_flush = flush;
+    std::ostringstream out, err;
+    ASSERT_EQ(RunModelTuneCommand(o, nullptr, out, err), 0) << err.str();
+    EXPECT_THAT(out.str(), HasSubstr(std::string(TimingName(flush)) + " timing"));
+  }
   auto store = tuner::RecordStore::Open(db);
   ASSERT_TRUE(store.ok());
   auto history = (*store)->JobHistory("");
   ASSERT_TRUE(history.ok());
-  ASSERT_EQ(history->size(), 6u);
-  for (size_t i = 0; i < history->size(); ++i) EXPECT_EQ((*history)[i].cold_cache, i < 3) << i;
+  ASSERT_EQ(history->size(), 9u);
+  for (size_t i = 0; i < history->size(); ++i) {
+    EXPECT_EQ((*history)[i].cache_flush, order[i / 3]) << i;
+  }
 }
 
 TEST(ModelTuneCommandTest, BadInputIsRefusedWithOneLine) {

@@ -27,7 +27,8 @@ JobSpec FullSpec() {
   s.measure.repeat = 4;
   s.measure.min_repeat_ms = 9;
   s.measure.cooldown_ms = 2;
-  s.measure.flush_cache = true;
+  s.measure.cache_flush = tuner::CacheFlush::kWeights;
+  s.measure.warmup_ms = 50;
   s.measure.build_timeout_s = 3.5;
   s.measure.run_timeout_s = 4.25;
   s.measure.check_correctness = false;
@@ -57,7 +58,8 @@ void ExpectSameSpec(const JobSpec& a, const JobSpec& b) {
   EXPECT_EQ(a.measure.repeat, b.measure.repeat);
   EXPECT_EQ(a.measure.min_repeat_ms, b.measure.min_repeat_ms);
   EXPECT_EQ(a.measure.cooldown_ms, b.measure.cooldown_ms);
-  EXPECT_EQ(a.measure.flush_cache, b.measure.flush_cache);
+  EXPECT_EQ(a.measure.cache_flush, b.measure.cache_flush);
+  EXPECT_EQ(a.measure.warmup_ms, b.measure.warmup_ms);
   EXPECT_EQ(a.measure.build_timeout_s, b.measure.build_timeout_s);
   EXPECT_EQ(a.measure.run_timeout_s, b.measure.run_timeout_s);
   EXPECT_EQ(a.measure.check_correctness, b.measure.check_correctness);
@@ -118,6 +120,9 @@ TEST(JobSpecJsonTest, BadTypesNameTheField) {
            Case{R"({"measure": {"repeat": "x"}})", "'measure.repeat'"},
            Case{R"({"measure": {"rtol": "x"}})", "'measure.rtol'"},
            Case{R"({"measure": {"flush_cache": "yes"}})", "'measure.flush_cache'"},
+           Case{R"({"measure": {"cache_flush": "lukewarm"}})", "'measure.cache_flush'"},
+           Case{R"({"measure": {"cache_flush": 1}})", "'measure.cache_flush'"},
+           Case{R"({"measure": {"warmup_ms": -1}})", "measure.warmup_ms"},
        }) {
     absl::StatusOr<JobSpec> spec = JobSpecFromJson(c.json);
     ASSERT_FALSE(spec.ok()) << c.json;
@@ -136,6 +141,16 @@ TEST(JobSpecJsonTest, StoredMeasureNumbersOutOfRangeAreRefused) {
   EXPECT_EQ(spec.status().message(),
             "job spec: measure.run_timeout_s must be a finite number in (0, 86400] s, got 1e+300");
   EXPECT_FALSE(JobSpecFromJson(R"({"measure": {"cooldown_ms": 100000000}})").ok());
+}
+
+// A spec stored before cache_flush said flush_cache: true for every cache flushed; the job resumes
+// timing that way, and its records stay apart from the weights-only ones.
+TEST(JobSpecJsonTest, StoredFlushCacheIsEveryCacheFlushed) {
+  absl::StatusOr<JobSpec> spec =
+      JobSpecFromJson(R"({"measure": {"number": 1, "min_repeat_ms": 0, "flush_cache": true}})");
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  EXPECT_EQ(spec->measure.cache_flush, tuner::CacheFlush::kAll);
+  EXPECT_EQ(runtime::measure::TimedFlush(spec->measure), tuner::CacheFlush::kAll);
 }
 
 TEST(JobStateTest, NamesRoundTrip) {

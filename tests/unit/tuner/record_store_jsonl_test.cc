@@ -22,7 +22,7 @@ TEST(RecordStoreJsonlTest, ImportOfExportIsByteIdentical) {
   Record odd = SampleRecord({0.1, 1e-9, 3.0000000000000004}, ErrorKind::kRuntimeError);
   odd.error_message = "segfault at \"0x0\"\nline two \xc3\xa9";
   odd.job_id = "";
-  odd.cold_cache = true;
+  odd.cache_flush = CacheFlush::kWeights;
   ASSERT_TRUE((*source)->InsertBatch({SampleRecord({0.5, 0.25}), odd, SampleRecord({})}).ok());
   std::string exported = Export(**source);
   EXPECT_EQ(std::count(exported.begin(), exported.end(), '\n'), 3);
@@ -60,6 +60,42 @@ TEST(RecordStoreJsonlTest, BadLineNamesItsNumberAndStoresNothing) {
         << result.status().message();
     EXPECT_EQ(Export(**store), before);
   }
+}
+
+// Exports of the version before cache_flush said "cold_cache": true for a record timed with every
+// cache flushed; a cache_flush this build does not know is refused by line.
+TEST(RecordStoreJsonlTest, OlderColdCacheLinesImportAsEveryCacheFlushed) {
+  auto source = RecordStore::Open(FreshDbPath("cold_cache_src"));
+  ASSERT_TRUE(source.ok()) << source.status();
+  ASSERT_TRUE((*source)->Insert(SampleRecord({1.0})).ok());
+  const std::string exported = Export(**source);
+  const std::string line = exported.substr(0, exported.size() - 1);
+  const size_t at = line.find(R"("cache_flush":"none")");
+  ASSERT_NE(at, std::string::npos) << line;
+  const std::string older = line.substr(0, at) + R"("cold_cache":true)" +
+                            line.substr(at + std::string(R"("cache_flush":"none")").size());
+
+  auto dest = RecordStore::Open(FreshDbPath("cold_cache_dst"));
+  ASSERT_TRUE(dest.ok()) << dest.status();
+  std::istringstream in(older + "\n");
+  ASSERT_TRUE((*dest)->ImportJsonLines(in).ok());
+  auto rows = (*dest)->TaskRecords(SampleRecord({1.0}).workload_key, SampleRecord({1.0}).target,
+                                   SampleRecord({1.0}).device_key, CacheFlush::kAll);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_EQ(rows->size(), 1u);
+
+  const std::string unknown = line.substr(0, at) + R"("cache_flush":"lukewarm")" +
+                              line.substr(at + std::string(R"("cache_flush":"none")").size());
+  std::istringstream bad(line + "\n" + unknown + "\n");
+  auto refused = (*dest)->ImportJsonLines(bad);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("line 2"), std::string::npos)
+      << refused.status().message();
+  EXPECT_NE(refused.status().message().find("cache_flush"), std::string::npos)
+      << refused.status().message();
+  auto count = (*dest)->RecordCount();
+  ASSERT_TRUE(count.ok());
+  EXPECT_EQ(*count, 1);
 }
 
 // Hostile lines from the reliability issue: a config nested 100,000 deep crashed the import

@@ -26,7 +26,7 @@ TEST(RecordStoreQueriesTest, TaskRecordsAreThoseOfOneWorkloadTargetAndDevice) {
   Record c = With(SampleRecord({1.0}), "matmul:16,16,16:float32", "dev-a", {1.0});
   Record d = With(SampleRecord({1.0}), "matmul:8,8,8:float32", "dev-a", {4.0});
   ASSERT_TRUE((*store)->InsertBatch({a, b, c, d}).ok());
-  auto rows = (*store)->TaskRecords("matmul:8,8,8:float32", "llvm", "dev-a", false);
+  auto rows = (*store)->TaskRecords("matmul:8,8,8:float32", "llvm", "dev-a", CacheFlush::kNone);
   ASSERT_TRUE(rows.ok()) << rows.status();
   ASSERT_EQ(rows->size(), 2u);
   EXPECT_EQ((*rows)[0], a);
@@ -43,12 +43,14 @@ TEST(RecordStoreQueriesTest, TemplateRecordsMatchTheTemplateNameExactlyAndExclud
   Record lookalike = With(SampleRecord({1.0}), "matmulX:8,8,8:float32", "d", {1.0});
   Record dense = With(SampleRecord({1.0}), "dense:8,8,8:float32", "d", {1.0});
   ASSERT_TRUE((*store)->InsertBatch({own, other, lookalike, dense, newer}).ok());
-  auto rows = (*store)->TemplateRecords("matmul", "llvm", "matmul:8,8,8:float32", false, 10);
+  auto rows =
+      (*store)->TemplateRecords("matmul", "llvm", "matmul:8,8,8:float32", CacheFlush::kNone, 10);
   ASSERT_TRUE(rows.ok()) << rows.status();
   ASSERT_EQ(rows->size(), 2u);
   EXPECT_EQ((*rows)[0], newer);  // newest first
   EXPECT_EQ((*rows)[1], other);
-  auto limited = (*store)->TemplateRecords("matmul", "llvm", "matmul:8,8,8:float32", false, 1);
+  auto limited =
+      (*store)->TemplateRecords("matmul", "llvm", "matmul:8,8,8:float32", CacheFlush::kNone, 1);
   ASSERT_TRUE(limited.ok());
   EXPECT_EQ(limited->size(), 1u);
 }
@@ -72,58 +74,59 @@ TEST(RecordStoreQueriesTest, BestPerDeviceGivesTheFastestOkRecordOfEachDevice) {
   EXPECT_TRUE(other_target->empty());
 }
 
-TEST(RecordStoreQueriesTest, RecordsTimedFromColdCachesAreNeverComparedWithWarmOnes) {
-  auto store = RecordStore::Open(FreshDbPath("cold_cache"));
+TEST(RecordStoreQueriesTest, RecordsTimedDifferentlyAreNeverComparedWithEachOther) {
+  auto store = RecordStore::Open(FreshDbPath("cache_flush"));
   ASSERT_TRUE(store.ok()) << store.status();
   const std::string key = "matmul:8,8,8:float32";
-  // Warm times are the faster ones: any query that mixed the two would return the warm record.
+  // Warm times are the fastest and every-cache-flushed the slowest: a query that mixed timings
+  // would return a record of another timing than it asked for.
   Record warm = With(SampleRecord({1.0}), key, "dev", {1.0});
+  Record weights = With(SampleRecord({1.0}), key, "dev", {2.0});
+  weights.cache_flush = CacheFlush::kWeights;
   Record cold = With(SampleRecord({1.0}), key, "dev", {3.0});
-  cold.cold_cache = true;
+  cold.cache_flush = CacheFlush::kAll;
   Record cold_other = With(SampleRecord({1.0}), "matmul:16,16,16:float32", "dev", {2.0});
-  cold_other.cold_cache = true;
-  ASSERT_TRUE((*store)->InsertBatch({warm, cold, cold_other}).ok());
+  cold_other.cache_flush = CacheFlush::kAll;
+  ASSERT_TRUE((*store)->InsertBatch({warm, weights, cold, cold_other}).ok());
 
-  auto cold_rows = (*store)->TaskRecords(key, "llvm", "dev", true);
-  ASSERT_TRUE(cold_rows.ok()) << cold_rows.status();
-  ASSERT_EQ(cold_rows->size(), 1u);
-  EXPECT_EQ(cold_rows->front(), cold);
-  auto warm_rows = (*store)->TaskRecords(key, "llvm", "dev", false);
-  ASSERT_TRUE(warm_rows.ok());
-  ASSERT_EQ(warm_rows->size(), 1u);
-  EXPECT_EQ(warm_rows->front(), warm);
-
-  auto best_cold = (*store)->Best({key, "llvm", "dev", std::nullopt, /*cold_cache=*/true});
-  ASSERT_TRUE(best_cold.ok() && best_cold->has_value());
-  EXPECT_EQ(**best_cold, cold);
-  auto best_warm = (*store)->Best({key, "llvm", "dev", std::nullopt, /*cold_cache=*/false});
-  ASSERT_TRUE(best_warm.ok() && best_warm->has_value());
-  EXPECT_EQ(**best_warm, warm);
+  for (const Record& want : {warm, weights, cold}) {
+    SCOPED_TRACE(std::string(runtime::measure::CacheFlushName(want.cache_flush)));
+    auto rows = (*store)->TaskRecords(key, "llvm", "dev", want.cache_flush);
+    ASSERT_TRUE(rows.ok()) << rows.status();
+    ASSERT_EQ(rows->size(), 1u);
+    EXPECT_EQ(rows->front(), want);
+    auto best = (*store)->Best({key, "llvm", "dev", std::nullopt, want.cache_flush});
+    ASSERT_TRUE(best.ok() && best->has_value());
+    EXPECT_EQ(**best, want);
+    auto with_default = (*store)->BestWithConfig(
+        {key, "llvm", "dev", std::nullopt, want.cache_flush}, want.config_json);
+    ASSERT_TRUE(with_default.ok() && with_default->has_value());
+    EXPECT_EQ((*with_default)->record, want);
+  }
 
   // Transfer learning reads other shapes timed the same way only.
-  auto template_cold = (*store)->TemplateRecords("matmul", "llvm", key, true, 10);
+  auto template_cold = (*store)->TemplateRecords("matmul", "llvm", key, CacheFlush::kAll, 10);
   ASSERT_TRUE(template_cold.ok());
   ASSERT_EQ(template_cold->size(), 1u);
   EXPECT_EQ(template_cold->front(), cold_other);
-  auto template_warm = (*store)->TemplateRecords("matmul", "llvm", key, false, 10);
-  ASSERT_TRUE(template_warm.ok());
-  EXPECT_TRUE(template_warm->empty());
+  for (CacheFlush other : {CacheFlush::kNone, CacheFlush::kWeights}) {
+    auto template_other = (*store)->TemplateRecords("matmul", "llvm", key, other, 10);
+    ASSERT_TRUE(template_other.ok());
+    EXPECT_TRUE(template_other->empty());
+  }
 
-  // The best per device is per timing as well: both show, fastest first.
+  // The best per device is per timing as well: all three show, fastest first.
   auto per_device = (*store)->BestPerDevice(key, "llvm");
   ASSERT_TRUE(per_device.ok());
-  ASSERT_EQ(per_device->size(), 2u);
+  ASSERT_EQ(per_device->size(), 3u);
   EXPECT_EQ((*per_device)[0], warm);
-  EXPECT_EQ((*per_device)[1], cold);
+  EXPECT_EQ((*per_device)[1], weights);
+  EXPECT_EQ((*per_device)[2], cold);
   auto with_ids = (*store)->BestPerDeviceWithIds(key);
   ASSERT_TRUE(with_ids.ok());
-  ASSERT_EQ(with_ids->size(), 2u);
-  EXPECT_TRUE((*with_ids)[1].record.cold_cache);
-
-  auto default_cold =
-      (*store)->BestWithConfig({key, "llvm", "dev", std::nullopt, true}, cold.config_json);
-  ASSERT_TRUE(default_cold.ok() && default_cold->has_value());
-  EXPECT_EQ((*default_cold)->record, cold);
+  ASSERT_EQ(with_ids->size(), 3u);
+  EXPECT_EQ((*with_ids)[1].record.cache_flush, CacheFlush::kWeights);
+  EXPECT_EQ((*with_ids)[2].record.cache_flush, CacheFlush::kAll);
 }
 
 TEST(RecordStoreQueriesTest, CostModelsAreStoredAsBytesAndReplaced) {

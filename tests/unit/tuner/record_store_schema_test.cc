@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
 #include "tests/unit/tuner/record_store_test_util.h"
 #include "tuner/record_store.h"
 
@@ -66,13 +67,47 @@ TEST(RecordStoreSchemaTest, RecordsOfAnOlderFileWereTimedFromWarmCaches) {
   }
   auto store = RecordStore::Open(path);
   ASSERT_TRUE(store.ok()) << store.status();
-  auto warm = (*store)->TaskRecords("matmul:8,8,8:float32", "llvm", "dev", false);
+  auto warm = (*store)->TaskRecords("matmul:8,8,8:float32", "llvm", "dev", CacheFlush::kNone);
   ASSERT_TRUE(warm.ok()) << warm.status();
   ASSERT_EQ(warm->size(), 1u);
-  EXPECT_FALSE(warm->front().cold_cache);
-  auto cold = (*store)->TaskRecords("matmul:8,8,8:float32", "llvm", "dev", true);
-  ASSERT_TRUE(cold.ok());
-  EXPECT_TRUE(cold->empty());
+  EXPECT_EQ(warm->front().cache_flush, CacheFlush::kNone);
+  for (CacheFlush flushed : {CacheFlush::kAll, CacheFlush::kWeights}) {
+    auto cold = (*store)->TaskRecords("matmul:8,8,8:float32", "llvm", "dev", flushed);
+    ASSERT_TRUE(cold.ok());
+    EXPECT_TRUE(cold->empty());
+  }
+}
+
+// Version 7 said cold_cache = 1 for a record timed with every cache flushed before each call.
+TEST(RecordStoreSchemaTest, ColdRecordsOfVersion7WereTimedWithEveryCacheFlushed) {
+  std::string path = FreshDbPath("migrate_cache_flush");
+  {
+    auto db = SqliteDb::Open(path);
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(MigrateSchema(*db, 7).ok());
+    for (int cold : {0, 1}) {
+      ASSERT_TRUE(
+          db->Exec(absl::StrCat("INSERT INTO records (workload_key, target, device_key, "
+                                "config_json, repeat_seconds_json, median_seconds, error_kind, "
+                                "error_message, build_seconds, measured_by, timestamp_ms, "
+                                "tunefarm_version, job_id, cold_cache) VALUES "
+                                "('matmul:8,8,8:float32', 'llvm', 'dev', '{}', '[0.5]', 0.5, 'ok', "
+                                "'', 0, 'local', 1, 'v', '', ",
+                                cold, ")"))
+              .ok());
+    }
+  }
+  auto store = RecordStore::Open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  for (CacheFlush flush : {CacheFlush::kNone, CacheFlush::kAll}) {
+    auto rows = (*store)->TaskRecords("matmul:8,8,8:float32", "llvm", "dev", flush);
+    ASSERT_TRUE(rows.ok()) << rows.status();
+    ASSERT_EQ(rows->size(), 1u);
+    EXPECT_EQ(rows->front().cache_flush, flush);
+  }
+  auto weights = (*store)->TaskRecords("matmul:8,8,8:float32", "llvm", "dev", CacheFlush::kWeights);
+  ASSERT_TRUE(weights.ok());
+  EXPECT_TRUE(weights->empty());
 }
 
 TEST(RecordStoreSchemaTest, RefusesANewerSchemaAndLeavesItAlone) {

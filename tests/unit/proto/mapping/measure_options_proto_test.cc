@@ -15,6 +15,7 @@
 namespace tunefarm::proto_mapping {
 namespace {
 
+using runtime::measure::CacheFlush;
 using runtime::measure::MeasureOptions;
 using ::testing::HasSubstr;
 
@@ -40,7 +41,8 @@ TEST(MeasureOptionsProtoTest, SetValuesPassThrough) {
   proto.set_repeat(5);
   proto.set_min_repeat_ms(7.5);
   proto.set_cooldown_ms(2);
-  proto.set_flush_cache(true);
+  proto.set_cache_flush(v1::CACHE_FLUSH_WEIGHTS);
+  proto.set_warmup_ms(50);
   proto.set_skip_correctness(true);
   proto.set_rtol(0.5);
   proto.set_atol(0.25);
@@ -55,7 +57,8 @@ TEST(MeasureOptionsProtoTest, SetValuesPassThrough) {
   EXPECT_EQ(o->repeat, 5);
   EXPECT_DOUBLE_EQ(o->min_repeat_ms, 7.5);
   EXPECT_DOUBLE_EQ(o->cooldown_ms, 2);
-  EXPECT_TRUE(o->flush_cache);
+  EXPECT_EQ(o->cache_flush, CacheFlush::kWeights);
+  EXPECT_DOUBLE_EQ(o->warmup_ms, 50);
   EXPECT_FALSE(o->check_correctness);
   EXPECT_DOUBLE_EQ(o->rtol, 0.5);
   EXPECT_DOUBLE_EQ(o->atol, 0.25);
@@ -66,6 +69,28 @@ TEST(MeasureOptionsProtoTest, SetValuesPassThrough) {
   EXPECT_EQ(o->seed, 9u);
 }
 
+// A client from before cache_flush sends flush_cache = true for every cache flushed; a value this
+// build does not know (a newer client) is refused, naming the field.
+TEST(MeasureOptionsProtoTest, CacheFlushOfOlderAndNewerClients) {
+  v1::MeasureOptions older;
+  older.set_flush_cache(true);
+  absl::StatusOr<MeasureOptions> o = MeasureOptionsFromProto(older);
+  ASSERT_TRUE(o.ok()) << o.status();
+  EXPECT_EQ(o->cache_flush, CacheFlush::kAll);
+  // What this build sends still reads right on an older worker, which knows flush_cache only.
+  MeasureOptions all;
+  all.cache_flush = CacheFlush::kAll;
+  EXPECT_TRUE(MeasureOptionsToProto(all).flush_cache());
+
+  v1::MeasureOptions newer;
+  newer.set_cache_flush(static_cast<v1::CacheFlush>(7));
+  o = MeasureOptionsFromProto(newer, "lease.measure.");
+  ASSERT_FALSE(o.ok());
+  EXPECT_EQ(o.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(o.status().message().find("lease.measure.cache_flush is 7"), std::string::npos)
+      << o.status().message();
+}
+
 // The tracker and the worker used to read these differently (a lease's min_repeat_ms of 0 was 0
 // on the worker and 20 on the tracker): now both sides go through this one pair.
 TEST(MeasureOptionsProtoTest, WhatIsSentIsWhatIsMeasured) {
@@ -74,7 +99,8 @@ TEST(MeasureOptionsProtoTest, WhatIsSentIsWhatIsMeasured) {
   sent.repeat = 7;
   sent.min_repeat_ms = 12.5;
   sent.cooldown_ms = 3;
-  sent.flush_cache = true;
+  sent.cache_flush = CacheFlush::kWeights;
+  sent.warmup_ms = 25;
   sent.check_correctness = false;
   sent.rtol = 0.01;
   sent.atol = 0.02;

@@ -76,6 +76,18 @@ TEST_F(CandidateMeasurerTest, ACorrectCandidateIsTimed) {
   r = measurer.Measure(q);
   EXPECT_EQ(r.status, ErrorKind::kOk) << r.message;
   EXPECT_EQ(r.repeat_seconds.size(), 2u);
+  // One call per repeat with the weights evicted (or every cache flushed) before each, after a
+  // warm-up: as a model's layers are timed.
+  for (CacheFlush flush : {CacheFlush::kWeights, CacheFlush::kAll}) {
+    MeasureRequest cold = Request(*good_);
+    cold.options.number = 1;
+    cold.options.repeat = 4;
+    cold.options.cache_flush = flush;
+    cold.options.warmup_ms = 5;
+    r = measurer.Measure(cold);
+    EXPECT_EQ(r.status, ErrorKind::kOk) << r.message;
+    EXPECT_EQ(r.repeat_seconds.size(), 4u);
+  }
 }
 
 TEST_F(CandidateMeasurerTest, AWrongCandidateNamesTheFirstMismatch) {

@@ -26,7 +26,8 @@ TEST(MeasureProtocolTest, RequestRoundTrip) {
   q.options.repeat = 7;
   q.options.min_repeat_ms = 2.5;
   q.options.cooldown_ms = 1;
-  q.options.flush_cache = true;
+  q.options.cache_flush = CacheFlush::kWeights;
+  q.options.warmup_ms = 50;
   q.options.check_correctness = false;
   q.options.rtol = 1e-5;
   q.options.atol = 0.125;

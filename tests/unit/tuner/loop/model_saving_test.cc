@@ -45,10 +45,10 @@ TEST(ModelSavingTest, TheModelOfARunLoadsBackFromTheDatabase) {
   auto saved_now = model->Save();
   ASSERT_TRUE(saved_now.ok()) << saved_now.status();
 
-  auto bytes = (*store)->GetModel(ModelScope(**task, "test-device", false));
+  auto bytes = (*store)->GetModel(ModelScope(**task, "test-device", CacheFlush::kNone));
   ASSERT_TRUE(bytes.ok()) << bytes.status();
   ASSERT_TRUE(bytes->has_value()) << "no model saved under "
-                                  << ModelScope(**task, "test-device", false);
+                                  << ModelScope(**task, "test-device", CacheFlush::kNone);
   EXPECT_EQ(**bytes, *saved_now);
   XgbCostModel loaded;
   ASSERT_TRUE(loaded.Load(**bytes).ok());

@@ -74,8 +74,9 @@ void ExpectEveryRecordUsable(const std::string& db, int64_t at_least) {
   EXPECT_GE(*count, at_least);
   auto task = CreateTask(*ParseWorkloadKey("matmul:48,48,48"), "llvm");
   ASSERT_TRUE(task.ok()) << task.status();
-  auto records = (*store)->TaskRecords((*task)->key(), (*task)->target(),
-                                       (*store)->JobHistory("")->front().device_key, false);
+  auto records =
+      (*store)->TaskRecords((*task)->key(), (*task)->target(),
+                            (*store)->JobHistory("")->front().device_key, CacheFlush::kNone);
   ASSERT_TRUE(records.ok());
   EXPECT_EQ(static_cast<int64_t>(records->size()), *count);
   for (const Record& r : *records) {

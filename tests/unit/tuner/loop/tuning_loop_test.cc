@@ -93,7 +93,8 @@ TEST(TuningLoopTest, ASecondRunResumesWithoutMeasuringAConfigAgain) {
     ASSERT_TRUE(second.ok()) << second.status();
     EXPECT_EQ(second->progress.trials_done, 3);
   }
-  auto records = (*store)->TaskRecords(task->key(), task->target(), "test-device", false);
+  auto records =
+      (*store)->TaskRecords(task->key(), task->target(), "test-device", CacheFlush::kNone);
   ASSERT_TRUE(records.ok());
   ASSERT_EQ(records->size(), 6u);
   std::set<std::string> configs;
