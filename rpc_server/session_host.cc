@@ -17,6 +17,7 @@
 #include "runtime/data_type.h"
 #include "runtime/graph/graph_executor.h"
 #include "runtime/measure/random_fill.h"
+#include "runtime/measure/weight_regions.h"
 #include "runtime/module.h"
 #include "runtime/ndarray.h"
 #include "runtime/packed_function.h"
@@ -257,15 +258,13 @@ absl::Status Time(SessionHost::Session& s, const v1::TimeFunctionRequest& reques
   if (!runtime::SetNumThreads(o->threads, &error)) return absl::InvalidArgumentError(error);
   runtime::TimeEvaluatorOptions timing = SessionTiming(*o);
   if (o->cache_flush == runtime::measure::CacheFlush::kWeights) {
-    // The function's weights: its array arguments but the first (input) and the last (output).
     std::vector<const runtime::NDArray*> arrays;
     for (const v1::CallArgument& arg : request.args()) {
-      if (arg.value_case() == v1::CallArgument::kArrayId)
+      if (arg.value_case() == v1::CallArgument::kArrayId) {
         arrays.push_back(Find(s.arrays, arg.array_id()));
+      }
     }
-    for (size_t i = 1; i + 1 < arrays.size(); ++i) {
-      timing.evict.push_back({arrays[i]->data(), arrays[i]->NumBytes()});
-    }
+    timing.evict = runtime::measure::WeightRegions(arrays);
   }
   const runtime::PackedFunction& fn = *f;
   const std::vector<runtime::PackedArg>& call_args = *args;

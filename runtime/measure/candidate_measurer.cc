@@ -9,6 +9,7 @@
 #include "runtime/core/thread_pool.h"
 #include "runtime/measure/measured_kernel.h"
 #include "runtime/measure/output_check.h"
+#include "runtime/measure/weight_regions.h"
 #include "runtime/time_evaluator.h"
 
 namespace tunefarm::runtime::measure {
@@ -48,17 +49,6 @@ absl::StatusOr<int> CalibrateNumber(const std::function<absl::Status()>& call, d
   }
 }
 
-// The kernel's weights as CacheFlush::kWeights defines them: every tensor argument but the first
-// (the input) and the last (the output).
-std::vector<MemoryRegion> WeightRegions(const KernelArguments& args) {
-  std::vector<MemoryRegion> regions;
-  const std::vector<NDArray>& tensors = args.tensors();
-  for (size_t i = 1; i + 1 < tensors.size(); ++i) {
-    regions.push_back({tensors[i].data(), tensors[i].NumBytes()});
-  }
-  return regions;
-}
-
 TimeEvaluatorOptions TimingOptions(const MeasureOptions& o, int calibrated_number,
                                    const KernelArguments& args) {
   TimeEvaluatorOptions t;
@@ -68,7 +58,11 @@ TimeEvaluatorOptions TimingOptions(const MeasureOptions& o, int calibrated_numbe
   t.repeat = o.repeat;
   t.cooldown_ms = o.cooldown_ms;
   t.flush_cache = o.cache_flush == CacheFlush::kAll;
-  if (o.cache_flush == CacheFlush::kWeights) t.evict = WeightRegions(args);
+  if (o.cache_flush == CacheFlush::kWeights) {
+    std::vector<const NDArray*> tensors;
+    for (const NDArray& a : args.tensors()) tensors.push_back(&a);
+    t.evict = WeightRegions(tensors);
+  }
   t.warmup = 0;  // the checked first run already warmed code, data and the thread pool
   t.warmup_ms = o.warmup_ms;
   return t;

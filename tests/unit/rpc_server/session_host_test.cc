@@ -122,6 +122,13 @@ TEST_F(SessionHostTest, UploadCallCopyTimeClose) {
   ASSERT_EQ(timed.status_code(), kOk) << timed.status_message();
   EXPECT_EQ(timed.time_function().repeat_seconds_size(), 2);
   EXPECT_GT(timed.time_function().median_seconds(), 0);
+  // Timed as a layer in a model: one call per repeat, the weights evicted before each.
+  t->mutable_options()->set_number(1);
+  t->mutable_options()->set_cache_flush(v1::CACHE_FLUSH_WEIGHTS);
+  t->mutable_options()->set_warmup_ms(1);
+  v1::SessionReply evicted = Do(time);
+  ASSERT_EQ(evicted.status_code(), kOk) << evicted.status_message();
+  EXPECT_EQ(evicted.time_function().repeat_seconds_size(), 2);
 
   EXPECT_EQ(host_.open_sessions(), 1u);
   v1::SessionCall close;
