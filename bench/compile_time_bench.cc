@@ -69,7 +69,7 @@ double Percentile(std::vector<double> v, double p) {
   return v[static_cast<size_t>(p * static_cast<double>(v.size() - 1) + 0.5)];
 }
 
-int CompileTime(const codegen::Target& target) {
+int CompileTime(const codegen::LlvmTarget& target) {
   passes::PassOptions options;
   options.target = passes::LoweringTarget::kLlvm;
   options.verify = false;  // the tuner's builders run without verification
@@ -110,7 +110,7 @@ int CompileTime(const codegen::Target& target) {
 }
 
 // A rough probe: best of a few runs, inputs of small integers (exact in float32).
-int Gflops(const codegen::Target& target) {
+int Gflops(const codegen::LlvmTarget& target) {
   constexpr int64_t kN = 1024;
   passes::PassOptions options;
   options.target = passes::LoweringTarget::kLlvm;
@@ -149,7 +149,7 @@ int Gflops(const codegen::Target& target) {
 int main(int argc, char** argv) {
   // e.g. TUNEFARM_LOG=codegen=debug prints each build's phases.
   if (const char* levels = std::getenv("TUNEFARM_LOG")) spdlog::cfg::helpers::load_levels(levels);
-  absl::StatusOr<tunefarm::codegen::Target> target = tunefarm::codegen::ParseTarget("llvm");
+  absl::StatusOr<tunefarm::codegen::LlvmTarget> target = tunefarm::codegen::ParseLlvmTarget("llvm");
   if (!target.ok()) return 1;
   std::printf("target: %s\n", target->ToString().substr(0, 80).c_str());
   int rc = tunefarm::CompileTime(*target);

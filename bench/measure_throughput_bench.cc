@@ -189,7 +189,7 @@ void PrintPass(const char* title, const PassStats& st, const tuner::MeasureOptio
 // and in-memory JIT linking (BuildJit), and the exported library (code generation, object file,
 // ld.lld as a child process).
 void BuildBreakdown(const tuner::Task& task, const std::vector<space::Config>& configs) {
-  codegen::Target target = *codegen::ParseTarget(task.target());
+  const codegen::LlvmTarget& target = task.target().llvm();
   passes::PassOptions options;
   options.target = passes::LoweringTarget::kLlvm;
   options.verify = false;
@@ -225,9 +225,9 @@ int Main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--candidates") == 0) count = std::atoi(argv[i + 1]);
     if (std::strcmp(argv[i], "--batch") == 0) batch = static_cast<size_t>(std::atoi(argv[i + 1]));
   }
-  auto task =
-      tuner::Task::FromTemplate({"bench_matmul", {n, n, n}, "float32"},
-                                std::make_unique<BenchMatmul>(n), "llvm", topi::DetectHostCpu());
+  auto task = tuner::Task::FromTemplate({"bench_matmul", {n, n, n}, "float32"},
+                                        std::make_unique<BenchMatmul>(n),
+                                        tunefarm::target::Target::Host(), topi::DetectHostCpu());
   if (!task.ok()) {
     std::fprintf(stderr, "task: %s\n", std::string(task.status().message()).c_str());
     return 1;

@@ -41,7 +41,8 @@ int Run(int argc, char** argv) {
     tools::ModelCompileOptions options;
     options.input_shapes["input"] = {1, 3, 224, 224};
     const auto start = std::chrono::steady_clock::now();
-    absl::StatusOr<tools::CompiledModel> compiled = tools::CompileModel(onnx, options);
+    absl::StatusOr<tools::CompiledModel> compiled =
+        tools::CompileModel(onnx, options, target::Target::Host());
     const std::string module = dir + "/" + name + ".bench.so";
     absl::Status exported =
         compiled.ok() ? tools::ExportCompiledModel(*compiled, module) : compiled.status();
@@ -53,7 +54,7 @@ int Run(int argc, char** argv) {
       return 1;
     }
     absl::StatusOr<std::unique_ptr<tools::ModelExecutor>> executor =
-        tools::LoadModelForRun(module, options);
+        tools::LoadModelForRun(module, options, target::Target::Host());
     if (!executor.ok()) {
       std::fprintf(stderr, "model_bench: %s\n", std::string(executor.status().message()).c_str());
       return 1;

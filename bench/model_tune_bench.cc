@@ -80,7 +80,8 @@ absl::StatusOr<double> BuildAndTime(const std::string& onnx, const std::string& 
     options.db = db;
     options.device_key = device_key;
   }
-  absl::StatusOr<tools::CompiledModel> compiled = tools::CompileModel(onnx, options);
+  absl::StatusOr<tools::CompiledModel> compiled =
+      tools::CompileModel(onnx, options, target::Target::Host());
   if (!compiled.ok()) return compiled.status();
   if (absl::Status s = tools::ExportCompiledModel(*compiled, module); !s.ok()) return s;
   return TimeInFreshProcess(module, threads);
@@ -196,7 +197,8 @@ int Run(int argc, char** argv) {
     tools::ModelTuneOptions extract;
     extract.file = onnx;
     extract.compile.input_shapes["input"] = {1, 3, 224, 224};
-    absl::StatusOr<std::vector<tuner::ModelTask>> tasks = tools::ModelTuningTasks(extract);
+    absl::StatusOr<std::vector<tuner::ModelTask>> tasks =
+        tools::ModelTuningTasks(extract, target::Target::Host());
     if (!tasks.ok()) {
       std::fprintf(stderr, "model_tune_bench: %s\n", std::string(tasks.status().message()).c_str());
       return 1;

@@ -109,7 +109,7 @@ absl::StatusOr<std::unique_ptr<tuner::RecordStore>> SourceRecords(const std::str
   if (!store.ok()) return store.status();
   absl::StatusOr<tuner::Workload> w = tuner::ParseWorkloadKey(key);
   if (!w.ok()) return w.status();
-  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, "llvm");
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, target::Target::Host());
   if (!task.ok()) return task.status();
   absl::StatusOr<tuner::LocalMeasure> measure = OneThreadMeasure();
   if (!measure.ok()) return measure.status();
@@ -137,7 +137,9 @@ absl::StatusOr<std::vector<double>> RunCurve(const tuner::Task& task, const std:
   so.seed = seed;
   if (tuner_name == "xgb+transfer") {
     so.transfer_from = transfer_from;
-    so.make_task = [](const tuner::Workload& w) { return tuner::CreateTask(w, "llvm"); };
+    so.make_task = [](const tuner::Workload& w) {
+      return tuner::CreateTask(w, target::Target::Host());
+    };
   }
   absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> strategy =
       tuner::MakeSearchStrategy(task, so);
@@ -216,7 +218,7 @@ int Main() {
   for (const std::string& key : workloads) {
     absl::StatusOr<tuner::Workload> w = tuner::ParseWorkloadKey(key);
     absl::StatusOr<std::unique_ptr<tuner::Task>> task =
-        w.ok() ? tuner::CreateTask(*w, "llvm") : w.status();
+        w.ok() ? tuner::CreateTask(*w, target::Target::Host()) : w.status();
     if (!task.ok()) {
       std::printf("| %s | error: %s |\n", key.c_str(),
                   std::string(task.status().message()).c_str());

@@ -88,7 +88,7 @@ absl::StatusOr<Outcome> RunCase(const Case& c, int trials, const std::string& tu
                                 const std::string& dir) {
   absl::StatusOr<tuner::Workload> w = tuner::ParseWorkloadKey(c.workload);
   if (!w.ok()) return w.status();
-  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, "llvm");
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, target::Target::Host());
   if (!task.ok()) return task.status();
   std::string db = dir + "/" + std::to_string(c.threads) + "t_" +
                    (*task)->workload().template_name +
@@ -126,8 +126,9 @@ absl::StatusOr<Outcome> RunCase(const Case& c, int trials, const std::string& tu
   const double flops = (*task)->flops();
   // Timings taken during tuning are short and noisy: re-time the few best in this process, as
   // the vendor is timed, and keep the fastest.
-  absl::StatusOr<std::vector<tuner::Record>> records = (*store)->TaskRecords(
-      (*task)->key(), (*task)->target(), measure->runner->device_key(), tuner::CacheFlush::kNone);
+  absl::StatusOr<std::vector<tuner::Record>> records =
+      (*store)->TaskRecords((*task)->key(), (*task)->target().str(), measure->runner->device_key(),
+                            tuner::CacheFlush::kNone);
   if (!records.ok()) return records.status();
   std::vector<std::pair<double, std::string>> ranked;
   for (const tuner::Record& r : *records) {

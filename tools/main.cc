@@ -322,7 +322,7 @@ int main(int argc, char** argv) {
       "build", "Build an ONNX model into one module file that the graph runtime loads alone");
   model_build_cmd->add_option("model", model_build.file, "The .onnx file")->required();
   model_build_cmd
-      ->add_option("--target", model_build.compile.target,
+      ->add_option("--target", model_build.target,
                    "llvm (this host) or llvm -mtriple=aarch64-linux-gnu ...")
       ->capture_default_str();
   model_build_cmd->add_option("-o,--output", model_build.output, "The module to write")->required();
@@ -396,7 +396,7 @@ int main(int argc, char** argv) {
     model_tune_cmd->add_flag("--round-robin", model_tune.round_robin,
                              "Give the kernels batches in turn (the baseline of the scheduler)");
     model_tune_cmd
-        ->add_option("--target", model_tune.compile.target,
+        ->add_option("--target", model_tune.tune.target,
                      "llvm (this host), or with --tracker the target of the key's devices")
         ->capture_default_str();
     model_tune_cmd->add_option(

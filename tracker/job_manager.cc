@@ -323,7 +323,7 @@ absl::StatusOr<JobStatus> JobManager::Check(const JobSpec& spec) const {
   if (!task.ok()) return task.status();
   JobStatus s;
   s.workload_key = (*task)->key();
-  s.target = (*task)->target();
+  s.target = (*task)->target().str();
   s.device_key = spec.device_key;
   s.trials = spec.trials;
   return s;
@@ -337,7 +337,7 @@ absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
   job->spec = spec;
   JobStatus& s = job->status;
   s.workload_key = (*task)->key();
-  s.target = (*task)->target();
+  s.target = (*task)->target().str();
   s.device_key = spec.device_key;
   s.trials = spec.trials;
   s.priority = spec.priority;

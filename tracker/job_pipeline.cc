@@ -157,12 +157,12 @@ void JobPipeline::Begin() {
   build_spec_ = *std::move(build_spec);
   // The canonical target ("llvm" resolved to the tracker's CPU, as the records are keyed): a
   // worker or builder resolving a bare "llvm" to its own CPU would make another config space.
-  build_spec_.target = task_->target();
+  build_spec_.target = task_->target().str();
 
   absl::Status started = context_.store.With([&](tuner::RecordStore& store) -> absl::Status {
     if (absl::Status s = store.PutWorkload(task_->key(), task_->flops()); !s.ok()) return s;
     absl::StatusOr<JobProgress> base =
-        JobProgressFromStore(store, job_id_, task_->key(), task_->target(), spec_.device_key,
+        JobProgressFromStore(store, job_id_, task_->key(), task_->target().str(), spec_.device_key,
                              runtime::measure::TimedFlush(spec_.measure));
     if (!base.ok()) return base.status();
     base_ = *base;
@@ -171,8 +171,9 @@ void JobPipeline::Begin() {
     so.seed = spec_.seed;
     so.transfer_from = spec_.transfer ? &store : nullptr;
     so.transfer_cache_flush = runtime::measure::TimedFlush(spec_.measure);
-    const std::string target = spec_.target;
-    so.make_task = [target](const tuner::Workload& w) { return tuner::CreateTask(w, target); };
+    so.make_task = [target = task_->target()](const tuner::Workload& w) {
+      return tuner::CreateTask(w, target);
+    };
     absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> bundle =
         tuner::MakeSearchStrategy(*task_, so);
     if (!bundle.ok()) return bundle.status();

@@ -4,11 +4,10 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "tuner/target_cpu.h"
 
 namespace tunefarm::tuner {
 
-Task::Task(Workload workload, std::unique_ptr<TaskTemplate> tmpl, std::string target,
+Task::Task(Workload workload, std::unique_ptr<TaskTemplate> tmpl, target::Target target,
            topi::CpuInfo cpu)
     : workload_(std::move(workload)),
       key_(workload_.Key()),
@@ -19,12 +18,10 @@ Task::Task(Workload workload, std::unique_ptr<TaskTemplate> tmpl, std::string ta
 
 absl::StatusOr<std::unique_ptr<Task>> Task::FromTemplate(Workload workload,
                                                          std::unique_ptr<TaskTemplate> tmpl,
-                                                         const std::string& target,
+                                                         const target::Target& target,
                                                          const topi::CpuInfo& cpu) {
   if (tmpl == nullptr) return absl::InvalidArgumentError("task: no template");
-  absl::StatusOr<std::string> canonical = CanonicalTarget(target);
-  if (!canonical.ok()) return canonical.status();
-  std::unique_ptr<Task> task(new Task(std::move(workload), std::move(tmpl), *canonical, cpu));
+  std::unique_ptr<Task> task(new Task(std::move(workload), std::move(tmpl), target, cpu));
   if (absl::Status s = task->tmpl_->DefineSpace(*task->space_); !s.ok()) {
     return absl::Status(s.code(), absl::StrCat("task ", task->key_, ": ", s.message()));
   }

@@ -8,6 +8,7 @@
 #include "absl/status/statusor.h"
 #include "compiler/space/config.h"
 #include "compiler/space/config_space.h"
+#include "compiler/target/target.h"
 #include "compiler/topi/cpu_info.h"
 #include "compiler/topi/scheduled_op.h"
 #include "tuner/task_template.h"
@@ -18,18 +19,17 @@ namespace tunefarm::tuner {
 class Task {
  public:
   // A task over `tmpl` (see templates/template_registry.h CreateTask for a workload key's task).
-  // `target` is a target string ("llvm", "llvm -mtriple=..."); `cpu` what the knobs are sized for.
+  // `cpu` is what the knobs are sized for (target::CpuInfoOf(target), or a test's CPU).
   static absl::StatusOr<std::unique_ptr<Task>> FromTemplate(Workload workload,
                                                             std::unique_ptr<TaskTemplate> tmpl,
-                                                            const std::string& target,
+                                                            const target::Target& target,
                                                             const topi::CpuInfo& cpu);
   Task(const Task&) = delete;
   Task& operator=(const Task&) = delete;
 
   const Workload& workload() const { return workload_; }
   const std::string& key() const { return key_; }
-  // The canonical target string (codegen::Target::ToString for LLVM targets).
-  const std::string& target() const { return target_; }
+  const target::Target& target() const { return target_; }
   const topi::CpuInfo& cpu() const { return cpu_; }
   double flops() const { return tmpl_->Flops(); }
   const space::ConfigSpace& space() const { return *space_; }
@@ -41,14 +41,14 @@ class Task {
   }
 
  private:
-  Task(Workload workload, std::unique_ptr<TaskTemplate> tmpl, std::string target,
+  Task(Workload workload, std::unique_ptr<TaskTemplate> tmpl, target::Target target,
        topi::CpuInfo cpu);
 
   Workload workload_;
   std::string key_;
   std::unique_ptr<TaskTemplate> tmpl_;
   std::unique_ptr<space::ConfigSpace> space_;
-  std::string target_;
+  target::Target target_;
   topi::CpuInfo cpu_;
 };
 

@@ -11,9 +11,9 @@
 #include "absl/status/statusor.h"
 #include "compiler/space/config.h"
 #include "compiler/space/config_space.h"
+#include "compiler/target/target.h"
 #include "compiler/topi/cpu_info.h"
 #include "compiler/topi/scheduled_op.h"
-#include "tuner/target_kind.h"
 #include "tuner/workload.h"
 
 namespace tunefarm::tuner {
@@ -60,7 +60,7 @@ struct TemplateInfo {
   std::string summary;    // one line
   // The targets it schedules for: a workload key names an op, and the task's target picks the
   // CPU or the GPU template of that name.
-  TargetKind target = TargetKind::kCpu;
+  target::Target::Kind kind = target::Target::Kind::kCpu;
 };
 
 }  // namespace tunefarm::tuner

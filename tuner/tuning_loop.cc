@@ -16,14 +16,15 @@ std::string ModelScope(const Task& task, const std::string& device_key, CacheFlu
   const char* timing = cache_flush == CacheFlush::kAll       ? "|cold"
                        : cache_flush == CacheFlush::kWeights ? "|cold-weights"
                                                              : "";
-  return absl::StrCat(task.workload().template_name, "|", task.target(), "|", device_key, timing);
+  return absl::StrCat(task.workload().template_name, "|", task.target().str(), "|", device_key,
+                      timing);
 }
 
 Record MakeRecord(const Task& task, const space::Config& config, const MeasureResult& result,
                   const std::string& device_key, const TuneOptions& options) {
   Record r;
   r.workload_key = task.key();
-  r.target = task.target();
+  r.target = task.target().str();
   r.device_key = device_key;
   r.config_json = space::ConfigToJson(config);
   r.repeat_seconds = result.repeat_seconds;

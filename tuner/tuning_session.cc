@@ -62,7 +62,7 @@ TuningSession::TuningSession(const Task& task, SearchStrategy& strategy, RecordS
 absl::Status TuningSession::Start() {
   if (store_ != nullptr && options_.resume) {
     absl::StatusOr<std::vector<Record>> earlier =
-        store_->TaskRecords(task_.key(), task_.target(), device_key_, options_.cache_flush);
+        store_->TaskRecords(task_.key(), task_.target().str(), device_key_, options_.cache_flush);
     if (!earlier.ok()) return earlier.status();
     History h = LoadHistory(task_, *earlier);
     if (!h.configs.empty()) {
@@ -226,7 +226,7 @@ absl::StatusOr<TuneSummary> TuningSession::Finish() {
   }
   if (store_ != nullptr) {
     absl::StatusOr<std::optional<Record>> best = store_->Best(
-        {task_.key(), task_.target(), device_key_, std::nullopt, options_.cache_flush});
+        {task_.key(), task_.target().str(), device_key_, std::nullopt, options_.cache_flush});
     if (!best.ok()) return best.status();
     summary_.best = *best;
   } else {

@@ -33,7 +33,7 @@ absl::StatusOr<OurKernel> Compile(const topi::ScheduledOp& op, const std::string
                                   std::string config) {
   absl::StatusOr<ir::PrimFunc> func = passes::Lower(op.schedule, op.args, name);
   if (!func.ok()) return func.status();
-  absl::StatusOr<codegen::Target> target = codegen::ParseTarget("llvm");
+  absl::StatusOr<codegen::LlvmTarget> target = codegen::ParseLlvmTarget("llvm");
   if (!target.ok()) return target.status();
   absl::StatusOr<std::shared_ptr<runtime::Module>> module = codegen::BuildJit({*func}, *target);
   if (!module.ok()) return module.status();

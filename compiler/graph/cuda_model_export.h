@@ -1,4 +1,4 @@
-// A model built for a CUDA GPU (BuildModel with KernelTarget::Cuda()) written as one file: a host
+// A model built for a CUDA GPU (BuildModel with a `cuda` KernelTarget) written as one file: a host
 // shared library that holds no kernels, only the graph, the weights and the CUDA module (PTX with
 // each kernel's signature and launches) as data symbols, which runtime/graph/cuda loads alone.
 // Built where the CUDA toolkit is (TUNEFARM_HAVE_CUDA); NVRTC needs no GPU.
@@ -8,20 +8,17 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "compiler/codegen/llvm/target.h"
 #include "compiler/graph/model_build.h"
 
 namespace tunefarm::graph {
 
-// The kernels of `model` as one CUDA module for `cuda_target` ("cuda", "cuda -arch=sm_80"),
-// serialized (runtime/cuda's SerializeCudaModule). Errors: FailedPrecondition for a CPU-built
-// model, Unimplemented where this build has no CUDA toolkit, what code generation and NVRTC say.
-absl::StatusOr<std::string> BuildCudaModelKernels(const BuiltModel& model,
-                                                  const std::string& cuda_target);
+// The kernels of `model` as one CUDA module for the GPU it was built for, serialized
+// (runtime/cuda's SerializeCudaModule). Errors: FailedPrecondition for a CPU-built model,
+// Unimplemented where this build has no CUDA toolkit, what code generation and NVRTC say.
+absl::StatusOr<std::string> BuildCudaModelKernels(const BuiltModel& model);
 
-// Writes the module for `cuda_target` at `path`, a shared library for `host` (the machine that
-// drives the GPU). Errors: BuildCudaModelKernels', and the link's.
-absl::Status ExportCudaModel(const BuiltModel& model, const std::string& cuda_target,
-                             const codegen::Target& host, const std::string& path);
+// Writes the module at `path`, a shared library for the machine that drives the GPU (this one).
+// Errors: BuildCudaModelKernels', and the link's.
+absl::Status ExportCudaModel(const BuiltModel& model, const std::string& path);
 
 }  // namespace tunefarm::graph

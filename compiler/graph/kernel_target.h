@@ -1,26 +1,24 @@
-// The device a model's kernels are built for: a CPU through LLVM (its vector width and cores set
-// the templates' defaults) or a CUDA GPU (the GPU templates, lowered for `cuda`).
+// The device a model's kernels are built for: its target (a CPU through LLVM or a CUDA GPU) and
+// the CPU its templates' knobs are sized for (vector width, cores).
 #pragma once
 
-#include <cstdint>
-
 #include "compiler/passes/pass.h"
+#include "compiler/target/target.h"
+#include "compiler/target/target_cpu.h"
 #include "compiler/topi/cpu_info.h"
 
 namespace tunefarm::graph {
 
 struct KernelTarget {
-  enum class Device : uint8_t { kCpu, kCuda };
-  Device device = Device::kCpu;
-  topi::CpuInfo cpu;  // kCpu only
+  target::Target target;
+  topi::CpuInfo cpu;  // the host's for a CUDA target (what launches the kernels)
 
-  static KernelTarget Cpu(const topi::CpuInfo& cpu) { return {Device::kCpu, cpu}; }
-  static KernelTarget Cuda() { return {Device::kCuda, topi::CpuInfo()}; }
-  bool is_cuda() const { return device == Device::kCuda; }
+  static KernelTarget For(const target::Target& t) { return {t, target::CpuInfoOf(t)}; }
+  // This machine, as `llvm` builds for it.
+  static KernelTarget Host() { return For(target::Target::Host()); }
+  bool is_cuda() const { return target.is_cuda(); }
   // PassOptions::target of the lowering pipeline.
-  passes::LoweringTarget lowering_target() const {
-    return is_cuda() ? passes::LoweringTarget::kCuda : passes::LoweringTarget::kLlvm;
-  }
+  passes::LoweringTarget lowering_target() const { return target.lowering(); }
 };
 
 }  // namespace tunefarm::graph

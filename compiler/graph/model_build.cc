@@ -221,7 +221,7 @@ std::vector<codegen::DataSymbol> ModelDataSymbols(const BuiltModel& model,
   return data;
 }
 
-absl::Status ExportModel(const BuiltModel& model, const codegen::Target& target,
+absl::Status ExportModel(const BuiltModel& model, const codegen::LlvmTarget& target,
                          const std::string& path) {
   if (model.target.is_cuda()) {
     return absl::FailedPreconditionError(

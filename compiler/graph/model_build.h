@@ -10,7 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "compiler/codegen/llvm/build.h"
-#include "compiler/codegen/llvm/target.h"
+#include "compiler/codegen/llvm/llvm_target.h"
 #include "compiler/graph/graph.h"
 #include "compiler/graph/group_kernel.h"
 #include "compiler/graph/kernel_target.h"
@@ -43,7 +43,7 @@ std::vector<codegen::DataSymbol> ModelDataSymbols(const BuiltModel& model, std::
 // Writes a CPU-built `model` for `target` (host or cross) as one shared library at `path`: the
 // kernels with their manifest, and ModelDataSymbols. FailedPrecondition for a GPU-built model
 // (cuda_model_export.h writes those).
-absl::Status ExportModel(const BuiltModel& model, const codegen::Target& target,
+absl::Status ExportModel(const BuiltModel& model, const codegen::LlvmTarget& target,
                          const std::string& path);
 
 }  // namespace tunefarm::graph

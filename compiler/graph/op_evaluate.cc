@@ -61,7 +61,7 @@ absl::StatusOr<std::vector<runtime::NDArray>> EvaluateOp(
   options.target = passes::LoweringTarget::kLlvm;
   absl::StatusOr<ir::PrimFunc> f = passes::Lower(op->schedule, op->args, "evaluate_op", options);
   if (!f.ok()) return Failed(node, "lower", f.status());
-  static const codegen::Target target = *codegen::ParseTarget("llvm");
+  static const codegen::LlvmTarget target = *codegen::ParseLlvmTarget("llvm");
   absl::StatusOr<std::shared_ptr<runtime::Module>> module = codegen::BuildJit({*f}, target);
   if (!module.ok()) return Failed(node, "build", module.status());
   absl::StatusOr<runtime::PackedFunction> kernel = (*module)->GetFunction(f->name);

@@ -70,12 +70,6 @@ void LogTimings(std::vector<std::pair<std::string, double>> timings) {
 
 }  // namespace
 
-LoweringTarget LoweringTargetOf(std::string_view target) {
-  if (target == "interp") return LoweringTarget::kInterp;
-  if (target == "cuda" || target.substr(0, 5) == "cuda ") return LoweringTarget::kCuda;
-  return LoweringTarget::kLlvm;
-}
-
 PassOptions PassOptions::FromEnv() {
   PassOptions opts;
   if (const char* dump = std::getenv("TUNEFARM_DUMP_IR")) opts.dump_ir = dump;

@@ -29,10 +29,6 @@ inline constexpr const char* kPhaseBeforeCodegen = "before_codegen";
 // kernels run blocks of threads, so the pipeline inserts barriers).
 enum class LoweringTarget : uint8_t { kInterp, kLlvm, kCuda };
 
-// A target string's lowering: "interp", "cuda" or "cuda ...", and every other string an LLVM
-// target ("llvm", "llvm -mtriple=..."; codegen parses and checks it).
-LoweringTarget LoweringTargetOf(std::string_view target);
-
 struct PassOptions {
   std::vector<std::string> disabled_passes;
   std::string dump_ir;  // a pass name, or "all": log the IR after it

@@ -38,7 +38,6 @@ class CudaModelsTest : public ::testing::TestWithParam<std::string> {
   std::string File(const std::string& suffix) const { return dir_ + "/" + GetParam() + suffix; }
   ModelCompileOptions CudaOptions() const {
     ModelCompileOptions options;
-    options.target = "cuda";
     options.input_shapes["input"] = {1, 3, 224, 224};
     return options;
   }
@@ -47,7 +46,8 @@ class CudaModelsTest : public ::testing::TestWithParam<std::string> {
 
 TEST_P(CudaModelsTest, EveryKernelCompilesToPtxAndAssemblesWithPtxas) {
 #ifdef TUNEFARM_HAVE_CUDA
-  absl::StatusOr<CompiledModel> model = CompileModel(File(".onnx"), CudaOptions());
+  absl::StatusOr<CompiledModel> model =
+      CompileModel(File(".onnx"), CudaOptions(), *target::ParseTarget("cuda"));
   ASSERT_TRUE(model.ok()) << model.status();
   // Convolutions take the GPU template with their epilogue fused; nothing is left unbuilt.
   int templated = 0;
@@ -55,7 +55,7 @@ TEST_P(CudaModelsTest, EveryKernelCompilesToPtxAndAssemblesWithPtxas) {
     if (k.schedule.rfind("gpu conv2d template", 0) == 0) ++templated;
   }
   EXPECT_EQ(templated, GetParam() == "vgg16" ? 13 : 20);
-  absl::StatusOr<std::string> text = graph::BuildCudaModelKernels(model->built, "cuda");
+  absl::StatusOr<std::string> text = graph::BuildCudaModelKernels(model->built);
   ASSERT_TRUE(text.ok()) << text.status();
   absl::StatusOr<runtime::cuda::CudaModuleImage> image = runtime::cuda::ParseCudaModule(*text);
   ASSERT_TRUE(image.ok()) << image.status();
@@ -85,7 +85,8 @@ TEST_P(CudaModelsTest, TheModuleRunsOnAGpuAndMatchesPytorchOrSaysThereIsNone) {
   }
   const std::string module = ::testing::TempDir() + GetParam() + ".cuda.so";  // dir_ is shared
   {
-    absl::StatusOr<CompiledModel> model = CompileModel(File(".onnx"), CudaOptions());
+    absl::StatusOr<CompiledModel> model =
+        CompileModel(File(".onnx"), CudaOptions(), *target::ParseTarget("cuda"));
     ASSERT_TRUE(model.ok()) << model.status();
     absl::Status exported = ExportCompiledModel(*model, module);
     ASSERT_TRUE(exported.ok()) << exported;

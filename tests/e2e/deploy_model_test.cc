@@ -62,7 +62,7 @@ TEST(DeployModelTest, AModelBuiltForAArch64RunsUnderQemuAsOnThisHost) {
   ModelBuildOptions build;
   build.file = onnx;
   build.output = dir + "/cnn_a64.so";
-  build.compile.target = "llvm -mtriple=aarch64-linux-gnu -mattr=+neon";
+  build.target = "llvm -mtriple=aarch64-linux-gnu -mattr=+neon";
   std::ostringstream out, err;
   ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
 
@@ -79,7 +79,8 @@ TEST(DeployModelTest, AModelBuiltForAArch64RunsUnderQemuAsOnThisHost) {
   ASSERT_EQ(std::system(command.c_str()), 0) << *fixtures::ReadFile(dir + "/qemu.log");
   const std::string printed = *fixtures::ReadFile(dir + "/qemu.log");
 
-  absl::StatusOr<std::unique_ptr<ModelExecutor>> host = LoadModelForRun(onnx, {});
+  absl::StatusOr<std::unique_ptr<ModelExecutor>> host =
+      LoadModelForRun(onnx, {}, target::Target::Host());
   ASSERT_TRUE(host.ok()) << host.status();
   const int image = (*host)->InputIndex("image");
   ASSERT_GE(image, 0);

@@ -64,7 +64,8 @@ TEST(RunErrorsTest, UnknownTarget) {
   EXPECT_EQ(RunWithBind("n=4,m=2", &err, "opencl"), 2);
   EXPECT_THAT(err, HasSubstr("bad target 'opencl'"));
   EXPECT_THAT(err, HasSubstr("-mtriple"));
-  EXPECT_THAT(err, HasSubstr("(run also accepts: interp, cuda)"));
+  EXPECT_THAT(err, HasSubstr("cuda -arch=sm_XY"));
+  EXPECT_THAT(err, HasSubstr("(run also accepts: interp)"));
 }
 
 TEST(RunErrorsTest, CpuScheduleOnCudaSaysWhatToBind) {

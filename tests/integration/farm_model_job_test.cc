@@ -56,7 +56,8 @@ tools::ModelTuneOptions FarmTune(const std::string& model, const Farm& farm, con
 tracker::ModelJobSpec ModelSpec(const std::string& model, const std::string& key, int trials) {
   tools::ModelTuneOptions o;
   o.file = model;
-  absl::StatusOr<std::vector<tuner::ModelTask>> tasks = tools::ModelTuningTasks(o);
+  absl::StatusOr<std::vector<tuner::ModelTask>> tasks =
+      tools::ModelTuningTasks(o, target::Target::Host());
   EXPECT_TRUE(tasks.ok()) << tasks.status();
   tracker::ModelJobSpec spec;
   spec.model_name = "two_task_cnn.onnx";

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/target/target.h"
 #include "tools/commands/record_db.h"
 #include "tuner/record_json.h"
-#include "tuner/target_cpu.h"
 #include "tuner/workload.h"
 
 namespace tunefarm::tools {
@@ -21,12 +21,12 @@ int RunBestCommand(const BestOptions& o, std::ostream& out, std::ostream& err) {
   }
   std::string target;
   if (!o.target.empty()) {
-    absl::StatusOr<std::string> canonical = tuner::CanonicalTarget(o.target);
-    if (!canonical.ok()) {
-      err << "tunefarm: " << canonical.status().message() << "\n";
+    absl::StatusOr<target::Target> parsed = target::ParseTarget(o.target);
+    if (!parsed.ok()) {
+      err << "tunefarm: " << parsed.status().message() << "\n";
       return 2;
     }
-    target = *canonical;
+    target = parsed->str();
   }
   const std::string key = workload->Key();
   std::vector<tuner::Record> shown;

@@ -41,11 +41,9 @@ absl::StatusOr<topi::ScheduledOp> WorkloadSchedule(const std::string& key,
 }  // namespace
 
 int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream& err) {
-  const bool cuda = absl::StartsWith(options.target, "cuda");
-  absl::StatusOr<codegen::Target> target =
-      cuda ? codegen::Target{} : codegen::ParseTarget(options.target);
+  absl::StatusOr<target::Target> target = target::ParseTarget(options.target);
   if (!target.ok()) {
-    err << "tunefarm: " << target.status().message() << " (or cuda [-arch=sm_XY])\n";
+    err << "tunefarm: " << target.status().message() << "\n";
     return 2;
   }
   if (options.output.empty()) {
@@ -65,21 +63,21 @@ int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream
     err << "tunefarm: " << bindings.status().message() << "\n";
     return 2;
   }
-  TunedLookup lookup{options.db, options.target, options.device_key};
+  TunedLookup lookup{options.db, *target, options.device_key};
   absl::StatusOr<ir::PrimFunc> func = absl::UnknownError("unset");
   if (!options.workload.empty()) {
     // A cuda target gets the GPU template of the workload's op (and its best tuned config).
     absl::StatusOr<topi::ScheduledOp> op = WorkloadSchedule(options.workload, lookup, out);
     if (!op.ok()) return fail(op.status());
     passes::PassOptions pass_options = passes::PassOptions::FromEnv();
-    pass_options.target = passes::LoweringTargetOf(options.target);
+    pass_options.target = target->lowering();
     func = passes::Lower(op->schedule, op->args, FuncNameFor(options.workload), pass_options);
   } else {
     absl::StatusOr<script::ScriptResult> script =
         LoadScheduledScript(options.file, *bindings, lookup, out);
     if (!script.ok()) return fail(script.status());
     passes::PassOptions pass_options = passes::PassOptions::FromEnv();
-    pass_options.target = passes::LoweringTargetOf(options.target);
+    pass_options.target = target->lowering();
     func = LowerScript(*script, FuncNameFor(options.file), pass_options);
   }
   if (!func.ok()) {
@@ -89,19 +87,19 @@ int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream
   }
   absl::StatusOr<runtime::FunctionSignature> signature = codegen::SignatureOf(*func);
   if (!signature.ok()) return fail(signature.status());
-  if (cuda) {
-    absl::StatusOr<std::string> report = WriteCudaModule(*func, options.target, options.output);
+  if (target->is_cuda()) {
+    absl::StatusOr<std::string> report = WriteCudaModule(*func, target->cuda(), options.output);
     if (!report.ok()) return fail(report.status());
     out << "wrote " << options.output << ": CUDA module, function "
-        << runtime::SignatureText(*signature) << " for " << options.target << "\n"
+        << runtime::SignatureText(*signature) << " for " << target->str() << "\n"
         << *report;
     return 0;
   }
-  if (absl::Status st = codegen::ExportLibrary({*func}, *target, options.output); !st.ok()) {
+  if (absl::Status st = codegen::ExportLibrary({*func}, target->llvm(), options.output); !st.ok()) {
     return fail(st);
   }
   out << "wrote " << options.output << ": kernel " << runtime::SignatureText(*signature) << " for "
-      << target->ToString() << "\n";
+      << target->str() << "\n";
   return 0;
 }
 

@@ -5,7 +5,7 @@
 
 #ifdef TUNEFARM_HAVE_CUDA
 #include "compiler/codegen/cuda/build_cuda.h"
-#include "compiler/codegen/cuda/target.h"
+#include "compiler/target/cuda_target.h"
 #include "runtime/cuda/cuda_device.h"
 #include "runtime/cuda/cuda_function.h"
 #endif
@@ -49,17 +49,15 @@ class CudaRunner : public KernelRunner {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<KernelRunner>> CreateCudaRunner(const ir::PrimFunc& func,
-                                                               const std::string& target) {
-  absl::StatusOr<codegen::cuda::CudaTarget> parsed = codegen::cuda::ParseCudaTarget(target);
-  if (!parsed.ok()) return parsed.status();
+                                                               const target::CudaTarget& target) {
   // Compiled first, so a schedule the code generator refuses says so even without a GPU.
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = codegen::cuda::BuildCuda(func, *parsed);
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image = codegen::cuda::BuildCuda(func, target);
   if (!image.ok()) return image.status();
   absl::StatusOr<std::shared_ptr<runtime::cuda::CudaDevice>> device =
       runtime::cuda::CudaDevice::Open(0);
   if (!device.ok()) {
     return absl::UnavailableError(absl::StrCat("no GPU present (", device.status().message(),
-                                               "); `tunefarm build --target ", target,
+                                               "); `tunefarm build --target ", target.ToString(),
                                                "` still writes the module for a machine with one"));
   }
   runtime::FunctionSignature signature;
@@ -72,15 +70,16 @@ absl::StatusOr<std::unique_ptr<KernelRunner>> CreateCudaRunner(const ir::PrimFun
   absl::StatusOr<runtime::cuda::CudaFunction> kernel = (*module)->GetFunction(func.name);
   if (!kernel.ok()) return kernel.status();
   return std::make_unique<CudaRunner>(*std::move(kernel), std::move(signature),
-                                      absl::StrCat(target, " on ", (*device)->arch()));
+                                      absl::StrCat(target.ToString(), " on ", (*device)->arch()));
 }
 
 #else
 
 absl::StatusOr<std::unique_ptr<KernelRunner>> CreateCudaRunner(const ir::PrimFunc&,
-                                                               const std::string& target) {
-  return absl::FailedPreconditionError(absl::StrCat(
-      "target '", target, "': this tunefarm was built without the CUDA toolkit (NVRTC)"));
+                                                               const target::CudaTarget& target) {
+  return absl::FailedPreconditionError(
+      absl::StrCat("target '", target.ToString(),
+                   "': this tunefarm was built without the CUDA toolkit (NVRTC)"));
 }
 
 #endif

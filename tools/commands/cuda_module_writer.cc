@@ -11,7 +11,8 @@ namespace tunefarm::tools {
 
 #ifdef TUNEFARM_HAVE_CUDA
 
-absl::StatusOr<std::string> WriteCudaModule(const ir::PrimFunc& func, const std::string& target,
+absl::StatusOr<std::string> WriteCudaModule(const ir::PrimFunc& func,
+                                            const target::CudaTarget& target,
                                             const std::string& path) {
   absl::StatusOr<runtime::cuda::CudaModuleImage> image =
       codegen::cuda::ExportCudaModule(func, target, path);
@@ -31,10 +32,11 @@ absl::StatusOr<std::string> WriteCudaModule(const ir::PrimFunc& func, const std:
 
 #else
 
-absl::StatusOr<std::string> WriteCudaModule(const ir::PrimFunc&, const std::string& target,
+absl::StatusOr<std::string> WriteCudaModule(const ir::PrimFunc&, const target::CudaTarget& target,
                                             const std::string&) {
-  return absl::FailedPreconditionError(absl::StrCat(
-      "target '", target, "': this tunefarm was built without the CUDA toolkit (NVRTC)"));
+  return absl::FailedPreconditionError(
+      absl::StrCat("target '", target.ToString(),
+                   "': this tunefarm was built without the CUDA toolkit (NVRTC)"));
 }
 
 #endif

@@ -6,12 +6,14 @@
 
 #include "absl/status/statusor.h"
 #include "compiler/ir/function.h"
+#include "compiler/target/cuda_target.h"
 
 namespace tunefarm::tools {
 
 // Writes the module to `path`; returns one line per kernel ("kernel K: R registers, S bytes
 // shared"). FailedPrecondition when this tunefarm was built without the CUDA toolkit.
-absl::StatusOr<std::string> WriteCudaModule(const ir::PrimFunc& func, const std::string& target,
+absl::StatusOr<std::string> WriteCudaModule(const ir::PrimFunc& func,
+                                            const target::CudaTarget& target,
                                             const std::string& path);
 
 }  // namespace tunefarm::tools

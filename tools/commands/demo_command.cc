@@ -55,13 +55,14 @@ class DemoFleet {
   std::vector<std::thread> threads_;
 };
 
-// The median of the job's record of the template's default config, or 0. `target` is the one
-// the job was submitted with: the default config depends on the CPU it describes.
-double DefaultSeconds(tuner::RecordStore& store, const tracker::JobStatus& job,
-                      const std::string& target) {
+// The median of the job's record of the template's default config, or 0. The default config
+// depends on the CPU the job's (canonical) target describes.
+double DefaultSeconds(tuner::RecordStore& store, const tracker::JobStatus& job) {
   absl::StatusOr<tuner::Workload> w = tuner::ParseWorkloadKey(job.workload_key);
   if (!w.ok()) return 0;
-  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, target);
+  absl::StatusOr<target::Target> target = target::ParseTarget(job.target);
+  if (!target.ok()) return 0;
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, *target);
   if (!task.ok()) return 0;
   absl::StatusOr<space::Config> def = (*task)->DefaultConfig();
   if (!def.ok()) return 0;
@@ -167,7 +168,7 @@ int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ost
       code = 1;
       continue;
     }
-    const double def = DefaultSeconds(**store, j, kTarget);
+    const double def = DefaultSeconds(**store, j);
     char buf[200];
     std::snprintf(buf, sizeof(buf), "  tuned   %.4f ms  %.1f GFLOPS", j.progress.best_seconds * 1e3,
                   j.progress.best_gflops);

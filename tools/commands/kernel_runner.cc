@@ -69,32 +69,27 @@ absl::StatusOr<std::vector<double>> KernelRunner::Time(
   return runtime::TimeFunction([&] { return Run(arrays, bindings); }, options);
 }
 
+absl::StatusOr<std::unique_ptr<KernelRunner>> KernelRunner::Interpret(const ir::PrimFunc& func) {
+  absl::StatusOr<interp::CompiledFunc> compiled = interp::CompiledFunc::Compile(func);
+  if (!compiled.ok()) return compiled.status();
+  return std::make_unique<InterpRunner>(*std::move(compiled));
+}
+
 absl::StatusOr<std::unique_ptr<KernelRunner>> KernelRunner::Create(const ir::PrimFunc& func,
-                                                                   const std::string& target) {
-  if (target == "interp") {
-    absl::StatusOr<interp::CompiledFunc> compiled = interp::CompiledFunc::Compile(func);
-    if (!compiled.ok()) return compiled.status();
-    return std::make_unique<InterpRunner>(*std::move(compiled));
-  }
-  if (absl::StartsWith(target, "cuda")) return CreateCudaRunner(func, target);
-  if (!absl::StartsWith(target, "llvm")) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("unknown target '", target,
-                     "'; accepted: interp, llvm [-mtriple=...] [-mcpu=...], cuda [-arch=sm_XY]"));
-  }
-  absl::StatusOr<codegen::Target> parsed = codegen::ParseTarget(target);
-  if (!parsed.ok()) return parsed.status();
-  if (!parsed->is_host) {
+                                                                   const target::Target& target) {
+  if (target.is_cuda()) return CreateCudaRunner(func, target.cuda());
+  const codegen::LlvmTarget& llvm = target.llvm();
+  if (!llvm.is_host) {
     return absl::FailedPreconditionError(
-        absl::StrCat("target '", parsed->ToString(),
+        absl::StrCat("target '", target.str(),
                      "' is not this machine: build a library for it with `tunefarm build`"));
   }
-  absl::StatusOr<std::shared_ptr<runtime::Module>> module = codegen::BuildJit({func}, *parsed);
+  absl::StatusOr<std::shared_ptr<runtime::Module>> module = codegen::BuildJit({func}, llvm);
   if (!module.ok()) return module.status();
   absl::StatusOr<runtime::PackedFunction> kernel = (*module)->GetFunction(func.name);
   if (!kernel.ok()) return kernel.status();
   // The host's canonical string lists every CPU feature; the CPU name says the same in one word.
-  return std::make_unique<LlvmRunner>(*std::move(kernel), absl::StrCat("llvm -mcpu=", parsed->cpu));
+  return std::make_unique<LlvmRunner>(*std::move(kernel), absl::StrCat("llvm -mcpu=", llvm.cpu));
 }
 
 }  // namespace tunefarm::tools

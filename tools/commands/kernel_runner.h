@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "compiler/ir/function.h"
+#include "compiler/target/target.h"
 #include "runtime/core/function_signature.h"
 #include "runtime/ndarray.h"
 #include "runtime/packed_function.h"
@@ -21,11 +22,12 @@ namespace tunefarm::tools {
 class KernelRunner {
  public:
   virtual ~KernelRunner() = default;
-  // `target` is "interp", an LLVM target string for this host, or a CUDA target (`func` lowered
-  // with PassOptions::target "cuda"). A bad target string is an InvalidArgument error listing what
-  // is accepted; a cross target is FailedPrecondition; CUDA without a GPU is Unavailable.
+  // `func` compiled for `target` (lowered for target.lowering()): a CPU target must be this host
+  // (FailedPrecondition for a cross target); CUDA without a GPU is Unavailable.
   static absl::StatusOr<std::unique_ptr<KernelRunner>> Create(const ir::PrimFunc& func,
-                                                              const std::string& target);
+                                                              const target::Target& target);
+  // `func` on the reference interpreter (lowered for LoweringTarget::kInterp).
+  static absl::StatusOr<std::unique_ptr<KernelRunner>> Interpret(const ir::PrimFunc& func);
 
   // One array per tensor parameter, in order; integer parameters that no shape defines take their
   // values from `bindings` by name.
@@ -51,6 +53,6 @@ absl::StatusOr<std::vector<runtime::PackedArg>> PackArguments(
 
 // The CUDA runner behind KernelRunner::Create (cuda_kernel_runner.cc).
 absl::StatusOr<std::unique_ptr<KernelRunner>> CreateCudaRunner(const ir::PrimFunc& func,
-                                                               const std::string& target);
+                                                               const target::CudaTarget& target);
 
 }  // namespace tunefarm::tools

@@ -13,7 +13,12 @@ double Megabytes(uint64_t bytes) { return static_cast<double>(bytes) / (1 << 20)
 }  // namespace
 
 int RunModelBuildCommand(const ModelBuildOptions& options, std::ostream& out, std::ostream& err) {
-  absl::StatusOr<CompiledModel> model = CompileModel(options.file, options.compile);
+  absl::StatusOr<target::Target> target = target::ParseTarget(options.target);
+  if (!target.ok()) {
+    err << "tunefarm: --target: " << target.status().message() << "\n";
+    return 2;
+  }
+  absl::StatusOr<CompiledModel> model = CompileModel(options.file, options.compile, *target);
   if (!model.ok()) {
     err << "tunefarm: " << options.file << ": " << model.status().message() << "\n";
     return 1;

@@ -12,10 +12,12 @@ namespace tunefarm::tools {
 struct ModelBuildOptions {
   std::string file;
   std::string output;
+  std::string target = "llvm";
   ModelCompileOptions compile;
 };
 
-// 0 on success; 1 with one "tunefarm: <reason>" line on `err` otherwise.
+// 0 on success; 2 for a bad --target and 1 otherwise, with one "tunefarm: <reason>" line on
+// `err`.
 int RunModelBuildCommand(const ModelBuildOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace tunefarm::tools

@@ -6,14 +6,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "compiler/codegen/llvm/target.h"
 #include "compiler/codegen/llvm/temp_dir.h"
 #include "compiler/frontend/onnx/onnx_importer.h"
 #include "compiler/graph/cuda_model_export.h"
 #include "compiler/graph/graph_pipeline.h"
 #include "tools/commands/model_records.h"
-#include "tuner/target_cpu.h"
-#include "tuner/target_kind.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -35,20 +32,14 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
 }  // namespace
 
 absl::StatusOr<OptimizedModel> OptimizeModel(const std::string& onnx_path,
-                                             const ModelCompileOptions& options) {
-  absl::StatusOr<std::string> canonical = tuner::CanonicalTarget(options.target);
-  if (!canonical.ok()) return InPhase("target", canonical.status());
-  absl::StatusOr<topi::CpuInfo> cpu = tuner::CpuInfoForTarget(options.target);
-  if (!cpu.ok()) return InPhase("target", cpu.status());
-  const bool cuda = tuner::TargetKindOf(options.target) == tuner::TargetKind::kCuda;
-  if (cuda && !options.db.empty()) {
+                                             const ModelCompileOptions& options,
+                                             const target::Target& target) {
+  if (target.is_cuda() && !options.db.empty()) {
     return absl::UnimplementedError(
         "records: tuned configs apply to CPU builds so far; build `cuda` without --db");
   }
   OptimizedModel result;
-  result.kernel_target = cuda ? graph::KernelTarget::Cuda() : graph::KernelTarget::Cpu(*cpu);
-  result.cpu = *cpu;
-  result.target = cuda ? *canonical : options.target;
+  result.kernel_target = graph::KernelTarget::For(target);
   auto start = std::chrono::steady_clock::now();
   frontend::onnx::OnnxImportOptions import_options;
   import_options.input_shapes = options.input_shapes;
@@ -67,7 +58,7 @@ absl::StatusOr<OptimizedModel> OptimizeModel(const std::string& onnx_path,
   graph::WinogradChooser winograd = graph::DefaultWinogradTile;
   if (!options.db.empty()) {
     absl::StatusOr<ModelRecords> records =
-        ModelRecords::Open(options.db, options.target, options.device_key, *cpu);
+        ModelRecords::Open(options.db, result.kernel_target, options.device_key);
     if (!records.ok()) return InPhase("records", records.status());
     result.records = std::make_shared<const ModelRecords>(*std::move(records));
     winograd = result.records->WinogradChoice();
@@ -82,11 +73,11 @@ absl::StatusOr<OptimizedModel> OptimizeModel(const std::string& onnx_path,
 }
 
 absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
-                                           const ModelCompileOptions& options) {
-  absl::StatusOr<OptimizedModel> optimized = OptimizeModel(onnx_path, options);
+                                           const ModelCompileOptions& options,
+                                           const target::Target& target) {
+  absl::StatusOr<OptimizedModel> optimized = OptimizeModel(onnx_path, options, target);
   if (!optimized.ok()) return optimized.status();
   CompiledModel result;
-  result.target = optimized->target;
   result.imported_nodes = optimized->imported_nodes;
   result.import_ms = optimized->import_ms;
   result.passes_ms = optimized->passes_ms;
@@ -111,23 +102,21 @@ absl::Status ExportCompiledModel(const CompiledModel& model, const std::string& 
                                  double* export_ms) {
   auto start = std::chrono::steady_clock::now();
   // A CUDA module's host part runs where the GPU is plugged in: this machine.
-  absl::StatusOr<codegen::Target> target =
-      codegen::ParseTarget(model.built.target.is_cuda() ? "llvm" : model.target);
-  if (!target.ok()) return InPhase("target", target.status());
-  absl::Status s = model.built.target.is_cuda()
-                       ? graph::ExportCudaModel(model.built, model.target, *target, path)
-                       : graph::ExportModel(model.built, *target, path);
+  const target::Target& target = model.built.target.target;
+  absl::Status s = target.is_cuda() ? graph::ExportCudaModel(model.built, path)
+                                    : graph::ExportModel(model.built, target.llvm(), path);
   if (!s.ok()) return InPhase("export", s);
   if (export_ms != nullptr) *export_ms = MillisecondsSince(start);
   return absl::OkStatus();
 }
 
 absl::StatusOr<std::unique_ptr<ModelExecutor>> LoadModelForRun(const std::string& path,
-                                                               const ModelCompileOptions& options) {
+                                                               const ModelCompileOptions& options,
+                                                               const target::Target& target) {
   std::string module_path = path;
   std::optional<codegen::TempDir> dir;
   if (EndsWith(path, ".onnx")) {
-    absl::StatusOr<CompiledModel> model = CompileModel(path, options);
+    absl::StatusOr<CompiledModel> model = CompileModel(path, options, target);
     if (!model.ok()) return model.status();
     absl::StatusOr<codegen::TempDir> made = codegen::TempDir::Create("tunefarm-model");
     if (!made.ok()) return made.status();

@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "compiler/graph/model_build.h"
+#include "compiler/target/target.h"
 #include "runtime/ndarray.h"
 #include "tools/commands/model_executor.h"
 
@@ -18,7 +19,6 @@ namespace tunefarm::tools {
 class ModelRecords;
 
 struct ModelCompileOptions {
-  std::string target = "llvm";
   std::map<std::string, std::vector<int64_t>> input_shapes;  // overrides, by input name
   std::map<std::string, runtime::NDArray> constant_inputs;   // inputs imported as constants
   std::vector<std::string> disabled_passes;
@@ -28,8 +28,7 @@ struct ModelCompileOptions {
 };
 
 struct CompiledModel {
-  graph::BuiltModel built;
-  std::string target;
+  graph::BuiltModel built;  // built.target: what it was built for
   int imported_nodes = 0;
   std::vector<std::string> tuned_tasks;    // tasks built with a record's config, and its time
   std::vector<std::string> untuned_tasks;  // tasks without a record: default configs
@@ -41,9 +40,7 @@ struct CompiledModel {
 // tunes.
 struct OptimizedModel {
   graph::Graph graph;
-  graph::KernelTarget kernel_target;
-  topi::CpuInfo cpu;
-  std::string target;  // as the build names it
+  graph::KernelTarget kernel_target;  // the target, parsed once here, and its CPU
   // With --db: the records the passes read, which the build reads on from (null without).
   std::shared_ptr<const ModelRecords> records;
   int imported_nodes = 0;
@@ -52,20 +49,23 @@ struct OptimizedModel {
 
 // Errors: what import or a pass says, prefixed by the phase ("import: ...").
 absl::StatusOr<OptimizedModel> OptimizeModel(const std::string& onnx_path,
-                                             const ModelCompileOptions& options);
+                                             const ModelCompileOptions& options,
+                                             const target::Target& target);
 
 // Errors: what import, a pass or the build says, prefixed by the phase ("import: ...").
 absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
-                                           const ModelCompileOptions& options);
+                                           const ModelCompileOptions& options,
+                                           const target::Target& target);
 
 // Writes the module; `*export_ms` (when given) gets the time code generation and linking took.
 absl::Status ExportCompiledModel(const CompiledModel& model, const std::string& path,
                                  double* export_ms = nullptr);
 
 // An executor for `path`: a module file is loaded as it is (model_executor.h); an .onnx file is
-// compiled for `options.target` into a temporary module first.
+// compiled for `target` into a temporary module first.
 absl::StatusOr<std::unique_ptr<ModelExecutor>> LoadModelForRun(const std::string& path,
-                                                               const ModelCompileOptions& options);
+                                                               const ModelCompileOptions& options,
+                                                               const target::Target& target);
 
 // "data=1,3,224,224" into `shapes`. InvalidArgument naming the text otherwise.
 absl::Status ParseInputShape(const std::string& text,

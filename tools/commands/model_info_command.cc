@@ -62,8 +62,7 @@ int RunModelInfoCommand(const ModelInfoOptions& options, std::ostream& out, std:
       << "; conv2d, gemm and matmul multiply-adds x 2)\n";
   // The kernels a build makes, and the tuning tasks among them.
   absl::StatusOr<graph::Graph> optimized = graph::RunGraphPasses(
-      *std::move(g), graph::DefaultGraphPasses(graph::KernelTarget::Cpu(topi::DetectHostCpu())),
-      passes::PassOptions());
+      *std::move(g), graph::DefaultGraphPasses(graph::KernelTarget::Host()), passes::PassOptions());
   if (!optimized.ok()) {
     err << "tunefarm: graph passes: " << optimized.status().message() << "\n";
     return 1;

@@ -20,8 +20,7 @@ int RunModelPassesCommand(const ModelPassesOptions& options, std::ostream& out, 
   passes::PassOptions pass_options;
   pass_options.disabled_passes = options.disable;
   absl::StatusOr<graph::Graph> result = graph::RunGraphPasses(
-      *std::move(imported),
-      graph::DefaultGraphPasses(graph::KernelTarget::Cpu(topi::DetectHostCpu())), pass_options,
+      *std::move(imported), graph::DefaultGraphPasses(graph::KernelTarget::Host()), pass_options,
       [&](std::string_view pass, const graph::Graph& after, double ms) {
         out << "== after " << pass << " (" << std::fixed << std::setprecision(1) << ms << " ms, "
             << after.nodes().size() << " nodes)\n"

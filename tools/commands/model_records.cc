@@ -18,7 +18,6 @@
 #include "tuner/model_tasks.h"
 #include "tuner/record.h"
 #include "tuner/record_store.h"
-#include "tuner/target_cpu.h"
 #include "tuner/templates/conv2d_template.h"
 #include "tuner/templates/conv_shape.h"
 #include "tuner/templates/depthwise_conv2d_template.h"
@@ -193,19 +192,17 @@ struct ModelRecords::State {
   }
 };
 
-absl::StatusOr<ModelRecords> ModelRecords::Open(const std::string& db, const std::string& target,
-                                                const std::string& device_key,
-                                                const topi::CpuInfo& cpu) {
-  absl::StatusOr<std::string> canonical = tuner::CanonicalTarget(target);
-  if (!canonical.ok()) return canonical.status();
+absl::StatusOr<ModelRecords> ModelRecords::Open(const std::string& db,
+                                                const graph::KernelTarget& target,
+                                                const std::string& device_key) {
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(db);
   if (!store.ok()) return store.status();
   auto state = std::make_shared<State>();
   state->store = *std::move(store);
   state->db = db;
-  state->target = *std::move(canonical);
+  state->target = target.target.str();
   state->device_key = device_key;
-  state->cpu = cpu;
+  state->cpu = target.cpu;
   return ModelRecords(std::move(state));
 }
 

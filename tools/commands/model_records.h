@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "compiler/graph/graph.h"
 #include "compiler/graph/group_kernel.h"
+#include "compiler/graph/kernel_target.h"
 #include "compiler/graph/winograd_rewrite.h"
 #include "compiler/topi/cpu_info.h"
 #include "tuner/workload.h"
@@ -36,9 +37,10 @@ struct TunedGroups {
 // read. Not thread-safe: one build uses it at a time.
 class ModelRecords {
  public:
-  // Errors: a bad target; the database cannot be opened.
-  static absl::StatusOr<ModelRecords> Open(const std::string& db, const std::string& target,
-                                           const std::string& device_key, const topi::CpuInfo& cpu);
+  // Records of `target`'s canonical string, read as configs of templates sized for its CPU.
+  // Errors: the database cannot be opened.
+  static absl::StatusOr<ModelRecords> Open(const std::string& db, const graph::KernelTarget& target,
+                                           const std::string& device_key);
 
   // For each group of `fused` whose anchor is a task, its best record's config. A record whose
   // config fits no template (a database from another compiler) is InvalidArgument naming the

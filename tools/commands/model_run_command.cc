@@ -217,8 +217,13 @@ int RunModelRunCommand(const ModelRunOptions& options, std::ostream& out, std::o
       return fail(absl::InvalidArgumentError("--threads: " + error));
     }
   }
+  absl::StatusOr<target::Target> target = target::ParseTarget(options.target);
+  if (!target.ok()) {
+    err << "tunefarm: --target: " << target.status().message() << "\n";
+    return 2;
+  }
   absl::StatusOr<std::unique_ptr<ModelExecutor>> executor =
-      LoadModelForRun(options.model, options.compile);
+      LoadModelForRun(options.model, options.compile, *target);
   if (!executor.ok()) {
     return fail(absl::Status(executor.status().code(),
                              absl::StrCat(options.model, ": ", executor.status().message())));

@@ -22,11 +22,13 @@ struct ModelRunOptions {
   // An output matches when max |got - want| <= rtol * max |want| + atol.
   double rtol = 1e-4;
   double atol = 1e-5;
+  std::string target = "llvm";  // for an .onnx model
   ModelCompileOptions compile;  // for an .onnx model
 };
 
-// 0 when the run succeeded (and every expected output matched); 1 with a one-line reason on
-// `err` when something cannot be read, built or run, or an output does not match.
+// 0 when the run succeeded (and every expected output matched); 2 for a bad --target; 1 with a
+// one-line reason on `err` when something cannot be read, built or run, or an output does not
+// match.
 int RunModelRunCommand(const ModelRunOptions& options, std::ostream& out, std::ostream& err);
 
 // An input or expected output file: .npy as NumPy writes it, anything else as an ONNX

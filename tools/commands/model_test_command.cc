@@ -58,7 +58,8 @@ std::string Compare(const DLTensor& got, const runtime::NDArray& want, double rt
   return "";
 }
 
-CaseResult RunCase(const fs::path& dir, const ModelTestOptions& options) {
+CaseResult RunCase(const fs::path& dir, const ModelTestOptions& options,
+                   const target::Target& target) {
   const std::string model = (dir / "model.onnx").string();
   absl::StatusOr<std::vector<std::string>> names = frontend::onnx::ReadOnnxInputNames(model);
   if (!names.ok()) return Failed(names.status());
@@ -67,7 +68,6 @@ CaseResult RunCase(const fs::path& dir, const ModelTestOptions& options) {
   // Parameters passed as inputs (Reshape's shape, Clip's bounds: integers or scalars) must be
   // known when the model is built; they are read from the first data set.
   ModelCompileOptions compile;
-  compile.target = options.target;
   std::vector<std::vector<runtime::NDArray>> data(sets.size());
   for (size_t s = 0; s < sets.size(); ++s) {
     for (size_t i = 0; i < names->size(); ++i) {
@@ -83,7 +83,7 @@ CaseResult RunCase(const fs::path& dir, const ModelTestOptions& options) {
       data[s].push_back(*std::move(a));
     }
   }
-  absl::StatusOr<CompiledModel> compiled = CompileModel(model, compile);
+  absl::StatusOr<CompiledModel> compiled = CompileModel(model, compile, target);
   if (!compiled.ok()) return Failed(compiled.status());
   absl::StatusOr<codegen::TempDir> tmp = codegen::TempDir::Create("tunefarm-model-test");
   if (!tmp.ok()) return Failed(tmp.status());
@@ -119,9 +119,14 @@ CaseResult RunCase(const fs::path& dir, const ModelTestOptions& options) {
 }  // namespace
 
 int RunModelTestCommand(const ModelTestOptions& options, std::ostream& out, std::ostream& err) {
+  absl::StatusOr<target::Target> target = target::ParseTarget(options.target);
+  if (!target.ok()) {
+    err << "tunefarm: --target: " << target.status().message() << "\n";
+    return 2;
+  }
   int counts[3] = {0, 0, 0};
   for (const std::string& c : options.cases) {
-    CaseResult r = RunCase(fs::path(c), options);
+    CaseResult r = RunCase(fs::path(c), options, *target);
     ++counts[static_cast<int>(r.outcome)];
     static const char* const kWord[] = {"passed", "FAILED", "unsupported"};
     out << kWord[static_cast<int>(r.outcome)] << " " << fs::path(c).filename().string();

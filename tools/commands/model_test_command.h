@@ -18,7 +18,7 @@ struct ModelTestOptions {
 };
 
 // 0 when every case passed; 1 when any failed or is unsupported (ops or features the importer
-// does not handle).
+// does not handle); 2 for a bad --target.
 int RunModelTestCommand(const ModelTestOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace tunefarm::tools

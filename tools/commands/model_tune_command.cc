@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/codegen/llvm/target.h"
+#include "compiler/codegen/llvm/llvm_target.h"
 #include "compiler/graph/fusion.h"
 #include "tools/commands/model_records.h"
 #include "tools/commands/record_db.h"
@@ -59,13 +59,13 @@ void PrintTunedTasks(const std::vector<TunedTaskLine>& tasks, int trials_done, s
   out << "\n";
 }
 
-absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOptions& o) {
+absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOptions& o,
+                                                               const target::Target& target) {
   // The tasks of the default layouts (no --db): their spaces hold every block size.
   ModelCompileOptions compile;
-  compile.target = o.compile.target;
   compile.input_shapes = o.compile.input_shapes;
   compile.disabled_passes = o.compile.disabled_passes;
-  absl::StatusOr<OptimizedModel> model = OptimizeModel(o.file, compile);
+  absl::StatusOr<OptimizedModel> model = OptimizeModel(o.file, compile, target);
   if (!model.ok()) return model.status();
   const graph::FusionPlan plan = graph::PlanFusion(model->graph);
   std::vector<tuner::ModelTask> tasks;
@@ -113,14 +113,14 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   }
   if (!t.tracker.empty()) return RunRemoteModelTuneCommand(o, stop, out, err);
   // The local runner loads candidates into a process on this machine.
-  absl::StatusOr<codegen::Target> target = codegen::ParseTarget(o.compile.target);
+  absl::StatusOr<target::Target> target = target::ParseTarget(t.target);
   if (!target.ok()) return fail(kUsage, target.status());
-  if (!target->is_host) {
+  if (target->is_cuda() || !target->llvm().is_host) {
     return fail(kUsage, absl::InvalidArgumentError(
-                            absl::StrCat("cannot measure '", o.compile.target,
+                            absl::StrCat("cannot measure '", t.target,
                                          "' on this machine: model tune runs candidates here")));
   }
-  absl::StatusOr<std::vector<tuner::ModelTask>> model_tasks = ModelTuningTasks(o);
+  absl::StatusOr<std::vector<tuner::ModelTask>> model_tasks = ModelTuningTasks(o, *target);
   if (!model_tasks.ok()) return fail(1, model_tasks.status());
 
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = OpenRecordDb(t.db, DbMode::kCreate);
@@ -135,7 +135,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
     TaskRun run;
     run.model_task = std::move(mt);
     absl::StatusOr<std::unique_ptr<tuner::Task>> task =
-        tuner::CreateTask(run.model_task.workload, o.compile.target);
+        tuner::CreateTask(run.model_task.workload, *target);
     if (!task.ok()) return fail(1, task.status());
     run.task = *std::move(task);
     if (absl::Status s = (*store)->PutWorkload(run.task->key(), run.task->flops()); !s.ok()) {
@@ -146,10 +146,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
     so.seed = SeedOf(t) + runs.size();  // each task its own stream, the run reproducible
     so.transfer_from = t.transfer ? store->get() : nullptr;
     so.transfer_cache_flush = t.cache_flush;
-    const std::string target_text = o.compile.target;
-    so.make_task = [target_text](const tuner::Workload& w) {
-      return tuner::CreateTask(w, target_text);
-    };
+    so.make_task = [&target](const tuner::Workload& w) { return tuner::CreateTask(w, *target); };
     absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> strategy =
         tuner::MakeSearchStrategy(*run.task, so);
     if (!strategy.ok()) {
@@ -180,7 +177,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   scheduler_options.round_robin = o.round_robin;
   scheduler_options.seed = SeedOf(t);
   tuner::TaskScheduler scheduler(scheduled, scheduler_options);
-  out << "tuning " << o.file << " on " << o.compile.target << " (" << device_key
+  out << "tuning " << o.file << " on " << target->str() << " (" << device_key
       << "): " << runs.size() << " tasks, " << t.trials << " trials, tuner " << t.tuner << ", "
       << (o.round_robin ? "round-robin" : "gradient") << " task scheduler, "
       << TimingName(t.cache_flush) << " timing, database " << t.db << "\n"

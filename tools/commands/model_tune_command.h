@@ -20,8 +20,9 @@ namespace tunefarm::tools {
 
 struct ModelTuneOptions {
   std::string file;
-  ModelCompileOptions compile;  // --input-shape, --disable (target: this host)
-  // The search and measurement flags of `tunefarm tune` (--trials over all tasks, --tuner,
+  ModelCompileOptions compile;  // --input-shape, --disable
+  // The target (tune.target) and the search and measurement flags of `tunefarm tune` (--trials
+  // over all tasks, --tuner,
   // --db, --batch-size, --seed, --threads, --repeat, --timing, ..., --device-key, --no-transfer).
   // A model's tasks are timed as its layers run: each call with the weights evicted (--timing
   // weights). Back to back (hot), ResNet-18's last layer picked a Winograd tile whose 38 MB of
@@ -44,7 +45,8 @@ struct ModelTuneOptions {
 // that `model build --db` configures from records, each with the groups that share it; a conv
 // with two algorithms gives both (unless the winograd pass is disabled).
 // FailedPrecondition when it has none; import and pass errors as OptimizeModel gives them.
-absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOptions& options);
+absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOptions& options,
+                                                               const target::Target& target);
 
 // The tasks as a model job's: workload key, weight (the groups that run it) and layer.
 std::vector<tracker::ModelTaskSpec> ModelTaskSpecsOf(const std::vector<tuner::ModelTask>& tasks);

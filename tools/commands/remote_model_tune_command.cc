@@ -30,7 +30,7 @@ absl::StatusOr<tracker::ModelJobSpec> SpecOf(const ModelTuneOptions& o,
   tracker::ModelJobSpec spec;
   spec.model_name = std::filesystem::path(o.file).filename().string();
   spec.tasks = ModelTaskSpecsOf(tasks);
-  spec.target = o.compile.target;
+  spec.target = t.target;
   spec.device_key = t.key.empty() ? t.device_key : t.key;
   spec.trials = t.trials;
   spec.batch_size = t.batch_size;
@@ -59,7 +59,7 @@ absl::Status BuildModule(const ModelTuneOptions& o, const tracker::ModelJobStatu
   ModelBuildOptions build;
   build.file = o.file;
   build.output = output;
-  build.compile.target = o.compile.target;
+  build.target = o.tune.target;
   build.compile.input_shapes = o.compile.input_shapes;
   build.compile.disabled_passes = o.compile.disabled_passes;
   if (!db.empty()) {
@@ -178,7 +178,11 @@ int RunRemoteModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>
   if (t.key.empty() && t.device_key.empty()) {
     return fail(kUsage, absl::InvalidArgumentError("--tracker needs --key DEVICE_KEY"));
   }
-  absl::StatusOr<std::vector<tuner::ModelTask>> tasks = ModelTuningTasks(o);
+  // The tasks are the model's for the target as this machine reads it (a bare `llvm`: this CPU);
+  // the tracker files the records under its canonical string.
+  absl::StatusOr<target::Target> target = target::ParseTarget(t.target);
+  if (!target.ok()) return fail(kUsage, target.status());
+  absl::StatusOr<std::vector<tuner::ModelTask>> tasks = ModelTuningTasks(o, *target);
   if (!tasks.ok()) return fail(1, tasks.status());
   absl::StatusOr<tracker::ModelJobSpec> spec = SpecOf(o, *tasks);
   if (!spec.ok()) return fail(kUsage, spec.status());

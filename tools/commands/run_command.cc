@@ -2,8 +2,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "compiler/codegen/llvm/target.h"
 #include "compiler/passes/lower.h"
+#include "compiler/target/target.h"
 #include "compiler/te/flop_count.h"
 #include "runtime/data_type.h"
 #include "tools/commands/array_check.h"
@@ -140,22 +140,26 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
     err << "tunefarm: --threads must be 0 (all cores) or positive, got " << options.threads << "\n";
     return kUsageError;
   }
-  const bool cuda = absl::StartsWith(options.target, "cuda");
-  if (options.target != "interp" && !cuda) {
-    if (absl::StatusOr<codegen::Target> t = codegen::ParseTarget(options.target); !t.ok()) {
-      err << "tunefarm: " << t.status().message() << " (run also accepts: interp, cuda)\n";
+  // The target, parsed once: nullopt is the reference interpreter.
+  std::optional<target::Target> target;
+  if (options.target != "interp") {
+    absl::StatusOr<target::Target> parsed = target::ParseTarget(options.target);
+    if (!parsed.ok()) {
+      err << "tunefarm: " << parsed.status().message() << " (run also accepts: interp)\n";
       return kUsageError;
     }
+    target = *std::move(parsed);
   }
   auto fail = [&](const absl::Status& status) {
     err << "tunefarm: " << status.message() << "\n";
     return 1;
   };
-  if (!options.db.empty() && options.target == "interp") {
+  if (!options.db.empty() && !target.has_value()) {
     err << "tunefarm: --db looks up a tuned schedule for a compiled target; add --target llvm\n";
     return kUsageError;
   }
-  TunedLookup lookup{options.db, options.target, options.device_key};
+  // Without a database the lookup's target is never read: the interpreter's is the host's.
+  TunedLookup lookup{options.db, target.value_or(target::Target::Host()), options.device_key};
   absl::StatusOr<script::ScriptResult> script =
       LoadScheduledScript(options.file, *bindings, lookup, out);
   if (!script.ok()) return fail(script.status());
@@ -166,14 +170,14 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
   if (!values.ok()) return fail(values.status());
   std::string name = FuncNameFor(options.file);
   passes::PassOptions pass_options = passes::PassOptions::FromEnv();
-  pass_options.target = passes::LoweringTargetOf(options.target);
+  pass_options.target = target ? target->lowering() : passes::LoweringTarget::kInterp;
   absl::StatusOr<ir::PrimFunc> scheduled = LowerScript(*script, name, pass_options);
   if (!scheduled.ok()) {
     return fail(absl::Status(scheduled.status().code(),
                              absl::StrCat(options.file, ": ", scheduled.status().message())));
   }
   absl::StatusOr<std::unique_ptr<KernelRunner>> runner =
-      KernelRunner::Create(*scheduled, options.target);
+      target ? KernelRunner::Create(*scheduled, *target) : KernelRunner::Interpret(*scheduled);
   if (!runner.ok()) return fail(runner.status());
   if (options.threads > 0) {
     if (absl::Status st = SetKernelThreads(options.threads); !st.ok()) return fail(st);
@@ -183,11 +187,11 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
 
   absl::StatusOr<ir::PrimFunc> reference = LowerReference(*script, name);
   if (!reference.ok()) return fail(reference.status());
-  bool interp_reference = options.target == "interp" || *flops <= kInterpReferenceMaxFlops;
+  bool interp_reference = !target || *flops <= kInterpReferenceMaxFlops;
   absl::StatusOr<std::unique_ptr<KernelRunner>> reference_runner =
-      KernelRunner::Create(*reference, interp_reference ? "interp"
-                                       : cuda ? "llvm"  // the naive definition is CPU code
-                                              : options.target);
+      interp_reference    ? KernelRunner::Interpret(*reference)
+      : target->is_cuda() ? KernelRunner::Create(*reference, target::Target::Host())  // CPU code
+                          : KernelRunner::Create(*reference, *target);
   if (!reference_runner.ok()) return fail(reference_runner.status());
 
   absl::StatusOr<std::vector<runtime::NDArray>> arrays =

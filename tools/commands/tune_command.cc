@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
-#include "compiler/codegen/llvm/target.h"
+#include "compiler/target/target.h"
 #include "runtime/cuda/cuda_device.h"
 #include "tools/commands/bindings.h"
 #include "tools/commands/record_db.h"
@@ -29,7 +29,8 @@ struct Failure {
   absl::Status status;
 };
 
-absl::StatusOr<std::unique_ptr<tuner::Task>> MakeTask(const TuneCommandOptions& o, int& code) {
+absl::StatusOr<std::unique_ptr<tuner::Task>> MakeTask(const TuneCommandOptions& o,
+                                                      const target::Target& target, int& code) {
   code = kUsage;
   if (o.workload.empty() == o.script.empty()) {
     return absl::InvalidArgumentError("give exactly one of --workload KEY and --template FILE.te");
@@ -38,7 +39,7 @@ absl::StatusOr<std::unique_ptr<tuner::Task>> MakeTask(const TuneCommandOptions& 
     if (!o.bind.empty()) return absl::InvalidArgumentError("--bind applies to --template only");
     absl::StatusOr<tuner::Workload> w = tuner::ParseWorkloadKey(o.workload);
     if (!w.ok()) return w.status();
-    return tuner::CreateTask(*w, o.target);
+    return tuner::CreateTask(*w, target);
   }
   std::ifstream in(o.script, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", o.script));
@@ -47,7 +48,7 @@ absl::StatusOr<std::unique_ptr<tuner::Task>> MakeTask(const TuneCommandOptions& 
   absl::StatusOr<Bindings> bindings = ParseBindings(o.bind);
   if (!bindings.ok()) return bindings.status();
   code = 1;  // from here on a script error is the script's, not the command line's
-  return tuner::CreateScriptTask(o.script, text.str(), *bindings, o.target);
+  return tuner::CreateScriptTask(o.script, text.str(), *bindings, target);
 }
 
 void PrintSummary(const tuner::Task& task, const tuner::TuneSummary& s, std::ostream& out) {
@@ -74,14 +75,14 @@ void PrintSummary(const tuner::Task& task, const tuner::TuneSummary& s, std::ost
 }
 
 // The tuning loop on this machine, for a target this machine can measure.
-int RunLocalTune(const TuneCommandOptions& o, const std::atomic<bool>* stop, std::ostream& out,
-                 std::ostream& err) {
+int RunLocalTune(const TuneCommandOptions& o, const target::Target& target,
+                 const std::atomic<bool>* stop, std::ostream& out, std::ostream& err) {
   auto fail = [&err](int code, const absl::Status& s) {
     err << "tunefarm: " << s.message() << "\n";
     return code;
   };
   int code = kUsage;
-  absl::StatusOr<std::unique_ptr<tuner::Task>> task = MakeTask(o, code);
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task = MakeTask(o, target, code);
   if (!task.ok()) return fail(code, task.status());
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = OpenRecordDb(o.db, DbMode::kCreate);
   if (!store.ok()) return fail(1, store.status());
@@ -100,8 +101,7 @@ int RunLocalTune(const TuneCommandOptions& o, const std::atomic<bool>* stop, std
   strategy_options.seed = SeedOf(o);
   strategy_options.transfer_from = o.transfer ? store->get() : nullptr;
   strategy_options.transfer_cache_flush = o.cache_flush;
-  const std::string target = o.target;
-  strategy_options.make_task = [target](const tuner::Workload& w) {
+  strategy_options.make_task = [&target](const tuner::Workload& w) {
     return tuner::CreateTask(w, target);
   };
   absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> strategy =
@@ -112,7 +112,7 @@ int RunLocalTune(const TuneCommandOptions& o, const std::atomic<bool>* stop, std
   }
 
   if (!(*strategy)->transfer_summary.empty()) out << (*strategy)->transfer_summary << "\n";
-  out << "tuning " << (*task)->key() << " on " << o.target << " (" << runner->device_key()
+  out << "tuning " << (*task)->key() << " on " << target.str() << " (" << runner->device_key()
       << "): " << (*task)->space().size() << " configs, tuner " << o.tuner << ", " << o.trials
       << " trials, database " << o.db << "\n"
       << std::flush;
@@ -136,7 +136,7 @@ int RunLocalTune(const TuneCommandOptions& o, const std::atomic<bool>* stop, std
 // A local `cuda` tune measures on this machine's first GPU: refused without one, and the plain
 // `cuda` target becomes that GPU's arch (a module built for another arch would not load). The
 // default device key names the GPU ("local-nvidia-h100-80gb-hbm3").
-absl::Status ResolveLocalGpu(TuneCommandOptions& o) {
+absl::StatusOr<target::Target> ResolveLocalGpu(TuneCommandOptions& o, target::Target target) {
   absl::StatusOr<std::shared_ptr<runtime::cuda::CudaDevice>> gpu =
       runtime::cuda::CudaDevice::Open(0);
   if (!gpu.ok()) {
@@ -144,9 +144,9 @@ absl::Status ResolveLocalGpu(TuneCommandOptions& o) {
         absl::StrCat("cannot measure '", o.target, "' on this machine: no GPU present (",
                      gpu.status().message(), "); tune it on a farm with a GPU worker (--tracker)"));
   }
-  if (o.target == "cuda") o.target = absl::StrCat("cuda -arch=", (*gpu)->arch());
   if (o.device_key.empty()) o.device_key = tuner::LocalDeviceKey((*gpu)->name());
-  return absl::OkStatus();
+  if (o.target != "cuda") return target;
+  return target::ParseTarget(absl::StrCat("cuda -arch=", (*gpu)->arch()));
 }
 
 }  // namespace
@@ -209,21 +209,22 @@ int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, s
                             "--early-stopping not negative"));
   }
   if (!o.tracker.empty()) return RunRemoteTuneCommand(o, stop, out, err);
-  if (tuner::TargetKindOf(o.target) == tuner::TargetKind::kCuda) {
+  absl::StatusOr<target::Target> target = target::ParseTarget(o.target);
+  if (!target.ok()) return fail(kUsage, target.status());
+  if (target->is_cuda()) {
     TuneCommandOptions gpu_options = o;
-    if (absl::Status s = ResolveLocalGpu(gpu_options); !s.ok()) return fail(1, s);
-    return RunLocalTune(gpu_options, stop, out, err);
+    absl::StatusOr<target::Target> gpu = ResolveLocalGpu(gpu_options, *target);
+    if (!gpu.ok()) return fail(1, gpu.status());
+    return RunLocalTune(gpu_options, *gpu, stop, out, err);
   }
   // The local runner loads candidates into a process on this machine.
-  absl::StatusOr<codegen::Target> parsed_target = codegen::ParseTarget(o.target);
-  if (!parsed_target.ok()) return fail(kUsage, parsed_target.status());
-  if (!parsed_target->is_host) {
+  if (!target->llvm().is_host) {
     return fail(kUsage, absl::InvalidArgumentError(absl::StrCat(
                             "cannot measure '", o.target,
                             "' on this machine: tune runs candidates here; tuning for another "
                             "device needs a worker of that kind")));
   }
-  return RunLocalTune(o, stop, out, err);
+  return RunLocalTune(o, *target, stop, out, err);
 }
 
 }  // namespace tunefarm::tools

@@ -25,7 +25,7 @@ absl::StatusOr<std::optional<TunedSchedule>> BestSchedule(const tuner::Task& tas
   absl::StatusOr<std::optional<tuner::Record>> best = std::optional<tuner::Record>();
   for (tuner::CacheFlush flush :
        {tuner::CacheFlush::kNone, tuner::CacheFlush::kWeights, tuner::CacheFlush::kAll}) {
-    best = (*store)->Best({task.key(), task.target(), device, std::nullopt, flush});
+    best = (*store)->Best({task.key(), task.target().str(), device, std::nullopt, flush});
     if (!best.ok() || best->has_value()) break;
   }
   if (!best.ok()) return best.status();

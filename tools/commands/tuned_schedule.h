@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "compiler/script/script.h"
+#include "compiler/target/target.h"
 #include "compiler/topi/scheduled_op.h"
 #include "tuner/record.h"
 #include "tuner/task.h"
@@ -17,7 +18,7 @@ namespace tunefarm::tools {
 
 struct TunedLookup {
   std::string db;          // empty: no lookup
-  std::string target;      // the build's target string
+  target::Target target;   // the build's
   std::string device_key;  // empty: this machine's local key (what `tune` records under)
 };
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "compiler/space/config_json.h"
+#include "compiler/target/target.h"
 #include "tracker/http/api_json.h"
 #include "tuner/templates/template_registry.h"
 #include "tuner/workload.h"
@@ -23,7 +24,9 @@ struct DefaultOf {
 std::optional<DefaultOf> DefaultConfig(const std::string& workload_key, const std::string& target) {
   absl::StatusOr<tuner::Workload> workload = tuner::ParseWorkloadKey(workload_key);
   if (!workload.ok()) return std::nullopt;
-  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*workload, target);
+  absl::StatusOr<target::Target> parsed = target::ParseTarget(target);
+  if (!parsed.ok()) return std::nullopt;
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*workload, *parsed);
   if (!task.ok()) return std::nullopt;
   absl::StatusOr<space::Config> config = (*task)->DefaultConfig();
   if (!config.ok()) return std::nullopt;

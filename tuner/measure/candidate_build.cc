@@ -3,7 +3,6 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/build.h"
 #include "compiler/passes/lower.h"
-#include "tuner/target_cpu.h"
 #ifdef TUNEFARM_HAVE_CUDA
 #include "compiler/codegen/cuda/build_cuda.h"
 #endif
@@ -11,50 +10,34 @@
 namespace tunefarm::tuner {
 namespace {
 
-absl::Status ExportCuda(const ir::PrimFunc& func, const std::string& target,
+absl::Status ExportCuda(const ir::PrimFunc& func, const target::CudaTarget& target,
                         const std::string& path) {
 #ifdef TUNEFARM_HAVE_CUDA
   return codegen::cuda::ExportCudaModule(func, target, path).status();
 #else
   (void)func;
   (void)path;
-  return absl::UnimplementedError(
-      absl::StrCat("target '", target, "': this tunefarm was built without the CUDA toolkit"));
+  return absl::UnimplementedError(absl::StrCat(
+      "target '", target.ToString(), "': this tunefarm was built without the CUDA toolkit"));
 #endif
 }
 
 }  // namespace
 
-absl::StatusOr<BuildTarget> ParseBuildTarget(const std::string& text) {
-  BuildTarget target;
-  target.kind = TargetKindOf(text);
-  if (target.kind == TargetKind::kCuda) {
-    absl::StatusOr<std::string> canonical = CanonicalTarget(text);
-    if (!canonical.ok()) return canonical.status();
-    target.cuda = *std::move(canonical);
-    return target;
-  }
-  absl::StatusOr<codegen::Target> llvm = codegen::ParseTarget(text);
-  if (!llvm.ok()) return llvm.status();
-  target.llvm = *std::move(llvm);
-  return target;
-}
-
 BuildOutcome LowerAndExport(const topi::ScheduledOp& op, const std::string& function_name,
-                            const BuildTarget& target, const std::string& path) {
+                            const target::Target& target, const std::string& path) {
   if (const absl::Status& sticky = op.schedule.error(); !sticky.ok()) {
     return {ErrorKind::kInvalidConfig, std::string(sticky.message())};
   }
-  const bool cuda = target.kind == TargetKind::kCuda;
   passes::PassOptions options = passes::PassOptions::FromEnv();
-  options.target = cuda ? passes::LoweringTarget::kCuda : passes::LoweringTarget::kLlvm;
+  options.target = target.lowering();
   options.verify = false;  // as compile_time_bench measures builds: the passes are tested
   absl::StatusOr<ir::PrimFunc> func = passes::Lower(op.schedule, op.args, function_name, options);
   if (!func.ok()) {
     return {ErrorKind::kBuildError, absl::StrCat("lowering: ", func.status().message())};
   }
-  absl::Status s = cuda ? ExportCuda(*func, target.cuda, path)
-                        : codegen::ExportLibrary({*func}, target.llvm, path);
+  absl::Status s = target.is_cuda() ? ExportCuda(*func, target.cuda(), path)
+                                    : codegen::ExportLibrary({*func}, target.llvm(), path);
   if (!s.ok()) return {ErrorKind::kBuildError, absl::StrCat("code generation: ", s.message())};
   return {};
 }

@@ -81,8 +81,6 @@ struct LocalBuilder::Shared {
   std::shared_ptr<WorkDir> work_dir;
   std::atomic<int64_t> next_file{0};
   ReferenceLibraries references;
-  std::mutex targets_mu;
-  std::map<std::string, absl::StatusOr<BuildTarget>> targets;
   std::mutex recent_mu;
   std::deque<std::vector<std::string>> recent_batches;  // libraries of the latest Build calls
   // Builds past their deadline still running on detached threads.
@@ -96,15 +94,8 @@ struct LocalBuilder::Shared {
     late_cv.notify_all();
   }
 
-  std::string NewLibraryPath(const char* prefix, const BuildTarget& target) {
-    return absl::StrCat(work_dir->path(), "/", prefix, next_file++, target.FileExtension());
-  }
-
-  absl::StatusOr<BuildTarget> TargetOf(const std::string& text) {
-    std::lock_guard<std::mutex> lock(targets_mu);
-    auto it = targets.find(text);
-    if (it == targets.end()) it = targets.emplace(text, ParseBuildTarget(text)).first;
-    return it->second;
+  std::string NewLibraryPath(const char* prefix, const target::Target& target) {
+    return absl::StrCat(work_dir->path(), "/", prefix, next_file++, target.library_extension());
   }
 };
 
@@ -137,7 +128,7 @@ double SecondsSince(Clock::time_point start) {
 // What the candidate needs from its task, read while the task is certainly alive.
 struct Prepared {
   absl::StatusOr<topi::ScheduledOp> op = absl::UnknownError("unset");
-  std::string target;
+  std::optional<target::Target> target;  // set whenever there is a task
   std::string reference_key;
   ReferenceLibraries::Claim reference;
   absl::StatusOr<topi::ScheduledOp> reference_op = absl::UnknownError("unset");
@@ -153,24 +144,21 @@ Prepared PrepareFromTask(LocalBuilder::Shared& shared, const MeasureInput& input
   p.op = task.Apply(input.config);
   p.target = task.target();
   if (!p.op.ok() || !shared.options.measure.check_correctness) return p;
-  p.reference_key =
-      absl::StrCat(task.key(), "|", task.target(), "|", task.tmpl().ReferenceKey(input.config));
+  p.reference_key = absl::StrCat(task.key(), "|", task.target().str(), "|",
+                                 task.tmpl().ReferenceKey(input.config));
   p.reference = shared.references.Find(p.reference_key);
   if (p.reference.promise != nullptr) p.reference_op = task.tmpl().Reference(input.config);
   return p;
 }
 
-void BuildReference(LocalBuilder::Shared& shared, const Prepared& p,
-                    const absl::StatusOr<BuildTarget>& target) {
+void BuildReference(LocalBuilder::Shared& shared, const Prepared& p) {
   ReferenceLibrary library;
   if (!p.reference_op.ok()) {
     library.outcome = {ErrorKind::kBuildError,
                        absl::StrCat("reference schedule: ", p.reference_op.status().message())};
-  } else if (!target.ok()) {
-    library.outcome = {ErrorKind::kBuildError, std::string(target.status().message())};
   } else {
-    library.path = shared.NewLibraryPath("reference", *target);
-    library.outcome = LowerAndExport(*p.reference_op, "reference", *target, library.path);
+    library.path = shared.NewLibraryPath("reference", *p.target);
+    library.outcome = LowerAndExport(*p.reference_op, "reference", *p.target, library.path);
   }
   shared.references.Fulfill(p.reference_key, p.reference, std::move(library));
 }
@@ -188,20 +176,14 @@ BuildResult BuildCandidate(Batch& batch, size_t i, const std::function<void()>& 
     r.build_seconds = SecondsSince(start);
     return r;
   }
-  absl::StatusOr<BuildTarget> target = shared.TargetOf(p.target);
   r.function_name = "candidate";
-  if (target.ok()) {
-    const std::string path = shared.NewLibraryPath("candidate", *target);
-    BuildOutcome o = LowerAndExport(*p.op, r.function_name, *target, path);
-    r.error_kind = o.error_kind;
-    r.error_message = std::move(o.error_message);
-    if (o.error_kind == ErrorKind::kOk) r.library_path = path;
-  } else {
-    r.error_kind = ErrorKind::kBuildError;
-    r.error_message = std::string(target.status().message());
-  }
+  const std::string path = shared.NewLibraryPath("candidate", *p.target);
+  BuildOutcome o = LowerAndExport(*p.op, r.function_name, *p.target, path);
+  r.error_kind = o.error_kind;
+  r.error_message = std::move(o.error_message);
+  if (o.error_kind == ErrorKind::kOk) r.library_path = path;
   r.build_seconds = SecondsSince(start);  // the shared reference is not this candidate's cost
-  if (p.reference.promise != nullptr) BuildReference(shared, p, target);
+  if (p.reference.promise != nullptr) BuildReference(shared, p);
   if (r.error_kind != ErrorKind::kOk || p.reference_key.empty()) return r;
   const ReferenceLibrary& reference = p.reference.future.get();
   if (reference.outcome.error_kind != ErrorKind::kOk) {

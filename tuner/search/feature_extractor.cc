@@ -3,8 +3,8 @@
 #include <utility>
 
 #include "compiler/passes/lower.h"
+#include "compiler/target/target.h"
 #include "tuner/search/knob_features.h"
-#include "tuner/target_kind.h"
 
 namespace tunefarm::tuner {
 namespace {
@@ -16,7 +16,7 @@ passes::PassOptions FeaturePassOptions(const Task& task) {
   passes::PassOptions options;
   options.disabled_passes = {"vectorize_loops", "unroll_loops"};
   options.verify = false;
-  options.target = passes::LoweringTargetOf(task.target());
+  options.target = task.target().lowering();
   return options;
 }
 

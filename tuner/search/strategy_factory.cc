@@ -19,8 +19,8 @@ void AddTransferSources(const Task& task, const StrategyOptions& o, StrategyBund
                         ModelBasedSearch& search) {
   if (o.transfer_from == nullptr || !o.make_task) return;
   absl::StatusOr<std::vector<Record>> records =
-      o.transfer_from->TemplateRecords(task.workload().template_name, task.target(), task.key(),
-                                       o.transfer_cache_flush, o.transfer_limit);
+      o.transfer_from->TemplateRecords(task.workload().template_name, task.target().str(),
+                                       task.key(), o.transfer_cache_flush, o.transfer_limit);
   if (!records.ok()) {
     spdlog::warn("transfer: cannot read records: {}", std::string(records.status().message()));
     return;

@@ -104,13 +104,13 @@ class GpuDepthwiseConv2dTemplate final : public TaskTemplate {
 TemplateInfo GpuConv2dTemplateInfo() {
   return {"conv2d", "N,C,H,W,O,KH,KW,stride,pad",
           "direct conv2d on the GPU: shared-memory and register tiles, virtual threads (float32)",
-          TargetKind::kCuda};
+          target::Target::Kind::kCuda};
 }
 
 TemplateInfo GpuDepthwiseConv2dTemplateInfo() {
   return {"depthwise_conv2d", "N,C,H,W,KH,KW,stride,pad",
           "depthwise conv2d on the GPU, NCHW data, [C][1][KH][KW] kernel (float32)",
-          TargetKind::kCuda};
+          target::Target::Kind::kCuda};
 }
 
 std::unique_ptr<TaskTemplate> MakeGpuConv2dTemplate(const Workload& workload,

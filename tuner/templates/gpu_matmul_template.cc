@@ -60,7 +60,7 @@ class GpuMatmulTemplate final : public TaskTemplate {
 TemplateInfo GpuMatmulTemplateInfo() {
   return {"matmul", "M,N,K",
           "C[M,N] = A[M,K] * B[K,N] on the GPU: shared-memory and register tiles (float32)",
-          TargetKind::kCuda};
+          target::Target::Kind::kCuda};
 }
 
 std::unique_ptr<TaskTemplate> MakeGpuMatmulTemplate(const Workload& workload,

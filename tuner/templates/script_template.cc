@@ -5,8 +5,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/target/target_cpu.h"
 #include "compiler/te/flop_count.h"
-#include "tuner/target_cpu.h"
 
 namespace tunefarm::tuner {
 namespace {
@@ -104,14 +104,13 @@ absl::StatusOr<topi::ScheduledOp> ScriptTemplate::Reference(const space::Config&
 
 absl::StatusOr<std::unique_ptr<Task>> CreateScriptTask(
     const std::string& path_or_name, std::string_view source,
-    const std::map<std::string, int64_t>& bindings, const std::string& target) {
-  absl::StatusOr<topi::CpuInfo> cpu = CpuInfoForTarget(target);
-  if (!cpu.ok()) return cpu.status();
+    const std::map<std::string, int64_t>& bindings, const target::Target& target) {
   absl::StatusOr<std::unique_ptr<ScriptTemplate>> tmpl =
       ScriptTemplate::Make(path_or_name, std::string(source), bindings);
   if (!tmpl.ok()) return tmpl.status();
   Workload workload = (*tmpl)->workload();
-  return Task::FromTemplate(std::move(workload), *std::move(tmpl), target, *cpu);
+  return Task::FromTemplate(std::move(workload), *std::move(tmpl), target,
+                            target::CpuInfoOf(target));
 }
 
 }  // namespace tunefarm::tuner

@@ -56,10 +56,10 @@ class ScriptTemplate final : public TaskTemplate {
   double flops_ = 0;
 };
 
-// The task of tuning the script at `path_or_name` (its text `source`) on `target` ("llvm", ...),
-// through Task::FromTemplate with the target's CPU (tuner/target_cpu.h).
+// The task of tuning the script at `path_or_name` (its text `source`) on `target`, through
+// Task::FromTemplate with the target's CPU (compiler/target/target_cpu.h).
 absl::StatusOr<std::unique_ptr<Task>> CreateScriptTask(
     const std::string& path_or_name, std::string_view source,
-    const std::map<std::string, int64_t>& bindings, const std::string& target);
+    const std::map<std::string, int64_t>& bindings, const target::Target& target);
 
 }  // namespace tunefarm::tuner

@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "tuner/target_cpu.h"
+#include "compiler/target/target_cpu.h"
 #include "tuner/templates/conv2d_nchwc_template.h"
 #include "tuner/templates/conv2d_template.h"
 #include "tuner/templates/conv2d_winograd_template.h"
@@ -35,7 +35,7 @@ std::mutex& RegistryMutex() {
 // By name, the CPU template of a name before its GPU one.
 void SortByName(std::vector<Entry>& entries) {
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    return std::tie(a.info.name, a.info.target) < std::tie(b.info.name, b.info.target);
+    return std::tie(a.info.name, a.info.kind) < std::tie(b.info.name, b.info.kind);
   });
 }
 
@@ -70,8 +70,8 @@ absl::Status RegisterTemplate(TemplateInfo info, TemplateFactory factory) {
   }
   std::lock_guard<std::mutex> lock(RegistryMutex());
   for (const Entry& e : Registry()) {
-    if (e.info.name == info.name && e.info.target == info.target) {
-      return absl::AlreadyExistsError(absl::StrCat("a ", TargetKindName(info.target),
+    if (e.info.name == info.name && e.info.kind == info.kind) {
+      return absl::AlreadyExistsError(absl::StrCat("a ", target::Target::KindName(info.kind),
                                                    " template named '", info.name,
                                                    "' is already registered"));
     }
@@ -90,13 +90,13 @@ std::vector<TemplateInfo> ListTemplates() {
 
 absl::StatusOr<std::unique_ptr<TaskTemplate>> MakeTemplate(const Workload& workload,
                                                            const topi::CpuInfo& cpu,
-                                                           TargetKind target) {
+                                                           target::Target::Kind target) {
   TemplateFactory factory = nullptr;
   std::vector<std::string> names;
   {
     std::lock_guard<std::mutex> lock(RegistryMutex());
     for (const Entry& e : Registry()) {
-      if (e.info.target != target) continue;
+      if (e.info.kind != target) continue;
       names.push_back(e.info.name);
       if (e.info.name == workload.template_name) factory = e.factory;
     }
@@ -115,17 +115,15 @@ absl::StatusOr<std::unique_ptr<TaskTemplate>> MakeTemplate(const Workload& workl
   }
   return absl::InvalidArgumentError(absl::StrCat(
       "workload '", workload.Key(), "': unknown template '", workload.template_name, "' for ",
-      TargetKindName(target), " targets (known: ", absl::StrJoin(names, ", "), ")"));
+      target::Target::KindName(target), " targets (known: ", absl::StrJoin(names, ", "), ")"));
 }
 
 absl::StatusOr<std::unique_ptr<Task>> CreateTask(const Workload& workload,
-                                                 const std::string& target) {
-  absl::StatusOr<topi::CpuInfo> cpu = CpuInfoForTarget(target);
-  if (!cpu.ok()) return cpu.status();
-  absl::StatusOr<std::unique_ptr<TaskTemplate>> tmpl =
-      MakeTemplate(workload, *cpu, TargetKindOf(target));
+                                                 const target::Target& target) {
+  const topi::CpuInfo cpu = target::CpuInfoOf(target);
+  absl::StatusOr<std::unique_ptr<TaskTemplate>> tmpl = MakeTemplate(workload, cpu, target.kind());
   if (!tmpl.ok()) return tmpl.status();
-  return Task::FromTemplate(workload, *std::move(tmpl), target, *cpu);
+  return Task::FromTemplate(workload, *std::move(tmpl), target, cpu);
 }
 
 }  // namespace tunefarm::tuner

@@ -26,14 +26,13 @@ std::vector<TemplateInfo> ListTemplates();
 // The `target` template named `workload.template_name` bound to the workload. Errors: an unknown
 // name (listing the known ones for that target kind), wrong arguments (naming the expected
 // "M,N,K" form).
-absl::StatusOr<std::unique_ptr<TaskTemplate>> MakeTemplate(const Workload& workload,
-                                                           const topi::CpuInfo& cpu,
-                                                           TargetKind target = TargetKind::kCpu);
+absl::StatusOr<std::unique_ptr<TaskTemplate>> MakeTemplate(
+    const Workload& workload, const topi::CpuInfo& cpu,
+    target::Target::Kind target = target::Target::Kind::kCpu);
 
-// The task of a workload key's template on `target` ("llvm", "llvm -mtriple=...", "cuda
-// -arch=sm_90"), its CPU knobs sized for that target's CPU (CpuInfoForTarget); a `cuda` target
-// gets the GPU template of the name.
+// The task of a workload key's template on `target`, its CPU knobs sized for that target's CPU
+// (target::CpuInfoOf); a `cuda` target gets the GPU template of the name.
 absl::StatusOr<std::unique_ptr<Task>> CreateTask(const Workload& workload,
-                                                 const std::string& target);
+                                                 const target::Target& target);
 
 }  // namespace tunefarm::tuner

@@ -101,7 +101,7 @@ absl::StatusOr<std::string> GenerateCudaSource(const std::vector<ir::PrimFunc>& 
 }
 
 absl::StatusOr<runtime::cuda::CudaModuleImage> BuildCuda(const std::vector<ir::PrimFunc>& funcs,
-                                                         const CudaTarget& target) {
+                                                         const target::CudaTarget& target) {
   if (funcs.empty()) return absl::InvalidArgumentError("BuildCuda: no functions");
   runtime::cuda::CudaModuleImage image;
   image.arch = target.arch();
@@ -129,16 +129,14 @@ absl::StatusOr<runtime::cuda::CudaModuleImage> BuildCuda(const std::vector<ir::P
 }
 
 absl::StatusOr<runtime::cuda::CudaModuleImage> BuildCuda(const ir::PrimFunc& func,
-                                                         const CudaTarget& target) {
+                                                         const target::CudaTarget& target) {
   return BuildCuda(std::vector<ir::PrimFunc>{func}, target);
 }
 
 absl::StatusOr<runtime::cuda::CudaModuleImage> ExportCudaModule(const ir::PrimFunc& func,
-                                                                const std::string& target,
+                                                                const target::CudaTarget& target,
                                                                 const std::string& path) {
-  absl::StatusOr<CudaTarget> parsed = ParseCudaTarget(target);
-  if (!parsed.ok()) return parsed.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = BuildCuda(func, *parsed);
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image = BuildCuda(func, target);
   if (!image.ok()) return image.status();
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << runtime::cuda::SerializeCudaModule(*image);

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "compiler/codegen/cuda/target.h"
 #include "compiler/ir/function.h"
+#include "compiler/target/cuda_target.h"
 #include "runtime/cuda/cuda_module.h"
 
 namespace tunefarm::codegen::cuda {
@@ -19,15 +19,14 @@ absl::StatusOr<std::string> GenerateCudaSource(const std::vector<ir::PrimFunc>& 
 // Errors: what SplitHostDevice and the emitter refuse (InvalidArgument/Unimplemented, naming the
 // statement), a signature the runtime cannot describe, NVRTC's rejection (with source lines).
 absl::StatusOr<runtime::cuda::CudaModuleImage> BuildCuda(const std::vector<ir::PrimFunc>& funcs,
-                                                         const CudaTarget& target);
+                                                         const target::CudaTarget& target);
 absl::StatusOr<runtime::cuda::CudaModuleImage> BuildCuda(const ir::PrimFunc& func,
-                                                         const CudaTarget& target);
+                                                         const target::CudaTarget& target);
 
-// BuildCuda for a target string ("cuda", "cuda -arch=sm_80"), the module written to `path`
-// (SerializeCudaModule). Errors: ParseCudaTarget's, BuildCuda's, Unavailable when the file cannot
-// be written.
+// BuildCuda with the module written to `path` (SerializeCudaModule). Errors: BuildCuda's,
+// Unavailable when the file cannot be written.
 absl::StatusOr<runtime::cuda::CudaModuleImage> ExportCudaModule(const ir::PrimFunc& func,
-                                                                const std::string& target,
+                                                                const target::CudaTarget& target,
                                                                 const std::string& path);
 
 }  // namespace tunefarm::codegen::cuda

@@ -34,7 +34,7 @@ std::string QuoteSourceLines(const std::string& log, const std::string& source) 
 }  // namespace
 
 absl::StatusOr<std::string> CompileToPtx(const std::string& source, const std::string& program,
-                                         const CudaTarget& target) {
+                                         const target::CudaTarget& target) {
   nvrtcProgram prog = nullptr;
   nvrtcResult r = nvrtcCreateProgram(&prog, source.c_str(), program.c_str(), 0, nullptr, nullptr);
   if (r != NVRTC_SUCCESS) {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "compiler/codegen/cuda/target.h"
+#include "compiler/target/cuda_target.h"
 
 namespace tunefarm::codegen::cuda {
 
@@ -15,7 +15,7 @@ namespace tunefarm::codegen::cuda {
 // When NVRTC rejects it: InvalidArgument with NVRTC's log followed by each generated source line
 // the log points at, with its number ("line 12: ...").
 absl::StatusOr<std::string> CompileToPtx(const std::string& source, const std::string& program,
-                                         const CudaTarget& target);
+                                         const target::CudaTarget& target);
 
 struct KernelResources {
   std::string kernel;

@@ -10,7 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "compiler/codegen/llvm/target.h"
+#include "compiler/codegen/llvm/llvm_target.h"
 #include "compiler/ir/function.h"
 #include "runtime/core/function_signature.h"
 #include "runtime/module.h"
@@ -24,7 +24,7 @@ absl::StatusOr<runtime::FunctionSignature> SignatureOf(const ir::PrimFunc& func)
 // Compiles `funcs` for a host target and returns a module whose kernels run in this process.
 // Errors: a non-host target, IR the code generator does not support (naming the node).
 absl::StatusOr<std::shared_ptr<runtime::Module>> BuildJit(const std::vector<ir::PrimFunc>& funcs,
-                                                          const Target& target);
+                                                          const LlvmTarget& target);
 
 // A read-only, exported data symbol of a library (a model's graph text and weights, c_abi.h).
 struct DataSymbol {
@@ -35,7 +35,7 @@ struct DataSymbol {
 
 // Writes a shared library for `target` (host or cross) at `path`, loadable by
 // runtime::LoadModule on a machine of that architecture, with `data` exported beside the kernels.
-absl::Status ExportLibrary(const std::vector<ir::PrimFunc>& funcs, const Target& target,
+absl::Status ExportLibrary(const std::vector<ir::PrimFunc>& funcs, const LlvmTarget& target,
                            const std::string& path, const std::vector<DataSymbol>& data = {});
 
 }  // namespace tunefarm::codegen

@@ -45,7 +45,7 @@ class JitModule final : public runtime::Module {
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<runtime::Module>> BuildJit(const std::vector<ir::PrimFunc>& funcs,
-                                                          const Target& target) {
+                                                          const LlvmTarget& target) {
   if (funcs.empty()) return absl::InvalidArgumentError("BuildJit: no functions to build");
   if (!target.is_host) {
     return absl::InvalidArgumentError(

@@ -25,7 +25,7 @@ absl::Status WriteFile(const std::string& path, const llvm::MemoryBuffer& bytes)
 
 }  // namespace
 
-absl::Status ExportLibrary(const std::vector<ir::PrimFunc>& funcs, const Target& target,
+absl::Status ExportLibrary(const std::vector<ir::PrimFunc>& funcs, const LlvmTarget& target,
                            const std::string& path, const std::vector<DataSymbol>& data) {
   absl::StatusOr<llvm::TargetMachine*> tm = ThreadTargetMachine(target);
   if (!tm.ok()) return tm.status();

@@ -7,8 +7,8 @@
 
 namespace tunefarm::codegen {
 
-absl::StatusOr<std::string> LlvmIrText(const std::vector<ir::PrimFunc>& funcs, const Target& target,
-                                       bool optimized) {
+absl::StatusOr<std::string> LlvmIrText(const std::vector<ir::PrimFunc>& funcs,
+                                       const LlvmTarget& target, bool optimized) {
   absl::StatusOr<llvm::TargetMachine*> tm = ThreadTargetMachine(target);
   if (!tm.ok()) return tm.status();
   absl::StatusOr<GeneratedModule> generated = GenerateModule(funcs, **tm, optimized);

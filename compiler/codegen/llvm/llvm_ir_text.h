@@ -7,13 +7,13 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "compiler/codegen/llvm/target.h"
+#include "compiler/codegen/llvm/llvm_target.h"
 #include "compiler/ir/function.h"
 
 namespace tunefarm::codegen {
 
 // `optimized` false: straight from the code generator; true: after the O3 pipeline.
-absl::StatusOr<std::string> LlvmIrText(const std::vector<ir::PrimFunc>& funcs, const Target& target,
-                                       bool optimized);
+absl::StatusOr<std::string> LlvmIrText(const std::vector<ir::PrimFunc>& funcs,
+                                       const LlvmTarget& target, bool optimized);
 
 }  // namespace tunefarm::codegen

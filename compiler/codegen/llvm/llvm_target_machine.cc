@@ -46,7 +46,7 @@ absl::StatusOr<const llvm::Target*> LookupLlvmTarget(const std::string& triple) 
   return t;
 }
 
-absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> CreateTargetMachine(const Target& target) {
+absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> CreateTargetMachine(const LlvmTarget& target) {
   absl::StatusOr<const llvm::Target*> backend = LookupLlvmTarget(target.triple);
   if (!backend.ok()) return backend.status();
   llvm::TargetOptions options;
@@ -59,7 +59,7 @@ absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> CreateTargetMachine(const T
   return tm;
 }
 
-absl::StatusOr<llvm::TargetMachine*> ThreadTargetMachine(const Target& target) {
+absl::StatusOr<llvm::TargetMachine*> ThreadTargetMachine(const LlvmTarget& target) {
   thread_local std::unordered_map<std::string, std::unique_ptr<llvm::TargetMachine>> cache;
   std::string key = target.ToString();
   auto it = cache.find(key);

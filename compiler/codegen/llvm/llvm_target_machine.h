@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
-#include "compiler/codegen/llvm/target.h"
+#include "compiler/codegen/llvm/llvm_target.h"
 
 namespace tunefarm::codegen {
 
@@ -19,10 +19,10 @@ absl::StatusOr<const llvm::Target*> LookupLlvmTarget(const std::string& triple);
 
 // A fresh TargetMachine: position-independent code (shared libraries and JITLink both take it),
 // optimization level aggressive.
-absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> CreateTargetMachine(const Target& target);
+absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> CreateTargetMachine(const LlvmTarget& target);
 
 // A TargetMachine owned by the calling thread, reused across builds for the same target (making
 // one costs about a millisecond; a TargetMachine must not be used by two threads at once).
-absl::StatusOr<llvm::TargetMachine*> ThreadTargetMachine(const Target& target);
+absl::StatusOr<llvm::TargetMachine*> ThreadTargetMachine(const LlvmTarget& target);
 
 }  // namespace tunefarm::codegen

@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/graph/fusion.h"
 #include "compiler/space/config_json.h"
+#include "compiler/target/target_cpu.h"
 #include "compiler/topi/conv2d_nchwc_knobs.h"
 #include "compiler/topi/conv2d_winograd_knobs.h"
 #include "tests/testing/files.h"
@@ -24,7 +25,6 @@
 #include "tools/commands/model_compiler.h"
 #include "tuner/model_tasks.h"
 #include "tuner/record_store.h"
-#include "tuner/target_cpu.h"
 #include "tuner/templates/template_registry.h"
 
 namespace tunefarm::tools {
@@ -45,7 +45,7 @@ void AddRecord(const std::string& db, const std::string& workload, const std::st
   ASSERT_TRUE(store.ok()) << store.status();
   tuner::Record r;
   r.workload_key = workload;
-  r.target = *tuner::CanonicalTarget("llvm");
+  r.target = target::Target::Host().str();
   r.device_key = "box";
   r.config_json = config;
   r.repeat_seconds = std::move(repeat_seconds);
@@ -65,7 +65,7 @@ std::string NewDatabase(const std::string& config_json, const std::string& workl
 // A template's default config as JSON: a record of it is a tuned config all the same.
 std::string TunedConfigJson(const std::string& workload = kWorkload) {
   absl::StatusOr<std::unique_ptr<tuner::Task>> task =
-      tuner::CreateTask(*tuner::ParseWorkloadKey(workload), "llvm");
+      tuner::CreateTask(*tuner::ParseWorkloadKey(workload), target::Target::Host());
   EXPECT_TRUE(task.ok()) << task.status();
   absl::StatusOr<space::Config> config = (*task)->DefaultConfig();
   EXPECT_TRUE(config.ok()) << config.status();
@@ -108,7 +108,8 @@ std::string ChainedConvsModel() {
 }
 
 std::vector<std::string> TaskKeys(const std::string& model) {
-  absl::StatusOr<OptimizedModel> optimized = OptimizeModel(model, ModelCompileOptions());
+  absl::StatusOr<OptimizedModel> optimized =
+      OptimizeModel(model, ModelCompileOptions(), target::Target::Host());
   EXPECT_TRUE(optimized.ok()) << optimized.status();
   if (!optimized.ok()) return {};
   std::vector<std::string> keys;
@@ -122,7 +123,7 @@ std::vector<std::string> TaskKeys(const std::string& model) {
 TEST(ModelRecordsTest, AModelsConvTasksFixTheBlocksOfItsLayout) {
   // The first conv: 3 input channels in one block, 40 outputs in blocks of two vectors; the
   // second reads its input in the block the first writes.
-  const topi::CpuInfo cpu = *tuner::CpuInfoForTarget("llvm");
+  const topi::CpuInfo cpu = target::CpuInfoOf(target::Target::Host());
   const int64_t oc = 2 * cpu.Lanes(4);
   EXPECT_THAT(TaskKeys(ChainedConvsModel()),
               ::testing::ElementsAre(
@@ -136,9 +137,9 @@ TEST(ModelRecordsTest, ABlockedConvIsBuiltWithTheRecordOfItsLayoutsTask) {
   ASSERT_EQ(keys.size(), 2u);
   // The second conv's task: its default config with another register tile, as a tuner finds.
   absl::StatusOr<std::unique_ptr<tuner::Task>> task =
-      tuner::CreateTask(*tuner::ParseWorkloadKey(keys[1]), "llvm");
+      tuner::CreateTask(*tuner::ParseWorkloadKey(keys[1]), target::Target::Host());
   ASSERT_TRUE(task.ok()) << task.status();
-  const topi::CpuInfo cpu = *tuner::CpuInfoForTarget("llvm");
+  const topi::CpuInfo cpu = target::CpuInfoOf(target::Target::Host());
   absl::StatusOr<topi::Conv2dNchwcScheduleConfig> c =
       topi::Conv2dNchwcConfigFromKnobs(*(*task)->DefaultConfig(), cpu);
   ASSERT_TRUE(c.ok()) << c.status();
@@ -174,7 +175,7 @@ TEST(ModelRecordsTest, ABlockedConvIsBuiltWithTheRecordOfItsLayoutsTask) {
 
 TEST(ModelRecordsTest, AThreeByThreeStrideOneConvIsADirectAndAWinogradTaskOfOneLayer) {
   absl::StatusOr<OptimizedModel> optimized =
-      OptimizeModel(ChainedConvsModel(), ModelCompileOptions());
+      OptimizeModel(ChainedConvsModel(), ModelCompileOptions(), target::Target::Host());
   ASSERT_TRUE(optimized.ok()) << optimized.status();
   const graph::FusionPlan plan = graph::PlanFusion(optimized->graph);
   const std::vector<tuner::ModelTask> built = tuner::ExtractModelTasks(optimized->graph, plan);
@@ -198,10 +199,10 @@ TEST(ModelRecordsTest, AThreeByThreeStrideOneConvIsADirectAndAWinogradTaskOfOneL
 std::string WinogradConfigJson(const std::string& direct_key, int64_t tile) {
   tuner::Workload w = *tuner::ParseWorkloadKey(direct_key);
   w.template_name = "conv2d_winograd_nchwc";
-  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(w, "llvm");
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(w, target::Target::Host());
   EXPECT_TRUE(task.ok()) << task.status();
   if (!task.ok()) return "";
-  const topi::CpuInfo cpu = *tuner::CpuInfoForTarget("llvm");
+  const topi::CpuInfo cpu = target::CpuInfoOf(target::Target::Host());
   absl::StatusOr<space::Config> point = topi::Conv2dWinogradKnobsFromConfig(
       (*task)->space(), topi::DefaultConv2dWinogradConfig(tile, cpu));
   EXPECT_TRUE(point.ok()) << point.status();

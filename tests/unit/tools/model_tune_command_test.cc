@@ -90,7 +90,7 @@ TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUs
   ModelCompileOptions build;
   build.db = db;
   build.device_key = "test-cpu";
-  absl::StatusOr<CompiledModel> compiled = CompileModel(model, build);
+  absl::StatusOr<CompiledModel> compiled = CompileModel(model, build, target::Target::Host());
   ASSERT_TRUE(compiled.ok()) << compiled.status();
   ASSERT_EQ(compiled->tuned_tasks.size(), 2u) << "the 3x3 layer's faster algorithm, the 1x1";
   EXPECT_THAT(compiled->tuned_tasks[0], ::testing::StartsWith(chosen)) << out.str();
@@ -154,7 +154,7 @@ TEST(ModelTuneCommandTest, BadInputIsRefusedWithOneLine) {
   EXPECT_EQ(RunModelTuneCommand(o, nullptr, out, err), 2);
   EXPECT_THAT(err.str(), HasSubstr("--trials"));
   o = Options(SmallCnn(), "/nonexistent-dir/x.db");
-  o.compile.target = "llvm -mtriple=aarch64-linux-gnu";
+  o.tune.target = "llvm -mtriple=aarch64-linux-gnu";
   err.str("");
   EXPECT_EQ(RunModelTuneCommand(o, nullptr, out, err), 2);
   EXPECT_THAT(err.str(), HasSubstr("cannot measure"));

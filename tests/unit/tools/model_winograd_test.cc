@@ -47,7 +47,7 @@ struct Built {
 Built BuildAndRun(const std::string& model, std::vector<std::string> disabled) {
   ModelCompileOptions options;
   options.disabled_passes = std::move(disabled);
-  absl::StatusOr<CompiledModel> compiled = CompileModel(model, options);
+  absl::StatusOr<CompiledModel> compiled = CompileModel(model, options, target::Target::Host());
   EXPECT_TRUE(compiled.ok()) << compiled.status();
   if (!compiled.ok()) return {};
   Built out;

@@ -81,7 +81,7 @@ TEST(RunCommandTest, UnknownTargetIsAUsageError) {
   options.target = "llvm -mcpu";
   Result r = Invoke(options);
   EXPECT_EQ(r.code, 2);
-  EXPECT_THAT(r.err, HasSubstr("(run also accepts: interp, cuda)"));
+  EXPECT_THAT(r.err, HasSubstr("(run also accepts: interp)"));
 }
 
 TEST(RunCommandTest, LlvmAgreesAndTimes) {

@@ -8,8 +8,6 @@
 #include "compiler/ir/op.h"
 #include "compiler/space/config_sampler.h"
 #include "compiler/te/tensor.h"
-#include "tuner/target_cpu.h"
-#include "tuner/target_kind.h"
 
 namespace tunefarm::tuner {
 namespace {
@@ -49,14 +47,13 @@ class ScaleTemplate final : public TaskTemplate {
   bool fail_space_;
 };
 
-TEST(TaskTest, FromTemplateDeclaresTheSpaceAndCanonicalizesTheTarget) {
+TEST(TaskTest, FromTemplateDeclaresTheSpaceForItsTarget) {
   absl::StatusOr<std::unique_ptr<Task>> task =
       Task::FromTemplate(Workload{"scale", {16}, "float32"}, std::make_unique<ScaleTemplate>(),
-                         "llvm", topi::Avx2Cpu());
+                         target::Target::Host(), topi::Avx2Cpu());
   ASSERT_TRUE(task.ok()) << task.status();
   EXPECT_EQ((*task)->key(), "scale:16:float32");
-  EXPECT_EQ((*task)->target(), *CanonicalTarget("llvm"));
-  EXPECT_THAT((*task)->target(), HasSubstr("-mtriple="));
+  EXPECT_EQ((*task)->target(), target::Target::Host());
   EXPECT_EQ((*task)->space().size(), 5);  // 16 = 1x16, 2x8, 4x4, 8x2, 16x1
   EXPECT_DOUBLE_EQ((*task)->flops(), 16);
   EXPECT_EQ((*task)->cpu().vector_bits, 256);
@@ -67,82 +64,18 @@ TEST(TaskTest, FromTemplateDeclaresTheSpaceAndCanonicalizesTheTarget) {
 }
 
 TEST(TaskTest, NullTemplateIsAnError) {
-  absl::StatusOr<std::unique_ptr<Task>> task =
-      Task::FromTemplate(Workload{"scale", {16}, "float32"}, nullptr, "llvm", topi::Avx2Cpu());
+  absl::StatusOr<std::unique_ptr<Task>> task = Task::FromTemplate(
+      Workload{"scale", {16}, "float32"}, nullptr, target::Target::Host(), topi::Avx2Cpu());
   EXPECT_EQ(task.status().code(), absl::StatusCode::kInvalidArgument);
-}
-
-TEST(TaskTest, BadTargetIsAnError) {
-  absl::StatusOr<std::unique_ptr<Task>> task =
-      Task::FromTemplate(Workload{"scale", {16}, "float32"}, std::make_unique<ScaleTemplate>(),
-                         "llvm -mtriple=riscv64-linux-gnu", topi::Avx2Cpu());
-  ASSERT_FALSE(task.ok());
-  EXPECT_THAT(task.status().message(), HasSubstr("riscv64"));
 }
 
 TEST(TaskTest, SpaceErrorNamesTheTask) {
   absl::StatusOr<std::unique_ptr<Task>> task = Task::FromTemplate(
       Workload{"scale", {16}, "float32"}, std::make_unique<ScaleTemplate>(/*fail_space=*/true),
-      "llvm", topi::Avx2Cpu());
+      target::Target::Host(), topi::Avx2Cpu());
   ASSERT_FALSE(task.ok());
   EXPECT_EQ(task.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(task.status().message(), HasSubstr("task scale:16:float32: no space today"));
-}
-
-TEST(TargetCpuTest, HostIsDetected) {
-  absl::StatusOr<topi::CpuInfo> cpu = CpuInfoForTarget("llvm");
-  ASSERT_TRUE(cpu.ok()) << cpu.status();
-  EXPECT_GE(cpu->cores, 1);
-  EXPECT_GE(cpu->vector_bits, 128);
-}
-
-TEST(TargetCpuTest, CrossTargetsTakeTheirSimdFromCpuAndFeatures) {
-  struct Case {
-    std::string target;
-    int bits, registers;
-  };
-  for (const Case& c : std::vector<Case>{
-           {"llvm -mtriple=aarch64-linux-gnu", 128, 32},
-           {"llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a72", 128, 32},
-           {"llvm -mtriple=x86_64-linux-gnu -mcpu=skylake-avx512", 512, 32},
-           {"llvm -mtriple=x86_64-linux-gnu -mcpu=haswell", 256, 16},
-           {"llvm -mtriple=x86_64-linux-gnu -mcpu=skylake-avx512 -mattr=-avx512f", 256, 16},
-           {"llvm -mtriple=x86_64-linux-gnu -mcpu=x86-64 -mattr=+avx2,+fma", 256, 16},
-           {"llvm -mtriple=x86_64-linux-gnu -mcpu=x86-64", 128, 16}}) {
-    absl::StatusOr<topi::CpuInfo> cpu = CpuInfoForTarget(c.target);
-    ASSERT_TRUE(cpu.ok()) << c.target << ": " << cpu.status();
-    EXPECT_EQ(cpu->vector_bits, c.bits) << c.target;
-    EXPECT_EQ(cpu->vector_registers, c.registers) << c.target;
-  }
-}
-
-TEST(TargetCpuTest, AnExplicitCpuNarrowsTheHostsSimd) {
-  // Runs on any x86 host that has AVX2: haswell code has 8 float lanes whatever the host has.
-  absl::StatusOr<topi::CpuInfo> host = CpuInfoForTarget("llvm");
-  ASSERT_TRUE(host.ok());
-  if (host->vector_bits < 256) GTEST_SKIP() << "host without AVX2";
-  absl::StatusOr<topi::CpuInfo> cpu = CpuInfoForTarget("llvm -mcpu=haswell");
-  ASSERT_TRUE(cpu.ok()) << cpu.status();
-  EXPECT_EQ(cpu->vector_bits, 256);
-  EXPECT_EQ(cpu->vector_registers, 16);
-}
-
-TEST(TargetCpuTest, BadTargetIsAnError) {
-  EXPECT_FALSE(CpuInfoForTarget("opencl").ok());
-  EXPECT_FALSE(CanonicalTarget("llvm -mtriple=mips-linux-gnu").ok());
-  EXPECT_FALSE(CanonicalTarget("cuda -arch=sm_50").ok());
-  EXPECT_FALSE(CanonicalTarget("cuda -arch=banana").ok());
-}
-
-TEST(TargetCpuTest, CudaTargetsAreCanonicalAndLaunchedFromTheHost) {
-  EXPECT_EQ(*CanonicalTarget("cuda"), "cuda -arch=sm_90");
-  EXPECT_EQ(*CanonicalTarget("cuda -arch=sm_80"), "cuda -arch=sm_80");
-  absl::StatusOr<topi::CpuInfo> cpu = CpuInfoForTarget("cuda");
-  ASSERT_TRUE(cpu.ok()) << cpu.status();
-  EXPECT_EQ(cpu->model, CpuInfoForTarget("llvm")->model);
-  EXPECT_EQ(TargetKindOf("cuda -arch=sm_90"), TargetKind::kCuda);
-  EXPECT_EQ(TargetKindOf("cudax"), TargetKind::kCpu);
-  EXPECT_EQ(TargetKindOf("llvm -mcpu=haswell"), TargetKind::kCpu);
 }
 
 }  // namespace

@@ -56,8 +56,8 @@ TEST(GraphPassTest, TheRunnerSkipsTimesAndVerifies) {
   passes::PassOptions options;
   options.disabled_passes = {"dead_code"};
   absl::StatusOr<Graph> out =
-      RunGraphPasses(std::move(g), DefaultGraphPasses(KernelTarget::Cpu(topi::DetectHostCpu())),
-                     options, [&](std::string_view pass, const Graph&, double ms) {
+      RunGraphPasses(std::move(g), DefaultGraphPasses(KernelTarget::Host()), options,
+                     [&](std::string_view pass, const Graph&, double ms) {
                        ran.emplace_back(pass);
                        EXPECT_GE(ms, 0);
                      });
@@ -69,8 +69,8 @@ TEST(GraphPassTest, TheRunnerSkipsTimesAndVerifies) {
   options.disabled_passes = {"no_such_pass"};
   Graph h;
   h.AddOutput("x", h.AddInput("x", {kF32, {1}}));
-  absl::StatusOr<Graph> refused = RunGraphPasses(
-      std::move(h), DefaultGraphPasses(KernelTarget::Cpu(topi::DetectHostCpu())), options);
+  absl::StatusOr<Graph> refused =
+      RunGraphPasses(std::move(h), DefaultGraphPasses(KernelTarget::Host()), options);
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(refused.status().message().find("common_subexpression"), std::string::npos);
 

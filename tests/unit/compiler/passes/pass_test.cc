@@ -109,16 +109,5 @@ TEST(PassOptionsTest, FromEnvReadsTheThreeVariables) {
   EXPECT_EQ(PassOptions::FromEnv().disabled_passes.size(), 0u);
 }
 
-// One mapping from a target string to its lowering, for every command and the tuner alike:
-// `tunefarm build/run --target llvm` lowers as the tuner does (no barriers on a CPU).
-TEST(PassOptionsTest, TargetStringsMapToTheirLowering) {
-  EXPECT_EQ(LoweringTargetOf("interp"), LoweringTarget::kInterp);
-  EXPECT_EQ(LoweringTargetOf("llvm"), LoweringTarget::kLlvm);
-  EXPECT_EQ(LoweringTargetOf("llvm -mtriple=aarch64-linux-gnu"), LoweringTarget::kLlvm);
-  EXPECT_EQ(LoweringTargetOf("cuda"), LoweringTarget::kCuda);
-  EXPECT_EQ(LoweringTargetOf("cuda -arch=sm_80"), LoweringTarget::kCuda);
-  EXPECT_EQ(LoweringTargetOf("cudax"), LoweringTarget::kLlvm);  // codegen refuses it later
-}
-
 }  // namespace
 }  // namespace tunefarm::passes

@@ -91,8 +91,8 @@ inline std::vector<float> ToVector(const runtime::NDArray& a) {
   return std::vector<float>(Data(a), Data(a) + a.NumElements());
 }
 
-inline const codegen::Target& HostTarget() {
-  static const codegen::Target target = *codegen::ParseTarget("llvm");
+inline const codegen::LlvmTarget& HostTarget() {
+  static const codegen::LlvmTarget target = *codegen::ParseLlvmTarget("llvm");
   return target;
 }
 

@@ -26,7 +26,7 @@ inline std::string ExportAddKernel(const std::string& path, const std::string& n
   options.target = passes::LoweringTarget::kLlvm;
   absl::StatusOr<ir::PrimFunc> f = passes::Lower(s, {a, *c}, name, options);
   if (!f.ok()) return std::string(f.status().message());
-  absl::StatusOr<codegen::Target> target = codegen::ParseTarget("llvm");
+  absl::StatusOr<codegen::LlvmTarget> target = codegen::ParseLlvmTarget("llvm");
   if (!target.ok()) return std::string(target.status().message());
   absl::Status st = codegen::ExportLibrary({*f}, *target, path);
   return st.ok() ? "" : std::string(st.message());

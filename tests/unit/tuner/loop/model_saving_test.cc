@@ -18,7 +18,7 @@ TEST(ModelSavingTest, TheModelOfARunLoadsBackFromTheDatabase) {
   std::filesystem::create_directories(dir);
   auto store = RecordStore::Open((dir / "tf.db").string());
   ASSERT_TRUE(store.ok()) << store.status();
-  auto task = CreateTask(*ParseWorkloadKey("matmul:16,16,16"), "llvm");
+  auto task = CreateTask(*ParseWorkloadKey("matmul:16,16,16"), target::Target::Host());
   ASSERT_TRUE(task.ok()) << task.status();
   MeasureOptions m;
   m.repeat = 1;

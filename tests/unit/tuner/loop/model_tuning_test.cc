@@ -26,7 +26,7 @@ Tuned Make(const std::string& key, RecordStore* store, int trials, uint64_t seed
   Tuned t;
   absl::StatusOr<Workload> w = ParseWorkloadKey(key);
   EXPECT_TRUE(w.ok()) << w.status();
-  absl::StatusOr<std::unique_ptr<Task>> task = CreateTask(*w, "llvm");
+  absl::StatusOr<std::unique_ptr<Task>> task = CreateTask(*w, target::Target::Host());
   EXPECT_TRUE(task.ok()) << task.status();
   t.task = *std::move(task);
   EXPECT_TRUE(store->PutWorkload(t.task->key(), t.task->flops()).ok());

@@ -72,10 +72,10 @@ void ExpectEveryRecordUsable(const std::string& db, int64_t at_least) {
   auto count = (*store)->RecordCount();
   ASSERT_TRUE(count.ok());
   EXPECT_GE(*count, at_least);
-  auto task = CreateTask(*ParseWorkloadKey("matmul:48,48,48"), "llvm");
+  auto task = CreateTask(*ParseWorkloadKey("matmul:48,48,48"), target::Target::Host());
   ASSERT_TRUE(task.ok()) << task.status();
   auto records =
-      (*store)->TaskRecords((*task)->key(), (*task)->target(),
+      (*store)->TaskRecords((*task)->key(), (*task)->target().str(),
                             (*store)->JobHistory("")->front().device_key, CacheFlush::kNone);
   ASSERT_TRUE(records.ok());
   EXPECT_EQ(static_cast<int64_t>(records->size()), *count);

@@ -22,9 +22,9 @@ std::string FreshDb(const std::string& name) {
 }
 
 std::unique_ptr<Task> ProbeTask() {
-  auto task =
-      Task::FromTemplate(Workload{"probe", {32}, "float32"},
-                         std::make_unique<testing::ProbeTemplate>(), "llvm", topi::DetectHostCpu());
+  auto task = Task::FromTemplate(Workload{"probe", {32}, "float32"},
+                                 std::make_unique<testing::ProbeTemplate>(), target::Target::Host(),
+                                 topi::DetectHostCpu());
   EXPECT_TRUE(task.ok()) << task.status();
   return *std::move(task);
 }
@@ -94,7 +94,7 @@ TEST(TuningLoopTest, ASecondRunResumesWithoutMeasuringAConfigAgain) {
     EXPECT_EQ(second->progress.trials_done, 3);
   }
   auto records =
-      (*store)->TaskRecords(task->key(), task->target(), "test-device", CacheFlush::kNone);
+      (*store)->TaskRecords(task->key(), task->target().str(), "test-device", CacheFlush::kNone);
   ASSERT_TRUE(records.ok());
   ASSERT_EQ(records->size(), 6u);
   std::set<std::string> configs;

@@ -25,7 +25,8 @@ using ::testing::HasSubstr;
 bool HaveGpu() { return runtime::cuda::CudaDevice::Open(0).ok(); }
 
 std::unique_ptr<Task> CudaTask(const std::string& key) {
-  absl::StatusOr<std::unique_ptr<Task>> task = CreateTask(*ParseWorkloadKey(key), "cuda");
+  absl::StatusOr<std::unique_ptr<Task>> task =
+      CreateTask(*ParseWorkloadKey(key), *target::ParseTarget("cuda"));
   EXPECT_TRUE(task.ok()) << task.status();
   return task.ok() ? *std::move(task) : nullptr;
 }

@@ -90,7 +90,7 @@ class ProbeTemplate final : public TaskTemplate {
 inline std::unique_ptr<Task> MakeProbeTask(const std::string& name = "measure_probe") {
   absl::StatusOr<std::unique_ptr<Task>> task =
       Task::FromTemplate(Workload{name, {kProbeSize}, "float32"}, std::make_unique<ProbeTemplate>(),
-                         "llvm", topi::DetectHostCpu());
+                         target::Target::Host(), topi::DetectHostCpu());
   return task.ok() ? *std::move(task) : nullptr;
 }
 

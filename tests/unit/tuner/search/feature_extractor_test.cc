@@ -36,7 +36,7 @@ TEST(FeatureExtractorTest, FullRowsAreLoopPlusKnobFeaturesAndCached) {
 
 TEST(FeatureExtractorTest, GpuTasksLowerAsCudaWithThreadLoops) {
   absl::StatusOr<std::unique_ptr<Task>> task =
-      CreateTask(*ParseWorkloadKey("conv2d:2,16,14,14,32,3,3,1,1"), "cuda");
+      CreateTask(*ParseWorkloadKey("conv2d:2,16,14,14,32,3,3,1,1"), *target::ParseTarget("cuda"));
   ASSERT_TRUE(task.ok()) << task.status();
   FeatureExtractor ex(**task);
   std::mt19937_64 rng(3);

@@ -170,9 +170,9 @@ class TestMatmulTemplate final : public TaskTemplate {
 };
 
 inline std::unique_ptr<Task> MakeMatmulTask(int64_t m, int64_t n, int64_t k) {
-  absl::StatusOr<std::unique_ptr<Task>> task =
-      Task::FromTemplate(Workload{"test_matmul", {m, n, k}, "float32"},
-                         std::make_unique<TestMatmulTemplate>(m, n, k), "llvm", topi::Avx2Cpu());
+  absl::StatusOr<std::unique_ptr<Task>> task = Task::FromTemplate(
+      Workload{"test_matmul", {m, n, k}, "float32"}, std::make_unique<TestMatmulTemplate>(m, n, k),
+      target::Target::Host(), topi::Avx2Cpu());
   EXPECT_TRUE(task.ok()) << task.status();
   return task.ok() ? *std::move(task) : nullptr;
 }

@@ -73,7 +73,8 @@ TEST(Conv2dNchwcTemplateTest, BlocksOutOfRangeOrInPartsOfVectorsAreRefused) {
   for (const char* key :
        {"conv2d_nchwc:1,12,10,9,20,3,3,1,1,0,16", "conv2d_nchwc:1,12,10,9,20,3,3,1,1,4,300",
         "conv2d_nchwc:1,12,10,9,20,3,3,1,1,4,3", "conv2d_nchwc:1,12,10,9,20,3,3,1,1,4"}) {
-    absl::StatusOr<std::unique_ptr<Task>> task = CreateTask(*ParseWorkloadKey(key), "llvm");
+    absl::StatusOr<std::unique_ptr<Task>> task =
+        CreateTask(*ParseWorkloadKey(key), target::Target::Host());
     ASSERT_FALSE(task.ok()) << key;
     EXPECT_EQ(task.status().code(), absl::StatusCode::kInvalidArgument) << key;
   }

@@ -47,7 +47,8 @@ TEST(Conv2dWinogradTemplateTest, OnlyBlocked3x3StrideOneConvsAreTaken) {
   for (const char* key : {"conv2d_winograd_nchwc:1,16,10,9,32,3,3,2,1,8,16",
                           "conv2d_winograd_nchwc:1,16,10,9,32,5,5,1,2,8,16",
                           "conv2d_winograd_nchwc:1,16,10,9,32,3,3,1,1"}) {
-    absl::StatusOr<std::unique_ptr<Task>> task = CreateTask(*ParseWorkloadKey(key), "llvm");
+    absl::StatusOr<std::unique_ptr<Task>> task =
+        CreateTask(*ParseWorkloadKey(key), target::Target::Host());
     ASSERT_FALSE(task.ok()) << key;
     EXPECT_EQ(task.status().code(), absl::StatusCode::kInvalidArgument) << key;
   }

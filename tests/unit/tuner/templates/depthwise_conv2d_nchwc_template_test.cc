@@ -95,8 +95,8 @@ TEST(DepthwiseConv2dNchwcTemplateTest, AWorkloadsChannelBlockFixesTheLayout) {
     EXPECT_EQ(*c->ChoiceInt("channel_block"), 16);
   }
   testing::CheckSampledConfigs(*task, 4, 43);
-  absl::StatusOr<std::unique_ptr<Task>> bad =
-      CreateTask(*ParseWorkloadKey("depthwise_conv2d_nchwc:1,20,15,13,3,3,1,1,5"), "llvm");
+  absl::StatusOr<std::unique_ptr<Task>> bad = CreateTask(
+      *ParseWorkloadKey("depthwise_conv2d_nchwc:1,20,15,13,3,3,1,1,5"), target::Target::Host());
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
 }
 

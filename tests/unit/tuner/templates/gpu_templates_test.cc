@@ -14,8 +14,9 @@ namespace {
 const char* const kKeys[] = {"matmul:37,29,23", "conv2d:2,5,11,13,7,3,3,1,1",
                              "conv2d:1,4,12,9,6,3,2,2,0", "depthwise_conv2d:2,6,9,11,3,3,1,1"};
 
-std::unique_ptr<Task> GpuTask(const std::string& key, const std::string& target = "cuda") {
-  absl::StatusOr<std::unique_ptr<Task>> task = CreateTask(*ParseWorkloadKey(key), target);
+std::unique_ptr<Task> GpuTask(const std::string& key, const std::string& text = "cuda") {
+  absl::StatusOr<std::unique_ptr<Task>> task =
+      CreateTask(*ParseWorkloadKey(key), *target::ParseTarget(text));
   EXPECT_TRUE(task.ok()) << key << ": " << task.status();
   return task.ok() ? *std::move(task) : nullptr;
 }
@@ -32,7 +33,7 @@ TEST(GpuTemplatesTest, CudaTargetsGetTheGpuTemplates) {
   for (const char* key : kKeys) {
     std::unique_ptr<Task> gpu = GpuTask(key);
     ASSERT_NE(gpu, nullptr);
-    EXPECT_EQ(gpu->target(), "cuda -arch=sm_90");
+    EXPECT_EQ(gpu->target().str(), "cuda -arch=sm_90");
     std::unique_ptr<Task> cpu = testing::MakeTask(key);
     ASSERT_NE(cpu, nullptr);
     // Another space: GPU axis knobs (blocks, vthreads, threads, registers), not the CPU's.
@@ -44,21 +45,21 @@ TEST(GpuTemplatesTest, CudaTargetsGetTheGpuTemplates) {
   }
   std::unique_ptr<Task> sm80 = GpuTask("matmul:64,64,64", "cuda -arch=sm_80");
   ASSERT_NE(sm80, nullptr);
-  EXPECT_EQ(sm80->target(), "cuda -arch=sm_80");
+  EXPECT_EQ(sm80->target().str(), "cuda -arch=sm_80");
 }
 
 TEST(GpuTemplatesTest, UnknownOpsAndBadArchsAreErrors) {
   absl::StatusOr<std::unique_ptr<Task>> task =
-      CreateTask(*ParseWorkloadKey("conv2d_nchwc:1,8,8,8,8,3,3,1,1"), "cuda");
+      CreateTask(*ParseWorkloadKey("conv2d_nchwc:1,8,8,8,8,3,3,1,1"), *target::ParseTarget("cuda"));
   ASSERT_FALSE(task.ok());
   EXPECT_NE(task.status().message().find("unknown template 'conv2d_nchwc' for cuda targets"),
             std::string::npos)
       << task.status();
   EXPECT_NE(task.status().message().find("depthwise_conv2d, matmul"), std::string::npos)
       << task.status();
-  task = CreateTask(*ParseWorkloadKey("matmul:8,8,8"), "cuda -arch=sm_50");
-  ASSERT_FALSE(task.ok());
-  EXPECT_NE(task.status().message().find("sm_50"), std::string::npos) << task.status();
+  absl::StatusOr<target::Target> old_gpu = target::ParseTarget("cuda -arch=sm_50");
+  ASSERT_FALSE(old_gpu.ok());
+  EXPECT_NE(old_gpu.status().message().find("sm_50"), std::string::npos) << old_gpu.status();
 }
 
 TEST(GpuTemplatesTest, ReferenceMatchesTheCpuReference) {

@@ -22,8 +22,8 @@ std::string MatmulSource() {
 }
 
 std::unique_ptr<Task> MatmulTask(int64_t n) {
-  absl::StatusOr<std::unique_ptr<Task>> task =
-      CreateScriptTask("examples/tune_matmul.te", MatmulSource(), {{"n", n}}, "llvm");
+  absl::StatusOr<std::unique_ptr<Task>> task = CreateScriptTask(
+      "examples/tune_matmul.te", MatmulSource(), {{"n", n}}, target::Target::Host());
   EXPECT_TRUE(task.ok()) << task.status();
   return task.ok() ? *std::move(task) : nullptr;
 }
@@ -59,7 +59,7 @@ TEST(ScriptTemplateTest, NameHashesTheSourceStably) {
 
 TEST(ScriptTemplateTest, EmptyBindingsUseTheBindLine) {
   absl::StatusOr<std::unique_ptr<Task>> task =
-      CreateScriptTask("tune_matmul.te", MatmulSource(), {}, "llvm");
+      CreateScriptTask("tune_matmul.te", MatmulSource(), {}, target::Target::Host());
   ASSERT_TRUE(task.ok()) << task.status();
   EXPECT_THAT((*task)->workload().args, ElementsAre(64));  // "# bind: n=64"
 }
@@ -113,7 +113,7 @@ TEST(ScriptTemplateTest, AScriptWithoutKnobsIsAOnePointTask) {
       "B = compute((n,), lambda i: A[i] * 2.0, name=\"B\")\n"
       "s = create_schedule(B)\nargs = [A, B]\n";
   absl::StatusOr<std::unique_ptr<Task>> task =
-      CreateScriptTask("scale.te", source, {{"n", 10}}, "llvm");
+      CreateScriptTask("scale.te", source, {{"n", 10}}, target::Target::Host());
   ASSERT_TRUE(task.ok()) << task.status();
   EXPECT_EQ((*task)->space().size(), 1);
   EXPECT_DOUBLE_EQ((*task)->flops(), 10.0);
@@ -125,17 +125,17 @@ TEST(ScriptTemplateTest, Errors) {
       "n = var(\"n\")\nA = placeholder((n,), name=\"A\")\n"
       "B = compute((n,), lambda i: A[i] * 2.0, name=\"B\")\n"
       "s = create_schedule(B)\nargs = [A, B]\n";
-  absl::StatusOr<std::unique_ptr<Task>> task = CreateScriptTask("sym.te", symbolic, {}, "llvm");
+  absl::StatusOr<std::unique_ptr<Task>> task =
+      CreateScriptTask("sym.te", symbolic, {}, target::Target::Host());
   ASSERT_FALSE(task.ok());
   EXPECT_THAT(task.status().message(), HasSubstr("bind its variables"));
-  task = CreateScriptTask("bad.te", "x = cfg[\"nope\"]\n", {}, "llvm");
+  task = CreateScriptTask("bad.te", "x = cfg[\"nope\"]\n", {}, target::Target::Host());
   ASSERT_FALSE(task.ok());
   EXPECT_THAT(task.status().message(), HasSubstr("bad.te:1:9: cfg has no knob 'nope'"));
-  task = CreateScriptTask("tune_matmul.te", MatmulSource(), {{"n", 64}, {"m", 3}}, "llvm");
+  task = CreateScriptTask("tune_matmul.te", MatmulSource(), {{"n", 64}, {"m", 3}},
+                          target::Target::Host());
   ASSERT_FALSE(task.ok());
   EXPECT_THAT(task.status().message(), HasSubstr("unknown variable 'm'"));
-  task = CreateScriptTask("tune_matmul.te", MatmulSource(), {{"n", 64}}, "not-a-target");
-  ASSERT_FALSE(task.ok());
 }
 
 // A config of another space (another script version) is rejected by Apply, not misapplied.

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "compiler/passes/lower.h"
+#include "compiler/target/target_cpu.h"
 #include "tests/unit/tuner/templates/template_harness.h"
-#include "tuner/target_cpu.h"
 #include "tuner/templates/template_registry.h"
 
 namespace tunefarm::tuner {
@@ -18,16 +18,18 @@ const char* const kKeys[] = {"matmul:19,40,13",
                              "depthwise_conv2d:1,6,9,21,3,3,1,1",
                              "depthwise_conv2d_nchwc:1,11,9,10,3,3,1,1"};
 
-std::unique_ptr<Task> TaskOn(const std::string& key, const std::string& target) {
-  absl::StatusOr<std::unique_ptr<Task>> task = CreateTask(*ParseWorkloadKey(key), target);
-  EXPECT_TRUE(task.ok()) << key << " on " << target << ": " << task.status();
+std::unique_ptr<Task> TaskOn(const std::string& key, const std::string& text) {
+  absl::StatusOr<target::Target> target = target::ParseTarget(text);
+  EXPECT_TRUE(target.ok()) << text << ": " << target.status();
+  if (!target.ok()) return nullptr;
+  absl::StatusOr<std::unique_ptr<Task>> task = CreateTask(*ParseWorkloadKey(key), *target);
+  EXPECT_TRUE(task.ok()) << key << " on " << text << ": " << task.status();
   return task.ok() ? *std::move(task) : nullptr;
 }
 
 TEST(TargetSpacesTest, Avx2PointsMatchTheReference) {
-  absl::StatusOr<topi::CpuInfo> host = CpuInfoForTarget("llvm");
-  ASSERT_TRUE(host.ok());
-  if (host->vector_bits < 256) GTEST_SKIP() << "host without AVX2";
+  if (target::CpuInfoOf(target::Target::Host()).vector_bits < 256)
+    GTEST_SKIP() << "host without AVX2";
   for (const char* key : kKeys) {
     std::unique_ptr<Task> task = TaskOn(key, "llvm -mcpu=haswell");
     ASSERT_NE(task, nullptr);

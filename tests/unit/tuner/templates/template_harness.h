@@ -30,7 +30,7 @@ inline std::unique_ptr<Task> MakeTask(const std::string& key) {
   absl::StatusOr<Workload> w = ParseWorkloadKey(key);
   EXPECT_TRUE(w.ok()) << w.status();
   if (!w.ok()) return nullptr;
-  absl::StatusOr<std::unique_ptr<Task>> task = CreateTask(*w, "llvm");
+  absl::StatusOr<std::unique_ptr<Task>> task = CreateTask(*w, target::Target::Host());
   EXPECT_TRUE(task.ok()) << task.status();
   return task.ok() ? *std::move(task) : nullptr;
 }
@@ -67,7 +67,7 @@ inline absl::Status BuildAndRun(const topi::ScheduledOp& op, std::vector<runtime
   options.target = passes::LoweringTarget::kLlvm;
   absl::StatusOr<ir::PrimFunc> f = passes::Lower(op.schedule, op.args, "kernel", options);
   if (!f.ok()) return f.status();
-  static const codegen::Target target = *codegen::ParseTarget("llvm");
+  static const codegen::LlvmTarget target = *codegen::ParseLlvmTarget("llvm");
   absl::StatusOr<std::shared_ptr<runtime::Module>> module = codegen::BuildJit({*f}, target);
   if (!module.ok()) return module.status();
   absl::StatusOr<runtime::PackedFunction> kernel = (*module)->GetFunction("kernel");

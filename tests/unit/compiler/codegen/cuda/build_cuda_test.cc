@@ -27,7 +27,8 @@ int64_t Eval(const std::string& expr, const std::map<std::string, int64_t>& valu
 TEST(BuildCudaTest, LaunchSizesFollowTheSymbolicShape) {
   absl::StatusOr<ir::PrimFunc> f = LowerScriptForCuda(kSplitBind, "vadd");
   ASSERT_TRUE(f.ok()) << f.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = BuildCuda(*f, *ParseCudaTarget("cuda"));
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+      BuildCuda(*f, *target::ParseCudaTarget("cuda"));
   ASSERT_TRUE(image.ok()) << image.status();
   ASSERT_EQ(image->functions.size(), 1u);
   const runtime::cuda::CudaHostFunction& host = image->functions[0];
@@ -72,7 +73,8 @@ TEST(BuildCudaTest, SharedMemoryGetsBarriers) {
   EXPECT_NE(source->rfind("__syncthreads();", fill), std::string::npos);
   EXPECT_NE(source->find("__syncthreads();", fill), std::string::npos);
 
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = BuildCuda(*f, *ParseCudaTarget("cuda"));
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+      BuildCuda(*f, *target::ParseCudaTarget("cuda"));
   ASSERT_TRUE(image.ok()) << image.status();
   const runtime::cuda::CudaLaunch& launch = image->functions[0].launches[0];
   EXPECT_EQ(Eval(launch.grid[0], {}), 8);
@@ -111,7 +113,8 @@ args = [A, C]
 )";
   absl::StatusOr<ir::PrimFunc> f = LowerScriptForCuda(kCpuOnly, "cpu_only");
   ASSERT_TRUE(f.ok()) << f.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = BuildCuda(*f, *ParseCudaTarget("cuda"));
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+      BuildCuda(*f, *target::ParseCudaTarget("cuda"));
   ASSERT_FALSE(image.ok());
   EXPECT_THAT(image.status().message(), HasSubstr("outside every thread-bound region"));
   EXPECT_THAT(image.status().message(), HasSubstr("blockIdx/threadIdx"));
@@ -122,7 +125,8 @@ args = [A, C]
 TEST(BuildCudaTest, IntermediateGlobalBufferIsRefused) {
   absl::StatusOr<ir::PrimFunc> f = LowerScriptForCuda(TwoStages("[A, C]"), "two");
   ASSERT_TRUE(f.ok()) << f.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = BuildCuda(*f, *ParseCudaTarget("cuda"));
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+      BuildCuda(*f, *target::ParseCudaTarget("cuda"));
   ASSERT_FALSE(image.ok());
   EXPECT_EQ(image.status().code(), absl::StatusCode::kUnimplemented);
   EXPECT_THAT(image.status().message(), HasSubstr("buffer B (scope global) is allocated outside"));
@@ -136,7 +140,8 @@ TEST(BuildCudaTest, NvrtcErrorQuotesTheSourceLine) {
   ir::IterVar iv(ir::Range::FromMinExtent(0, 4), tx, ir::IterVarType::kThreadIndex, "threadIdx.x");
   ir::Stmt store = ir::StoreNode::Make(a->data, ir::Cast(ir::DataType::Float(32), a->data), tx);
   ir::PrimFunc f{"bad", {a}, ir::AttrStmtNode::Make(iv, ir::attr::kThreadExtent, 4, store)};
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = BuildCuda(f, *ParseCudaTarget("cuda"));
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+      BuildCuda(f, *target::ParseCudaTarget("cuda"));
   ASSERT_FALSE(image.ok());
   EXPECT_EQ(image.status().code(), absl::StatusCode::kInvalidArgument);
   const std::string message(image.status().message());
@@ -169,7 +174,8 @@ TEST(BuildCudaTest, SiblingThreadRegionsShareTheLargestBlock) {
     return ir::SeqStmtNode::Make({first, second});
   });
   ir::PrimFunc f{"siblings", {a, b}, body};
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = BuildCuda(f, *ParseCudaTarget("cuda"));
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+      BuildCuda(f, *target::ParseCudaTarget("cuda"));
   ASSERT_TRUE(image.ok()) << image.status();
   EXPECT_EQ(image->functions[0].launches[0].block[0], "8");
   EXPECT_EQ(image->functions[0].launches[0].grid[0], "2");
@@ -189,7 +195,8 @@ std::string VectorAddSource(int offset) {
     return ir::StoreNode::Make(b->data, load + ir::Expr(1.0f), index);
   });
   ir::PrimFunc f{"vec", {a, b}, body};
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = BuildCuda(f, *ParseCudaTarget("cuda"));
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+      BuildCuda(f, *target::ParseCudaTarget("cuda"));
   EXPECT_TRUE(image.ok()) << image.status();
   absl::StatusOr<std::string> source = GenerateCudaSource({f});
   EXPECT_TRUE(source.ok()) << source.status();
@@ -214,7 +221,7 @@ TEST(BuildCudaTest, BlocksOverCudaLimitsAreRefused) {
     return ir::StoreNode::Make(a->data, ir::Expr(1.0f), tx);
   });
   absl::StatusOr<runtime::cuda::CudaModuleImage> image =
-      BuildCuda(ir::PrimFunc{"big", {a}, body}, *ParseCudaTarget("cuda"));
+      BuildCuda(ir::PrimFunc{"big", {a}, body}, *target::ParseCudaTarget("cuda"));
   ASSERT_FALSE(image.ok());
   EXPECT_THAT(image.status().message(), HasSubstr("block dimension x of 2048"));
 }
@@ -258,7 +265,7 @@ TEST(BuildCudaTest, OtherArchitecturesCompile) {
   absl::StatusOr<ir::PrimFunc> f = LowerScriptForCuda(kSplitBind, "vadd");
   ASSERT_TRUE(f.ok()) << f.status();
   absl::StatusOr<runtime::cuda::CudaModuleImage> image =
-      BuildCuda(*f, *ParseCudaTarget("cuda -arch=sm_80"));
+      BuildCuda(*f, *target::ParseCudaTarget("cuda -arch=sm_80"));
   ASSERT_TRUE(image.ok()) << image.status();
   EXPECT_EQ(image->arch, "sm_80");
   EXPECT_THAT(image->ptx, HasSubstr(".target sm_80"));

@@ -28,7 +28,8 @@ inline std::string CTypeOf(DLDataType t) {
 inline void ExpectEmulationMatchesInterpreter(const ir::PrimFunc& f,
                                               const std::map<std::string, int64_t>& values,
                                               double rtol = 1e-4) {
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = BuildCuda(f, *ParseCudaTarget("cuda"));
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+      BuildCuda(f, *target::ParseCudaTarget("cuda"));
   ASSERT_TRUE(image.ok()) << image.status();
   const runtime::cuda::CudaHostFunction& host = image->functions[0];
   // Arrays for the interpreter and copies for the emulation, filled alike.

@@ -61,7 +61,8 @@ TEST_P(CudaExamplesTest, CompilesToPtxThatAssemblesForSm90) {
     absl::StatusOr<std::string> cuda = GenerateCudaSource({*f});
     std::cout << (cuda.ok() ? *cuda : cuda.status().ToString()) << "\n";
   }
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = BuildCuda(*f, *ParseCudaTarget("cuda"));
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+      BuildCuda(*f, *target::ParseCudaTarget("cuda"));
   ASSERT_TRUE(image.ok()) << image.status();
   EXPECT_EQ(image->arch, "sm_90");
   EXPECT_THAT(image->ptx, ::testing::HasSubstr(".target sm_90"));

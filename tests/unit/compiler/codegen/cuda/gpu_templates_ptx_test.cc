@@ -45,7 +45,8 @@ void ExpectBuilds(const Kernel& k, const std::string& name) {
   options.target = passes::LoweringTarget::kCuda;
   absl::StatusOr<ir::PrimFunc> f = passes::Lower(k.op->schedule, k.op->args, name, options);
   ASSERT_TRUE(f.ok()) << f.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = BuildCuda(*f, *ParseCudaTarget("cuda"));
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+      BuildCuda(*f, *target::ParseCudaTarget("cuda"));
   ASSERT_TRUE(image.ok()) << image.status();
   EXPECT_NE(image->ptx.find(".entry"), std::string::npos);
   ASSERT_EQ(image->functions.size(), 1u);

@@ -36,7 +36,8 @@ void Build(const std::string& script, const std::string& name,
            const std::map<std::string, int64_t>& values, Built* out) {
   absl::StatusOr<ir::PrimFunc> f = LowerScriptForCuda(script, name);
   ASSERT_TRUE(f.ok()) << f.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = BuildCuda(*f, *ParseCudaTarget("cuda"));
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+      BuildCuda(*f, *target::ParseCudaTarget("cuda"));
   ASSERT_TRUE(image.ok()) << image.status();
   ASSERT_EQ(image->functions[0].launches.size(), 1u);
   out->launch = image->functions[0].launches[0];
@@ -122,7 +123,8 @@ args = [A, B, C]
 TEST(HostEmulationTest, TwoStagesAreTwoKernelsInOrder) {
   absl::StatusOr<ir::PrimFunc> f = LowerScriptForCuda(TwoStages("[A, B, C]"), "two");
   ASSERT_TRUE(f.ok()) << f.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = BuildCuda(*f, *ParseCudaTarget("cuda"));
+  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+      BuildCuda(*f, *target::ParseCudaTarget("cuda"));
   ASSERT_TRUE(image.ok()) << image.status();
   const std::vector<runtime::cuda::CudaLaunch>& launches = image->functions[0].launches;
   ASSERT_EQ(launches.size(), 2u);

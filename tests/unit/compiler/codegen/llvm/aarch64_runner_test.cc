@@ -60,7 +60,8 @@ TEST(AArch64RunnerTest, TheQemuRunMatchesTheHostJit) {
 
   absl::StatusOr<ir::PrimFunc> f = MatmulExample();
   ASSERT_TRUE(f.ok()) << f.status();
-  absl::StatusOr<Target> target = ParseTarget("llvm -mtriple=aarch64-linux-gnu -mattr=+neon");
+  absl::StatusOr<LlvmTarget> target =
+      ParseLlvmTarget("llvm -mtriple=aarch64-linux-gnu -mattr=+neon");
   ASSERT_TRUE(target.ok());
   const std::string dir = ::testing::TempDir() + "/aarch64_" + std::to_string(getpid());
   std::filesystem::create_directories(dir);

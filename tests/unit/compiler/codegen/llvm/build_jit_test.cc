@@ -64,7 +64,7 @@ TEST(BuildJitTest, ManyBuildsInARowAndFromSeveralThreads) {
 }
 
 TEST(BuildJitTest, ATargetThisMachineCannotRunIsAnError) {
-  absl::StatusOr<Target> other = ParseTarget(
+  absl::StatusOr<LlvmTarget> other = ParseLlvmTarget(
       Host().is_aarch64() ? "llvm -mtriple=x86_64-linux-gnu" : "llvm -mtriple=aarch64-linux-gnu");
   ASSERT_TRUE(other.ok());
   absl::StatusOr<std::shared_ptr<runtime::Module>> m = BuildJit({Scale(1.0f)}, *other);

@@ -29,9 +29,9 @@ inline constexpr ir::DataType kF64 = ir::DataType::Float(64);
 inline constexpr ir::DataType kI32 = ir::DataType::Int(32);
 inline constexpr ir::DataType kI64 = ir::DataType::Int(64);
 
-inline const Target& Host() {
-  static const Target target = [] {
-    absl::StatusOr<Target> t = ParseTarget("llvm");
+inline const LlvmTarget& Host() {
+  static const LlvmTarget target = [] {
+    absl::StatusOr<LlvmTarget> t = ParseLlvmTarget("llvm");
     EXPECT_TRUE(t.ok()) << t.status();
     return *t;
   }();

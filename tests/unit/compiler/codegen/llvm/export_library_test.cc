@@ -87,7 +87,8 @@ ElfInfo ReadElf(const std::string& path) {
 }
 
 TEST(ExportLibraryTest, AnAArch64LibraryIsASharedObjectExportingTheKernel) {
-  absl::StatusOr<Target> target = ParseTarget("llvm -mtriple=aarch64-linux-gnu -mattr=+neon");
+  absl::StatusOr<LlvmTarget> target =
+      ParseLlvmTarget("llvm -mtriple=aarch64-linux-gnu -mattr=+neon");
   ASSERT_TRUE(target.ok());
   const std::string path = ScratchPath("rows_aarch64.so");
   absl::Status s = ExportLibrary({RowKernel()}, *target, path);

@@ -28,7 +28,7 @@ inline std::map<std::string, runtime::NDArray> EmulateCudaModel(
   std::vector<ir::PrimFunc> funcs;
   for (const GroupKernel& k : model.kernels) funcs.push_back(k.func);
   absl::StatusOr<runtime::cuda::CudaModuleImage> image =
-      codegen::cuda::BuildCuda(funcs, *codegen::cuda::ParseCudaTarget("cuda"));
+      codegen::cuda::BuildCuda(funcs, *target::ParseCudaTarget("cuda"));
   EXPECT_TRUE(image.ok()) << image.status();
   absl::StatusOr<std::string> source = codegen::cuda::GenerateCudaSource(funcs);
   EXPECT_TRUE(source.ok()) << source.status();

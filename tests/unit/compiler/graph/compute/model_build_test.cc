@@ -11,7 +11,7 @@
 #include <map>
 #include <unistd.h>
 
-#include "compiler/codegen/llvm/target.h"
+#include "compiler/codegen/llvm/llvm_target.h"
 #include "compiler/graph/graph_pipeline.h"
 #include "compiler/graph/graph_rebuilder.h"
 #include "compiler/topi/cpu_info.h"
@@ -83,14 +83,13 @@ absl::StatusOr<BuiltModel> Optimize(const Graph& source, const KernelTarget& tar
 Built BuildAndLoad(const Graph& source, const std::string& name,
                    const std::vector<std::string>& disabled_passes = {}) {
   Built b;
-  absl::StatusOr<BuiltModel> model =
-      Optimize(source, KernelTarget::Cpu(topi::DetectHostCpu()), disabled_passes);
+  absl::StatusOr<BuiltModel> model = Optimize(source, KernelTarget::Host(), disabled_passes);
   EXPECT_TRUE(model.ok()) << model.status();
   if (!model.ok()) return b;
   b.model = *std::move(model);
   const std::string path =
       ::testing::TempDir() + "/" + name + "_" + std::to_string(getpid()) + ".so";
-  absl::Status exported = ExportModel(b.model, *codegen::ParseTarget("llvm"), path);
+  absl::Status exported = ExportModel(b.model, *codegen::ParseLlvmTarget("llvm"), path);
   EXPECT_TRUE(exported.ok()) << exported;
   std::string error;
   b.executor = runtime::GraphExecutor::Load(path, &error);
@@ -137,7 +136,7 @@ void ExpectMatchesReference(const Graph& g, const std::string& name, double rtol
     ExpectClose(static_cast<const float*>(got->data), want[o], rtol, g.outputs()[o].name);
   }
 #ifdef TUNEFARM_HAVE_CUDA
-  absl::StatusOr<BuiltModel> cuda = Optimize(g, KernelTarget::Cuda());
+  absl::StatusOr<BuiltModel> cuda = Optimize(g, KernelTarget::For(*target::ParseTarget("cuda")));
   ASSERT_TRUE(cuda.ok()) << cuda.status();
   std::map<std::string, const runtime::NDArray*> by_name;
   for (const auto& [id, array] : inputs) by_name[g.value(id).name] = &array;
@@ -255,7 +254,7 @@ TEST(ModelBuildTest, GemmsWithColumnPackedWeightsMatchTheReference) {
     ValueId fc2 = Op(g, OpKind::kGemm, {fc1, Weight(g, {64, 64}, 2), Weight(g, {64}, 3)});
     g.AddOutput("y", Op(g, OpKind::kRelu, {fc2}));
     ExpectMatchesReference(g, "packed_gemm");
-    absl::StatusOr<BuiltModel> built = Optimize(g, KernelTarget::Cpu(topi::DetectHostCpu()));
+    absl::StatusOr<BuiltModel> built = Optimize(g, KernelTarget::Host());
     ASSERT_TRUE(built.ok()) << built.status();
     const int lanes = topi::DetectHostCpu().Lanes(4);
     int packed = 0;

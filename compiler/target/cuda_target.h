@@ -7,7 +7,7 @@
 
 #include "absl/status/statusor.h"
 
-namespace tunefarm::codegen::cuda {
+namespace tunefarm::target {
 
 struct CudaTarget {
   int sm = 90;  // compute capability major*10 + minor
@@ -22,4 +22,4 @@ struct CudaTarget {
 // an arch below sm_75 is refused.
 absl::StatusOr<CudaTarget> ParseCudaTarget(std::string_view text);
 
-}  // namespace tunefarm::codegen::cuda
+}  // namespace tunefarm::target

@@ -1,20 +1,14 @@
-// CpuInfoForTarget: the host is measured; a target's SIMD width comes from its -mattr and -mcpu
+// CpuInfoOf: the host is measured; a target's SIMD width comes from its -mattr and -mcpu
 // (for a cross target there is no machine to ask: cores and caches stay at CpuInfo's defaults).
-#include "tuner/target_cpu.h"
+#include "compiler/target/target_cpu.h"
 
 #include <map>
 #include <string>
 #include <string_view>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "compiler/codegen/llvm/target.h"
-#include "tuner/target_kind.h"
-#ifdef TUNEFARM_HAVE_CUDA
-#include "compiler/codegen/cuda/target.h"
-#endif
 
-namespace tunefarm::tuner {
+namespace tunefarm::target {
 namespace {
 
 bool CpuHasAvx512(std::string_view cpu) {
@@ -46,7 +40,7 @@ std::map<std::string, bool> ParseFeatures(const std::string& features) {
 }
 
 // An x86 target's SIMD: its -mattr features over what its -mcpu implies.
-void SetX86Simd(const codegen::Target& t, topi::CpuInfo& cpu) {
+void SetX86Simd(const codegen::LlvmTarget& t, topi::CpuInfo& cpu) {
   const std::map<std::string, bool> features = ParseFeatures(t.features);
   auto has = [&](const std::string& name, bool implied) {
     auto it = features.find(name);
@@ -68,44 +62,25 @@ void SetX86Simd(const codegen::Target& t, topi::CpuInfo& cpu) {
 
 }  // namespace
 
-absl::StatusOr<std::string> CanonicalTarget(const std::string& target) {
-  if (TargetKindOf(target) == TargetKind::kCuda) {
-#ifdef TUNEFARM_HAVE_CUDA
-    absl::StatusOr<codegen::cuda::CudaTarget> cuda = codegen::cuda::ParseCudaTarget(target);
-    if (!cuda.ok()) return cuda.status();
-    return cuda->ToString();
-#else
-    return absl::UnimplementedError(
-        absl::StrCat("target '", target, "': this tunefarm was built without the CUDA toolkit"));
-#endif
-  }
-  absl::StatusOr<codegen::Target> t = codegen::ParseTarget(target);
-  if (!t.ok()) return t.status();
-  return t->ToString();
-}
-
-absl::StatusOr<topi::CpuInfo> CpuInfoForTarget(const std::string& target) {
-  // A GPU target's host is this machine (GPU templates size their knobs by the GPU's limits).
-  if (TargetKindOf(target) == TargetKind::kCuda) return CpuInfoForTarget("llvm");
-  absl::StatusOr<codegen::Target> t = codegen::ParseTarget(target);
-  if (!t.ok()) return t.status();
-  if (t->is_host) {
+topi::CpuInfo CpuInfoOf(const Target& target) {
+  const codegen::LlvmTarget& t = target.llvm();  // a GPU's host is this machine
+  if (t.is_host) {
     // Cores and caches are the host's; the SIMD is what the code may use, which an explicit
     // -mcpu/-mattr can narrow (`llvm -mcpu=haswell` on an AVX-512 host gets AVX2 code).
     topi::CpuInfo cpu = topi::DetectHostCpu();
-    if (t->is_x86_64()) SetX86Simd(*t, cpu);
+    if (t.is_x86_64()) SetX86Simd(t, cpu);
     return cpu;
   }
   topi::CpuInfo cpu;
-  cpu.model = t->ToString();
-  if (t->is_aarch64()) {
+  cpu.model = t.ToString();
+  if (t.is_aarch64()) {
     cpu.vector_bits = 128;
     cpu.vector_registers = 32;
     cpu.has_fma = true;
     return cpu;
   }
-  SetX86Simd(*t, cpu);
+  SetX86Simd(t, cpu);
   return cpu;
 }
 
-}  // namespace tunefarm::tuner
+}  // namespace tunefarm::target

@@ -10,7 +10,7 @@
 
 namespace tunefarm::codegen {
 
-struct Target {
+struct LlvmTarget {
   std::string triple;    // e.g. "x86_64-unknown-linux-gnu"
   std::string cpu;       // e.g. "znver3"; the host's when not given
   std::string features;  // LLVM feature string, e.g. "+avx2,+fma"; the host's for `llvm`
@@ -24,6 +24,6 @@ struct Target {
 
 // Errors list what is accepted: the `llvm` kind, the -mtriple/-mcpu/-mattr options, the known
 // architectures, and (for a bad -mcpu) a few CPU names valid for that triple.
-absl::StatusOr<Target> ParseTarget(std::string_view text);
+absl::StatusOr<LlvmTarget> ParseLlvmTarget(std::string_view text);
 
 }  // namespace tunefarm::codegen

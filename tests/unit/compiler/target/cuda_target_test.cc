@@ -1,10 +1,10 @@
 // ParseCudaTarget: the accepted strings, the default arch, and errors that list what is accepted.
-#include "compiler/codegen/cuda/target.h"
+#include "compiler/target/cuda_target.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace tunefarm::codegen::cuda {
+namespace tunefarm::target {
 namespace {
 
 using ::testing::HasSubstr;
@@ -43,4 +43,4 @@ TEST(CudaTargetTest, ArchBelowSm75IsRefusedWithTheReason) {
 }
 
 }  // namespace
-}  // namespace tunefarm::codegen::cuda
+}  // namespace tunefarm::target

@@ -1,4 +1,4 @@
-#include "compiler/codegen/cuda/target.h"
+#include "compiler/target/cuda_target.h"
 
 #include <vector>
 
@@ -8,7 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 
-namespace tunefarm::codegen::cuda {
+namespace tunefarm::target {
 namespace {
 
 // The real architectures NVRTC 13 can target (compute_75 and newer).
@@ -61,4 +61,4 @@ absl::StatusOr<CudaTarget> ParseCudaTarget(std::string_view text) {
   return target;
 }
 
-}  // namespace tunefarm::codegen::cuda
+}  // namespace tunefarm::target

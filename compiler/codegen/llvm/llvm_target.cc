@@ -1,6 +1,6 @@
-// ParseTarget: TVM-style target strings, checked against LLVM's own tables of CPUs and features,
-// so a typo is reported here rather than as an LLVM warning on stderr at build time.
-#include "compiler/codegen/llvm/target.h"
+// ParseLlvmTarget: TVM-style target strings, checked against LLVM's own tables of CPUs and
+// features, so a typo is reported here rather than as an LLVM warning on stderr at build time.
+#include "compiler/codegen/llvm/llvm_target.h"
 
 #include <algorithm>
 #include <llvm/ADT/StringMap.h>
@@ -148,7 +148,7 @@ bool KernelRelevantFeature(absl::string_view f) {
 
 // True when code for `t` runs here: same architecture and OS, and no kernel-relevant instruction
 // set feature enabled for t's CPU and features that the host lacks.
-bool RunsOnHost(const llvm::Triple& tt, const llvm::Target& backend, const Target& t) {
+bool RunsOnHost(const llvm::Triple& tt, const llvm::Target& backend, const LlvmTarget& t) {
   llvm::Triple host(llvm::Triple::normalize(llvm::sys::getProcessTriple()));
   if (tt.getArch() != host.getArch() || tt.getOS() != host.getOS()) return false;
   std::unique_ptr<llvm::MCSubtargetInfo> sti(
@@ -163,16 +163,18 @@ bool RunsOnHost(const llvm::Triple& tt, const llvm::Target& backend, const Targe
 
 }  // namespace
 
-bool Target::is_aarch64() const { return llvm::Triple(triple).isAArch64(); }
-bool Target::is_x86_64() const { return llvm::Triple(triple).getArch() == llvm::Triple::x86_64; }
+bool LlvmTarget::is_aarch64() const { return llvm::Triple(triple).isAArch64(); }
+bool LlvmTarget::is_x86_64() const {
+  return llvm::Triple(triple).getArch() == llvm::Triple::x86_64;
+}
 
-std::string Target::ToString() const {
+std::string LlvmTarget::ToString() const {
   std::string s = absl::StrCat("llvm -mtriple=", triple, " -mcpu=", cpu);
   if (!features.empty()) absl::StrAppend(&s, " -mattr=", features);
   return s;
 }
 
-absl::StatusOr<Target> ParseTarget(std::string_view text_in) {
+absl::StatusOr<LlvmTarget> ParseLlvmTarget(std::string_view text_in) {
   const absl::string_view text(text_in.data(), text_in.size());
   absl::StatusOr<Options> o = SplitOptions(text);
   if (!o.ok()) return o.status();
@@ -186,7 +188,7 @@ absl::StatusOr<Target> ParseTarget(std::string_view text_in) {
   if (!tt.isOSLinux()) {
     return BadTarget(text, absl::StrCat("OS '", tt.getOSName().str(), "' is not supported"));
   }
-  Target t;
+  LlvmTarget t;
   t.triple = tt.str();
   absl::StatusOr<const llvm::Target*> backend = LookupLlvmTarget(t.triple);
   if (!backend.ok()) return BadTarget(text, backend.status().message());

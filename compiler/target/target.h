@@ -1,0 +1,64 @@
+// The device kernels are built for, parsed once from a TVM-style string at the edge (CLI flag,
+// job spec, build spec) and passed typed to templates, lowering, code generation and records:
+// a CPU through LLVM (`llvm ...`) or an NVIDIA GPU through CUDA C and NVRTC (`cuda ...`).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "compiler/codegen/llvm/llvm_target.h"
+#include "compiler/passes/pass.h"
+#include "compiler/target/cuda_target.h"
+
+namespace tunefarm::target {
+
+class Target {
+ public:
+  enum class Kind : uint8_t { kCpu, kCuda };  // compiled through LLVM / CUDA C and NVRTC
+
+  // This machine (`llvm`), so that records and options holding a target start valid.
+  Target() : Target(Host()) {}
+
+  static Target Llvm(codegen::LlvmTarget llvm);
+  static Target Cuda(CudaTarget cuda);
+  // `llvm` on this machine, parsed once per process.
+  static const Target& Host();
+
+  Kind kind() const { return kind_; }
+  bool is_cuda() const { return kind_ == Kind::kCuda; }
+  const char* kind_name() const { return KindName(kind_); }
+  static const char* KindName(Kind kind) { return kind == Kind::kCuda ? "cuda" : "cpu"; }
+
+  // The LLVM target of a kCpu target. A kCuda target's kernels are launched by the host, so it
+  // answers the host's: what its host-side code and its templates' CPU knobs are built for.
+  const codegen::LlvmTarget& llvm() const;
+  const CudaTarget& cuda() const { return cuda_; }  // kCuda only
+
+  // The canonical string records and caches are keyed by: "llvm -mtriple=... -mcpu=...
+  // [-mattr=...]" or "cuda -arch=sm_90". Parsing it gives this target back.
+  const std::string& str() const { return canonical_; }
+  // What the lowering pipeline lowers for (PassOptions::target).
+  passes::LoweringTarget lowering() const {
+    return is_cuda() ? passes::LoweringTarget::kCuda : passes::LoweringTarget::kLlvm;
+  }
+  // The extension of a built kernel file: ".so" (shared library) or ".cuda" (CUDA module).
+  const char* library_extension() const { return is_cuda() ? ".cuda" : ".so"; }
+
+  bool operator==(const Target& other) const { return canonical_ == other.canonical_; }
+
+ private:
+  explicit Target(Kind kind) : kind_(kind) {}
+
+  Kind kind_;
+  codegen::LlvmTarget llvm_;  // kCpu
+  CudaTarget cuda_;           // kCuda
+  std::string canonical_;
+};
+
+// `llvm [-mtriple=..] [-mcpu=..] [-mattr=..]` or `cuda [-arch=sm_XY]`. Errors name the string and
+// list what is accepted (ParseLlvmTarget's and ParseCudaTarget's messages).
+absl::StatusOr<Target> ParseTarget(std::string_view text);
+
+}  // namespace tunefarm::target
