@@ -182,14 +182,16 @@ int Dispatcher::IdleFor(const std::string& device_key) const {
   return state_->s.IdleFor(device_key);
 }
 
-int Dispatcher::BuildersFor(const std::string& device_key) const {
+int Dispatcher::BuildersFor(const std::string& device_key,
+                            const std::set<std::string>& except) const {
   std::lock_guard<std::mutex> lock(state_->mu);
-  return state_->s.BuildersFor(device_key);
+  return state_->s.BuildersFor(device_key, except);
 }
 
-BuildOnlyCounts Dispatcher::BuildOnlyFor(const std::string& device_key) const {
+BuildOnlyCounts Dispatcher::BuildOnlyFor(const std::string& device_key,
+                                         const std::set<std::string>& except) const {
   std::lock_guard<std::mutex> lock(state_->mu);
-  return state_->s.BuildOnlyFor(device_key);
+  return state_->s.BuildOnlyFor(device_key, except);
 }
 
 int Dispatcher::WorkersFor(const std::string& device_key) const {

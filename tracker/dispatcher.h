@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -155,13 +156,15 @@ class Dispatcher {
   // The last workers that left (stream closed, heartbeats missed), newest first, in state kGone
   // with their counters at the time; at most 64.
   std::vector<WorkerSnapshot> RecentlyGone() const;
-  int QueuedFor(const std::string& device_key) const;    // measurements waiting for a lease
-  int WorkersFor(const std::string& device_key) const;   // connected, any state
-  int BuildersFor(const std::string& device_key) const;  // of those, the ones that can build
-  int IdleFor(const std::string& device_key) const;      // of those, the ones without a lease
-  // The key's builders (build_only workers), which none of the counts above include, and its
-  // build-only work waiting for one.
-  BuildOnlyCounts BuildOnlyFor(const std::string& device_key) const;
+  int QueuedFor(const std::string& device_key) const;   // measurements waiting for a lease
+  int WorkersFor(const std::string& device_key) const;  // connected, any state
+  // Of those, the ones that can build, other than the workers in `except`.
+  int BuildersFor(const std::string& device_key, const std::set<std::string>& except = {}) const;
+  int IdleFor(const std::string& device_key) const;  // of those, the ones without a lease
+  // The key's builders (build_only workers) other than those in `except`, which none of the
+  // counts above include, and its build-only work waiting for one.
+  BuildOnlyCounts BuildOnlyFor(const std::string& device_key,
+                               const std::set<std::string>& except = {}) const;
   int LeasesOutstanding() const;
   // Every key with connected workers or queued work, sorted.
   std::vector<std::string> DeviceKeys() const;

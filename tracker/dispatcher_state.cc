@@ -71,9 +71,11 @@ std::optional<std::string> DispatcherState::RemoveWorker(const std::string& work
     LoseLease(lease_id, absl::StrCat("worker ", worker_id, " was lost"), /*worker_gone=*/true,
               done);
   }
-  if (key.builders == 0) ReturnUnbuilt(key, done);
+  const bool was_builder = w.description.can_build;
   identities_.Leave(worker_id, w.identity);
   workers_.erase(it);
+  // Work to build that no builder left may take goes back to its job (counted without this one).
+  if (was_builder) ReturnUnbuilt(queue, key, done);
   return queue;
 }
 
@@ -96,11 +98,13 @@ std::string DispatcherState::Submit(MeasureWork work, Dispatcher::DoneCallback d
   item.work = std::make_shared<const MeasureWork>(std::move(work));
   item.done = std::move(done);
   JobOf(item.work->job_id).items.insert(id);
-  Enqueue(id, /*front=*/false);
   std::string queue = QueueOfWork(*item.work);
-  // The key's last builder may have left since the job decided to send work to build.
-  KeyState& key = keys_[queue];
-  if (item.work->build && key.builders == 0) ReturnUnbuilt(key, pending);
+  // The key's last builder it may go to may have left since the job decided to send it.
+  if (!Buildable(queue, *item.work)) {
+    Finish(id, UnbuiltOutcome(), pending);
+    return queue;
+  }
+  Enqueue(id, /*front=*/false);
   return queue;
 }
 
@@ -225,20 +229,23 @@ void DispatcherState::Dispatch(const std::string& queue_name, int64_t now_ms,
   if (kit == keys_.end()) return;
   KeyState& key = kit->second;
   while (!key.idle.empty() && !key.active.empty()) {
-    auto [pass, order, job_id] = *key.active.begin();
+    // The job with the smallest pass whose next item an idle worker may take: work to build
+    // waits for a worker that can build (and has not refused the job's task), and meanwhile the
+    // jobs behind it are served, so no job waits while its key has a worker it could use.
+    auto next = key.active.begin();
+    auto idle = key.idle.end();
+    for (; next != key.active.end(); ++next) {
+      idle = IdleWorkerFor(key, *items_.at(key.jobs.at(std::get<2>(*next)).items.front()).work);
+      if (idle != key.idle.end()) break;
+    }
+    if (next == key.active.end()) return;
+    auto [pass, order, job_id] = *next;
     JobQueue& queue = key.jobs.at(job_id);
     int64_t item_id = queue.items.front();
-    // Work to build goes to the longest idle worker that can build. None idle: the key waits
-    // for one (jobs send such work only while every worker of the key can build).
-    auto idle = key.idle.begin();
-    if (items_.at(item_id).work->build) {
-      while (idle != key.idle.end() && !workers_.at(idle->second).description.can_build) ++idle;
-      if (idle == key.idle.end()) return;
-    }
-    key.active.erase(key.active.begin());
+    key.active.erase(next);
     queue.items.pop_front();
     --key.queued;
-    key.virtual_time = pass;
+    key.virtual_time = std::max(key.virtual_time, pass);
     queue.pass = pass + 1.0 / JobOf(job_id).weight;
     if (queue.items.empty()) {
       queue.active = false;
@@ -297,15 +304,37 @@ int DispatcherState::IdleFor(const std::string& device_key) const {
   return it == keys_.end() ? 0 : static_cast<int>(it->second.idle.size());
 }
 
-BuildOnlyCounts DispatcherState::BuildOnlyFor(const std::string& device_key) const {
-  // The key's build queue answers the per-queue counts.
+BuildOnlyCounts DispatcherState::BuildOnlyFor(const std::string& device_key,
+                                              const std::set<std::string>& except) const {
+  // The key's build queue answers the per-queue counts; all its workers build.
   const std::string queue = QueueOf(device_key, /*build_only=*/true);
-  return BuildOnlyCounts{WorkersFor(queue), IdleFor(queue), QueuedFor(queue)};
+  return BuildOnlyCounts{BuildersFor(queue, except), IdleFor(queue), QueuedFor(queue)};
 }
 
-int DispatcherState::BuildersFor(const std::string& device_key) const {
+int DispatcherState::BuildersFor(const std::string& device_key,
+                                 const std::set<std::string>& except) const {
   auto it = keys_.find(device_key);
-  return it == keys_.end() ? 0 : it->second.builders;
+  if (it == keys_.end()) return 0;
+  int builders = it->second.builders;
+  for (const std::string& id : except) {
+    auto w = workers_.find(id);
+    if (w != workers_.end() && QueueOfWorker(w->second.description) == device_key &&
+        w->second.description.can_build) {
+      --builders;
+    }
+  }
+  return builders;
+}
+
+std::map<uint64_t, std::string>::iterator DispatcherState::IdleWorkerFor(KeyState& key,
+                                                                         const MeasureWork& work) {
+  auto idle = key.idle.begin();
+  if (!work.build) return idle;  // the longest idle
+  for (; idle != key.idle.end(); ++idle) {
+    const WorkerDescription& d = workers_.at(idle->second).description;
+    if (d.can_build && !work.not_for.count(d.worker_id)) break;
+  }
+  return idle;
 }
 
 std::vector<std::string> DispatcherState::DeviceKeys() const {
@@ -420,11 +449,17 @@ void DispatcherState::LoseLease(int64_t lease_id, const std::string& note, bool 
   }
 }
 
-void DispatcherState::ReturnUnbuilt(KeyState& key, PendingDone& done) {
+bool DispatcherState::Buildable(const std::string& queue, const MeasureWork& work) const {
+  return !work.build || BuildersFor(queue, work.not_for) > 0;
+}
+
+void DispatcherState::ReturnUnbuilt(const std::string& queue_name, KeyState& key,
+                                    PendingDone& done) {
   std::vector<int64_t> unbuilt;
   for (auto& [job_id, queue] : key.jobs) {
-    auto keep = std::stable_partition(queue.items.begin(), queue.items.end(),
-                                      [&](int64_t id) { return !items_.at(id).work->build; });
+    auto keep = std::stable_partition(queue.items.begin(), queue.items.end(), [&](int64_t id) {
+      return Buildable(queue_name, *items_.at(id).work);
+    });
     unbuilt.insert(unbuilt.end(), keep, queue.items.end());
     key.queued -= static_cast<int>(queue.items.end() - keep);
     queue.items.erase(keep, queue.items.end());
@@ -433,12 +468,14 @@ void DispatcherState::ReturnUnbuilt(KeyState& key, PendingDone& done) {
       queue.active = false;
     }
   }
-  for (int64_t id : unbuilt) {
-    WorkOutcome outcome;
-    outcome.unbuilt = true;
-    outcome.error_message = "no worker of the key can build it any more";
-    Finish(id, std::move(outcome), done);
-  }
+  for (int64_t id : unbuilt) Finish(id, UnbuiltOutcome(), done);
+}
+
+WorkOutcome DispatcherState::UnbuiltOutcome() {
+  WorkOutcome outcome;
+  outcome.unbuilt = true;
+  outcome.error_message = "no worker of the key that may build it is left";
+  return outcome;
 }
 
 void DispatcherState::EraseLease(int64_t lease_id) {

@@ -117,9 +117,11 @@ class DispatcherState {
   std::vector<WorkerSnapshot> Workers(const std::string& device_key) const;
   int QueuedFor(const std::string& device_key) const;
   int WorkersFor(const std::string& device_key) const;
-  int BuildersFor(const std::string& device_key) const;
+  // `device_key` is a queue name (QueueOf): the build queue's are its builders.
+  int BuildersFor(const std::string& device_key, const std::set<std::string>& except = {}) const;
   int IdleFor(const std::string& device_key) const;
-  BuildOnlyCounts BuildOnlyFor(const std::string& device_key) const;
+  BuildOnlyCounts BuildOnlyFor(const std::string& device_key,
+                               const std::set<std::string>& except = {}) const;
   std::vector<std::string> DeviceKeys() const;  // with workers or queued work, sorted
   int LeasesOutstanding() const { return static_cast<int>(leases_.size()); }
 
@@ -135,7 +137,13 @@ class DispatcherState {
   void LoseLease(int64_t lease_id, const std::string& note, bool worker_gone, PendingDone& done);
   // The key has no worker left that can build: its queued work to build is completed as unbuilt
   // (the job builds it itself).
-  void ReturnUnbuilt(KeyState& key, PendingDone& done);
+  // Finishes as unbuilt the work to build of `key` (queue `queue_name`) that no connected builder
+  // may take any more (none left, or all of them in its not_for).
+  void ReturnUnbuilt(const std::string& queue_name, KeyState& key, PendingDone& done);
+  bool Buildable(const std::string& queue, const MeasureWork& work) const;
+  static WorkOutcome UnbuiltOutcome();
+  // The longest idle worker of `key` that may take `work`; key.idle.end() when none.
+  std::map<uint64_t, std::string>::iterator IdleWorkerFor(KeyState& key, const MeasureWork& work);
   void EraseLease(int64_t lease_id);
   // Completes an item: its callback is queued to run after the lock.
   void Finish(int64_t item_id, WorkOutcome outcome, PendingDone& done);

@@ -62,12 +62,13 @@ void JobPipeline::Handle(std::vector<PipelineEvent> events) {
       case PipelineEvent::Kind::kMeasured: {
         if (e.outcome.unbuilt && !stop_) {
           // The key's last building worker left, or a worker cannot make this job's task (a
-          // template it does not know): it is built elsewhere, and after a refusal all the rest.
-          if (!e.outcome.worker_id.empty() && !workers_cannot_build_) {
-            workers_cannot_build_ = true;
+          // template it does not know): it is built elsewhere, and while that worker is
+          // connected so are the rest.
+          if (!e.outcome.worker_id.empty() &&
+              refused_by_workers_.insert(e.outcome.worker_id).second) {
             spdlog::warn(
                 "job {}: worker {} cannot build its candidates ({}); they are built "
-                "elsewhere",
+                "elsewhere while it is connected",
                 job_id_, e.outcome.worker_id, e.outcome.error_message);
           }
           BuildElsewhere(*std::move(e.config));
@@ -312,12 +313,13 @@ void JobPipeline::OnBuilt(PipelineEvent& e, std::vector<space::Config>& configs,
 bool JobPipeline::FromBuilder(PipelineEvent& e) {
   WorkOutcome& o = e.outcome;
   if (o.unbuilt && !stop_) {
-    // Its last builder left, or a builder cannot make this job's task: the tracker builds it,
-    // and after a refusal all the rest.
-    if (!o.worker_id.empty() && !builders_cannot_build_) {
-      builders_cannot_build_ = true;
-      spdlog::warn("job {}: builder {} cannot build its candidates ({}); the tracker builds them",
-                   job_id_, o.worker_id, o.error_message);
+    // Its last builder left, or a builder cannot make this job's task: another builder or the
+    // tracker builds it, and the job sends that builder nothing more.
+    if (!o.worker_id.empty() && refused_by_builders_.insert(o.worker_id).second) {
+      spdlog::warn(
+          "job {}: builder {} cannot build its candidates ({}); other builders or the "
+          "tracker build them",
+          job_id_, o.worker_id, o.error_message);
     }
     BuildElsewhere(*std::move(e.config));
     return false;
@@ -362,20 +364,21 @@ MeasureWork JobPipeline::NewWork() const {
 }
 
 bool JobPipeline::WorkersCanBuild() const {
-  if (workers_cannot_build_) return false;
-  const int builders = context_.dispatcher.BuildersFor(spec_.device_key);
+  // Every worker of the key, or the tracker's builds would leave the others idle.
+  const int builders = context_.dispatcher.BuildersFor(spec_.device_key, refused_by_workers_);
   return builders > 0 && builders == context_.dispatcher.WorkersFor(spec_.device_key);
 }
 
 bool JobPipeline::BuildersCanBuild() const {
-  return context_.build_placement != BuildPlacement::kTracker && !builders_cannot_build_ &&
-         context_.dispatcher.BuildOnlyFor(spec_.device_key).builders > 0;
+  return context_.build_placement != BuildPlacement::kTracker &&
+         context_.dispatcher.BuildOnlyFor(spec_.device_key, refused_by_builders_).builders > 0;
 }
 
 void JobPipeline::SubmitToBuildingWorkers(space::Config config) {
   MeasureWork work = NewWork();
   work.build = build_spec_;
   work.build->config_json = space::ConfigToJson(config);
+  work.not_for = refused_by_workers_;
   // built_by stays empty: the worker that measures it builds it.
   PipelineEvent measured;
   measured.kind = PipelineEvent::Kind::kMeasured;
@@ -390,6 +393,7 @@ void JobPipeline::SubmitToBuilders(space::Config config) {
   work.build = build_spec_;
   work.build->config_json = space::ConfigToJson(config);
   work.build_only = true;
+  work.not_for = refused_by_builders_;
   PipelineEvent built;
   built.kind = PipelineEvent::Kind::kBuilt;
   built.config = std::move(config);

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -153,8 +154,10 @@ class JobPipeline {
   runtime::measure::BuildSpec build_spec_;  // every candidate's, less its config
   std::atomic<bool> stop_{false};
   bool started_ = false;
-  bool workers_cannot_build_ = false;   // a worker could not make the task: build here
-  bool builders_cannot_build_ = false;  // a builder could not make it: the tracker builds
+  // Workers and builders that could not make the task (a template they do not know): while one
+  // of them is connected the job's candidates are built elsewhere, and never sent to them.
+  std::set<std::string> refused_by_workers_;
+  std::set<std::string> refused_by_builders_;
   bool ended_ = false;
   std::optional<JobEnd> end_;
   // Reference libraries by path, read once (build threads share them).

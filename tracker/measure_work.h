@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct MeasureWork {
   // With `build`: only a builder of the key (a worker registered build_only) may take it; it
   // compiles the candidate and sends the libraries back (WorkOutcome::built) instead of a time.
   bool build_only = false;
+  // With `build`: workers that refused to build this job's task (a template they do not know).
+  // Never leased to them; a worker that reconnects under a new id may take it again.
+  std::set<std::string> not_for;
   Artifact library;
   std::string function_name;
   std::optional<Artifact> reference;  // absent: correctness is not checked

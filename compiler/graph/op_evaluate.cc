@@ -5,6 +5,7 @@
 #include "compiler/graph/op_compute.h"
 #include "compiler/graph/op_registry.h"
 #include "compiler/passes/lower.h"
+#include "compiler/target/target.h"
 #include "compiler/topi/cpu_info.h"
 #include "compiler/topi/default_schedule.h"
 
@@ -57,12 +58,12 @@ absl::StatusOr<std::vector<runtime::NDArray>> EvaluateOp(
   }
   absl::StatusOr<topi::ScheduledOp> op = topi::ScheduleDefault(placeholders, computed, HostCpu());
   if (!op.ok()) return Failed(node, "schedule", op.status());
+  const target::Target& host = target::Target::Host();
   passes::PassOptions options;
-  options.target = passes::LoweringTarget::kLlvm;
+  options.target = host.lowering();
   absl::StatusOr<ir::PrimFunc> f = passes::Lower(op->schedule, op->args, "evaluate_op", options);
   if (!f.ok()) return Failed(node, "lower", f.status());
-  static const codegen::LlvmTarget target = *codegen::ParseLlvmTarget("llvm");
-  absl::StatusOr<std::shared_ptr<runtime::Module>> module = codegen::BuildJit({*f}, target);
+  absl::StatusOr<std::shared_ptr<runtime::Module>> module = codegen::BuildJit({*f}, host.llvm());
   if (!module.ok()) return Failed(node, "build", module.status());
   absl::StatusOr<runtime::PackedFunction> kernel = (*module)->GetFunction(f->name);
   if (!kernel.ok()) return Failed(node, "load", kernel.status());

@@ -527,6 +527,63 @@ TEST(DispatcherBuildTest, ABuilderLostMidBuildLeavesItToAnotherBuilder) {
   EXPECT_EQ(out.by_name["x"][0].worker_id, other);
 }
 
+TEST(DispatcherBuildTest, AJobWaitingForABuilderHoldsBackNoJobBehindIt) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Builder("builds"), 0).ok());
+  ASSERT_TRUE(d.AddWorker(Worker("measures-only"), 0).ok());
+  std::vector<Assignment> a = d.Submit(WorkToBuild("first", "a"), out.For("a"), 0);
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(a[0].worker_id, "builds");
+  // "first" is next in turn, but its work waits for the builder: "second"'s built work takes
+  // the idle worker meanwhile, and "first" keeps its turn.
+  EXPECT_TRUE(d.Submit(WorkToBuild("first", "b"), out.For("b"), 0).empty());
+  std::vector<Assignment> c = d.Submit(Work("second", "c"), out.For("c"), 0);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].worker_id, "measures-only");
+  EXPECT_EQ(c[0].work->function_name, "c");
+  EXPECT_TRUE(d.Submit(Work("second", "d"), out.For("d"), 0).empty());
+  std::vector<Assignment> next = d.Complete("builds", a[0].lease_id, Ok(), 10);
+  ASSERT_EQ(next.size(), 1u);
+  EXPECT_EQ(next[0].work->function_name, "b");
+}
+
+TEST(DispatcherBuildTest, WorkToBuildIsNeverLeasedToAWorkerThatRefusedItsTask) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Builder("refused"), 0).ok());  // longest idle
+  ASSERT_TRUE(d.AddWorker(Builder("b2"), 0).ok());
+  ASSERT_TRUE(d.AddWorker(Worker("measures-only"), 0).ok());
+  EXPECT_EQ(d.BuildersFor(kKey), 2);
+  EXPECT_EQ(d.BuildersFor(kKey, {"refused", "not-connected"}), 1);
+  MeasureWork w = WorkToBuild("j", "a");
+  w.not_for = {"refused"};
+  std::vector<Assignment> a = d.Submit(w, out.For("a"), 0);
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(a[0].worker_id, "b2");
+  // The next waits for b2 although "refused" is idle; another job's built work takes
+  // "refused" meanwhile.
+  w.function_name = "b";
+  EXPECT_TRUE(d.Submit(w, out.For("b"), 0).empty());
+  std::vector<Assignment> c = d.Submit(Work("k", "c"), out.For("c"), 0);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].worker_id, "refused");
+  // b2 leaves: no builder may take "b" any more, so it comes back unbuilt, once.
+  std::vector<Assignment> lost = d.RemoveWorker("b2", 5);
+  EXPECT_TRUE(lost.empty());
+  ASSERT_EQ(out.by_name["a"].size(), 1u);
+  EXPECT_TRUE(out.by_name["a"][0].unbuilt);
+  ASSERT_EQ(out.by_name["b"].size(), 1u);
+  EXPECT_TRUE(out.by_name["b"][0].unbuilt);
+  EXPECT_TRUE(out.by_name["c"].empty());
+  // And new work only "refused" could build is returned at once.
+  w.function_name = "e";
+  EXPECT_TRUE(d.Submit(w, out.For("e"), 10).empty());
+  ASSERT_EQ(out.by_name["e"].size(), 1u);
+  EXPECT_TRUE(out.by_name["e"][0].unbuilt);
+  EXPECT_EQ(d.QueuedFor(kKey), 0);
+}
+
 WorkerDescription BuildOnly(const std::string& id) {
   WorkerDescription d = Builder(id);
   d.build_only = true;
