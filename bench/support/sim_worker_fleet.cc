@@ -274,14 +274,24 @@ class SimStream final : public grpc::ClientBidiReactor<v1::WorkerMessage, v1::Tr
 }  // namespace
 
 void SimWorkerFleet::Impl::RunHeartbeats() {
+  // Each stream once per interval, as a real worker (rpc_server/tracker_connection.cc) beats on
+  // its own clock: spread over the interval in 10 ms slices, not all 10,000 in one burst (which
+  // queued the results behind it and made the tail of the dispatch latency the generator's).
+  constexpr int kSliceMs = 10;
+  size_t next_stream = 0;
+  double owed = 0;  // streams due, carried between slices
   std::unique_lock lock(mu);
+  auto next = Clock::now();
   while (!heartbeats_stop) {
-    // Twice per interval, so one late heartbeat never reaches the timeout.
-    const auto next =
-        Clock::now() + std::chrono::milliseconds(std::max(10, heartbeat_interval_ms.load() / 2));
+    next += std::chrono::milliseconds(kSliceMs);
     if (heartbeats_cv.wait_until(lock, next, [&] { return heartbeats_stop; })) break;
     lock.unlock();
-    for (auto& stream : streams) stream->SendHeartbeat();
+    const int slices = std::max(1, heartbeat_interval_ms.load() / kSliceMs);
+    owed += static_cast<double>(streams.size()) / slices;
+    for (; owed >= 1 && !streams.empty(); owed -= 1) {
+      streams[next_stream]->SendHeartbeat();
+      next_stream = (next_stream + 1) % streams.size();
+    }
     lock.lock();
   }
 }
