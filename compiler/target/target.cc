@@ -1,18 +1,15 @@
 // ParseTarget: the kind is the first word; LLVM checks CPU targets against its own tables.
 #include "compiler/target/target.h"
 
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "compiler/ir/check.h"
 
 namespace tunefarm::target {
-namespace {
-
-bool IsCudaText(std::string_view text) { return text == "cuda" || text.substr(0, 5) == "cuda "; }
-
-}  // namespace
-
 Target Target::Llvm(codegen::LlvmTarget llvm) {
   Target t(Kind::kCpu);
   t.canonical_ = llvm.ToString();
@@ -39,17 +36,22 @@ const Target& Target::Host() {
 const codegen::LlvmTarget& Target::llvm() const { return is_cuda() ? Host().llvm() : llvm_; }
 
 absl::StatusOr<Target> ParseTarget(std::string_view text) {
-  if (IsCudaText(text)) {
+  const std::vector<std::string> words =
+      absl::StrSplit(absl::string_view(text.data(), text.size()), ' ', absl::SkipWhitespace());
+  if (words.empty() || (words[0] != "llvm" && words[0] != "cuda")) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad target '", std::string(text),
+        "': the kind must be 'llvm' or 'cuda'; accepted: 'llvm' (this host) or 'llvm "
+        "-mtriple=<arch>-linux-gnu [-mcpu=<cpu>] [-mattr=<+feature,...>]' for a CPU (arch: "
+        "x86_64, aarch64), 'cuda' / 'cuda -arch=sm_XY' for an NVIDIA GPU"));
+  }
+  if (words[0] == "cuda") {
     absl::StatusOr<CudaTarget> cuda = ParseCudaTarget(text);
     if (!cuda.ok()) return cuda.status();
     return Target::Cuda(*cuda);
   }
   absl::StatusOr<codegen::LlvmTarget> llvm = codegen::ParseLlvmTarget(text);
-  if (!llvm.ok()) {
-    return absl::Status(llvm.status().code(),
-                        absl::StrCat(llvm.status().message(),
-                                     "; or 'cuda' / 'cuda -arch=sm_XY' for an NVIDIA GPU"));
-  }
+  if (!llvm.ok()) return llvm.status();
   return Target::Llvm(*std::move(llvm));
 }
 

@@ -53,14 +53,21 @@ TEST(TargetTest, TheCanonicalStringParsesBackToTheSameTarget) {
   }
 }
 
-TEST(TargetTest, BadStringsNameThemselvesAndListBothKinds) {
-  for (const char* text : {"cudax", "interp", "llvm -mcpu=nosuchcpu", ""}) {
+TEST(TargetTest, BadStringsNameThemselvesAndListWhatIsAccepted) {
+  for (const char* text : {"cudax", "interp", " ", ""}) {
     absl::StatusOr<Target> t = ParseTarget(text);
     ASSERT_FALSE(t.ok()) << text;
     EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument) << text;
     EXPECT_THAT(t.status().message(), HasSubstr(absl::StrCat("'", text, "'"))) << text;
+    EXPECT_THAT(t.status().message(), HasSubstr("the kind must be 'llvm' or 'cuda'")) << text;
+    EXPECT_THAT(t.status().message(), HasSubstr("-mtriple=")) << text;
     EXPECT_THAT(t.status().message(), HasSubstr("cuda -arch=sm_XY")) << text;
   }
+  // Within a kind, its own parser's message: LLVM lists CPUs, CUDA its archs.
+  absl::StatusOr<Target> cpu = ParseTarget("llvm -mcpu=nosuchcpu");
+  ASSERT_FALSE(cpu.ok());
+  EXPECT_THAT(cpu.status().message(), HasSubstr("nosuchcpu"));
+  EXPECT_TRUE(ParseTarget("  cuda   -arch=sm_80")->is_cuda());
   absl::StatusOr<Target> old_gpu = ParseTarget("cuda -arch=sm_70");
   ASSERT_FALSE(old_gpu.ok());
   EXPECT_THAT(old_gpu.status().message(), HasSubstr("sm_75"));
