@@ -335,6 +335,11 @@ int main(int argc, char** argv) {
   CLI::App* model_run_cmd = model_cmd->add_subcommand(
       "run", "Run a model (.onnx, built for this host first, or a built module) once");
   model_run_cmd->add_option("model", model_run.model, "The .onnx file or module")->required();
+  model_run_cmd
+      ->add_option("--target", model_run.target,
+                   "What an .onnx model is built for before it runs: llvm (this host) or cuda "
+                   "(this machine's GPU)")
+      ->capture_default_str();
   model_run_cmd->add_option("--input", model_run.inputs,
                             "NAME=FILE (.pb TensorProto or .npy); inputs not given are random");
   model_run_cmd->add_option("--expect", model_run.expect,
@@ -426,6 +431,8 @@ int main(int argc, char** argv) {
   CLI::App* model_test_cmd = model_cmd->add_subcommand(
       "test", "Build and run ONNX backend test cases (model.onnx + test_data_set_*)");
   model_test_cmd->add_option("cases", model_test.cases, "Case folders")->required();
+  model_test_cmd->add_option("--target", model_test.target, "What the cases are built for")
+      ->capture_default_str();
 
   try {
     app.parse(argc, argv);

@@ -222,6 +222,12 @@ int RunModelRunCommand(const ModelRunOptions& options, std::ostream& out, std::o
     err << "tunefarm: --target: " << target.status().message() << "\n";
     return 2;
   }
+  if (!target->is_cuda() && !target->llvm().is_host) {
+    err << "tunefarm: --target: '" << options.target
+        << "' is not this machine: model run runs here; build for it with `tunefarm model build "
+           "--target`\n";
+    return 2;
+  }
   absl::StatusOr<std::unique_ptr<ModelExecutor>> executor =
       LoadModelForRun(options.model, options.compile, *target);
   if (!executor.ok()) {

@@ -124,6 +124,11 @@ int RunModelTestCommand(const ModelTestOptions& options, std::ostream& out, std:
     err << "tunefarm: --target: " << target.status().message() << "\n";
     return 2;
   }
+  if (!target->is_cuda() && !target->llvm().is_host) {
+    err << "tunefarm: --target: '" << options.target
+        << "' is not this machine: model test runs the cases here\n";
+    return 2;
+  }
   int counts[3] = {0, 0, 0};
   for (const std::string& c : options.cases) {
     CaseResult r = RunCase(fs::path(c), options, *target);

@@ -115,5 +115,35 @@ TEST(ModelCommandsTest, AnInputOfTheWrongShapeIsRefusedNamingBothShapes) {
   EXPECT_THAT(err.str(), HasSubstr("holds [1,3,32,32]"));
 }
 
+TEST(ModelCommandsTest, ABadOrForeignTargetIsAUsageErrorBeforeAnythingIsBuilt) {
+  REQUIRE_TESTDATA();
+  const std::string model = (kNode / "test_relu" / "model.onnx").string();
+  for (const char* target : {"opencl", "llvm -mtriple=aarch64-linux-gnu"}) {
+    const bool foreign = std::string(target) != "opencl";
+    ModelRunOptions run;
+    run.model = model;
+    run.target = target;
+    std::ostringstream out, err;
+    EXPECT_EQ(RunModelRunCommand(run, out, err), 2) << target;
+    EXPECT_THAT(err.str(), HasSubstr(foreign ? "is not this machine" : "bad target 'opencl'"));
+    ModelTestOptions test;
+    test.cases = {(kNode / "test_relu").string()};
+    test.target = target;
+    std::ostringstream test_out, test_err;
+    EXPECT_EQ(RunModelTestCommand(test, test_out, test_err), 2) << target;
+    EXPECT_THAT(test_err.str(), HasSubstr(foreign ? "is not this machine" : "bad target"));
+    EXPECT_EQ(test_out.str(), "") << "no case ran";
+  }
+  // `model build` writes for any target it can compile for, and refuses only a bad string.
+  ModelBuildOptions build;
+  build.file = model;
+  build.output = ::testing::TempDir() + "/relu_bad_target.so";
+  build.target = "opencl";
+  std::ostringstream out, err;
+  EXPECT_EQ(RunModelBuildCommand(build, out, err), 2);
+  EXPECT_THAT(err.str(), HasSubstr("--target: bad target 'opencl'"));
+  EXPECT_FALSE(fs::exists(build.output));
+}
+
 }  // namespace
 }  // namespace tunefarm::tools
