@@ -110,6 +110,18 @@ absl::Status ExportCompiledModel(const CompiledModel& model, const std::string& 
   return absl::OkStatus();
 }
 
+absl::StatusOr<target::Target> ParseTargetToRunHere(const std::string& text) {
+  absl::StatusOr<target::Target> target = target::ParseTarget(text);
+  if (!target.ok()) return target.status();
+  if (!target->is_cuda() && !target->llvm().is_host) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", text,
+                     "' is not this machine: models run here; build for it with `tunefarm model "
+                     "build --target`"));
+  }
+  return target;
+}
+
 absl::StatusOr<std::unique_ptr<ModelExecutor>> LoadModelForRun(const std::string& path,
                                                                const ModelCompileOptions& options,
                                                                const target::Target& target) {

@@ -67,6 +67,10 @@ absl::StatusOr<std::unique_ptr<ModelExecutor>> LoadModelForRun(const std::string
                                                                const ModelCompileOptions& options,
                                                                const target::Target& target);
 
+// The --target of a command that builds and runs a model here (`model run`, `model test`):
+// InvalidArgument for a bad string (the parser's message) or another machine's CPU.
+absl::StatusOr<target::Target> ParseTargetToRunHere(const std::string& text);
+
 // "data=1,3,224,224" into `shapes`. InvalidArgument naming the text otherwise.
 absl::Status ParseInputShape(const std::string& text,
                              std::map<std::string, std::vector<int64_t>>* shapes);

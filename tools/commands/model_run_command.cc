@@ -217,15 +217,9 @@ int RunModelRunCommand(const ModelRunOptions& options, std::ostream& out, std::o
       return fail(absl::InvalidArgumentError("--threads: " + error));
     }
   }
-  absl::StatusOr<target::Target> target = target::ParseTarget(options.target);
+  absl::StatusOr<target::Target> target = ParseTargetToRunHere(options.target);
   if (!target.ok()) {
     err << "tunefarm: --target: " << target.status().message() << "\n";
-    return 2;
-  }
-  if (!target->is_cuda() && !target->llvm().is_host) {
-    err << "tunefarm: --target: '" << options.target
-        << "' is not this machine: model run runs here; build for it with `tunefarm model build "
-           "--target`\n";
     return 2;
   }
   absl::StatusOr<std::unique_ptr<ModelExecutor>> executor =
