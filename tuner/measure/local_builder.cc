@@ -249,6 +249,11 @@ absl::StatusOr<std::unique_ptr<LocalBuilder>> LocalBuilder::Create(LocalBuilderO
   if (!(options.measure.build_timeout_s > 0)) {
     return absl::InvalidArgumentError("build_timeout_s must be positive");
   }
+  // spdlog builds its registry on first use behind a function-local static whose guard lives in
+  // the uninstrumented libspdlog: built here, before any build thread exists, it is ordered
+  // before their logging by the threads' start (ThreadSanitizer otherwise reports the first
+  // thread's construction against another's first log line).
+  spdlog::default_logger_raw();
   auto shared = std::make_shared<Shared>();
   absl::StatusOr<std::shared_ptr<WorkDir>> dir =
       WorkDir::Create(options.work_dir_parent, options.keep_work_dir);
