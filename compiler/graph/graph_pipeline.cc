@@ -5,13 +5,13 @@
 #include "compiler/graph/dead_code.h"
 #include "compiler/graph/fold_scales.h"
 #include "compiler/graph/fusion.h"
-#include "compiler/graph/layout_rewrite.h"
 #include "compiler/graph/pack_weights.h"
 #include "compiler/graph/simplify_inference.h"
 
 namespace tunefarm::graph {
 
-std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target, WinogradChooser winograd) {
+std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target, WinogradChooser winograd,
+                                          ConvBlockPlanner layout) {
   std::vector<GraphPass> passes = {
       {"simplify_inference", SimplifyInference},
       {"fold_scales", FoldScales},
@@ -21,9 +21,17 @@ std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target, WinogradCh
   passes.push_back({"pack_weights",
                     [column_block](Graph g) { return PackWeights(std::move(g), column_block); }});
   if (!target.is_cuda()) {
-    passes.push_back({"layout_rewrite", [cpu = target.cpu](Graph g) {
-                        return RewriteLayoutNchwc(std::move(g), cpu);
-                      }});
+    passes.push_back(
+        {"layout_rewrite",
+         [cpu = target.cpu, plan_layout = std::move(layout)](Graph g) -> absl::StatusOr<Graph> {
+           ConvBlockPlan plan;
+           if (plan_layout) {
+             absl::StatusOr<ConvBlockPlan> planned = plan_layout(g);
+             if (!planned.ok()) return planned.status();
+             plan = *std::move(planned);
+           }
+           return RewriteLayoutNchwc(g, cpu, plan);
+         }});
     passes.push_back({"winograd", [choose = std::move(winograd)](Graph g) {
                         return RewriteWinograd(std::move(g), choose);
                       }});

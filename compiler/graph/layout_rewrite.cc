@@ -1,10 +1,12 @@
 #include "compiler/graph/layout_rewrite.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "compiler/graph/graph_rebuilder.h"
 #include "compiler/graph/op_registry.h"
 #include "compiler/topi/conv2d_nchwc.h"
@@ -50,12 +52,12 @@ topi::Window2d WindowOf(const Node& node) {
 
 class LayoutRewriter {
  public:
-  LayoutRewriter(const Graph& source, const topi::CpuInfo& cpu)
-      : source_(source), rebuilt_(source), cpu_(cpu) {}
+  LayoutRewriter(const Graph& source, const topi::CpuInfo& cpu, const ConvBlockPlan& plan)
+      : source_(source), rebuilt_(source), cpu_(cpu), plan_(plan) {}
 
-  absl::Status Rewrite(const Node& node) {
+  absl::Status Rewrite(size_t index, const Node& node) {
     if (node.op == OpKind::kConv2d) {
-      absl::StatusOr<bool> done = RewriteConv(node);
+      absl::StatusOr<bool> done = RewriteConv(index, node);
       if (!done.ok() || *done) return done.status();
     } else if (IsUnaryElementwise(node.op) && node.inputs.size() == 1 && node.outputs.size() == 1 &&
                native_.count(node.inputs[0])) {
@@ -79,6 +81,15 @@ class LayoutRewriter {
   }
 
   absl::StatusOr<Graph> Finish() {
+    for (const auto& [index, block] : plan_) {
+      if (planned_.count(index)) continue;
+      const std::string label = index < source_.nodes().size()
+                                    ? NodeLabel(index, source_.nodes()[index])
+                                    : absl::StrCat("#", index);
+      return absl::InvalidArgumentError(
+          absl::StrCat("layout plan: node ", label,
+                       " is not a conv the layout rewrite blocks (planned block ", block, ")"));
+    }
     for (const GraphOutput& out : source_.outputs()) {
       if (absl::Status s = MakeNchw(out.value); !s.ok()) return s;
     }
@@ -204,7 +215,7 @@ class LayoutRewriter {
     return true;
   }
 
-  absl::StatusOr<bool> RewriteConv(const Node& node) {
+  absl::StatusOr<bool> RewriteConv(size_t index, const Node& node) {
     const TensorType& x = source_.value(node.inputs[0]).type;
     const TensorType& w = source_.value(node.inputs[1]).type;
     const bool float32 = x.dtype.code == kDLFloat && x.dtype.bits == 32 && x.dtype.lanes == 1;
@@ -226,7 +237,9 @@ class LayoutRewriter {
     if (*groups == 1) {
       const topi::Conv2dNchwcScheduleConfig config =
           topi::DefaultConv2dNchwcConfig(x.shape, w.shape, window, cpu_);
-      const int64_t oc = config.oc_block;
+      absl::StatusOr<int64_t> planned = PlannedOcBlock(index, node, filters, config.oc_block);
+      if (!planned.ok()) return planned.status();
+      const int64_t oc = *planned;
       const int64_t ic = native != native_.end() ? native->second.block : config.ic_block;
       const int64_t ob = CeilDiv(filters, oc), cb = CeilDiv(channels, ic);
       absl::StatusOr<ValueId> data = BlockedOf(node.inputs[0], ic);
@@ -265,6 +278,22 @@ class LayoutRewriter {
     return true;
   }
 
+  // The plan's output block for conv `index`, else the rule's.
+  absl::StatusOr<int64_t> PlannedOcBlock(size_t index, const Node& node, int64_t filters,
+                                         int64_t rule) {
+    auto it = plan_.find(index);
+    if (it == plan_.end()) return rule;
+    planned_.insert(index);
+    const std::vector<int64_t> allowed = ConvOcBlockCandidates(filters, cpu_);
+    if (std::find(allowed.begin(), allowed.end(), it->second) == allowed.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("layout plan: conv ", NodeLabel(index, node), " of ", filters,
+                       " output channels cannot have an output block of ", it->second,
+                       " (its candidates: ", absl::StrJoin(allowed, ", "), ")"));
+    }
+    return it->second;
+  }
+
   // How a conv's constant weight becomes its blocked form: padded with zeros to `padded`, split
   // into `split`, transposed by `perm` (nodes that constant folding evaluates).
   struct WeightPacking {
@@ -295,9 +324,15 @@ class LayoutRewriter {
     return AddBlocked(node, op, std::move(attrs), std::move(inputs), block, channels);
   }
 
+  static std::string NodeLabel(size_t index, const Node& node) {
+    return node.name.empty() ? absl::StrCat("#", index) : absl::StrCat("'", node.name, "'");
+  }
+
   const Graph& source_;
   GraphRebuilder rebuilt_;
   const topi::CpuInfo& cpu_;
+  const ConvBlockPlan& plan_;
+  std::set<size_t> planned_;           // the plan's entries a conv took
   std::map<ValueId, Blocked> native_;  // source values computed in a blocked layout
   std::set<ValueId> made_nchw_;        // of those, the ones whose NCHW form exists
   std::map<std::pair<ValueId, int64_t>, ValueId> transformed_;  // to_nchwc made per block
@@ -305,10 +340,17 @@ class LayoutRewriter {
 
 }  // namespace
 
-absl::StatusOr<Graph> RewriteLayoutNchwc(Graph graph, const topi::CpuInfo& cpu) {
-  LayoutRewriter rewriter(graph, cpu);
-  for (const Node& node : graph.nodes()) {
-    if (absl::Status s = rewriter.Rewrite(node); !s.ok()) return s;
+std::vector<int64_t> ConvOcBlockCandidates(int64_t filters, const topi::CpuInfo& cpu) {
+  const int64_t lanes = cpu.Lanes(4);
+  if (filters >= 2 * lanes) return {lanes, 2 * lanes};
+  return {lanes};
+}
+
+absl::StatusOr<Graph> RewriteLayoutNchwc(const Graph& graph, const topi::CpuInfo& cpu,
+                                         const ConvBlockPlan& plan) {
+  LayoutRewriter rewriter(graph, cpu, plan);
+  for (size_t i = 0; i < graph.nodes().size(); ++i) {
+    if (absl::Status s = rewriter.Rewrite(i, graph.nodes()[i]); !s.ok()) return s;
   }
   return rewriter.Finish();
 }

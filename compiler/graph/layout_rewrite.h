@@ -3,11 +3,29 @@
 // them follow; layout transforms are inserted only where a producer and a consumer disagree.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "compiler/graph/graph.h"
 #include "compiler/topi/cpu_info.h"
 
 namespace tunefarm::graph {
+
+// Output-channel blocks chosen for some of a graph's convs (groups 1), by their index in the
+// graph's nodes, in place of the rule's: the graph-level layout choice of a build with records
+// (tools/commands/layout_plan.h). Each is one of ConvOcBlockCandidates.
+using ConvBlockPlan = std::map<size_t, int64_t>;
+
+// Chooses the plan for the graph the layout pass is about to rewrite (its convs still NCHW).
+using ConvBlockPlanner = std::function<absl::StatusOr<ConvBlockPlan>(const Graph&)>;
+
+// The output-channel blocks a conv of `filters` channels may have on `cpu`: one vector of
+// float32 lanes, and two where there are that many channels (the rule's choice is the largest).
+std::vector<int64_t> ConvOcBlockCandidates(int64_t filters, const topi::CpuInfo& cpu);
 
 // Rewrites, in graph order:
 // - conv2d (groups 1) with constant weights to conv2d_nchwc: output channels in blocks of
@@ -23,9 +41,12 @@ namespace tunefarm::graph {
 //   and a to_nchwc once per value and block that a blocked op reads, so transforms meet only at
 //   layout boundaries and a value is never transformed back and forth.
 // Blocks pad channels with zeros; the padded channels' values never reach an NCHW value.
-// The blocks depend on the graph and the CPU only, not on tuning records: a model's tuning tasks
-// fix the blocks their convs have here (tuner/model_tasks.h), so tuned and untuned builds share
-// one layout and a record is measured in the layout it is used in.
-absl::StatusOr<Graph> RewriteLayoutNchwc(Graph graph, const topi::CpuInfo& cpu);
+// A conv's output block is the rule's unless `plan` names the conv; the blocks of everything else
+// follow from the convs'. A model's tuning tasks fix the blocks their convs have (tuner/
+// model_tasks.h), so a record is measured in the layout it is used in. Errors: a planned block
+// that is not one of the conv's candidates, or a plan entry that is not a conv (InvalidArgument
+// naming the node).
+absl::StatusOr<Graph> RewriteLayoutNchwc(const Graph& graph, const topi::CpuInfo& cpu,
+                                         const ConvBlockPlan& plan = {});
 
 }  // namespace tunefarm::graph

@@ -101,5 +101,70 @@ TEST(LayoutRewriteTest, AConvWithComputedWeightsStaysNchw) {
   EXPECT_EQ(ops["to_nchwc"] + ops["from_nchwc"], 0);
 }
 
+// The node index of the graph's `k`-th conv2d.
+size_t ConvIndex(const Graph& g, int k) {
+  for (size_t i = 0; i < g.nodes().size(); ++i) {
+    if (g.nodes()[i].op == OpKind::kConv2d && k-- == 0) return i;
+  }
+  ADD_FAILURE() << "no conv " << k;
+  return 0;
+}
+
+// x -> conv1 -> relu -> conv2, and conv2 + x: the residual block above, without the tail.
+Graph ResidualBlock() {
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 16, 8, 8}});
+  ValueId c1 = Op(g, OpKind::kRelu, {Conv(g, x, 16, 16)});
+  ValueId c2 = Conv(g, c1, 16, 16);
+  g.AddOutput("y", Op(g, OpKind::kAdd, {c2, x}));
+  return g;
+}
+
+TEST(LayoutRewriteTest, APlannedBlockIsTheConvsAndItsConsumersAndTheAddTransformsTheOtherSide) {
+  const Graph g = ResidualBlock();
+  const size_t conv2 = ConvIndex(g, 1);
+  absl::StatusOr<Graph> out = RewriteLayoutNchwc(g, topi::Avx2Cpu(), {{conv2, 8}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_TRUE(VerifyGraph(*out).ok()) << VerifyGraph(*out);
+  std::vector<std::vector<int64_t>> conv_outputs;
+  for (const Node& n : out->nodes()) {
+    if (n.op == OpKind::kConv2dNchwc) conv_outputs.push_back(out->value(n.outputs[0]).type.shape);
+    // The add runs in its first input's blocks: conv2's eight.
+    if (n.op == OpKind::kAdd) {
+      EXPECT_EQ(out->value(n.outputs[0]).type.shape, (std::vector<int64_t>{1, 2, 8, 8, 8}));
+    }
+  }
+  // conv1 keeps the rule's 16; conv2 has the planned 8 (and reads conv1's 16 as they are).
+  EXPECT_EQ(conv_outputs, (std::vector<std::vector<int64_t>>{{1, 1, 8, 8, 16}, {1, 2, 8, 8, 8}}));
+  // x enters twice: in blocks of 16 for conv1 and of 8 for the add.
+  std::map<std::string, int> ops = OpCounts(*out);
+  EXPECT_EQ(ops["to_nchwc"], 2);
+  EXPECT_EQ(ops["from_nchwc"], 1);
+
+  // The rule's own block, planned, is the rule's layout.
+  absl::StatusOr<Graph> same = RewriteLayoutNchwc(g, topi::Avx2Cpu(), {{conv2, 16}});
+  ASSERT_TRUE(same.ok()) << same.status();
+  EXPECT_EQ(OpCounts(*same)["to_nchwc"], 1);
+}
+
+TEST(LayoutRewriteTest, APlanThatIsNotTheConvsCandidatesIsRefusedNamingTheNode) {
+  const Graph g = ResidualBlock();
+  EXPECT_EQ(ConvOcBlockCandidates(16, topi::Avx2Cpu()), (std::vector<int64_t>{8, 16}));
+  EXPECT_EQ(ConvOcBlockCandidates(12, topi::Avx2Cpu()), (std::vector<int64_t>{8}));
+  absl::StatusOr<Graph> odd = RewriteLayoutNchwc(g, topi::Avx2Cpu(), {{ConvIndex(g, 0), 24}});
+  ASSERT_FALSE(odd.ok());
+  EXPECT_EQ(odd.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(odd.status().message().find("cannot have an output block of 24"), std::string::npos)
+      << odd.status();
+  EXPECT_NE(odd.status().message().find("candidates: 8, 16"), std::string::npos) << odd.status();
+  // The relu after conv1 is not a conv.
+  absl::StatusOr<Graph> relu = RewriteLayoutNchwc(g, topi::Avx2Cpu(), {{ConvIndex(g, 0) + 1, 8}});
+  ASSERT_FALSE(relu.ok());
+  EXPECT_NE(relu.status().message().find("is not a conv"), std::string::npos) << relu.status();
+  absl::StatusOr<Graph> outside = RewriteLayoutNchwc(g, topi::Avx2Cpu(), {{999, 8}});
+  ASSERT_FALSE(outside.ok());
+  EXPECT_NE(outside.status().message().find("#999"), std::string::npos) << outside.status();
+}
+
 }  // namespace
 }  // namespace tunefarm::graph
