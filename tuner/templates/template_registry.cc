@@ -18,6 +18,7 @@
 #include "tuner/templates/gemm_template.h"
 #include "tuner/templates/gpu_conv_templates.h"
 #include "tuner/templates/gpu_matmul_template.h"
+#include "tuner/templates/layout_transform_template.h"
 
 namespace tunefarm::tuner {
 namespace {
@@ -51,6 +52,7 @@ std::vector<Entry>& Registry() {
         {templates::DepthwiseConv2dTemplateInfo(), &templates::MakeDepthwiseConv2dTemplate},
         {templates::DepthwiseConv2dNchwcTemplateInfo(),
          &templates::MakeDepthwiseConv2dNchwcTemplate},
+        {templates::LayoutTransformTemplateInfo(), &templates::MakeLayoutTransformTemplate},
         {templates::MatmulTemplateInfo(), &templates::MakeMatmulTemplate},
         {templates::GpuConv2dTemplateInfo(), &templates::MakeGpuConv2dTemplate},
         {templates::GpuDepthwiseConv2dTemplateInfo(), &templates::MakeGpuDepthwiseConv2dTemplate},
