@@ -400,6 +400,10 @@ int main(int argc, char** argv) {
     model_tune_cmd->add_flag("!--no-progress", t.progress, "No line per batch");
     model_tune_cmd->add_flag("--round-robin", model_tune.round_robin,
                              "Give the kernels batches in turn (the baseline of the scheduler)");
+    model_tune_cmd->add_flag(
+        "--layouts", model_tune.layouts,
+        "Also tune each conv at every channel block the build may choose, and the transforms "
+        "between blocks, so that `model build --db` picks the blocks by measurement");
     model_tune_cmd
         ->add_option("--target", model_tune.tune.target,
                      "llvm (this host), or with --tracker the target of the key's devices")

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/core/json_nesting.h"
 #include "runtime/measure/json_field_reader.h"
@@ -119,9 +120,11 @@ absl::Status ValidateModelJobSpec(const ModelJobSpec& spec, int max_trials) {
   }
   for (size_t i = 0; i < spec.tasks.size(); ++i) {
     const double w = spec.tasks[i].weight;
-    if (!std::isfinite(w) || w <= 0 || w > kMaxTaskWeight) {
-      return Invalid(
-          absl::StrCat("task ", i, " has weight ", w, "; it must be in (0, ", kMaxTaskWeight, "]"));
+    // A layout transform runs only where the build's layout choice puts one: timed, not tuned.
+    const bool timed_only = absl::StartsWith(spec.tasks[i].workload, "layout_transform:");
+    if (!std::isfinite(w) || w < 0 || w > kMaxTaskWeight || (w == 0 && !timed_only)) {
+      return Invalid(absl::StrCat("task ", i, " has weight ", w, "; it must be in (0, ",
+                                  kMaxTaskWeight, "] (0 only for a layout_transform)"));
     }
     if (spec.tasks[i].workload.empty()) {
       return Invalid(absl::StrCat("task ", i, " has no workload"));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "compiler/graph/layout_rewrite.h"
 #include "compiler/graph/winograd_rewrite.h"
 
 namespace tunefarm::tuner {
@@ -99,6 +100,100 @@ std::optional<Workload> GemmWorkload(const graph::Graph& g, const graph::Node& n
   return Workload{"matmul", {a[0], b[1], a[1]}};
 }
 
+const graph::Node* Producer(const graph::Graph& g, graph::ValueId v) {
+  const graph::Value& value = g.value(v);
+  return value.kind == graph::ValueKind::kNodeOutput ? &g.nodes()[value.index] : nullptr;
+}
+
+// Whether a blocked conv reads its data in the block its producer chose, which a layout plan can
+// change; a to_nchwc of an NCHW value (the model's input, a concat's output) has the rule's.
+bool InputBlockIsAChoice(const graph::Graph& g, const graph::Node& node) {
+  const graph::Node* producer = Producer(g, node.inputs[0]);
+  return producer != nullptr && producer->op != graph::OpKind::kToNchwc;
+}
+
+// `built` (a blocked conv's workload) at every block pair a layout plan could give `node`, `built`
+// itself first.
+std::vector<Workload> BlockVariants(const graph::Graph& g, const graph::Node& node,
+                                    const Workload& built, const topi::CpuInfo& cpu) {
+  std::vector<Workload> out = {built};
+  auto add = [&](std::vector<int64_t> args) {
+    Workload w{built.template_name, std::move(args)};
+    if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(std::move(w));
+  };
+  const std::vector<int64_t>& a = built.args;
+  const bool input_is_choice = InputBlockIsAChoice(g, node);
+  if (built.template_name == "depthwise_conv2d_nchwc") {
+    // N,C,H,W,KH,KW,stride,pad,block: its block is its input's.
+    if (!input_is_choice || a.size() != 9) return out;
+    for (int64_t b : graph::ConvOcBlockCandidates(a[1], cpu)) {
+      std::vector<int64_t> args = a;
+      args[8] = b;
+      add(std::move(args));
+    }
+    return out;
+  }
+  // N,C,H,W,O,KH,KW,stride,pad,ic_block,oc_block.
+  if (a.size() != 11) return out;
+  const std::vector<int64_t> input_blocks =
+      input_is_choice ? graph::ConvOcBlockCandidates(a[1], cpu) : std::vector<int64_t>{a[9]};
+  for (int64_t ic : input_blocks) {
+    for (int64_t oc : graph::ConvOcBlockCandidates(a[4], cpu)) {
+      std::vector<int64_t> args = a;
+      args[9] = ic;
+      args[10] = oc;
+      add(std::move(args));
+    }
+  }
+  return out;
+}
+
+// The real channel count of a blocked value: its conv's, or its to_nchwc's input's, through the
+// ops that keep the blocks (elementwise, pooling, adds). 0 when no such producer is found.
+int64_t BlockedChannels(const graph::Graph& g, graph::ValueId v) {
+  for (int depth = 0; depth < 64; ++depth) {
+    const graph::Node* p = Producer(g, v);
+    if (p == nullptr || p->inputs.empty()) return 0;
+    switch (p->op) {
+      case graph::OpKind::kConv2dNchwc:
+      case graph::OpKind::kConv2dWinogradNchwc:
+      case graph::OpKind::kDepthwiseConv2dNchwc:
+        return p->attrs.Int("channels", 0).value_or(0);
+      case graph::OpKind::kToNchwc: {
+        const std::vector<int64_t>& shape = g.value(p->inputs[0]).type.shape;
+        return shape.size() == 4 ? shape[1] : 0;
+      }
+      default:
+        v = p->inputs[0];
+    }
+  }
+  return 0;
+}
+
+// The layout transforms a plan could add at `node` (an add of two blocked values): between every
+// two candidate blocks of its channels.
+std::vector<Workload> TransformVariants(const graph::Graph& g, const graph::Node& node,
+                                        const topi::CpuInfo& cpu) {
+  if (node.op != graph::OpKind::kAdd || node.inputs.size() != 2 || node.outputs.size() != 1) {
+    return {};
+  }
+  const std::vector<int64_t>& y = g.value(node.outputs[0]).type.shape;
+  if (y.size() != 5 || g.value(node.inputs[0]).type.shape != y ||
+      g.value(node.inputs[1]).type.shape != y) {
+    return {};
+  }
+  const int64_t channels = BlockedChannels(g, node.inputs[0]);
+  if (channels <= 0) return {};
+  const std::vector<int64_t> blocks = graph::ConvOcBlockCandidates(channels, cpu);
+  std::vector<Workload> out;
+  for (int64_t from : blocks) {
+    for (int64_t to : blocks) {
+      if (from != to) out.push_back({"layout_transform", {y[0], channels, y[2], y[3], from, to}});
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<Workload> AnchorWorkload(const graph::Graph& graph, const graph::FusedGroup& group) {
@@ -135,12 +230,23 @@ std::vector<Workload> AnchorWorkloads(const graph::Graph& graph, const graph::Fu
 }
 
 std::vector<ModelTask> ExtractModelTasks(const graph::Graph& graph, const graph::FusionPlan& plan,
-                                         TaskAlgorithms algorithms) {
+                                         TaskAlgorithms algorithms,
+                                         const std::optional<topi::CpuInfo>& layouts) {
   std::vector<ModelTask> tasks;
   std::map<std::string, int> layers;  // the key of a layer class's first workload -> its number
   for (size_t i = 0; i < plan.groups.size(); ++i) {
-    const std::vector<Workload> workloads = AnchorWorkloads(graph, plan.groups[i], algorithms);
+    std::vector<Workload> workloads = AnchorWorkloads(graph, plan.groups[i], algorithms);
     if (workloads.empty()) continue;
+    if (layouts) {
+      std::vector<Workload> all;
+      for (const Workload& w : workloads) {
+        for (Workload& v :
+             BlockVariants(graph, graph.nodes()[plan.groups[i].anchor], w, *layouts)) {
+          all.push_back(std::move(v));
+        }
+      }
+      workloads = std::move(all);
+    }
     const int layer =
         layers.try_emplace(workloads.front().Key(), static_cast<int>(layers.size())).first->second;
     for (const Workload& w : workloads) {
@@ -151,6 +257,17 @@ std::vector<ModelTask> ExtractModelTasks(const graph::Graph& graph, const graph:
       } else {
         same->groups.push_back(static_cast<int>(i));
       }
+    }
+  }
+  if (!layouts) return tasks;
+  for (const graph::Node& node : graph.nodes()) {
+    for (Workload& w : TransformVariants(graph, node, *layouts)) {
+      auto same = std::find_if(tasks.begin(), tasks.end(),
+                               [&](const ModelTask& t) { return t.workload == w; });
+      if (same != tasks.end()) continue;
+      const int layer = static_cast<int>(layers.size());
+      layers.emplace(w.Key(), layer);
+      tasks.push_back({std::move(w), {}, layer});
     }
   }
   return tasks;

@@ -10,13 +10,16 @@
 
 #include "compiler/graph/fusion.h"
 #include "compiler/graph/graph.h"
+#include "compiler/topi/cpu_info.h"
 #include "tuner/workload.h"
 
 namespace tunefarm::tuner {
 
 struct ModelTask {
   Workload workload;
-  std::vector<int> groups;  // the fused groups (indices into the plan) it covers
+  // The fused groups (indices into the plan) it covers; none for a layout transform, which the
+  // model runs only where a layout choice puts one (its weight is 0: timed, not tuned).
+  std::vector<int> groups;
   // Tasks of one layer class (identical groups) share it: alternatives, of which the build runs
   // one. Numbered from 0 in the order of first appearance.
   int layer = 0;
@@ -38,8 +41,18 @@ std::optional<Workload> NodeWorkload(const graph::Graph& graph, const graph::Nod
 std::vector<Workload> AnchorWorkloads(const graph::Graph& graph, const graph::FusedGroup& group,
                                       TaskAlgorithms algorithms);
 
-// The distinct workloads of `plan`'s groups, in the order of their first group.
-std::vector<ModelTask> ExtractModelTasks(const graph::Graph& graph, const graph::FusionPlan& plan,
-                                         TaskAlgorithms algorithms = TaskAlgorithms::kBuilt);
+// The distinct workloads of `plan`'s groups, in the order of their first group. With `layouts`
+// (the CPU the layout rewrite blocked `graph` for), what a graph-level layout choice
+// (graph::ConvBlockPlan) needs measured too:
+// - each blocked conv's workloads at every block pair a plan could give it, after its layout's
+//   own and in the same layer: output blocks from graph::ConvOcBlockCandidates of its filters,
+//   input blocks from those of its channels where its producer's block is a choice (a to_nchwc of
+//   an NCHW value fixes it);
+// - for each add of two blocked values, a layout_transform task between every two candidate
+//   blocks of its channels (what a plan that gives the two sides different blocks inserts).
+std::vector<ModelTask> ExtractModelTasks(
+    const graph::Graph& graph, const graph::FusionPlan& plan,
+    TaskAlgorithms algorithms = TaskAlgorithms::kBuilt,
+    const std::optional<topi::CpuInfo>& layouts = std::nullopt);
 
 }  // namespace tunefarm::tuner

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/llvm_target.h"
 #include "compiler/graph/fusion.h"
+#include "compiler/target/target_cpu.h"
 #include "tools/commands/model_records.h"
 #include "tools/commands/record_db.h"
 #include "tuner/measure/local_measure.h"
@@ -76,9 +77,12 @@ absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOp
       compile.disabled_passes.end();
   const tuner::TaskAlgorithms algorithms =
       winograd_off ? tuner::TaskAlgorithms::kBuilt : tuner::TaskAlgorithms::kAll;
-  for (tuner::ModelTask& mt : tuner::ExtractModelTasks(model->graph, plan, algorithms)) {
-    // Records the build would not use are not worth trials.
-    if (!BuildAppliesRecordsOf(mt.workload)) {
+  std::optional<topi::CpuInfo> layouts;
+  if (o.layouts && !target.is_cuda()) layouts = target::CpuInfoOf(target);
+  for (tuner::ModelTask& mt : tuner::ExtractModelTasks(model->graph, plan, algorithms, layouts)) {
+    // Records the build would not use are not worth trials; a transform's time is what the
+    // layout choice weighs.
+    if (!BuildAppliesRecordsOf(mt.workload) && mt.workload.template_name != "layout_transform") {
       ++skipped;
       continue;
     }

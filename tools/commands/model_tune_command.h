@@ -33,6 +33,11 @@ struct ModelTuneOptions {
     return t;
   }();
   bool round_robin = false;  // give the tasks batches in turn instead (a baseline)
+  // Tune every channel block a graph-level layout choice could give each blocked conv, and the
+  // layout transforms between them (tuner::ExtractModelTasks' `layouts`), so that a build with
+  // the records chooses each conv's blocks by measurement (layout_plan.h). More tasks: each
+  // blocked conv has up to four block pairs per algorithm.
+  bool layouts = false;
   // Farm mode (tune.tracker set): tasks whose jobs tune at once on the device key's workers.
   int parallel_tasks = 2;
   // Farm mode: once tuning succeeded, build the model with the farm's best records into this
@@ -43,7 +48,8 @@ struct ModelTuneOptions {
 
 // The model's tuning tasks for its target: the distinct anchor workloads of its fused groups
 // that `model build --db` configures from records, each with the groups that share it; a conv
-// with two algorithms gives both (unless the winograd pass is disabled).
+// with two algorithms gives both (unless the winograd pass is disabled); with `layouts`, every
+// block pair of each blocked conv and the layout transforms between blocks as well.
 // FailedPrecondition when it has none; import and pass errors as OptimizeModel gives them.
 absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOptions& options,
                                                                const target::Target& target);

@@ -7,9 +7,11 @@
 // and the build runs the one whose best record is faster.
 #include "tools/commands/model_records.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <map>
 #include <sstream>
 #include <unistd.h>
 
@@ -193,6 +195,62 @@ TEST(ModelRecordsTest, AThreeByThreeStrideOneConvIsADirectAndAWinogradTaskOfOneL
     EXPECT_EQ(winograd.layer, layer);
     EXPECT_EQ(winograd.groups, direct.groups);
   }
+}
+
+// c1 = conv(image), c2 = conv(c1), and c2 + c1: an add of two blocked values of 40 channels.
+std::string ResidualConvsModel() {
+  B b(13);
+  b.Input("image", {1, 3, 8, 8});
+  b.FloatInit("w1", {40, 3, 3, 3});
+  b.FloatInit("w2", {40, 40, 3, 3});
+  B::Ints(b.Node("Conv", {"image", "w1"}, {"c1"}), "pads", {1, 1, 1, 1});
+  B::Ints(b.Node("Conv", {"c1", "w2"}, {"c2"}), "pads", {1, 1, 1, 1});
+  b.Node("Add", {"c2", "c1"}, {"sum"});
+  b.Output("sum");
+  return fixtures::WriteTempFile("residual.onnx", b.Bytes());
+}
+
+TEST(ModelRecordsTest, WithLayoutsEveryBlockPairAPlanCouldGiveIsATaskOfItsLayer) {
+  absl::StatusOr<OptimizedModel> optimized =
+      OptimizeModel(ResidualConvsModel(), ModelCompileOptions(), target::Target::Host());
+  ASSERT_TRUE(optimized.ok()) << optimized.status();
+  const graph::FusionPlan plan = graph::PlanFusion(optimized->graph);
+  const topi::CpuInfo cpu = target::CpuInfoOf(target::Target::Host());
+  const int64_t l = cpu.Lanes(4);
+  const std::vector<tuner::ModelTask> tasks =
+      tuner::ExtractModelTasks(optimized->graph, plan, tuner::TaskAlgorithms::kAll, cpu);
+  std::map<std::string, std::pair<int, size_t>> found;  // key -> (layer, groups)
+  for (const tuner::ModelTask& t : tasks) {
+    found[t.workload.Key()] = {t.layer, t.groups.size()};
+  }
+  auto key = [](const char* op, const std::string& args) {
+    return absl::StrCat(op, ":", args, ":float32");
+  };
+  std::map<std::string, std::pair<int, size_t>> want;
+  // conv1 reads the image: its input block is the rule's (3); its output block is a choice of one
+  // or two vectors; both algorithms.
+  for (const char* op : {"conv2d_nchwc", "conv2d_winograd_nchwc"}) {
+    for (int64_t oc : {l, 2 * l}) {
+      want[key(op, absl::StrCat("1,3,8,8,40,3,3,1,1,3,", oc))] = {0, 1};
+      // conv2 reads conv1's output: both blocks are choices.
+      for (int64_t ic : {l, 2 * l}) {
+        want[key(op, absl::StrCat("1,40,8,8,40,3,3,1,1,", ic, ",", oc))] = {1, 1};
+      }
+    }
+  }
+  // The add's two sides in different blocks: a transform each way, timed only (no groups).
+  want[key("layout_transform", absl::StrCat("1,40,8,8,", l, ",", 2 * l))] = {2, 0};
+  want[key("layout_transform", absl::StrCat("1,40,8,8,", 2 * l, ",", l))] = {3, 0};
+  EXPECT_EQ(found, want);
+  // The layout's own workloads come first in their layers, as without layouts.
+  const std::vector<tuner::ModelTask> built =
+      tuner::ExtractModelTasks(optimized->graph, plan, tuner::TaskAlgorithms::kBuilt);
+  ASSERT_EQ(built.size(), 2u);
+  EXPECT_EQ(tasks[0].workload, built[0].workload);
+  auto second_layer = std::find_if(tasks.begin(), tasks.end(),
+                                   [](const tuner::ModelTask& t) { return t.layer == 1; });
+  ASSERT_NE(second_layer, tasks.end());
+  EXPECT_EQ(second_layer->workload, built[1].workload);
 }
 
 // A record of the Winograd task of `key`'s layer with tile `tile` and its default otherwise.

@@ -88,7 +88,11 @@ TEST(ModelJobTest, ValidationRefusesWhatCannotBeScheduled) {
   EXPECT_THAT(refused(s), HasSubstr("same workload"));
   s = Spec();
   s.tasks[0].weight = 0;
-  EXPECT_THAT(refused(s), HasSubstr("weight"));
+  EXPECT_THAT(refused(s), HasSubstr("0 only for a layout_transform"));
+  // A layout transform is timed for the build's layout choice, not run by every model run.
+  ModelJobSpec with_transform = Spec();
+  with_transform.tasks.push_back({"layout_transform:1,64,56,56,16,32:float32", 0, -1});
+  EXPECT_TRUE(ValidateModelJobSpec(with_transform, 100000).ok());
   s.tasks[0].weight = std::numeric_limits<double>::infinity();
   EXPECT_THAT(refused(s), HasSubstr("weight"));
   s = Spec();
