@@ -50,6 +50,21 @@ topi::Window2d WindowOf(const Node& node) {
   return w;
 }
 
+// A conv (any groups) the rewrite blocks: float32, 4-D, constant weights and bias.
+bool IsBlockableConv(const Graph& graph, const Node& node) {
+  if (node.op != OpKind::kConv2d || node.inputs.size() < 2 || node.outputs.size() != 1) {
+    return false;
+  }
+  const TensorType& x = graph.value(node.inputs[0]).type;
+  const TensorType& w = graph.value(node.inputs[1]).type;
+  const bool float32 = x.dtype.code == kDLFloat && x.dtype.bits == 32 && x.dtype.lanes == 1;
+  const bool constant_weights =
+      graph.ConstantData(node.inputs[1]) != nullptr &&
+      (node.inputs.size() < 3 || graph.ConstantData(node.inputs[2]) != nullptr);
+  return float32 && constant_weights && node.attrs.Int("groups", 1).ok() && x.shape.size() == 4 &&
+         w.shape.size() == 4;
+}
+
 class LayoutRewriter {
  public:
   LayoutRewriter(const Graph& source, const topi::CpuInfo& cpu, const ConvBlockPlan& plan)
@@ -216,17 +231,10 @@ class LayoutRewriter {
   }
 
   absl::StatusOr<bool> RewriteConv(size_t index, const Node& node) {
+    if (!IsBlockableConv(source_, node)) return false;
     const TensorType& x = source_.value(node.inputs[0]).type;
     const TensorType& w = source_.value(node.inputs[1]).type;
-    const bool float32 = x.dtype.code == kDLFloat && x.dtype.bits == 32 && x.dtype.lanes == 1;
-    const bool constant_weights =
-        source_.ConstantData(node.inputs[1]) != nullptr &&
-        (node.inputs.size() < 3 || source_.ConstantData(node.inputs[2]) != nullptr);
     absl::StatusOr<int64_t> groups = node.attrs.Int("groups", 1);
-    if (!float32 || !constant_weights || !groups.ok() || x.shape.size() != 4 ||
-        w.shape.size() != 4 || node.outputs.size() != 1) {
-      return false;
-    }
     const topi::Window2d window = WindowOf(node);
     const int64_t channels = x.shape[1], filters = w.shape[0], kh = w.shape[2], kw = w.shape[3];
     auto native = native_.find(node.inputs[0]);
@@ -339,6 +347,10 @@ class LayoutRewriter {
 };
 
 }  // namespace
+
+bool IsPlannableConv(const Graph& graph, const Node& node) {
+  return IsBlockableConv(graph, node) && node.attrs.Int("groups", 1).value_or(0) == 1;
+}
 
 std::vector<int64_t> ConvOcBlockCandidates(int64_t filters, const topi::CpuInfo& cpu) {
   const int64_t lanes = cpu.Lanes(4);

@@ -23,6 +23,10 @@ using ConvBlockPlan = std::map<size_t, int64_t>;
 // Chooses the plan for the graph the layout pass is about to rewrite (its convs still NCHW).
 using ConvBlockPlanner = std::function<absl::StatusOr<ConvBlockPlan>(const Graph&)>;
 
+// Whether `node` is a conv a ConvBlockPlan may name: one the rewrite blocks as conv2d_nchwc
+// (groups 1, float32, constant weights and bias).
+bool IsPlannableConv(const Graph& graph, const Node& node);
+
 // The output-channel blocks a conv of `filters` channels may have on `cpu`: one vector of
 // float32 lanes, and two where there are that many channels (the rule's choice is the largest).
 std::vector<int64_t> ConvOcBlockCandidates(int64_t filters, const topi::CpuInfo& cpu);

@@ -35,6 +35,7 @@ int RunModelBuildCommand(const ModelBuildOptions& options, std::ostream& out, st
         << " on default configs\n";
     for (const std::string& t : model->tuned_tasks) out << "  tuned " << t << "\n";
     for (const std::string& t : model->untuned_tasks) out << "  default " << t << "\n";
+    if (model->layout) out << DescribeLayout(*model->layout) << "\n";
   }
   out << std::fixed << std::setprecision(1);
   for (size_t i = 0; i < built.kernels.size(); ++i) {

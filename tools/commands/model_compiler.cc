@@ -1,5 +1,6 @@
 #include "tools/commands/model_compiler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -56,15 +57,21 @@ absl::StatusOr<OptimizedModel> OptimizeModel(const std::string& onnx_path,
   passes::PassOptions pass_options;
   pass_options.disabled_passes = options.disabled_passes;
   graph::WinogradChooser winograd = graph::DefaultWinogradTile;
+  graph::ConvBlockPlanner layout;
   if (!options.db.empty()) {
     absl::StatusOr<ModelRecords> records =
         ModelRecords::Open(options.db, result.kernel_target, options.device_key);
     if (!records.ok()) return InPhase("records", records.status());
     result.records = std::make_shared<const ModelRecords>(*std::move(records));
     winograd = result.records->WinogradChoice();
+    const bool winograd_on =
+        std::find(options.disabled_passes.begin(), options.disabled_passes.end(), "winograd") ==
+        options.disabled_passes.end();
+    layout = result.records->LayoutChoice(winograd_on);
   }
   absl::StatusOr<graph::Graph> optimized = graph::RunGraphPasses(
-      *std::move(imported), graph::DefaultGraphPasses(result.kernel_target, std::move(winograd)),
+      *std::move(imported),
+      graph::DefaultGraphPasses(result.kernel_target, std::move(winograd), std::move(layout)),
       pass_options);
   if (!optimized.ok()) return InPhase("graph passes", optimized.status());
   result.graph = *std::move(optimized);
@@ -84,6 +91,7 @@ absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
   const auto start = std::chrono::steady_clock::now();
   std::map<int, graph::AnchorConfig> configs;
   if (optimized->records != nullptr) {
+    result.layout = optimized->records->ChosenLayout();
     absl::StatusOr<TunedGroups> tuned = optimized->records->TunedConfigs(optimized->graph);
     if (!tuned.ok()) return InPhase("records", tuned.status());
     configs = std::move(tuned->configs);

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "compiler/graph/model_build.h"
 #include "compiler/target/target.h"
 #include "runtime/ndarray.h"
+#include "tools/commands/layout_plan.h"
 #include "tools/commands/model_executor.h"
 
 namespace tunefarm::tools {
@@ -32,6 +34,7 @@ struct CompiledModel {
   int imported_nodes = 0;
   std::vector<std::string> tuned_tasks;    // tasks built with a record's config, and its time
   std::vector<std::string> untuned_tasks;  // tasks without a record: default configs
+  std::optional<LayoutPlan> layout;        // with records: the blocks the layout pass took
   double import_ms = 0, passes_ms = 0, kernels_ms = 0;
 };
 

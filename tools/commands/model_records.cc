@@ -139,6 +139,38 @@ struct ModelRecords::State {
   std::string device_key;
   topi::CpuInfo cpu;
   std::map<std::string, absl::StatusOr<std::vector<Candidate>>> by_key;
+  std::map<std::string, absl::StatusOr<std::optional<double>>> transform_seconds;
+  std::optional<LayoutPlan> chosen_layout;
+
+  // The fastest ok record's median of a layout transform, of the timing closest to a model's as
+  // for the kernels. Read once per key.
+  const absl::StatusOr<std::optional<double>>& TransformSeconds(const tuner::Workload& w) {
+    const std::string key = w.Key();
+    auto it = transform_seconds.find(key);
+    if (it == transform_seconds.end()) it = transform_seconds.emplace(key, ReadTransform(w)).first;
+    return it->second;
+  }
+
+  absl::StatusOr<std::optional<double>> ReadTransform(const tuner::Workload& w) {
+    for (tuner::CacheFlush flush :
+         {tuner::CacheFlush::kWeights, tuner::CacheFlush::kAll, tuner::CacheFlush::kNone}) {
+      absl::StatusOr<std::vector<tuner::Record>> records =
+          store->TaskRecords(w.Key(), target, device_key, flush);
+      if (!records.ok()) {
+        return absl::Status(
+            records.status().code(),
+            absl::StrCat("the records of ", w.Key(), " in ", db, ": ", records.status().message()));
+      }
+      std::optional<double> best;
+      for (const tuner::Record& r : *records) {
+        if (r.error_kind != tuner::ErrorKind::kOk) continue;
+        const std::optional<double> seconds = tuner::MedianSeconds(r.repeat_seconds);
+        if (seconds && *seconds > 0 && (!best || *seconds < *best)) best = seconds;
+      }
+      if (best) return best;
+    }
+    return std::optional<double>();
+  }
 
   // Every ok record of the workload on (target, device key) whose config fits its template, of
   // those timed with the weights evicted (as model tuning times) when there are any, else with
@@ -264,6 +296,28 @@ graph::WinogradChooser ModelRecords::WinogradChoice() const {
     if (!rule.ok() || *rule == 0 || winograd_tile == 0) return rule;
     return winograd_tile;
   };
+}
+
+graph::ConvBlockPlanner ModelRecords::LayoutChoice(bool winograd) const {
+  return [state = state_,
+          winograd](const graph::Graph& graph) -> absl::StatusOr<graph::ConvBlockPlan> {
+    const WorkloadSeconds seconds =
+        [&state](const tuner::Workload& w) -> absl::StatusOr<std::optional<double>> {
+      if (w.template_name == "layout_transform") return state->TransformSeconds(w);
+      const absl::StatusOr<std::vector<Candidate>>& ok = state->OkCandidates(w);
+      if (!ok.ok()) return ok.status();
+      const Candidate* best = Fastest(*ok, std::nullopt);
+      return best != nullptr ? std::optional<double>(best->seconds) : std::nullopt;
+    };
+    absl::StatusOr<LayoutPlan> plan = PlanConvBlocks(graph, state->cpu, seconds, winograd);
+    if (!plan.ok()) return plan.status();
+    state->chosen_layout = *plan;
+    return plan->plan;
+  };
+}
+
+const std::optional<LayoutPlan>& ModelRecords::ChosenLayout() const {
+  return state_->chosen_layout;
 }
 
 }  // namespace tunefarm::tools

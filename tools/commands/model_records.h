@@ -6,6 +6,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,8 +14,10 @@
 #include "compiler/graph/graph.h"
 #include "compiler/graph/group_kernel.h"
 #include "compiler/graph/kernel_target.h"
+#include "compiler/graph/layout_rewrite.h"
 #include "compiler/graph/winograd_rewrite.h"
 #include "compiler/topi/cpu_info.h"
+#include "tools/commands/layout_plan.h"
 #include "tuner/workload.h"
 
 namespace tunefarm::tools {
@@ -54,6 +57,14 @@ class ModelRecords {
   // Winograd and there are some. When the pass asks, a record that fits no template is
   // InvalidArgument naming it. The chooser shares this object's reads.
   graph::WinogradChooser WinogradChoice() const;
+
+  // The layout pass's plan: PlanConvBlocks over the best records (of each workload, those timed
+  // closest to a model; a layout transform's likewise). `winograd`: whether the build may run a
+  // conv as Winograd (its pass is not disabled). The planner keeps what it chose for
+  // ChosenLayout.
+  graph::ConvBlockPlanner LayoutChoice(bool winograd) const;
+  // The last plan LayoutChoice's planner made, if it ran.
+  const std::optional<LayoutPlan>& ChosenLayout() const;
 
   struct Candidate;  // an ok record, its config read as the template's
   struct State;      // both defined in the .cc

@@ -1,0 +1,152 @@
+#include "tools/commands/layout_plan.h"
+
+#include <cstdio>
+#include <map>
+#include <vector>
+
+#include "compiler/graph/winograd_rewrite.h"
+#include "tuner/model_tasks.h"
+
+namespace tunefarm::tools {
+namespace {
+
+// Adds a workload's time to `cost`, or counts it unmeasured; `alternatives` are the same kernel's
+// other algorithms, of which the fastest measured counts.
+absl::Status AddKernel(const std::vector<tuner::Workload>& alternatives,
+                       const WorkloadSeconds& seconds, LayoutCost& cost) {
+  std::optional<double> best;
+  for (const tuner::Workload& w : alternatives) {
+    absl::StatusOr<std::optional<double>> s = seconds(w);
+    if (!s.ok()) return s.status();
+    if (*s && (!best || **s < *best)) best = *s;
+  }
+  if (best) {
+    cost.seconds += *best;
+  } else {
+    ++cost.unmeasured;
+  }
+  return absl::OkStatus();
+}
+
+const graph::Node* Producer(const graph::Graph& g, graph::ValueId v) {
+  const graph::Value& value = g.value(v);
+  return value.kind == graph::ValueKind::kNodeOutput ? &g.nodes()[value.index] : nullptr;
+}
+
+// A to_nchwc of a from_nchwc's output: one value moved between two blocks, as a
+// layout_transform workload (nullopt for any other to_nchwc).
+std::optional<tuner::Workload> TransformWorkload(const graph::Graph& g, const graph::Node& node) {
+  if (node.op != graph::OpKind::kToNchwc || node.inputs.size() != 1) return std::nullopt;
+  const graph::Node* from = Producer(g, node.inputs[0]);
+  if (from == nullptr || from->op != graph::OpKind::kFromNchwc || from->inputs.size() != 1) {
+    return std::nullopt;
+  }
+  const std::vector<int64_t>& nchw = g.value(node.inputs[0]).type.shape;
+  const std::vector<int64_t>& blocked = g.value(from->inputs[0]).type.shape;
+  const int64_t to = node.attrs.Int("block", 0).value_or(0);
+  if (nchw.size() != 4 || blocked.size() != 5 || to <= 0) return std::nullopt;
+  return tuner::Workload{"layout_transform", {nchw[0], nchw[1], nchw[2], nchw[3], blocked[4], to}};
+}
+
+}  // namespace
+
+absl::StatusOr<LayoutCost> CostOfLayout(const graph::Graph& graph, const topi::CpuInfo& cpu,
+                                        const graph::ConvBlockPlan& plan,
+                                        const WorkloadSeconds& seconds, bool winograd) {
+  absl::StatusOr<graph::Graph> laid = graph::RewriteLayoutNchwc(graph, cpu, plan);
+  if (!laid.ok()) return laid.status();
+  LayoutCost cost;
+  for (const graph::Node& node : laid->nodes()) {
+    if (node.op == graph::OpKind::kConv2dNchwc || node.op == graph::OpKind::kDepthwiseConv2dNchwc) {
+      std::optional<tuner::Workload> direct = tuner::NodeWorkload(*laid, node);
+      if (!direct) continue;
+      std::vector<tuner::Workload> alternatives = {*direct};
+      if (winograd && graph::WinogradPadding(*laid, node)) {
+        alternatives.push_back({"conv2d_winograd_nchwc", direct->args});
+      }
+      if (absl::Status s = AddKernel(alternatives, seconds, cost); !s.ok()) return s;
+    } else if (std::optional<tuner::Workload> transform = TransformWorkload(*laid, node)) {
+      if (absl::Status s = AddKernel({*transform}, seconds, cost); !s.ok()) return s;
+    }
+  }
+  return cost;
+}
+
+absl::StatusOr<LayoutPlan> PlanConvBlocks(const graph::Graph& graph, const topi::CpuInfo& cpu,
+                                          const WorkloadSeconds& seconds, bool winograd) {
+  // The plannable convs by output-channel count, and each one's candidates.
+  std::map<int64_t, std::vector<size_t>> by_filters;
+  for (size_t i = 0; i < graph.nodes().size(); ++i) {
+    const graph::Node& node = graph.nodes()[i];
+    if (!graph::IsPlannableConv(graph, node)) continue;
+    by_filters[graph.value(node.inputs[1]).type.shape[0]].push_back(i);
+  }
+  LayoutPlan result;
+  absl::StatusOr<LayoutCost> rule = CostOfLayout(graph, cpu, {}, seconds, winograd);
+  if (!rule.ok()) return rule.status();
+  result.rule = result.chosen = *rule;
+  result.evaluated = 1;
+  // The plan holds every plannable conv's block, the rule's to start with.
+  graph::ConvBlockPlan plan;
+  for (const auto& [filters, convs] : by_filters) {
+    const int64_t rule_block = graph::ConvOcBlockCandidates(filters, cpu).back();
+    for (size_t i : convs) plan[i] = rule_block;
+    result.plannable += static_cast<int>(convs.size());
+  }
+  // Tries `convs` at `block`; keeps it when cheaper.
+  auto try_move = [&](const std::vector<size_t>& convs, int64_t block) -> absl::Status {
+    graph::ConvBlockPlan trial = plan;
+    bool changed = false;
+    for (size_t i : convs) {
+      changed = changed || trial[i] != block;
+      trial[i] = block;
+    }
+    if (!changed) return absl::OkStatus();
+    absl::StatusOr<LayoutCost> cost = CostOfLayout(graph, cpu, trial, seconds, winograd);
+    if (!cost.ok()) return cost.status();
+    ++result.evaluated;
+    if (*cost < result.chosen) {
+      result.chosen = *cost;
+      plan = std::move(trial);
+    }
+    return absl::OkStatus();
+  };
+  // Each round costs a layout per move and candidate; a move is kept only when it lowers a finite
+  // order of costs, so the search ends, and the bound only cuts a long tail of small gains.
+  constexpr int kMaxRounds = 8;
+  for (int round = 0; round < kMaxRounds; ++round) {
+    const LayoutCost before = result.chosen;
+    for (const auto& [filters, convs] : by_filters) {
+      for (int64_t block : graph::ConvOcBlockCandidates(filters, cpu)) {
+        if (absl::Status s = try_move(convs, block); !s.ok()) return s;
+      }
+    }
+    for (const auto& [filters, convs] : by_filters) {
+      for (size_t i : convs) {
+        for (int64_t block : graph::ConvOcBlockCandidates(filters, cpu)) {
+          if (absl::Status s = try_move({i}, block); !s.ok()) return s;
+        }
+      }
+    }
+    if (!(result.chosen < before)) break;
+  }
+  for (const auto& [filters, convs] : by_filters) {
+    const int64_t rule_block = graph::ConvOcBlockCandidates(filters, cpu).back();
+    for (size_t i : convs) {
+      if (plan[i] != rule_block) result.plan[i] = plan[i];
+    }
+  }
+  return result;
+}
+
+std::string DescribeLayout(const LayoutPlan& plan) {
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "layout: %zu of %d convs in blocks other than the rule's; kernels and transforms "
+                "%.3f ms (rule: %.3f ms), %d without a record (rule: %d)",
+                plan.plan.size(), plan.plannable, plan.chosen.seconds * 1e3,
+                plan.rule.seconds * 1e3, plan.chosen.unmeasured, plan.rule.unmeasured);
+  return line;
+}
+
+}  // namespace tunefarm::tools
