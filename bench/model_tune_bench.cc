@@ -15,6 +15,8 @@
 //   BENCH_COMPARE_TRIALS=0    trials for the scheduler comparison (per model, first thread count)
 //   BENCH_TIMING=weights      hot (back to back), weights or cold (10 one-call repeats, the
 //                             weights or every cache flushed before each)
+//   BENCH_LAYOUTS=0           1: tune every channel block of each conv and the transforms
+//                             between them (`model tune --layouts`), the builds choosing blocks
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -181,9 +183,12 @@ int Run(int argc, char** argv) {
   const std::vector<int> minutes = IntList("BENCH_MINUTES", "5,10,20,30");
   const std::vector<int> thread_counts = IntList("BENCH_THREADS", "1,2");
   const std::vector<int> compare = IntList("BENCH_COMPARE_TRIALS", "0");
+  const char* layouts_env = std::getenv("BENCH_LAYOUTS");
+  const bool layouts = layouts_env != nullptr && std::string_view(layouts_env) == "1";
   std::printf(
-      "model_tune_bench: batch 1, 3x224x224, a local farm of 1 worker; x_* = PyTorch's "
-      "time / ours (above 1: we are faster)\n");
+      "model_tune_bench: batch 1, 3x224x224, a local farm of 1 worker%s; x_* = PyTorch's "
+      "time / ours (above 1: we are faster)\n",
+      layouts ? ", every conv's channel blocks tuned (--layouts)" : "");
   std::printf("%-13s %3s %5s %7s %10s %10s %10s %10s %8s %8s\n", "model", "thr", "min", "trials",
               "tuned_ms", "untuned_ms", "eager_ms", "frozen_ms", "x_eager", "x_frozen");
   for (const std::string& name : models) {
@@ -197,6 +202,7 @@ int Run(int argc, char** argv) {
     tools::ModelTuneOptions extract;
     extract.file = onnx;
     extract.compile.input_shapes["input"] = {1, 3, 224, 224};
+    extract.layouts = layouts;
     absl::StatusOr<std::vector<tuner::ModelTask>> tasks =
         tools::ModelTuningTasks(extract, target::Target::Host());
     if (!tasks.ok()) {
