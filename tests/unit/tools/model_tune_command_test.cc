@@ -8,8 +8,11 @@
 #include <gtest/gtest.h>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
+#include "compiler/target/target_cpu.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
+#include "tools/commands/model_build_command.h"
 #include "tuner/record_store.h"
 
 namespace tunefarm::tools {
@@ -145,6 +148,61 @@ TEST(ModelTuneCommandTest, EachTimingEvictsBeforeEveryCallAndKeepsItsRecordsApar
   for (size_t i = 0; i < history->size(); ++i) {
     EXPECT_EQ((*history)[i].cache_flush, order[i / 3]) << i;
   }
+}
+
+// Two convs of two vectors of channels (this CPU's float32 lanes x 2) and a residual add: each
+// conv's output may be one or two vectors.
+std::string ResidualCnn(int64_t channels) {
+  B b(13);
+  b.Input("image", {1, channels, 8, 8});
+  b.FloatInit("w1", {channels, channels, 3, 3});
+  b.FloatInit("w2", {channels, channels, 3, 3});
+  B::Ints(b.Node("Conv", {"image", "w1"}, {"c1"}), "pads", {1, 1, 1, 1});
+  b.Node("Relu", {"c1"}, {"r1"});
+  B::Ints(b.Node("Conv", {"r1", "w2"}, {"c2"}), "pads", {1, 1, 1, 1});
+  b.Node("Add", {"c2", "r1"}, {"out"});
+  b.Output("out");
+  return fixtures::WriteTempFile("residual_cnn.onnx", b.Bytes());
+}
+
+TEST(ModelTuneCommandTest, WithLayoutsEveryBlockAndTransformIsMeasuredAndTheBuildChooses) {
+  const int64_t l = target::CpuInfoOf(target::Target::Host()).Lanes(4);
+  const std::string model = ResidualCnn(2 * l);
+  const std::string db = (std::filesystem::path(::testing::TempDir()) / "layouts.db").string();
+  std::filesystem::remove(db);
+  ModelTuneOptions o = Options(model, db);
+  o.layouts = true;
+  // The two convs share their workloads: conv1 reads the image in the rule's block (two
+  // vectors), which is one of conv2's. One layer of 8 alternatives (input block, output block,
+  // algorithm) and a transform each way. One trial each: the scheduler gives every task one
+  // batch first.
+  o.tune.trials = 10;
+  o.tune.batch_size = 1;
+  std::ostringstream out, err;
+  ASSERT_EQ(RunModelTuneCommand(o, nullptr, out, err), 0) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("10 tasks, 10 trials")) << out.str();
+  for (const std::string& blocks : {absl::StrCat(l, ",", 2 * l), absl::StrCat(2 * l, ",", l)}) {
+    // Weight 0: timed for the layout choice, not part of the model's latency.
+    EXPECT_THAT(out.str(),
+                ::testing::ContainsRegex(absl::StrCat(
+                    " 0 +1 +[0-9.]+ ms +\\*? +layout_transform:1,", 2 * l, ",8,8,", blocks)))
+        << out.str();
+  }
+  ModelBuildOptions build;
+  build.file = model;
+  build.output = (std::filesystem::path(::testing::TempDir()) / "layouts.so").string();
+  build.compile.db = db;
+  build.compile.device_key = "test-cpu";
+  std::ostringstream built, built_err;
+  ASSERT_EQ(RunModelBuildCommand(build, built, built_err), 0) << built_err.str();
+  // Every layout the search weighs is measured; which one wins is up to this machine's timings.
+  EXPECT_THAT(built.str(), ::testing::ContainsRegex(
+                               "layout: [0-2] of 2 convs in blocks other than the rule's; kernels "
+                               "and transforms [0-9.]+ ms \\(rule: [0-9.]+ ms\\), 0 without a "
+                               "record \\(rule: 0\\)"))
+      << built.str();
+  EXPECT_THAT(built.str(), HasSubstr("0 on default configs"));
+  std::filesystem::remove(build.output);
 }
 
 TEST(ModelTuneCommandTest, BadInputIsRefusedWithOneLine) {
