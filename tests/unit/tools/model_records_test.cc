@@ -97,16 +97,22 @@ TEST(ModelRecordsTest, ATunedWorkloadIsBuiltWithItsBestRecord) {
 }
 
 // Two chained convs with constant weights: the layout rewrite blocks both, the second reading its
-// input in the block the first writes.
-std::string ChainedConvsModel() {
+// input in the block the first writes. With `residual`, the output is c2 + c1: an add of two
+// blocked values of 40 channels.
+std::string ChainedConvsModel(bool residual = false) {
   B b(13);
   b.Input("image", {1, 3, 8, 8});
   b.FloatInit("w1", {40, 3, 3, 3});
   b.FloatInit("w2", {40, 40, 3, 3});
   B::Ints(b.Node("Conv", {"image", "w1"}, {"c1"}), "pads", {1, 1, 1, 1});
   B::Ints(b.Node("Conv", {"c1", "w2"}, {"c2"}), "pads", {1, 1, 1, 1});
-  b.Output("c2");
-  return fixtures::WriteTempFile("chained.onnx", b.Bytes());
+  if (!residual) {
+    b.Output("c2");
+    return fixtures::WriteTempFile("chained.onnx", b.Bytes());
+  }
+  b.Node("Add", {"c2", "c1"}, {"sum"});
+  b.Output("sum");
+  return fixtures::WriteTempFile("residual.onnx", b.Bytes());
 }
 
 std::vector<std::string> TaskKeys(const std::string& model) {
@@ -197,22 +203,9 @@ TEST(ModelRecordsTest, AThreeByThreeStrideOneConvIsADirectAndAWinogradTaskOfOneL
   }
 }
 
-// c1 = conv(image), c2 = conv(c1), and c2 + c1: an add of two blocked values of 40 channels.
-std::string ResidualConvsModel() {
-  B b(13);
-  b.Input("image", {1, 3, 8, 8});
-  b.FloatInit("w1", {40, 3, 3, 3});
-  b.FloatInit("w2", {40, 40, 3, 3});
-  B::Ints(b.Node("Conv", {"image", "w1"}, {"c1"}), "pads", {1, 1, 1, 1});
-  B::Ints(b.Node("Conv", {"c1", "w2"}, {"c2"}), "pads", {1, 1, 1, 1});
-  b.Node("Add", {"c2", "c1"}, {"sum"});
-  b.Output("sum");
-  return fixtures::WriteTempFile("residual.onnx", b.Bytes());
-}
-
 TEST(ModelRecordsTest, WithLayoutsEveryBlockPairAPlanCouldGiveIsATaskOfItsLayer) {
-  absl::StatusOr<OptimizedModel> optimized =
-      OptimizeModel(ResidualConvsModel(), ModelCompileOptions(), target::Target::Host());
+  absl::StatusOr<OptimizedModel> optimized = OptimizeModel(
+      ChainedConvsModel(/*residual=*/true), ModelCompileOptions(), target::Target::Host());
   ASSERT_TRUE(optimized.ok()) << optimized.status();
   const graph::FusionPlan plan = graph::PlanFusion(optimized->graph);
   const topi::CpuInfo cpu = target::CpuInfoOf(target::Target::Host());
