@@ -6,7 +6,8 @@
 // process, as every module here); the next model job resumes from every
 // record (nothing is measured twice); the untuned module is timed again right after, so that
 // one disturbed timing cannot skew every row. The last lines compare the gradient task scheduler
-// with round-robin on the same budget (BENCH_COMPARE_TRIALS trials each, 0: skip). Candidates are
+// with round-robin on the same budget (BENCH_COMPARE_TRIALS trials each, 0: skip), both modules
+// and the untuned one timed 5 times in turns. Candidates are
 // timed as `tunefarm model tune` times them, the weights evicted before each call (BENCH_TIMING).
 //
 //   model_tune_bench [MODEL_DIR] [MODEL...]   (default /tmp/models; resnet18 mobilenet_v2 vgg16)
@@ -17,6 +18,7 @@
 //                             weights or every cache flushed before each)
 //   BENCH_LAYOUTS=0           1: tune every channel block of each conv and the transforms
 //                             between them (`model tune --layouts`), the builds choosing blocks
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -71,11 +73,9 @@ absl::StatusOr<double> TimeInFreshProcess(const std::string& module, int threads
   return ms;
 }
 
-// The model built (with the farm's records for `device_key` when set) and timed in a fresh
-// process.
-absl::StatusOr<double> BuildAndTime(const std::string& onnx, const std::string& db,
-                                    const std::string& device_key, const std::string& module,
-                                    int threads) {
+// The model built into `module`, with the farm's records for `device_key` when set.
+absl::Status BuildModule(const std::string& onnx, const std::string& db,
+                         const std::string& device_key, const std::string& module) {
   tools::ModelCompileOptions options;
   options.input_shapes["input"] = {1, 3, 224, 224};
   if (!device_key.empty()) {
@@ -85,8 +85,34 @@ absl::StatusOr<double> BuildAndTime(const std::string& onnx, const std::string& 
   absl::StatusOr<tools::CompiledModel> compiled =
       tools::CompileModel(onnx, options, target::Target::Host());
   if (!compiled.ok()) return compiled.status();
-  if (absl::Status s = tools::ExportCompiledModel(*compiled, module); !s.ok()) return s;
+  return tools::ExportCompiledModel(*compiled, module);
+}
+
+// BuildModule, then timed in a fresh process.
+absl::StatusOr<double> BuildAndTime(const std::string& onnx, const std::string& db,
+                                    const std::string& device_key, const std::string& module,
+                                    int threads) {
+  if (absl::Status s = BuildModule(onnx, db, device_key, module); !s.ok()) return s;
   return TimeInFreshProcess(module, threads);
+}
+
+// The median of `rounds` fresh-process timings of each module, the modules taken in turn: one
+// timing swings by 10 % on this VM (an identical module read 21.7 and 23.7 ms in one run), and
+// turns spread a slow spell over all of them. 0 for a module that timed nothing.
+std::vector<double> TimeInTurns(const std::vector<std::string>& modules, int threads, int rounds) {
+  std::vector<std::vector<double>> times(modules.size());
+  for (int r = 0; r < rounds; ++r) {
+    for (size_t m = 0; m < modules.size(); ++m) {
+      absl::StatusOr<double> ms = TimeInFreshProcess(modules[m], threads);
+      if (ms.ok()) times[m].push_back(*ms);
+    }
+  }
+  std::vector<double> medians;
+  for (std::vector<double>& t : times) {
+    std::sort(t.begin(), t.end());
+    medians.push_back(t.empty() ? 0 : t[t.size() / 2]);
+  }
+  return medians;
 }
 
 // A tracker and one worker of this machine, in this process.
@@ -265,11 +291,13 @@ int Run(int argc, char** argv) {
     // The scheduler against round-robin: the same budget from an empty database each.
     if (!compare.empty() && compare[0] > 0 && !thread_counts.empty()) {
       const int threads = thread_counts[0];
-      double ms[2] = {0, 0};
+      // Both modules are built first and then timed in turns (TimeInTurns), with the untuned one.
+      std::vector<std::string> works, modules;
       for (int rr = 0; rr < 2; ++rr) {
         char tmpl[] = "/tmp/tf-model-tune-bench-XXXXXX";
         if (mkdtemp(tmpl) == nullptr) return 1;
         const std::string work = tmpl;
+        works.push_back(work);
         const std::string key = "bench-cmp";
         {
           LocalFarm farm;
@@ -277,16 +305,25 @@ int Run(int argc, char** argv) {
           RunUntil(farm.server->model_jobs(), Spec(*tasks, key, threads, compare[0], rr == 1),
                    std::chrono::steady_clock::now() + std::chrono::hours(24));
         }
-        absl::StatusOr<double> tuned =
-            BuildAndTime(onnx, work + "/farm.db", key, work + "/model.so", threads);
-        ms[rr] = tuned.ok() ? *tuned : 0;
+        modules.push_back(work + "/model.so");
+        if (absl::Status s = BuildModule(onnx, work + "/farm.db", key, modules.back()); !s.ok()) {
+          std::fprintf(stderr, "model_tune_bench: %s\n", std::string(s.message()).c_str());
+          return 1;
+        }
+      }
+      modules.push_back(works[0] + "/untuned.so");
+      if (absl::Status s = BuildModule(onnx, "", "", modules.back()); !s.ok()) return 1;
+      constexpr int kRounds = 5;
+      const std::vector<double> ms = TimeInTurns(modules, threads, kRounds);
+      for (const std::string& work : works) {
         std::error_code ec;
         std::filesystem::remove_all(work, ec);
       }
       std::printf(
-          "%s, %d trials at %d thread(s): gradient %.2f ms, round-robin %.2f ms, "
-          "round-robin / gradient = %.3f\n",
-          name.c_str(), compare[0], threads, ms[0], ms[1], ms[0] > 0 ? ms[1] / ms[0] : 0);
+          "%s, %d trials at %d thread(s), medians of %d fresh-process timings in turns: gradient "
+          "%.2f ms, round-robin %.2f ms, untuned %.2f ms; round-robin / gradient = %.3f\n",
+          name.c_str(), compare[0], threads, kRounds, ms[0], ms[1], ms[2],
+          ms[0] > 0 ? ms[1] / ms[0] : 0);
       std::fflush(stdout);
     }
   }
