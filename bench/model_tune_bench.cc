@@ -156,11 +156,12 @@ absl::Status StartFarm(const std::string& dir, const std::string& key, LocalFarm
   return absl::OkStatus();
 }
 
-tracker::ModelJobSpec Spec(const std::vector<tuner::ModelTask>& tasks, const std::string& key,
-                           int threads, int trials, bool round_robin) {
+tracker::ModelJobSpec Spec(const tools::ModelTuning& tuning, const std::string& key, int threads,
+                           int trials, bool round_robin) {
   tracker::ModelJobSpec spec;
   spec.model_name = "bench";
-  spec.tasks = tools::ModelTaskSpecsOf(tasks);
+  spec.tasks = tools::ModelTaskSpecsOf(tuning.tasks);
+  spec.layout = tuning.layout;
   spec.device_key = key;
   spec.trials = trials;
   spec.batch_size = 16;
@@ -229,7 +230,7 @@ int Run(int argc, char** argv) {
     extract.file = onnx;
     extract.compile.input_shapes["input"] = {1, 3, 224, 224};
     extract.layouts = layouts;
-    absl::StatusOr<std::vector<tuner::ModelTask>> tasks =
+    absl::StatusOr<tools::ModelTuning> tasks =
         tools::ModelTuningTasks(extract, target::Target::Host());
     if (!tasks.ok()) {
       std::fprintf(stderr, "model_tune_bench: %s\n", std::string(tasks.status().message()).c_str());

@@ -52,6 +52,7 @@ std::string ModelJobSpecToJson(const ModelJobSpec& spec) {
          {"priority", spec.priority},
          {"transfer", spec.transfer},
          {"round_robin", spec.round_robin}};
+  if (!spec.layout.empty()) j["layout"] = Json::parse(tuner::LayoutChoiceToJson(spec.layout));
   return j.dump();
 }
 
@@ -106,6 +107,11 @@ absl::StatusOr<ModelJobSpec> ModelJobSpecFromJson(std::string_view json) {
     if (!tr.status().ok()) return tr.status();
     spec.tasks.push_back(std::move(task));
   }
+  if (auto layout = j.find("layout"); layout != j.end() && !layout->is_null()) {
+    absl::StatusOr<tuner::LayoutChoice> choice = tuner::LayoutChoiceFromJson(layout->dump());
+    if (!choice.ok()) return choice.status();
+    spec.layout = *std::move(choice);
+  }
   return spec;
 }
 
@@ -150,6 +156,11 @@ absl::Status ValidateModelJobSpec(const ModelJobSpec& spec, int max_trials) {
   if (spec.parallel_tasks < 1 || spec.parallel_tasks > kMaxParallelTasks) {
     return Invalid(absl::StrCat("parallel_tasks must be in 1..", kMaxParallelTasks, ", got ",
                                 spec.parallel_tasks));
+  }
+  if (absl::Status s =
+          tuner::ValidateLayoutChoice(spec.layout, static_cast<int>(spec.tasks.size()));
+      !s.ok()) {
+    return Invalid(s.message());
   }
   // What every task's job shares (device key, priority, measure options): checked once here.
   return ValidateJobSpec(ModelTaskJobSpec(spec, "", 0, 1), max_trials);

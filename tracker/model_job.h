@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "tracker/job.h"
+#include "tuner/layout_choice.h"
 #include "tuner/measure.h"
 
 namespace tunefarm::tracker {
@@ -36,6 +37,8 @@ struct ModelJobSpec {
   int priority = 1;
   bool transfer = true;
   bool round_robin = false;  // give tasks their batches in turn (the scheduler's baseline)
+  // `model tune --layouts`: the layout choice the tasks serve, which the scheduler plans with.
+  tuner::LayoutChoice layout;
 };
 
 inline constexpr int kMaxModelTasks = 1000;

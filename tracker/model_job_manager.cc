@@ -50,7 +50,8 @@ std::unique_ptr<tuner::TaskScheduler> MakeScheduler(const ModelJobSpec& spec,
   for (const ModelTaskStatus& t : status.tasks) {
     tasks.push_back({t.workload_key, t.weight, t.layer});
   }
-  return std::make_unique<tuner::TaskScheduler>(std::move(tasks), SchedulerOptions(spec));
+  return std::make_unique<tuner::TaskScheduler>(std::move(tasks), SchedulerOptions(spec),
+                                                spec.layout);
 }
 
 // A task's job ended without spending its trials the usual way: its space is exhausted, it

@@ -194,6 +194,139 @@ std::vector<Workload> TransformVariants(const graph::Graph& g, const graph::Node
   return out;
 }
 
+// Where a blocked value's block comes from: the conv2d node whose output block decides it, or
+// (node -1) a fixed block, a to_nchwc's.
+struct BlockSource {
+  int node = -1;
+  int64_t fixed = 0;
+};
+BlockSource SourceOf(const graph::Graph& g, graph::ValueId v) {
+  for (int depth = 0; depth < 256; ++depth) {
+    const graph::Value& value = g.value(v);
+    if (value.kind != graph::ValueKind::kNodeOutput) break;
+    const graph::Node& p = g.nodes()[value.index];
+    if (p.op == graph::OpKind::kConv2dNchwc || p.op == graph::OpKind::kConv2dWinogradNchwc) {
+      return {static_cast<int>(value.index), 0};
+    }
+    if (p.op == graph::OpKind::kToNchwc || p.inputs.empty()) break;
+    v = p.inputs[0];
+  }
+  const std::vector<int64_t>& shape = g.value(v).type.shape;
+  return {-1, shape.size() == 5 ? shape[4] : 0};
+}
+
+// Builds a LayoutChoice from the graph's blocked convs and adds.
+class LayoutChoiceBuilder {
+ public:
+  LayoutChoiceBuilder(const graph::Graph& g, const std::vector<ModelTask>& tasks,
+                      const topi::CpuInfo& cpu)
+      : g_(g), cpu_(cpu) {
+    for (size_t i = 0; i < tasks.size(); ++i) task_of_[tasks[i].workload.Key()] = i;
+  }
+
+  // A blocked conv group's kernels at each block pair and algorithm.
+  void AddConvSite(const graph::Node& anchor, int anchor_index) {
+    const std::optional<Workload> built = NodeWorkload(g_, anchor);
+    if (!built) return;
+    const BlockSource input = SourceOf(g_, anchor.inputs[0]);
+    const int site = NewSite(true);
+    if (built->template_name == "depthwise_conv2d_nchwc") {
+      for (const Workload& w : BlockVariants(g_, anchor, *built, cpu_)) {
+        std::vector<BlockCondition> when;
+        if (InputCondition(input, w.args[8], when)) AddUse(w, site, std::move(when));
+      }
+      return;
+    }
+    const int own = VarOf(anchor_index);
+    if (own < 0) return;
+    const Workload direct{"conv2d_nchwc", built->args};
+    for (const Workload& variant : BlockVariants(g_, anchor, direct, cpu_)) {
+      std::vector<BlockCondition> when;
+      if (!InputCondition(input, variant.args[9], when)) continue;
+      if (!Holds(own, variant.args[10])) continue;
+      when.push_back({own, variant.args[10]});
+      for (const char* name : {"conv2d_nchwc", "conv2d_winograd_nchwc"}) {
+        AddUse({name, variant.args}, site, when);
+      }
+    }
+  }
+
+  // The transforms an add of two blocked values runs where its sides' blocks differ: its second
+  // side moved into the first's block.
+  void AddTransformSite(const graph::Node& add) {
+    const std::vector<Workload> transforms = TransformVariants(g_, add, cpu_);
+    if (transforms.empty()) return;
+    const BlockSource kept = SourceOf(g_, add.inputs[0]);
+    const BlockSource moved = SourceOf(g_, add.inputs[1]);
+    if (kept.node < 0 && moved.node < 0) return;
+    const int site = NewSite(false);
+    for (const Workload& w : transforms) {  // N,C,H,W,from,to
+      std::vector<BlockCondition> when;
+      if (InputCondition(moved, w.args[4], when) && InputCondition(kept, w.args[5], when)) {
+        AddUse(w, site, std::move(when));
+      }
+    }
+  }
+
+  LayoutChoice Take() {
+    // Without a use there is nothing to choose: tasks of the rule's blocks only.
+    if (choice_.uses.empty()) return {};
+    return std::move(choice_);
+  }
+
+ private:
+  int NewSite(bool required) {
+    choice_.site_required.push_back(required);
+    return static_cast<int>(choice_.site_required.size()) - 1;
+  }
+
+  // The var of a conv2d node (its output block), made on first sight; -1 when the node has no
+  // blocked workload.
+  int VarOf(int node_index) {
+    auto it = var_of_.find(node_index);
+    if (it != var_of_.end()) return it->second;
+    const std::optional<Workload> w = NodeWorkload(g_, g_.nodes()[node_index]);
+    int var = -1;
+    if (w && w->args.size() == 11) {
+      LayoutVar v{w->args[10], graph::ConvOcBlockCandidates(w->args[4], cpu_), w->args[4]};
+      if (std::find(v.candidates.begin(), v.candidates.end(), v.rule) == v.candidates.end()) {
+        v.candidates.push_back(v.rule);
+      }
+      var = static_cast<int>(choice_.vars.size());
+      choice_.vars.push_back(std::move(v));
+    }
+    var_of_.emplace(node_index, var);
+    return var;
+  }
+
+  bool Holds(int var, int64_t block) const {
+    const std::vector<int64_t>& c = choice_.vars[var].candidates;
+    return std::find(c.begin(), c.end(), block) != c.end();
+  }
+
+  // Adds the condition that the value from `source` is in `block`; false when it never is (a
+  // fixed block of another size, a block its var cannot have).
+  bool InputCondition(const BlockSource& source, int64_t block, std::vector<BlockCondition>& when) {
+    if (source.node < 0) return block == source.fixed;
+    const int var = VarOf(source.node);
+    if (var < 0 || !Holds(var, block)) return false;
+    when.push_back({var, block});
+    return true;
+  }
+
+  void AddUse(const Workload& w, int site, std::vector<BlockCondition> when) {
+    auto it = task_of_.find(w.Key());
+    if (it == task_of_.end()) return;
+    choice_.uses.push_back({static_cast<int>(it->second), site, std::move(when)});
+  }
+
+  const graph::Graph& g_;
+  const topi::CpuInfo& cpu_;
+  std::map<std::string, size_t> task_of_;
+  std::map<int, int> var_of_;
+  LayoutChoice choice_;
+};
+
 }  // namespace
 
 std::optional<Workload> AnchorWorkload(const graph::Graph& graph, const graph::FusedGroup& group) {
@@ -271,6 +404,22 @@ std::vector<ModelTask> ExtractModelTasks(const graph::Graph& graph, const graph:
     }
   }
   return tasks;
+}
+
+LayoutChoice ExtractLayoutChoice(const graph::Graph& graph, const graph::FusionPlan& plan,
+                                 const std::vector<ModelTask>& tasks, const topi::CpuInfo& cpu) {
+  LayoutChoiceBuilder builder(graph, tasks, cpu);
+  for (const graph::FusedGroup& group : plan.groups) {
+    if (group.anchor < 0) continue;
+    const graph::Node& anchor = graph.nodes()[group.anchor];
+    if (anchor.op == graph::OpKind::kConv2dNchwc ||
+        anchor.op == graph::OpKind::kConv2dWinogradNchwc ||
+        anchor.op == graph::OpKind::kDepthwiseConv2dNchwc) {
+      builder.AddConvSite(anchor, group.anchor);
+    }
+  }
+  for (const graph::Node& node : graph.nodes()) builder.AddTransformSite(node);
+  return builder.Take();
 }
 
 }  // namespace tunefarm::tuner

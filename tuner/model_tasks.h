@@ -11,6 +11,7 @@
 #include "compiler/graph/fusion.h"
 #include "compiler/graph/graph.h"
 #include "compiler/topi/cpu_info.h"
+#include "tuner/layout_choice.h"
 #include "tuner/workload.h"
 
 namespace tunefarm::tuner {
@@ -54,5 +55,14 @@ std::vector<ModelTask> ExtractModelTasks(
     const graph::Graph& graph, const graph::FusionPlan& plan,
     TaskAlgorithms algorithms = TaskAlgorithms::kBuilt,
     const std::optional<topi::CpuInfo>& layouts = std::nullopt);
+
+// The layout choice `tasks` (ExtractModelTasks' with `layouts` = `cpu`) serve, for a scheduler that
+// has no graph: a var per blocked conv of `graph` (the rule's blocks are its blocks), a required
+// site per blocked conv group, an optional one per add of two blocked values. A value's block is
+// decided by the conv that produced it, through the ops that keep blocks: an add's first input
+// (the rewrite moves the second into its block) and a depthwise conv's input. Empty when `tasks`
+// hold no block variants.
+LayoutChoice ExtractLayoutChoice(const graph::Graph& graph, const graph::FusionPlan& plan,
+                                 const std::vector<ModelTask>& tasks, const topi::CpuInfo& cpu);
 
 }  // namespace tunefarm::tuner

@@ -1,6 +1,7 @@
 #include "tuner/task_scheduler.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -8,11 +9,29 @@
 
 namespace tunefarm::tuner {
 
-TaskScheduler::TaskScheduler(std::vector<ScheduledTask> tasks, TaskSchedulerOptions options)
-    : tasks_(std::move(tasks)), options_(options), state_(tasks_.size()), rng_(options.seed) {
+TaskScheduler::TaskScheduler(std::vector<ScheduledTask> tasks, TaskSchedulerOptions options,
+                             LayoutChoice layout)
+    : tasks_(std::move(tasks)),
+      options_(options),
+      state_(tasks_.size()),
+      layout_(std::move(layout)),
+      rng_(options.seed) {
   options_.window = std::max(1, options_.window);
   options_.epsilon = std::clamp(options_.epsilon, 0.0, 1.0);
   options_.alpha = std::clamp(options_.alpha, 0.0, 1.0);
+  if (!ValidateLayoutChoice(layout_, size()).ok()) layout_ = {};
+  if (layout_.empty()) return;
+  in_layout_.assign(tasks_.size(), false);
+  for (const LayoutUse& use : layout_.uses) in_layout_[use.task] = true;
+  ChooseLayout();
+}
+
+void TaskScheduler::ChooseLayout() {
+  if (layout_.empty()) return;
+  std::vector<double> bests;
+  for (const TaskState& s : state_) bests.push_back(s.best_seconds);
+  const BlockAssignment chosen = ChooseBlocks(layout_, bests);
+  layout_cost_ = CostOfAssignment(layout_, chosen.blocks, bests, &layout_runs_);
 }
 
 std::optional<int> TaskScheduler::Next(const std::vector<bool>& busy) {
@@ -49,7 +68,7 @@ std::optional<int> TaskScheduler::Next(const std::vector<bool>& busy) {
   int best = open[0];
   double best_score = std::numeric_limits<double>::infinity();
   for (int i : open) {
-    const double score = tasks_[i].weight * Gradient(i);
+    const double score = Score(i);
     if (score < best_score) {  // ties: the earlier task
       best = i;
       best_score = score;
@@ -64,7 +83,9 @@ void TaskScheduler::Observe(int task, int trials, double best_seconds) {
   if (best_seconds > 0 && (s.best_seconds == 0 || best_seconds < s.best_seconds)) {
     s.best_seconds = best_seconds;
   }
+  const bool improved = s.history.empty() || s.best_seconds < s.history.back().second;
   if (s.best_seconds > 0) s.history.emplace_back(s.trials, s.best_seconds);
+  if (improved && s.best_seconds > 0) ChooseLayout();
 }
 
 void TaskScheduler::Restore(int task, int batches, int trials, double best_seconds) {
@@ -94,6 +115,7 @@ double TaskScheduler::Gradient(int task) const {
     if (dt > 0) backward = (s.history[now].second - s.history[then].second) / dt;
   }
   const double gradient = options_.alpha * backward + (1 - options_.alpha) * forward;
+  if (!in_layout_.empty() && in_layout_[task]) return gradient;
   // Trials spent on the slower algorithm of a layer change nothing until it is the faster.
   double layer_best = s.best_seconds;
   for (int i = 0; i < size(); ++i) {
@@ -103,19 +125,45 @@ double TaskScheduler::Gradient(int task) const {
     }
   }
   const double gap = s.best_seconds - layer_best;
+  return gap > 0 && Reach(task, gradient) < gap ? 0 : gradient;
+}
+
+double TaskScheduler::Reach(int task, double gradient) const {
+  const TaskState& s = state_[task];
   // The optimistic guess alone would promise anything after a warm-up batch: tuning more than
   // halves a kernel's time rarely, so no more is counted on.
-  const double reach =
-      std::min(-gradient * s.trials / std::max(1, s.batches) * options_.window, s.best_seconds / 2);
-  return gap > 0 && reach < gap ? 0 : gradient;
+  return std::min(-gradient * s.trials / std::max(1, s.batches) * options_.window,
+                  s.best_seconds / 2);
+}
+
+double TaskScheduler::Score(int task) const {
+  const double gradient = Gradient(task);
+  if (in_layout_.empty() || !in_layout_[task]) return tasks_[task].weight * gradient;
+  // Without a time yet (an infinite gradient), a few more batches may find one.
+  if (!std::isfinite(gradient)) return gradient;
+  if (layout_runs_[task] > 0 || gradient >= 0) return layout_runs_[task] * gradient;
+  // Not in the chosen layout: would it be, were its time already `Reach` lower?
+  std::vector<double> bests;
+  for (const TaskState& s : state_) bests.push_back(s.best_seconds);
+  bests[task] -= Reach(task, gradient);
+  std::vector<int> runs;
+  const BlockAssignment ahead = ChooseBlocks(layout_, bests);
+  CostOfAssignment(layout_, ahead.blocks, bests, &runs);
+  return runs[task] * gradient;
 }
 
 std::optional<double> TaskScheduler::EstimatedSeconds() const {
   std::vector<TaskBest> bests;
   for (int i = 0; i < size(); ++i) {
+    if (!in_layout_.empty() && in_layout_[i]) continue;
     bests.push_back({tasks_[i].layer, tasks_[i].weight, state_[i].best_seconds});
   }
-  return EstimatedModelSeconds(bests);
+  if (layout_.empty()) return EstimatedModelSeconds(bests);
+  if (layout_cost_.unmeasured > 0) return std::nullopt;
+  if (bests.empty()) return layout_cost_.seconds;
+  std::optional<double> others = EstimatedModelSeconds(bests);
+  if (!others) return std::nullopt;
+  return *others + layout_cost_.seconds;
 }
 
 }  // namespace tunefarm::tuner

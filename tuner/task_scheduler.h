@@ -3,8 +3,11 @@
 // weight times how fast its best time has been falling lately, blended with an optimistic guess
 // from its best time so far (the gradient scheduling of Ansor's paper). Every task first gets one
 // batch, so each has a time to reason about. A layer's alternative algorithms compete: one behind
-// the layer's fastest is worth trials only while its pace could overtake it soon. A policy only:
-// the caller runs the batches (locally or as farm jobs) and reports what they found.
+// the layer's fastest is worth trials only while its pace could overtake it soon. With a layout
+// choice (`model tune --layouts`), the blocked convs' kernels and transforms count where the
+// layout chosen from the best times so far runs them, and one it does not run is worth trials
+// only while its pace could bring it into that layout soon. A policy only: the caller runs the
+// batches (locally or as farm jobs) and reports what they found.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +15,8 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include "tuner/layout_choice.h"
 
 namespace tunefarm::tuner {
 
@@ -35,7 +40,10 @@ struct TaskSchedulerOptions {
 
 class TaskScheduler {
  public:
-  TaskScheduler(std::vector<ScheduledTask> tasks, TaskSchedulerOptions options);
+  // `layout` (validated against the tasks) covers the tasks its uses name; the others compete
+  // by layer.
+  TaskScheduler(std::vector<ScheduledTask> tasks, TaskSchedulerOptions options,
+                LayoutChoice layout = {});
 
   // The task to give the next batch to, or nullopt once every task is finished or busy. A task
   // with busy[i] set still has a batch running (the farm runs several tasks' batches at once)
@@ -51,19 +59,29 @@ class TaskScheduler {
   // The task will propose nothing more (its space is exhausted, it stopped early, or it failed).
   void Finish(int task);
 
-  // EstimatedModelSeconds of the tasks' best times; nullopt while a layer has no result.
+  // EstimatedModelSeconds of the tasks' best times (with a layout choice: its chosen layout's
+  // kernels and transforms, and the other tasks' layers); nullopt while one has no result.
   std::optional<double> EstimatedSeconds() const;
+  // With a layout choice: at how many sites its chosen layout runs `task` (0 for a task outside
+  // it). Exposed for tests.
+  int LayoutRuns(int task) const { return layout_runs_.empty() ? 0 : layout_runs_[task]; }
   int trials(int task) const { return state_[task].trials; }
   double best_seconds(int task) const { return state_[task].best_seconds; }
   bool finished(int task) const { return state_[task].finished; }
   int size() const { return static_cast<int>(tasks_.size()); }
   const ScheduledTask& task(int i) const { return tasks_[i]; }
 
-  // d(model latency) / d(trials of `task`): negative while more trials are expected to help.
-  // An alternative slower than its layer's fastest gets 0 unless, at its recent pace, `window`
-  // more of its batches would overtake it (counting on at most halving its time). Exposed for tests
-  // and the dashboard's "expected gain".
+  // d(latency of one run of `task`) / d(its trials): negative while more trials are expected to
+  // help. An alternative slower than its layer's fastest gets 0 unless, at its recent pace,
+  // `window` more of its batches would overtake it (counting on at most halving its time); a
+  // task of the layout choice is not compared by layer (Score weighs it by the layout).
+  // Exposed for tests and the dashboard's "expected gain".
   double Gradient(int task) const;
+  // The expected change of the model's latency per trial of `task`: Gradient times the task's
+  // weight, or, for a task of the layout choice, times the sites the chosen layout runs it at
+  // (where it runs nowhere: those of the layout chosen were its time already `window` batches
+  // ahead, often 0).
+  double Score(int task) const;
 
  private:
   struct TaskState {
@@ -77,7 +95,16 @@ class TaskScheduler {
 
   std::vector<ScheduledTask> tasks_;
   TaskSchedulerOptions options_;
+  // How far `window` more batches may take the task's time at its pace (at most half of it).
+  double Reach(int task, double gradient) const;
+  // The layout chosen with the best times now, when there is a layout choice.
+  void ChooseLayout();
+
   std::vector<TaskState> state_;
+  LayoutChoice layout_;
+  std::vector<bool> in_layout_;  // named by one of layout_'s uses
+  std::vector<int> layout_runs_;
+  LayoutCost layout_cost_;
   std::mt19937_64 rng_;
   int next_round_robin_ = 0;
 };

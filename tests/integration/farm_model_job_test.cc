@@ -56,12 +56,11 @@ tools::ModelTuneOptions FarmTune(const std::string& model, const Farm& farm, con
 tracker::ModelJobSpec ModelSpec(const std::string& model, const std::string& key, int trials) {
   tools::ModelTuneOptions o;
   o.file = model;
-  absl::StatusOr<std::vector<tuner::ModelTask>> tasks =
-      tools::ModelTuningTasks(o, target::Target::Host());
+  absl::StatusOr<tools::ModelTuning> tasks = tools::ModelTuningTasks(o, target::Target::Host());
   EXPECT_TRUE(tasks.ok()) << tasks.status();
   tracker::ModelJobSpec spec;
   spec.model_name = "two_task_cnn.onnx";
-  if (tasks.ok()) spec.tasks = tools::ModelTaskSpecsOf(*tasks);
+  if (tasks.ok()) spec.tasks = tools::ModelTaskSpecsOf(tasks->tasks);
   spec.device_key = key;
   spec.trials = trials;
   spec.batch_size = 4;

@@ -74,68 +74,50 @@ absl::StatusOr<LayoutCost> CostOfLayout(const graph::Graph& graph, const topi::C
 
 absl::StatusOr<LayoutPlan> PlanConvBlocks(const graph::Graph& graph, const topi::CpuInfo& cpu,
                                           const WorkloadSeconds& seconds, bool winograd) {
-  // The plannable convs by output-channel count, and each one's candidates.
+  // The plannable convs by output-channel count: one var each, in stages.
   std::map<int64_t, std::vector<size_t>> by_filters;
   for (size_t i = 0; i < graph.nodes().size(); ++i) {
     const graph::Node& node = graph.nodes()[i];
     if (!graph::IsPlannableConv(graph, node)) continue;
     by_filters[graph.value(node.inputs[1]).type.shape[0]].push_back(i);
   }
-  LayoutPlan result;
-  absl::StatusOr<LayoutCost> rule = CostOfLayout(graph, cpu, {}, seconds, winograd);
-  if (!rule.ok()) return rule.status();
-  result.rule = result.chosen = *rule;
-  result.evaluated = 1;
-  // The plan holds every plannable conv's block, the rule's to start with.
-  graph::ConvBlockPlan plan;
+  std::vector<size_t> node_of;
+  std::vector<std::vector<int64_t>> candidates;
+  std::vector<int64_t> rule;
+  std::vector<std::vector<int>> stages;
   for (const auto& [filters, convs] : by_filters) {
-    const int64_t rule_block = graph::ConvOcBlockCandidates(filters, cpu).back();
-    for (size_t i : convs) plan[i] = rule_block;
-    result.plannable += static_cast<int>(convs.size());
-  }
-  // Tries `convs` at `block`; keeps it when cheaper.
-  auto try_move = [&](const std::vector<size_t>& convs, int64_t block) -> absl::Status {
-    graph::ConvBlockPlan trial = plan;
-    bool changed = false;
+    stages.emplace_back();
     for (size_t i : convs) {
-      changed = changed || trial[i] != block;
-      trial[i] = block;
+      stages.back().push_back(static_cast<int>(node_of.size()));
+      node_of.push_back(i);
+      candidates.push_back(graph::ConvOcBlockCandidates(filters, cpu));
+      rule.push_back(candidates.back().back());
     }
-    if (!changed) return absl::OkStatus();
-    absl::StatusOr<LayoutCost> cost = CostOfLayout(graph, cpu, trial, seconds, winograd);
-    if (!cost.ok()) return cost.status();
-    ++result.evaluated;
-    if (*cost < result.chosen) {
-      result.chosen = *cost;
-      plan = std::move(trial);
+  }
+  // The plan names only the convs whose block is not the rule's.
+  auto plan_of = [&](const std::vector<int64_t>& blocks) {
+    graph::ConvBlockPlan plan;
+    for (size_t v = 0; v < blocks.size(); ++v) {
+      if (blocks[v] != rule[v]) plan[node_of[v]] = blocks[v];
     }
-    return absl::OkStatus();
+    return plan;
   };
-  // Each round costs a layout per move and candidate; a move is kept only when it lowers a finite
-  // order of costs, so the search ends, and the bound only cuts a long tail of small gains.
-  constexpr int kMaxRounds = 8;
-  for (int round = 0; round < kMaxRounds; ++round) {
-    const LayoutCost before = result.chosen;
-    for (const auto& [filters, convs] : by_filters) {
-      for (int64_t block : graph::ConvOcBlockCandidates(filters, cpu)) {
-        if (absl::Status s = try_move(convs, block); !s.ok()) return s;
-      }
-    }
-    for (const auto& [filters, convs] : by_filters) {
-      for (size_t i : convs) {
-        for (int64_t block : graph::ConvOcBlockCandidates(filters, cpu)) {
-          if (absl::Status s = try_move({i}, block); !s.ok()) return s;
-        }
-      }
-    }
-    if (!(result.chosen < before)) break;
-  }
-  for (const auto& [filters, convs] : by_filters) {
-    const int64_t rule_block = graph::ConvOcBlockCandidates(filters, cpu).back();
-    for (size_t i : convs) {
-      if (plan[i] != rule_block) result.plan[i] = plan[i];
-    }
-  }
+  std::optional<LayoutCost> at_rule;  // the search costs the rule's layout first
+  absl::StatusOr<tuner::BlockAssignment> found =
+      tuner::SearchBlocks(candidates, rule, stages,
+                          [&](const std::vector<int64_t>& blocks) -> absl::StatusOr<LayoutCost> {
+                            absl::StatusOr<LayoutCost> cost =
+                                CostOfLayout(graph, cpu, plan_of(blocks), seconds, winograd);
+                            if (cost.ok() && !at_rule) at_rule = *cost;
+                            return cost;
+                          });
+  if (!found.ok()) return found.status();
+  LayoutPlan result;
+  result.plan = plan_of(found->blocks);
+  result.chosen = found->cost;
+  result.evaluated = found->evaluated;
+  result.plannable = static_cast<int>(node_of.size());
+  result.rule = at_rule.value_or(found->cost);
   return result;
 }
 

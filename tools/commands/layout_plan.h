@@ -12,21 +12,12 @@
 #include "compiler/graph/graph.h"
 #include "compiler/graph/layout_rewrite.h"
 #include "compiler/topi/cpu_info.h"
+#include "tuner/layout_choice.h"
 #include "tuner/workload.h"
 
 namespace tunefarm::tools {
 
-// What a layout costs the model per run: its blocked convs' kernels (each at its faster
-// algorithm) and the transforms between blocks. Kernels or transforms without a record are
-// counted, not guessed: a layout with fewer of them is cheaper, then the one of fewer seconds.
-struct LayoutCost {
-  int unmeasured = 0;
-  double seconds = 0;  // of the measured ones
-  bool operator<(const LayoutCost& other) const {
-    if (unmeasured != other.unmeasured) return unmeasured < other.unmeasured;
-    return seconds < other.seconds;
-  }
-};
+using tuner::LayoutCost;
 
 // The best record's seconds of a workload (conv2d_nchwc, conv2d_winograd_nchwc,
 // depthwise_conv2d_nchwc or layout_transform), nullopt without one.
@@ -47,9 +38,9 @@ struct LayoutPlan {
   int evaluated = 0;          // layouts costed
 };
 
-// A local search from the rule's blocks: a move is taken when it lowers the cost, until none
-// does. The moves: every conv of one output-channel count to one block (a stage of a residual
-// net, whose adds want both sides alike), then one conv at a time. Never worse than the rule.
+// tuner::SearchBlocks from the rule's blocks over the plannable convs, a stage per output-channel
+// count (a stage of a residual net, whose adds want both sides alike), each layout costed by
+// CostOfLayout. Never worse than the rule.
 absl::StatusOr<LayoutPlan> PlanConvBlocks(const graph::Graph& graph, const topi::CpuInfo& cpu,
                                           const WorkloadSeconds& seconds, bool winograd);
 

@@ -60,8 +60,8 @@ void PrintTunedTasks(const std::vector<TunedTaskLine>& tasks, int trials_done, s
   out << "\n";
 }
 
-absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOptions& o,
-                                                               const target::Target& target) {
+absl::StatusOr<ModelTuning> ModelTuningTasks(const ModelTuneOptions& o,
+                                             const target::Target& target) {
   // The tasks of the default layouts (no --db): their spaces hold every block size.
   ModelCompileOptions compile;
   compile.input_shapes = o.compile.input_shapes;
@@ -93,7 +93,10 @@ absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOp
         absl::StrCat(o.file, " has no kernel a tuning template covers (", skipped,
                      " tasks of templates the build does not configure yet)"));
   }
-  return tasks;
+  ModelTuning tuning;
+  if (layouts) tuning.layout = tuner::ExtractLayoutChoice(model->graph, plan, tasks, *layouts);
+  tuning.tasks = std::move(tasks);
+  return tuning;
 }
 
 std::vector<tracker::ModelTaskSpec> ModelTaskSpecsOf(const std::vector<tuner::ModelTask>& tasks) {
@@ -124,7 +127,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
                             absl::StrCat("cannot measure '", t.target,
                                          "' on this machine: model tune runs candidates here")));
   }
-  absl::StatusOr<std::vector<tuner::ModelTask>> model_tasks = ModelTuningTasks(o, *target);
+  absl::StatusOr<ModelTuning> model_tasks = ModelTuningTasks(o, *target);
   if (!model_tasks.ok()) return fail(1, model_tasks.status());
 
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = OpenRecordDb(t.db, DbMode::kCreate);
@@ -135,7 +138,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   const std::string device_key = measure->runner->device_key();
 
   std::vector<TaskRun> runs;
-  for (tuner::ModelTask& mt : *model_tasks) {
+  for (tuner::ModelTask& mt : model_tasks->tasks) {
     TaskRun run;
     run.model_task = std::move(mt);
     absl::StatusOr<std::unique_ptr<tuner::Task>> task =
@@ -180,7 +183,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   tuner::TaskSchedulerOptions scheduler_options;
   scheduler_options.round_robin = o.round_robin;
   scheduler_options.seed = SeedOf(t);
-  tuner::TaskScheduler scheduler(scheduled, scheduler_options);
+  tuner::TaskScheduler scheduler(scheduled, scheduler_options, model_tasks->layout);
   out << "tuning " << o.file << " on " << target->str() << " (" << device_key
       << "): " << runs.size() << " tasks, " << t.trials << " trials, tuner " << t.tuner << ", "
       << (o.round_robin ? "round-robin" : "gradient") << " task scheduler, "
@@ -211,6 +214,13 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
                      s.progress.trials_done, best});
   }
   PrintTunedTasks(lines, summary->trials_done, out);
+  if (!model_tasks->layout.empty()) {
+    // The layer estimate counts each conv's fastest block pair, which its neighbours may not
+    // allow; this is what the layout chosen from these bests runs.
+    std::optional<double> estimate = scheduler.EstimatedSeconds();
+    out << "layout chosen from these bests: kernels and transforms "
+        << (estimate ? MsText(*estimate) : std::string("unknown (a kernel has no time)")) << "\n";
+  }
   if (summary->interrupted) out << "stopped by request; every finished trial is recorded\n";
   out << "build it: tunefarm model build " << o.file << " -o MODEL.so --db " << t.db
       << " --device-key " << device_key << "\n";

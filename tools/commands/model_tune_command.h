@@ -50,9 +50,15 @@ struct ModelTuneOptions {
 // that `model build --db` configures from records, each with the groups that share it; a conv
 // with two algorithms gives both (unless the winograd pass is disabled); with `layouts`, every
 // block pair of each blocked conv and the layout transforms between blocks as well.
-// FailedPrecondition when it has none; import and pass errors as OptimizeModel gives them.
-absl::StatusOr<std::vector<tuner::ModelTask>> ModelTuningTasks(const ModelTuneOptions& options,
-                                                               const target::Target& target);
+// With `layouts`, the layout choice those tasks serve (tuner::ExtractLayoutChoice), for the task
+// scheduler. FailedPrecondition when it has none; import and pass errors as OptimizeModel gives
+// them.
+struct ModelTuning {
+  std::vector<tuner::ModelTask> tasks;
+  tuner::LayoutChoice layout;  // empty without `layouts`
+};
+absl::StatusOr<ModelTuning> ModelTuningTasks(const ModelTuneOptions& options,
+                                             const target::Target& target);
 
 // The tasks as a model job's: workload key, weight (the groups that run it) and layer.
 std::vector<tracker::ModelTaskSpec> ModelTaskSpecsOf(const std::vector<tuner::ModelTask>& tasks);

@@ -24,12 +24,12 @@ namespace {
 
 constexpr int kUsage = 2;
 
-absl::StatusOr<tracker::ModelJobSpec> SpecOf(const ModelTuneOptions& o,
-                                             const std::vector<tuner::ModelTask>& tasks) {
+absl::StatusOr<tracker::ModelJobSpec> SpecOf(const ModelTuneOptions& o, const ModelTuning& tuning) {
   const TuneCommandOptions& t = o.tune;
   tracker::ModelJobSpec spec;
   spec.model_name = std::filesystem::path(o.file).filename().string();
-  spec.tasks = ModelTaskSpecsOf(tasks);
+  spec.tasks = ModelTaskSpecsOf(tuning.tasks);
+  spec.layout = tuning.layout;
   spec.target = t.target;
   spec.device_key = t.key.empty() ? t.device_key : t.key;
   spec.trials = t.trials;
@@ -182,7 +182,7 @@ int RunRemoteModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>
   // the tracker files the records under its canonical string.
   absl::StatusOr<target::Target> target = target::ParseTarget(t.target);
   if (!target.ok()) return fail(kUsage, target.status());
-  absl::StatusOr<std::vector<tuner::ModelTask>> tasks = ModelTuningTasks(o, *target);
+  absl::StatusOr<ModelTuning> tasks = ModelTuningTasks(o, *target);
   if (!tasks.ok()) return fail(1, tasks.status());
   absl::StatusOr<tracker::ModelJobSpec> spec = SpecOf(o, *tasks);
   if (!spec.ok()) return fail(kUsage, spec.status());

@@ -28,6 +28,11 @@ absl::StatusOr<ModelJobSpec> ModelJobSpecFromProto(const v1::SubmitModelJobReque
   spec.priority = OrDefault(r.priority(), 1);
   spec.transfer = !r.no_transfer();
   spec.round_robin = r.round_robin();
+  if (!r.layout_choice().empty()) {
+    absl::StatusOr<tuner::LayoutChoice> layout = tuner::LayoutChoiceFromJson(r.layout_choice());
+    if (!layout.ok()) return layout.status();
+    spec.layout = *std::move(layout);
+  }
   return spec;
 }
 
@@ -82,6 +87,7 @@ v1::SubmitModelJobRequest ModelJobSpecToProto(const ModelJobSpec& s) {
   p.set_priority(s.priority);
   p.set_no_transfer(!s.transfer);
   p.set_round_robin(s.round_robin);
+  if (!s.layout.empty()) p.set_layout_choice(tuner::LayoutChoiceToJson(s.layout));
   return p;
 }
 

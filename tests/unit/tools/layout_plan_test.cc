@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/graph/fusion.h"
 #include "compiler/space/config_json.h"
 #include "compiler/target/target_cpu.h"
 #include "tests/testing/files.h"
@@ -20,6 +21,7 @@
 #include "tests/unit/compiler/graph/test_op.h"
 #include "tools/commands/model_build_command.h"
 #include "tools/commands/model_compiler.h"
+#include "tuner/model_tasks.h"
 #include "tuner/record_store.h"
 #include "tuner/task.h"
 #include "tuner/templates/template_registry.h"
@@ -133,6 +135,50 @@ TEST(LayoutPlanTest, AMeasuredLayoutIsNeverTradedForAFasterLookingUnmeasuredOne)
   ASSERT_TRUE(none.ok()) << none.status();
   EXPECT_TRUE(none->plan.empty());
   EXPECT_EQ(none->rule.unmeasured, 2);
+}
+
+// The scheduler's layout choice (tuner::ExtractLayoutChoice, no graph) costs every layout as the
+// build does over the real rewrite, transforms and Winograd included, and picks the same plan.
+TEST(LayoutPlanTest, TheSchedulersLayoutChoiceCostsEveryLayoutAsTheBuildDoes) {
+  const ResidualGraph r = MakeResidualGraph();
+  const topi::CpuInfo cpu = topi::Avx2Cpu();
+  absl::StatusOr<graph::Graph> laid = graph::RewriteLayoutNchwc(r.g, cpu);
+  ASSERT_TRUE(laid.ok()) << laid.status();
+  const graph::FusionPlan fusion = graph::PlanFusion(*laid);
+  const std::vector<tuner::ModelTask> tasks =
+      tuner::ExtractModelTasks(*laid, fusion, tuner::TaskAlgorithms::kAll, cpu);
+  const tuner::LayoutChoice choice = tuner::ExtractLayoutChoice(*laid, fusion, tasks, cpu);
+  ASSERT_TRUE(tuner::ValidateLayoutChoice(choice, static_cast<int>(tasks.size())).ok());
+  ASSERT_EQ(choice.vars.size(), 2u);  // c1, then c2
+  EXPECT_EQ(choice.vars[0].rule, 16);
+  EXPECT_EQ(choice.vars[0].candidates, (std::vector<int64_t>{8, 16}));
+  EXPECT_EQ(choice.site_required, (std::vector<bool>{true, true, false}));  // c1, c2, the add
+
+  // Winograd slower than direct in one pair, faster in another.
+  std::map<std::string, double> ms = FasterInEights();
+  ms[absl::StrCat("conv2d_winograd_nchwc:1,16,8,8,16,3,3,1,1,16,16:float32")] = 2.5;
+  ms[absl::StrCat("conv2d_winograd_nchwc:1,16,8,8,16,3,3,1,1,8,16:float32")] = 4;
+  const WorkloadSeconds seconds = Table(ms);
+  std::vector<double> bests;
+  for (const tuner::ModelTask& t : tasks) {
+    auto it = ms.find(t.workload.Key());
+    bests.push_back(it == ms.end() ? 0 : it->second * 1e-3);
+  }
+  for (int64_t b1 : {8, 16}) {
+    for (int64_t b2 : {8, 16}) {
+      graph::ConvBlockPlan plan{{r.c1, b1}, {r.c2, b2}};
+      absl::StatusOr<LayoutCost> built = CostOfLayout(r.g, cpu, plan, seconds, true);
+      ASSERT_TRUE(built.ok()) << built.status();
+      const LayoutCost abstract = tuner::CostOfAssignment(choice, {b1, b2}, bests);
+      EXPECT_EQ(abstract.unmeasured, built->unmeasured) << b1 << "," << b2;
+      EXPECT_NEAR(abstract.seconds, built->seconds, 1e-12) << b1 << "," << b2;
+    }
+  }
+  absl::StatusOr<LayoutPlan> plan = PlanConvBlocks(r.g, cpu, seconds, true);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const tuner::BlockAssignment chosen = tuner::ChooseBlocks(choice, bests);
+  EXPECT_EQ(chosen.blocks, (std::vector<int64_t>{8, 8}));
+  EXPECT_NEAR(chosen.cost.seconds, plan->chosen.seconds, 1e-12);
 }
 
 TEST(LayoutPlanTest, ARecordStoreErrorEndsTheSearchWithIt) {

@@ -28,6 +28,10 @@ ModelJobSpec Spec() {
   s.priority = 5;
   s.transfer = false;
   s.round_robin = true;
+  // Task 0's output block: 16 runs task 0, 32 task 2 (a made-up choice, for the round trip).
+  s.layout.vars = {{16, {16, 32}, 64}};
+  s.layout.site_required = {true};
+  s.layout.uses = {{0, 0, {{0, 16}}}, {2, 0, {{0, 32}}}};
   return s;
 }
 
@@ -53,6 +57,14 @@ TEST(ModelJobTest, EveryFieldSurvivesTheJsonRoundTrip) {
   EXPECT_EQ(back->priority, 5);
   EXPECT_FALSE(back->transfer);
   EXPECT_TRUE(back->round_robin);
+  EXPECT_EQ(tuner::LayoutChoiceToJson(back->layout), tuner::LayoutChoiceToJson(s.layout));
+  // Without a layout choice the field is left out, and a spec stored before it reads as none.
+  ModelJobSpec plain = Spec();
+  plain.layout = {};
+  EXPECT_THAT(ModelJobSpecToJson(plain), ::testing::Not(HasSubstr("layout")));
+  absl::StatusOr<ModelJobSpec> plain_back = ModelJobSpecFromJson(ModelJobSpecToJson(plain));
+  ASSERT_TRUE(plain_back.ok()) << plain_back.status();
+  EXPECT_TRUE(plain_back->layout.empty());
 }
 
 TEST(ModelJobTest, MalformedStoredSpecsNameTheProblem) {
@@ -66,6 +78,8 @@ TEST(ModelJobTest, MalformedStoredSpecsNameTheProblem) {
               HasSubstr("trials"));
   EXPECT_THAT(ModelJobSpecFromJson(R"({"tasks":[{"layer":1.5}]})").status().message(),
               HasSubstr("tasks.layer"));
+  EXPECT_THAT(ModelJobSpecFromJson(R"({"tasks":[],"layout":{"vars":3}})").status().message(),
+              HasSubstr("layout choice: field 'vars' is not an array"));
   // A spec stored before tasks had layers: each task a layer of its own.
   absl::StatusOr<ModelJobSpec> old =
       ModelJobSpecFromJson(R"({"tasks":[{"workload":"dense:1,8,8:float32","weight":2}]})");
@@ -116,6 +130,9 @@ TEST(ModelJobTest, ValidationRefusesWhatCannotBeScheduled) {
   s = Spec();
   s.priority = 101;
   EXPECT_THAT(refused(s), HasSubstr("priority"));
+  s = Spec();
+  s.layout.uses[1].task = 3;
+  EXPECT_THAT(refused(s), HasSubstr("layout choice: use 1 names task 3 of 3"));
 }
 
 TEST(ModelJobTest, EachTaskGetsAJobSpecOfItsOwnNamingTheModelJob) {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <gtest/gtest.h>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace tunefarm::tuner {
@@ -186,6 +187,91 @@ TEST(TaskSchedulerTest, AnAlternativeCloseBehindKeepsCompeting) {
   s.Observe(1, 8, 1.02e-3);
   EXPECT_LT(s.Gradient(1), 0);
   EXPECT_LT(s.Gradient(0), 0);
+}
+
+// Two convs in one stage and the add between them (as in layout_choice_test): tasks 0-1 are c1
+// with its output in 16 or 8, 2-5 c2 at (ic, oc) (16,16), (16,8), (8,8), (8,16), 6-7 the
+// transforms 8->16 and 16->8; task 8 a layer outside the choice. Each conv's fastest block pair
+// alone is in eights, but the transforms make the layout in sixteens the cheapest.
+std::vector<ScheduledTask> ResidualTasks() {
+  std::vector<ScheduledTask> t;
+  for (int i = 0; i < 8; ++i) t.push_back({"t" + std::to_string(i), i < 6 ? 1.0 : 0.0, i / 2});
+  for (int i = 2; i < 6; ++i) t[i].layer = 1;
+  t[6].layer = 2;
+  t[7].layer = 3;
+  t.push_back({"dense", 1, 4});
+  return t;
+}
+
+LayoutChoice ResidualChoice() {
+  LayoutChoice c;
+  c.vars = {{16, {8, 16}, 16}, {16, {8, 16}, 16}};
+  c.site_required = {true, true, false};
+  c.uses = {{0, 0, {{0, 16}}},         {1, 0, {{0, 8}}},         {2, 1, {{0, 16}, {1, 16}}},
+            {3, 1, {{0, 16}, {1, 8}}}, {4, 1, {{0, 8}, {1, 8}}}, {5, 1, {{0, 8}, {1, 16}}},
+            {6, 2, {{0, 8}, {1, 16}}}, {7, 2, {{0, 16}, {1, 8}}}};
+  return c;
+}
+
+std::vector<Curve> ResidualCurves() {
+  auto flat = [](double s) { return Curve([s](int) { return s; }); };
+  return {Falling(1e-3, 0.6e-3, 40),
+          Falling(0.4e-3, 0.3e-3, 40),  // c1: 16, 8
+          Falling(1e-3, 0.6e-3, 40),
+          flat(3e-3),  // c2 (16,16), (16,8)
+          flat(3e-3),
+          Falling(0.4e-3, 0.3e-3, 40),  // c2 (8,8), (8,16)
+          flat(3e-3),
+          flat(3e-3),  // the transforms
+          Falling(1e-3, 0.6e-3, 40)};
+}
+
+TEST(TaskSchedulerTest, WithALayoutChoiceTheChosenLayoutsKernelsGetTheTrials) {
+  // By layer alone, the sixteens' kernels are 2.5x behind their layer's fastest and starve; the
+  // layout the build chooses runs exactly them.
+  TaskScheduler by_layer(ResidualTasks(), Greedy());
+  Simulate(by_layer, ResidualCurves(), 40);
+  EXPECT_EQ(by_layer.trials(0), 8);
+  EXPECT_EQ(by_layer.trials(2), 8);
+
+  TaskScheduler s(ResidualTasks(), Greedy(), ResidualChoice());
+  Simulate(s, ResidualCurves(), 40);
+  EXPECT_EQ(s.LayoutRuns(0), 1);
+  EXPECT_EQ(s.LayoutRuns(2), 1);
+  EXPECT_EQ(s.LayoutRuns(1), 0);
+  EXPECT_EQ(s.LayoutRuns(8), 0) << "outside the choice";
+  EXPECT_GT(s.trials(0), 8);
+  EXPECT_GT(s.trials(2), 8);
+  EXPECT_EQ(s.trials(1), 8) << "the eights cannot enter the layout soon";
+  EXPECT_EQ(s.trials(5), 8);
+  EXPECT_EQ(s.Score(1), 0);
+  EXPECT_LT(s.Score(0), 0);
+  // The estimate is the chosen layout's kernels plus the layer outside it.
+  EXPECT_DOUBLE_EQ(*s.EstimatedSeconds(),
+                   s.best_seconds(0) + s.best_seconds(2) + s.best_seconds(8));
+}
+
+TEST(TaskSchedulerTest, AKernelOutsideTheLayoutThatCouldEnterItSoonKeepsCompeting) {
+  // The eights' c2 is just behind: halving its time makes the layout in eights (with c1 in
+  // eights) cheaper, so its trials still count.
+  TaskScheduler s(ResidualTasks(), Greedy(), ResidualChoice());
+  const std::vector<double> bests = {1e-3, 0.4e-3, 1e-3, 3e-3, 1.7e-3, 3e-3, 3e-3, 3e-3, 1e-3};
+  for (int i = 0; i < s.size(); ++i) {
+    s.Observe(i, 8, bests[i] * 1.5);
+    s.Observe(i, 8, bests[i]);
+  }
+  EXPECT_EQ(s.LayoutRuns(4), 0) << "0.4 + 1.7 ms against 1 + 1 ms";
+  EXPECT_LT(s.Score(4), 0);
+  EXPECT_EQ(s.Score(3), 0) << "(16,8) needs a transform whatever its time";
+}
+
+TEST(TaskSchedulerTest, AnInvalidLayoutChoiceIsIgnored) {
+  LayoutChoice c = ResidualChoice();
+  c.uses[0].task = 42;
+  TaskScheduler s(ResidualTasks(), Greedy(), c);
+  EXPECT_EQ(s.LayoutRuns(0), 0);
+  s.Observe(0, 8, 1e-3);
+  EXPECT_FALSE(s.EstimatedSeconds().has_value()) << "layers without a time, as without a layout";
 }
 
 }  // namespace

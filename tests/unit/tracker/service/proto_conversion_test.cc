@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "proto/tunefarm/v1/session.pb.h"
+#include "tracker/service/model_job_conversion.h"
 
 namespace tunefarm::tracker {
 namespace {
@@ -32,6 +33,29 @@ TEST(ProtoConversionTest, JobSpecSurvivesTheClientAndTheTracker) {
   absl::StatusOr<JobSpec> back = JobSpecFromProto(JobSpecToProto(spec));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(JobSpecToJson(*back), JobSpecToJson(spec));
+}
+
+TEST(ProtoConversionTest, AModelJobsLayoutChoiceSurvivesTheClientAndTheTracker) {
+  ModelJobSpec spec;
+  spec.model_name = "resnet18.onnx";
+  spec.tasks = {{"conv2d_nchwc:1,64,56,56,64,3,3,1,1,16,16:float32", 2, 0},
+                {"conv2d_nchwc:1,64,56,56,64,3,3,1,1,16,8:float32", 2, 0}};
+  spec.device_key = "rasp4b";
+  spec.trials = 64;
+  spec.layout.vars = {{16, {8, 16}, 64}};
+  spec.layout.site_required = {true};
+  spec.layout.uses = {{0, 0, {{0, 16}}}, {1, 0, {{0, 8}}}};
+  v1::SubmitModelJobRequest request = ModelJobSpecToProto(spec);
+  absl::StatusOr<ModelJobSpec> back = ModelJobSpecFromProto(request);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(ModelJobSpecToJson(*back), ModelJobSpecToJson(spec));
+  request.set_layout_choice(R"({"vars":[],"sites":"x","uses":[]})");
+  EXPECT_THAT(ModelJobSpecFromProto(request).status().message(),
+              ::testing::HasSubstr("layout choice: field 'sites' is not an array"));
+  request.clear_layout_choice();
+  back = ModelJobSpecFromProto(request);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_TRUE(back->layout.empty());
 }
 
 TEST(ProtoConversionTest, JobStatusWorkerAndRecordReadBackAsSent) {
