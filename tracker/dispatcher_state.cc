@@ -41,7 +41,7 @@ absl::Status DispatcherState::AddWorker(const WorkerDescription& worker, int64_t
   w.identity = continued.value_or(worker.worker_id);
   if (!continued) w.description.previous_worker_id.clear();
   w.connected_ms = now_ms;
-  w.last_heartbeat_ms = now_ms;
+  Touch(w, now_ms);
   KeyState& key = keys_[QueueOfWorker(worker)];
   ++key.workers;
   if (worker.can_build) ++key.builders;
@@ -73,6 +73,7 @@ std::optional<std::string> DispatcherState::RemoveWorker(const std::string& work
   }
   const bool was_builder = w.description.can_build;
   identities_.Leave(worker_id, w.identity);
+  heartbeats_.erase({w.last_heartbeat_ms, worker_id});
   workers_.erase(it);
   // Work to build that no builder left may take goes back to its job (counted without this one).
   if (was_builder) ReturnUnbuilt(queue, key, done);
@@ -81,7 +82,13 @@ std::optional<std::string> DispatcherState::RemoveWorker(const std::string& work
 
 void DispatcherState::Heartbeat(const std::string& worker_id, int64_t now_ms) {
   auto it = workers_.find(worker_id);
-  if (it != workers_.end()) it->second.last_heartbeat_ms = now_ms;
+  if (it != workers_.end()) Touch(it->second, now_ms);
+}
+
+void DispatcherState::Touch(WorkerEntry& w, int64_t now_ms) {
+  heartbeats_.erase({w.last_heartbeat_ms, w.description.worker_id});
+  w.last_heartbeat_ms = now_ms;
+  heartbeats_.insert({now_ms, w.description.worker_id});
 }
 
 void DispatcherState::SetDraining(const std::string& worker_id) {
@@ -119,7 +126,7 @@ std::optional<std::string> DispatcherState::Complete(const std::string& worker_i
   int64_t item_id = lease->second.item_id;
   EraseLease(lease_id);
   w.lease_id = 0;
-  w.last_heartbeat_ms = now_ms;
+  Touch(w, now_ms);
   if (!outcome.unbuilt) {
     ++w.measured;
     if (outcome.error_kind != tuner::ErrorKind::kOk) ++w.failures;
@@ -156,9 +163,12 @@ void DispatcherState::Expire(int64_t now_ms, std::vector<std::string>* removed, 
       MakeIdle(w->second);
     }
   }
+  // The silent ones are the front of the heartbeat order: a fleet of thousands is not scanned
+  // every tick.
   std::vector<std::string> silent;
-  for (const auto& [id, w] : workers_) {
-    if (now_ms - w.last_heartbeat_ms > options_.heartbeat_timeout_ms) silent.push_back(id);
+  for (auto it = heartbeats_.begin();
+       it != heartbeats_.end() && now_ms - it->first > options_.heartbeat_timeout_ms; ++it) {
+    silent.push_back(it->second);
   }
   std::sort(silent.begin(), silent.end());
   for (const std::string& id : silent) {
@@ -228,17 +238,20 @@ void DispatcherState::Dispatch(const std::string& queue_name, int64_t now_ms,
   auto kit = keys_.find(queue_name);
   if (kit == keys_.end()) return;
   KeyState& key = kit->second;
+  // Jobs whose next item no idle worker may take, set aside until the call ends: the idle
+  // workers only get fewer meanwhile, so each is looked at once per call, not once per lease.
+  std::vector<std::tuple<double, uint64_t, std::string>> blocked;
   while (!key.idle.empty() && !key.active.empty()) {
     // The job with the smallest pass whose next item an idle worker may take: work to build
     // waits for a worker that can build (and has not refused the job's task), and meanwhile the
     // jobs behind it are served, so no job waits while its key has a worker it could use.
     auto next = key.active.begin();
-    auto idle = key.idle.end();
-    for (; next != key.active.end(); ++next) {
-      idle = IdleWorkerFor(key, *items_.at(key.jobs.at(std::get<2>(*next)).items.front()).work);
-      if (idle != key.idle.end()) break;
+    auto idle = IdleWorkerFor(key, *items_.at(key.jobs.at(std::get<2>(*next)).items.front()).work);
+    if (idle == key.idle.end()) {
+      blocked.push_back(*next);
+      key.active.erase(next);
+      continue;
     }
-    if (next == key.active.end()) return;
     auto [pass, order, job_id] = *next;
     JobQueue& queue = key.jobs.at(job_id);
     int64_t item_id = queue.items.front();
@@ -268,6 +281,7 @@ void DispatcherState::Dispatch(const std::string& queue_name, int64_t now_ms,
     w.lease_id = lease_id;
     out.push_back(Assignment{w.description.worker_id, lease_id, deadline, item.work});
   }
+  for (auto& job : blocked) key.active.insert(std::move(job));
 }
 
 void DispatcherState::DispatchAll(int64_t now_ms, std::vector<Assignment>& out) {

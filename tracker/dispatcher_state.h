@@ -129,6 +129,8 @@ class DispatcherState {
   WorkerSnapshot SnapshotOf(const WorkerEntry& w) const;
   void MakeIdle(WorkerEntry& w);
   void MakeNotIdle(WorkerEntry& w);
+  // The worker was heard from at `now_ms` (heartbeats_ keeps the order).
+  void Touch(WorkerEntry& w, int64_t now_ms);
   // Puts a queued item on its job's queue for its key (front: a re-queued item goes first).
   void Enqueue(int64_t item_id, bool front);
   void Activate(KeyState& key, const std::string& job_id, JobQueue& queue);
@@ -157,6 +159,8 @@ class DispatcherState {
   std::unordered_map<int64_t, Item> items_;
   std::unordered_map<int64_t, Lease> leases_;
   std::set<std::pair<int64_t, int64_t>> deadlines_;  // (deadline, lease id)
+  // (last heard from, worker id): the silent ones first.
+  std::set<std::pair<int64_t, std::string>> heartbeats_;
   std::unordered_map<std::string, Job> jobs_;
   int64_t next_item_ = 1;
   int64_t next_lease_ = 1;

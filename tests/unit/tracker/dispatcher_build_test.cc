@@ -125,6 +125,37 @@ TEST(DispatcherBuildTest, AJobWaitingForABuilderHoldsBackNoJobBehindIt) {
   EXPECT_EQ(next[0].work->function_name, "b");
 }
 
+TEST(DispatcherBuildTest, ManyJobsWaitingForABuilderKeepTheirTurnsAndHoldBackNothing) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Builder("builds"), 0).ok());
+  std::vector<Assignment> busy = d.Submit(WorkToBuild("first", "busy"), out.For("busy"), 0);
+  ASSERT_EQ(busy.size(), 1u);
+  for (int j = 0; j < 300; ++j) {
+    const std::string name = "wait" + std::to_string(j);
+    EXPECT_TRUE(d.Submit(WorkToBuild(name, name), out.For(name), 0).empty());
+  }
+  for (int i = 0; i < 50; ++i) {
+    const std::string name = "m" + std::to_string(i);
+    EXPECT_TRUE(d.Submit(Work("measured", name), out.For(name), 0).empty());
+  }
+  // Each worker that joins takes the built work behind the 300 waiting jobs.
+  for (int w = 0; w < 50; ++w) {
+    absl::StatusOr<std::vector<Assignment>> a = d.AddWorker(Worker("w" + std::to_string(w)), 1);
+    ASSERT_TRUE(a.ok());
+    ASSERT_EQ(a->size(), 1u) << w;
+    EXPECT_EQ((*a)[0].work->function_name, "m" + std::to_string(w));
+  }
+  EXPECT_EQ(d.QueuedFor(kKey), 300);
+  // The builder, free again, serves the waiting jobs in the order they came.
+  std::vector<Assignment> next = d.Complete("builds", busy[0].lease_id, Ok(), 10);
+  ASSERT_EQ(next.size(), 1u);
+  EXPECT_EQ(next[0].work->function_name, "wait0");
+  next = d.Complete("builds", next[0].lease_id, Ok(), 11);
+  ASSERT_EQ(next.size(), 1u);
+  EXPECT_EQ(next[0].work->function_name, "wait1");
+}
+
 TEST(DispatcherBuildTest, WorkToBuildIsNeverLeasedToAWorkerThatRefusedItsTask) {
   Dispatcher d(Options());
   Outcomes out;

@@ -368,6 +368,28 @@ TEST(DispatcherTest, ASilentWorkerIsRemovedByTickAndItsLeaseRequeued) {
   EXPECT_EQ(d.Workers("gpu")[0].state, WorkerState::kIdle);
 }
 
+TEST(DispatcherTest, AResultCountsAsHearingFromItsWorker) {
+  Dispatcher d(Options());
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Worker("busy"), 0).ok());
+  ASSERT_TRUE(d.AddWorker(Worker("idle"), 100).ok());
+  std::vector<Assignment> a = d.Submit(Work("j"), out.For("x"), 0);
+  ASSERT_EQ(a.size(), 1u);
+  ASSERT_EQ(a[0].worker_id, "busy");
+  d.Complete("busy", a[0].lease_id, Ok(), 900);
+  std::vector<std::string> removed;
+  d.Tick(1500, &removed);
+  EXPECT_EQ(removed, std::vector<std::string>{"idle"});
+  d.Tick(1900, &removed);
+  EXPECT_EQ(removed.size(), 1u) << "heard from 1000 ms ago: not yet silent";
+  d.Heartbeat("busy", 1800);
+  d.Tick(2700, &removed);
+  EXPECT_EQ(removed.size(), 1u);
+  d.Tick(2801, &removed);
+  EXPECT_EQ(removed, (std::vector<std::string>{"idle", "busy"}));
+  EXPECT_EQ(d.WorkersFor(kKey), 0);
+}
+
 // A capacity smoke test: 1,000 workers, several jobs, every result answered with the next lease.
 // No timing assertion (a shared VM is noisy); it prints the mean cost of a Complete.
 TEST(DispatcherTest, AThousandWorkersKeepBusy) {
