@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/unit/tuner/residual_layout_choice.h"
 namespace tunefarm::tuner {
 namespace {
 
@@ -189,10 +190,9 @@ TEST(TaskSchedulerTest, AnAlternativeCloseBehindKeepsCompeting) {
   EXPECT_LT(s.Gradient(0), 0);
 }
 
-// Two convs in one stage and the add between them (as in layout_choice_test): tasks 0-1 are c1
-// with its output in 16 or 8, 2-5 c2 at (ic, oc) (16,16), (16,8), (8,8), (8,16), 6-7 the
-// transforms 8->16 and 16->8; task 8 a layer outside the choice. Each conv's fastest block pair
-// alone is in eights, but the transforms make the layout in sixteens the cheapest.
+// The tasks of testing::ResidualLayoutChoice, and task 8, a layer outside the choice. Each conv's
+// fastest block pair alone is in eights, but the transforms make the layout in sixteens the
+// cheapest.
 std::vector<ScheduledTask> ResidualTasks() {
   std::vector<ScheduledTask> t;
   for (int i = 0; i < 8; ++i) t.push_back({"t" + std::to_string(i), i < 6 ? 1.0 : 0.0, i / 2});
@@ -201,16 +201,6 @@ std::vector<ScheduledTask> ResidualTasks() {
   t[7].layer = 3;
   t.push_back({"dense", 1, 4});
   return t;
-}
-
-LayoutChoice ResidualChoice() {
-  LayoutChoice c;
-  c.vars = {{16, {8, 16}, 16}, {16, {8, 16}, 16}};
-  c.site_required = {true, true, false};
-  c.uses = {{0, 0, {{0, 16}}},         {1, 0, {{0, 8}}},         {2, 1, {{0, 16}, {1, 16}}},
-            {3, 1, {{0, 16}, {1, 8}}}, {4, 1, {{0, 8}, {1, 8}}}, {5, 1, {{0, 8}, {1, 16}}},
-            {6, 2, {{0, 8}, {1, 16}}}, {7, 2, {{0, 16}, {1, 8}}}};
-  return c;
 }
 
 std::vector<Curve> ResidualCurves() {
@@ -234,7 +224,7 @@ TEST(TaskSchedulerTest, WithALayoutChoiceTheChosenLayoutsKernelsGetTheTrials) {
   EXPECT_EQ(by_layer.trials(0), 8);
   EXPECT_EQ(by_layer.trials(2), 8);
 
-  TaskScheduler s(ResidualTasks(), Greedy(), ResidualChoice());
+  TaskScheduler s(ResidualTasks(), Greedy(), testing::ResidualLayoutChoice());
   Simulate(s, ResidualCurves(), 40);
   EXPECT_EQ(s.LayoutRuns(0), 1);
   EXPECT_EQ(s.LayoutRuns(2), 1);
@@ -254,7 +244,7 @@ TEST(TaskSchedulerTest, WithALayoutChoiceTheChosenLayoutsKernelsGetTheTrials) {
 TEST(TaskSchedulerTest, AKernelOutsideTheLayoutThatCouldEnterItSoonKeepsCompeting) {
   // The eights' c2 is just behind: halving its time makes the layout in eights (with c1 in
   // eights) cheaper, so its trials still count.
-  TaskScheduler s(ResidualTasks(), Greedy(), ResidualChoice());
+  TaskScheduler s(ResidualTasks(), Greedy(), testing::ResidualLayoutChoice());
   const std::vector<double> bests = {1e-3, 0.4e-3, 1e-3, 3e-3, 1.7e-3, 3e-3, 3e-3, 3e-3, 1e-3};
   for (int i = 0; i < s.size(); ++i) {
     s.Observe(i, 8, bests[i] * 1.5);
@@ -266,7 +256,7 @@ TEST(TaskSchedulerTest, AKernelOutsideTheLayoutThatCouldEnterItSoonKeepsCompetin
 }
 
 TEST(TaskSchedulerTest, AnInvalidLayoutChoiceIsIgnored) {
-  LayoutChoice c = ResidualChoice();
+  LayoutChoice c = testing::ResidualLayoutChoice();
   c.uses[0].task = 42;
   TaskScheduler s(ResidualTasks(), Greedy(), c);
   EXPECT_EQ(s.LayoutRuns(0), 0);
