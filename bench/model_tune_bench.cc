@@ -5,7 +5,10 @@
 // module built with the best records so far is timed (in a fresh `tunefarm model run --time`
 // process, as every module here); the next model job resumes from every
 // record (nothing is measured twice); the untuned module is timed again right after, so that
-// one disturbed timing cannot skew every row. The last lines compare the gradient task scheduler
+// one disturbed timing cannot skew every row. After the last checkpoint every checkpoint's module
+// and the untuned one are timed again, 3 times each in turns, so that the rows compare under the
+// same conditions (one fresh-process timing swings 7 %). The last lines compare the gradient task
+// scheduler
 // with round-robin on the same budget (BENCH_COMPARE_TRIALS trials each, 0: skip), both modules
 // and the untuned one timed 5 times in turns. Candidates are
 // timed as `tunefarm model tune` times them, the weights evicted before each call (BENCH_TIMING).
@@ -31,6 +34,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "bench/support/piped_child.h"
 #include "bench/support/pytorch_reference.h"
@@ -241,7 +245,6 @@ int Run(int argc, char** argv) {
       if (mkdtemp(tmpl) == nullptr) return 1;
       const std::string work = tmpl;
       const std::string key = "bench-" + std::to_string(threads) + "t";
-      const std::string module = work + "/model.so";
       const std::string untuned_module = work + "/untuned.so";
       absl::StatusOr<double> untuned = BuildAndTime(onnx, "", "", untuned_module, threads);
       absl::StatusOr<bench::PytorchTimes> torch = bench::MeasurePytorch(name, threads);
@@ -262,6 +265,7 @@ int Run(int argc, char** argv) {
       }
       // Tuning time only: the clock stops while a checkpoint builds and times the module.
       double tuned_s = 0;
+      std::vector<std::string> modules;  // each checkpoint's
       int trials = 0;
       for (int checkpoint : minutes) {
         const double left = checkpoint * 60.0 - tuned_s;
@@ -272,7 +276,9 @@ int Run(int argc, char** argv) {
           tuned_s +=
               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         }
-        absl::StatusOr<double> tuned = BuildAndTime(onnx, work + "/farm.db", key, module, threads);
+        modules.push_back(absl::StrCat(work, "/model-", checkpoint, "min.so"));
+        absl::StatusOr<double> tuned =
+            BuildAndTime(onnx, work + "/farm.db", key, modules.back(), threads);
         // The untuned module again, right after: a disturbed timing at the start would skew
         // every row's ratio on a noisy machine.
         untuned = tuned.ok() ? TimeInFreshProcess(untuned_module, threads) : tuned.status();
@@ -284,6 +290,21 @@ int Run(int argc, char** argv) {
         std::printf("%-13s %3d %5d %7d %10.2f %10.2f %10.2f %10.2f %8.2f %8.2f\n", name.c_str(),
                     threads, checkpoint, trials, *tuned, *untuned, torch->eager_ms,
                     torch->frozen_ms, torch->eager_ms / *tuned, torch->frozen_ms / *tuned);
+        std::fflush(stdout);
+      }
+      if (modules.size() > 1) {
+        modules.push_back(untuned_module);
+        constexpr int kRounds = 3;
+        const std::vector<double> ms = TimeInTurns(modules, threads, kRounds);
+        std::string line = absl::StrFormat(
+            "%s at %d thread(s), every module again, medians of %d fresh-process timings in "
+            "turns: untuned %.2f ms",
+            name, threads, kRounds, ms.back());
+        for (size_t i = 0; i + 1 < ms.size(); ++i) {
+          absl::StrAppendFormat(&line, ", %d min %.2f ms (x_frozen %.2f)", minutes[i], ms[i],
+                                ms[i] > 0 ? torch->frozen_ms / ms[i] : 0);
+        }
+        std::printf("%s\n", line.c_str());
         std::fflush(stdout);
       }
       std::error_code ec;

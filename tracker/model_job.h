@@ -72,6 +72,10 @@ struct ModelTaskStatus {
   int trials_done = 0;
   double best_seconds = 0;             // 0: none yet
   JobState state = JobState::kQueued;  // its job's (queued until it has one)
+  // How many times one run of the model runs it, as the estimate counts (tuner::EstimateModel):
+  // its layer's fastest alternative runs `weight` times, a task of the layout choice at the
+  // sites of the chosen layout; 0: the build would not run it with the bests so far.
+  double runs = 0;
 };
 
 struct ModelJobStatus {
@@ -84,8 +88,8 @@ struct ModelJobStatus {
   int trials_done = 0;  // recorded by its tasks' jobs
   // How its tasks' jobs time candidates (runtime::measure::TimedFlush of the spec's options).
   tuner::CacheFlush cache_flush = tuner::CacheFlush::kNone;
-  // Sum over the layers of weight x their fastest task's best time (tuner::EstimatedModelSeconds):
-  // the tuned kernels' share of the model's latency. 0 until every layer has a result.
+  // Sum over the tasks of runs x best time (tuner::EstimateModel): the tuned kernels' share of
+  // the model's latency. 0 until every kernel the build would run has a result.
   double estimated_seconds = 0;
   std::string message;
   int64_t created_ms = 0;

@@ -68,15 +68,17 @@ void ApplyJob(const JobStatus& job, ModelTaskStatus& task) {
   task.state = job.state;
 }
 
-// Totals derived from the tasks.
-void SumTasks(ModelJobStatus& s) {
+// Totals derived from the tasks, the layout choice's tasks as its chosen layout runs them.
+void SumTasks(ModelJobStatus& s, const tuner::LayoutChoice& layout) {
   s.trials_done = 0;
   std::vector<tuner::TaskBest> bests;
   for (const ModelTaskStatus& t : s.tasks) {
     s.trials_done += t.trials_done;
     bests.push_back({t.layer, t.weight, t.best_seconds});
   }
-  s.estimated_seconds = tuner::EstimatedModelSeconds(bests).value_or(0);
+  const tuner::ModelEstimate estimate = tuner::EstimateModel(bests, layout);
+  for (size_t i = 0; i < s.tasks.size(); ++i) s.tasks[i].runs = estimate.runs[i];
+  s.estimated_seconds = estimate.seconds.value_or(0);
 }
 
 }  // namespace
@@ -164,7 +166,7 @@ struct ModelJobManager::Impl {
       ApplyJob(j, s.tasks[j.model_task]);
       s.tasks[j.model_task].workload_key = j.workload_key;
     }
-    SumTasks(s);
+    SumTasks(s, job->spec.layout);
     return job;
   }
 
@@ -281,7 +283,7 @@ struct ModelJobManager::Impl {
     for (int i = 0; i < n; ++i) {
       if (now[i].has_value()) ApplyJob(*now[i], job.status.tasks[i]);
     }
-    SumTasks(job.status);
+    SumTasks(job.status, job.spec.layout);
     if (cancel) {
       SetState(job, JobState::kCancelled, "cancelled");
     } else if (!any_busy && job.status.trials_done == 0 && !job.last_failure.empty()) {
@@ -340,7 +342,7 @@ struct ModelJobManager::Impl {
       const ModelTaskStatus& x = a.tasks[i];
       const ModelTaskStatus& y = b.tasks[i];
       if (x.job_id != y.job_id || x.trials != y.trials || x.trials_done != y.trials_done ||
-          x.best_seconds != y.best_seconds || x.state != y.state) {
+          x.best_seconds != y.best_seconds || x.state != y.state || x.runs != y.runs) {
         return true;
       }
     }
@@ -446,6 +448,19 @@ absl::StatusOr<ModelJobStatus> ModelJobManager::Submit(const ModelJobSpec& spec)
                s.model_name, s.tasks.size(), s.trials, s.device_key);
   m.Wake();
   return s;
+}
+
+absl::StatusOr<ModelJobSpec> ModelJobManager::GetSpec(const std::string& id) const {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mu);
+    auto it = impl_->model_jobs.find(id);
+    if (it != impl_->model_jobs.end()) return it->second->spec;
+  }
+  absl::StatusOr<ModelJobRow> row = impl_->table.GetModelJob(id);
+  if (!row.ok()) return row.status();
+  absl::StatusOr<std::shared_ptr<ModelJob>> job = impl_->FromRow(*row);
+  if (!job.ok()) return job.status();
+  return (*job)->spec;
 }
 
 absl::StatusOr<ModelJobStatus> ModelJobManager::Get(const std::string& id) const {

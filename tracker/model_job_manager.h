@@ -40,6 +40,8 @@ class ModelJobManager {
   // max_model_jobs. Nothing is stored on error.
   absl::StatusOr<ModelJobStatus> Submit(const ModelJobSpec& spec);
   absl::StatusOr<ModelJobStatus> Get(const std::string& id) const;  // NotFound
+  // The spec as submitted (its tasks, budget and layout choice); NotFound.
+  absl::StatusOr<ModelJobSpec> GetSpec(const std::string& id) const;
   // Cancels its running tasks' jobs (their records stay) and gives out no more trials.
   absl::StatusOr<ModelJobStatus> Cancel(const std::string& id);
   // Newest first; `include_finished` false: queued and running only.

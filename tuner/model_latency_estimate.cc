@@ -38,4 +38,38 @@ std::optional<double> EstimatedModelSeconds(const std::vector<TaskBest>& tasks) 
   return total;
 }
 
+ModelEstimate EstimateModel(const std::vector<TaskBest>& tasks, const LayoutChoice& layout) {
+  ModelEstimate e;
+  e.runs.assign(tasks.size(), 0);
+  std::vector<bool> in_layout(tasks.size(), false);
+  for (const LayoutUse& use : layout.uses) in_layout[use.task] = true;
+  // The other tasks by layer, as EstimatedModelSeconds counts them.
+  std::vector<TaskBest> by_layer;
+  std::vector<size_t> index;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    if (in_layout[i]) continue;
+    by_layer.push_back(tasks[i]);
+    index.push_back(i);
+  }
+  const std::vector<bool> chosen = ChosenAlternatives(by_layer);
+  for (size_t k = 0; k < by_layer.size(); ++k) {
+    if (chosen[k]) e.runs[index[k]] = by_layer[k].weight;
+  }
+  std::optional<double> seconds = by_layer.empty() ? 0.0 : EstimatedModelSeconds(by_layer);
+  if (!layout.empty()) {
+    std::vector<double> bests;
+    for (const TaskBest& t : tasks) bests.push_back(t.best_seconds);
+    std::vector<int> sites;
+    const LayoutCost cost =
+        CostOfAssignment(layout, ChooseBlocks(layout, bests).blocks, bests, &sites);
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      if (in_layout[i]) e.runs[i] = sites[i];
+    }
+    if (cost.unmeasured > 0) seconds.reset();
+    if (seconds) *seconds += cost.seconds;
+  }
+  e.seconds = seconds;
+  return e;
+}
+
 }  // namespace tunefarm::tuner

@@ -1,11 +1,14 @@
 // A model's latency as its tuning tasks' best times predict it: per layer, weight x the best time
 // of the algorithm the build would run. A layer's alternative tasks (its direct and Winograd
 // convolutions) count once: the build runs the faster of them, as TVM's op strategy picks the
-// implementation with the best record.
+// implementation with the best record. With a layout choice, its tasks (a conv's block pairs and
+// the transforms between blocks) count as the layout chosen from the best times runs them.
 #pragma once
 
 #include <optional>
 #include <vector>
+
+#include "tuner/layout_choice.h"
 
 namespace tunefarm::tuner {
 
@@ -21,5 +24,19 @@ std::vector<bool> ChosenAlternatives(const std::vector<TaskBest>& tasks);
 
 // The sum over layers of weight x the chosen alternative's time; nullopt while a layer has none.
 std::optional<double> EstimatedModelSeconds(const std::vector<TaskBest>& tasks);
+
+// What the build would run, per model run.
+struct ModelEstimate {
+  // Per task: how many times one model run runs it (a layer's chosen alternative: its weight; a
+  // task of the layout choice: the sites its chosen blocks run it at); 0: the build would not.
+  std::vector<double> runs;
+  // The sum of runs x best time; nullopt while a layer, or a kernel the layout runs, has no time.
+  std::optional<double> seconds;
+};
+
+// As above, the tasks `layout` names (a valid or an empty choice: ValidateLayoutChoice) costed by
+// the blocks ChooseBlocks picks from their best times, the others by layer. The one estimate of
+// the scheduler, the CLI's table and the tracker's model jobs.
+ModelEstimate EstimateModel(const std::vector<TaskBest>& tasks, const LayoutChoice& layout);
 
 }  // namespace tunefarm::tuner

@@ -31,7 +31,7 @@ void TaskScheduler::ChooseLayout() {
   std::vector<double> bests;
   for (const TaskState& s : state_) bests.push_back(s.best_seconds);
   const BlockAssignment chosen = ChooseBlocks(layout_, bests);
-  layout_cost_ = CostOfAssignment(layout_, chosen.blocks, bests, &layout_runs_);
+  CostOfAssignment(layout_, chosen.blocks, bests, &layout_runs_);
 }
 
 std::optional<int> TaskScheduler::Next(const std::vector<bool>& busy) {
@@ -155,15 +155,9 @@ double TaskScheduler::Score(int task) const {
 std::optional<double> TaskScheduler::EstimatedSeconds() const {
   std::vector<TaskBest> bests;
   for (int i = 0; i < size(); ++i) {
-    if (!in_layout_.empty() && in_layout_[i]) continue;
     bests.push_back({tasks_[i].layer, tasks_[i].weight, state_[i].best_seconds});
   }
-  if (layout_.empty()) return EstimatedModelSeconds(bests);
-  if (layout_cost_.unmeasured > 0) return std::nullopt;
-  if (bests.empty()) return layout_cost_.seconds;
-  std::optional<double> others = EstimatedModelSeconds(bests);
-  if (!others) return std::nullopt;
-  return *others + layout_cost_.seconds;
+  return EstimateModel(bests, layout_).seconds;
 }
 
 }  // namespace tunefarm::tuner

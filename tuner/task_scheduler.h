@@ -59,8 +59,8 @@ class TaskScheduler {
   // The task will propose nothing more (its space is exhausted, it stopped early, or it failed).
   void Finish(int task);
 
-  // EstimatedModelSeconds of the tasks' best times (with a layout choice: its chosen layout's
-  // kernels and transforms, and the other tasks' layers); nullopt while one has no result.
+  // EstimateModel of the tasks' best times (with a layout choice: its chosen layout's kernels and
+  // transforms, and the other tasks' layers); nullopt while one has no result.
   std::optional<double> EstimatedSeconds() const;
   // With a layout choice: at how many sites its chosen layout runs `task` (0 for a task outside
   // it). Exposed for tests.
@@ -104,7 +104,6 @@ class TaskScheduler {
   LayoutChoice layout_;
   std::vector<bool> in_layout_;  // named by one of layout_'s uses
   std::vector<int> layout_runs_;
-  LayoutCost layout_cost_;
   std::mt19937_64 rng_;
   int next_round_robin_ = 0;
 };

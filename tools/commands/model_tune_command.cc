@@ -39,24 +39,24 @@ std::string MsText(double seconds) {
   return buf;
 }
 
-void PrintTunedTasks(const std::vector<TunedTaskLine>& tasks, int trials_done, std::ostream& out) {
+void PrintTunedTasks(const std::vector<TunedTaskLine>& tasks, int trials_done,
+                     const tuner::LayoutChoice& layout, std::ostream& out) {
   std::vector<tuner::TaskBest> bests;
   for (const TunedTaskLine& t : tasks) bests.push_back({t.layer, t.weight, t.best_seconds});
-  const std::vector<bool> chosen = tuner::ChosenAlternatives(bests);
+  const tuner::ModelEstimate estimate = tuner::EstimateModel(bests, layout);
   out << "task  layer  weight  trials  best           workload\n";
   for (size_t i = 0; i < tasks.size(); ++i) {
     const TunedTaskLine& t = tasks[i];
     char line[96];
     std::snprintf(line, sizeof line, "%4zu  %5d  %6.0f  %6d  %-12s%s  ", i, t.layer, t.weight,
                   t.trials, t.best_seconds > 0 ? MsText(t.best_seconds).c_str() : "none",
-                  chosen[i] ? "*" : " ");
+                  estimate.runs[i] > 0 ? "*" : " ");
     out << line << t.workload_key << "\n";
   }
   out << "trials=" << trials_done;
-  // With earlier records included: what each layer's chosen best costs the model per run.
-  if (std::optional<double> estimate = tuner::EstimatedModelSeconds(bests)) {
-    out << " tuned_kernels_ms=" << *estimate * 1e3;
-  }
+  // With earlier records included: what the kernels the build would run cost the model per run
+  // (with --layouts, the layout chosen from these bests: its kernels and transforms).
+  if (estimate.seconds) out << " tuned_kernels_ms=" << *estimate.seconds * 1e3;
   out << "\n";
 }
 
@@ -213,14 +213,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
     lines.push_back({scheduler.task(i).key, scheduler.task(i).weight, scheduler.task(i).layer,
                      s.progress.trials_done, best});
   }
-  PrintTunedTasks(lines, summary->trials_done, out);
-  if (!model_tasks->layout.empty()) {
-    // The layer estimate counts each conv's fastest block pair, which its neighbours may not
-    // allow; this is what the layout chosen from these bests runs.
-    std::optional<double> estimate = scheduler.EstimatedSeconds();
-    out << "layout chosen from these bests: kernels and transforms "
-        << (estimate ? MsText(*estimate) : std::string("unknown (a kernel has no time)")) << "\n";
-  }
+  PrintTunedTasks(lines, summary->trials_done, model_tasks->layout, out);
   if (summary->interrupted) out << "stopped by request; every finished trial is recorded\n";
   out << "build it: tunefarm model build " << o.file << " -o MODEL.so --db " << t.db
       << " --device-key " << device_key << "\n";

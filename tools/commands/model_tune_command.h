@@ -64,8 +64,9 @@ absl::StatusOr<ModelTuning> ModelTuningTasks(const ModelTuneOptions& options,
 std::vector<tracker::ModelTaskSpec> ModelTaskSpecsOf(const std::vector<tuner::ModelTask>& tasks);
 
 // One task's line of the closing table, and the table with the trials and the tuned kernels'
-// estimated share of the model's latency ("tuned_kernels_ms=", once every layer has a best). Of
-// a layer's alternatives, the one the build would run is marked "*".
+// estimated share of the model's latency ("tuned_kernels_ms=", tuner::EstimateModel once every
+// kernel the build runs has a best). The tasks the build would run are marked "*": a layer's
+// fastest alternative, and with a layout choice the block pairs and transforms of its layout.
 struct TunedTaskLine {
   std::string workload_key;
   double weight = 1;
@@ -73,7 +74,8 @@ struct TunedTaskLine {
   int trials = 0;
   double best_seconds = 0;  // 0: none
 };
-void PrintTunedTasks(const std::vector<TunedTaskLine>& tasks, int trials_done, std::ostream& out);
+void PrintTunedTasks(const std::vector<TunedTaskLine>& tasks, int trials_done,
+                     const tuner::LayoutChoice& layout, std::ostream& out);
 // "12.345 ms".
 std::string MsText(double seconds);
 

@@ -250,7 +250,7 @@ int RunRemoteModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>
     lines.push_back(
         {task.workload_key, task.weight, task.layer, task.trials_done, task.best_seconds});
   }
-  PrintTunedTasks(lines, last.trials_done, out);
+  PrintTunedTasks(lines, last.trials_done, tasks->layout, out);
   if (last.state != tracker::JobState::kSucceeded) return 1;
   if (o.output.empty()) {
     out << "the records are in the tracker's database (--output FILE builds and times the "

@@ -31,19 +31,17 @@ std::vector<tuner::TaskBest> Bests(const ModelJobStatus& job, const std::vector<
 
 json ModelJobJson(const ModelJobStatus& job, int64_t now_ms) {
   const int64_t end_ms = IsFinished(job.state) ? job.updated_ms : now_ms;
-  std::vector<double> best;
-  for (const ModelTaskStatus& t : job.tasks) best.push_back(t.best_seconds);
-  const std::vector<bool> chosen = tuner::ChosenAlternatives(Bests(job, best));
   json tasks = json::array();
   for (size_t i = 0; i < job.tasks.size(); ++i) {
     const ModelTaskStatus& t = job.tasks[i];
-    // An alternative the build would not run costs the model nothing.
-    const double cost = chosen[i] ? t.weight * t.best_seconds : 0;
+    // An alternative or a block pair the build would not run costs the model nothing.
+    const double cost = t.runs * t.best_seconds;
     tasks.push_back({
         {"workload", t.workload_key},
         {"weight", t.weight},
         {"layer", t.layer >= 0 ? json(t.layer) : json(nullptr)},
-        {"chosen", static_cast<bool>(chosen[i])},
+        {"chosen", t.runs > 0},
+        {"runs", t.runs},
         {"job_id", t.job_id.empty() ? json(nullptr) : json(t.job_id)},
         {"trials", t.trials},
         {"trials_done", t.trials_done},
@@ -138,9 +136,12 @@ absl::StatusOr<json> ModelJobDetailJson(const ModelJobManager& model_jobs,
                                         int64_t now_ms) {
   absl::StatusOr<ModelJobStatus> job = model_jobs.Get(id);
   if (!job.ok()) return job.status();
+  absl::StatusOr<ModelJobSpec> spec = model_jobs.GetSpec(id);
+  if (!spec.ok()) return spec.status();
   json doc = ModelJobJson(*job, now_ms);
-  // Every trial of the tasks' jobs in time order: the estimate after each is EstimatedModelSeconds
-  // of the bests so far, once every layer has a result.
+  // Every trial of the tasks' jobs in time order: the estimate after each is EstimateModel of the
+  // bests so far (the layout choice's tasks as its chosen layout runs them), once every kernel
+  // the build would run has a result.
   struct Trial {
     int64_t timestamp_ms;
     size_t task;
@@ -171,8 +172,11 @@ absl::StatusOr<json> ModelJobDetailJson(const ModelJobManager& model_jobs,
   double last = 0;
   for (size_t n = 0; n < trials.size(); ++n) {
     const Trial& t = trials[n];
-    if (t.seconds > 0 && (best[t.task] == 0 || t.seconds < best[t.task])) best[t.task] = t.seconds;
-    const double estimate = tuner::EstimatedModelSeconds(Bests(*job, best)).value_or(0);
+    // Only a better time can move the estimate (the layout search is not free).
+    if (!(t.seconds > 0 && (best[t.task] == 0 || t.seconds < best[t.task]))) continue;
+    best[t.task] = t.seconds;
+    const double estimate =
+        tuner::EstimateModel(Bests(*job, best), spec->layout).seconds.value_or(0);
     if (estimate <= 0 || estimate == last) continue;
     last = estimate;
     curve.push_back(

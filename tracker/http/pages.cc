@@ -195,9 +195,11 @@ std::string ModelJobFragment(const json& detail) {
       "<h2>estimated latency by time</h2>",
       ModelCurveSvg("model-time-chart", detail["curve"], "elapsed_seconds", "seconds",
                     m["measured_seconds"]),
-      "<p>solid: the sum over layers of weight × the best time of the algorithm the build runs "
-      "(the faster of a conv's direct and Winograd tasks); dashed: the tuned model measured end "
-      "to end</p><h2>tasks</h2><table id=\"model-tasks\"><tr><th>task</th><th>layer</th>"
+      "<p>solid: the sum over the kernels the build runs of how often it runs each × its best "
+      "time (the faster of a conv's direct and Winograd tasks; with a layout choice, the block "
+      "pairs and transforms of the layout chosen from these bests); dashed: the tuned model "
+      "measured end to end</p><h2>tasks</h2><table "
+      "id=\"model-tasks\"><tr><th>task</th><th>layer</th>"
       "<th>weight</th>"
       "<th>share</th><th>best</th><th>default</th><th>speedup</th><th>trials</th><th>job</th>"
       "</tr>");
@@ -205,13 +207,13 @@ std::string ModelJobFragment(const json& detail) {
     const json& def = t["default"];
     const json def_s = def.is_object() ? def["median_seconds"] : json(nullptr);
     const bool speedup = def_s.is_number() && t["best_seconds"].is_number();
-    // A layer's slower algorithm: tuned, but not what the build runs.
-    const bool alternative =
-        t["layer"].is_number() && t["best_seconds"].is_number() && !t["chosen"].get<bool>();
+    // Tuned, but not what the build runs: a layer's slower algorithm, or a block pair or
+    // transform outside the chosen layout.
+    const bool alternative = t["best_seconds"].is_number() && !t["chosen"].get<bool>();
     absl::StrAppend(
         &out, "<tr class=\"model-task", alternative ? " alternative" : "", "\"><td>",
         E(t["workload"]), "</td><td>", t["layer"].is_number() ? E(t["layer"]) : "–",
-        alternative ? " (slower algorithm)" : "", "</td><td>", E(t["weight"]), "</td><td>",
+        alternative ? " (not run)" : "", "</td><td>", E(t["weight"]), "</td><td>",
         t["share"].is_number() ? absl::StrFormat("%.1f%%", t["share"].get<double>() * 100) : "–",
         "</td><td>", Seconds(t["best_seconds"]), "</td><td>",
         def.is_object() ? Seconds(def_s) : "not measured", "</td><td>",

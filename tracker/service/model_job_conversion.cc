@@ -62,6 +62,7 @@ v1::ModelJob ModelJobStatusToProto(const ModelJobStatus& s) {
     task->set_trials(t.trials);
     task->set_trials_done(t.trials_done);
     task->set_best_seconds(t.best_seconds);
+    task->set_runs(t.runs);
     task->set_state(JobStateToProto(t.state));
   }
   return p;
@@ -120,6 +121,7 @@ ModelJobStatus ModelJobStatusFromProto(const v1::ModelJob& p) {
     task.trials = t.trials();
     task.trials_done = t.trials_done();
     task.best_seconds = t.best_seconds();
+    task.runs = t.runs();
     task.state = JobStateFromProto(t.state());
     s.tasks.push_back(std::move(task));
   }

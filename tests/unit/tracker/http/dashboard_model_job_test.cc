@@ -1,7 +1,7 @@
 // The dashboard's model jobs against a real farm on loopback: a TrackerServer with its dashboard,
 // two in-process rpc_server workers and one small model job of three tasks, two of them
 // alternatives for one layer; the API documents, the pages and /metrics are checked against the
-// model job and its tasks' records.
+// model job and its tasks' records; and a model job with a layout choice, on a farm of its own.
 #include <algorithm>
 #include <thread>
 
@@ -135,7 +135,7 @@ TEST_F(DashboardModelJobTest, PagesShowTheModelJobItsChartsAndItsTasks) {
   EXPECT_EQ(Count(page.body, "class=\"measured\""), 2) << "the measured line on both charts";
   EXPECT_EQ(Count(page.body, "class=\"model-task\""), 2);
   EXPECT_EQ(Count(page.body, "class=\"model-task alternative\""), 1);
-  EXPECT_EQ(Count(page.body, "(slower algorithm)"), 1);
+  EXPECT_EQ(Count(page.body, "(not run)"), 1);
   EXPECT_NE(page.body.find("worker-x"), std::string::npos);
   EXPECT_EQ(Get(port(), "/models/model-nope").status, 404);
 }
@@ -168,6 +168,65 @@ TEST_F(DashboardModelJobTest, MetricsCountModelJobsAndTheBestMeasuredLatency) {
             std::string::npos)
       << m.body;
   EXPECT_NE(m.body.find("# TYPE tunefarm_model_job_estimated_seconds gauge"), std::string::npos);
+}
+
+// A layout choice of one conv: its output in sixteens runs task 0; in eights it runs task 1 and
+// needs task 2 (a transform) at an optional site. Task 0 is a 64^3 product, task 1 a 16^3 one and
+// task 2 a 160^3 one, so the eights' conv is fastest but the layout in eights is not: the estimate
+// and the shares are the sixteens', where by layer task 1 alone would count.
+TEST(DashboardLayoutModelJobTest, TheEstimateAndTheSharesAreTheChosenLayouts) {
+  const std::string key = "dash-layout";
+  const std::string dir = testing::FreshDir("layout_model_job");
+  std::unique_ptr<testing::DashboardFarm> farm = testing::DashboardFarm::Start(dir, kToken, key, 1);
+  ASSERT_NE(farm, nullptr);
+  TrackerServer& server = farm->server();
+  ModelJobSpec spec;
+  spec.model_name = "blocked.onnx";
+  spec.tasks = {{"matmul:64,64,64:float32", 1, 0},
+                {"matmul:16,16,16:float32", 1, 0},
+                {"matmul:160,160,160:float32", 1, -1}};
+  spec.layout.vars = {{16, {8, 16}, 16}};
+  spec.layout.site_required = {true, false};
+  spec.layout.uses = {{0, 0, {{0, 16}}}, {1, 0, {{0, 8}}}, {2, 1, {{0, 8}}}};
+  spec.device_key = key;
+  spec.trials = 9;
+  spec.batch_size = 3;
+  spec.tuner = "random";
+  spec.measure.repeat = 2;
+  spec.measure.min_repeat_ms = 1;
+  absl::StatusOr<ModelJobStatus> job = server.model_jobs().Submit(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+  while (std::chrono::steady_clock::now() < deadline) {
+    absl::StatusOr<ModelJobStatus> now = server.model_jobs().Get(job->id);
+    if (now.ok() && IsFinished(now->state)) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+
+  json detail = GetJson(server.http_port(), "/api/model_jobs/" + job->id);
+  const json& m = detail["model_job"];
+  ASSERT_EQ(m["state"], "succeeded") << m["message"];
+  const json& tasks = m["tasks"];
+  for (const json& t : tasks) ASSERT_TRUE(t["best_seconds"].is_number()) << t.dump();
+  const double b0 = tasks[0]["best_seconds"], b1 = tasks[1]["best_seconds"],
+               b2 = tasks[2]["best_seconds"];
+  ASSERT_LT(b1, b0) << "the eights' conv is the faster";
+  ASSERT_GT(b1 + b2, b0) << "but not with its transform";
+  EXPECT_EQ(tasks[0]["chosen"], true);
+  EXPECT_EQ(tasks[0]["runs"], 1);
+  for (int i : {1, 2}) {
+    EXPECT_EQ(tasks[i]["chosen"], false) << i;
+    EXPECT_EQ(tasks[i]["share"].get<double>(), 0) << i;
+  }
+  EXPECT_NEAR(m["estimated_seconds"].get<double>(), b0, 1e-12);
+  EXPECT_NEAR(tasks[0]["share"].get<double>(), 1.0, 1e-9);
+  ASSERT_FALSE(detail["curve"].empty());
+  EXPECT_NEAR(detail["curve"].back()["estimated_seconds"].get<double>(), b0, 1e-12)
+      << "the curve's estimate is the layout's too";
+
+  testing::Reply page = Get(server.http_port(), "/models/" + job->id);
+  ASSERT_EQ(page.status, 200);
+  EXPECT_EQ(Count(page.body, "(not run)"), 2);
 }
 
 }  // namespace

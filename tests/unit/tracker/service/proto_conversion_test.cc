@@ -58,6 +58,66 @@ TEST(ProtoConversionTest, AModelJobsLayoutChoiceSurvivesTheClientAndTheTracker) 
   EXPECT_TRUE(back->layout.empty());
 }
 
+TEST(ProtoConversionTest, AModelJobsStatusReadsBackAsSent) {
+  ModelJobStatus s;
+  s.id = "model-1";
+  s.state = JobState::kRunning;
+  s.model_name = "resnet18.onnx";
+  s.target = "llvm -mcpu=znver3";
+  s.device_key = "epyc";
+  s.trials = 64;
+  s.trials_done = 32;
+  s.cache_flush = tuner::CacheFlush::kWeights;
+  s.estimated_seconds = 0.0115;
+  s.message = "tuning";
+  s.created_ms = 1000;
+  s.updated_ms = 2000;
+  s.latency = {0.012, 0.02, "worker-a"};
+  ModelTaskStatus pair;
+  pair.workload_key = "conv2d_nchwc:1,64,56,56,64,3,3,1,1,16,16:float32";
+  pair.weight = 2;
+  pair.layer = 0;
+  pair.job_id = "job-7";
+  pair.trials = 16;
+  pair.trials_done = 16;
+  pair.best_seconds = 0.0004;
+  pair.state = JobState::kSucceeded;
+  pair.runs = 3;  // its sites in the chosen layout, not its weight
+  ModelTaskStatus other;
+  other.workload_key = "dense:1,512,1000:float32";
+  s.tasks = {pair, other};
+  const ModelJobStatus back = ModelJobStatusFromProto(ModelJobStatusToProto(s));
+  EXPECT_EQ(back.id, s.id);
+  EXPECT_EQ(back.state, s.state);
+  EXPECT_EQ(back.model_name, s.model_name);
+  EXPECT_EQ(back.target, s.target);
+  EXPECT_EQ(back.device_key, s.device_key);
+  EXPECT_EQ(back.trials, s.trials);
+  EXPECT_EQ(back.trials_done, s.trials_done);
+  EXPECT_EQ(back.cache_flush, s.cache_flush);
+  EXPECT_EQ(back.estimated_seconds, s.estimated_seconds);
+  EXPECT_EQ(back.message, s.message);
+  EXPECT_EQ(back.created_ms, s.created_ms);
+  EXPECT_EQ(back.updated_ms, s.updated_ms);
+  EXPECT_EQ(back.latency.measured_seconds, s.latency.measured_seconds);
+  EXPECT_EQ(back.latency.untuned_seconds, s.latency.untuned_seconds);
+  EXPECT_EQ(back.latency.measured_by, s.latency.measured_by);
+  ASSERT_EQ(back.tasks.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const ModelTaskStatus& a = s.tasks[i];
+    const ModelTaskStatus& b = back.tasks[i];
+    EXPECT_EQ(b.workload_key, a.workload_key);
+    EXPECT_EQ(b.weight, a.weight);
+    EXPECT_EQ(b.layer, a.layer) << "-1 stays absent";
+    EXPECT_EQ(b.job_id, a.job_id);
+    EXPECT_EQ(b.trials, a.trials);
+    EXPECT_EQ(b.trials_done, a.trials_done);
+    EXPECT_EQ(b.best_seconds, a.best_seconds);
+    EXPECT_EQ(b.state, a.state);
+    EXPECT_EQ(b.runs, a.runs);
+  }
+}
+
 TEST(ProtoConversionTest, JobStatusWorkerAndRecordReadBackAsSent) {
   JobStatus job;
   job.id = "job-1";
