@@ -170,6 +170,18 @@ struct ModelJobManager::Impl {
     return job;
   }
 
+  // The model job `id`: the live one, else rebuilt from the table (a finished one). NotFound.
+  absl::StatusOr<std::shared_ptr<ModelJob>> Find(const std::string& id) const {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      auto it = model_jobs.find(id);
+      if (it != model_jobs.end()) return it->second;
+    }
+    absl::StatusOr<ModelJobRow> row = table.GetModelJob(id);
+    if (!row.ok()) return row.status();
+    return FromRow(*row);
+  }
+
   // Picks up an unfinished model job (the tracker stopped): its tasks' jobs were resumed by the
   // JobManager, and the scheduler starts from what each task has recorded.
   void Resume(const ModelJobRow& row) {
@@ -451,28 +463,15 @@ absl::StatusOr<ModelJobStatus> ModelJobManager::Submit(const ModelJobSpec& spec)
 }
 
 absl::StatusOr<ModelJobSpec> ModelJobManager::GetSpec(const std::string& id) const {
-  {
-    std::lock_guard<std::mutex> lock(impl_->mu);
-    auto it = impl_->model_jobs.find(id);
-    if (it != impl_->model_jobs.end()) return it->second->spec;
-  }
-  absl::StatusOr<ModelJobRow> row = impl_->table.GetModelJob(id);
-  if (!row.ok()) return row.status();
-  absl::StatusOr<std::shared_ptr<ModelJob>> job = impl_->FromRow(*row);
+  absl::StatusOr<std::shared_ptr<ModelJob>> job = impl_->Find(id);
   if (!job.ok()) return job.status();
-  return (*job)->spec;
+  return (*job)->spec;  // set once, when the job is made
 }
 
 absl::StatusOr<ModelJobStatus> ModelJobManager::Get(const std::string& id) const {
-  {
-    std::lock_guard<std::mutex> lock(impl_->mu);
-    auto it = impl_->model_jobs.find(id);
-    if (it != impl_->model_jobs.end()) return it->second->status;
-  }
-  absl::StatusOr<ModelJobRow> row = impl_->table.GetModelJob(id);
-  if (!row.ok()) return row.status();
-  absl::StatusOr<std::shared_ptr<ModelJob>> job = impl_->FromRow(*row);
+  absl::StatusOr<std::shared_ptr<ModelJob>> job = impl_->Find(id);
   if (!job.ok()) return job.status();
+  std::lock_guard<std::mutex> lock(impl_->mu);  // a live job's status changes under it
   return (*job)->status;
 }
 
