@@ -18,6 +18,29 @@ using testing::GetJson;
 constexpr char kKey[] = "dash-model";
 constexpr char kToken[] = "t0k";
 
+// A model job of `trials` on `key` that random search gets through in seconds (batches of 3,
+// two short repeats); the caller gives the tasks.
+ModelJobSpec QuickModelJob(const std::string& key, int trials) {
+  ModelJobSpec spec;
+  spec.device_key = key;
+  spec.trials = trials;
+  spec.batch_size = 3;
+  spec.tuner = "random";
+  spec.measure.repeat = 2;
+  spec.measure.min_repeat_ms = 1;
+  return spec;
+}
+
+// Waits (at most 90 s) for the model job to finish.
+void WaitUntilFinished(const ModelJobManager& model_jobs, const std::string& id) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+  while (std::chrono::steady_clock::now() < deadline) {
+    absl::StatusOr<ModelJobStatus> now = model_jobs.Get(id);
+    if (now.ok() && IsFinished(now->state)) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
 class DashboardModelJobTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -25,28 +48,17 @@ class DashboardModelJobTest : public ::testing::Test {
     farm_ = testing::DashboardFarm::Start(*dir_, kToken, kKey, 2).release();
     ASSERT_NE(farm_, nullptr);
     server_ = &farm_->server();
-    ModelJobSpec spec;
+    ModelJobSpec spec = QuickModelJob(kKey, 12);
     spec.model_name = "tiny.onnx";
     // Layer 0 as A.B or as A.B' (two algorithms of one product, as a conv's direct and Winograd
     // forms are): the estimate counts the faster.
     spec.tasks = {{"matmul:32,32,32:float32", 2, 0},
                   {"matmul:16,16,16:float32", 1, 1},
                   {"dense:32,32,32:float32", 2, 0}};
-    spec.device_key = kKey;
-    spec.trials = 12;
-    spec.batch_size = 3;
-    spec.tuner = "random";
-    spec.measure.repeat = 2;
-    spec.measure.min_repeat_ms = 1;
     auto job = server_->model_jobs().Submit(spec);
     ASSERT_TRUE(job.ok()) << job.status();
     id_ = new std::string(job->id);
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
-    while (std::chrono::steady_clock::now() < deadline) {
-      auto status = server_->model_jobs().Get(job->id);
-      if (status.ok() && IsFinished(status->state)) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
+    WaitUntilFinished(server_->model_jobs(), job->id);
     auto reported = server_->model_jobs().ReportLatency(*id_, {0.004, 0.006, "worker-x"});
     ASSERT_TRUE(reported.ok()) << reported.status();
   }
@@ -180,7 +192,7 @@ TEST(DashboardLayoutModelJobTest, TheEstimateAndTheSharesAreTheChosenLayouts) {
   std::unique_ptr<testing::DashboardFarm> farm = testing::DashboardFarm::Start(dir, kToken, key, 1);
   ASSERT_NE(farm, nullptr);
   TrackerServer& server = farm->server();
-  ModelJobSpec spec;
+  ModelJobSpec spec = QuickModelJob(key, 9);
   spec.model_name = "blocked.onnx";
   spec.tasks = {{"matmul:64,64,64:float32", 1, 0},
                 {"matmul:16,16,16:float32", 1, 0},
@@ -188,20 +200,9 @@ TEST(DashboardLayoutModelJobTest, TheEstimateAndTheSharesAreTheChosenLayouts) {
   spec.layout.vars = {{16, {8, 16}, 16}};
   spec.layout.site_required = {true, false};
   spec.layout.uses = {{0, 0, {{0, 16}}}, {1, 0, {{0, 8}}}, {2, 1, {{0, 8}}}};
-  spec.device_key = key;
-  spec.trials = 9;
-  spec.batch_size = 3;
-  spec.tuner = "random";
-  spec.measure.repeat = 2;
-  spec.measure.min_repeat_ms = 1;
   absl::StatusOr<ModelJobStatus> job = server.model_jobs().Submit(spec);
   ASSERT_TRUE(job.ok()) << job.status();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
-  while (std::chrono::steady_clock::now() < deadline) {
-    absl::StatusOr<ModelJobStatus> now = server.model_jobs().Get(job->id);
-    if (now.ok() && IsFinished(now->state)) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  WaitUntilFinished(server.model_jobs(), job->id);
 
   json detail = GetJson(server.http_port(), "/api/model_jobs/" + job->id);
   const json& m = detail["model_job"];
