@@ -133,17 +133,22 @@ bool ArtifactCache::Contains(std::string_view sha256) const {
   return entries_.find(sha256) != entries_.end();
 }
 
-std::map<std::string, int64_t> ArtifactCache::DiskUsageLocked() const {
-  std::map<std::string, int64_t> usage;
+std::map<std::string, ArtifactCache::Files> ArtifactCache::FilesLocked() const {
+  std::map<std::string, Files> files;
   std::error_code ec;
   for (const fs::directory_entry& e : fs::directory_iterator(dir_, ec)) {
     const std::string name = e.path().filename().string();
     if (name.size() < 64 || !entries_.contains(std::string_view(name).substr(0, 64))) continue;
     std::error_code size_ec;
     const uintmax_t size = e.file_size(size_ec);
-    if (!size_ec) usage[name.substr(0, 64)] += static_cast<int64_t>(size);
+    if (size_ec) continue;
+    Files& f = files[name.substr(0, 64)];
+    f.bytes += static_cast<int64_t>(size);
+    if (std::string_view(name).substr(64) != kSuffix) {
+      f.sides.emplace_back(e.path().string(), static_cast<int64_t>(size));
+    }
   }
-  return usage;
+  return files;
 }
 
 void ArtifactCache::RemoveFilesLocked(const std::string& sha256) {
@@ -158,9 +163,9 @@ void ArtifactCache::RemoveFilesLocked(const std::string& sha256) {
 
 void ArtifactCache::EvictToFit(const std::set<std::string>& keep) {
   std::lock_guard<std::mutex> lock(mu_);
-  std::map<std::string, int64_t> usage = DiskUsageLocked();
+  std::map<std::string, Files> files = FilesLocked();
   int64_t total = 0;
-  for (const auto& [sha, bytes] : usage) total += bytes;
+  for (const auto& [sha, f] : files) total += f.bytes;
   if (total <= max_bytes_) return;
   std::vector<std::pair<uint64_t, std::string>> by_age;
   for (const auto& [sha, entry] : entries_) {
@@ -168,9 +173,21 @@ void ArtifactCache::EvictToFit(const std::set<std::string>& keep) {
   }
   std::sort(by_age.begin(), by_age.end());
   for (const auto& [use, sha] : by_age) {
-    if (total <= max_bytes_) break;
+    Files& f = files[sha];
+    for (const auto& [path, bytes] : f.sides) {
+      if (total <= max_bytes_) return;
+      std::error_code ec;
+      // A child may be reading it: unlinking is safe, its open file stays readable.
+      if (fs::remove(path, ec)) {
+        total -= bytes;
+        f.bytes -= bytes;
+      }
+    }
+  }
+  for (const auto& [use, sha] : by_age) {
+    if (total <= max_bytes_) return;
     RemoveFilesLocked(sha);
-    total -= usage[sha];
+    total -= files[sha].bytes;
     entries_.erase(sha);
   }
 }
@@ -178,7 +195,7 @@ void ArtifactCache::EvictToFit(const std::set<std::string>& keep) {
 int64_t ArtifactCache::total_bytes() const {
   std::lock_guard<std::mutex> lock(mu_);
   int64_t total = 0;
-  for (const auto& [sha, bytes] : DiskUsageLocked()) total += bytes;
+  for (const auto& [sha, f] : FilesLocked()) total += f.bytes;
   return total;
 }
 

@@ -10,6 +10,8 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -30,10 +32,13 @@ class ArtifactCache {
   absl::StatusOr<std::string> Get(std::string_view sha256);
   bool Contains(std::string_view sha256) const;
 
-  // Deletes least recently used artifacts until the total fits the budget; those named in
-  // `keep` (the lease in hand's) stay even when they alone exceed it. An artifact's size
-  // includes the files the measure child writes beside it (<library>.expected-*: a
-  // reference's cached outputs), which go with it.
+  // Deletes files until the total fits the budget: first the files the measure child writes
+  // beside the least recently used libraries (<library>.expected-*: a reference's cached
+  // outputs, which the next measurement recomputes), then those libraries themselves, least
+  // recently used first: the tracker sends a library's bytes once per connection, so every later
+  // lease of an evicted one fails, where a conv's cached outputs are megabytes and its library
+  // kilobytes. Those named in `keep` (the lease in hand's) stay, side files included, even when
+  // they alone exceed the budget.
   void EvictToFit(const std::set<std::string>& keep);
 
   // Bytes on disk of the cached artifacts, side files included.
@@ -50,8 +55,13 @@ class ArtifactCache {
   ArtifactCache(std::string dir, int64_t max_bytes) : dir_(std::move(dir)), max_bytes_(max_bytes) {}
   std::string PathOf(std::string_view sha256) const;
   void Touch(Entry& entry);
-  // Bytes per cached artifact: every file in the directory whose name starts with its hash.
-  std::map<std::string, int64_t> DiskUsageLocked() const;
+  // A cached artifact's files: its library and the side files beside it.
+  struct Files {
+    int64_t bytes = 0;                                   // all of them
+    std::vector<std::pair<std::string, int64_t>> sides;  // path, bytes
+  };
+  // Per cached artifact, every file in the directory whose name starts with its hash.
+  std::map<std::string, Files> FilesLocked() const;
   void RemoveFilesLocked(const std::string& sha256);
 
   const std::string dir_;

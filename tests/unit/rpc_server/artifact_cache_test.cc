@@ -1,6 +1,7 @@
 // The worker's artifact cache: bytes are checked against their hash, a hash-only lookup of an
-// unknown artifact names it, the least recently used files go first beyond the budget (never
-// the lease's own), and a restarted worker finds what an earlier one cached.
+// unknown artifact names it, beyond the budget the cached outputs go first and then the least
+// recently used libraries (never the lease's own), and a restarted worker finds what an earlier
+// one cached.
 #include "rpc_server/artifact_cache.h"
 
 #include <filesystem>
@@ -78,7 +79,7 @@ TEST_F(ArtifactCacheTest, EvictsLeastRecentlyUsedButKeepsTheLeasesOwn) {
   EXPECT_TRUE((*cache)->Contains(runtime::measure::Sha256Hex(c)));
   EXPECT_EQ((*cache)->total_bytes(), 200);
 
-  // The measure child's side file counts towards its library's size and goes with it.
+  // The measure child's side file counts towards its library's size, and goes first.
   absl::StatusOr<std::string> a_path = (*cache)->Get(runtime::measure::Sha256Hex(a));
   ASSERT_TRUE(a_path.ok());
   const std::string side = *a_path + ".expected-1f";
@@ -87,8 +88,8 @@ TEST_F(ArtifactCacheTest, EvictsLeastRecentlyUsedButKeepsTheLeasesOwn) {
   ASSERT_TRUE((*cache)->Get(runtime::measure::Sha256Hex(c)).ok());  // a is now the oldest
   (*cache)->EvictToFit({});
   EXPECT_FALSE(std::filesystem::exists(side));
-  EXPECT_FALSE((*cache)->Contains(runtime::measure::Sha256Hex(a)));
-  EXPECT_EQ((*cache)->total_bytes(), 100);
+  EXPECT_TRUE((*cache)->Contains(runtime::measure::Sha256Hex(a)));
+  EXPECT_EQ((*cache)->total_bytes(), 200);
 
   // Over budget with only kept files: they all stay.
   const std::string d(300, 'd');
@@ -99,6 +100,36 @@ TEST_F(ArtifactCacheTest, EvictsLeastRecentlyUsedButKeepsTheLeasesOwn) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator((*cache)->dir()),
                           std::filesystem::directory_iterator()),
             1);
+}
+
+// A reference's cached outputs (megabytes, recomputed by the next measurement) go before any
+// library (kilobytes, and sent once per connection: a lease naming an evicted one fails).
+TEST_F(ArtifactCacheTest, CachedOutputsGoBeforeAnyLibrary) {
+  absl::StatusOr<std::unique_ptr<ArtifactCache>> cache =
+      ArtifactCache::Open(FreshDir("sides"), 400);
+  ASSERT_TRUE(cache.ok()) << cache.status();
+  std::vector<std::string> paths;
+  for (char x : {'a', 'b', 'c'}) {
+    const std::string bytes(100, x);
+    absl::StatusOr<std::string> path = (*cache)->Put(runtime::measure::Sha256Hex(bytes), bytes);
+    ASSERT_TRUE(path.ok()) << path.status();
+    paths.push_back(*path);
+  }
+  // Beside c, the most recently used: the older libraries still go after it.
+  { std::ofstream(paths[2] + ".expected-2a") << std::string(150, 'x'); }
+  (*cache)->EvictToFit({});
+  EXPECT_FALSE(std::filesystem::exists(paths[2] + ".expected-2a"));
+  EXPECT_EQ((*cache)->size(), 3u);
+  EXPECT_EQ((*cache)->total_bytes(), 300);
+
+  // Among side files, the least recently used library's go first, and only what the budget needs.
+  { std::ofstream(paths[0] + ".expected-3b") << std::string(80, 'x'); }
+  { std::ofstream(paths[1] + ".expected-4c") << std::string(80, 'x'); }
+  (*cache)->EvictToFit({});
+  EXPECT_FALSE(std::filesystem::exists(paths[0] + ".expected-3b"));
+  EXPECT_TRUE(std::filesystem::exists(paths[1] + ".expected-4c"));
+  EXPECT_EQ((*cache)->size(), 3u);
+  EXPECT_EQ((*cache)->total_bytes(), 380);
 }
 
 TEST_F(ArtifactCacheTest, ReopeningFindsEarlierArtifacts) {
