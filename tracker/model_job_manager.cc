@@ -31,10 +31,12 @@ struct ModelJob {
   bool unsaved = false;  // the table missed its last state: written again by the driver
   // --- the driver's alone ---
   std::unique_ptr<tuner::TaskScheduler> scheduler;
-  std::vector<bool> busy;     // the task's job is running a batch
-  std::vector<int> observed;  // its job's trials already told to the scheduler
-  int given = 0;              // trials given out over all tasks
-  std::string last_failure;   // why a task last failed or could not be given trials
+  std::vector<bool> busy;              // the task's job is running a batch
+  std::vector<int> observed;           // its job's trials already told to the scheduler
+  int given = 0;                       // trials given out over all tasks
+  std::string last_failure;            // why a task last failed or could not be given trials
+  std::vector<double> estimated_from;  // the bests of `estimate`
+  tuner::ModelEstimate estimate;
 };
 
 tuner::TaskSchedulerOptions SchedulerOptions(const ModelJobSpec& spec) {
@@ -68,16 +70,20 @@ void ApplyJob(const JobStatus& job, ModelTaskStatus& task) {
   task.state = job.state;
 }
 
-// Totals derived from the tasks, the layout choice's tasks as its chosen layout runs them.
-void SumTasks(ModelJobStatus& s, const tuner::LayoutChoice& layout) {
-  s.trials_done = 0;
+std::vector<tuner::TaskBest> BestsOf(const ModelJobStatus& s) {
   std::vector<tuner::TaskBest> bests;
-  for (const ModelTaskStatus& t : s.tasks) {
-    s.trials_done += t.trials_done;
-    bests.push_back({t.layer, t.weight, t.best_seconds});
+  for (const ModelTaskStatus& t : s.tasks) bests.push_back({t.layer, t.weight, t.best_seconds});
+  return bests;
+}
+
+// The totals derived from the tasks and their estimate (the layout choice's tasks as its chosen
+// layout runs them).
+void SetTotals(ModelJobStatus& s, const tuner::ModelEstimate& estimate) {
+  s.trials_done = 0;
+  for (size_t i = 0; i < s.tasks.size(); ++i) {
+    s.trials_done += s.tasks[i].trials_done;
+    s.tasks[i].runs = i < estimate.runs.size() ? estimate.runs[i] : 0;
   }
-  const tuner::ModelEstimate estimate = tuner::EstimateModel(bests, layout);
-  for (size_t i = 0; i < s.tasks.size(); ++i) s.tasks[i].runs = estimate.runs[i];
   s.estimated_seconds = estimate.seconds.value_or(0);
 }
 
@@ -166,7 +172,7 @@ struct ModelJobManager::Impl {
       ApplyJob(j, s.tasks[j.model_task]);
       s.tasks[j.model_task].workload_key = j.workload_key;
     }
-    SumTasks(s, job->spec.layout);
+    SetTotals(s, tuner::EstimateModel(BestsOf(s), job->spec.layout));
     return job;
   }
 
@@ -288,6 +294,7 @@ struct ModelJobManager::Impl {
       GiveBatches(job, now);
     }
     const bool any_busy = std::find(job.busy.begin(), job.busy.end(), true) != job.busy.end();
+    Estimate(job, now);
     std::lock_guard<std::mutex> lock(mu);
     // A tracker going down leaves its model jobs running in the table, to resume.
     if (shutting_down) return;
@@ -295,7 +302,7 @@ struct ModelJobManager::Impl {
     for (int i = 0; i < n; ++i) {
       if (now[i].has_value()) ApplyJob(*now[i], job.status.tasks[i]);
     }
-    SumTasks(job.status, job.spec.layout);
+    SetTotals(job.status, job.estimate);
     if (cancel) {
       SetState(job, JobState::kCancelled, "cancelled");
     } else if (!any_busy && job.status.trials_done == 0 && !job.last_failure.empty()) {
@@ -307,6 +314,22 @@ struct ModelJobManager::Impl {
       if (job.status.message != before.message) Persist(job);
       if (Differs(before, job.status)) Touch(job);
     }
+  }
+
+  // The model's estimate with the tasks' bests `now`, made again only when a best moved. It is
+  // made here, not under `mu`, which every reader of the tracker takes: with a layout choice it
+  // is a search over the convs' blocks. (The driver alone writes the tasks, so it reads them
+  // without the lock.)
+  static void Estimate(ModelJob& job, const std::vector<std::optional<JobStatus>>& now) {
+    std::vector<tuner::TaskBest> bests = BestsOf(job.status);
+    std::vector<double> seconds;
+    for (size_t i = 0; i < bests.size(); ++i) {
+      if (now[i].has_value()) bests[i].best_seconds = now[i]->progress.best_seconds;
+      seconds.push_back(bests[i].best_seconds);
+    }
+    if (!job.estimated_from.empty() && seconds == job.estimated_from) return;
+    job.estimate = tuner::EstimateModel(bests, job.spec.layout);
+    job.estimated_from = std::move(seconds);
   }
 
   // Gives batches to the tasks the scheduler picks while fewer than parallel_tasks run and

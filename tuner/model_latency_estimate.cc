@@ -1,6 +1,8 @@
 #include "tuner/model_latency_estimate.h"
 
+#include <limits>
 #include <map>
+#include <set>
 
 namespace tunefarm::tuner {
 
@@ -38,16 +40,40 @@ std::optional<double> EstimatedModelSeconds(const std::vector<TaskBest>& tasks) 
   return total;
 }
 
+bool FollowsLayout(const LayoutChoice& layout, size_t tasks) {
+  return !layout.empty() && tasks <= static_cast<size_t>(std::numeric_limits<int>::max()) &&
+         ValidateLayoutChoice(layout, static_cast<int>(tasks)).ok();
+}
+
+std::vector<bool> OutsideTheLayout(const std::vector<TaskBest>& tasks, const LayoutChoice& layout) {
+  std::vector<bool> in_layout(tasks.size(), false);
+  std::set<int> decided;  // layers with a task of the layout
+  for (const LayoutUse& use : layout.uses) {
+    in_layout[use.task] = true;
+    if (tasks[use.task].layer >= 0) decided.insert(tasks[use.task].layer);
+  }
+  std::vector<bool> outside(tasks.size(), false);
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    outside[i] = !in_layout[i] && (tasks[i].weight == 0 || decided.contains(tasks[i].layer));
+  }
+  return outside;
+}
+
 ModelEstimate EstimateModel(const std::vector<TaskBest>& tasks, const LayoutChoice& layout) {
   ModelEstimate e;
   e.runs.assign(tasks.size(), 0);
+  const bool follows = FollowsLayout(layout, tasks.size());
   std::vector<bool> in_layout(tasks.size(), false);
-  for (const LayoutUse& use : layout.uses) in_layout[use.task] = true;
+  std::vector<bool> outside(tasks.size(), false);
+  if (follows) {
+    for (const LayoutUse& use : layout.uses) in_layout[use.task] = true;
+    outside = OutsideTheLayout(tasks, layout);
+  }
   // The other tasks by layer, as EstimatedModelSeconds counts them.
   std::vector<TaskBest> by_layer;
   std::vector<size_t> index;
   for (size_t i = 0; i < tasks.size(); ++i) {
-    if (in_layout[i]) continue;
+    if (in_layout[i] || outside[i]) continue;
     by_layer.push_back(tasks[i]);
     index.push_back(i);
   }
@@ -56,7 +82,7 @@ ModelEstimate EstimateModel(const std::vector<TaskBest>& tasks, const LayoutChoi
     if (chosen[k]) e.runs[index[k]] = by_layer[k].weight;
   }
   std::optional<double> seconds = by_layer.empty() ? 0.0 : EstimatedModelSeconds(by_layer);
-  if (!layout.empty()) {
+  if (follows) {
     std::vector<double> bests;
     for (const TaskBest& t : tasks) bests.push_back(t.best_seconds);
     std::vector<int> sites;

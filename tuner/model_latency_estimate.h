@@ -34,9 +34,19 @@ struct ModelEstimate {
   std::optional<double> seconds;
 };
 
-// As above, the tasks `layout` names (a valid or an empty choice: ValidateLayoutChoice) costed by
-// the blocks ChooseBlocks picks from their best times, the others by layer. The one estimate of
-// the scheduler, the CLI's table and the tracker's model jobs.
+// Whether the estimate and the scheduler follow `layout` for `tasks` tasks: a valid choice
+// (ValidateLayoutChoice) with vars. Any other is no choice, and every task counts by its layer: a
+// stored spec or a tracker's reply is not trusted to fit its tasks.
+bool FollowsLayout(const LayoutChoice& layout, size_t tasks);
+
+// Per task, whether the build never runs it under `layout` (one FollowsLayout accepts): no use
+// names it, and either a use names another task of its layer (the layout decides that conv's
+// block pair) or its weight is 0 (a transform between blocks that no add of the graph meets).
+std::vector<bool> OutsideTheLayout(const std::vector<TaskBest>& tasks, const LayoutChoice& layout);
+
+// As above, the tasks `layout` names costed by the blocks ChooseBlocks picks from their best
+// times, those outside it not at all, the others by layer. The one estimate of the scheduler, the
+// CLI's table and the tracker's model jobs.
 ModelEstimate EstimateModel(const std::vector<TaskBest>& tasks, const LayoutChoice& layout);
 
 }  // namespace tunefarm::tuner

@@ -19,10 +19,13 @@ TaskScheduler::TaskScheduler(std::vector<ScheduledTask> tasks, TaskSchedulerOpti
   options_.window = std::max(1, options_.window);
   options_.epsilon = std::clamp(options_.epsilon, 0.0, 1.0);
   options_.alpha = std::clamp(options_.alpha, 0.0, 1.0);
-  if (!ValidateLayoutChoice(layout_, size()).ok()) layout_ = {};
+  if (!FollowsLayout(layout_, tasks_.size())) layout_ = {};
   if (layout_.empty()) return;
   in_layout_.assign(tasks_.size(), false);
   for (const LayoutUse& use : layout_.uses) in_layout_[use.task] = true;
+  std::vector<TaskBest> layers;
+  for (const ScheduledTask& t : tasks_) layers.push_back({t.layer, t.weight, 0});
+  outside_layout_ = OutsideTheLayout(layers, layout_);
   ChooseLayout();
 }
 
@@ -138,7 +141,10 @@ double TaskScheduler::Reach(int task, double gradient) const {
 
 double TaskScheduler::Score(int task) const {
   const double gradient = Gradient(task);
-  if (in_layout_.empty() || !in_layout_[task]) return tasks_[task].weight * gradient;
+  if (in_layout_.empty() || !in_layout_[task]) {
+    // A block pair the layout never puts at its conv cuts nothing, however fast it gets.
+    return !outside_layout_.empty() && outside_layout_[task] ? 0 : tasks_[task].weight * gradient;
+  }
   // Without a time yet (an infinite gradient), a few more batches may find one.
   if (!std::isfinite(gradient)) return gradient;
   if (layout_runs_[task] > 0 || gradient >= 0) return layout_runs_[task] * gradient;

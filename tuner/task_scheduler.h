@@ -102,7 +102,8 @@ class TaskScheduler {
 
   std::vector<TaskState> state_;
   LayoutChoice layout_;
-  std::vector<bool> in_layout_;  // named by one of layout_'s uses
+  std::vector<bool> in_layout_;       // named by one of layout_'s uses
+  std::vector<bool> outside_layout_;  // never run under layout_ (OutsideTheLayout)
   std::vector<int> layout_runs_;
   std::mt19937_64 rng_;
   int next_round_robin_ = 0;

@@ -73,5 +73,41 @@ TEST(ModelLatencyEstimateTest, AKernelTheChosenLayoutRunsWithoutATimeLeavesNoEst
   EXPECT_EQ(e.runs[8], 2);
 }
 
+TEST(ModelLatencyEstimateTest, TasksTheLayoutNeverRunsCountForNothing) {
+  // Task 9: c1 at another input block (its input's block is fixed, so no use names it), in c1's
+  // layer, and the fastest of it; task 10: a transform no add meets (weight 0), without a time.
+  std::vector<TaskBest> tasks =
+      ResidualBests({1e-3, 0.4e-3, 1e-3, 3e-3, 3e-3, 3e-3, 3e-3, 3e-3, 2e-3});
+  tasks.push_back({0, 1, 0.1e-3});
+  tasks.push_back({5, 0, 0});
+  EXPECT_EQ(OutsideTheLayout(tasks, testing::ResidualLayoutChoice()),
+            (std::vector<bool>{false, false, false, false, false, false, false, false, false, true,
+                               true}));
+  const ModelEstimate e = EstimateModel(tasks, testing::ResidualLayoutChoice());
+  EXPECT_EQ(e.runs, (std::vector<double>{1, 0, 1, 0, 0, 0, 0, 0, 2, 0, 0}));
+  ASSERT_TRUE(e.seconds.has_value()) << "the transform without a time is never run";
+  EXPECT_DOUBLE_EQ(*e.seconds, 6e-3) << "c1 counted once, in the layout's sixteens";
+}
+
+TEST(ModelLatencyEstimateTest, AChoiceThatDoesNotFitItsTasksIsNoChoice) {
+  const std::vector<TaskBest> tasks =
+      ResidualBests({1e-3, 0.4e-3, 1e-3, 3e-3, 3e-3, 3e-3, 3e-3, 3e-3, 2e-3});
+  const ModelEstimate by_layer = EstimateModel(tasks, {});
+  EXPECT_DOUBLE_EQ(*by_layer.seconds, 0.4e-3 + 1e-3 + 2 * 2e-3) << "the transforms weigh 0";
+  // A use names task 7 of 7 (a reply of fewer tasks than the layout was made for).
+  const std::vector<TaskBest> fewer(tasks.begin(), tasks.begin() + 7);
+  EXPECT_FALSE(FollowsLayout(testing::ResidualLayoutChoice(), fewer.size()));
+  EXPECT_EQ(EstimateModel(fewer, testing::ResidualLayoutChoice()).runs,
+            EstimateModel(fewer, {}).runs);
+  // Uses without vars: the scheduler has no choice to follow, nor has the estimate.
+  LayoutChoice no_vars = testing::ResidualLayoutChoice();
+  no_vars.vars.clear();
+  EXPECT_FALSE(FollowsLayout(no_vars, tasks.size()));
+  const ModelEstimate e = EstimateModel(tasks, no_vars);
+  EXPECT_EQ(e.runs, by_layer.runs);
+  EXPECT_EQ(e.seconds, by_layer.seconds);
+  EXPECT_TRUE(FollowsLayout(testing::ResidualLayoutChoice(), tasks.size()));
+}
+
 }  // namespace
 }  // namespace tunefarm::tuner

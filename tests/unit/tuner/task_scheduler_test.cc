@@ -255,6 +255,24 @@ TEST(TaskSchedulerTest, AKernelOutsideTheLayoutThatCouldEnterItSoonKeepsCompetin
   EXPECT_EQ(s.Score(3), 0) << "(16,8) needs a transform whatever its time";
 }
 
+TEST(TaskSchedulerTest, ABlockPairTheLayoutNeverRunsPromisesNothing) {
+  // Task 9: c1 at an input block no use names (its input's block is fixed), in c1's layer, the
+  // fastest of it and still falling: by its weight alone it would compete.
+  std::vector<ScheduledTask> tasks = ResidualTasks();
+  tasks.push_back({"c1 elsewhere", 1, 0});
+  TaskScheduler s(tasks, Greedy(), testing::ResidualLayoutChoice());
+  const std::vector<double> bests = {1e-3, 0.4e-3, 1e-3, 3e-3, 3e-3,
+                                     3e-3, 3e-3,   3e-3, 1e-3, 0.3e-3};
+  for (int i = 0; i < s.size(); ++i) {
+    s.Observe(i, 8, bests[i] * 1.5);
+    s.Observe(i, 8, bests[i]);
+  }
+  EXPECT_EQ(s.Score(9), 0);
+  EXPECT_EQ(s.LayoutRuns(9), 0);
+  EXPECT_LT(s.Score(0), 0);
+  EXPECT_DOUBLE_EQ(*s.EstimatedSeconds(), 1e-3 + 1e-3 + 1e-3) << "c1 once, in the sixteens";
+}
+
 TEST(TaskSchedulerTest, AnInvalidLayoutChoiceIsIgnored) {
   LayoutChoice c = testing::ResidualLayoutChoice();
   c.uses[0].task = 42;
