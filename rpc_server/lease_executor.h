@@ -45,6 +45,8 @@ struct LeaseOutcome {
   bool cannot_build = false;                 // see runtime::measure::BuiltCandidate
   bool cancelled = false;                    // cancelled while it ran: nobody wants the result
   std::optional<BuiltLibraryBytes> built;    // a build-only lease that built (outcome ok)
+  // Not run: the hash-only artifacts this worker lacks (the tracker resends the lease with them).
+  std::vector<std::string> missing_artifacts;
 };
 
 // The largest library a builder sends back: the tracker's own limit on the libraries it leases.

@@ -1,5 +1,6 @@
 #include "rpc_server/lease_request.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -10,10 +11,20 @@
 namespace tunefarm::rpc_server {
 namespace {
 
-// Stores an artifact that came with its bytes, or finds one sent on an earlier connection.
-absl::StatusOr<std::string> Resolve(const v1::Artifact& artifact, ArtifactCache& cache) {
+// Stores an artifact that came with its bytes, or finds one sent earlier. A hash-only artifact
+// the cache does not have is added to `missing` (the path is then empty).
+absl::StatusOr<std::string> Resolve(const v1::Artifact& artifact, ArtifactCache& cache,
+                                    std::vector<std::string>& missing) {
   if (!artifact.bytes().empty()) return cache.Put(artifact.sha256(), artifact.bytes());
-  return cache.Get(artifact.sha256());
+  absl::StatusOr<std::string> path = cache.Get(artifact.sha256());
+  if (absl::IsNotFound(path.status())) {
+    // A kernel checked against itself names one library twice: ask for it once.
+    if (std::find(missing.begin(), missing.end(), artifact.sha256()) == missing.end()) {
+      missing.push_back(artifact.sha256());
+    }
+    return std::string();
+  }
+  return path;
 }
 
 }  // namespace
@@ -51,14 +62,15 @@ absl::StatusOr<PreparedLease> PrepareLease(const v1::Lease& lease, ArtifactCache
     request.best_seconds = lease.best_seconds();
     return prepared;
   }
-  absl::StatusOr<std::string> library = Resolve(lease.library(), cache);
+  absl::StatusOr<std::string> library = Resolve(lease.library(), cache, prepared.missing);
   if (!library.ok()) return library.status();
   prepared.artifacts.insert(lease.library().sha256());
   request.library_path = *library;
   request.function_name = lease.function_name();
   request.options = *std::move(options);
   if (lease.has_reference_library() && !lease.reference_library().sha256().empty()) {
-    absl::StatusOr<std::string> reference = Resolve(lease.reference_library(), cache);
+    absl::StatusOr<std::string> reference =
+        Resolve(lease.reference_library(), cache, prepared.missing);
     if (!reference.ok()) return reference.status();
     prepared.artifacts.insert(lease.reference_library().sha256());
     request.reference_library_path = *reference;
@@ -66,6 +78,12 @@ absl::StatusOr<PreparedLease> PrepareLease(const v1::Lease& lease, ArtifactCache
     request.reference_key = lease.reference_key();
   } else {
     request.options.check_correctness = false;  // nothing to check against
+  }
+  if (!prepared.missing.empty()) {
+    PreparedLease unrunnable;
+    unrunnable.task.lease_id = lease.lease_id();
+    unrunnable.missing = std::move(prepared.missing);
+    return unrunnable;
   }
   for (const auto& [name, value] : lease.bindings()) request.bindings[name] = value;
   request.best_seconds = lease.best_seconds();

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "proto/tunefarm/v1/worker.pb.h"
 #include "rpc_server/artifact_cache.h"
 #include "rpc_server/backoff.h"
@@ -195,6 +196,9 @@ void Worker::Impl::OnOutcome(LeaseOutcome outcome) {
       result.set_build_seconds(outcome.build_seconds);
       result.set_cannot_build(outcome.cannot_build);
       if (outcome.built) FillBuilt(*outcome.built, result);
+      for (std::string& sha256 : outcome.missing_artifacts) {
+        result.add_missing_artifacts(std::move(sha256));
+      }
       pending.push_back(std::move(result));
       WorkerLog(LogLevel::kDebug,
                 absl::StrCat("lease ", outcome.lease_id, ": ", std::string(kind)));
@@ -223,6 +227,21 @@ void Worker::Impl::OnLease(const v1::Lease& lease) {
     WorkerLog(LogLevel::kWarn,
               absl::StrCat("lease ", lease.lease_id(), ": ", prepared.status().message()));
     OnOutcome(std::move(failed));
+    return;
+  }
+  if (!prepared->missing.empty()) {
+    // A tracker that knows missing_artifacts sends the lease again with the bytes; an older one
+    // records this runtime error.
+    LeaseOutcome missing;
+    missing.lease_id = lease.lease_id();
+    missing.outcome.kind = runtime::measure::ErrorKind::kRuntimeError;
+    missing.outcome.message =
+        absl::StrCat(prepared->missing.size() == 1 ? "artifact " : "artifacts ",
+                     absl::StrJoin(prepared->missing, ", "), " missing on worker");
+    missing.missing_artifacts = std::move(prepared->missing);
+    WorkerLog(LogLevel::kInfo, absl::StrCat("lease ", lease.lease_id(), ": ",
+                                            missing.outcome.message, "; asking for the bytes"));
+    OnOutcome(std::move(missing));
     return;
   }
   cache->EvictToFit(prepared->artifacts);

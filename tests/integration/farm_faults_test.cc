@@ -1,7 +1,10 @@
-// Faults in a real farm on 127.0.0.1: a worker or the tracker killed with SIGKILL mid-job, and
-// candidates that crash or hang. Jobs complete, and no record is lost or stored twice.
+// Faults in a real farm on 127.0.0.1: a worker or the tracker killed with SIGKILL mid-job,
+// candidates that crash or hang, and a worker whose cached libraries are gone. Jobs complete,
+// and no record is lost or stored twice.
 #include <csignal>
+#include <filesystem>
 #include <functional>
+#include <gmock/gmock.h>
 #include <map>
 #include <set>
 
@@ -195,6 +198,38 @@ TEST(FarmFaultsTest, TrackerKilledMidJobResumesOnTheSameDatabase) {
   for (const tuner::Record& r : before) {
     EXPECT_TRUE(configs_after.contains(r.config_json)) << "lost: " << r.config_json;
   }
+}
+
+TEST(FarmFaultsTest, AWorkerThatLostItsCachedLibrariesGetsTheirBytesAgain) {
+  Farm farm("lost_artifacts");
+  farm.StartTracker();
+  ChildProcess worker = farm.StartWorker("cpu-lost", /*builds=*/false);  // libraries travel
+  ASSERT_TRUE(farm.WaitForWorkers("cpu-lost", 1));
+  auto client = farm.Client();
+  absl::StatusOr<tracker::JobStatus> first = client->SubmitJob(SmallJob("cpu-lost", 4));
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_EQ(farm.WaitForJob(first->id).state, tracker::JobState::kSucceeded);
+
+  // The worker's cache loses everything (evicted, or removed by hand); the tracker, which sends
+  // bytes once per connection, names the shared reference library by hash only from now on.
+  const std::string cache = farm.dir() + "/worker1/artifacts";
+  ASSERT_TRUE(std::filesystem::is_directory(cache));
+  for (const auto& entry : std::filesystem::directory_iterator(cache)) {
+    std::filesystem::remove_all(entry.path());
+  }
+  absl::StatusOr<tracker::JobStatus> second = client->SubmitJob(SmallJob("cpu-lost", 4));
+  ASSERT_TRUE(second.ok()) << second.status();
+  tracker::JobStatus done = farm.WaitForJob(second->id);
+  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
+  std::vector<tuner::Record> records = farm.JobRecords(second->id);
+  EXPECT_EQ(records.size(), 4u);
+  EXPECT_TRUE(NoDuplicateConfigs(records));
+  for (const tuner::Record& r : records) {
+    EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
+  }
+  EXPECT_THAT(worker.Log(), ::testing::HasSubstr("missing on worker; asking for the bytes"))
+      << "the lease named no library this worker had lost: nothing was tested";
+  EXPECT_TRUE(worker.Running());
 }
 
 TEST(FarmFaultsTest, CrashingAndHangingCandidatesAreRecordedAndTheWorkerLivesOn) {

@@ -2,12 +2,14 @@
 
 #include <chrono>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <utility>
 
+#include "absl/strings/str_join.h"
 #include "proto/mapping/build_spec_proto.h"
 #include "proto/mapping/measure_options_proto.h"
 #include "spdlog/spdlog.h"
@@ -48,30 +50,16 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
     {
       std::lock_guard lock(mu_);
       if (finish_requested_) return;
-      v1::Lease* lease = msg.mutable_lease();
-      lease->set_lease_id(a.lease_id);
-      lease->set_deadline_ms(a.deadline_ms);
-      const MeasureWork& w = *a.work;
-      lease->set_job_id(w.job_id);
-      if (w.build) {
-        *lease->mutable_build() = proto_mapping::BuildSpecToProto(*w.build);
-        lease->set_build_only(w.build_only);
-      } else {
-        FillArtifactLocked(w.library, lease->mutable_library());
-      }
-      lease->set_function_name(w.function_name);
-      if (w.reference) {
-        FillArtifactLocked(*w.reference, lease->mutable_reference_library());
-        lease->set_reference_function(w.reference_function);
-        lease->set_reference_key(w.reference_key);
-      }
-      for (const auto& [name, value] : w.bindings) (*lease->mutable_bindings())[name] = value;
-      *lease->mutable_options() = proto_mapping::MeasureOptionsToProto(w.options);
-      lease->set_best_seconds(w.best_seconds);
+      in_flight_.insert_or_assign(a.lease_id, SentLease{a});
+      FillLeaseLocked(a, msg.mutable_lease());
     }
     Enqueue(std::move(msg));
   }
   void SendCancel(int64_t lease_id) override {
+    {
+      std::lock_guard lock(mu_);
+      in_flight_.erase(lease_id);  // a result that still says "missing" is not answered
+    }
     v1::TrackerMessage msg;
     msg.mutable_cancel()->set_lease_id(lease_id);
     Enqueue(std::move(msg));
@@ -135,6 +123,60 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
   }
 
  private:
+  // The lease a worker holds until it answers: sent once more, with its artifacts' bytes, when
+  // the worker lost one of them.
+  struct SentLease {
+    Assignment assignment;
+    bool resent = false;
+  };
+
+  void FillLeaseLocked(const Assignment& a, v1::Lease* lease) {
+    lease->set_lease_id(a.lease_id);
+    lease->set_deadline_ms(a.deadline_ms);
+    const MeasureWork& w = *a.work;
+    lease->set_job_id(w.job_id);
+    if (w.build) {
+      *lease->mutable_build() = proto_mapping::BuildSpecToProto(*w.build);
+      lease->set_build_only(w.build_only);
+    } else {
+      FillArtifactLocked(w.library, lease->mutable_library());
+    }
+    lease->set_function_name(w.function_name);
+    if (w.reference) {
+      FillArtifactLocked(*w.reference, lease->mutable_reference_library());
+      lease->set_reference_function(w.reference_function);
+      lease->set_reference_key(w.reference_key);
+    }
+    for (const auto& [name, value] : w.bindings) (*lease->mutable_bindings())[name] = value;
+    *lease->mutable_options() = proto_mapping::MeasureOptionsToProto(w.options);
+    lease->set_best_seconds(w.best_seconds);
+  }
+
+  // A worker's cache may evict what this connection sent it. When its result names missing
+  // artifacts, the lease goes to it once more with every artifact's bytes, and the result is not
+  // passed on (it is not the candidate's). True when the lease was sent again.
+  bool ResendWithBytes(const v1::LeaseResult& result) {
+    v1::TrackerMessage msg;
+    {
+      std::lock_guard lock(mu_);
+      auto it = in_flight_.find(result.lease_id());
+      if (it == in_flight_.end()) return false;
+      const MeasureWork& w = *it->second.assignment.work;
+      if (result.missing_artifacts().empty() || it->second.resent || w.build || finish_requested_) {
+        in_flight_.erase(it);  // a second "missing" after the bytes is recorded as it came
+        return false;
+      }
+      it->second.resent = true;
+      sent_hashes_.erase(w.library.sha256);
+      if (w.reference) sent_hashes_.erase(w.reference->sha256);
+      FillLeaseLocked(it->second.assignment, msg.mutable_lease());
+    }
+    spdlog::info("worker {} no longer has {} of lease {}: sent again with the bytes", worker_id_,
+                 absl::StrJoin(result.missing_artifacts(), ", "), result.lease_id());
+    Enqueue(std::move(msg));
+    return true;
+  }
+
   void FillArtifactLocked(const Artifact& artifact, v1::Artifact* out) {
     out->set_sha256(artifact.sha256);
     out->set_name(artifact.name);
@@ -236,6 +278,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
         break;
       case v1::WorkerMessage::kResult: {
         const v1::LeaseResult& result = incoming_.result();
+        if (ResendWithBytes(result)) break;
         WorkOutcome outcome = WorkOutcomeFromResult(result, worker_id_);
         service_.links().Send(
             dispatcher.Complete(worker_id_, result.lease_id(), std::move(outcome), now));
@@ -294,6 +337,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
   bool closed_by_tracker_ = false;
   bool ended_ = false;
   std::set<std::string> sent_hashes_;
+  std::map<int64_t, SentLease> in_flight_;  // by lease id, until the worker answers
 };
 
 }  // namespace

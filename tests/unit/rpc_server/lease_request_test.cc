@@ -70,6 +70,35 @@ TEST_F(LeaseRequestTest, NonFiniteOrHugeNumbersFailTheLeaseBeforeAnythingIsStore
   EXPECT_EQ(cache_->size(), 0u);
 }
 
+TEST_F(LeaseRequestTest, HashOnlyArtifactsTheCacheLacksAreListedNotFailed) {
+  // Stored with its bytes by an earlier lease; the reference never came.
+  ASSERT_TRUE(PrepareLease(Lease(), *cache_, /*can_build=*/false).ok());
+  v1::Lease lease = Lease();
+  lease.mutable_library()->clear_bytes();
+  const std::string reference = runtime::measure::Sha256Hex("a reference never sent");
+  lease.mutable_reference_library()->set_sha256(reference);
+  lease.set_reference_function("ref");
+  absl::StatusOr<PreparedLease> p = PrepareLease(lease, *cache_, /*can_build=*/false);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->missing, std::vector<std::string>{reference});
+  EXPECT_EQ(p->task.lease_id, 7);
+  EXPECT_TRUE(p->task.request.library_path.empty()) << "nothing to run";
+
+  // Both gone (evicted behind the worker's back): both listed, library first.
+  std::filesystem::remove_all(dir_);
+  std::filesystem::create_directories(dir_);
+  p = PrepareLease(lease, *cache_, /*can_build=*/false);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->missing, (std::vector<std::string>{lease.library().sha256(), reference}));
+
+  // With the bytes again, it runs.
+  lease = Lease();
+  p = PrepareLease(lease, *cache_, /*can_build=*/false);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE(p->missing.empty());
+  EXPECT_FALSE(p->task.request.library_path.empty());
+}
+
 v1::Lease LeaseToBuild() {
   v1::Lease lease;
   lease.set_lease_id(8);

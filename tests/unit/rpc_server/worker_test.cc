@@ -65,9 +65,12 @@ TEST_F(WorkerTest, RegistersAndMeasuresLeases) {
   // A hash this worker never received.
   const std::string unknown = runtime::measure::Sha256Hex("not a library");
   ASSERT_TRUE(tracker.Send(MakeLease(3, "", unknown, "add_one", /*hash_only=*/true)));
-  v1::MeasureOutcome missing = OutcomeOf(tracker.WaitForResult(3));
-  EXPECT_EQ(missing.error_kind(), "runtime_error");
+  std::optional<v1::WorkerMessage> missing_result = tracker.WaitForResult(3);
+  v1::MeasureOutcome missing = OutcomeOf(missing_result);
+  EXPECT_EQ(missing.error_kind(), "runtime_error");  // what a tracker before the field records
   EXPECT_EQ(missing.error_message(), "artifact " + unknown + " missing on worker");
+  ASSERT_TRUE(missing_result.has_value());
+  EXPECT_THAT(missing_result->result().missing_artifacts(), ::testing::ElementsAre(unknown));
 
   // Bytes that do not match their hash are refused, not measured.
   ASSERT_TRUE(tracker.Send(MakeLease(4, "tampered", sha_, "add_one")));

@@ -268,6 +268,87 @@ TEST_F(WorkerServiceTest, CancelledJobWithdrawsTheLease) {
   EXPECT_TRUE(outcomes[0].cancelled);
 }
 
+// The worker's answer when its cache no longer has what the lease named by hash.
+bool AnswerMissing(StreamWorker& worker, int64_t lease_id, const std::string& sha256) {
+  v1::WorkerMessage msg;
+  v1::LeaseResult* r = msg.mutable_result();
+  r->set_lease_id(lease_id);
+  r->mutable_outcome()->set_error_kind("runtime_error");
+  r->mutable_outcome()->set_error_message("artifact " + sha256 + " missing on worker");
+  r->add_missing_artifacts(sha256);
+  return worker.Send(msg);
+}
+
+TEST_F(WorkerServiceTest, AWorkerThatLostAnArtifactGetsTheLeaseAgainWithEveryArtifactsBytes) {
+  StreamWorker worker(channel_, kToken);
+  ASSERT_TRUE(worker.Register("pi").has_value());
+  Submit(Work("job-1", "lib-a", "shared reference"));
+  std::optional<v1::Lease> first = worker.NextLease();
+  ASSERT_TRUE(first.has_value());
+  ASSERT_TRUE(worker.Answer(first->lease_id(), "ok", {0.001}));
+  ASSERT_EQ(WaitOutcomes(1).size(), 1u);
+
+  Submit(Work("job-1", "lib-b", "shared reference"));
+  std::optional<v1::Lease> second = worker.NextLease();
+  ASSERT_TRUE(second.has_value());
+  ASSERT_TRUE(second->reference_library().bytes().empty());
+  const std::string reference = Sha256Hex("shared reference");
+  ASSERT_TRUE(AnswerMissing(worker, second->lease_id(), reference));
+  std::optional<v1::Lease> again = worker.NextLease();
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->lease_id(), second->lease_id());
+  EXPECT_EQ(again->reference_library().bytes(), "shared reference");
+  EXPECT_EQ(again->library().bytes(), "lib-b");
+  EXPECT_EQ(again->function_name(), "kernel");
+  EXPECT_EQ(again->deadline_ms(), second->deadline_ms());
+  ASSERT_TRUE(worker.Answer(again->lease_id(), "ok", {0.002}));
+  std::vector<WorkOutcome> outcomes = WaitOutcomes(2);
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_EQ(outcomes[1].error_kind, tuner::ErrorKind::kOk) << outcomes[1].error_message;
+  EXPECT_EQ(outcomes[1].repeat_seconds, std::vector<double>{0.002});
+
+  // Once only: a worker that still lacks it after the bytes came has its answer recorded.
+  Submit(Work("job-1", "lib-c", "shared reference"));
+  std::optional<v1::Lease> third = worker.NextLease();
+  ASSERT_TRUE(third.has_value());
+  EXPECT_TRUE(third->reference_library().bytes().empty()) << "resent bytes count as sent";
+  ASSERT_TRUE(AnswerMissing(worker, third->lease_id(), reference));
+  std::optional<v1::Lease> retry = worker.NextLease();
+  ASSERT_TRUE(retry.has_value());
+  EXPECT_EQ(retry->lease_id(), third->lease_id());
+  ASSERT_TRUE(AnswerMissing(worker, retry->lease_id(), reference));
+  outcomes = WaitOutcomes(3);
+  ASSERT_EQ(outcomes.size(), 3u);
+  EXPECT_EQ(outcomes[2].error_kind, tuner::ErrorKind::kRuntimeError);
+  EXPECT_EQ(outcomes[2].error_message, "artifact " + reference + " missing on worker");
+}
+
+TEST_F(WorkerServiceTest, AWithdrawnLeaseIsNotSentAgainForAMissingArtifact) {
+  StreamWorker worker(channel_, kToken);
+  ASSERT_TRUE(worker.Register("pi").has_value());
+  Submit(Work("job-c", "lib"));
+  std::optional<v1::Lease> lease = worker.NextLease();
+  ASSERT_TRUE(lease.has_value());
+  links_.Withdraw(dispatcher_->CancelJob("job-c"));
+  std::optional<v1::TrackerMessage> cancel = worker.Read();
+  ASSERT_TRUE(cancel.has_value() && cancel->has_cancel());
+  // The worker's answer crossed the cancel.
+  ASSERT_TRUE(AnswerMissing(worker, lease->lease_id(), lease->library().sha256()));
+  Submit(Work("job-d", "lib-d"));
+  std::optional<v1::Lease> next = worker.NextLease();
+  ASSERT_TRUE(next.has_value());
+  EXPECT_EQ(next->job_id(), "job-d");
+  ASSERT_TRUE(worker.Answer(next->lease_id(), "ok", {0.001}));
+  ASSERT_EQ(WaitOutcomes(2).size(), 2u);
+  // The stream handles messages in order: a resend would have been queued before this lease.
+  Submit(Work("job-e", "lib-e"));
+  std::optional<v1::Lease> last = worker.NextLease();
+  ASSERT_TRUE(last.has_value());
+  EXPECT_EQ(last->job_id(), "job-e");
+  std::vector<WorkOutcome> outcomes = WaitOutcomes(2);
+  EXPECT_TRUE(outcomes[0].cancelled);
+}
+
 // Answers the next session call with an array id (run on the worker's side).
 bool AnswerAlloc(StreamWorker& worker, const std::string& array_id) {
   std::optional<v1::TrackerMessage> msg = worker.Read();
