@@ -185,8 +185,10 @@ void Worker::Impl::OnOutcome(LeaseOutcome outcome) {
                 absl::StrCat("lease ", outcome.lease_id, " was cancelled: result dropped"));
     } else {
       const std::string_view kind = runtime::measure::ErrorKindName(outcome.outcome.kind);
-      ++stats.leases_done;
-      if (outcome.outcome.kind != runtime::measure::ErrorKind::kOk) ++stats.leases_failed;
+      if (outcome.missing_artifacts.empty()) {  // else the lease comes back with the bytes
+        ++stats.leases_done;
+        if (outcome.outcome.kind != runtime::measure::ErrorKind::kOk) ++stats.leases_failed;
+      }
       v1::LeaseResult result;
       result.set_lease_id(outcome.lease_id);
       v1::MeasureOutcome* out = result.mutable_outcome();

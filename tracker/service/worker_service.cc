@@ -46,23 +46,33 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
 
   // --- WorkerLink ---
   void SendLease(const Assignment& a) override {
-    v1::TrackerMessage msg;
+    const int64_t now = service_.options().clock->NowMs();
+    bool start;
     {
       std::lock_guard lock(mu_);
       if (finish_requested_) return;
+      // The dispatcher re-queues an expired lease without telling this stream: forget it.
+      std::erase_if(in_flight_,
+                    [&](const auto& entry) { return entry.second.assignment.deadline_ms <= now; });
       in_flight_.insert_or_assign(a.lease_id, SentLease{a});
+      v1::TrackerMessage msg;
       FillLeaseLocked(a, msg.mutable_lease());
+      // Queued under the lock that filled it, so leases reach the worker in the order in which
+      // sent_hashes_ saw them (the bytes before the hash alone).
+      start = EnqueueLocked(std::move(msg));
     }
-    Enqueue(std::move(msg));
+    if (start) StartWrite(&current_);
   }
   void SendCancel(int64_t lease_id) override {
+    bool start;
     {
       std::lock_guard lock(mu_);
       in_flight_.erase(lease_id);  // a result that still says "missing" is not answered
+      v1::TrackerMessage msg;
+      msg.mutable_cancel()->set_lease_id(lease_id);
+      start = EnqueueLocked(std::move(msg));
     }
-    v1::TrackerMessage msg;
-    msg.mutable_cancel()->set_lease_id(lease_id);
-    Enqueue(std::move(msg));
+    if (start) StartWrite(&current_);
   }
   void SendSessionCall(v1::SessionCall call) override {
     v1::TrackerMessage msg;
@@ -154,26 +164,37 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
 
   // A worker's cache may evict what this connection sent it. When its result names missing
   // artifacts, the lease goes to it once more with every artifact's bytes, and the result is not
-  // passed on (it is not the candidate's). True when the lease was sent again.
-  bool ResendWithBytes(const v1::LeaseResult& result) {
-    v1::TrackerMessage msg;
+  // passed on (it is not the candidate's). True when the result is not to be passed on.
+  bool ResendWithBytes(const v1::LeaseResult& result, int64_t now) {
+    bool start;
     {
       std::lock_guard lock(mu_);
       auto it = in_flight_.find(result.lease_id());
       if (it == in_flight_.end()) return false;
-      const MeasureWork& w = *it->second.assignment.work;
-      if (result.missing_artifacts().empty() || it->second.resent || w.build || finish_requested_) {
-        in_flight_.erase(it);  // a second "missing" after the bytes is recorded as it came
+      const Assignment& a = it->second.assignment;
+      const MeasureWork& w = *a.work;
+      // A second "missing" after the bytes came is recorded as it came; an expired lease is
+      // the dispatcher's again (it ignores this result).
+      if (result.missing_artifacts().empty() || it->second.resent || w.build || finish_requested_ ||
+          a.deadline_ms <= now) {
+        in_flight_.erase(it);
         return false;
+      }
+      if (draining_) {
+        // It would ignore the lease; the dispatcher re-queues it when the worker leaves.
+        in_flight_.erase(it);
+        return true;
       }
       it->second.resent = true;
       sent_hashes_.erase(w.library.sha256);
       if (w.reference) sent_hashes_.erase(w.reference->sha256);
-      FillLeaseLocked(it->second.assignment, msg.mutable_lease());
+      v1::TrackerMessage msg;
+      FillLeaseLocked(a, msg.mutable_lease());
+      start = EnqueueLocked(std::move(msg));
     }
     spdlog::info("worker {} no longer has {} of lease {}: sent again with the bytes", worker_id_,
                  absl::StrJoin(result.missing_artifacts(), ", "), result.lease_id());
-    Enqueue(std::move(msg));
+    if (start) StartWrite(&current_);
     return true;
   }
 
@@ -187,17 +208,25 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
   }
 
   void Enqueue(v1::TrackerMessage msg) {
+    bool start;
     {
       std::lock_guard lock(mu_);
-      if (finish_requested_) return;
-      if (writing_ || holding_) {
-        queue_.push_back(std::move(msg));
-        return;
-      }
-      writing_ = true;
-      current_ = std::move(msg);
+      start = EnqueueLocked(std::move(msg));
     }
-    StartWrite(&current_);
+    if (start) StartWrite(&current_);
+  }
+
+  // Queues `msg`, or makes it the write to start: true when the caller, once it released mu_,
+  // must StartWrite(&current_).
+  bool EnqueueLocked(v1::TrackerMessage msg) {
+    if (finish_requested_) return false;
+    if (writing_ || holding_) {
+      queue_.push_back(std::move(msg));
+      return false;
+    }
+    writing_ = true;
+    current_ = std::move(msg);
+    return true;
   }
 
   // Starts writing what was queued while holding (Registered, then any early lease).
@@ -278,7 +307,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
         break;
       case v1::WorkerMessage::kResult: {
         const v1::LeaseResult& result = incoming_.result();
-        if (ResendWithBytes(result)) break;
+        if (ResendWithBytes(result, now)) break;
         WorkOutcome outcome = WorkOutcomeFromResult(result, worker_id_);
         service_.links().Send(
             dispatcher.Complete(worker_id_, result.lease_id(), std::move(outcome), now));
@@ -286,6 +315,10 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       }
       case v1::WorkerMessage::kDraining:
         spdlog::info("worker {} is draining: {}", worker_id_, incoming_.draining().reason());
+        {
+          std::lock_guard lock(mu_);
+          draining_ = true;
+        }
         dispatcher.SetDraining(worker_id_);
         break;
       case v1::WorkerMessage::kSessionReply:
@@ -336,6 +369,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
   grpc::Status finish_status_;
   bool closed_by_tracker_ = false;
   bool ended_ = false;
+  bool draining_ = false;  // the worker said it leaves: it ignores new leases
   std::set<std::string> sent_hashes_;
   std::map<int64_t, SentLease> in_flight_;  // by lease id, until the worker answers
 };

@@ -349,6 +349,38 @@ TEST_F(WorkerServiceTest, AWithdrawnLeaseIsNotSentAgainForAMissingArtifact) {
   EXPECT_TRUE(outcomes[0].cancelled);
 }
 
+TEST_F(WorkerServiceTest, ADrainingWorkersMissingAnswerLeavesTheLeaseToAnotherWorker) {
+  auto leaving = std::make_unique<StreamWorker>(channel_, kToken);
+  ASSERT_TRUE(leaving->Register("pi", "leaving").has_value());
+  Submit(Work("job-1", "lib-a", "shared reference"));
+  std::optional<v1::Lease> first = leaving->NextLease();
+  ASSERT_TRUE(first.has_value());
+  ASSERT_TRUE(leaving->Answer(first->lease_id(), "ok", {0.001}));
+  ASSERT_EQ(WaitOutcomes(1).size(), 1u);
+  Submit(Work("job-1", "lib-b", "shared reference"));
+  std::optional<v1::Lease> second = leaving->NextLease();
+  ASSERT_TRUE(second.has_value());
+  v1::WorkerMessage draining;
+  draining.mutable_draining()->set_reason("SIGTERM");
+  ASSERT_TRUE(leaving->Send(draining));
+  // A draining worker ignores new leases: neither sent again nor recorded as the candidate's.
+  ASSERT_TRUE(AnswerMissing(*leaving, second->lease_id(), Sha256Hex("shared reference")));
+  StreamWorker staying(channel_, kToken);
+  std::optional<std::string> staying_id = staying.Register("pi", "staying");
+  ASSERT_TRUE(staying_id.has_value());
+  EXPECT_TRUE(leaving->Finish().ok());
+  leaving.reset();
+  std::optional<v1::Lease> requeued = staying.NextLease();
+  ASSERT_TRUE(requeued.has_value());
+  EXPECT_EQ(requeued->library().bytes(), "lib-b");
+  EXPECT_EQ(requeued->reference_library().bytes(), "shared reference");
+  ASSERT_TRUE(staying.Answer(requeued->lease_id(), "ok", {0.003}));
+  std::vector<WorkOutcome> outcomes = WaitOutcomes(2);
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_EQ(outcomes[1].error_kind, tuner::ErrorKind::kOk) << outcomes[1].error_message;
+  EXPECT_EQ(outcomes[1].worker_id, *staying_id);
+}
+
 // Answers the next session call with an array id (run on the worker's side).
 bool AnswerAlloc(StreamWorker& worker, const std::string& array_id) {
   std::optional<v1::TrackerMessage> msg = worker.Read();
