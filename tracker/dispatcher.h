@@ -37,6 +37,9 @@ struct DispatcherOptions {
   // is quarantined (worker_lost, "suspected of killing workers") instead of being retried. A
   // worker that reconnects under a new id (previous_worker_id) counts as the same worker.
   int quarantine_after_workers = 2;
+  // The first lease id. A tracker starts from its clock (ms x 1000): a result that a worker
+  // still holds from before a tracker restart then names no lease of the new tracker.
+  int64_t first_lease_id = 1;
 };
 
 // What a worker registered as; the dispatcher keeps it for ListWorkers and metrics.

@@ -84,7 +84,8 @@ using PendingDone = std::vector<std::pair<Dispatcher::DoneCallback, WorkOutcome>
 
 class DispatcherState {
  public:
-  explicit DispatcherState(const DispatcherOptions& options) : options_(options) {}
+  explicit DispatcherState(const DispatcherOptions& options)
+      : options_(options), next_lease_(options.first_lease_id) {}
 
   // Every method expects the dispatcher's lock held.
   absl::Status AddWorker(const WorkerDescription& worker, int64_t now_ms);
@@ -163,7 +164,7 @@ class DispatcherState {
   std::set<std::pair<int64_t, std::string>> heartbeats_;
   std::unordered_map<std::string, Job> jobs_;
   int64_t next_item_ = 1;
-  int64_t next_lease_ = 1;
+  int64_t next_lease_;
   uint64_t next_idle_seq_ = 1;
   uint64_t next_order_ = 1;
 };

@@ -170,7 +170,9 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
   auto impl = std::make_unique<Impl>();
   impl->options = options;
   impl->db_lock = std::move(*db_lock);
-  impl->dispatcher = std::make_unique<Dispatcher>(options.dispatcher);
+  DispatcherOptions dispatcher_options = options.dispatcher;
+  dispatcher_options.first_lease_id = options.clock->NowMs() * 1000;
+  impl->dispatcher = std::make_unique<Dispatcher>(dispatcher_options);
   impl->dispatcher->SetMetrics(&impl->metrics);
   impl->job_table = *std::move(job_table);
   JobManagerOptions jobs_options = options.jobs;

@@ -33,7 +33,7 @@ std::string TempDb(const std::string& name) {
 class TrackerServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    TrackerServerOptions options;
+    TrackerServerOptions& options = options_;
     options.listen = "127.0.0.1:0";
     options.db_path = TempDb(
         std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".db");
@@ -63,6 +63,17 @@ class TrackerServerTest : public ::testing::Test {
     return {response.jobs().begin(), response.jobs().end()};
   }
 
+  // Stops the tracker and starts another on the same database (a new port).
+  void Restart() {
+    server_.reset();
+    auto server = TrackerServer::Start(options_);
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = std::move(*server);
+    channel_ = LoopbackChannel(server_->address());
+    client_ = v1::TrackerService::NewStub(channel_);
+  }
+
+  TrackerServerOptions options_;
   std::unique_ptr<TrackerServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::TrackerService::Stub> client_;
@@ -184,6 +195,35 @@ TEST_F(TrackerServerTest, JobWithoutWorkersWaitsAndCanBeCancelled) {
   ASSERT_TRUE(client_->ListJobs(&context, v1::ListJobsRequest(), &unfinished).ok());
   EXPECT_EQ(unfinished.jobs_size(), 0);
   EXPECT_EQ(AllJobs().size(), 1u);
+}
+
+TEST_F(TrackerServerTest, ALeaseOfARestartedTrackerNeverHasTheIdOfAnEarlierOnesLease) {
+  v1::SubmitJobRequest request;
+  request.set_workload("matmul:16,16,16");
+  request.set_device_key("fake-pi");
+  request.set_trials(2);
+  request.set_batch_size(1);
+  request.set_tuner("random");
+  v1::Job job;
+  ASSERT_TRUE(Submit(request, &job).ok());
+  int64_t before_restart = 0;
+  {
+    StreamWorker worker(channel_, kToken);
+    ASSERT_TRUE(worker.Register("fake-pi").has_value());
+    std::optional<v1::Lease> lease = worker.NextLease();
+    ASSERT_TRUE(lease.has_value());
+    before_restart = lease->lease_id();
+    worker.Drop();  // the tracker dies before the result reaches it
+  }
+  Restart();
+  // The worker reconnects and still holds that result; the job resumes with a new lease, which
+  // that result must not complete (it is another candidate's, or another job's).
+  StreamWorker worker(channel_, kToken);
+  ASSERT_TRUE(worker.Register("fake-pi").has_value());
+  std::optional<v1::Lease> lease = worker.NextLease();
+  ASSERT_TRUE(lease.has_value());
+  EXPECT_NE(lease->lease_id(), before_restart);
+  EXPECT_GT(lease->lease_id(), before_restart);
 }
 
 // A worker thread answering every lease ok with a time that depends on the library, until the
