@@ -252,7 +252,18 @@ TEST_F(WorkerServiceTest, DroppedStreamRequeuesTheLeaseToAnotherWorker) {
   EXPECT_EQ(WaitOutcomes(1).size(), 1u);
 }
 
-TEST_F(WorkerServiceTest, CancelledJobWithdrawsTheLease) {
+// The worker's answer when its cache no longer has what the lease named by hash.
+bool AnswerMissing(StreamWorker& worker, int64_t lease_id, const std::string& sha256) {
+  v1::WorkerMessage msg;
+  v1::LeaseResult* r = msg.mutable_result();
+  r->set_lease_id(lease_id);
+  r->mutable_outcome()->set_error_kind("runtime_error");
+  r->mutable_outcome()->set_error_message("artifact " + sha256 + " missing on worker");
+  r->add_missing_artifacts(sha256);
+  return worker.Send(msg);
+}
+
+TEST_F(WorkerServiceTest, CancelledJobWithdrawsTheLeaseAndDoesNotSendItAgain) {
   StreamWorker worker(channel_, kToken);
   ASSERT_TRUE(worker.Register("pi").has_value());
   Submit(Work("job-c", "lib"));
@@ -266,17 +277,20 @@ TEST_F(WorkerServiceTest, CancelledJobWithdrawsTheLease) {
   std::vector<WorkOutcome> outcomes = WaitOutcomes(1);
   ASSERT_EQ(outcomes.size(), 1u);
   EXPECT_TRUE(outcomes[0].cancelled);
-}
 
-// The worker's answer when its cache no longer has what the lease named by hash.
-bool AnswerMissing(StreamWorker& worker, int64_t lease_id, const std::string& sha256) {
-  v1::WorkerMessage msg;
-  v1::LeaseResult* r = msg.mutable_result();
-  r->set_lease_id(lease_id);
-  r->mutable_outcome()->set_error_kind("runtime_error");
-  r->mutable_outcome()->set_error_message("artifact " + sha256 + " missing on worker");
-  r->add_missing_artifacts(sha256);
-  return worker.Send(msg);
+  // The worker's answer, "missing", crossed the cancel: the lease is not sent again.
+  ASSERT_TRUE(AnswerMissing(worker, lease->lease_id(), lease->library().sha256()));
+  Submit(Work("job-d", "lib-d"));
+  std::optional<v1::Lease> next = worker.NextLease();
+  ASSERT_TRUE(next.has_value());
+  EXPECT_EQ(next->job_id(), "job-d");
+  ASSERT_TRUE(worker.Answer(next->lease_id(), "ok", {0.001}));
+  ASSERT_EQ(WaitOutcomes(2).size(), 2u);
+  // The stream handles messages in order: a resend would have been queued before this lease.
+  Submit(Work("job-e", "lib-e"));
+  std::optional<v1::Lease> last = worker.NextLease();
+  ASSERT_TRUE(last.has_value());
+  EXPECT_EQ(last->job_id(), "job-e");
 }
 
 TEST_F(WorkerServiceTest, AWorkerThatLostAnArtifactGetsTheLeaseAgainWithEveryArtifactsBytes) {
@@ -321,32 +335,6 @@ TEST_F(WorkerServiceTest, AWorkerThatLostAnArtifactGetsTheLeaseAgainWithEveryArt
   ASSERT_EQ(outcomes.size(), 3u);
   EXPECT_EQ(outcomes[2].error_kind, tuner::ErrorKind::kRuntimeError);
   EXPECT_EQ(outcomes[2].error_message, "artifact " + reference + " missing on worker");
-}
-
-TEST_F(WorkerServiceTest, AWithdrawnLeaseIsNotSentAgainForAMissingArtifact) {
-  StreamWorker worker(channel_, kToken);
-  ASSERT_TRUE(worker.Register("pi").has_value());
-  Submit(Work("job-c", "lib"));
-  std::optional<v1::Lease> lease = worker.NextLease();
-  ASSERT_TRUE(lease.has_value());
-  links_.Withdraw(dispatcher_->CancelJob("job-c"));
-  std::optional<v1::TrackerMessage> cancel = worker.Read();
-  ASSERT_TRUE(cancel.has_value() && cancel->has_cancel());
-  // The worker's answer crossed the cancel.
-  ASSERT_TRUE(AnswerMissing(worker, lease->lease_id(), lease->library().sha256()));
-  Submit(Work("job-d", "lib-d"));
-  std::optional<v1::Lease> next = worker.NextLease();
-  ASSERT_TRUE(next.has_value());
-  EXPECT_EQ(next->job_id(), "job-d");
-  ASSERT_TRUE(worker.Answer(next->lease_id(), "ok", {0.001}));
-  ASSERT_EQ(WaitOutcomes(2).size(), 2u);
-  // The stream handles messages in order: a resend would have been queued before this lease.
-  Submit(Work("job-e", "lib-e"));
-  std::optional<v1::Lease> last = worker.NextLease();
-  ASSERT_TRUE(last.has_value());
-  EXPECT_EQ(last->job_id(), "job-e");
-  std::vector<WorkOutcome> outcomes = WaitOutcomes(2);
-  EXPECT_TRUE(outcomes[0].cancelled);
 }
 
 TEST_F(WorkerServiceTest, ADrainingWorkersMissingAnswerLeavesTheLeaseToAnotherWorker) {
