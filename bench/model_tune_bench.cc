@@ -233,7 +233,7 @@ int Run(int argc, char** argv) {
     tools::ModelTuneOptions extract;
     extract.file = onnx;
     extract.compile.input_shapes["input"] = {1, 3, 224, 224};
-    extract.layouts = layouts;
+    extract.layouts = layouts ? tools::LayoutTuning::kOn : tools::LayoutTuning::kOff;
     absl::StatusOr<tools::ModelTuning> tasks =
         tools::ModelTuningTasks(extract, target::Target::Host());
     if (!tasks.ok()) {

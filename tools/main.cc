@@ -400,10 +400,17 @@ int main(int argc, char** argv) {
     model_tune_cmd->add_flag("!--no-progress", t.progress, "No line per batch");
     model_tune_cmd->add_flag("--round-robin", model_tune.round_robin,
                              "Give the kernels batches in turn (the baseline of the scheduler)");
-    model_tune_cmd->add_flag(
-        "--layouts", model_tune.layouts,
+    CLI::Option* layouts_on = model_tune_cmd->add_flag_callback(
+        "--layouts", [&model_tune] { model_tune.layouts = tunefarm::tools::LayoutTuning::kOn; },
         "Also tune each conv at every channel block the build may choose, and the transforms "
-        "between blocks, so that `model build --db` picks the blocks by measurement");
+        "between blocks, so that `model build --db` picks the blocks by measurement (default: "
+        "when --trials gives each of those tasks a batch)");
+    model_tune_cmd
+        ->add_flag_callback(
+            "--no-layouts",
+            [&model_tune] { model_tune.layouts = tunefarm::tools::LayoutTuning::kOff; },
+            "Tune the convs in the rule's channel blocks only")
+        ->excludes(layouts_on);
     model_tune_cmd
         ->add_option("--target", model_tune.tune.target,
                      "llvm (this host), or with --tracker the target of the key's devices")

@@ -56,6 +56,7 @@ tools::ModelTuneOptions FarmTune(const std::string& model, const Farm& farm, con
 tracker::ModelJobSpec ModelSpec(const std::string& model, const std::string& key, int trials) {
   tools::ModelTuneOptions o;
   o.file = model;
+  o.layouts = tools::LayoutTuning::kOff;
   absl::StatusOr<tools::ModelTuning> tasks = tools::ModelTuningTasks(o, target::Target::Host());
   EXPECT_TRUE(tasks.ok()) << tasks.status();
   tracker::ModelJobSpec spec;

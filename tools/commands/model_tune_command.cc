@@ -60,6 +60,28 @@ void PrintTunedTasks(const std::vector<TunedTaskLine>& tasks, int trials_done,
   out << "\n";
 }
 
+namespace {
+
+// The tasks whose records the build uses (or, for transforms, the layout choice weighs), with
+// or without the layout tasks; `skipped` counts the others.
+std::vector<tuner::ModelTask> BuildTasks(const graph::Graph& graph, const graph::FusionPlan& plan,
+                                         tuner::TaskAlgorithms algorithms,
+                                         const std::optional<topi::CpuInfo>& layouts,
+                                         int& skipped) {
+  std::vector<tuner::ModelTask> tasks;
+  skipped = 0;
+  for (tuner::ModelTask& mt : tuner::ExtractModelTasks(graph, plan, algorithms, layouts)) {
+    if (!BuildAppliesRecordsOf(mt.workload) && mt.workload.template_name != "layout_transform") {
+      ++skipped;
+      continue;
+    }
+    tasks.push_back(std::move(mt));
+  }
+  return tasks;
+}
+
+}  // namespace
+
 absl::StatusOr<ModelTuning> ModelTuningTasks(const ModelTuneOptions& o,
                                              const target::Target& target) {
   // The tasks of the default layouts (no --db): their spaces hold every block size.
@@ -69,8 +91,6 @@ absl::StatusOr<ModelTuning> ModelTuningTasks(const ModelTuneOptions& o,
   absl::StatusOr<OptimizedModel> model = OptimizeModel(o.file, compile, target);
   if (!model.ok()) return model.status();
   const graph::FusionPlan plan = graph::PlanFusion(model->graph);
-  std::vector<tuner::ModelTask> tasks;
-  int skipped = 0;
   // Both algorithms of a conv that can run either way, unless the build will not rewrite any.
   const bool winograd_off =
       std::find(compile.disabled_passes.begin(), compile.disabled_passes.end(), "winograd") !=
@@ -78,22 +98,35 @@ absl::StatusOr<ModelTuning> ModelTuningTasks(const ModelTuneOptions& o,
   const tuner::TaskAlgorithms algorithms =
       winograd_off ? tuner::TaskAlgorithms::kBuilt : tuner::TaskAlgorithms::kAll;
   std::optional<topi::CpuInfo> layouts;
-  if (o.layouts && !target.is_cuda()) layouts = target::CpuInfoOf(target);
-  for (tuner::ModelTask& mt : tuner::ExtractModelTasks(model->graph, plan, algorithms, layouts)) {
-    // Records the build would not use are not worth trials; a transform's time is what the
-    // layout choice weighs.
-    if (!BuildAppliesRecordsOf(mt.workload) && mt.workload.template_name != "layout_transform") {
-      ++skipped;
-      continue;
+  if (o.layouts != LayoutTuning::kOff && !target.is_cuda()) layouts = target::CpuInfoOf(target);
+  int skipped = 0;
+  std::vector<tuner::ModelTask> tasks =
+      BuildTasks(model->graph, plan, algorithms, layouts, skipped);
+  ModelTuning tuning;
+  if (layouts) {
+    const int64_t first_round = static_cast<int64_t>(tasks.size()) * o.tune.batch_size;
+    if (o.layouts == LayoutTuning::kAuto && o.tune.trials < first_round) {
+      tuning.layouts_line =
+          absl::StrCat("layouts: the rule's channel blocks; tuning them too takes ", tasks.size(),
+                       " tasks, and --trials ", o.tune.trials, " is short of one batch each (",
+                       first_round, "); --layouts tunes them anyway");
+      layouts.reset();
+      tasks = BuildTasks(model->graph, plan, algorithms, layouts, skipped);
+    } else {
+      tuning.layouts_line = absl::StrCat(
+          "layouts: every channel block each conv may get, and the transforms "
+          "between them (",
+          tasks.size(), " tasks",
+          o.layouts == LayoutTuning::kOn ? "" : "; --no-layouts: the rule's blocks only", ")");
     }
-    tasks.push_back(std::move(mt));
+  } else if (!target.is_cuda()) {
+    tuning.layouts_line = "layouts: the rule's channel blocks (--no-layouts)";
   }
   if (tasks.empty()) {
     return absl::FailedPreconditionError(
         absl::StrCat(o.file, " has no kernel a tuning template covers (", skipped,
                      " tasks of templates the build does not configure yet)"));
   }
-  ModelTuning tuning;
   if (layouts) tuning.layout = tuner::ExtractLayoutChoice(model->graph, plan, tasks, *layouts);
   tuning.tasks = std::move(tasks);
   return tuning;
@@ -187,8 +220,9 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   out << "tuning " << o.file << " on " << target->str() << " (" << device_key
       << "): " << runs.size() << " tasks, " << t.trials << " trials, tuner " << t.tuner << ", "
       << (o.round_robin ? "round-robin" : "gradient") << " task scheduler, "
-      << TimingName(t.cache_flush) << " timing, database " << t.db << "\n"
-      << std::flush;
+      << TimingName(t.cache_flush) << " timing, database " << t.db << "\n";
+  if (!model_tasks->layouts_line.empty()) out << model_tasks->layouts_line << "\n";
+  out << std::flush;
   tuner::TuneTasksOptions options;
   options.trials = t.trials;
   options.batch_size = t.batch_size;

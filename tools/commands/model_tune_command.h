@@ -18,6 +18,13 @@
 
 namespace tunefarm::tools {
 
+// `--layouts` (kOn), `--no-layouts` (kOff), or neither (kAuto): the layout tasks when the
+// budget gives each of them a first batch. Each blocked conv then has up to four block pairs per
+// algorithm (ResNet-18: 66 tasks instead of 15); a budget short of one batch each would leave
+// some of the rule's own kernels unmeasured, and it ran no faster than the rule's blocks up to
+// about that budget, faster beyond it (docs/models.md).
+enum class LayoutTuning { kAuto, kOn, kOff };
+
 struct ModelTuneOptions {
   std::string file;
   ModelCompileOptions compile;  // --input-shape, --disable
@@ -33,11 +40,10 @@ struct ModelTuneOptions {
     return t;
   }();
   bool round_robin = false;  // give the tasks batches in turn instead (a baseline)
-  // Tune every channel block a graph-level layout choice could give each blocked conv, and the
-  // layout transforms between them (tuner::ExtractModelTasks' `layouts`), so that a build with
-  // the records chooses each conv's blocks by measurement (layout_plan.h). More tasks: each
-  // blocked conv has up to four block pairs per algorithm.
-  bool layouts = false;
+  // Whether to tune every channel block a graph-level layout choice could give each blocked
+  // conv, and the layout transforms between them (tuner::ExtractModelTasks' `layouts`), so that
+  // a build with the records chooses each conv's blocks by measurement (layout_plan.h).
+  LayoutTuning layouts = LayoutTuning::kAuto;
   // Farm mode (tune.tracker set): tasks whose jobs tune at once on the device key's workers.
   int parallel_tasks = 2;
   // Farm mode: once tuning succeeded, build the model with the farm's best records into this
@@ -48,14 +54,16 @@ struct ModelTuneOptions {
 
 // The model's tuning tasks for its target: the distinct anchor workloads of its fused groups
 // that `model build --db` configures from records, each with the groups that share it; a conv
-// with two algorithms gives both (unless the winograd pass is disabled); with `layouts`, every
-// block pair of each blocked conv and the layout transforms between blocks as well.
-// With `layouts`, the layout choice those tasks serve (tuner::ExtractLayoutChoice), for the task
-// scheduler. FailedPrecondition when it has none; import and pass errors as OptimizeModel gives
-// them.
+// with two algorithms gives both (unless the winograd pass is disabled); with layout tasks
+// (options.layouts), every block pair of each blocked conv and the layout transforms between
+// blocks as well, and the layout choice those tasks serve (tuner::ExtractLayoutChoice), for the
+// task scheduler. FailedPrecondition when it has none; import and pass errors as OptimizeModel
+// gives them.
 struct ModelTuning {
   std::vector<tuner::ModelTask> tasks;
-  tuner::LayoutChoice layout;  // empty without `layouts`
+  tuner::LayoutChoice layout;  // empty without layout tasks
+  // What `layouts` came to, for the user: "layouts: ..." (empty for a GPU target).
+  std::string layouts_line;
 };
 absl::StatusOr<ModelTuning> ModelTuningTasks(const ModelTuneOptions& options,
                                              const target::Target& target);

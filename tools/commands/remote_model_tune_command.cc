@@ -197,8 +197,9 @@ int RunRemoteModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>
   out << "model job " << job->id << ": tuning " << o.file << " on " << job->target << " ("
       << job->device_key << ") through " << t.tracker << ": " << job->tasks.size() << " tasks, "
       << job->trials << " trials, tuner " << t.tuner << ", "
-      << (o.round_robin ? "round-robin" : "gradient") << " task scheduler\n"
-      << std::flush;
+      << (o.round_robin ? "round-robin" : "gradient") << " task scheduler\n";
+  if (!tasks->layouts_line.empty()) out << tasks->layouts_line << "\n";
+  out << std::flush;
   if (t.detach) return 0;
 
   // Ctrl-C cancels the model job: a watcher thread turns the flag into CancelModelJob, whose

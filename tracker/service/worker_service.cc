@@ -173,15 +173,15 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       if (it == in_flight_.end()) return false;
       const Assignment& a = it->second.assignment;
       const MeasureWork& w = *a.work;
-      // A second "missing" after the bytes came is recorded as it came; an expired lease is
-      // the dispatcher's again (it ignores this result).
-      if (result.missing_artifacts().empty() || it->second.resent || w.build || finish_requested_ ||
-          a.deadline_ms <= now) {
+      // A second "missing" after the bytes came is recorded as it came.
+      if (result.missing_artifacts().empty() || it->second.resent || w.build || finish_requested_) {
         in_flight_.erase(it);
         return false;
       }
-      if (draining_) {
-        // It would ignore the lease; the dispatcher re-queues it when the worker leaves.
+      // An expired lease is the dispatcher's to re-queue (at its next tick, if it has not yet);
+      // a draining worker would ignore the lease, which is re-queued when it leaves. Neither
+      // answer is the candidate's.
+      if (draining_ || a.deadline_ms <= now) {
         in_flight_.erase(it);
         return true;
       }

@@ -10,6 +10,7 @@
 
 #include "grpcpp/grpcpp.h"
 #include "runtime/measure/sha256.h"
+#include "tests/testing/fake_clock.h"
 #include "tests/unit/tracker/service/stream_worker.h"
 #include "tracker/service/session_service.h"
 #include "tracker/service/worker_links.h"
@@ -36,6 +37,7 @@ class WorkerServiceTest : public ::testing::Test {
     options.token = kToken;
     options.heartbeat_interval_ms = 1234;
     options.heartbeat_timeout_ms = 5678;
+    options.clock = &clock_;
     workers_ = std::make_unique<WorkerService>(*dispatcher_, links_, options);
     SessionServiceOptions session_options;
     session_options.token = kToken;
@@ -86,11 +88,12 @@ class WorkerServiceTest : public ::testing::Test {
     cv_.wait_for(lock, std::chrono::seconds(20), [&] { return outcomes_.size() >= n; });
     return outcomes_;
   }
-  static int64_t NowMs() {
+  static int64_t SystemNowMs() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::system_clock::now().time_since_epoch())
         .count();
   }
+  int64_t NowMs() const { return clock_.NowMs(); }
   // Waits (bounded) until the dispatcher knows `n` workers.
   bool WaitWorkers(size_t n) {
     for (int i = 0; i < 2000; ++i) {
@@ -100,6 +103,8 @@ class WorkerServiceTest : public ::testing::Test {
     return false;
   }
 
+  // The stream's and the dispatcher's time: a test moves it past a lease's deadline.
+  fixtures::FakeClock clock_{SystemNowMs()};
   std::unique_ptr<Dispatcher> dispatcher_;
   WorkerLinks links_;
   std::unique_ptr<WorkerService> workers_;
@@ -335,6 +340,57 @@ TEST_F(WorkerServiceTest, AWorkerThatLostAnArtifactGetsTheLeaseAgainWithEveryArt
   ASSERT_EQ(outcomes.size(), 3u);
   EXPECT_EQ(outcomes[2].error_kind, tuner::ErrorKind::kRuntimeError);
   EXPECT_EQ(outcomes[2].error_message, "artifact " + reference + " missing on worker");
+}
+
+TEST_F(WorkerServiceTest, AMissingAnswerToAnExpiredLeaseLeavesItToTheDispatchersRequeue) {
+  StreamWorker worker(channel_, kToken);
+  ASSERT_TRUE(worker.Register("pi").has_value());
+  Submit(Work("job-1", "lib-a", "shared reference"));
+  std::optional<v1::Lease> first = worker.NextLease();
+  ASSERT_TRUE(first.has_value());
+  ASSERT_TRUE(worker.Answer(first->lease_id(), "ok", {0.001}));
+  ASSERT_EQ(WaitOutcomes(1).size(), 1u);
+  Submit(Work("job-1", "lib-b", "shared reference"));
+  std::optional<v1::Lease> late = worker.NextLease();
+  ASSERT_TRUE(late.has_value());
+  const std::string reference = Sha256Hex("shared reference");
+
+  // The answer comes after the deadline, before the dispatcher's tick has expired the lease.
+  clock_.Set(late->deadline_ms());
+  ASSERT_TRUE(AnswerMissing(worker, late->lease_id(), reference));
+  // Messages of one stream are handled in order: once this heartbeat is seen, so was the answer.
+  clock_.Advance(1);
+  v1::WorkerMessage heartbeat;
+  heartbeat.mutable_heartbeat();
+  ASSERT_TRUE(worker.Send(heartbeat));
+  bool seen = false;
+  for (int i = 0; i < 2000 && !seen; ++i) {
+    std::vector<WorkerSnapshot> snapshots = dispatcher_->Workers();
+    seen = snapshots.size() == 1 && snapshots[0].last_heartbeat_ms == clock_.NowMs();
+    if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_TRUE(seen);
+  {
+    std::lock_guard lock(mu_);
+    EXPECT_EQ(outcomes_.size(), 1u) << "the late \"missing\" answer was recorded";
+  }
+
+  // The tick re-queues it; the worker, idle again, gets it under a new id and asks once more.
+  links_.Send(dispatcher_->Tick(clock_.NowMs()));
+  std::optional<v1::Lease> renewed = worker.NextLease();
+  ASSERT_TRUE(renewed.has_value());
+  EXPECT_NE(renewed->lease_id(), late->lease_id());
+  EXPECT_EQ(renewed->library().sha256(), late->library().sha256());
+  ASSERT_TRUE(AnswerMissing(worker, renewed->lease_id(), reference));
+  std::optional<v1::Lease> again = worker.NextLease();
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->lease_id(), renewed->lease_id());
+  EXPECT_EQ(again->reference_library().bytes(), "shared reference");
+  ASSERT_TRUE(worker.Answer(again->lease_id(), "ok", {0.002}));
+  std::vector<WorkOutcome> outcomes = WaitOutcomes(2);
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_EQ(outcomes[1].error_kind, tuner::ErrorKind::kOk) << outcomes[1].error_message;
+  EXPECT_EQ(outcomes[1].repeat_seconds, std::vector<double>{0.002});
 }
 
 TEST_F(WorkerServiceTest, ADrainingWorkersMissingAnswerLeavesTheLeaseToAnotherWorker) {
