@@ -17,6 +17,7 @@
 //   BENCH_MINUTES=5,10,20,30  checkpoints, minutes of tuning from the start
 //   BENCH_THREADS=1,2         thread counts (each its own device key and records)
 //   BENCH_COMPARE_TRIALS=0    trials for the scheduler comparison (per model, first thread count)
+//   BENCH_KEEP=0              1: keep each run's folder (its farm.db and modules) and print it
 //   BENCH_TIMING=weights      hot (back to back), weights or cold (10 one-call repeats, the
 //                             weights or every cache flushed before each)
 //   BENCH_LAYOUTS=0           1: tune every channel block of each conv and the transforms
@@ -214,6 +215,8 @@ int Run(int argc, char** argv) {
   const std::vector<int> minutes = IntList("BENCH_MINUTES", "5,10,20,30");
   const std::vector<int> thread_counts = IntList("BENCH_THREADS", "1,2");
   const std::vector<int> compare = IntList("BENCH_COMPARE_TRIALS", "0");
+  const char* keep_env = std::getenv("BENCH_KEEP");
+  const bool keep = keep_env != nullptr && std::string_view(keep_env) == "1";
   const char* layouts_env = std::getenv("BENCH_LAYOUTS");
   const bool layouts = layouts_env != nullptr && std::string_view(layouts_env) == "1";
   std::printf(
@@ -308,7 +311,11 @@ int Run(int argc, char** argv) {
         std::fflush(stdout);
       }
       std::error_code ec;
-      std::filesystem::remove_all(work, ec);
+      if (keep) {
+        std::printf("kept %s (farm.db, the modules)\n", work.c_str());
+      } else {
+        std::filesystem::remove_all(work, ec);
+      }
     }
     // The scheduler against round-robin: the same budget from an empty database each.
     if (!compare.empty() && compare[0] > 0 && !thread_counts.empty()) {
@@ -338,6 +345,10 @@ int Run(int argc, char** argv) {
       constexpr int kRounds = 5;
       const std::vector<double> ms = TimeInTurns(modules, threads, kRounds);
       for (const std::string& work : works) {
+        if (keep) {
+          std::printf("kept %s (farm.db, model.so)\n", work.c_str());
+          continue;
+        }
         std::error_code ec;
         std::filesystem::remove_all(work, ec);
       }
