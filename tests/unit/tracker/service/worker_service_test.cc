@@ -103,6 +103,19 @@ class WorkerServiceTest : public ::testing::Test {
     return false;
   }
 
+  // A first lease on `worker` measured, then a second whose reference library the first
+  // already carried: the second names it by hash only. nullopt when a step failed.
+  std::optional<v1::Lease> LeaseNamingTheReferenceByHash(StreamWorker& worker) {
+    Submit(Work("job-1", "lib-a", "shared reference"));
+    std::optional<v1::Lease> first = worker.NextLease();
+    if (!first || !worker.Answer(first->lease_id(), "ok", {0.001})) return std::nullopt;
+    if (WaitOutcomes(1).size() != 1) return std::nullopt;
+    Submit(Work("job-1", "lib-b", "shared reference"));
+    std::optional<v1::Lease> second = worker.NextLease();
+    if (!second || !second->reference_library().bytes().empty()) return std::nullopt;
+    return second;
+  }
+
   // The stream's and the dispatcher's time: a test moves it past a lease's deadline.
   fixtures::FakeClock clock_{SystemNowMs()};
   std::unique_ptr<Dispatcher> dispatcher_;
@@ -301,16 +314,8 @@ TEST_F(WorkerServiceTest, CancelledJobWithdrawsTheLeaseAndDoesNotSendItAgain) {
 TEST_F(WorkerServiceTest, AWorkerThatLostAnArtifactGetsTheLeaseAgainWithEveryArtifactsBytes) {
   StreamWorker worker(channel_, kToken);
   ASSERT_TRUE(worker.Register("pi").has_value());
-  Submit(Work("job-1", "lib-a", "shared reference"));
-  std::optional<v1::Lease> first = worker.NextLease();
-  ASSERT_TRUE(first.has_value());
-  ASSERT_TRUE(worker.Answer(first->lease_id(), "ok", {0.001}));
-  ASSERT_EQ(WaitOutcomes(1).size(), 1u);
-
-  Submit(Work("job-1", "lib-b", "shared reference"));
-  std::optional<v1::Lease> second = worker.NextLease();
+  std::optional<v1::Lease> second = LeaseNamingTheReferenceByHash(worker);
   ASSERT_TRUE(second.has_value());
-  ASSERT_TRUE(second->reference_library().bytes().empty());
   const std::string reference = Sha256Hex("shared reference");
   ASSERT_TRUE(AnswerMissing(worker, second->lease_id(), reference));
   std::optional<v1::Lease> again = worker.NextLease();
@@ -345,13 +350,7 @@ TEST_F(WorkerServiceTest, AWorkerThatLostAnArtifactGetsTheLeaseAgainWithEveryArt
 TEST_F(WorkerServiceTest, AMissingAnswerToAnExpiredLeaseLeavesItToTheDispatchersRequeue) {
   StreamWorker worker(channel_, kToken);
   ASSERT_TRUE(worker.Register("pi").has_value());
-  Submit(Work("job-1", "lib-a", "shared reference"));
-  std::optional<v1::Lease> first = worker.NextLease();
-  ASSERT_TRUE(first.has_value());
-  ASSERT_TRUE(worker.Answer(first->lease_id(), "ok", {0.001}));
-  ASSERT_EQ(WaitOutcomes(1).size(), 1u);
-  Submit(Work("job-1", "lib-b", "shared reference"));
-  std::optional<v1::Lease> late = worker.NextLease();
+  std::optional<v1::Lease> late = LeaseNamingTheReferenceByHash(worker);
   ASSERT_TRUE(late.has_value());
   const std::string reference = Sha256Hex("shared reference");
 
@@ -396,13 +395,7 @@ TEST_F(WorkerServiceTest, AMissingAnswerToAnExpiredLeaseLeavesItToTheDispatchers
 TEST_F(WorkerServiceTest, ADrainingWorkersMissingAnswerLeavesTheLeaseToAnotherWorker) {
   auto leaving = std::make_unique<StreamWorker>(channel_, kToken);
   ASSERT_TRUE(leaving->Register("pi", "leaving").has_value());
-  Submit(Work("job-1", "lib-a", "shared reference"));
-  std::optional<v1::Lease> first = leaving->NextLease();
-  ASSERT_TRUE(first.has_value());
-  ASSERT_TRUE(leaving->Answer(first->lease_id(), "ok", {0.001}));
-  ASSERT_EQ(WaitOutcomes(1).size(), 1u);
-  Submit(Work("job-1", "lib-b", "shared reference"));
-  std::optional<v1::Lease> second = leaving->NextLease();
+  std::optional<v1::Lease> second = LeaseNamingTheReferenceByHash(*leaving);
   ASSERT_TRUE(second.has_value());
   v1::WorkerMessage draining;
   draining.mutable_draining()->set_reason("SIGTERM");
