@@ -217,6 +217,15 @@ int Run(int argc, char** argv) {
   const std::vector<int> compare = IntList("BENCH_COMPARE_TRIALS", "0");
   const char* keep_env = std::getenv("BENCH_KEEP");
   const bool keep = keep_env != nullptr && std::string_view(keep_env) == "1";
+  // A run's folder goes once its lines are printed, unless BENCH_KEEP asks to look into it.
+  auto dispose = [keep](const std::string& work) {
+    if (keep) {
+      std::printf("kept %s (farm.db and the modules)\n", work.c_str());
+      return;
+    }
+    std::error_code ec;
+    std::filesystem::remove_all(work, ec);
+  };
   const char* layouts_env = std::getenv("BENCH_LAYOUTS");
   const bool layouts = layouts_env != nullptr && std::string_view(layouts_env) == "1";
   std::printf(
@@ -310,12 +319,7 @@ int Run(int argc, char** argv) {
         std::printf("%s\n", line.c_str());
         std::fflush(stdout);
       }
-      std::error_code ec;
-      if (keep) {
-        std::printf("kept %s (farm.db, the modules)\n", work.c_str());
-      } else {
-        std::filesystem::remove_all(work, ec);
-      }
+      dispose(work);
     }
     // The scheduler against round-robin: the same budget from an empty database each.
     if (!compare.empty() && compare[0] > 0 && !thread_counts.empty()) {
@@ -344,14 +348,7 @@ int Run(int argc, char** argv) {
       if (absl::Status s = BuildModule(onnx, "", "", modules.back()); !s.ok()) return 1;
       constexpr int kRounds = 5;
       const std::vector<double> ms = TimeInTurns(modules, threads, kRounds);
-      for (const std::string& work : works) {
-        if (keep) {
-          std::printf("kept %s (farm.db, model.so)\n", work.c_str());
-          continue;
-        }
-        std::error_code ec;
-        std::filesystem::remove_all(work, ec);
-      }
+      for (const std::string& work : works) dispose(work);
       std::printf(
           "%s, %d trials at %d thread(s), medians of %d fresh-process timings in turns: gradient "
           "%.2f ms, round-robin %.2f ms, untuned %.2f ms; round-robin / gradient = %.3f\n",
