@@ -16,8 +16,8 @@
 #include "runtime/core/thread_pool.h"
 #include "runtime/data_type.h"
 #include "runtime/graph/graph_executor.h"
+#include "runtime/measure/layer_cache_state.h"
 #include "runtime/measure/random_fill.h"
-#include "runtime/measure/weight_regions.h"
 #include "runtime/module.h"
 #include "runtime/ndarray.h"
 #include "runtime/packed_function.h"
@@ -264,7 +264,7 @@ absl::Status Time(SessionHost::Session& s, const v1::TimeFunctionRequest& reques
         arrays.push_back(Find(s.arrays, arg.array_id()));
       }
     }
-    timing.evict = runtime::measure::WeightRegions(arrays);
+    timing.layer = runtime::measure::LayerCacheStateOf(arrays);
   }
   const runtime::PackedFunction& fn = *f;
   const std::vector<runtime::PackedArg>& call_args = *args;

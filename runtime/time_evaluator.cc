@@ -3,15 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstring>
-#include <fstream>
-#include <memory>
-#include <string>
 #include <thread>
-#include <unistd.h>
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 #include "absl/strings/str_cat.h"
 #include "runtime/core/thread_pool.h"
@@ -32,60 +24,6 @@ void SleepSeconds(double seconds) {
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
 }
 
-// Parses a sysfs cache size such as "32768K" or "32M".
-size_t ParseCacheSize(const std::string& text) {
-  size_t value = 0;
-  size_t i = 0;
-  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i)
-    value = value * 10 + (text[i] - '0');
-  if (i < text.size() && text[i] == 'K') value <<= 10;
-  if (i < text.size() && text[i] == 'M') value <<= 20;
-  return value;
-}
-
-size_t LargestCacheBytes() {
-  size_t largest = 0;
-  for (int index = 0; index < 16; ++index) {
-    std::ifstream file(absl::StrCat("/sys/devices/system/cpu/cpu0/cache/index", index, "/size"));
-    std::string text;
-    if (!(file >> text)) continue;
-    largest = std::max(largest, ParseCacheSize(text));
-  }
-#ifdef _SC_LEVEL3_CACHE_SIZE
-  long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-  if (l3 > 0) largest = std::max(largest, static_cast<size_t>(l3));
-#endif
-  return largest;
-}
-
-// Writes the whole buffer so that the next call finds none of its own data in cache.
-class CacheFlusher {
- public:
-  explicit CacheFlusher(size_t bytes) : bytes_(bytes), buffer_(new char[bytes]) {}
-  size_t bytes() const { return bytes_; }
-  void Flush() {
-    std::memset(buffer_.get(), ++round_, bytes_);
-    // The buffer is never read: keep the compiler from dropping the stores.
-    asm volatile("" : : "r"(buffer_.get()) : "memory");
-  }
-
- private:
-  size_t bytes_;
-  std::unique_ptr<char[]> buffer_;
-  unsigned char round_ = 0;
-};
-
-// This thread's flusher, kept between measurements. A persistent measure child times thousands
-// of candidates; mapping and faulting in a fresh 64 MB buffer for each (freed back to the system
-// after every candidate) took 40 % of a cold-timing child's time, more than the writes.
-CacheFlusher& ThreadCacheFlusher(size_t bytes) {
-  thread_local std::unique_ptr<CacheFlusher> flusher;
-  if (flusher == nullptr || flusher->bytes() != bytes) {
-    flusher = std::make_unique<CacheFlusher>(bytes);
-  }
-  return *flusher;
-}
-
 // The options may come from the wire (a session's TimeFunction): every number is checked, finite
 // and within the documented ranges (runtime/measure_limits.h), before it is used.
 absl::Status Validate(const TimeEvaluatorOptions& o) {
@@ -96,6 +34,13 @@ absl::Status Validate(const TimeEvaluatorOptions& o) {
                                 CheckInRange("cooldown_ms", o.cooldown_ms, kPauseRange),
                                 CheckInRange("warmup_ms", o.warmup_ms, kPauseRange)}) {
     if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("time evaluator: ", s.message()));
+  }
+  constexpr double kMaxRefillRatio = 64;
+  if (o.layer.has_value() &&
+      !(o.layer->refill_ratio >= 0 && o.layer->refill_ratio <= kMaxRefillRatio)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("time evaluator: layer.refill_ratio must be in [0, ", kMaxRefillRatio,
+                     "], got ", o.layer->refill_ratio));
   }
   return absl::OkStatus();
 }
@@ -110,46 +55,14 @@ int NextNumber(int number, double elapsed_ms, double target_ms) {
 
 }  // namespace
 
-void EvictFromCaches(MemoryRegion region) {
-  const auto* begin = static_cast<const char*>(region.data);
-  const char* end = begin + region.bytes;
-  // 64 bytes is the smallest line of the CPUs we target: a larger line is evicted more than once.
-  constexpr size_t kLine = 64;
-#if defined(__x86_64__)
-  for (const char* p = begin; p < end; p += kLine) _mm_clflush(p);
-  if (region.bytes > 0) _mm_clflush(end - 1);
-  _mm_mfence();
-#elif defined(__aarch64__)
-  for (const char* p = begin; p < end; p += kLine)
-    asm volatile("dc civac, %0" : : "r"(p) : "memory");
-  if (region.bytes > 0) asm volatile("dc civac, %0" : : "r"(end - 1) : "memory");
-  asm volatile("dsb ish" : : : "memory");
-#else
-  (void)end;
-  (void)kLine;
-  ThreadCacheFlusher(CacheFlushBytes()).Flush();
-#endif
-}
-
-size_t CacheFlushBytes() {
-  static const size_t bytes = [] {
-    size_t largest = LargestCacheBytes();
-    return largest > 0 ? 2 * largest : size_t{64} << 20;
-  }();
-  return bytes;
-}
-
 absl::StatusOr<std::vector<double>> TimeFunction(const std::function<absl::Status()>& fn,
                                                  const TimeEvaluatorOptions& options) {
   if (absl::Status valid = Validate(options); !valid.ok()) return valid;
   const std::function<double()> now = options.now_seconds ? options.now_seconds : SteadySeconds;
   const std::function<void(double)> sleep =
       options.sleep_for_seconds ? options.sleep_for_seconds : SleepSeconds;
-  CacheFlusher* flusher = nullptr;
-  if (options.flush_cache) {
-    flusher =
-        &ThreadCacheFlusher(options.flush_bytes > 0 ? options.flush_bytes : CacheFlushBytes());
-  }
+  const size_t flush_bytes =
+      options.flush_cache ? (options.flush_bytes > 0 ? options.flush_bytes : CacheFlushBytes()) : 0;
 
   for (int i = 0; i < options.warmup; ++i) {
     if (absl::Status s = fn(); !s.ok()) return s;
@@ -166,12 +79,12 @@ absl::StatusOr<std::vector<double>> TimeFunction(const std::function<absl::Statu
   for (int r = 0; r < options.repeat; ++r) {
     if (r > 0 && options.cooldown_ms > 0) sleep(options.cooldown_ms / 1000.0);
     for (;;) {
-      if (flusher) flusher->Flush();
-      for (const MemoryRegion& region : options.evict) EvictFromCaches(region);
+      if (flush_bytes > 0) FlushCaches(flush_bytes);
+      if (options.layer.has_value()) RecreateLayerCacheState(*options.layer);
       // A flush takes milliseconds, long after the pool's workers stopped spinning: the timed
       // call would pay for waking them, which a kernel inside a model does not (its launch
       // follows the previous kernel's).
-      if (flusher != nullptr || !options.evict.empty()) WakeWorkers();
+      if (flush_bytes > 0 || options.layer.has_value()) WakeWorkers();
       double start = now();
       for (int i = 0; i < number; ++i) {
         if (absl::Status s = fn(); !s.ok()) return s;

@@ -1,22 +1,19 @@
 // Times a callable the way the tuner measures kernels: a warm-up, then `repeat` timed repeats of
-// `number` back-to-back calls each, with an optional pause and cache flush (or eviction of given
-// memory) between repeats.
+// `number` back-to-back calls each, with an optional pause and, before each repeat, a cache flush
+// or the caches a layer finds inside a model (runtime/cpu_caches.h).
 #pragma once
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "runtime/cpu_caches.h"
 
 namespace tunefarm::runtime {
-
-struct MemoryRegion {
-  const void* data = nullptr;
-  size_t bytes = 0;
-};
 
 struct TimeEvaluatorOptions {
   int number = 1;            // calls per repeat; their mean is one sample
@@ -29,9 +26,9 @@ struct TimeEvaluatorOptions {
   // Then untimed calls until this long has passed: an idle CPU takes tens of ms to reach its full
   // clock, and a sub-ms repeat (one call from flushed caches) would time the ramp.
   double warmup_ms = 0;
-  // Memory evicted from every cache level before each repeat (a layer's weights, which a model
-  // streams from memory, while its input stays where the layer before left it).
-  std::vector<MemoryRegion> evict;
+  // Recreated before each repeat: the layer's weights evicted, the caches filled again with other
+  // memory, its input read back.
+  std::optional<LayerCacheState> layer;
 
   // The clock and sleep the evaluator uses; replaceable so tests can count calls without waiting.
   std::function<double()> now_seconds;            // default: steady clock
@@ -41,7 +38,7 @@ struct TimeEvaluatorOptions {
 // Calls `fn` as `options` say and returns, for each repeat, the mean seconds per call. The
 // first error `fn` returns stops the measurement and is returned as is. With min_repeat_ms, a
 // repeat that ends too soon is discarded and rerun with a larger `number` (which later repeats
-// keep), so every sample averages the same number of calls. With flush_cache or evict only each
+// keep), so every sample averages the same number of calls. With flush_cache or layer only each
 // repeat's first call starts cold; the calling thread keeps its flush buffer for later
 // measurements.
 absl::StatusOr<std::vector<double>> TimeFunction(const std::function<absl::Status()>& fn,
@@ -57,13 +54,5 @@ struct TimingSummary {
   double p80 = 0;
 };
 TimingSummary Summarize(absl::Span<const double> seconds);
-
-// Writes back and invalidates `region`'s cache lines in every cache of the coherence domain
-// (clflush, or dc civac on AArch64); elsewhere it flushes the whole cache (flush_cache).
-void EvictFromCaches(MemoryRegion region);
-
-// The size of the buffer flush_cache writes: twice the largest CPU cache the system reports
-// (sysfs), or 64 MiB when it reports none.
-size_t CacheFlushBytes();
 
 }  // namespace tunefarm::runtime

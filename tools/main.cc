@@ -42,6 +42,17 @@ extern "C" void OnInterrupt(int) {
   }
 }
 
+void AddTimingOption(CLI::App* cmd, tunefarm::tools::TuneCommandOptions& t,
+                     const std::string& default_name) {
+  cmd->add_option("--timing", t.cache_flush,
+                  "hot: back-to-back calls, as a kernel runs in a loop; weights: each timed call "
+                  "finds the caches as a layer inside a model does (its weights evicted, other "
+                  "data in their place, its input cached); cold: each starts with every cache "
+                  "flushed (weights and cold: one call per repeat; give --repeat 10)")
+      ->transform(CLI::CheckedTransformer(tunefarm::tools::TimingChoices()))
+      ->option_text("hot|weights|cold (default: " + default_name + ")");
+}
+
 void AddTuneCommand(CLI::App& app, tunefarm::tools::TuneCommandOptions& t, CLI::App*& cmd) {
   cmd = app.add_subcommand(
       "tune",
@@ -73,8 +84,9 @@ void AddTuneCommand(CLI::App& app, tunefarm::tools::TuneCommandOptions& t, CLI::
   cmd->add_option("--threads", t.threads, "Parallel width of measured kernels (0: all cores)")
       ->capture_default_str();
   cmd->add_option("--repeat", t.repeat, "Timed repeats per candidate")->capture_default_str();
-  cmd->add_option("--min-repeat-ms", t.min_repeat_ms, "Shortest repeat, in ms")
+  cmd->add_option("--min-repeat-ms", t.min_repeat_ms, "Shortest repeat, in ms (--timing hot)")
       ->capture_default_str();
+  AddTimingOption(cmd, t, "hot");
   cmd->add_option("--run-timeout", t.run_timeout_s, "Seconds a candidate may run")
       ->capture_default_str();
   cmd->add_option("--build-timeout", t.build_timeout_s, "Seconds a candidate may compile")
@@ -379,14 +391,7 @@ int main(int argc, char** argv) {
     model_tune_cmd
         ->add_option("--min-repeat-ms", t.min_repeat_ms, "Shortest repeat, in ms (--timing hot)")
         ->capture_default_str();
-    model_tune_cmd
-        ->add_option("--timing", t.cache_flush,
-                     "hot: back-to-back calls, as `tunefarm tune` times a kernel; weights: each "
-                     "timed call starts with the kernel's weights evicted from the caches, its "
-                     "input warm, as inside a model; cold: each starts with every cache flushed "
-                     "(weights and cold: one call per repeat; give --repeat 10)")
-        ->transform(CLI::CheckedTransformer(tunefarm::tools::TimingChoices()))
-        ->option_text("hot|weights|cold (default: weights)");
+    AddTimingOption(model_tune_cmd, t, "weights");
     model_tune_cmd->add_option("--run-timeout", t.run_timeout_s, "Seconds a candidate may run")
         ->capture_default_str();
     model_tune_cmd

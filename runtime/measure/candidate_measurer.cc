@@ -7,9 +7,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/core/thread_pool.h"
+#include "runtime/measure/layer_cache_state.h"
 #include "runtime/measure/measured_kernel.h"
 #include "runtime/measure/output_check.h"
-#include "runtime/measure/weight_regions.h"
 #include "runtime/time_evaluator.h"
 
 namespace tunefarm::runtime::measure {
@@ -61,7 +61,7 @@ TimeEvaluatorOptions TimingOptions(const MeasureOptions& o, int calibrated_numbe
   if (o.cache_flush == CacheFlush::kWeights) {
     std::vector<const NDArray*> tensors;
     for (const NDArray& a : args.tensors()) tensors.push_back(&a);
-    t.evict = WeightRegions(tensors);
+    t.layer = LayerCacheStateOf(tensors);
   }
   t.warmup = 0;  // the checked first run already warmed code, data and the thread pool
   t.warmup_ms = o.warmup_ms;

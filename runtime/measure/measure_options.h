@@ -16,9 +16,9 @@ namespace tunefarm::runtime::measure {
 enum class CacheFlush {
   kNone = 0,  // nothing: a call finds what the call before left (a kernel timed in a loop)
   kAll = 1,   // every cache: the kernel's input, weights and output all come from memory
-  // The kernel's weights, every tensor argument but the first (the input) and the last (the
-  // output): a layer inside a model streams its weights from memory, while its input is what the
-  // layer before just wrote.
+  // The caches as a layer inside a model finds them (runtime/measure/layer_cache_state.h): its
+  // weights, every tensor argument but the first (the input) and the last (the output), come
+  // from memory into caches full of other data, while its input is what the layer before wrote.
   kWeights = 2,
 };
 // "none", "all", "weights"; Parse returns nullopt for any other text.

@@ -28,9 +28,8 @@ struct TuneCommandOptions {
   int threads = 0;  // kernel parallel width during measurement; 0: all cores
   int repeat = 3;
   int min_repeat_ms = 20;
-  // kNone: back-to-back calls (hot). Else every timed call starts with this evicted (one call per
-  // repeat, min_repeat_ms unused), as a layer runs inside a model whose other layers evicted its
-  // weights (kWeights) or everything (kAll).
+  // kNone: back-to-back calls (hot). Else one call per repeat (min_repeat_ms unused), each
+  // finding the caches as a layer inside a model does (kWeights) or all flushed (kAll).
   tuner::CacheFlush cache_flush = tuner::CacheFlush::kNone;
   double run_timeout_s = 10;
   double build_timeout_s = 20;

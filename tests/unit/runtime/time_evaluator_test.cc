@@ -111,14 +111,17 @@ TEST(TimeEvaluatorTest, WarmupMsCallsUntilThatLongHasPassedAndTimesNoneOfThem) {
   EXPECT_THAT(std::string(TimeFunction(time.Fn(), o).status().message()), HasSubstr("warmup_ms"));
 }
 
-// Evicting writes dirty lines back: the memory keeps what was written, whatever its alignment.
-TEST(TimeEvaluatorTest, EvictedMemoryKeepsItsContents) {
+// With a layer's caches recreated before each repeat, each repeat is still `number` calls, and
+// the weights the calls read keep their contents.
+TEST(TimeEvaluatorTest, ALayersCachesAreRecreatedWithoutChangingItsWeights) {
   std::vector<float> weights(100'003);
   for (size_t i = 0; i < weights.size(); ++i) weights[i] = static_cast<float>(i) * 0.5f;
   FakeTime time;
   TimeEvaluatorOptions o = time.Options();
   o.repeat = 3;
-  o.evict = {{weights.data() + 1, (weights.size() - 2) * sizeof(float)}, {weights.data(), 0}};
+  o.layer = LayerCacheState{};
+  o.layer->weights = {{weights.data() + 1, (weights.size() - 2) * sizeof(float)}};
+  o.layer->inputs = {{weights.data(), sizeof(float)}};
   double sum = 0;
   absl::StatusOr<std::vector<double>> samples = TimeFunction(
       [&] {
@@ -156,7 +159,12 @@ TEST(TimeEvaluatorTest, RejectsBadOptions) {
            [](TimeEvaluatorOptions& o) { o.repeat = 0; },
            [](TimeEvaluatorOptions& o) { o.warmup = -1; },
            [](TimeEvaluatorOptions& o) { o.min_repeat_ms = -1; },
-           [](TimeEvaluatorOptions& o) { o.cooldown_ms = -1; }}) {
+           [](TimeEvaluatorOptions& o) { o.cooldown_ms = -1; },
+           [](TimeEvaluatorOptions& o) { o.layer.emplace().refill_ratio = -1; },
+           [](TimeEvaluatorOptions& o) { o.layer.emplace().refill_ratio = 65; },
+           [](TimeEvaluatorOptions& o) {
+             o.layer.emplace().refill_ratio = std::numeric_limits<double>::quiet_NaN();
+           }}) {
     TimeEvaluatorOptions o = time.Options();
     change(o);
     EXPECT_EQ(TimeFunction(time.Fn(), o).status().code(), absl::StatusCode::kInvalidArgument);
