@@ -58,14 +58,17 @@ absl::StatusOr<BlockAssignment> SearchBlocks(const std::vector<std::vector<int64
     absl::StatusOr<LayoutCost> c = cost(trial);
     if (!c.ok()) return c.status();
     ++result.evaluated;
-    if (*c < result.cost) {
+    const bool saves = c->unmeasured != result.cost.unmeasured
+                           ? c->unmeasured < result.cost.unmeasured
+                           : c->seconds < result.cost.seconds * (1 - kMinLayoutMoveSaving);
+    if (saves) {
       result.cost = *c;
       result.blocks = std::move(trial);
     }
     return absl::OkStatus();
   };
   // A move is kept only when it lowers a finite order of costs, so the search ends; the bound
-  // only cuts a long tail of small gains.
+  // only cuts a long tail of gains.
   constexpr int kMaxRounds = 8;
   for (int round = 0; round < kMaxRounds; ++round) {
     const LayoutCost before = result.cost;

@@ -57,6 +57,22 @@ TEST(LayoutChoiceTest, TheSearchMovesAStageWhereSingleMovesEachPayATransform) {
   EXPECT_EQ(ChooseBlocks(Residual(), dear).blocks, (std::vector<int64_t>{8, 8}));
 }
 
+// A saving within the records' noise is no reason to leave the rule's blocks; one beyond it is,
+// and measuring a site that was unmeasured always is.
+TEST(LayoutChoiceTest, TheSearchTakesNoMoveThatSavesLessThanTheMargin) {
+  auto search = [](LayoutCost at8) {
+    return SearchBlocks({{8, 16}}, {16}, {{0}}, [at8](const std::vector<int64_t>& b) {
+      return absl::StatusOr<LayoutCost>(b[0] == 8 ? at8 : LayoutCost{1, 10.0});
+    });
+  };
+  const double small = 10.0 * (1 - kMinLayoutMoveSaving / 2);
+  const double large = 10.0 * (1 - 2 * kMinLayoutMoveSaving);
+  EXPECT_EQ(search(LayoutCost{1, small})->blocks, (std::vector<int64_t>{16}));
+  EXPECT_EQ(search(LayoutCost{1, large})->blocks, (std::vector<int64_t>{8}));
+  EXPECT_EQ(search(LayoutCost{0, 12.0})->blocks, (std::vector<int64_t>{8}));
+  EXPECT_EQ(search(LayoutCost{2, 1.0})->blocks, (std::vector<int64_t>{16}));
+}
+
 TEST(LayoutChoiceTest, TheSearchNeverEndsAboveItsStartAndPassesErrorsOn) {
   int calls = 0;
   absl::StatusOr<BlockAssignment> flat =
