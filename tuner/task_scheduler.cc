@@ -77,6 +77,14 @@ std::optional<int> TaskScheduler::Next(const std::vector<bool>& busy) {
       best_score = score;
     }
   }
+  if (best_score >= 0) {
+    // No open task promises a cut: the batch goes where the fewest trials went, as Ansor's
+    // scheduler does, not to the first task in order. On ResNet-18 (5000 trials) the first in
+    // order, a direct conv twice as slow as its Winograd rival, took 312 of the last 500.
+    for (int i : open) {
+      if (state_[i].trials < state_[best].trials) best = i;
+    }
+  }
   return give(best);
 }
 

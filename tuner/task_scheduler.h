@@ -47,7 +47,7 @@ class TaskScheduler {
 
   // The task to give the next batch to, or nullopt once every task is finished or busy. A task
   // with busy[i] set still has a batch running (the farm runs several tasks' batches at once)
-  // and is passed over.
+  // and is passed over. When no open task promises a cut, the one with the fewest trials.
   std::optional<int> Next(const std::vector<bool>& busy = {});
   // A batch of `task` ended: `trials` more were measured, and its best time is now
   // `best_seconds` (0: no valid result yet).

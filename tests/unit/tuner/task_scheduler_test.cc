@@ -93,6 +93,25 @@ TEST(TaskSchedulerTest, FinishedTasksAreNeverChosenAndTheEndIsNullopt) {
   EXPECT_EQ(s.trials(0), 0);
 }
 
+// Two alternatives far behind their layer's fastest, which is finished: neither promises a cut,
+// and the batches go to the one with fewer trials, not always to the first.
+TEST(TaskSchedulerTest, WhenNoTaskPromisesACutTheFewestTrialsGetTheBatch) {
+  TaskScheduler s({{"fast", 1, 0}, {"slow", 1, 0}, {"slower", 1, 0}}, Greedy());
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(s.Next(), i);
+  s.Observe(0, 8, 1e-3);
+  s.Observe(1, 16, 10e-3);
+  s.Observe(2, 8, 12e-3);
+  s.Finish(0);
+  EXPECT_EQ(s.Score(1), 0);
+  EXPECT_EQ(s.Score(2), 0);
+  std::vector<int> order;
+  for (int b = 0; b < 4; ++b) {
+    order.push_back(*s.Next());
+    s.Observe(order.back(), 8, order.back() == 1 ? 10e-3 : 12e-3);
+  }
+  EXPECT_EQ(order, (std::vector<int>{2, 1, 2, 1}));
+}
+
 TEST(TaskSchedulerTest, RoundRobinCyclesOverTheOpenTasks) {
   TaskSchedulerOptions o = Greedy();
   o.round_robin = true;
