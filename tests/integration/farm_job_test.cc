@@ -1,8 +1,12 @@
 // Tuning jobs through a real farm on 127.0.0.1: a tracker, `tunefarm worker` processes and the
 // client API; the job's records land in the tracker's SQLite database exactly once.
+#include <algorithm>
+#include <cstdint>
+#include <map>
 #include <set>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "tests/integration/farm_fixture.h"
 #include "tests/testing/files.h"
 #include "tools/commands/best_command.h"
@@ -55,6 +59,68 @@ TEST(FarmJobTest, JobAcrossThreeWorkersCompletesWithEveryRecord) {
   ASSERT_EQ(best->size(), 1u);
   EXPECT_NEAR((*best)[0].median_seconds, done.progress.best_seconds,
               done.progress.best_seconds * 1e-9);
+}
+
+// What a model job puts on the farm: 50 jobs over 5 device keys at once, on real `tunefarm worker`
+// processes. Every job completes with each trial recorded once, on its own key's worker. No job
+// waits for another: on each key, every job has a record before the first of them finishes (a
+// cap on running jobs, or a queue per key, would start the later jobs only as others end).
+TEST(FarmJobTest, FiftyJobsAcrossFiveKeysRunAtOnceAndRecordEveryTrialOnce) {
+  Farm farm("fifty_jobs");
+  tracker::TrackerServerOptions options = Farm::FastOptions();
+  options.jobs.build_placement = tracker::BuildPlacement::kWorkers;
+  farm.StartTracker(options);
+  constexpr int kKeys = 5;
+  constexpr int kJobsPerKey = 10;
+  constexpr int kTrials = 4;
+  std::vector<ChildProcess> workers;
+  for (int k = 0; k < kKeys; ++k) workers.push_back(farm.StartWorker(absl::StrCat("key-", k)));
+  for (int k = 0; k < kKeys; ++k) {
+    ASSERT_TRUE(farm.WaitForWorkers(absl::StrCat("key-", k), 1)) << workers[k].Log();
+  }
+
+  auto client = farm.Client();
+  std::map<std::string, std::string> key_of;  // job id -> device key
+  for (int j = 0; j < kJobsPerKey; ++j) {
+    for (int k = 0; k < kKeys; ++k) {
+      tracker::JobSpec spec = SmallJob(absl::StrCat("key-", k), kTrials);
+      // A workload of its own, so that no job finds its configs already measured by another.
+      spec.workload = absl::StrCat("matmul:32,32,", 16 * (j + 1), ":float32");
+      absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(spec);
+      ASSERT_TRUE(job.ok()) << job.status();
+      key_of[job->id] = spec.device_key;
+    }
+  }
+
+  // key -> (the earliest last record of its jobs, the latest first record of its jobs)
+  std::map<std::string, std::pair<int64_t, int64_t>> spans;
+  std::map<std::string, std::string> measured_by_key;  // worker -> key
+  for (const auto& [id, key] : key_of) {
+    tracker::JobStatus done = farm.WaitForJob(id);
+    ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << id << ": " << done.message;
+    std::vector<tuner::Record> records = farm.JobRecords(id);
+    ASSERT_EQ(records.size(), static_cast<size_t>(kTrials)) << id;
+    EXPECT_TRUE(NoDuplicateConfigs(records)) << id;
+    int64_t first = INT64_MAX, last = 0;
+    for (const tuner::Record& r : records) {
+      EXPECT_EQ(r.device_key, key) << id;
+      EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
+      auto [it, added] = measured_by_key.emplace(r.measured_by, key);
+      EXPECT_EQ(it->second, key) << r.measured_by << " measured for two keys";
+      first = std::min(first, r.timestamp_ms);
+      last = std::max(last, r.timestamp_ms);
+    }
+    auto [span, added] = spans.emplace(key, std::make_pair(last, first));
+    if (!added) {
+      span->second.first = std::min(span->second.first, last);
+      span->second.second = std::max(span->second.second, first);
+    }
+  }
+  EXPECT_EQ(measured_by_key.size(), static_cast<size_t>(kKeys)) << "one worker per key";
+  for (const auto& [key, span] : spans) {
+    EXPECT_LE(span.second, span.first)
+        << key << ": a job started only after another of its key had finished";
+  }
 }
 
 TEST(FarmJobTest, ParallelBuildersServeADeviceThatCannotBuild) {
