@@ -22,6 +22,9 @@
 //                             weights or every cache flushed before each)
 //   BENCH_LAYOUTS=0           1: tune every channel block of each conv and the transforms
 //                             between them (`model tune --layouts`), the builds choosing blocks
+//   BENCH_RACE=0              1: after the last checkpoint, also build with `model build --race`
+//                             (each conv's close rival algorithms timed in the model) and time
+//                             that module in turns with the others
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -118,6 +121,29 @@ std::vector<double> TimeInTurns(const std::vector<std::string>& modules, int thr
     medians.push_back(t.empty() ? 0 : t[t.size() / 2]);
   }
   return medians;
+}
+
+// `tunefarm model build --race` of the farm's records into `module`, in a fresh process as the
+// timings are; its race lines are printed as they come.
+absl::Status BuildRaced(const std::string& onnx, const std::string& db,
+                        const std::string& device_key, const std::string& module, int threads) {
+  const std::filesystem::path cli =
+      std::filesystem::read_symlink("/proc/self/exe").parent_path() / "tunefarm";
+  absl::StatusOr<bench::PipedChild> child = bench::SpawnPiped(
+      {cli.string(), "model", "build", onnx, "--input-shape", "input=1,3,224,224", "--db", db,
+       "--device-key", device_key, "--race", "--threads", std::to_string(threads), "-o", module});
+  if (!child.ok()) return child.status();
+  for (std::string line = bench::ReadLine(*child); !line.empty(); line = bench::ReadLine(*child)) {
+    if (line.rfind("race", 0) == 0 || line.rfind("  conv2d", 0) == 0) {
+      std::printf("  %s\n", line.c_str());
+      std::fflush(stdout);
+    }
+  }
+  bench::EndPiped(*child, "", 60);
+  if (!std::filesystem::exists(module)) {
+    return absl::InternalError(absl::StrCat(cli.string(), " model build --race wrote nothing"));
+  }
+  return absl::OkStatus();
 }
 
 // A tracker and one worker of this machine, in this process.
@@ -304,6 +330,16 @@ int Run(int argc, char** argv) {
                     torch->frozen_ms, torch->eager_ms / *tuned, torch->frozen_ms / *tuned);
         std::fflush(stdout);
       }
+      const char* race_env = std::getenv("BENCH_RACE");
+      const bool raced = race_env != nullptr && std::string_view(race_env) == "1";
+      if (raced) {
+        modules.push_back(work + "/raced.so");
+        if (absl::Status s = BuildRaced(onnx, work + "/farm.db", key, modules.back(), threads);
+            !s.ok()) {
+          std::fprintf(stderr, "model_tune_bench: %s\n", std::string(s.message()).c_str());
+          return 1;
+        }
+      }
       if (modules.size() > 1) {
         modules.push_back(untuned_module);
         constexpr int kRounds = 3;
@@ -313,7 +349,9 @@ int Run(int argc, char** argv) {
             "turns: untuned %.2f ms",
             name, threads, kRounds, ms.back());
         for (size_t i = 0; i + 1 < ms.size(); ++i) {
-          absl::StrAppendFormat(&line, ", %d min %.2f ms (x_frozen %.2f)", minutes[i], ms[i],
+          const std::string label = i < minutes.size() ? absl::StrCat(minutes[i], " min")
+                                                       : absl::StrCat(minutes.back(), " min raced");
+          absl::StrAppendFormat(&line, ", %s %.2f ms (x_frozen %.2f)", label, ms[i],
                                 ms[i] > 0 ? torch->frozen_ms / ms[i] : 0);
         }
         std::printf("%s\n", line.c_str());

@@ -342,6 +342,17 @@ int main(int argc, char** argv) {
                               "A records database: build each tuned task with its best record");
   model_build_cmd->add_option("--device-key", model_build.compile.device_key,
                               "The device key whose records --db uses");
+  model_build_cmd->add_flag(
+      "--race", model_build.race,
+      "With --db: time the model here with each conv's rival algorithms (direct, Winograd "
+      "tiles) whose records are close, and keep what runs fastest in the model");
+  model_build_cmd
+      ->add_option("--race-seconds", model_build.race_seconds,
+                   "No new rival is raced after this many seconds")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  model_build_cmd->add_option("--threads", model_build.threads, "--race: threads of the runtime")
+      ->check(CLI::PositiveNumber);
   add_compile_options(model_build_cmd, model_build.compile);
   tunefarm::tools::ModelRunOptions model_run;
   CLI::App* model_run_cmd = model_cmd->add_subcommand(
@@ -441,6 +452,15 @@ int main(int argc, char** argv) {
         "-o,--output", model_tune.output,
         "Farm mode: build the tuned module here, then time it and the untuned build end to end "
         "on a worker of --key");
+    model_tune_cmd->add_flag(
+        "!--no-race", model_tune.race,
+        "Farm mode with --output: do not race each conv's close rival algorithms (direct, "
+        "Winograd tiles) in the model on a worker before the build");
+    model_tune_cmd
+        ->add_option("--race-seconds", model_tune.race_seconds,
+                     "Farm mode with --output: no new rival is raced after this many seconds")
+        ->capture_default_str()
+        ->check(CLI::PositiveNumber);
   }
   add_compile_options(model_tune_cmd, model_tune.compile);
   tunefarm::tools::ModelTestOptions model_test;

@@ -3,7 +3,11 @@
 #include <filesystem>
 #include <iomanip>
 
+#include "compiler/codegen/llvm/llvm_target.h"
+#include "runtime/core/thread_pool.h"
 #include "runtime/graph/memory_plan.h"
+#include "tools/commands/algorithm_race.h"
+#include "tools/commands/local_race_timer.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -18,7 +22,35 @@ int RunModelBuildCommand(const ModelBuildOptions& options, std::ostream& out, st
     err << "tunefarm: --target: " << target.status().message() << "\n";
     return 2;
   }
-  absl::StatusOr<CompiledModel> model = CompileModel(options.file, options.compile, *target);
+  ModelCompileOptions compile = options.compile;
+  if (options.race) {
+    if (compile.db.empty()) {
+      err << "tunefarm: --race needs --db and --device-key: the records name each conv's rivals\n";
+      return 2;
+    }
+    if (target->is_cuda() || !target->llvm().is_host) {
+      err << "tunefarm: --race times the model here: build for this machine (or race on the "
+             "device through `model tune --tracker ... --output`)\n";
+      return 2;
+    }
+    std::string error;
+    if (options.threads > 0 && !runtime::SetNumThreads(options.threads, &error)) {
+      err << "tunefarm: --threads: " << error << "\n";
+      return 2;
+    }
+    RaceOptions race;
+    race.budget_s = options.race_seconds;
+    absl::StatusOr<RaceResult> raced =
+        RaceAlgorithms(options.file, compile, *target, LocalRaceTimer(), race, out);
+    if (!raced.ok()) {
+      err << "tunefarm: " << options.file << ": race: " << raced.status().message() << "\n";
+      return 1;
+    }
+    out << "race: " << raced->challenges << " rivals timed in the model, " << raced->changed
+        << " conv workloads changed algorithm\n";
+    compile.algorithms = std::move(raced->algorithms);
+  }
+  absl::StatusOr<CompiledModel> model = CompileModel(options.file, compile, *target);
   if (!model.ok()) {
     err << "tunefarm: " << options.file << ": " << model.status().message() << "\n";
     return 1;

@@ -14,9 +14,15 @@ struct ModelBuildOptions {
   std::string output;
   std::string target = "llvm";
   ModelCompileOptions compile;
+  // With --db, on this machine: each conv's algorithm settled by timing the model built both ways
+  // (tools/commands/algorithm_race.h), at `threads` (0: the runtime's default).
+  bool race = false;
+  double race_seconds = 600;
+  int threads = 0;
 };
 
-// 0 on success; 2 for a bad --target and 1 otherwise, with one "tunefarm: <reason>" line on
+// 0 on success; 2 for a bad --target (or --race without --db, or for another machine) and 1
+// otherwise, with one "tunefarm: <reason>" line on
 // `err`.
 int RunModelBuildCommand(const ModelBuildOptions& options, std::ostream& out, std::ostream& err);
 

@@ -35,6 +35,10 @@ bool EndsWith(const std::string& s, const std::string& suffix) {
 absl::StatusOr<OptimizedModel> OptimizeModel(const std::string& onnx_path,
                                              const ModelCompileOptions& options,
                                              const target::Target& target) {
+  if (options.db.empty() && !options.algorithms.empty()) {
+    return absl::InvalidArgumentError(
+        "records: a conv's algorithm is chosen over records: no --db");
+  }
   if (target.is_cuda() && !options.db.empty()) {
     return absl::UnimplementedError(
         "records: tuned configs apply to CPU builds so far; build `cuda` without --db");
@@ -45,7 +49,7 @@ absl::StatusOr<OptimizedModel> OptimizeModel(const std::string& onnx_path,
   frontend::onnx::OnnxImportOptions import_options;
   import_options.input_shapes = options.input_shapes;
   for (const auto& [name, array] : options.constant_inputs) {
-    absl::StatusOr<runtime::NDArray> view = array.View(array.shape());
+    absl::StatusOr<runtime::NDArray> view = array->View(array->shape());
     if (!view.ok()) return view.status();
     import_options.constant_inputs.emplace(name, *std::move(view));
   }
@@ -63,7 +67,7 @@ absl::StatusOr<OptimizedModel> OptimizeModel(const std::string& onnx_path,
         ModelRecords::Open(options.db, result.kernel_target, options.device_key);
     if (!records.ok()) return InPhase("records", records.status());
     result.records = std::make_shared<const ModelRecords>(*std::move(records));
-    winograd = result.records->WinogradChoice();
+    winograd = result.records->WinogradChoice(options.algorithms);
     const bool winograd_on =
         std::find(options.disabled_passes.begin(), options.disabled_passes.end(), "winograd") ==
         options.disabled_passes.end();
@@ -92,6 +96,7 @@ absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
   std::map<int, graph::AnchorConfig> configs;
   if (optimized->records != nullptr) {
     result.layout = optimized->records->ChosenLayout();
+    result.algorithms = optimized->records->AlgorithmChoices();
     absl::StatusOr<TunedGroups> tuned = optimized->records->TunedConfigs(optimized->graph);
     if (!tuned.ok()) return InPhase("records", tuned.status());
     configs = std::move(tuned->configs);

@@ -13,6 +13,7 @@
 #include "compiler/graph/model_build.h"
 #include "compiler/target/target.h"
 #include "runtime/ndarray.h"
+#include "tools/commands/algorithm_choice.h"
 #include "tools/commands/layout_plan.h"
 #include "tools/commands/model_executor.h"
 
@@ -22,19 +23,24 @@ class ModelRecords;
 
 struct ModelCompileOptions {
   std::map<std::string, std::vector<int64_t>> input_shapes;  // overrides, by input name
-  std::map<std::string, runtime::NDArray> constant_inputs;   // inputs imported as constants
+  // Inputs imported as constants; shared, so that the options copy (a race builds many times).
+  std::map<std::string, std::shared_ptr<const runtime::NDArray>> constant_inputs;
   std::vector<std::string> disabled_passes;
   // Tuned schedules: the best records of the model's tasks in `db` for this target and device key.
   std::string db;
   std::string device_key;
+  // With --db: a conv workload's algorithm (by its conv2d_nchwc key: Winograd's m, or 0 for the
+  // direct conv) instead of the one its records choose; how `model build --race` builds a rival.
+  std::map<std::string, int64_t> algorithms;
 };
 
 struct CompiledModel {
   graph::BuiltModel built;  // built.target: what it was built for
   int imported_nodes = 0;
-  std::vector<std::string> tuned_tasks;    // tasks built with a record's config, and its time
-  std::vector<std::string> untuned_tasks;  // tasks without a record: default configs
-  std::optional<LayoutPlan> layout;        // with records: the blocks the layout pass took
+  std::vector<std::string> tuned_tasks;     // tasks built with a record's config, and its time
+  std::vector<std::string> untuned_tasks;   // tasks without a record: default configs
+  std::optional<LayoutPlan> layout;         // with records: the blocks the layout pass took
+  std::vector<AlgorithmChoice> algorithms;  // with records: the convs whose algorithm they chose
   double import_ms = 0, passes_ms = 0, kernels_ms = 0;
 };
 

@@ -1,7 +1,9 @@
 #include "tools/commands/model_records.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -141,6 +143,7 @@ struct ModelRecords::State {
   std::map<std::string, absl::StatusOr<std::vector<Candidate>>> by_key;
   std::map<std::string, absl::StatusOr<std::optional<double>>> transform_seconds;
   std::optional<LayoutPlan> chosen_layout;
+  std::vector<AlgorithmChoice> algorithm_choices;  // WinogradChoice's log
 
   // The fastest ok record's median of a layout transform, of the timing closest to a model's as
   // for the kernels. Read once per key.
@@ -272,30 +275,53 @@ absl::StatusOr<TunedGroups> ModelRecords::TunedConfigs(const graph::Graph& fused
   return tuned;
 }
 
-graph::WinogradChooser ModelRecords::WinogradChoice() const {
-  return [state = state_](const graph::Graph& graph,
-                          const graph::Node& node) -> absl::StatusOr<int64_t> {
+graph::WinogradChooser ModelRecords::WinogradChoice(std::map<std::string, int64_t> forced) const {
+  return [state = state_, forced = std::move(forced)](
+             const graph::Graph& graph, const graph::Node& node) -> absl::StatusOr<int64_t> {
     const std::optional<tuner::Workload> direct = tuner::NodeWorkload(graph, node);
     if (!direct) return graph::DefaultWinogradTile(graph, node);
+    const std::string key = direct->Key();
+    const auto force = forced.find(key);
     const tuner::Workload winograd{"conv2d_winograd_nchwc", direct->args};
+    const absl::StatusOr<std::vector<Candidate>>* ok[2] = {&state->OkCandidates(*direct),
+                                                           &state->OkCandidates(winograd)};
     const Candidate* fastest[2] = {nullptr, nullptr};
     for (int i = 0; i < 2; ++i) {
-      const absl::StatusOr<std::vector<Candidate>>& ok =
-          state->OkCandidates(i == 0 ? *direct : winograd);
-      if (!ok.ok()) return ok.status();
-      fastest[i] = Fastest(*ok, std::nullopt);
+      if (!ok[i]->ok()) return ok[i]->status();
+      fastest[i] = Fastest(**ok[i], std::nullopt);
     }
     const int64_t winograd_tile = fastest[1] != nullptr ? TileOf(fastest[1]->config) : 0;
-    if (fastest[0] != nullptr && fastest[1] != nullptr &&
-        fastest[0]->cache_flush == fastest[1]->cache_flush) {
-      return fastest[1]->seconds < fastest[0]->seconds ? winograd_tile : 0;
+    const bool both_alike = fastest[0] != nullptr && fastest[1] != nullptr &&
+                            fastest[0]->cache_flush == fastest[1]->cache_flush;
+    if (both_alike) {
+      const int64_t chosen = force != forced.end()                       ? force->second
+                             : fastest[1]->seconds < fastest[0]->seconds ? winograd_tile
+                                                                         : 0;
+      auto logged = std::find_if(state->algorithm_choices.begin(), state->algorithm_choices.end(),
+                                 [&](const AlgorithmChoice& c) { return c.workload == key; });
+      if (logged == state->algorithm_choices.end()) {
+        AlgorithmChoice choice{key, 0, chosen, force != forced.end(), {{0, fastest[0]->seconds}}};
+        for (const Candidate& c : **ok[1]) {
+          auto [it, added] = choice.best_seconds.emplace(TileOf(c.config), c.seconds);
+          if (!added) it->second = std::min(it->second, c.seconds);
+        }
+        state->algorithm_choices.push_back(std::move(choice));
+        logged = std::prev(state->algorithm_choices.end());
+      }
+      ++logged->convs;
+      return chosen;
     }
+    if (force != forced.end()) return force->second;
     // One algorithm measured says nothing of the other, nor does a time taken one way against one
     // taken another (warm, weights evicted, every cache flushed): the rule, with the measured tile.
     absl::StatusOr<int64_t> rule = graph::DefaultWinogradTile(graph, node);
     if (!rule.ok() || *rule == 0 || winograd_tile == 0) return rule;
     return winograd_tile;
   };
+}
+
+std::vector<AlgorithmChoice> ModelRecords::AlgorithmChoices() const {
+  return state_->algorithm_choices;
 }
 
 graph::ConvBlockPlanner ModelRecords::LayoutChoice(bool winograd) const {

@@ -17,6 +17,7 @@
 #include "compiler/graph/layout_rewrite.h"
 #include "compiler/graph/winograd_rewrite.h"
 #include "compiler/topi/cpu_info.h"
+#include "tools/commands/algorithm_choice.h"
 #include "tools/commands/layout_plan.h"
 #include "tuner/workload.h"
 
@@ -52,11 +53,14 @@ class ModelRecords {
 
   // The winograd pass's choice: for a conv with ok records of both its conv2d_nchwc and
   // conv2d_winograd_nchwc workloads timed alike, the faster best (the Winograd record's tile);
-  // otherwise
-  // graph::DefaultWinogradTile, with the tile of the Winograd records' best where the rule picks
-  // Winograd and there are some. When the pass asks, a record that fits no template is
-  // InvalidArgument naming it. The chooser shares this object's reads.
-  graph::WinogradChooser WinogradChoice() const;
+  // otherwise graph::DefaultWinogradTile, with the tile of the Winograd records' best where the
+  // rule picks Winograd and there are some. `forced` (by conv2d_nchwc key: m, or 0 for direct)
+  // overrides both. When the pass asks, a record that fits no template is InvalidArgument naming
+  // it. The chooser shares this object's reads and logs each choice for AlgorithmChoices.
+  graph::WinogradChooser WinogradChoice(std::map<std::string, int64_t> forced = {}) const;
+  // The workloads WinogradChoice's chooser decided with records of both algorithms (or forced
+  // where those exist), in the order the pass first asked.
+  std::vector<AlgorithmChoice> AlgorithmChoices() const;
 
   // The layout pass's plan: PlanConvBlocks over the best records (of each workload, those timed
   // closest to a model; a layout transform's likewise). `winograd`: whether the build may run a

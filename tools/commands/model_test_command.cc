@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/temp_dir.h"
@@ -78,7 +79,8 @@ CaseResult RunCase(const fs::path& dir, const ModelTestOptions& options,
       if (s == 0 && parameter) {
         absl::StatusOr<runtime::NDArray> view = a->View(a->shape());
         if (!view.ok()) return Failed(view.status());
-        compile.constant_inputs.emplace((*names)[i], *std::move(view));
+        compile.constant_inputs.emplace((*names)[i],
+                                        std::make_shared<const runtime::NDArray>(*std::move(view)));
       }
       data[s].push_back(*std::move(a));
     }

@@ -50,6 +50,10 @@ struct ModelTuneOptions {
   // file, time it and the untuned build on a worker of the key, and store that latency with the
   // model job. Empty: stop after tuning.
   std::string output;
+  // Farm mode with `output`: before that build, race each conv's close rival algorithms in the
+  // model on a worker of the key (tools/commands/algorithm_race.h), for at most race_seconds.
+  bool race = true;
+  double race_seconds = 600;
 };
 
 // The model's tuning tasks for its target: the distinct anchor workloads of its fused groups

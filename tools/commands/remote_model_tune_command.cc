@@ -12,10 +12,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "runtime/time_evaluator.h"
+#include "tools/commands/algorithm_race.h"
 #include "tools/commands/farm_client.h"
 #include "tools/commands/model_build_command.h"
 #include "tools/commands/model_tune_command.h"
 #include "tools/commands/remote_session.h"
+#include "tools/commands/session_race_timer.h"
 #include "tools/commands/token_file.h"
 #include "tuner/record_store.h"
 
@@ -55,7 +57,8 @@ absl::StatusOr<std::string> ReadBytes(const std::string& path) {
 // Builds the model (with the records in `db` under the model job's device key when `db` is
 // set) into `output`; errors carry the build's one-line reason.
 absl::Status BuildModule(const ModelTuneOptions& o, const tracker::ModelJobStatus& job,
-                         const std::string& db, const std::string& output) {
+                         const std::string& db, const std::string& output,
+                         const std::map<std::string, int64_t>& algorithms = {}) {
   ModelBuildOptions build;
   build.file = o.file;
   build.output = output;
@@ -65,6 +68,7 @@ absl::Status BuildModule(const ModelTuneOptions& o, const tracker::ModelJobStatu
   if (!db.empty()) {
     build.compile.db = db;
     build.compile.device_key = job.device_key;
+    build.compile.algorithms = algorithms;
   }
   std::ostringstream out, err;
   if (RunModelBuildCommand(build, out, err) != 0) {
@@ -125,6 +129,46 @@ absl::StatusOr<std::pair<double, double>> TimeOnDevice(const ModelTuneOptions& o
   return std::pair{seconds[0], seconds[1]};
 }
 
+// With --race (the default): each conv's close rival algorithms raced in the model on a worker
+// of the key; the winners, for the build. A race that cannot run (no worker within two minutes,
+// a lost session) leaves the records' choices, and says why; a build that fails is an error.
+absl::StatusOr<std::map<std::string, int64_t>> RaceOnDevice(const ModelTuneOptions& o,
+                                                            const tracker::ModelJobStatus& job,
+                                                            const std::string& db,
+                                                            std::ostream& out) {
+  if (!o.race) return std::map<std::string, int64_t>();
+  const TuneCommandOptions& t = o.tune;
+  absl::StatusOr<target::Target> target = target::ParseTarget(t.target);
+  if (!target.ok()) return target.status();
+  absl::StatusOr<std::string> token = ReadTokenFile(t.token_file);
+  if (!token.ok()) return token.status();
+  ModelCompileOptions compile;
+  compile.input_shapes = o.compile.input_shapes;
+  compile.disabled_passes = o.compile.disabled_passes;
+  compile.db = db;
+  compile.device_key = job.device_key;
+  RaceOptions race;
+  race.budget_s = o.race_seconds;
+  bool timer_failed = false;
+  const ModuleRaceTimer on_device = SessionRaceTimer(
+      FarmClientOptions{t.tracker, *token, t.tls_root_cert}, job.device_key, t.threads);
+  const ModuleRaceTimer timer = [&](const std::string& a, const std::string& b) {
+    absl::StatusOr<RaceTimes> times = on_device(a, b);
+    timer_failed = !times.ok();
+    return times;
+  };
+  absl::StatusOr<RaceResult> raced = RaceAlgorithms(o.file, compile, *target, timer, race, out);
+  if (!raced.ok()) {
+    if (!timer_failed) return raced.status();
+    out << "race: stopped, the records' choices stand: " << raced.status().message() << "\n";
+    return std::map<std::string, int64_t>();
+  }
+  out << "race on a worker of '" << job.device_key << "': " << raced->challenges
+      << " rivals timed in the model, " << raced->changed << " conv workloads changed algorithm\n"
+      << std::flush;
+  return std::move(raced->algorithms);
+}
+
 // The model job's last step, here where the model is: the module built with the farm's best
 // records (written to --output) and the untuned build, both timed end to end on a worker of the
 // key, and the latency stored with the model job.
@@ -145,7 +189,9 @@ absl::Status MeasureModel(const ModelTuneOptions& o, FarmClient& client,
   if (absl::Status s = FetchBestRecords(client, job, db); !s.ok()) {
     return absl::Status(s.code(), absl::StrCat("fetching the best records: ", s.message()));
   }
-  if (absl::Status s = BuildModule(o, job, db, o.output); !s.ok()) return s;
+  absl::StatusOr<std::map<std::string, int64_t>> algorithms = RaceOnDevice(o, job, db, out);
+  if (!algorithms.ok()) return algorithms.status();
+  if (absl::Status s = BuildModule(o, job, db, o.output, *algorithms); !s.ok()) return s;
   if (absl::Status s = BuildModule(o, job, "", untuned); !s.ok()) return s;
   out << "wrote " << o.output << " (built with the best record of each task)\n" << std::flush;
   std::string worker;

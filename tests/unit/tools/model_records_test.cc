@@ -23,6 +23,7 @@
 #include "compiler/topi/conv2d_winograd_knobs.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
+#include "tests/unit/tools/model_records_fixture.h"
 #include "tools/commands/model_build_command.h"
 #include "tools/commands/model_compiler.h"
 #include "tuner/model_tasks.h"
@@ -32,29 +33,19 @@
 namespace tunefarm::tools {
 namespace {
 
+using testing::AddRecord;
+using testing::ChainedConvsModel;
 using ::testing::HasSubstr;
+using testing::TaskKeys;
+using testing::TunedConfigJson;
+using testing::WinogradConfigJson;
+using testing::WinogradKeyOf;
 using B = frontend::onnx::testing::OnnxModelBuilder;
 namespace fs = std::filesystem;
 
 // ONNX's test case: x [1,1,7,5], W [1,1,3,3], strides 2, pads 1.
 const fs::path kCase = "/usr/share/libonnx-testdata/data/node/test_conv_with_strides_padding";
 constexpr const char* kWorkload = "conv2d:1,1,7,5,1,3,3,2,1:float32";
-
-void AddRecord(const std::string& db, const std::string& workload, const std::string& config,
-               std::vector<double> repeat_seconds,
-               tuner::CacheFlush cache_flush = tuner::CacheFlush::kNone) {
-  auto store = tuner::RecordStore::Open(db);
-  ASSERT_TRUE(store.ok()) << store.status();
-  tuner::Record r;
-  r.workload_key = workload;
-  r.target = target::Target::Host().str();
-  r.device_key = "box";
-  r.config_json = config;
-  r.repeat_seconds = std::move(repeat_seconds);
-  r.measured_by = "local";
-  r.cache_flush = cache_flush;
-  ASSERT_TRUE((*store)->Insert(r).ok());
-}
 
 std::string NewDatabase(const std::string& config_json, const std::string& workload = kWorkload) {
   const std::string path =
@@ -64,22 +55,12 @@ std::string NewDatabase(const std::string& config_json, const std::string& workl
   return path;
 }
 
-// A template's default config as JSON: a record of it is a tuned config all the same.
-std::string TunedConfigJson(const std::string& workload = kWorkload) {
-  absl::StatusOr<std::unique_ptr<tuner::Task>> task =
-      tuner::CreateTask(*tuner::ParseWorkloadKey(workload), target::Target::Host());
-  EXPECT_TRUE(task.ok()) << task.status();
-  absl::StatusOr<space::Config> config = (*task)->DefaultConfig();
-  EXPECT_TRUE(config.ok()) << config.status();
-  return space::ConfigToJson(*config);
-}
-
 TEST(ModelRecordsTest, ATunedWorkloadIsBuiltWithItsBestRecord) {
   if (!fs::is_directory(kCase)) GTEST_SKIP() << "libonnx-testdata missing";
   ModelBuildOptions build;
   build.file = (kCase / "model.onnx").string();
   build.output = ::testing::TempDir() + "/tuned_" + std::to_string(getpid()) + ".so";
-  build.compile.db = NewDatabase(TunedConfigJson());
+  build.compile.db = NewDatabase(TunedConfigJson(kWorkload));
   build.compile.device_key = "box";
   std::ostringstream out, err;
   ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
@@ -94,38 +75,6 @@ TEST(ModelRecordsTest, ATunedWorkloadIsBuiltWithItsBestRecord) {
   EXPECT_THAT(out2.str(), HasSubstr("0 tasks tuned, 1 on default configs"));
   EXPECT_THAT(out2.str(), HasSubstr("conv2d template, default ("));
   fs::remove(build.output);
-}
-
-// Two chained convs with constant weights: the layout rewrite blocks both, the second reading its
-// input in the block the first writes. With `residual`, the output is c2 + c1: an add of two
-// blocked values of 40 channels.
-std::string ChainedConvsModel(bool residual = false) {
-  B b(13);
-  b.Input("image", {1, 3, 8, 8});
-  b.FloatInit("w1", {40, 3, 3, 3});
-  b.FloatInit("w2", {40, 40, 3, 3});
-  B::Ints(b.Node("Conv", {"image", "w1"}, {"c1"}), "pads", {1, 1, 1, 1});
-  B::Ints(b.Node("Conv", {"c1", "w2"}, {"c2"}), "pads", {1, 1, 1, 1});
-  if (!residual) {
-    b.Output("c2");
-    return fixtures::WriteTempFile("chained.onnx", b.Bytes());
-  }
-  b.Node("Add", {"c2", "c1"}, {"sum"});
-  b.Output("sum");
-  return fixtures::WriteTempFile("residual.onnx", b.Bytes());
-}
-
-std::vector<std::string> TaskKeys(const std::string& model) {
-  absl::StatusOr<OptimizedModel> optimized =
-      OptimizeModel(model, ModelCompileOptions(), target::Target::Host());
-  EXPECT_TRUE(optimized.ok()) << optimized.status();
-  if (!optimized.ok()) return {};
-  std::vector<std::string> keys;
-  for (const tuner::ModelTask& task :
-       tuner::ExtractModelTasks(optimized->graph, graph::PlanFusion(optimized->graph))) {
-    keys.push_back(task.workload.Key());
-  }
-  return keys;
 }
 
 TEST(ModelRecordsTest, AModelsConvTasksFixTheBlocksOfItsLayout) {
@@ -244,26 +193,6 @@ TEST(ModelRecordsTest, WithLayoutsEveryBlockPairAPlanCouldGiveIsATaskOfItsLayer)
                                    [](const tuner::ModelTask& t) { return t.layer == 1; });
   ASSERT_NE(second_layer, tasks.end());
   EXPECT_EQ(second_layer->workload, built[1].workload);
-}
-
-// A record of the Winograd task of `key`'s layer with tile `tile` and its default otherwise.
-std::string WinogradConfigJson(const std::string& direct_key, int64_t tile) {
-  tuner::Workload w = *tuner::ParseWorkloadKey(direct_key);
-  w.template_name = "conv2d_winograd_nchwc";
-  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(w, target::Target::Host());
-  EXPECT_TRUE(task.ok()) << task.status();
-  if (!task.ok()) return "";
-  const topi::CpuInfo cpu = target::CpuInfoOf(target::Target::Host());
-  absl::StatusOr<space::Config> point = topi::Conv2dWinogradKnobsFromConfig(
-      (*task)->space(), topi::DefaultConv2dWinogradConfig(tile, cpu));
-  EXPECT_TRUE(point.ok()) << point.status();
-  return point.ok() ? space::ConfigToJson(*point) : "";
-}
-
-// The workload key of the Winograd task of a direct conv's layer.
-std::string WinogradKeyOf(std::string direct_key) {
-  direct_key.replace(0, direct_key.find(':'), "conv2d_winograd_nchwc");
-  return direct_key;
 }
 
 TEST(ModelRecordsTest, TheBuildRunsTheAlgorithmWhoseBestRecordIsFaster) {

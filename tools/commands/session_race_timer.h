@@ -1,0 +1,18 @@
+// The ModuleRaceTimer of a model job's last step: both modules uploaded to a worker of the device
+// key in one remote session and timed there in turns, as the model will run on that device.
+#pragma once
+
+#include <string>
+
+#include "tools/commands/algorithm_race.h"
+#include "tools/commands/farm_client.h"
+
+namespace tunefarm::tools {
+
+// Each call borrows a worker of `device_key` (waiting up to 120 s) and gives it back, so that no
+// session holds more than the two modules it races. Rounds as LocalRaceTimer's: `rounds` of four
+// slots of at least `slot_ms` each, at `threads` (0: the device's default).
+ModuleRaceTimer SessionRaceTimer(FarmClientOptions farm, std::string device_key, int threads,
+                                 int rounds = 16, double slot_ms = 100);
+
+}  // namespace tunefarm::tools
