@@ -13,6 +13,7 @@
 #include "tools/commands/model_build_command.h"
 #include "tools/commands/model_executor.h"
 #include "tools/commands/model_tune_command.h"
+#include "tools/commands/session_race_timer.h"
 
 namespace tunefarm::integration {
 namespace {
@@ -157,7 +158,10 @@ TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMa
   EXPECT_THAT(out.str(), HasSubstr("3 tasks, 16 trials"));
   EXPECT_THAT(out.str(), HasSubstr("succeeded"));
   EXPECT_THAT(out.str(), HasSubstr("trials=16 tuned_kernels_ms="));
-  // The last step: the tuned module written and timed end to end on a worker of the key.
+  // The last step: each conv's close rivals raced on a worker, the tuned module written and
+  // timed end to end on a worker of the key.
+  EXPECT_THAT(out.str(), ::testing::ContainsRegex("race on a worker of 'mj-cpu': [0-9]+ rivals "
+                                                  "timed in the model, [0-9]+ conv workloads"));
   EXPECT_THAT(out.str(), HasSubstr("wrote " + tune.output));
   EXPECT_THAT(out.str(), ::testing::ContainsRegex("end to end on [^:]+: tuned [0-9.]+ ms, untuned "
                                                   "[0-9.]+ ms .* model_ms=[0-9.]+"));
@@ -220,6 +224,38 @@ TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMa
   for (size_t i = 0; i < want.size(); ++i) {
     ASSERT_NEAR(got[i], want[i], 1e-3f * std::max(scale, 1.0f)) << "output " << i;
   }
+}
+
+TEST(FarmModelJobTest, TheRaceTimesBothModulesInTurnsOnAWorkerOfTheKey) {
+  Farm farm("model_race");
+  farm.StartTracker();
+  ChildProcess w = farm.StartWorker("race-cpu");
+  ASSERT_TRUE(farm.WaitForWorkers("race-cpu", 1));
+  const std::string model = TwoTaskCnn();
+  tools::ModelBuildOptions build;
+  build.file = model;
+  build.output = farm.dir() + "/winograd.so";
+  std::ostringstream out, err;
+  ASSERT_EQ(tools::RunModelBuildCommand(build, out, err), 0) << err.str();
+  build.output = farm.dir() + "/direct.so";
+  build.compile.disabled_passes = {"winograd"};
+  ASSERT_EQ(tools::RunModelBuildCommand(build, out, err), 0) << err.str();
+
+  tools::FarmClientOptions client;
+  client.address = farm.address();
+  const tools::ModuleRaceTimer timer = tools::SessionRaceTimer(client, "race-cpu", 1, 4, 5);
+  absl::StatusOr<tools::RaceTimes> times =
+      timer(farm.dir() + "/winograd.so", farm.dir() + "/direct.so");
+  ASSERT_TRUE(times.ok()) << times.status() << w.Log();
+  ASSERT_EQ(times->incumbent.size(), 4u);
+  ASSERT_EQ(times->challenger.size(), 4u);
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_GT(times->incumbent[r], 0);
+    EXPECT_GT(times->challenger[r], 0);
+  }
+  // A module that is not there is refused before a worker is asked to load it.
+  times = timer(farm.dir() + "/winograd.so", farm.dir() + "/none.so");
+  EXPECT_EQ(times.status().code(), absl::StatusCode::kNotFound) << times.status();
 }
 
 TEST(FarmModelJobTest, SurvivesAWorkerKillAndATrackerKillAndRecordsEachTrialOnce) {

@@ -20,17 +20,22 @@ ModuleRaceTimer SessionRaceTimer(FarmClientOptions farm, std::string device_key,
   return [farm = std::move(farm), device_key = std::move(device_key), threads, rounds, slot_ms](
              const std::string& incumbent,
              const std::string& challenger) -> absl::StatusOr<RaceTimes> {
+    // Both read before a worker is borrowed: a missing or oversized file holds no device.
+    const std::string* paths[2] = {&incumbent, &challenger};
+    std::string bytes[2];
+    for (int m = 0; m < 2; ++m) {
+      absl::StatusOr<std::string> read =
+          runtime::measure::ReadLibraryFile(*paths[m], kSessionBytes / 2);
+      if (!read.ok()) return read.status();
+      bytes[m] = *std::move(read);
+    }
     absl::StatusOr<std::unique_ptr<RemoteSession>> session =
         RemoteSession::Open(farm, device_key, /*wait_s=*/120);
     if (!session.ok()) return session.status();
     std::string ids[2];
-    const std::string* paths[2] = {&incumbent, &challenger};
     for (int m = 0; m < 2; ++m) {
-      absl::StatusOr<std::string> bytes =
-          runtime::measure::ReadLibraryFile(*paths[m], kSessionBytes / 2);
-      if (!bytes.ok()) return bytes.status();
       absl::StatusOr<UploadedModule> module =
-          (*session)->Upload(*bytes, std::filesystem::path(*paths[m]).filename().string());
+          (*session)->Upload(bytes[m], std::filesystem::path(*paths[m]).filename().string());
       if (!module.ok()) return module.status();
       ids[m] = module->module_id;
     }
