@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "compiler/codegen/llvm/llvm_target.h"
 #include "compiler/graph/fusion.h"
 #include "compiler/target/target_cpu.h"
@@ -249,8 +250,15 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   }
   PrintTunedTasks(lines, summary->trials_done, model_tasks->layout, out);
   if (summary->interrupted) out << "stopped by request; every finished trial is recorded\n";
-  out << "build it: tunefarm model build " << o.file << " -o MODEL.so --db " << t.db
-      << " --device-key " << device_key << "\n";
+  // The command to copy: the shapes tuned, and the race that settles each conv's algorithm in
+  // the model at the thread count tuned for.
+  out << "build it: tunefarm model build " << o.file;
+  for (const auto& [name, dims] : o.compile.input_shapes) {
+    out << " --input-shape " << name << "=" << absl::StrJoin(dims, ",");
+  }
+  out << " -o MODEL.so --db " << t.db << " --device-key " << device_key << " --race";
+  if (t.threads > 0) out << " --threads " << t.threads;
+  out << "\n";
   return 0;
 }
 
