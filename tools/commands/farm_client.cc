@@ -209,4 +209,22 @@ absl::StatusOr<std::vector<BestRecord>> FarmClient::QueryBest(const std::string&
   return best;
 }
 
+absl::StatusOr<std::vector<tuner::Record>> FarmClient::ListRecords(const std::string& workload,
+                                                                   const std::string& target,
+                                                                   const std::string& device_key,
+                                                                   int limit) {
+  pb::ListRecordsRequest request;
+  request.set_workload(workload);
+  request.set_target(target);
+  request.set_device_key(device_key);
+  request.set_limit(limit);
+  pb::ListRecordsResponse response;
+  auto ctx = impl_->Context();
+  grpc::Status s = impl_->stub->ListRecords(ctx.get(), request, &response);
+  if (!s.ok()) return FromGrpcStatus(s, impl_->options.address);
+  std::vector<tuner::Record> records;
+  for (const pb::Record& r : response.records()) records.push_back(tracker::RecordFromProto(r));
+  return records;
+}
+
 }  // namespace tunefarm::tools

@@ -67,6 +67,10 @@ class FarmClient {
   absl::StatusOr<std::vector<BestRecord>> QueryBest(const std::string& workload,
                                                     const std::string& target,
                                                     const std::string& device_key);
+  // The workload's records on (target, device key), newest first, at most `limit`.
+  absl::StatusOr<std::vector<tuner::Record>> ListRecords(const std::string& workload,
+                                                         const std::string& target,
+                                                         const std::string& device_key, int limit);
 
   // Reads the token file and connects; InvalidArgument / NotFound name the bad option.
   static absl::StatusOr<std::unique_ptr<FarmClient>> Connect(const FarmAddress& address);

@@ -79,17 +79,31 @@ absl::Status BuildModule(const ModelTuneOptions& o, const tracker::ModelJobStatu
   return absl::OkStatus();
 }
 
-// The tracker's best record of each task, in a scratch database the build reads.
+// A Winograd task's records fetched whole, at most this many: its space is small (a few dozen
+// configs per tile), and the race needs each tile's best, not only the task's.
+constexpr int kWinogradRecords = 2000;
+
+// The tracker's best record of each task, and every record of each Winograd task (each tile's
+// best is a rival the race may time), in a scratch database the build reads.
 absl::Status FetchBestRecords(FarmClient& client, const tracker::ModelJobStatus& job,
                               const std::string& db) {
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(db);
   if (!store.ok()) return store.status();
   for (const tracker::ModelTaskStatus& task : job.tasks) {
-    absl::StatusOr<std::vector<BestRecord>> best =
-        client.QueryBest(task.workload_key, job.target, job.device_key);
-    if (!best.ok()) return best.status();
-    for (const BestRecord& b : *best) {
-      absl::StatusOr<int64_t> id = (*store)->Insert(b.record);
+    std::vector<tuner::Record> records;
+    if (task.workload_key.rfind("conv2d_winograd_nchwc:", 0) == 0) {
+      absl::StatusOr<std::vector<tuner::Record>> all =
+          client.ListRecords(task.workload_key, job.target, job.device_key, kWinogradRecords);
+      if (!all.ok()) return all.status();
+      records = *std::move(all);
+    } else {
+      absl::StatusOr<std::vector<BestRecord>> best =
+          client.QueryBest(task.workload_key, job.target, job.device_key);
+      if (!best.ok()) return best.status();
+      for (BestRecord& b : *best) records.push_back(std::move(b.record));
+    }
+    for (const tuner::Record& r : records) {
+      absl::StatusOr<int64_t> id = (*store)->Insert(r);
       if (!id.ok()) return id.status();
     }
   }
