@@ -119,13 +119,21 @@ ModuleRaceTimer ScriptedTimer(double challenger_share, int* calls) {
   };
 }
 
+// The race of `m` with ScriptedTimer(challenger_share), counting the timer's calls.
+absl::StatusOr<RaceResult> ScriptedRace(const RecordedModel& m, double challenger_share, int* calls,
+                                        std::ostream& log,
+                                        const RaceOptions& options = RaceOptions()) {
+  *calls = 0;
+  return RaceAlgorithms(m.model, WithRecords(m), target::Target::Host(),
+                        ScriptedTimer(challenger_share, calls), options, log);
+}
+
 TEST(AlgorithmRaceTest, ARivalThatRunsTheModelFasterReplacesTheRecordsChoice) {
   // The records choose F(4x4); F(2x2) and direct are within 2x of it.
   const RecordedModel m = Recorded(0.0005, 0.0003, 0.0004);
   int calls = 0;
   std::ostringstream log;
-  absl::StatusOr<RaceResult> raced = RaceAlgorithms(m.model, WithRecords(m), target::Target::Host(),
-                                                    ScriptedTimer(0.9, &calls), RaceOptions(), log);
+  absl::StatusOr<RaceResult> raced = ScriptedRace(m, 0.9, &calls, log);
   ASSERT_TRUE(raced.ok()) << raced.status();
   // F(2x2), the closer record, first; then direct against the F(2x2) build that won.
   EXPECT_EQ(calls, 2);
@@ -154,8 +162,7 @@ TEST(AlgorithmRaceTest, TheRecordsChoiceStaysWhenNoRivalWins) {
   const RecordedModel m = Recorded(0.0005, 0.0003, 0.0004);
   int calls = 0;
   std::ostringstream log;
-  absl::StatusOr<RaceResult> raced = RaceAlgorithms(m.model, WithRecords(m), target::Target::Host(),
-                                                    ScriptedTimer(1.0, &calls), RaceOptions(), log);
+  absl::StatusOr<RaceResult> raced = ScriptedRace(m, 1.0, &calls, log);
   ASSERT_TRUE(raced.ok()) << raced.status();
   EXPECT_EQ(calls, 2);
   EXPECT_EQ(raced->changed, 0);
@@ -170,17 +177,14 @@ TEST(AlgorithmRaceTest, OnlyRivalsWithinTheBandAreRacedAndNoneAfterTheBudget) {
   const RecordedModel m = Recorded(0.0010, 0.0003, 0.0004);
   int calls = 0;
   std::ostringstream log;
-  absl::StatusOr<RaceResult> raced = RaceAlgorithms(m.model, WithRecords(m), target::Target::Host(),
-                                                    ScriptedTimer(1.0, &calls), RaceOptions(), log);
+  absl::StatusOr<RaceResult> raced = ScriptedRace(m, 1.0, &calls, log);
   ASSERT_TRUE(raced.ok()) << raced.status();
   EXPECT_EQ(calls, 1);
   EXPECT_THAT(log.str(), HasSubstr("race: 1 rivals of 1 conv workloads"));
 
   RaceOptions spent;
   spent.budget_s = 0;
-  calls = 0;
-  raced = RaceAlgorithms(m.model, WithRecords(m), target::Target::Host(),
-                         ScriptedTimer(0.5, &calls), spent, log);
+  raced = ScriptedRace(m, 0.5, &calls, log, spent);
   ASSERT_TRUE(raced.ok()) << raced.status();
   EXPECT_EQ(calls, 0);
   EXPECT_EQ(raced->unraced, 1);
