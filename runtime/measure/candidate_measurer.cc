@@ -105,6 +105,7 @@ MeasureResponse MeasureOnGpu(const MeasureRequest& request, const MeasuredKernel
     return Failure(request, ErrorKind::kRuntimeError, std::string(samples.status().message()));
   }
   response.repeat_seconds = *std::move(samples);
+  response.spread = Spread(response.repeat_seconds);
   return response;
 }
 
@@ -181,12 +182,17 @@ MeasureResponse CandidateMeasurer::Measure(const MeasureRequest& request) {
   if (!number.ok()) {
     return Failure(request, ErrorKind::kRuntimeError, std::string(number.status().message()));
   }
-  absl::StatusOr<std::vector<double>> samples =
-      TimeFunction(call, TimingOptions(options, *number, *work));
-  if (!samples.ok()) {
-    return Failure(request, ErrorKind::kRuntimeError, std::string(samples.status().message()));
+  const TimeEvaluatorOptions timing = TimingOptions(options, *number, *work);
+  absl::StatusOr<StableTiming> kept =
+      TimeStably([&] { return TimeFunction(call, timing); }, canary_, policy_);
+  if (!kept.ok()) {
+    return Failure(request, ErrorKind::kRuntimeError, std::string(kept.status().message()));
   }
-  response.repeat_seconds = *std::move(samples);
+  response.repeat_seconds = std::move(kept->repeat_seconds);
+  response.spread = kept->spread;
+  response.canary_ratio = kept->canary_ratio;
+  response.attempts = kept->attempts;
+  response.noisy = kept->noisy;
   return response;
 }
 

@@ -1,8 +1,11 @@
 #include "runtime/measure/isolated_measurer.h"
 
+#include <chrono>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/measure/host_timing_lock.h"
 #include "runtime/measure/measure_child.h"
 
 namespace tunefarm::runtime::measure {
@@ -15,13 +18,33 @@ MeasureOutcome Failed(ErrorKind kind, std::string message) {
   return o;
 }
 
+double SteadySeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The lock's wait is not the candidate's: it comes before the candidate's deadline starts, and is
+// bounded so that a neighbour stuck with the lock slows the farm down but never stops it.
+constexpr double kMaxTimingLockWaitS = 120;
+
+std::optional<HostTimingLock> TakeTurn(HostTimingLock::Mode mode, const std::string& path,
+                                       std::string* note) {
+  absl::StatusOr<HostTimingLock> lock = HostTimingLock::Acquire(mode, kMaxTimingLockWaitS, path);
+  if (!lock.ok()) {
+    *note = absl::StrCat(lock.status().message(), "; timed without it");
+    return std::nullopt;
+  }
+  if (!lock->held()) *note = lock->reason();
+  return *std::move(lock);
+}
+
 }  // namespace
 
 IsolatedMeasurer::IsolatedMeasurer(std::string program, std::vector<std::string> program_args,
-                                   double reference_timeout_s)
+                                   double reference_timeout_s, std::string timing_lock_path)
     : program_(std::move(program)),
       program_args_(std::move(program_args)),
-      reference_timeout_s_(reference_timeout_s) {}
+      reference_timeout_s_(reference_timeout_s),
+      timing_lock_path_(std::move(timing_lock_path)) {}
 
 IsolatedMeasurer::~IsolatedMeasurer() = default;
 
@@ -57,7 +80,11 @@ MeasureOutcome IsolatedMeasurer::Measure(MeasureRequest request, double timeout_
     prepare.id = next_id_++;
     prepare.library_path.clear();
     prepare.function_name.clear();
+    std::string note;
+    std::optional<HostTimingLock> turn =
+        TakeTurn(HostTimingLock::Mode::kBuilding, timing_lock_path_, &note);
     MeasureChild::Reply ready = child_->Exchange(SerializeRequest(prepare), reference_timeout_s_);
+    turn.reset();
     if (ready.kind != MeasureChild::Reply::Kind::kLine) {
       child_.reset();
       return Failed(
@@ -75,7 +102,14 @@ MeasureOutcome IsolatedMeasurer::Measure(MeasureRequest request, double timeout_
     references_ready_.insert(reference_id);
   }
 
+  std::string timing_note;
+  std::optional<HostTimingLock> turn =
+      TakeTurn(HostTimingLock::Mode::kTiming, timing_lock_path_, &timing_note);
+  const bool timed_alone = turn.has_value() && (turn->held() || turn->off());
+  const double window_start = SteadySeconds();
   MeasureChild::Reply reply = child_->Exchange(SerializeRequest(request), timeout_s);
+  const double window_end = SteadySeconds();
+  turn.reset();
   switch (reply.kind) {
     case MeasureChild::Reply::Kind::kLine:
       break;
@@ -107,6 +141,14 @@ MeasureOutcome IsolatedMeasurer::Measure(MeasureRequest request, double timeout_
   if (outcome.kind != ErrorKind::kOk) child_.reset();
   outcome.message = std::move(response->message);
   outcome.repeat_seconds = std::move(response->repeat_seconds);
+  outcome.spread = response->spread;
+  outcome.canary_ratio = response->canary_ratio;
+  outcome.attempts = response->attempts;
+  outcome.noisy = response->noisy || !timed_alone;
+  outcome.window_start_s = window_start;
+  outcome.window_end_s = window_end;
+  outcome.timed_alone = timed_alone;
+  outcome.timing_note = std::move(timing_note);
   return outcome;
 }
 

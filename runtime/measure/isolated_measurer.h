@@ -21,6 +21,18 @@ struct MeasureOutcome {
   ErrorKind kind = ErrorKind::kOk;  // ok, runtime_error, run_timeout, wrong_answer, worker_lost
   std::string message;
   std::vector<double> repeat_seconds;  // every repeat's mean; empty unless ok
+  // From the measure child (MeasureResponse): how far to trust the repeats.
+  double spread = 0;
+  double canary_ratio = 1;
+  int attempts = 1;
+  bool noisy = false;
+  // The window in which this process held the host's timing lock for the candidate, on the
+  // steady clock (CLOCK_MONOTONIC: comparable between the processes of one host); held false
+  // when it ran without the lock (off, or not had in time), which `timing_note` explains.
+  double window_start_s = 0;
+  double window_end_s = 0;
+  bool timed_alone = false;
+  std::string timing_note;
 };
 
 class IsolatedMeasurer {
@@ -28,8 +40,10 @@ class IsolatedMeasurer {
   // `program` is started as the child (with `program_args`, e.g. a flag that makes a worker
   // binary serve the protocol itself). `reference_timeout_s` is the deadline of a reference's
   // first, solo run.
+  // `timing_lock_path` names the host timing lock (runtime/measure/host_timing_lock.h; empty:
+  // its default); the candidate exchange holds it exclusively, a reference's first run shared.
   IsolatedMeasurer(std::string program, std::vector<std::string> program_args = {},
-                   double reference_timeout_s = 300);
+                   double reference_timeout_s = 300, std::string timing_lock_path = "");
   ~IsolatedMeasurer();
   IsolatedMeasurer(const IsolatedMeasurer&) = delete;
   IsolatedMeasurer& operator=(const IsolatedMeasurer&) = delete;
@@ -50,6 +64,7 @@ class IsolatedMeasurer {
   std::string program_;
   std::vector<std::string> program_args_;
   double reference_timeout_s_;
+  std::string timing_lock_path_;
   std::unique_ptr<MeasureChild> child_;
   int children_started_ = 0;
   std::set<std::string> references_ready_;

@@ -46,7 +46,11 @@ std::string SerializeResponse(const MeasureResponse& p) {
   Json obj{{"id", p.id},
            {"status", std::string(ErrorKindName(p.status))},
            {"message", p.message},
-           {"repeat_seconds", p.repeat_seconds}};
+           {"repeat_seconds", p.repeat_seconds},
+           {"spread", p.spread},
+           {"canary_ratio", p.canary_ratio},
+           {"attempts", p.attempts},
+           {"noisy", p.noisy}};
   return obj.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
@@ -92,6 +96,10 @@ absl::StatusOr<MeasureResponse> ParseResponse(std::string_view line) {
   r.String("status", &status);
   r.String("message", &p.message);
   r.Numbers("repeat_seconds", &p.repeat_seconds);
+  r.Number("spread", &p.spread);
+  r.Number("canary_ratio", &p.canary_ratio);
+  r.Int("attempts", &p.attempts);
+  r.Bool("noisy", &p.noisy);
   if (!r.status().ok()) return r.status();
   absl::StatusOr<ErrorKind> kind = ParseErrorKind(status);
   // A child ends a request in one of three ways; timeouts and lost children are the parent's to

@@ -39,6 +39,13 @@ struct MeasureResponse {
   ErrorKind status = ErrorKind::kOk;   // ok, runtime_error or wrong_answer
   std::string message;                 // why it failed, or a note (a cut-short slow candidate)
   std::vector<double> repeat_seconds;  // every repeat's mean seconds per run; empty on failure
+  // How far to trust them (runtime/measure/stable_timing.h): the repeats' (max - min) / min, the
+  // canary around them over its best (1: the machine at its fastest), how many times they were
+  // timed, and whether they stayed over the spread limit or in a slow phase all the same.
+  double spread = 0;
+  double canary_ratio = 1;
+  int attempts = 1;
+  bool noisy = false;
 
   bool operator==(const MeasureResponse&) const = default;
 };

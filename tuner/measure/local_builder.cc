@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/measure/host_timing_lock.h"
 #include "spdlog/spdlog.h"
 #include "tuner/measure/candidate_build.h"
 #include "tuner/measure/reference_libraries.h"
@@ -22,6 +23,7 @@
 namespace tunefarm::tuner {
 
 using Clock = std::chrono::steady_clock;
+namespace rm = runtime::measure;
 
 // Late builds still running in this process, over all builders: a builder's own count ends with
 // the builder, but the threads it abandoned may outlive it.
@@ -196,6 +198,23 @@ BuildResult BuildCandidate(Batch& batch, size_t i, const std::function<void()>& 
   return r;
 }
 
+Clock::duration HostWaitLimit() {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::seconds(60));
+}
+
+// A build that cannot get its turn in time, or finds no lock file, builds anyway: a neighbour
+// that holds the lock too long must not stop tuning.
+std::optional<rm::HostTimingLock> TakeBuildTurn() {
+  absl::StatusOr<rm::HostTimingLock> turn = rm::HostTimingLock::Acquire(
+      rm::HostTimingLock::Mode::kBuilding, std::chrono::duration<double>(HostWaitLimit()).count());
+  if (!turn.ok()) {
+    spdlog::warn("build without the host timing lock: {}", std::string(turn.status().message()));
+    return std::nullopt;
+  }
+  if (!turn->held() && !turn->off()) spdlog::warn("{}", turn->reason());
+  return *std::move(turn);
+}
+
 void RunWorker(std::shared_ptr<Batch> batch, int worker) {
   // Clamped so that an "infinite" timeout cannot overflow the clock's duration.
   const auto timeout = std::chrono::duration_cast<Clock::duration>(
@@ -207,7 +226,13 @@ void RunWorker(std::shared_ptr<Batch> batch, int worker) {
     slot.state = Slot::State::kRunning;
     slot.worker = worker;
     slot.in_task_phase = true;
-    slot.deadline = Clock::now() + timeout;
+    // The build's deadline starts once the host lets builds run: while a kernel is being timed
+    // on this host (runtime/measure/host_timing_lock.h) the compiler waits, for a bounded time.
+    slot.deadline = Clock::now() + timeout + HostWaitLimit();
+    lock.unlock();
+    std::optional<rm::HostTimingLock> turn = TakeBuildTurn();
+    lock.lock();
+    if (slot.state == Slot::State::kRunning) slot.deadline = Clock::now() + timeout;
     lock.unlock();
     BuildResult result = BuildCandidate(*batch, i, [&] {
       std::lock_guard<std::mutex> guard(batch->mu);

@@ -1,0 +1,120 @@
+// TimeStably: repeats that spread are timed again and the best attempt kept; a canary that runs
+// slow (a skewed clock, as a frequency drop would look) makes an attempt a slow phase, which is
+// timed again; what stays bad is flagged noisy, within the bound on attempts.
+#include "runtime/measure/stable_timing.h"
+
+#include <chrono>
+#include <gtest/gtest.h>
+#include <thread>
+#include <vector>
+
+namespace tunefarm::runtime::measure {
+namespace {
+
+double Steady() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+TEST(SpreadTest, MaxOverMinLessOne) {
+  EXPECT_DOUBLE_EQ(Spread(std::vector<double>{1.0, 1.5, 1.2}), 0.5);
+  EXPECT_EQ(Spread(std::vector<double>{2.0}), 0);
+  EXPECT_EQ(Spread(std::vector<double>{}), 0);
+}
+
+TEST(StableTimingTest, AgreeingRepeatsAreTimedOnce) {
+  Canary canary;
+  int calls = 0;
+  absl::StatusOr<StableTiming> t = TimeStably(
+      [&]() -> absl::StatusOr<std::vector<double>> {
+        ++calls;
+        return std::vector<double>{1.00e-3, 1.01e-3, 1.02e-3};
+      },
+      canary, {.max_spread = 0.05, .max_attempts = 3, .slow_phase_ratio = 1e9});
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(t->attempts, 1);
+  EXPECT_FALSE(t->noisy);
+  EXPECT_NEAR(t->spread, 0.02, 1e-9);
+}
+
+TEST(StableTimingTest, SpreadRepeatsAreTimedAgainAndTheBestKept) {
+  Canary canary;
+  std::vector<std::vector<double>> attempts = {
+      {1.0e-3, 1.4e-3, 1.1e-3}, {1.0e-3, 1.01e-3, 1.0e-3}, {9.0, 9.0, 9.0}};
+  int calls = 0;
+  absl::StatusOr<StableTiming> t =
+      TimeStably([&]() -> absl::StatusOr<std::vector<double>> { return attempts[calls++]; }, canary,
+                 {.max_spread = 0.05, .max_attempts = 3, .slow_phase_ratio = 1e9});
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(calls, 2);  // the second attempt agreed: no third
+  EXPECT_EQ(t->repeat_seconds, attempts[1]);
+  EXPECT_EQ(t->attempts, 2);
+  EXPECT_FALSE(t->noisy);
+}
+
+TEST(StableTimingTest, RepeatsThatNeverAgreeAreFlaggedNoisyWithinTheBound) {
+  Canary canary;
+  int calls = 0;
+  absl::StatusOr<StableTiming> t = TimeStably(
+      [&]() -> absl::StatusOr<std::vector<double>> {
+        ++calls;
+        return std::vector<double>{1.0, 1.0 + 0.1 * calls};
+      },
+      canary, {.max_spread = 0.05, .max_attempts = 3, .slow_phase_ratio = 1e9});
+  ASSERT_TRUE(t.ok());
+  EXPECT_EQ(calls, 3);
+  EXPECT_TRUE(t->noisy);
+  EXPECT_NEAR(t->spread, 0.1, 1e-9);  // the least spread of the three
+}
+
+TEST(StableTimingTest, TheCanaryCatchesASlowPhaseAndTheBatchIsTimedAgain) {
+  // For the canary's next six clock reads (its three runs' starts and ends) time passes twice
+  // as fast: each run appears to take twice its time, as it would with the cores' clock halved.
+  int slow_reads = 0;
+  double skew = 0, last = Steady();
+  Canary canary([&] {
+    const double now = Steady();
+    if (slow_reads > 0) {
+      skew += now - last;
+      --slow_reads;
+    }
+    last = now;
+    return now + skew;
+  });
+  canary.Ratio(canary.Time());  // its best, in a normal phase
+  int calls = 0;
+  absl::StatusOr<StableTiming> t = TimeStably(
+      [&]() -> absl::StatusOr<std::vector<double>> {
+        ++calls;
+        if (calls == 1) slow_reads = 6;  // the canary after the first attempt runs slow
+        return std::vector<double>{calls == 1 ? 2e-3 : 1e-3, 1e-3};
+      },
+      canary, {.max_spread = 1e9, .max_attempts = 3, .slow_phase_ratio = 1.3});
+  ASSERT_TRUE(t.ok());
+  // Timed again, and the attempt outside the slow phase kept (a third attempt is allowed: this
+  // test may share the machine with others, and the canary is right to see them).
+  EXPECT_GE(calls, 2);
+  EXPECT_EQ(t->repeat_seconds, (std::vector<double>{1e-3, 1e-3}));
+  EXPECT_LT(t->canary_ratio, 1.3);
+}
+
+TEST(StableTimingTest, AnErrorStopsTheTiming) {
+  Canary canary;
+  absl::StatusOr<StableTiming> t = TimeStably(
+      []() -> absl::StatusOr<std::vector<double>> { return absl::InternalError("kernel 3"); },
+      canary);
+  EXPECT_EQ(t.status().message(), "kernel 3");
+}
+
+TEST(CanaryTest, ItsRatioIsOverItsBest) {
+  Canary canary;
+  const double t = canary.Time();
+  EXPECT_GT(t, 0);
+  EXPECT_GT(canary.iterations(), 0u);
+  EXPECT_DOUBLE_EQ(canary.Ratio(t), 1.0);
+  EXPECT_DOUBLE_EQ(canary.Ratio(2 * t), 2.0);
+  EXPECT_DOUBLE_EQ(canary.Ratio(t / 2), 1.0);  // a new best
+}
+
+}  // namespace
+}  // namespace tunefarm::runtime::measure
