@@ -195,6 +195,8 @@ void Worker::Impl::OnOutcome(LeaseOutcome outcome) {
       out->set_error_kind(std::string(kind));
       out->set_error_message(outcome.outcome.message);
       for (double s : outcome.outcome.repeat_seconds) out->add_repeat_seconds(s);
+      out->set_canary_ratio(outcome.outcome.canary_ratio);
+      out->set_noisy(outcome.outcome.noisy);
       result.set_build_seconds(outcome.build_seconds);
       result.set_cannot_build(outcome.cannot_build);
       if (outcome.built) FillBuilt(*outcome.built, result);

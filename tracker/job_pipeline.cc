@@ -83,6 +83,8 @@ void JobPipeline::Handle(std::vector<PipelineEvent> events) {
           r.error_kind = e.outcome.error_kind;
           r.error_message = std::move(e.outcome.error_message);
           r.repeat_seconds = std::move(e.outcome.repeat_seconds);
+          r.canary_ratio = e.outcome.canary_ratio;
+          r.noisy = e.outcome.noisy;
           r.measured_by = e.outcome.worker_id.empty() ? kTrackerSide : e.outcome.worker_id;
           // A lease lost on every try was built by nobody we can name.
           r.built_by = worker_built ? e.outcome.worker_id : e.built_by;

@@ -61,6 +61,8 @@ struct WorkOutcome {
   tuner::ErrorKind error_kind = tuner::ErrorKind::kOk;
   std::string error_message;
   std::vector<double> repeat_seconds;
+  double canary_ratio = 1;  // how far to trust them (tuner::Record)
+  bool noisy = false;
   std::string worker_id;     // who measured it; empty when no worker did (cancelled, quarantined)
   double build_seconds = 0;  // the worker's build, when the work had a BuildSpec
   bool cancelled = false;    // the job was cancelled before a result came: not a measurement

@@ -41,6 +41,10 @@ struct MeasureResult {
   ErrorKind error_kind = ErrorKind::kOk;
   std::string error_message;
   std::vector<double> repeat_seconds;  // every repeat's mean, in seconds
+  // The canary around the repeats over its best (1: the machine at its fastest), and whether
+  // they stayed too spread or in a slow phase after being timed again (runtime/measure).
+  double canary_ratio = 1;
+  bool noisy = false;
   double build_seconds = 0;
   std::string measured_by;  // "local" or the worker's key
   std::string built_by;     // "local", "tracker" or the key of the worker that compiled it

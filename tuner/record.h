@@ -38,11 +38,20 @@ struct Record {
   // (model tasks; runtime::measure::TimedFlush); kNone: back-to-back calls with warm caches.
   // Records timed differently are never compared with each other.
   CacheFlush cache_flush = CacheFlush::kNone;
+  // How far to trust the repeats (runtime/measure/stable_timing.h): the canary timed around them
+  // over its best on that device (1: the machine at its fastest), and whether they stayed over
+  // the spread limit, or in a slow phase, after being timed again. Their spread is
+  // SpreadOf(repeat_seconds).
+  double canary_ratio = 1;
+  bool noisy = false;
 
   bool operator==(const Record&) const = default;
 };
 
 // The median of the repeats (mean of the middle two for an even count); nullopt when empty.
 std::optional<double> MedianSeconds(const std::vector<double>& repeat_seconds);
+
+// (max - min) / min of the repeats; 0 for fewer than two.
+double SpreadOf(const std::vector<double>& repeat_seconds);
 
 }  // namespace tunefarm::tuner

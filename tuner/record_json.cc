@@ -16,6 +16,7 @@ constexpr const char* kFields[] = {
     "workload",         "target",        "device_key",    "config",      "repeat_seconds",
     "error_kind",       "error_message", "build_seconds", "measured_by", "timestamp_ms",
     "tunefarm_version", "job_id",        "built_by",      "cold_cache",  "cache_flush",
+    "spread",           "canary_ratio",  "noisy",
 };
 
 absl::Status FieldError(std::string_view field, std::string_view expected) {
@@ -110,6 +111,18 @@ absl::Status FillFromJson(const Json& obj, Record* r) {
     }
     r->cache_flush = *parsed;
   }
+  // Optional (older exports lack them); `spread` is derived from the repeats and not read.
+  if (auto canary = obj.find("canary_ratio"); canary != obj.end()) {
+    if (!canary->is_number() || !std::isfinite(canary->get<double>()) ||
+        canary->get<double>() <= 0) {
+      return FieldError("canary_ratio", "a positive finite number");
+    }
+    r->canary_ratio = canary->get<double>();
+  }
+  if (auto noisy = obj.find("noisy"); noisy != obj.end()) {
+    if (!noisy->is_boolean()) return FieldError("noisy", "a boolean");
+    r->noisy = noisy->get<bool>();
+  }
   auto config = obj.find("config");
   if (config == obj.end() || !config->is_object()) return FieldError("config", "an object");
   absl::StatusOr<std::string> canonical = CanonicalKnobsJson(*config);
@@ -120,8 +133,9 @@ absl::Status FillFromJson(const Json& obj, Record* r) {
     return FieldError("repeat_seconds", "an array");
   }
   for (const Json& t : *repeats) {
-    if (!t.is_number() || !std::isfinite(t.get<double>())) {
-      return FieldError("repeat_seconds", "an array of finite numbers");
+    // No time is negative or zero: such a record would win every "best" query.
+    if (!t.is_number() || !std::isfinite(t.get<double>()) || t.get<double>() <= 0) {
+      return FieldError("repeat_seconds", "an array of positive finite numbers");
     }
     r->repeat_seconds.push_back(t.get<double>());
   }
@@ -150,6 +164,9 @@ std::string RecordToJsonLine(const Record& record) {
   out["job_id"] = record.job_id;
   out["built_by"] = record.built_by;
   out["cache_flush"] = runtime::measure::CacheFlushName(record.cache_flush);
+  out["spread"] = SpreadOf(record.repeat_seconds);
+  out["canary_ratio"] = record.canary_ratio;
+  out["noisy"] = record.noisy;
   // Replace invalid UTF-8 (say, in a compiler's error message) instead of throwing.
   return out.dump(-1, ' ', false, Json::error_handler_t::replace);
 }

@@ -58,6 +58,8 @@ absl::StatusOr<Record> ReadRow(const SqliteStatement& stmt, int c = 0) {
     return absl::DataLossError(absl::StrCat("record with an unknown cache_flush ", cache_flush));
   }
   r.cache_flush = static_cast<CacheFlush>(cache_flush);
+  r.canary_ratio = stmt.ColumnDouble(c + 14);
+  r.noisy = stmt.ColumnInt(c + 15) != 0;
   return r;
 }
 
@@ -101,7 +103,7 @@ absl::Status RecordStore::InsertRecordRow(const Record& r, std::string_view tabl
   if (r.workload_key.empty()) return absl::InvalidArgumentError("record without a workload key");
   absl::StatusOr<SqliteStatement> stmt =
       db_.Prepare(absl::StrCat("INSERT INTO ", std::string(table), " (", kRecordColumns,
-                               ", median_seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+                               ", median_seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   if (!stmt.ok()) return stmt.status();
   int i = 1;
   for (const std::string* text :
@@ -118,6 +120,8 @@ absl::Status RecordStore::InsertRecordRow(const Record& r, std::string_view tabl
   TF_RETURN_IF_ERROR(stmt->BindText(i++, r.job_id));
   TF_RETURN_IF_ERROR(stmt->BindText(i++, r.built_by));
   TF_RETURN_IF_ERROR(stmt->BindInt(i++, static_cast<int>(r.cache_flush)));
+  TF_RETURN_IF_ERROR(stmt->BindDouble(i++, r.canary_ratio));
+  TF_RETURN_IF_ERROR(stmt->BindInt(i++, r.noisy ? 1 : 0));
   std::optional<double> median = MedianSeconds(r.repeat_seconds);
   TF_RETURN_IF_ERROR(median ? stmt->BindDouble(i, *median) : stmt->BindNull(i));
   return stmt->Run();

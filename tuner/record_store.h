@@ -128,7 +128,7 @@ class RecordStore {
       "workload_key, target, device_key, config_json, repeat_seconds_json, error_kind, "
       "error_message, build_seconds, measured_by, timestamp_ms, tunefarm_version, job_id, "
       "built_by, "
-      "cache_flush";
+      "cache_flush, canary_ratio, noisy";
 
   explicit RecordStore(SqliteDb db) : db_(std::move(db)) {}
   absl::Status InsertOne(const Record& record);

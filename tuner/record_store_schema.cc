@@ -115,6 +115,13 @@ ALTER TABLE records ADD COLUMN cold_cache INTEGER NOT NULL DEFAULT 0;
      R"sql(
 ALTER TABLE records RENAME COLUMN cold_cache TO cache_flush;
 )sql"},
+    {9,
+     "how far to trust a record's repeats: the canary around them over its best, and whether "
+     "they stayed spread or in a slow phase after being timed again",
+     R"sql(
+ALTER TABLE records ADD COLUMN canary_ratio REAL NOT NULL DEFAULT 1;
+ALTER TABLE records ADD COLUMN noisy INTEGER NOT NULL DEFAULT 0;
+)sql"},
 };
 
 absl::Status ApplyOne(SqliteDb& db, const Migration& m) {

@@ -37,6 +37,8 @@ Record MakeRecord(const Task& task, const space::Config& config, const MeasureRe
   r.tunefarm_version = std::string(kTunefarmVersion);
   r.job_id = options.job_id;
   r.cache_flush = options.cache_flush;
+  r.canary_ratio = result.canary_ratio;
+  r.noisy = result.noisy;
   return r;
 }
 

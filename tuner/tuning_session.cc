@@ -33,6 +33,8 @@ History LoadHistory(const Task& task, const std::vector<Record>& records) {
     m.error_kind = r.error_kind;
     m.error_message = r.error_message;
     m.repeat_seconds = r.repeat_seconds;
+    m.canary_ratio = r.canary_ratio;
+    m.noisy = r.noisy;
     m.build_seconds = r.build_seconds;
     m.measured_by = r.measured_by;
     m.built_by = r.built_by;

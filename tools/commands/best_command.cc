@@ -81,7 +81,9 @@ int RunBestCommand(const BestOptions& o, std::ostream& out, std::ostream& err) {
       std::snprintf(line, sizeof(line), "  gflops=%.2f", *flops / median / 1e9);
       out << line;
     }
-    out << "  measured_by=" << r.measured_by << "  version=" << r.tunefarm_version
+    std::snprintf(line, sizeof(line), "  spread=%.1f%%%s", 100 * tuner::SpreadOf(r.repeat_seconds),
+                  r.noisy ? "  noisy" : "");
+    out << line << "  measured_by=" << r.measured_by << "  version=" << r.tunefarm_version
         << "\n  config=" << r.config_json << "\n";
   }
   return 0;

@@ -317,6 +317,10 @@ std::string RecordFragment(const json& r) {
       Seconds(r["build_seconds"]), "</td></tr><tr><th>built by</th><td>", E(r["built_by"]),
       "</td></tr><tr><th>measured by</th><td>", E(r["measured_by"]),
       "</td></tr><tr><th>caches</th><td>", CachesText(r.value("cache_flush", "none")),
+      "</td></tr><tr><th>spread</th><td id=\"spread\">",
+      absl::StrFormat("%.1f %%", 100 * r.value("spread", 0.0)),
+      r.value("noisy", false) ? " (noisy: still spread or in a slow phase after timing again)" : "",
+      "</td></tr><tr><th>canary</th><td>", absl::StrFormat("%.3f", r.value("canary_ratio", 1.0)),
       "</td></tr><tr><th>job</th><td>",
       r["job_id"].get<std::string>().empty()
           ? std::string("–")

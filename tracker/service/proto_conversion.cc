@@ -115,6 +115,9 @@ v1::Record RecordToProto(const tuner::Record& r, double flops) {
   p.set_timestamp_ms(r.timestamp_ms);
   p.set_tunefarm_version(r.tunefarm_version);
   p.set_job_id(r.job_id);
+  p.set_spread(tuner::SpreadOf(r.repeat_seconds));
+  p.set_canary_ratio(r.canary_ratio);
+  p.set_noisy(r.noisy);
   if (r.error_kind == tuner::ErrorKind::kOk) {
     if (auto median = tuner::MedianSeconds(r.repeat_seconds); median && *median > 0) {
       p.set_median_seconds(*median);
@@ -244,6 +247,13 @@ WorkOutcome WorkOutcomeFromResult(const v1::LeaseResult& result, const std::stri
   if (o.repeat_seconds.empty()) {
     return RuntimeError(std::move(o), "worker reported ok without any timings");
   }
+  const double canary = outcome.canary_ratio();
+  if (!std::isfinite(canary) || canary < 0) {
+    return RuntimeError(std::move(o),
+                        "worker reported an invalid canary ratio (" + std::to_string(canary) + ")");
+  }
+  o.canary_ratio = canary > 0 ? canary : 1;  // 0: a worker older than the canary
+  o.noisy = outcome.noisy();
   return o;
 }
 
@@ -356,6 +366,8 @@ tuner::Record RecordFromProto(const v1::Record& p) {
     r.cache_flush = tuner::CacheFlush::kAll;
   }
   r.timestamp_ms = p.timestamp_ms();
+  r.canary_ratio = p.canary_ratio() > 0 && std::isfinite(p.canary_ratio()) ? p.canary_ratio() : 1;
+  r.noisy = p.noisy();
   r.tunefarm_version = p.tunefarm_version();
   r.job_id = p.job_id();
   return r;

@@ -105,6 +105,8 @@ MeasureResult LocalRunner::Measure(const BuildResult& build, double best_seconds
   result.error_kind = outcome.kind;
   result.error_message = std::move(outcome.message);
   result.repeat_seconds = std::move(outcome.repeat_seconds);
+  result.canary_ratio = outcome.canary_ratio;
+  result.noisy = outcome.noisy;
   result.build_seconds = build.build_seconds;
   result.measured_by = kMeasuredBy;
   result.built_by = kMeasuredBy;

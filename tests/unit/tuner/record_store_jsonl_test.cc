@@ -23,9 +23,14 @@ TEST(RecordStoreJsonlTest, ImportOfExportIsByteIdentical) {
   odd.error_message = "segfault at \"0x0\"\nline two \xc3\xa9";
   odd.job_id = "";
   odd.cache_flush = CacheFlush::kWeights;
+  odd.canary_ratio = 1.375;  // how far to trust it travels with it
+  odd.noisy = true;
   ASSERT_TRUE((*source)->InsertBatch({SampleRecord({0.5, 0.25}), odd, SampleRecord({})}).ok());
   std::string exported = Export(**source);
   EXPECT_EQ(std::count(exported.begin(), exported.end(), '\n'), 3);
+  EXPECT_NE(exported.find(R"("spread":1.0,"canary_ratio":1.0,"noisy":false)"), std::string::npos)
+      << exported;  // {0.5, 0.25}: (0.5 - 0.25) / 0.25
+  EXPECT_NE(exported.find(R"("canary_ratio":1.375,"noisy":true)"), std::string::npos) << exported;
 
   auto dest = RecordStore::Open(FreshDbPath("export_dst"));
   ASSERT_TRUE(dest.ok()) << dest.status();
@@ -49,7 +54,12 @@ TEST(RecordStoreJsonlTest, BadLineNamesItsNumberAndStoresNothing) {
   std::string good = before.substr(0, before.size() - 1);
   std::string missing_field = good;
   missing_field.replace(missing_field.find("\"measured_by\""), 13, "\"measured_byX\"");
-  for (const std::string& bad : {std::string("{oops"), missing_field,
+  // A negative time would be every query's best.
+  std::string negative = good;
+  negative.replace(negative.find("[1.0]"), 5, "[-0.5]");
+  std::string bad_canary = good;
+  bad_canary.replace(bad_canary.find("\"canary_ratio\":1.0"), 18, "\"canary_ratio\":-1");
+  for (const std::string& bad : {std::string("{oops"), missing_field, negative, bad_canary,
                                  good.substr(0, good.find("\"ok\"")) + "\"exploded\"" +
                                      good.substr(good.find("\"ok\"") + 4)}) {
     std::istringstream in(good + "\n\n" + good + "\n" + bad + "\n" + good + "\n");

@@ -154,7 +154,10 @@ TEST(ProtoConversionTest, JobStatusWorkerAndRecordReadBackAsSent) {
   r.repeat_seconds = {0.25, 0.5};
   r.error_kind = tuner::ErrorKind::kWrongAnswer;
   r.measured_by = "w-1-pi";
+  r.canary_ratio = 1.25;
+  r.noisy = true;
   EXPECT_EQ(RecordFromProto(RecordToProto(r, 0)), r);
+  EXPECT_DOUBLE_EQ(RecordToProto(r, 0).spread(), 1.0);  // (0.5 - 0.25) / 0.25
 }
 
 // A job's measure options go through proto_mapping, whose own test covers every number: a bad
