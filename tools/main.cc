@@ -22,6 +22,7 @@
 #include "tools/commands/records_command.h"
 #include "tools/commands/run_command.h"
 #include "tools/commands/session_command.h"
+#include "tools/commands/time_command.h"
 #include "tools/commands/tracker_command.h"
 #include "tools/commands/tune_command.h"
 #include "tools/commands/worker_command.h"
@@ -96,6 +97,9 @@ void AddTuneCommand(CLI::App& app, tunefarm::tools::TuneCommandOptions& t, CLI::
   cmd->add_flag("!--no-transfer", t.transfer,
                 "Do not warm the model from records of other shapes of the template");
   cmd->add_flag("!--no-progress", t.progress, "No progress line");
+  cmd->add_flag("!--no-verify", t.verify,
+                "Local mode: do not time the best configs and the default again in turns at the "
+                "end (the speedup is then not printed)");
   cmd->add_option("--tracker", t.tracker,
                   "Tune through a farm: submit the job to this tracker (HOST:PORT) and watch it");
   cmd->add_option("--key", t.key, "Farm mode: the device key of the workers that measure it");
@@ -215,6 +219,11 @@ void AddFarmCommands(CLI::App& app, FarmCommands& f) {
   f.session_cmd
       ->add_option("--threads", f.session.threads, "Parallel width on the device (0: its default)")
       ->capture_default_str();
+  f.session_cmd->add_option("--compare", f.session.compare,
+                            "Another build of the same computation: both timed in alternating "
+                            "rounds on the device, their speedup printed with its 95 % CI");
+  f.session_cmd->add_option("--rounds", f.session.rounds, "With --compare: rounds (2..1000)")
+      ->capture_default_str();
   f.session_cmd->add_option("--wait", f.session.wait_s, "Seconds to wait for an idle worker")
       ->capture_default_str();
 
@@ -258,6 +267,28 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--threads", run.threads,
                       "Parallel width of compiled kernels (default: TUNEFARM_NUM_THREADS or all "
                       "cores)");
+
+  tunefarm::tools::TimeCommandOptions time_opts;
+  CLI::App* time_cmd = app.add_subcommand(
+      "time",
+      "Re-time a built kernel or model module on this machine (the host's timing lock held); "
+      "with --compare, time two in alternating rounds and print the speedup with its 95 % CI");
+  time_cmd->add_option("library", time_opts.library, "Kernel library or model module")->required();
+  time_cmd->add_option("--function", time_opts.function,
+                       "The kernel to time (default: the library's only one)");
+  time_cmd->add_option("--compare", time_opts.compare,
+                       "Another build of the same computation, timed in turns with the first");
+  time_cmd->add_option("--compare-function", time_opts.compare_function,
+                       "Its kernel (default: --function)");
+  time_cmd->add_option("--bind", time_opts.bind, "Values of symbolic sizes: n=512,m=64");
+  time_cmd->add_option("--rounds", time_opts.rounds, "Alternating rounds (2..1000)")
+      ->capture_default_str();
+  time_cmd
+      ->add_option("--min-slot-ms", time_opts.min_slot_ms, "Each timing lasts at least this long")
+      ->capture_default_str();
+  time_cmd->add_option("--threads", time_opts.threads, "Parallel width (0: the default)")
+      ->capture_default_str();
+  time_cmd->add_option("--seed", time_opts.seed, "Seed of the inputs")->capture_default_str();
 
   tunefarm::tools::BuildOptions build;
   CLI::App* build_cmd =
@@ -552,5 +583,12 @@ int main(int argc, char** argv) {
   if (records_cmd->parsed()) {
     return tunefarm::tools::RunRecordsCommand(records, std::cin, std::cout, std::cerr);
   }
-  return tunefarm::tools::RunRunCommand(run, std::cout, std::cerr);
+  if (farm.session_cmd->parsed()) {
+    return tunefarm::tools::RunSessionCommand(farm.session, std::cout, std::cerr);
+  }
+  if (time_cmd->parsed()) return tunefarm::tools::RunTimeCommand(time_opts, std::cout, std::cerr);
+  if (run_cmd->parsed()) return tunefarm::tools::RunRunCommand(run, std::cout, std::cerr);
+  // Every subcommand is dispatched above; one that is not is a bug here, said as such.
+  std::cerr << "tunefarm: internal error: a subcommand with no handler (see tunefarm --help)\n";
+  return kUsageError;
 }

@@ -2,6 +2,7 @@
 // client API; the job's records land in the tracker's SQLite database exactly once.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <set>
 #include <sstream>
@@ -189,6 +190,10 @@ TEST(FarmJobTest, CommandLineTunesThroughTheFarmAndQueriesIt) {
   EXPECT_NE(out.str().find("succeeded"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("best matmul:32,32,32:float32 on cpu-cli"), std::string::npos)
       << out.str();
+  // The speedup printed is the one re-timed in turns on a worker of the key, never the records'.
+  EXPECT_NE(out.str().find("verified on worker "), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("tuned against default: "), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("(95 % CI, 10 rounds)"), std::string::npos) << out.str();
 
   tools::BestOptions best;
   best.workload = "matmul:32,32,32";
@@ -271,6 +276,53 @@ TEST(FarmJobTest, SessionRunsABuiltModuleOnAWorkerThroughTheTracker) {
   std::ostringstream out3, err3;
   EXPECT_EQ(tools::RunSessionCommand(session, out3, err3), 1);
   EXPECT_NE(err3.str().find("no-such-device"), std::string::npos) << err3.str();
+
+  // The documented command line reaches the same code (it once fell through to `run`).
+  ChildProcess cli({TUNEFARM_BINARY, "session", "--tracker", farm.address(), "--key", "cpu-session",
+                    "--bind", "n=96", "--repeat", "3", "--min-repeat-ms", "5", build.output},
+                   farm.dir() + "/session_cli.log");
+  EXPECT_EQ(cli.Wait(60), 0) << cli.Log();
+  EXPECT_NE(cli.Log().find("median_ms="), std::string::npos) << cli.Log();
+
+  // Two builds timed in turns on the device: the verdict and its interval.
+  ChildProcess compare(
+      {TUNEFARM_BINARY, "session", "--tracker", farm.address(), "--key", "cpu-session", "--bind",
+       "n=96", "--min-repeat-ms", "5", "--rounds", "4", build.output, "--compare", build.output},
+      farm.dir() + "/session_compare.log");
+  EXPECT_EQ(compare.Wait(60), 0) << compare.Log();
+  EXPECT_NE(compare.Log().find("speedup of " + build.output + " over " + build.output + ": "),
+            std::string::npos)
+      << compare.Log();
+  EXPECT_NE(compare.Log().find("(95 % CI, 4 rounds)"), std::string::npos) << compare.Log();
+}
+
+TEST(FarmJobTest, TimeComparesABuildWithItselfWithinItsInterval) {
+  Farm farm("time");
+  tools::BuildOptions build;
+  build.file = fixtures::SourcePath("examples/matmul_tiled.te");
+  build.output = farm.dir() + "/matmul.so";
+  std::ostringstream build_out, build_err;
+  ASSERT_EQ(tools::RunBuildCommand(build, build_out, build_err), 0) << build_err.str();
+  ChildProcess cli({TUNEFARM_BINARY, "time", build.output, "--compare", build.output, "--bind",
+                    "n=96", "--rounds", "10", "--min-slot-ms", "20", "--threads", "1"},
+                   farm.dir() + "/time_cli.log");
+  ASSERT_EQ(cli.Wait(120), 0) << cli.Log();
+  const std::string log = cli.Log();
+  EXPECT_NE(log.find("median "), std::string::npos) << log;
+  // "speedup of B over A: <verdict> [low x, high x] (95 % CI, 10 rounds)": a file against itself
+  // differs by noise only, so the whole interval stays close to 1.
+  const size_t open = log.find(" [");
+  ASSERT_NE(open, std::string::npos) << log;
+  double low = 0, high = 0;
+  ASSERT_EQ(std::sscanf(log.c_str() + open, " [%lfx, %lfx]", &low, &high), 2) << log;
+  EXPECT_GT(low, 0.9) << log;
+  EXPECT_LT(high, 1.1) << log;
+  EXPECT_LE(low, high);
+
+  ChildProcess bad({TUNEFARM_BINARY, "time", farm.dir() + "/missing.so"},
+                   farm.dir() + "/time_bad.log");
+  EXPECT_EQ(bad.Wait(30), 2);
+  EXPECT_NE(bad.Log().find("missing.so"), std::string::npos) << bad.Log();
 }
 
 }  // namespace

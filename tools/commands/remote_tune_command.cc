@@ -2,16 +2,26 @@
 // to a farm and follows it with the local tune's progress line.
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/target/target.h"
 #include "runtime/clock.h"
+#include "runtime/measure/interleaved_timing.h"
 #include "tools/commands/bindings.h"
 #include "tools/commands/farm_client.h"
+#include "tools/commands/remote_kernel_timing.h"
+#include "tools/commands/remote_session.h"
+#include "tools/commands/token_file.h"
 #include "tools/commands/tune_command.h"
 #include "tools/commands/tune_progress.h"
+#include "tools/commands/verified_summary.h"
+#include "tuner/measure/verified_best.h"
+#include "tuner/templates/template_registry.h"
+#include "tuner/workload.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -86,6 +96,71 @@ void PrintOutcome(const tracker::JobStatus& j, std::ostream& out) {
       << "config=" << j.progress.best_config_json << "\n";
 }
 
+absl::StatusOr<std::string> ReadBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+// The job's fastest recorded configs and the default, built here for the job's target, uploaded
+// to one worker of its key and timed there in alternating rounds (the same numbers `tune`
+// prints locally, measured where the job measured).
+absl::StatusOr<tuner::VerifiedBest> VerifyOnDevice(FarmClient& client, const TuneCommandOptions& o,
+                                                   const tracker::JobStatus& j,
+                                                   std::string* worker) {
+  absl::StatusOr<tuner::Workload> w = tuner::ParseWorkloadKey(j.workload_key);
+  if (!w.ok()) return w.status();
+  absl::StatusOr<target::Target> target = target::ParseTarget(j.target);
+  if (!target.ok()) return target.status();
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, *target);
+  if (!task.ok()) return task.status();
+  absl::StatusOr<std::vector<tuner::Record>> all =
+      client.ListRecords(j.workload_key, j.target, j.device_key, 100000);
+  if (!all.ok()) return all.status();
+  std::vector<tuner::Record> records;
+  for (tuner::Record& r : *all) {
+    if (r.cache_flush == tuner::CacheFlush::kNone) records.push_back(std::move(r));
+  }
+  absl::StatusOr<tuner::VerificationPlan> plan =
+      tuner::PlanVerification(records, **task, j.device_key, 5);
+  if (!plan.ok()) return plan.status();
+  absl::StatusOr<std::unique_ptr<tuner::BuiltConfigs>> built =
+      tuner::BuiltConfigs::Build(**task, plan->Configs());
+  if (!built.ok()) return built.status();
+
+  absl::StatusOr<std::string> token = ReadTokenFile(o.token_file);
+  if (!token.ok()) return token.status();
+  absl::StatusOr<std::unique_ptr<RemoteSession>> session = RemoteSession::Open(
+      FarmClientOptions{o.tracker, *token, o.tls_root_cert, 60}, j.device_key, 60);
+  if (!session.ok()) return session.status();
+  *worker = (*session)->worker_id();
+  std::vector<DeviceKernel> kernels;
+  std::optional<runtime::FunctionSignature> signature;
+  for (const tuner::BuildResult& lib : (*built)->libraries()) {
+    absl::StatusOr<std::string> bytes = ReadBytes(lib.library_path);
+    if (!bytes.ok()) return bytes.status();
+    absl::StatusOr<UploadedModule> up = (*session)->Upload(*bytes, lib.library_path);
+    if (!up.ok()) return up.status();
+    absl::StatusOr<const runtime::FunctionSignature*> f = PickFunction(*up, lib.function_name);
+    if (!f.ok()) return f.status();
+    if (!signature) signature = **f;
+    kernels.push_back({up->module_id, (**f).name});
+  }
+  absl::StatusOr<std::vector<SessionArgument>> args =
+      PrepareSessionArguments(**session, *signature, {}, /*seed=*/1);
+  if (!args.ok()) return args.status();
+  const runtime::measure::InterleavedOptions rounds;
+  absl::StatusOr<runtime::measure::InterleavedTiming> timing = TimeInTurnsOnDevice(
+      **session, kernels, *args,
+      SessionTiming{0, 1, rounds.min_slot_ms, MeasureOptionsOf(o).threads}, rounds.rounds);
+  if (!timing.ok()) return timing.status();
+  tuner::VerifiedBest v = tuner::ConcludeVerification(*std::move(plan), *timing);
+  v.timed_alone = true;  // the worker's session takes the host's timing lock for each slot
+  return v;
+}
+
 }  // namespace
 
 int RunRemoteTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop,
@@ -137,7 +212,18 @@ int RunRemoteTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* s
   printer.Finish();
   if (!watched.ok()) return fail(1, watched);
   PrintOutcome(last, out);
-  return last.state == tracker::JobState::kSucceeded ? 0 : 1;
+  const bool succeeded = last.state == tracker::JobState::kSucceeded;
+  if (o.verify && succeeded && last.progress.best_seconds > 0 && o.script.empty() &&
+      spec->measure.cache_flush == tuner::CacheFlush::kNone) {
+    std::string worker;
+    absl::StatusOr<tuner::VerifiedBest> v = VerifyOnDevice(**client, o, last, &worker);
+    if (v.ok()) {
+      PrintVerifiedBest(*v, absl::StrCat("on worker ", worker, " of ", last.device_key), "", out);
+    } else {
+      out << "not verified: " << v.status().message() << "\n";
+    }
+  }
+  return succeeded ? 0 : 1;
 }
 
 }  // namespace tunefarm::tools

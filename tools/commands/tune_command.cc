@@ -13,7 +13,9 @@
 #include "tools/commands/bindings.h"
 #include "tools/commands/record_db.h"
 #include "tools/commands/tune_progress.h"
+#include "tools/commands/verified_summary.h"
 #include "tuner/measure/local_measure.h"
+#include "tuner/measure/verified_best.h"
 #include "tuner/search/strategy_factory.h"
 #include "tuner/templates/script_template.h"
 #include "tuner/templates/template_registry.h"
@@ -74,6 +76,20 @@ void PrintSummary(const tuner::Task& task, const tuner::TuneSummary& s, std::ost
       << "config=" << s.best->config_json << "\n";
 }
 
+// What the records claim is not a speedup: the fastest recorded configs and the default are
+// timed again here in alternating rounds, and only that is printed as one.
+void PrintVerified(tuner::RecordStore& store, const tuner::Task& task,
+                   const std::string& device_key, int threads, std::ostream& out) {
+  tuner::VerifyOptions options;
+  options.threads = threads;
+  absl::StatusOr<tuner::VerifiedBest> v = tuner::VerifyBest(store, task, device_key, options);
+  if (!v.ok()) {
+    out << "not verified: " << v.status().message() << "\n";
+    return;
+  }
+  PrintVerifiedBest(*v, "here", "", out);
+}
+
 // The tuning loop on this machine, for a target this machine can measure.
 int RunLocalTune(const TuneCommandOptions& o, const target::Target& target,
                  const std::atomic<bool>* stop, std::ostream& out, std::ostream& err) {
@@ -130,6 +146,10 @@ int RunLocalTune(const TuneCommandOptions& o, const target::Target& target,
   printer.Finish();
   if (!summary.ok()) return fail(1, summary.status());
   PrintSummary(**task, *summary, out);
+  if (o.verify && summary->best && !summary->interrupted &&
+      o.cache_flush == tuner::CacheFlush::kNone && target.kind() == target::Target::Kind::kCpu) {
+    PrintVerified(**store, **task, runner->device_key(), MeasureOptionsOf(o).threads, out);
+  }
   return 0;
 }
 

@@ -37,6 +37,9 @@ struct TuneCommandOptions {
   // Default: the local runner's ("local-<cpu>"), with "-<N>t" appended when --threads is given.
   std::string device_key;
   bool progress = true;
+  // Local CPU tunes: the best recorded configs and the default are timed again here in turns
+  // (tuner::VerifyBest) and the speedup is printed with its 95 % CI.
+  bool verify = true;
   // Farm mode: submit the job to this tracker instead of measuring here, and watch it.
   std::string tracker;
   std::string key;  // the device key of the workers that measure it (farm mode)

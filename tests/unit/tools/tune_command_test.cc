@@ -95,6 +95,11 @@ TEST(TuneCommandTest, ASmallRunRecordsEveryTrialAndPrintsTheBest) {
   EXPECT_THAT(r.out, HasSubstr("best matmul:16,16,16:float32 on local-"));
   EXPECT_THAT(r.out, HasSubstr("-1t: median_ms="));  // --threads keeps its timings apart
   EXPECT_THAT(r.err, HasSubstr("[5/5]  best "));
+  // The speedup comes from timing the best configs and the default again in turns, never from
+  // the records; the re-timing adds no records.
+  EXPECT_THAT(r.out, HasSubstr("verified here ("));
+  EXPECT_THAT(r.out, HasSubstr("tuned against default: "));
+  EXPECT_THAT(r.out, HasSubstr("(95 % CI, 10 rounds)"));
   auto store = tuner::RecordStore::Open(o.db);
   ASSERT_TRUE(store.ok());
   EXPECT_EQ(*(*store)->RecordCount(), 5);

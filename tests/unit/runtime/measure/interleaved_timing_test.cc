@@ -1,0 +1,143 @@
+// Interleaved timing and its interval: the arithmetic on known rounds, the order of the slots,
+// a real 10 % difference found from real timings, and one callable against itself reported as no
+// measurable gain (deterministic, on a clock the test drives).
+#include "runtime/measure/interleaved_timing.h"
+
+#include <cmath>
+#include <cstdint>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace tunefarm::runtime::measure {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+TEST(PairedRatioTest, GeometricMeanWithAStudentInterval) {
+  // Ratios 1.1 and 1.3 (logs symmetric around log(sqrt(1.43)))
+  absl::StatusOr<RatioInterval> r = PairedRatio({1.0, 1.0}, {1.1, 1.3});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_NEAR(r->ratio, std::sqrt(1.1 * 1.3), 1e-12);
+  const double half = 12.706 * std::abs(std::log(1.3) - std::log(1.1)) / 2;  // sd/sqrt(2)*t
+  EXPECT_NEAR(r->low, r->ratio * std::exp(-half), 1e-9);
+  EXPECT_NEAR(r->high, r->ratio * std::exp(half), 1e-9);
+  EXPECT_FALSE(r->Measurable());  // two rounds that disagree this much prove nothing
+  absl::StatusOr<RatioInterval> tight =
+      PairedRatio({1, 2, 3, 4, 5}, {1.10, 2.21, 3.29, 4.41, 5.49});
+  ASSERT_TRUE(tight.ok());
+  EXPECT_TRUE(tight->Measurable());
+  EXPECT_GT(tight->low, 1.09);
+  EXPECT_LT(tight->high, 1.11);
+}
+
+TEST(PairedRatioTest, BadRoundsAreRefused) {
+  EXPECT_FALSE(PairedRatio({1.0}, {1.0}).ok());
+  EXPECT_FALSE(PairedRatio({1.0, 2.0}, {1.0}).ok());
+  EXPECT_THAT(PairedRatio({1.0, 0.0}, {1.0, 1.0}).status().message(), HasSubstr("round 1"));
+}
+
+TEST(StudentTest, TableAndTail) {
+  EXPECT_DOUBLE_EQ(StudentT975(1), 12.706);
+  EXPECT_DOUBLE_EQ(StudentT975(9), 2.262);
+  EXPECT_NEAR(StudentT975(60), 2.000, 0.002);
+  EXPECT_NEAR(StudentT975(100000), 1.960, 0.001);
+}
+
+TEST(DescribeSpeedupTest, SaysFasterSlowerOrNoMeasurableGain) {
+  EXPECT_THAT(DescribeSpeedup({.ratio = 0.5, .low = 0.45, .high = 0.55, .rounds = 10}),
+              StartsWith("2.000x faster [1.818x, 2.222x] (95 % CI, 10 rounds)"));
+  EXPECT_THAT(DescribeSpeedup({.ratio = 1.2, .low = 1.1, .high = 1.3, .rounds = 10}),
+              StartsWith("1.200x slower [1.100x, 1.300x]"));
+  EXPECT_THAT(DescribeSpeedup({.ratio = 0.98, .low = 0.95, .high = 1.01, .rounds = 12}),
+              StartsWith("no measurable gain: 1.020x"));
+}
+
+// A chain no compiler can shorten: `steps` dependent multiply-adds.
+uint64_t Spin(uint64_t steps) {
+  uint64_t x = 1;
+  for (uint64_t i = 0; i < steps; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    asm volatile("" : "+r"(x));
+  }
+  return x;
+}
+
+TEST(TimeInterleavedTest, FindsTheFasterOfTwoThatDifferByTenPercent) {
+  InterleavedOptions o;
+  o.rounds = 12;
+  o.min_slot_ms = 20;
+  absl::StatusOr<InterleavedTiming> t = TimeInterleaved({[] {
+                                                           Spin(220000);
+                                                           return absl::OkStatus();
+                                                         },
+                                                         [] {
+                                                           Spin(200000);
+                                                           return absl::OkStatus();
+                                                         }},
+                                                        o);
+  ASSERT_TRUE(t.ok()) << t.status();
+  ASSERT_EQ(t->seconds[1].size(), 12u);
+  const RatioInterval& r = t->over_first[1];
+  EXPECT_TRUE(r.Measurable()) << r.low << " " << r.high;
+  EXPECT_LT(r.high, 1.0);                   // the second is faster
+  EXPECT_NEAR(r.ratio, 200.0 / 220, 0.05);  // by about what it saves
+  EXPECT_THAT(DescribeSpeedup(r), HasSubstr("faster"));
+}
+
+TEST(TimeInterleavedTest, OneCallableAgainstItselfIsNoMeasurableGain) {
+  // A clock the calls advance: each call takes 1 ms plus a jitter that repeats every 7 calls, the
+  // same for both, so the rounds differ only by where in the jitter each slot falls.
+  double now = 0;
+  int64_t calls = 0;
+  auto call = [&] {
+    now += 1e-3 * (1 + 0.03 * static_cast<double>((calls++ * 5) % 7) / 6);
+    return absl::OkStatus();
+  };
+  InterleavedOptions o;
+  o.rounds = 10;
+  o.min_slot_ms = 10;
+  o.warmup_ms = 0;
+  o.now_seconds = [&] { return now; };
+  absl::StatusOr<InterleavedTiming> t = TimeInterleaved({call, call}, o);
+  ASSERT_TRUE(t.ok()) << t.status();
+  const RatioInterval& r = t->over_first[1];
+  EXPECT_FALSE(r.Measurable()) << r.low << " " << r.high;
+  EXPECT_LE(r.low, 1.0);
+  EXPECT_GE(r.high, 1.0);
+  EXPECT_THAT(DescribeSpeedup(r), StartsWith("no measurable gain"));
+}
+
+TEST(TimeInterleavedTest, SlotsAlternateTheirOrderEveryRound) {
+  std::string order;
+  double now = 0;
+  auto make = [&](char c) {
+    return [&, c] {
+      order += c;
+      now += 0.02;  // one call fills a slot
+      return absl::OkStatus();
+    };
+  };
+  InterleavedOptions o;
+  o.rounds = 4;
+  o.min_slot_ms = 10;
+  o.warmup_ms = 0;
+  o.now_seconds = [&] { return now; };
+  ASSERT_TRUE(TimeInterleaved({make('a'), make('b')}, o).ok());
+  // Warm-up and calibration (one call each), then a b, b a, a b, b a.
+  EXPECT_EQ(order.substr(4), "abbaabba");
+}
+
+TEST(TimeInterleavedTest, BadOptionsAndErrorsAreReturned) {
+  InterleavedOptions o;
+  o.rounds = 1;
+  EXPECT_THAT(TimeInterleaved({[] { return absl::OkStatus(); }}, o).status().message(),
+              HasSubstr("rounds"));
+  o.rounds = 3;
+  o.warmup_ms = 0;
+  EXPECT_EQ(TimeInterleaved({[] { return absl::InternalError("boom"); }}, o).status().message(),
+            "boom");
+}
+
+}  // namespace
+}  // namespace tunefarm::runtime::measure
