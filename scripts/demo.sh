@@ -11,6 +11,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 JOBS="${JOBS:-2}"
 export CCACHE_DIR="${CCACHE_DIR:-${HOME:-/tmp}/.cache/ccache}"
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 mkdir -p "$CCACHE_DIR"
 
 step() { printf '\n==> %s\n' "$*"; }
@@ -19,8 +21,10 @@ run() { printf '\n$ %s\n' "$*"; "$@"; }
 step "installing dependencies (scripts/install-deps.sh)"
 bash scripts/install-deps.sh
 
-step "configuring build/ (Ninja)"
-cmake -S . -B build -G Ninja
+# The same configuration as scripts/test.sh: the demo's objects are the tests' (one build/, one
+# set of ccache entries), so running one after the other compiles nothing twice.
+step "configuring build/ (Ninja, TUNEFARM_WERROR=ON, as scripts/test.sh)"
+cmake -S . -B build -G Ninja -DTUNEFARM_WERROR=ON
 
 step "building tunefarm (-j$JOBS)"
 cmake --build build --target tunefarm tunefarm-measure tunefarm-rpc-server --parallel "$JOBS"

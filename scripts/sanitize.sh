@@ -58,9 +58,13 @@ cmake -S . -B "$dir" -G Ninja -DTUNEFARM_WERROR=ON -DTUNEFARM_SANITIZE="$san" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" >/dev/null
 
 printf '\n==> building %s (-j%s): %s\n' "$dir" "$JOBS" "${targets[*]}"
+started=$SECONDS
 cmake --build "$dir" --parallel "$JOBS" --target "${targets[@]}"
+printf '==> [phase] building %s took %d s\n' "$dir" $((SECONDS - started))
 
 printf '\n==> running the tests of %s\n' "$dir"
+started=$SECONDS
+trap 'printf "==> [phase] the tests of %s took %d s\n" "$dir" $((SECONDS - started))' EXIT
 args=(--test-dir "$dir" --output-on-failure --no-tests=error -j"$JOBS")
 [[ -n "$labels" ]] && args+=(-L "$labels")
 ctest "${args[@]}"

@@ -21,7 +21,25 @@ export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 mkdir -p "$CCACHE_DIR"
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step is a phase whose time is printed when the next begins ("==> [phase] NAME took S s",
+# what scripts/build-report --phases reads) and again in a table at the end.
+phase_name=""
+phase_start=$SECONDS
+phase_lines=()
+end_phase() {
+  if [[ -n "$phase_name" ]]; then
+    local took=$((SECONDS - phase_start))
+    printf '==> [phase] %s took %d s\n' "$phase_name" "$took"
+    phase_lines+=("$(printf '%6d s  %s' "$took" "$phase_name")")
+    phase_name=""
+  fi
+}
+step() {
+  end_phase
+  phase_name="$*"
+  phase_start=$SECONDS
+  printf '\n==> %s\n' "$*"
+}
 
 # A sanitizer build folder is a few GB that nothing after its tests reads: removed once they ran
 # (its objects stay in ccache), so that the disk holds one sanitizer build at a time.
@@ -69,6 +87,11 @@ if [[ "${SANITIZERS:-1}" != "0" ]]; then
   bash scripts/sanitize.sh thread || sanitize_status=$?
   prune_build build-tsan
 fi
+
+end_phase
+printf '\n==> phases\n'
+printf '%s\n' "${phase_lines[@]}"
+printf '%6d s  in all\n' "$SECONDS"
 
 if ((size_status != 0)); then
   echo "test.sh: FAILED: scripts/size_report (a file is over the limit; see above)" >&2
