@@ -107,7 +107,10 @@ absl::StatusOr<InterleavedTiming> TimeInterleaved(
     if (!n.ok()) return n.status();
     out.calls_per_slot.push_back(*n);
   }
-  for (int round = 0; round < options.rounds; ++round) {
+  Canary* canary = options.canary;
+  std::vector<double> slots(calls.size());
+  for (int round = 0; round < options.rounds;) {
+    const double before = canary != nullptr ? canary->Time() : 0;
     for (size_t k = 0; k < calls.size(); ++k) {
       // Reversed every other round: whatever favours a slot's position favours each alike.
       const size_t i = round % 2 == 0 ? k : calls.size() - 1 - k;
@@ -116,8 +119,21 @@ absl::StatusOr<InterleavedTiming> TimeInterleaved(
       for (int c = 0; c < n; ++c) {
         if (absl::Status s = calls[i](); !s.ok()) return s;
       }
-      out.seconds[i].push_back((now() - start) / n);
+      slots[i] = (now() - start) / n;
     }
+    if (canary != nullptr) {
+      const double after = canary->Time();
+      canary->Ratio(std::min(before, after));
+      if (canary->Ratio(std::max(before, after)) > options.slow_phase_ratio) {
+        if (out.rounds_redone < options.rounds) {
+          ++out.rounds_redone;
+          continue;  // the same round again, in the same slot order
+        }
+        ++out.slow_rounds_kept;
+      }
+    }
+    for (size_t i = 0; i < calls.size(); ++i) out.seconds[i].push_back(slots[i]);
+    ++round;
   }
   for (size_t i = 0; i < calls.size(); ++i) {
     absl::StatusOr<RatioInterval> r = PairedRatio(out.seconds[0], out.seconds[i]);

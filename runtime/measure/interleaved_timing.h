@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "runtime/measure/canary.h"
 
 namespace tunefarm::runtime::measure {
 
@@ -19,6 +20,12 @@ struct InterleavedOptions {
   double warmup_ms = 20;    // untimed calls of each callable before the first round
   // The clock; tests replace it. Default: the steady clock.
   std::function<double()> now_seconds;
+  // Set: timed around every round; a round in which it ran more than `slow_phase_ratio` over its
+  // best was timed in a slow phase of the machine and is timed again (at most `rounds` times in
+  // all), so the medians are the machine's normal ones. The ratios need none of this: a round's
+  // slots share its phase.
+  Canary* canary = nullptr;
+  double slow_phase_ratio = 1.10;
 };
 
 // A time ratio (candidate over baseline) with its 95 % confidence interval: the geometric mean of
@@ -37,6 +44,8 @@ struct InterleavedTiming {
   std::vector<std::vector<double>> seconds;  // [callable][round]: seconds per call
   std::vector<int> calls_per_slot;           // [callable]
   std::vector<RatioInterval> over_first;     // [callable]: its time over the first's ([0]: 1)
+  int rounds_redone = 0;                     // rounds timed again after a slow phase
+  int slow_rounds_kept = 0;  // slow rounds kept when the extra rounds ran out
 };
 
 // The first error a callable returns stops the timing and is returned as is.

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/core/thread_pool.h"
+#include "runtime/measure/canary.h"
 #include "runtime/measure/host_timing_lock.h"
 #include "runtime/measure/stable_timing.h"
 #include "runtime/measure/timed_module.h"
@@ -47,7 +48,10 @@ absl::StatusOr<ModuleTimingReport> TimeModules(const ModuleTimingRequest& reques
   }
   std::vector<std::function<absl::Status()>> calls;
   for (auto& m : modules) calls.push_back([&m] { return m->Run(); });
-  absl::StatusOr<InterleavedTiming> timing = TimeInterleaved(calls, request.interleaved);
+  Canary canary;
+  InterleavedOptions interleaved = request.interleaved;
+  if (interleaved.canary == nullptr) interleaved.canary = &canary;
+  absl::StatusOr<InterleavedTiming> timing = TimeInterleaved(calls, interleaved);
   if (!timing.ok()) return timing.status();
 
   for (size_t i = 0; i < modules.size(); ++i) {
@@ -60,6 +64,8 @@ absl::StatusOr<ModuleTimingReport> TimeModules(const ModuleTimingRequest& reques
     report.modules.push_back(std::move(summary));
   }
   if (modules.size() == 2) report.compare_over_library = timing->over_first[1];
+  report.rounds_redone = timing->rounds_redone;
+  report.slow_rounds_kept = timing->slow_rounds_kept;
   report.round_seconds = std::move(timing->seconds);
   return report;
 }

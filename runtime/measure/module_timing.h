@@ -40,6 +40,8 @@ struct ModuleTimingReport {
   std::vector<std::vector<double>> round_seconds;
   // compare_library's time over library's.
   std::optional<RatioInterval> compare_over_library;
+  int rounds_redone = 0;     // timed again after the canary saw a slow phase
+  int slow_rounds_kept = 0;  // slow-phase rounds kept when the extra rounds ran out
   bool timed_alone = false;  // the host's timing lock was held (or off) throughout
   std::string timing_note;   // why not, when it was not
 };

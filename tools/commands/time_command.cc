@@ -36,6 +36,14 @@ int RunTimeCommand(const TimeCommandOptions& options, std::ostream& out, std::os
                            m.description, m.median_seconds * 1e3, m.min_seconds * 1e3,
                            100 * m.spread, options.rounds);
   }
+  if (report->rounds_redone > 0) {
+    out << report->rounds_redone << " rounds timed again after the canary saw a slow phase"
+        << (report->slow_rounds_kept > 0
+                ? absl::StrFormat(" (%d slow rounds kept: the machine stayed slow)",
+                                  report->slow_rounds_kept)
+                : std::string())
+        << "\n";
+  }
   if (report->compare_over_library) {
     out << "speedup of " << options.compare << " over " << options.library << ": "
         << runtime::measure::DescribeSpeedup(*report->compare_over_library) << "\n";

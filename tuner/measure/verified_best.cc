@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/space/config_json.h"
 #include "runtime/core/thread_pool.h"
+#include "runtime/measure/canary.h"
 #include "runtime/measure/host_timing_lock.h"
 #include "runtime/measure/timed_module.h"
 #include "runtime/time_evaluator.h"
@@ -145,7 +146,10 @@ absl::StatusOr<ConfigTiming> TimeConfigsInterleaved(const Task& task,
   }
   std::vector<std::function<absl::Status()>> calls;
   for (auto& m : modules) calls.push_back([&m] { return m->Run(); });
-  absl::StatusOr<rm::InterleavedTiming> timing = rm::TimeInterleaved(calls, options.interleaved);
+  rm::Canary canary;
+  rm::InterleavedOptions interleaved = options.interleaved;
+  if (interleaved.canary == nullptr) interleaved.canary = &canary;
+  absl::StatusOr<rm::InterleavedTiming> timing = rm::TimeInterleaved(calls, interleaved);
   if (!timing.ok()) return timing.status();
   out.timing = *std::move(timing);
   return out;

@@ -3,6 +3,7 @@
 // measurable gain (deterministic, on a clock the test drives).
 #include "runtime/measure/interleaved_timing.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <gmock/gmock.h>
@@ -126,6 +127,47 @@ TEST(TimeInterleavedTest, SlotsAlternateTheirOrderEveryRound) {
   ASSERT_TRUE(TimeInterleaved({make('a'), make('b')}, o).ok());
   // Warm-up and calibration (one call each), then a b, b a, a b, b a.
   EXPECT_EQ(order.substr(4), "abbaabba");
+}
+
+TEST(TimeInterleavedTest, ARoundTheCanarySawInASlowPhaseIsTimedAgain) {
+  // The canary's next six clock reads run at double speed once the 9th call has been made: the
+  // canary after that round looks twice as slow as its best.
+  int slow_reads = 0;
+  double skew = 0, last = 0;
+  auto steady = [] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  };
+  last = steady();
+  Canary canary([&] {
+    const double now = steady();
+    if (slow_reads > 0) {
+      skew += now - last;
+      --slow_reads;
+    }
+    last = now;
+    return now + skew;
+  });
+  double now = 0;
+  int calls = 0;
+  auto call = [&] {
+    now += 0.02;
+    if (++calls == 9) slow_reads = 6;
+    return absl::OkStatus();
+  };
+  InterleavedOptions o;
+  o.rounds = 4;
+  o.min_slot_ms = 10;
+  o.warmup_ms = 0;
+  o.now_seconds = [&] { return now; };
+  o.canary = &canary;
+  o.slow_phase_ratio = 1.5;
+  absl::StatusOr<InterleavedTiming> t = TimeInterleaved({call, call}, o);
+  ASSERT_TRUE(t.ok()) << t.status();
+  // Warm-up and calibration take 4 calls; the 9th ends the third round, which is timed again.
+  EXPECT_GE(t->rounds_redone, 1);
+  EXPECT_EQ(t->seconds[0].size(), 4u);
+  EXPECT_EQ(calls, 4 + 2 * (4 + t->rounds_redone));
 }
 
 TEST(TimeInterleavedTest, BadOptionsAndErrorsAreReturned) {
