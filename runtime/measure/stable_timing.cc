@@ -1,7 +1,9 @@
 #include "runtime/measure/stable_timing.h"
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
+#include <thread>
 #include <utility>
 
 namespace tunefarm::runtime::measure {
@@ -39,6 +41,10 @@ absl::StatusOr<StableTiming> TimeStably(
     if (!kept.has_value() || better(t, *kept)) kept = std::move(t);
     kept->attempts = attempt;
     if (!in_slow_phase(*kept) && kept->spread <= policy.max_spread) break;
+    if (attempt < attempts && in_slow_phase(*kept) && policy.slow_phase_pause_ms > 0) {
+      std::this_thread::sleep_for(
+          std::chrono::duration<double, std::milli>(policy.slow_phase_pause_ms));
+    }
   }
   kept->noisy = in_slow_phase(*kept) || kept->spread > policy.max_spread;
   return *std::move(kept);

@@ -17,6 +17,9 @@ struct StableTimingPolicy {
   int max_attempts = 3;      // timings of the repeats at most, the first included
   // The canary around an attempt more than this much slower than its best: a slow phase.
   double slow_phase_ratio = 1.10;
+  // After a slow phase, a pause before the next attempt: on a shared VM the phases last from a
+  // tenth of a second to a few, and timing again at once mostly finds the same one.
+  double slow_phase_pause_ms = 100;
 };
 
 struct StableTiming {

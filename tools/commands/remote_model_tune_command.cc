@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "runtime/measure/interleaved_timing.h"
 #include "runtime/time_evaluator.h"
 #include "tools/commands/algorithm_race.h"
 #include "tools/commands/farm_client.h"
@@ -44,14 +45,6 @@ absl::StatusOr<tracker::ModelJobSpec> SpecOf(const ModelTuneOptions& o, const Mo
   spec.transfer = t.transfer;
   spec.round_robin = o.round_robin;
   return spec;
-}
-
-absl::StatusOr<std::string> ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
 }
 
 // Builds the model (with the records in `db` under the model job's device key when `db` is
@@ -110,12 +103,17 @@ absl::Status FetchBestRecords(FarmClient& client, const tracker::ModelJobStatus&
   return absl::OkStatus();
 }
 
-// Seconds of one run of each module on a worker of the key: {tuned, untuned}.
-absl::StatusOr<std::pair<double, double>> TimeOnDevice(const ModelTuneOptions& o,
-                                                       const tracker::ModelJobStatus& job,
-                                                       const std::string& tuned,
-                                                       const std::string& untuned,
-                                                       std::string* worker) {
+// The tuned and the untuned module timed on one worker of the key in 10 alternating rounds (one
+// repeat of at least 100 ms each): medians {tuned, untuned} and the tuned's time over the
+// untuned's with its 95 % CI.
+struct EndToEnd {
+  double tuned_seconds = 0;
+  double untuned_seconds = 0;
+  runtime::measure::RatioInterval tuned_over_untuned;
+};
+absl::StatusOr<EndToEnd> TimeOnDevice(const ModelTuneOptions& o, const tracker::ModelJobStatus& job,
+                                      const std::string& tuned, const std::string& untuned,
+                                      std::string* worker) {
   const TuneCommandOptions& t = o.tune;
   absl::StatusOr<std::string> token = ReadTokenFile(t.token_file);
   if (!token.ok()) return token.status();
@@ -124,23 +122,36 @@ absl::StatusOr<std::pair<double, double>> TimeOnDevice(const ModelTuneOptions& o
                           /*wait_s=*/120);
   if (!session.ok()) return session.status();
   *worker = (*session)->worker_id();
-  SessionTiming timing;
-  timing.repeat = std::max(t.repeat, 3);
-  timing.min_repeat_ms = std::max(t.min_repeat_ms, 100);
-  timing.threads = t.threads;
-  double seconds[2] = {0, 0};
+  SessionTiming slot;
+  slot.repeat = 1;
+  slot.min_repeat_ms = std::max(t.min_repeat_ms, 100);
+  slot.threads = t.threads;
+  std::string ids[2];
   const std::string* paths[2] = {&tuned, &untuned};
   for (int i = 0; i < 2; ++i) {
-    absl::StatusOr<std::string> bytes = ReadBytes(*paths[i]);
+    absl::StatusOr<std::string> bytes = ReadModuleFile(*paths[i]);
     if (!bytes.ok()) return bytes.status();
     absl::StatusOr<UploadedModule> module =
         (*session)->Upload(*bytes, std::filesystem::path(*paths[i]).filename().string());
     if (!module.ok()) return module.status();
-    absl::StatusOr<std::vector<double>> repeats = (*session)->TimeModel(module->module_id, timing);
-    if (!repeats.ok()) return repeats.status();
-    seconds[i] = runtime::Summarize(*repeats).median;
+    ids[i] = module->module_id;
   }
-  return std::pair{seconds[0], seconds[1]};
+  constexpr int kRounds = 10;
+  std::vector<double> seconds[2];
+  for (int round = 0; round < kRounds; ++round) {
+    for (int k = 0; k < 2; ++k) {
+      const int i = round % 2 == 0 ? k : 1 - k;  // reversed every other round
+      absl::StatusOr<std::vector<double>> one = (*session)->TimeModel(ids[i], slot);
+      if (!one.ok()) return one.status();
+      if (one->empty()) return absl::InternalError("the worker returned no timing");
+      seconds[i].push_back(one->front());
+    }
+  }
+  absl::StatusOr<runtime::measure::RatioInterval> ratio =
+      runtime::measure::PairedRatio(seconds[1], seconds[0]);
+  if (!ratio.ok()) return ratio.status();
+  return EndToEnd{runtime::Summarize(seconds[0]).median, runtime::Summarize(seconds[1]).median,
+                  *ratio};
 }
 
 // With --race (the default): each conv's close rival algorithms raced in the model on a worker
@@ -209,20 +220,20 @@ absl::Status MeasureModel(const ModelTuneOptions& o, FarmClient& client,
   if (absl::Status s = BuildModule(o, job, "", untuned); !s.ok()) return s;
   out << "wrote " << o.output << " (built with the best record of each task)\n" << std::flush;
   std::string worker;
-  absl::StatusOr<std::pair<double, double>> seconds =
-      TimeOnDevice(o, job, o.output, untuned, &worker);
+  absl::StatusOr<EndToEnd> seconds = TimeOnDevice(o, job, o.output, untuned, &worker);
   if (!seconds.ok()) {
     return absl::Status(seconds.status().code(),
                         absl::StrCat("timing the model on a worker of '", job.device_key,
                                      "': ", seconds.status().message()));
   }
-  const tracker::ModelLatency latency{seconds->first, seconds->second, worker};
+  const tracker::ModelLatency latency{seconds->tuned_seconds, seconds->untuned_seconds, worker};
   absl::StatusOr<tracker::ModelJobStatus> stored = client.ReportModelLatency(job.id, latency);
   if (!stored.ok()) return stored.status();
-  out << absl::StrFormat("end to end on %s: tuned %.3f ms, untuned %.3f ms (%.2fx) model_ms=%.4f\n",
-                         worker, latency.measured_seconds * 1e3, latency.untuned_seconds * 1e3,
-                         latency.untuned_seconds / latency.measured_seconds,
-                         latency.measured_seconds * 1e3);
+  out << absl::StrFormat(
+      "end to end on %s, 10 alternating rounds: tuned %.3f ms, untuned %.3f ms: %s model_ms=%.4f\n",
+      worker, latency.measured_seconds * 1e3, latency.untuned_seconds * 1e3,
+      runtime::measure::DescribeSpeedup(seconds->tuned_over_untuned),
+      latency.measured_seconds * 1e3);
   return absl::OkStatus();
 }
 

@@ -1,12 +1,18 @@
 #include "tools/commands/remote_session.h"
 
 #include <grpcpp/grpcpp.h>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "proto/tunefarm/v1/session.grpc.pb.h"
+#include "runtime/measure/library_file.h"
 #include "tools/commands/farm_channel.h"
 
 namespace tunefarm::tools {
+
+absl::StatusOr<std::string> ReadModuleFile(const std::string& path) {
+  return runtime::measure::ReadLibraryFile(path, std::numeric_limits<int32_t>::max());
+}
 namespace {
 
 namespace pb = tunefarm::v1;

@@ -31,6 +31,10 @@ struct SessionTiming {
   int threads = 0;  // 0: the device's default
 };
 
+// The bytes of a module file to upload: refused before reading past the largest message a session
+// carries (2 GiB); errors name the file.
+absl::StatusOr<std::string> ReadModuleFile(const std::string& path);
+
 class RemoteSession {
  public:
   // Waits up to `wait_s` for an idle worker of `device_key` (Unavailable otherwise).

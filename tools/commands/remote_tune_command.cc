@@ -96,14 +96,6 @@ void PrintOutcome(const tracker::JobStatus& j, std::ostream& out) {
       << "config=" << j.progress.best_config_json << "\n";
 }
 
-absl::StatusOr<std::string> ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
-
 // The job's fastest recorded configs and the default, built here for the job's target, uploaded
 // to one worker of its key and timed there in alternating rounds (the same numbers `tune`
 // prints locally, measured where the job measured).
@@ -139,7 +131,7 @@ absl::StatusOr<tuner::VerifiedBest> VerifyOnDevice(FarmClient& client, const Tun
   std::vector<DeviceKernel> kernels;
   std::optional<runtime::FunctionSignature> signature;
   for (const tuner::BuildResult& lib : (*built)->libraries()) {
-    absl::StatusOr<std::string> bytes = ReadBytes(lib.library_path);
+    absl::StatusOr<std::string> bytes = ReadModuleFile(lib.library_path);
     if (!bytes.ok()) return bytes.status();
     absl::StatusOr<UploadedModule> up = (*session)->Upload(*bytes, lib.library_path);
     if (!up.ok()) return up.status();

@@ -25,14 +25,6 @@ namespace {
 
 constexpr int kUsage = 2;
 
-absl::StatusOr<std::string> ReadLibrary(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", path));
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
-
 }  // namespace
 
 int RunSessionCommand(const SessionCommandOptions& o, std::ostream& out, std::ostream& err) {
@@ -48,9 +40,9 @@ int RunSessionCommand(const SessionCommandOptions& o, std::ostream& out, std::os
   if (!o.compare.empty() && (o.rounds < 2 || o.rounds > 1000)) {
     return fail(kUsage, absl::InvalidArgumentError("--rounds must be in [2, 1000]"));
   }
-  absl::StatusOr<std::string> library = ReadLibrary(o.library);
+  absl::StatusOr<std::string> library = ReadModuleFile(o.library);
   if (!library.ok()) return fail(kUsage, library.status());
-  absl::StatusOr<std::string> other = o.compare.empty() ? std::string() : ReadLibrary(o.compare);
+  absl::StatusOr<std::string> other = o.compare.empty() ? std::string() : ReadModuleFile(o.compare);
   if (!other.ok()) return fail(kUsage, other.status());
   absl::StatusOr<Bindings> bindings = ParseBindings(o.bind);
   if (!bindings.ok()) return fail(kUsage, bindings.status());

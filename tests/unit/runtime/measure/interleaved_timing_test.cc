@@ -3,11 +3,12 @@
 // measurable gain (deterministic, on a clock the test drives).
 #include "runtime/measure/interleaved_timing.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "tests/unit/runtime/measure/skewed_clock.h"
 
 namespace tunefarm::runtime::measure {
 namespace {
@@ -64,6 +65,16 @@ uint64_t Spin(uint64_t steps) {
   return x;
 }
 
+// Options for a timing on `clock`: `rounds` rounds of 10 ms slots, no warm-up.
+InterleavedOptions OnManualClock(testing::ManualClock& clock, int rounds) {
+  InterleavedOptions o;
+  o.rounds = rounds;
+  o.min_slot_ms = 10;
+  o.warmup_ms = 0;
+  o.now_seconds = clock.Function();
+  return o;
+}
+
 TEST(TimeInterleavedTest, FindsTheFasterOfTwoThatDifferByTenPercent) {
   InterleavedOptions o;
   o.rounds = 12;
@@ -89,18 +100,13 @@ TEST(TimeInterleavedTest, FindsTheFasterOfTwoThatDifferByTenPercent) {
 TEST(TimeInterleavedTest, OneCallableAgainstItselfIsNoMeasurableGain) {
   // A clock the calls advance: each call takes 1 ms plus a jitter that repeats every 7 calls, the
   // same for both, so the rounds differ only by where in the jitter each slot falls.
-  double now = 0;
+  testing::ManualClock clock;
   int64_t calls = 0;
   auto call = [&] {
-    now += 1e-3 * (1 + 0.03 * static_cast<double>((calls++ * 5) % 7) / 6);
+    clock.now += 1e-3 * (1 + 0.03 * static_cast<double>((calls++ * 5) % 7) / 6);
     return absl::OkStatus();
   };
-  InterleavedOptions o;
-  o.rounds = 10;
-  o.min_slot_ms = 10;
-  o.warmup_ms = 0;
-  o.now_seconds = [&] { return now; };
-  absl::StatusOr<InterleavedTiming> t = TimeInterleaved({call, call}, o);
+  absl::StatusOr<InterleavedTiming> t = TimeInterleaved({call, call}, OnManualClock(clock, 10));
   ASSERT_TRUE(t.ok()) << t.status();
   const RatioInterval& r = t->over_first[1];
   EXPECT_FALSE(r.Measurable()) << r.low << " " << r.high;
@@ -111,20 +117,15 @@ TEST(TimeInterleavedTest, OneCallableAgainstItselfIsNoMeasurableGain) {
 
 TEST(TimeInterleavedTest, SlotsAlternateTheirOrderEveryRound) {
   std::string order;
-  double now = 0;
+  testing::ManualClock clock;
   auto make = [&](char c) {
     return [&, c] {
       order += c;
-      now += 0.02;  // one call fills a slot
+      clock.now += 0.02;  // one call fills a slot
       return absl::OkStatus();
     };
   };
-  InterleavedOptions o;
-  o.rounds = 4;
-  o.min_slot_ms = 10;
-  o.warmup_ms = 0;
-  o.now_seconds = [&] { return now; };
-  ASSERT_TRUE(TimeInterleaved({make('a'), make('b')}, o).ok());
+  ASSERT_TRUE(TimeInterleaved({make('a'), make('b')}, OnManualClock(clock, 4)).ok());
   // Warm-up and calibration (one call each), then a b, b a, a b, b a.
   EXPECT_EQ(order.substr(4), "abbaabba");
 }
@@ -132,34 +133,16 @@ TEST(TimeInterleavedTest, SlotsAlternateTheirOrderEveryRound) {
 TEST(TimeInterleavedTest, ARoundTheCanarySawInASlowPhaseIsTimedAgain) {
   // The canary's next six clock reads run at double speed once the 9th call has been made: the
   // canary after that round looks twice as slow as its best.
-  int slow_reads = 0;
-  double skew = 0, last = 0;
-  auto steady = [] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-  };
-  last = steady();
-  Canary canary([&] {
-    const double now = steady();
-    if (slow_reads > 0) {
-      skew += now - last;
-      --slow_reads;
-    }
-    last = now;
-    return now + skew;
-  });
-  double now = 0;
+  testing::SkewedClock skewed;
+  Canary canary(skewed.Function());
+  testing::ManualClock clock;
   int calls = 0;
   auto call = [&] {
-    now += 0.02;
-    if (++calls == 9) slow_reads = 6;
+    clock.now += 0.02;
+    if (++calls == 9) skewed.RunFastFor(6);
     return absl::OkStatus();
   };
-  InterleavedOptions o;
-  o.rounds = 4;
-  o.min_slot_ms = 10;
-  o.warmup_ms = 0;
-  o.now_seconds = [&] { return now; };
+  InterleavedOptions o = OnManualClock(clock, 4);
   o.canary = &canary;
   o.slow_phase_ratio = 1.5;
   absl::StatusOr<InterleavedTiming> t = TimeInterleaved({call, call}, o);

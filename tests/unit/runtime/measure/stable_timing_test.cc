@@ -8,12 +8,10 @@
 #include <thread>
 #include <vector>
 
+#include "tests/unit/runtime/measure/skewed_clock.h"
+
 namespace tunefarm::runtime::measure {
 namespace {
-
-double Steady() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 TEST(SpreadTest, MaxOverMinLessOne) {
   EXPECT_DOUBLE_EQ(Spread(std::vector<double>{1.0, 1.5, 1.2}), 0.5);
@@ -70,23 +68,14 @@ TEST(StableTimingTest, RepeatsThatNeverAgreeAreFlaggedNoisyWithinTheBound) {
 TEST(StableTimingTest, TheCanaryCatchesASlowPhaseAndTheBatchIsTimedAgain) {
   // For the canary's next six clock reads (its three runs' starts and ends) time passes twice
   // as fast: each run appears to take twice its time, as it would with the cores' clock halved.
-  int slow_reads = 0;
-  double skew = 0, last = Steady();
-  Canary canary([&] {
-    const double now = Steady();
-    if (slow_reads > 0) {
-      skew += now - last;
-      --slow_reads;
-    }
-    last = now;
-    return now + skew;
-  });
+  testing::SkewedClock clock;
+  Canary canary(clock.Function());
   canary.Ratio(canary.Time());  // its best, in a normal phase
   int calls = 0;
   absl::StatusOr<StableTiming> t = TimeStably(
       [&]() -> absl::StatusOr<std::vector<double>> {
         ++calls;
-        if (calls == 1) slow_reads = 6;  // the canary after the first attempt runs slow
+        if (calls == 1) clock.RunFastFor(6);  // the canary after the first attempt runs slow
         return std::vector<double>{calls == 1 ? 2e-3 : 1e-3, 1e-3};
       },
       canary, {.max_spread = 1e9, .max_attempts = 3, .slow_phase_ratio = 1.3});
