@@ -45,7 +45,7 @@ struct InterleavedTiming {
   std::vector<int> calls_per_slot;           // [callable]
   std::vector<RatioInterval> over_first;     // [callable]: its time over the first's ([0]: 1)
   int rounds_redone = 0;                     // rounds timed again after a slow phase
-  int slow_rounds_kept = 0;  // slow rounds kept when the extra rounds ran out
+  int slow_rounds_kept = 0;                  // slow rounds kept when the extra rounds ran out
 };
 
 // The first error a callable returns stops the timing and is returned as is.
