@@ -4,7 +4,8 @@
 # Installs the Debian packages, builds `tunefarm` into build/, then runs the main job: a farm on
 # this machine (`tunefarm demo`: a tracker with its SQLite database and two workers) tunes a matmul
 # and a conv2d, prints the best configs against the untuned defaults, and leaves build/demo.db,
-# which `tunefarm best` then queries. Finally the compiler on its own: lower, run and time the
+# which `tunefarm best` then queries; the matmul's best and default are then built and re-timed in
+# turns with `tunefarm time --compare`. Finally the compiler on its own: lower, run and time the
 # tiled matmul example. Environment: JOBS (default 2); CCACHE_DIR (default ~/.cache/ccache).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -33,6 +34,14 @@ step "main job: a farm on this machine tunes a matmul and a conv2d (tunefarm dem
 rm -f build/demo.db build/demo.db-wal build/demo.db-shm
 run ./build/tunefarm demo --db build/demo.db
 run ./build/tunefarm best --db build/demo.db --workload matmul:512,512,512
+
+step "re-time the demo's matmul as a user would: its best and its default built, timed in turns"
+key=$(./build/tunefarm best --db build/demo.db --workload matmul:512,512,512 --json |
+  sed -n 's/.*"device_key":"\([^"]*\)".*/\1/p' | head -1)
+run ./build/tunefarm build --workload matmul:512,512,512 --db build/demo.db --device-key "$key" \
+  -o build/demo-best.so
+run ./build/tunefarm build --workload matmul:512,512,512 -o build/demo-default.so
+run ./build/tunefarm time build/demo-default.so --compare build/demo-best.so --threads 1
 
 step "the compiler on its own: lower, run and time examples/matmul_tiled.te"
 run ./build/tunefarm lower examples/matmul_tiled.te
