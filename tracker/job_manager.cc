@@ -11,6 +11,7 @@
 #include <optional>
 #include <random>
 #include <thread>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -128,6 +129,26 @@ struct JobManager::Impl {
     }
   }
 
+  // A job whose every trial failed has nothing to publish: it failed, with its commonest error
+  // kind and that kind's latest message.
+  std::string NoTrialSucceeded(const std::string& id, const JobProgress& p) {
+    std::string kind;
+    int count = 0;
+    for (const auto& [name, n] : p.error_counts) {
+      if (n > count) std::tie(kind, count) = std::tie(name, n);
+    }
+    std::string message;
+    absl::StatusOr<std::vector<tuner::Record>> history =
+        store.With([&](tuner::RecordStore& records) { return records.JobHistory(id); });
+    if (history.ok()) {
+      for (const tuner::Record& r : *history) {
+        if (tuner::ErrorKindName(r.error_kind) == kind) message = r.error_message;
+      }
+    }
+    return absl::StrCat("no trial succeeded: ", count, " of ", p.trials_done, " ended ", kind,
+                        message.empty() ? "" : absl::StrCat(" (", message, ")"));
+  }
+
   // --- the engine's callbacks (engine threads, no engine lock held) ---
   void OnProgress(const std::string& id, const JobProgress& p) {
     std::lock_guard<std::mutex> lock(mu);
@@ -138,6 +159,21 @@ struct JobManager::Impl {
   }
 
   void OnEnd(const std::string& id, const JobEnd& end) {
+    // The records are read before `mu` is taken, never under it (the store has a lock of its
+    // own, and whoever holds that must never wait for this one).
+    std::optional<std::string> nothing_succeeded;
+    if (end.status.ok()) {
+      JobProgress progress;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        auto it = jobs.find(id);
+        if (it == jobs.end()) return;
+        progress = it->second->status.progress;
+      }
+      if (progress.trials_done > 0 && progress.best_seconds <= 0) {
+        nothing_succeeded = NoTrialSucceeded(id, progress);
+      }
+    }
     std::lock_guard<std::mutex> lock(mu);
     auto it = jobs.find(id);
     if (it == jobs.end()) return;
@@ -149,6 +185,8 @@ struct JobManager::Impl {
       // the next start.
     } else if (!end.status.ok()) {
       SetState(job, JobState::kFailed, std::string(end.status.message()));
+    } else if (nothing_succeeded.has_value()) {
+      SetState(job, JobState::kFailed, *std::move(nothing_succeeded));
     } else {
       SetState(job, JobState::kSucceeded,
                end.early_stopped ? "early stopped"

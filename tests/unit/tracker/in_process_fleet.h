@@ -69,6 +69,10 @@ class InProcessFleet final : public LeaseSender {
     std::filesystem::remove_all(dir_, ec);
   }
 
+  // The measure program of workers added from now on (a program that exits at once makes every
+  // lease a runtime_error).
+  void UseMeasureProgram(std::string program) { program_ = std::move(program); }
+
   // Registers a worker of `device_key` with the dispatcher and starts it; returns its id
   // ("<key>-w<n>" unless given).
   std::string AddWorker(const std::string& device_key, std::string worker_id = "") {

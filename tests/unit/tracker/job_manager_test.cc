@@ -373,6 +373,21 @@ TEST_F(JobManagerTest, AJobThatCannotResumeFails) {
   EXPECT_EQ(TableRow("job-0000000d").status.state, JobState::kFailed);
 }
 
+// Nothing to publish is a failure, never a success: the commonest error kind and its message.
+TEST_F(JobManagerTest, AJobWhoseEveryTrialFailedFailsAndSaysWhy) {
+  fleet_->UseMeasureProgram("/bin/false");
+  fleet_->AddWorker(kKey);
+  JobManager& m = StartManager(Options());
+  absl::StatusOr<JobStatus> job = m.Submit(Spec("matmul:16,16,16", 3, 3));
+  ASSERT_TRUE(job.ok()) << job.status();
+  JobStatus done = WaitFinished(job->id);
+  EXPECT_EQ(done.state, JobState::kFailed) << done.message;
+  EXPECT_THAT(done.message,
+              ::testing::StartsWith("no trial succeeded: 3 of 3 ended runtime_error"));
+  EXPECT_THAT(done.message, ::testing::HasSubstr("did not finish (exited with status 1)"));
+  EXPECT_EQ(History(job->id).size(), 3u);
+}
+
 TEST_F(JobManagerTest, AScriptJobCompletes) {
   fleet_->AddWorker(kKey);
   JobManager& m = StartManager(Options());
