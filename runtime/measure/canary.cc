@@ -2,9 +2,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "absl/strings/str_cat.h"
 #include "runtime/core/c_abi.h"
 #include "runtime/core/thread_pool.h"
+#include "runtime/measure/host_timing_lock.h"
 
 namespace tunefarm::runtime::measure {
 namespace {
@@ -40,13 +47,45 @@ int32_t StreamBuffer(int32_t task_id, int32_t /*num_tasks*/, void* closure) {
   return 0;
 }
 
+// The host's best seconds per pass on `threads` threads, shared through a small file: "<seconds>
+// <unix time>". An entry over an hour old is ignored (the VM may have moved to another machine).
+std::string BaselineFile(const std::string& prefix, int threads) {
+  return absl::StrCat(prefix, ".canary-", threads, "t");
+}
+
+double ReadHostBest(const std::string& file) {
+  FILE* f = std::fopen(file.c_str(), "r");
+  if (f == nullptr) return 0;
+  double per_pass = 0;
+  long long written = 0;
+  const bool read = std::fscanf(f, "%lf %lld", &per_pass, &written) == 2;
+  std::fclose(f);
+  const long long now = static_cast<long long>(std::time(nullptr));
+  if (!read || !std::isfinite(per_pass) || per_pass <= 0 || now - written > 3600) return 0;
+  return per_pass;
+}
+
+// Written whole under a temporary name and renamed over the old one: a reader sees either.
+void WriteHostBest(const std::string& file, double per_pass) {
+  const std::string tmp = absl::StrCat(file, ".", ::getpid());
+  FILE* f = std::fopen(tmp.c_str(), "w");
+  if (f == nullptr) return;
+  std::fprintf(f, "%.17g %lld\n", per_pass, static_cast<long long>(std::time(nullptr)));
+  const bool ok = std::fclose(f) == 0;
+  (void)::chmod(tmp.c_str(), 0666);
+  if (!ok || std::rename(tmp.c_str(), file.c_str()) != 0) std::remove(tmp.c_str());
+}
+
 }  // namespace
 
-Canary::Canary(std::function<double()> now_seconds)
-    : now_(now_seconds ? std::move(now_seconds) : SteadySeconds) {}
+Canary::Canary(std::function<double()> now_seconds, std::string host_baseline)
+    : now_(now_seconds ? std::move(now_seconds) : SteadySeconds),
+      host_baseline_(host_baseline.empty() ? HostTimingLock::DefaultPath()
+                                           : std::move(host_baseline)) {}
 
 double Canary::TimeOnce() {
   const int threads = std::max(1, NumThreads());
+  threads_ = threads;
   if (buffers_.size() < static_cast<size_t>(threads) * kWordsPerThread) {
     buffers_.assign(static_cast<size_t>(threads) * kWordsPerThread, 1);
   }
@@ -74,8 +113,19 @@ double Canary::Time(int runs) {
 }
 
 double Canary::Ratio(double seconds) {
-  if (best_seconds_ <= 0 || seconds < best_seconds_) best_seconds_ = seconds;
-  return best_seconds_ > 0 ? seconds / best_seconds_ : 1.0;
+  if (passes_ == 0 || !(seconds > 0)) return 1.0;
+  const double per_pass = seconds / static_cast<double>(passes_);
+  if (best_per_pass_ <= 0 || per_pass < best_per_pass_) best_per_pass_ = per_pass;
+  if (host_baseline_ != "off") {
+    const std::string file = BaselineFile(host_baseline_, threads_);
+    const double host = ReadHostBest(file);
+    if (host > 0 && host < best_per_pass_) {
+      best_per_pass_ = host;
+    } else if (host <= 0 || best_per_pass_ < host) {
+      WriteHostBest(file, best_per_pass_);
+    }
+  }
+  return per_pass / best_per_pass_;
 }
 
 }  // namespace tunefarm::runtime::measure

@@ -1,36 +1,26 @@
-// A steady clock a test can make run at double speed for its next N reads: a canary timed on it
-// then looks twice as slow, as it would in a slow phase of the machine.
+// Clocks for timing tests that must come out the same on a busy machine.
 #pragma once
 
-#include <chrono>
 #include <functional>
 
 namespace tunefarm::runtime::measure::testing {
 
-class SkewedClock {
+// Every read advances 0.1 ms, or twice that for the next N reads after RunSlowFor(N): a canary
+// timed on it takes the same time run after run, and twice as long in a "slow phase".
+class SteppingClock {
  public:
-  SkewedClock() : last_(Steady()) {}
-  void RunFastFor(int reads) { fast_reads_ = reads; }
+  void RunSlowFor(int reads) { slow_reads_ = reads; }
   std::function<double()> Function() {
     return [this] {
-      const double now = Steady();
-      if (fast_reads_ > 0) {
-        skew_ += now - last_;
-        --fast_reads_;
-      }
-      last_ = now;
-      return now + skew_;
+      now_ += slow_reads_ > 0 ? 2e-4 : 1e-4;
+      if (slow_reads_ > 0) --slow_reads_;
+      return now_;
     };
   }
 
  private:
-  static double Steady() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-  }
-  int fast_reads_ = 0;
-  double skew_ = 0;
-  double last_;
+  double now_ = 0;
+  int slow_reads_ = 0;
 };
 
 // A clock only the test's calls advance, for interleaved timings that must come out exactly.
