@@ -25,7 +25,7 @@ struct InterleavedOptions {
   // all), so the medians are the machine's normal ones. The ratios need none of this: a round's
   // slots share its phase.
   Canary* canary = nullptr;
-  double slow_phase_ratio = 1.10;
+  double slow_phase_ratio = 1.25;
 };
 
 // A time ratio (candidate over baseline) with its 95 % confidence interval: the geometric mean of
