@@ -1,6 +1,6 @@
 // Element types of runtime arrays: conversions between dtype strings ("float32", "int8", "bool",
 // "float32x4") and DLPack's DLDataType. The runtime keeps its own copy: it must not depend on
-// compiler/ (ARCHITECTURE.md, layers).
+// compiler/ (a lower layer never includes a higher one).
 #pragma once
 
 #include <cstddef>
