@@ -232,7 +232,10 @@ void RunWorker(std::shared_ptr<Batch> batch, int worker) {
     lock.unlock();
     std::optional<rm::HostTimingLock> turn = TakeBuildTurn();
     lock.lock();
-    if (slot.state == Slot::State::kRunning) slot.deadline = Clock::now() + timeout;
+    if (slot.state == Slot::State::kRunning) {
+      slot.deadline = Clock::now() + timeout;
+      batch->cv.notify_all();  // Build waits until the earliest deadline: this one moved closer
+    }
     lock.unlock();
     BuildResult result = BuildCandidate(*batch, i, [&] {
       std::lock_guard<std::mutex> guard(batch->mu);
