@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -22,6 +23,17 @@
 namespace tunefarm::integration {
 
 using fixtures::ChildProcess;
+
+// Each test process is a host of its own for the timing lock (runtime/measure/
+// host_timing_lock.h): ctest runs farm tests side by side, and one test's workers and sessions must
+// not wait for another test's timings (under a sanitizer, past a session call's deadline). Set
+// before main, so before any thread; the workers a test starts inherit it. An explicit
+// TUNEFARM_TIMING_LOCK wins.
+inline const bool kTimingLockOfThisTest = [] {
+  const std::string path =
+      absl::StrCat(::testing::TempDir(), "/tunefarm-timing-", ::getpid(), ".lock");
+  return setenv("TUNEFARM_TIMING_LOCK", path.c_str(), /*overwrite=*/0) == 0;
+}();
 
 class Farm {
  public:
