@@ -16,10 +16,6 @@ namespace {
 // faster than the clock's resolution.
 constexpr int kMaxNumber = kMaxCallsPerRepeat;
 
-double SteadySeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 void SleepSeconds(double seconds) {
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
 }
@@ -54,6 +50,10 @@ int NextNumber(int number, double elapsed_ms, double target_ms) {
 }
 
 }  // namespace
+
+double SteadySeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 absl::StatusOr<std::vector<double>> TimeFunction(const std::function<absl::Status()>& fn,
                                                  const TimeEvaluatorOptions& options) {

@@ -35,6 +35,10 @@ struct TimeEvaluatorOptions {
   std::function<void(double)> sleep_for_seconds;  // default: this thread sleeps
 };
 
+// The steady clock in seconds (CLOCK_MONOTONIC: comparable between the processes of one host),
+// the default of TimeEvaluatorOptions::now_seconds and of every other timer of the runtime.
+double SteadySeconds();
+
 // Calls `fn` as `options` say and returns, for each repeat, the mean seconds per call. The
 // first error `fn` returns stops the measurement and is returned as is. With min_repeat_ms, a
 // repeat that ends too soon is discarded and rerun with a larger `number` (which later repeats

@@ -12,15 +12,12 @@
 #include "runtime/core/c_abi.h"
 #include "runtime/core/thread_pool.h"
 #include "runtime/measure/host_timing_lock.h"
+#include "runtime/time_evaluator.h"
 
 namespace tunefarm::runtime::measure {
 namespace {
 
 constexpr size_t kWordsPerThread = (256 << 10) / sizeof(uint64_t);
-
-double SteadySeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 struct Pass {
   const uint64_t* buffers;
@@ -79,7 +76,7 @@ void WriteHostBest(const std::string& file, double per_pass) {
 }  // namespace
 
 Canary::Canary(std::function<double()> now_seconds, std::string host_baseline)
-    : now_(now_seconds ? std::move(now_seconds) : SteadySeconds),
+    : now_(now_seconds ? std::move(now_seconds) : runtime::SteadySeconds),
       host_baseline_(host_baseline.empty() ? HostTimingLock::DefaultPath()
                                            : std::move(host_baseline)) {}
 
@@ -102,9 +99,10 @@ double Canary::Time(int runs) {
     buffers_.assign(kWordsPerThread, 1);
     for (passes_ = 1;; passes_ *= 2) {
       Pass pass{buffers_.data(), 1, passes_, {}};
-      const double start = SteadySeconds();
+      const double start = runtime::SteadySeconds();
       StreamBuffer(0, 1, &pass);
-      if ((SteadySeconds() - start) * 1000 >= target_ms_ || passes_ >= (uint64_t{1} << 20)) break;
+      if ((runtime::SteadySeconds() - start) * 1000 >= target_ms_ || passes_ >= (uint64_t{1} << 20))
+        break;
     }
   }
   double best = TimeOnce();

@@ -15,10 +15,6 @@
 namespace tunefarm::runtime::measure {
 namespace {
 
-double NowSeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 MeasureResponse Failure(const MeasureRequest& request, ErrorKind status, std::string message) {
   MeasureResponse response;
   response.id = request.id;
@@ -37,11 +33,11 @@ absl::StatusOr<int> CalibrateNumber(const std::function<absl::Status()>& call, d
   if (first_seconds * 1000.0 >= target_ms) return 1;
   constexpr int kMaxNumber = 1 << 24;
   for (int n = 1;; n *= 2) {
-    const double start = NowSeconds();
+    const double start = SteadySeconds();
     for (int i = 0; i < n; ++i) {
       if (absl::Status s = call(); !s.ok()) return s;
     }
-    const double elapsed_ms = (NowSeconds() - start) * 1000.0;
+    const double elapsed_ms = (SteadySeconds() - start) * 1000.0;
     if (elapsed_ms >= target_ms / 10 || n >= kMaxNumber) {
       const double wanted = std::ceil(n * target_ms / std::max(elapsed_ms, 1e-6));
       return static_cast<int>(std::clamp(wanted, 1.0, static_cast<double>(kMaxNumber)));
@@ -155,11 +151,11 @@ MeasureResponse CandidateMeasurer::Measure(const MeasureRequest& request) {
   const std::vector<PackedArg> packed = work->Pack();
   auto call = [&] { return fn->Call(packed); };
 
-  const double start = NowSeconds();
+  const double start = SteadySeconds();
   if (absl::Status s = call(); !s.ok()) {
     return Failure(request, ErrorKind::kRuntimeError, std::string(s.message()));
   }
-  const double first_seconds = NowSeconds() - start;
+  const double first_seconds = SteadySeconds() - start;
   if (reference != nullptr) {
     std::string mismatch = FindMismatch(*work, reference->expected, options.rtol, options.atol);
     if (!mismatch.empty()) return Failure(request, ErrorKind::kWrongAnswer, mismatch);

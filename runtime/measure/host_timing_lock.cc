@@ -12,13 +12,10 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/time_evaluator.h"
 
 namespace tunefarm::runtime::measure {
 namespace {
-
-double NowSeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 absl::StatusOr<int> OpenShared(const std::string& path) {
   const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
@@ -38,7 +35,7 @@ bool LockBefore(int fd, int operation, double deadline) {
   for (;;) {
     if (flock(fd, operation | LOCK_NB) == 0) return true;
     if (errno != EWOULDBLOCK && errno != EINTR) return false;
-    if (NowSeconds() >= deadline) return false;
+    if (runtime::SteadySeconds() >= deadline) return false;
     std::this_thread::sleep_for(std::chrono::duration<double>(sleep_s));
     sleep_s = std::min(sleep_s * 2, 4e-3);
   }
@@ -71,12 +68,12 @@ absl::StatusOr<HostTimingLock> HostTimingLock::Acquire(Mode mode, double max_wai
     close(*main_fd);
     return turn_fd.status();
   }
-  const double start = NowSeconds();
+  const double start = runtime::SteadySeconds();
   const double deadline = start + std::max(0.0, max_wait_s);
   bool got = LockBefore(*turn_fd, LOCK_EX, deadline) &&
              LockBefore(*main_fd, mode == Mode::kTiming ? LOCK_EX : LOCK_SH, deadline);
   close(*turn_fd);  // also releases the turnstile
-  lock.waited_s_ = NowSeconds() - start;
+  lock.waited_s_ = runtime::SteadySeconds() - start;
   if (!got) {
     close(*main_fd);
     lock.reason_ = absl::StrCat("waited ", lock.waited_s_, " s for the host timing lock ", file,

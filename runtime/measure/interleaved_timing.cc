@@ -7,13 +7,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "runtime/measure_limits.h"
+#include "runtime/time_evaluator.h"
 
 namespace tunefarm::runtime::measure {
 namespace {
-
-double SteadySeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // Calls in one slot: doubled until a batch lasts a tenth of the slot, then scaled to it.
 absl::StatusOr<int> CallsPerSlot(const std::function<absl::Status()>& call,
@@ -95,7 +92,8 @@ absl::StatusOr<InterleavedTiming> TimeInterleaved(
         "min_slot_ms must be in (0, 60000] and warmup_ms in "
         "[0, 60000]");
   }
-  const std::function<double()> now = options.now_seconds ? options.now_seconds : SteadySeconds;
+  const std::function<double()> now =
+      options.now_seconds ? options.now_seconds : runtime::SteadySeconds;
   InterleavedTiming out;
   out.seconds.resize(calls.size());
   for (const auto& call : calls) {

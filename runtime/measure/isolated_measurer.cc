@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/measure/host_timing_lock.h"
 #include "runtime/measure/measure_child.h"
+#include "runtime/time_evaluator.h"
 
 namespace tunefarm::runtime::measure {
 namespace {
@@ -16,10 +17,6 @@ MeasureOutcome Failed(ErrorKind kind, std::string message) {
   o.kind = kind;
   o.message = std::move(message);
   return o;
-}
-
-double SteadySeconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 // The lock's wait is not the candidate's: it comes before the candidate's deadline starts, and is
@@ -106,9 +103,9 @@ MeasureOutcome IsolatedMeasurer::Measure(MeasureRequest request, double timeout_
   std::optional<HostTimingLock> turn =
       TakeTurn(HostTimingLock::Mode::kTiming, timing_lock_path_, &timing_note);
   const bool timed_alone = turn.has_value() && (turn->held() || turn->off());
-  const double window_start = SteadySeconds();
+  const double window_start = runtime::SteadySeconds();
   MeasureChild::Reply reply = child_->Exchange(SerializeRequest(request), timeout_s);
-  const double window_end = SteadySeconds();
+  const double window_end = runtime::SteadySeconds();
   turn.reset();
   switch (reply.kind) {
     case MeasureChild::Reply::Kind::kLine:
