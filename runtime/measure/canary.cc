@@ -46,8 +46,23 @@ int32_t StreamBuffer(int32_t task_id, int32_t /*num_tasks*/, void* closure) {
 
 // The host's best seconds per pass on `threads` threads, shared through a small file: "<seconds>
 // <unix time>". An entry over an hour old is ignored (the VM may have moved to another machine).
+// The canary's own code is timed, so its speed depends on how this binary was compiled: an
+// instrumented (sanitizer) or unoptimized build runs it several times slower than a release one on
+// the same machine, and would otherwise find every phase slow against a release build's best.
+constexpr const char* BuildFlavour() {
+#if defined(__SANITIZE_THREAD__)
+  return "-tsan";
+#elif defined(__SANITIZE_ADDRESS__)
+  return "-asan";
+#elif !defined(__OPTIMIZE__)
+  return "-O0";
+#else
+  return "";
+#endif
+}
+
 std::string BaselineFile(const std::string& prefix, int threads) {
-  return absl::StrCat(prefix, ".canary-", threads, "t");
+  return absl::StrCat(prefix, ".canary-", threads, "t", BuildFlavour());
 }
 
 double ReadHostBest(const std::string& file) {
