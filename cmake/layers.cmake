@@ -26,6 +26,20 @@ function(tf_add_layer name)
   target_include_directories(${name} SYSTEM PUBLIC ${ARG_SYSTEM_INCLUDES})
 endfunction()
 
+# The shared fixtures of tests/testing, compiled once for every test binary. An object library,
+# not a static one: private_temp_dir.cc works through a static constructor that nothing calls, so
+# an archive would leave it out of the binaries (linked directly, its objects go in each binary).
+function(tf_add_test_fixtures)
+  if(TARGET tf_testing)
+    return()
+  endif()
+  file(GLOB fixtures CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/testing/*.cc)
+  add_library(tf_testing OBJECT ${fixtures})
+  target_include_directories(tf_testing PUBLIC ${CMAKE_SOURCE_DIR})
+  target_link_libraries(tf_testing PUBLIC tf_runtime absl::strings GTest::gtest)
+  target_compile_definitions(tf_testing PRIVATE TUNEFARM_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+endfunction()
+
 # tf_add_test_binary(NAME DIR [DIR...] DEPS ...): one GoogleTest binary of every *_test.cc directly
 # in the DIRs plus the shared fixtures in tests/testing. Discovery runs before the tests, not at
 # build time (a binary that cannot start here must not break the build).
@@ -39,10 +53,11 @@ function(tf_add_test_binary name)
   if(NOT srcs)
     return()
   endif()
-  file(GLOB fixtures CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/tests/testing/*.cc)
-  add_executable(${name} ${srcs} ${fixtures})
+  tf_add_test_fixtures()
+  add_executable(${name} ${srcs})
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR})
-  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main GTest::gmock)
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} tf_testing GTest::gtest GTest::gtest_main
+    GTest::gmock)
   target_compile_definitions(${name} PRIVATE TUNEFARM_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
   # Labelled by binary, so a build of some binaries (the TSan one) can run just theirs.
   # Listing a sanitized binary cold from disk on a busy CI machine passed the default 5 s
