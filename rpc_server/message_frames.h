@@ -13,6 +13,10 @@ class MessageLite;
 
 namespace tunefarm::rpc_server {
 
+// Room for a message's own fields around the bytes it carries (an array, a library, a reply):
+// a frame may be this much larger than the payload a session's limits allow.
+inline constexpr int64_t kFrameHeadroom = int64_t{1} << 20;
+
 // Writes the whole frame (retrying short writes and EINTR; MSG_NOSIGNAL on a socket, so a peer
 // that died is an error, not a SIGPIPE). InvalidArgument when the message exceeds `max_bytes`.
 absl::Status WriteFrame(int fd, const google::protobuf::MessageLite& message, int64_t max_bytes);

@@ -23,9 +23,6 @@
 namespace tunefarm::rpc_server {
 namespace {
 
-// Room for a reply's fields around its bytes, and for a call's around an array or library.
-constexpr int64_t kFrameHeadroom = int64_t{1} << 20;
-
 struct Pending {
   v1::SessionCall call;
   SessionRunner::ReplyFn reply;

@@ -8,13 +8,7 @@
 #include "rpc_server/message_frames.h"
 
 namespace tunefarm::rpc_server {
-namespace {
-
-// A call carries at most an array's bytes (CopyToArray) or a library; anything larger than the
-// session may hold cannot be a valid call.
-constexpr int64_t kFrameHeadroom = int64_t{1} << 20;
-
-}  // namespace
+namespace {}  // namespace
 
 std::vector<std::string> SessionServerArgs(const SessionServerConfig& config) {
   return {"--dir",

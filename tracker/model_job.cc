@@ -21,7 +21,7 @@ constexpr double kMaxTaskWeight = 1e6;
 constexpr int kMaxBatchSize = 1024;
 constexpr int kMaxParallelTasks = 64;
 
-absl::Status Invalid(absl::string_view what) {
+absl::Status InvalidModelJob(absl::string_view what) {
   return absl::InvalidArgumentError(absl::StrCat("model job: ", what));
 }
 
@@ -117,50 +117,54 @@ absl::StatusOr<ModelJobSpec> ModelJobSpecFromJson(std::string_view json) {
 
 absl::Status ValidateModelJobSpec(const ModelJobSpec& spec, int max_trials) {
   if (spec.model_name.size() > kMaxModelNameBytes || !PrintableAscii(spec.model_name)) {
-    return Invalid(absl::StrCat("model_name must be printable ASCII of at most ",
-                                kMaxModelNameBytes, " bytes"));
+    return InvalidModelJob(absl::StrCat("model_name must be printable ASCII of at most ",
+                                        kMaxModelNameBytes, " bytes"));
   }
-  if (spec.tasks.empty()) return Invalid("no tasks (the model has no tunable layer)");
+  if (spec.tasks.empty()) return InvalidModelJob("no tasks (the model has no tunable layer)");
   if (spec.tasks.size() > static_cast<size_t>(kMaxModelTasks)) {
-    return Invalid(absl::StrCat(spec.tasks.size(), " tasks, over the limit of ", kMaxModelTasks));
+    return InvalidModelJob(
+        absl::StrCat(spec.tasks.size(), " tasks, over the limit of ", kMaxModelTasks));
   }
   for (size_t i = 0; i < spec.tasks.size(); ++i) {
     const double w = spec.tasks[i].weight;
     // A layout transform runs only where the build's layout choice puts one: timed, not tuned.
     const bool timed_only = absl::StartsWith(spec.tasks[i].workload, "layout_transform:");
     if (!std::isfinite(w) || w < 0 || w > kMaxTaskWeight || (w == 0 && !timed_only)) {
-      return Invalid(absl::StrCat("task ", i, " has weight ", w, "; it must be in (0, ",
-                                  kMaxTaskWeight, "] (0 only for a layout_transform)"));
+      return InvalidModelJob(absl::StrCat("task ", i, " has weight ", w, "; it must be in (0, ",
+                                          kMaxTaskWeight, "] (0 only for a layout_transform)"));
     }
     if (spec.tasks[i].workload.empty()) {
-      return Invalid(absl::StrCat("task ", i, " has no workload"));
+      return InvalidModelJob(absl::StrCat("task ", i, " has no workload"));
     }
     if (spec.tasks[i].layer < -1 || spec.tasks[i].layer >= kMaxModelTasks) {
-      return Invalid(absl::StrCat("task ", i, " has layer ", spec.tasks[i].layer,
-                                  "; it must be -1 (its own) or in 0..", kMaxModelTasks - 1));
+      return InvalidModelJob(absl::StrCat("task ", i, " has layer ", spec.tasks[i].layer,
+                                          "; it must be -1 (its own) or in 0..",
+                                          kMaxModelTasks - 1));
     }
     for (size_t k = 0; k < i; ++k) {
       if (spec.tasks[k].workload == spec.tasks[i].workload) {
-        return Invalid(absl::StrCat("tasks ", k, " and ", i, " have the same workload '",
-                                    spec.tasks[i].workload, "' (give it once, with both weights)"));
+        return InvalidModelJob(absl::StrCat("tasks ", k, " and ", i, " have the same workload '",
+                                            spec.tasks[i].workload,
+                                            "' (give it once, with both weights)"));
       }
     }
   }
   if (spec.trials < 1 || spec.trials > max_trials) {
-    return Invalid(absl::StrCat("trials must be in 1..", max_trials, ", got ", spec.trials));
+    return InvalidModelJob(
+        absl::StrCat("trials must be in 1..", max_trials, ", got ", spec.trials));
   }
   if (spec.batch_size < 1 || spec.batch_size > kMaxBatchSize) {
-    return Invalid(
+    return InvalidModelJob(
         absl::StrCat("batch_size must be in 1..", kMaxBatchSize, ", got ", spec.batch_size));
   }
   if (spec.parallel_tasks < 1 || spec.parallel_tasks > kMaxParallelTasks) {
-    return Invalid(absl::StrCat("parallel_tasks must be in 1..", kMaxParallelTasks, ", got ",
-                                spec.parallel_tasks));
+    return InvalidModelJob(absl::StrCat("parallel_tasks must be in 1..", kMaxParallelTasks,
+                                        ", got ", spec.parallel_tasks));
   }
   if (absl::Status s =
           tuner::ValidateLayoutChoice(spec.layout, static_cast<int>(spec.tasks.size()));
       !s.ok()) {
-    return Invalid(s.message());
+    return InvalidModelJob(s.message());
   }
   // What every task's job shares (device key, priority, measure options): checked once here.
   return ValidateJobSpec(ModelTaskJobSpec(spec, "", 0, 1), max_trials);
@@ -172,11 +176,11 @@ absl::Status ValidateModelLatency(const ModelLatency& latency) {
                          {"untuned_seconds", latency.untuned_seconds}}) {
     const bool optional = std::string_view(name) == "untuned_seconds" && v == 0;
     if (!optional && (!std::isfinite(v) || v <= 0 || v > kMaxSeconds)) {
-      return Invalid(absl::StrCat(name, " must be in (0, ", kMaxSeconds, "] s, got ", v));
+      return InvalidModelJob(absl::StrCat(name, " must be in (0, ", kMaxSeconds, "] s, got ", v));
     }
   }
   if (latency.measured_by.size() > kMaxModelNameBytes || !PrintableAscii(latency.measured_by)) {
-    return Invalid("measured_by must be printable ASCII of at most 256 bytes");
+    return InvalidModelJob("measured_by must be printable ASCII of at most 256 bytes");
   }
   return absl::OkStatus();
 }

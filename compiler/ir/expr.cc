@@ -8,7 +8,7 @@ namespace tunefarm::ir {
 namespace {
 
 template <typename T, typename... Args>
-Expr New(Args&&... args) {
+Expr NewExpr(Args&&... args) {
   return Expr(std::make_shared<const T>(std::forward<Args>(args)...));
 }
 
@@ -89,36 +89,36 @@ std::optional<Intrinsic> IntrinsicFromName(std::string_view name) {
 Expr IntImmNode::Make(DataType t, int64_t value) {
   TF_CHECK(t.is_integral() && t.is_scalar()) << "IntImm of type " << t.ToString();
   if (t.is_bool()) value = value != 0;
-  return New<IntImmNode>(t, value);
+  return NewExpr<IntImmNode>(t, value);
 }
 
 Expr FloatImmNode::Make(DataType t, double value) {
   TF_CHECK(t.is_float() && t.is_scalar()) << "FloatImm of type " << t.ToString();
   if (t.bits() == 32) value = static_cast<float>(value);
-  return New<FloatImmNode>(t, value);
+  return NewExpr<FloatImmNode>(t, value);
 }
 
-Expr StringImmNode::Make(std::string value) { return New<StringImmNode>(std::move(value)); }
+Expr StringImmNode::Make(std::string value) { return NewExpr<StringImmNode>(std::move(value)); }
 
 // Arithmetic keeps the operand type; comparisons and logic give bool of the same lanes.
-#define TF_DEFINE_ARITH(Name)                              \
-  Expr Name##Node::Make(Expr a, Expr b) {                  \
-    CheckSameType(a, b, #Name);                            \
-    DataType t = a.dtype();                                \
-    return New<Name##Node>(t, std::move(a), std::move(b)); \
+#define TF_DEFINE_ARITH(Name)                                  \
+  Expr Name##Node::Make(Expr a, Expr b) {                      \
+    CheckSameType(a, b, #Name);                                \
+    DataType t = a.dtype();                                    \
+    return NewExpr<Name##Node>(t, std::move(a), std::move(b)); \
   }
-#define TF_DEFINE_COMPARE(Name)                            \
-  Expr Name##Node::Make(Expr a, Expr b) {                  \
-    CheckSameType(a, b, #Name);                            \
-    DataType t = DataType::Bool(a.dtype().lanes());        \
-    return New<Name##Node>(t, std::move(a), std::move(b)); \
+#define TF_DEFINE_COMPARE(Name)                                \
+  Expr Name##Node::Make(Expr a, Expr b) {                      \
+    CheckSameType(a, b, #Name);                                \
+    DataType t = DataType::Bool(a.dtype().lanes());            \
+    return NewExpr<Name##Node>(t, std::move(a), std::move(b)); \
   }
 #define TF_DEFINE_LOGIC(Name)                                                 \
   Expr Name##Node::Make(Expr a, Expr b) {                                     \
     CheckSameType(a, b, #Name);                                               \
     TF_CHECK(a.dtype().is_bool()) << #Name << " of " << a.dtype().ToString(); \
     DataType t = a.dtype();                                                   \
-    return New<Name##Node>(t, std::move(a), std::move(b));                    \
+    return NewExpr<Name##Node>(t, std::move(a), std::move(b));                \
   }
 TF_DEFINE_ARITH(Add)
 TF_DEFINE_ARITH(Sub)
@@ -144,7 +144,7 @@ TF_DEFINE_LOGIC(Or)
 Expr NotNode::Make(Expr a) {
   TF_CHECK(a.defined() && a.dtype().is_bool()) << "Not of non-bool";
   DataType t = a.dtype();
-  return New<NotNode>(t, std::move(a));
+  return NewExpr<NotNode>(t, std::move(a));
 }
 
 Expr SelectNode::Make(Expr condition, Expr true_value, Expr false_value) {
@@ -154,32 +154,33 @@ Expr SelectNode::Make(Expr condition, Expr true_value, Expr false_value) {
            condition.dtype().lanes() == true_value.dtype().lanes())
       << "Select condition lanes";
   DataType t = true_value.dtype();
-  return New<SelectNode>(t, std::move(condition), std::move(true_value), std::move(false_value));
+  return NewExpr<SelectNode>(t, std::move(condition), std::move(true_value),
+                             std::move(false_value));
 }
 
 Expr CastNode::Make(DataType t, Expr value) {
   TF_CHECK(value.defined() && value.dtype().lanes() == t.lanes())
       << "Cast to " << t.ToString() << " changes lanes";
-  return New<CastNode>(t, std::move(value));
+  return NewExpr<CastNode>(t, std::move(value));
 }
 
 Expr RampNode::Make(Expr base, Expr stride, int lanes) {
   CheckSameType(base, stride, "Ramp");
   TF_CHECK(base.dtype().is_scalar() && lanes > 1) << "Ramp of " << lanes << " lanes";
   DataType t = base.dtype().with_lanes(lanes);
-  return New<RampNode>(t, std::move(base), std::move(stride), lanes);
+  return NewExpr<RampNode>(t, std::move(base), std::move(stride), lanes);
 }
 
 Expr BroadcastNode::Make(Expr value, int lanes) {
   TF_CHECK(value.defined() && value.dtype().is_scalar() && lanes > 1) << "Broadcast";
   DataType t = value.dtype().with_lanes(lanes);
-  return New<BroadcastNode>(t, std::move(value), lanes);
+  return NewExpr<BroadcastNode>(t, std::move(value), lanes);
 }
 
 Expr LetNode::Make(Var var, Expr value, Expr body) {
   TF_CHECK(var.dtype() == value.dtype()) << "Let " << var.name() << ": type";
   DataType t = body.dtype();
-  return New<LetNode>(t, std::move(var), std::move(value), std::move(body));
+  return NewExpr<LetNode>(t, std::move(var), std::move(value), std::move(body));
 }
 
 Expr CallNode::Make(Intrinsic op, std::vector<Expr> args) {
@@ -207,7 +208,7 @@ Expr CallNode::Make(Intrinsic op, std::vector<Expr> args) {
       TF_CHECK(args[0].dtype().is_float()) << info.name << " of " << args[0].dtype().ToString();
       t = args[0].dtype();
   }
-  return New<CallNode>(t, op, std::move(args));
+  return NewExpr<CallNode>(t, op, std::move(args));
 }
 
 Expr BufferLoadNode::Make(Buffer buffer, std::vector<Expr> indices) {
@@ -216,12 +217,12 @@ Expr BufferLoadNode::Make(Buffer buffer, std::vector<Expr> indices) {
       << "BufferLoad " << buffer->name << ": " << indices.size() << " indices for rank "
       << buffer->shape.size();
   DataType t = buffer->dtype;
-  return New<BufferLoadNode>(t, std::move(buffer), std::move(indices));
+  return NewExpr<BufferLoadNode>(t, std::move(buffer), std::move(indices));
 }
 
 Expr LoadNode::Make(DataType t, Var buffer_var, Expr index) {
   TF_CHECK(index.dtype().lanes() == t.lanes()) << "Load " << buffer_var.name() << ": lanes";
-  return New<LoadNode>(t, std::move(buffer_var), std::move(index));
+  return NewExpr<LoadNode>(t, std::move(buffer_var), std::move(index));
 }
 
 Expr ReduceNode::Make(CommReducer combiner, Expr source, std::vector<IterVar> axis,
@@ -230,12 +231,13 @@ Expr ReduceNode::Make(CommReducer combiner, Expr source, std::vector<IterVar> ax
       << "Reduce: source type " << source.dtype().ToString() << " vs reducer";
   if (!condition.defined()) condition = IntImm(DataType::Bool(), 1);
   DataType t = source.dtype();
-  return New<ReduceNode>(t, std::move(combiner), std::move(source), std::move(axis),
-                         std::move(condition));
+  return NewExpr<ReduceNode>(t, std::move(combiner), std::move(source), std::move(axis),
+                             std::move(condition));
 }
 
 Expr IntImm(DataType t, int64_t value) { return IntImmNode::Make(t, value); }
 Expr FloatImm(DataType t, double value) { return FloatImmNode::Make(t, value); }
+Expr BoolImm(bool value) { return IntImmNode::Make(DataType::Bool(), value ? 1 : 0); }
 
 Expr MakeConst(DataType t, double value) {
   DataType s = t.element_of();

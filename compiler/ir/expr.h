@@ -341,6 +341,8 @@ struct ReduceNode : ExprNode {
 
 Expr IntImm(DataType t, int64_t value);
 Expr FloatImm(DataType t, double value);
+// A bool immediate: 1 for true, 0 for false.
+Expr BoolImm(bool value);
 // A constant of type t (int, uint, bool or float; vector types broadcast).
 Expr MakeConst(DataType t, double value);
 Expr MakeZero(DataType t);

@@ -7,16 +7,10 @@
 namespace tunefarm::script {
 namespace {
 
-Value AxisList(const std::vector<ir::IterVar>& axes) {
-  std::vector<Value> items;
-  for (const ir::IterVar& iv : axes) items.push_back(Value::FromIterVar(iv));
-  return Value::List(std::move(items), false);
-}
-
 // Attributes of an operation (also reached through a tensor).
 std::optional<Value> OperationAttribute(const te::Operation& op, const std::string& name) {
-  if (name == "axis") return AxisList(op->axis);
-  if (name == "reduce_axis") return AxisList(op->reduce_axis);
+  if (name == "axis") return Value::AxisList(op->axis);
+  if (name == "reduce_axis") return Value::AxisList(op->reduce_axis);
   if (name == "name") return Value::String(op->name);
   if (name == "input_tensors") {
     std::vector<Value> items;

@@ -22,12 +22,6 @@ Value IntList(const std::vector<int64_t>& ints) {
   return Value::List(std::move(items), false);
 }
 
-Value AxisList(const std::vector<ir::IterVar>& axes) {
-  std::vector<Value> items;
-  for (const ir::IterVar& iv : axes) items.push_back(Value::FromIterVar(iv));
-  return Value::List(std::move(items), false);
-}
-
 // The knob's value as a script value: split factors and permutations are lists of integers,
 // annotations strings, plain choices an integer or a string.
 Value KnobValueOf(const Tuning::Entry& entry) {
@@ -98,7 +92,7 @@ absl::StatusOr<Value> ApplySplit(CallContext& ctx, const ApplyArgs& a) {
     axis = outer;
   }
   parts[0] = axis;
-  return AxisList(parts);
+  return Value::AxisList(parts);
 }
 
 absl::StatusOr<std::vector<ir::IterVar>> CountedAxes(CallContext& ctx, const Arg& arg, int want,
@@ -121,7 +115,7 @@ absl::StatusOr<Value> ApplyReorder(CallContext& ctx, const ApplyArgs& a) {
   for (int64_t p : knob.PermutationAt(EntryOf(ctx).index)) order.push_back((*axes)[p]);
   a.schedule[a.tensor].reorder(order);
   if (absl::Status st = ScheduleError(ctx, a.schedule); !st.ok()) return st;
-  return AxisList(order);
+  return Value::AxisList(order);
 }
 
 // unroll: every axis given; vectorize: the last (innermost) one; parallel: the first one.

@@ -21,6 +21,12 @@ Value Value::List(std::vector<Value> items, bool is_tuple) {
   return Value(Storage(std::in_place_index<5>, std::move(list)));
 }
 
+Value Value::AxisList(const std::vector<ir::IterVar>& axes) {
+  std::vector<Value> items;
+  for (const ir::IterVar& iv : axes) items.push_back(FromIterVar(iv));
+  return List(std::move(items), false);
+}
+
 Value Value::FromClosure(Closure c) {
   return Value(Storage(std::make_shared<const Closure>(std::move(c))));
 }

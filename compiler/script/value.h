@@ -114,6 +114,8 @@ class Value {
   static Value List(std::vector<Value> items, bool is_tuple);
   static Value FromExpr(ir::Expr e) { return Value(Storage(std::move(e))); }
   static Value FromIterVar(ir::IterVar iv) { return Value(Storage(std::move(iv))); }
+  // A list (not a tuple) of the axes, as scripts see `op.axis`.
+  static Value AxisList(const std::vector<ir::IterVar>& axes);
   static Value FromTensor(te::Tensor t) { return Value(Storage(std::move(t))); }
   static Value FromOperation(te::Operation op) { return Value(Storage(std::move(op))); }
   static Value FromSchedule(schedule::Schedule s) { return Value(Storage(std::move(s))); }

@@ -19,6 +19,8 @@ namespace tunefarm::topi {
 // Bounds that keep a GPU axis knob small and its code reasonable.
 inline constexpr int64_t kGpuMaxVthreads = 8;
 inline constexpr int64_t kGpuMaxInner = 16;
+// Accumulators one thread keeps in registers (its inner tile of outputs).
+inline constexpr int64_t kGpuMaxAccumulators = 64;
 
 // The extent a GPU split knob cuts: `extent` below 8, else rounded up to a multiple of 4.
 int64_t GpuKnobExtent(int64_t extent);

@@ -7,9 +7,7 @@
 
 namespace tunefarm::topi {
 
-namespace {
-constexpr int64_t kMaxAccumulators = 64;
-}  // namespace
+namespace {}  // namespace
 
 absl::Status DefineGpuConv2dKnobs(space::ConfigSpace& space, const Conv2dTensors& t,
                                   const Window2d& window) {
@@ -42,7 +40,7 @@ absl::Status DefineGpuConv2dKnobs(space::ConfigSpace& space, const Conv2dTensors
   };
   return AddGpuNchwLimits<GpuConv2dScheduleConfig>(
       space, config_of, &GpuConv2dScheduleConfig::f, AxisExtent(axes[0]), AxisExtent(axes[1]),
-      AxisExtent(axes[2]), window, kh, kw, kMaxAccumulators);
+      AxisExtent(axes[2]), window, kh, kw, kGpuMaxAccumulators);
 }
 
 absl::StatusOr<GpuConv2dScheduleConfig> GpuConv2dConfigFromKnobs(const space::Config& config) {

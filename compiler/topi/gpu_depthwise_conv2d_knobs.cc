@@ -7,9 +7,7 @@
 
 namespace tunefarm::topi {
 
-namespace {
-constexpr int64_t kMaxAccumulators = 64;
-}  // namespace
+namespace {}  // namespace
 
 absl::Status DefineGpuDepthwiseConv2dKnobs(space::ConfigSpace& space,
                                            const DepthwiseConv2dTensors& t,
@@ -45,7 +43,7 @@ absl::Status DefineGpuDepthwiseConv2dKnobs(space::ConfigSpace& space,
   };
   return AddGpuNchwLimits<GpuDepthwiseConv2dScheduleConfig>(
       space, config_of, &GpuDepthwiseConv2dScheduleConfig::c, AxisExtent(axes[0]),
-      AxisExtent(axes[1]), AxisExtent(axes[2]), window, kh, kw, kMaxAccumulators);
+      AxisExtent(axes[1]), AxisExtent(axes[2]), window, kh, kw, kGpuMaxAccumulators);
 }
 
 absl::StatusOr<GpuDepthwiseConv2dScheduleConfig> GpuDepthwiseConv2dConfigFromKnobs(

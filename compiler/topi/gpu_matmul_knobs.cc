@@ -6,9 +6,7 @@
 
 namespace tunefarm::topi {
 
-namespace {
-constexpr int64_t kMaxAccumulators = 64;
-}  // namespace
+namespace {}  // namespace
 
 absl::Status DefineGpuMatmulKnobs(space::ConfigSpace& space, const GemmTensors& t) {
   if (!t.c.defined() || t.batched || t.blocked.defined()) {
@@ -51,7 +49,7 @@ absl::Status DefineGpuMatmulKnobs(space::ConfigSpace& space, const GemmTensors& 
                                [=](const space::Config& c) {
                                  const GpuMatmulScheduleConfig g = config_of(c);
                                  return g.m.vthreads * g.m.inner * g.n.vthreads * g.n.inner <=
-                                        kMaxAccumulators;
+                                        kGpuMaxAccumulators;
                                }),
        }) {
     if (!st.ok()) return st;

@@ -11,7 +11,7 @@
 namespace tunefarm::runtime {
 namespace {
 
-constexpr std::string_view kHeader = "tunefarm-graph";
+constexpr std::string_view kGraphHeader = "tunefarm-graph";
 
 // '#' starts a comment in the graph text, so names escape it.
 constexpr std::string_view kGraphSpecial = "#";
@@ -30,7 +30,7 @@ bool ParseNumber(std::string_view text, T* out) {
   return ec == std::errc() && ptr == text.data() + text.size();
 }
 
-std::vector<std::string_view> SplitTokens(std::string_view line) {
+std::vector<std::string_view> SplitGraphTokens(std::string_view line) {
   if (size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
   std::vector<std::string_view> tokens;
   size_t i = 0;
@@ -44,7 +44,7 @@ std::vector<std::string_view> SplitTokens(std::string_view line) {
 }
 
 // The offending line for an error message.
-std::string Quote(std::string_view line) { return QuoteLine(line, 100); }
+std::string QuoteGraphLine(std::string_view line) { return QuoteLine(line, 100); }
 
 bool IsIdentifier(std::string_view name) {
   if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
@@ -314,7 +314,7 @@ class GraphParser {
  private:
   std::string Header(const std::vector<std::string_view>& tokens) {
     int version = 0;
-    if (tokens.size() != 2 || tokens[0] != kHeader || !ParseNumber(tokens[1], &version)) {
+    if (tokens.size() != 2 || tokens[0] != kGraphHeader || !ParseNumber(tokens[1], &version)) {
       return "not a tunefarm graph (expected 'tunefarm-graph 1')";
     }
     if (version != kGraphFormatVersion) {
@@ -371,7 +371,7 @@ uint64_t ElementBytes(DLDataType dtype) {
 }
 
 std::string WriteGraph(const GraphDescription& graph) {
-  std::string out = std::string(kHeader) + " " + std::to_string(kGraphFormatVersion) + "\n";
+  std::string out = std::string(kGraphHeader) + " " + std::to_string(kGraphFormatVersion) + "\n";
   out += "params " + std::to_string(graph.params_bytes) + "\n";
   out += "tensors " + std::to_string(graph.tensors.size()) + "\n";
   for (size_t i = 0; i < graph.tensors.size(); ++i) {
@@ -425,10 +425,11 @@ bool ParseGraph(std::string_view text, uint64_t params_size, GraphDescription* g
     std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
     ++line_number;
-    std::vector<std::string_view> tokens = SplitTokens(line);
+    std::vector<std::string_view> tokens = SplitGraphTokens(line);
     if (tokens.empty()) continue;
     if (std::string what = parser.Record(tokens, line_number); !what.empty()) {
-      *error = "graph line " + std::to_string(line_number) + ": " + what + ": " + Quote(line);
+      *error =
+          "graph line " + std::to_string(line_number) + ": " + what + ": " + QuoteGraphLine(line);
       return false;
     }
   }

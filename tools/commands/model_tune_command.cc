@@ -10,6 +10,7 @@
 #include "compiler/codegen/llvm/llvm_target.h"
 #include "compiler/graph/fusion.h"
 #include "compiler/target/target_cpu.h"
+#include "tools/commands/exit_codes.h"
 #include "tools/commands/model_records.h"
 #include "tools/commands/record_db.h"
 #include "tuner/measure/local_measure.h"
@@ -21,8 +22,6 @@
 
 namespace tunefarm::tools {
 namespace {
-
-constexpr int kUsage = 2;
 
 // One task of the model and what tunes it, kept alive for the whole run.
 struct TaskRun {
@@ -149,17 +148,17 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   };
   const TuneCommandOptions& t = o.tune;
   if (t.trials <= 0 || t.batch_size <= 0 || t.repeat <= 0) {
-    return fail(kUsage,
+    return fail(kExitUsage,
                 absl::InvalidArgumentError("--trials, --batch-size and --repeat must be positive"));
   }
   if (!t.tracker.empty()) return RunRemoteModelTuneCommand(o, stop, out, err);
   // The local runner loads candidates into a process on this machine.
   absl::StatusOr<target::Target> target = target::ParseTarget(t.target);
-  if (!target.ok()) return fail(kUsage, target.status());
+  if (!target.ok()) return fail(kExitUsage, target.status());
   if (target->is_cuda() || !target->llvm().is_host) {
-    return fail(kUsage, absl::InvalidArgumentError(
-                            absl::StrCat("cannot measure '", t.target,
-                                         "' on this machine: model tune runs candidates here")));
+    return fail(kExitUsage, absl::InvalidArgumentError(absl::StrCat(
+                                "cannot measure '", t.target,
+                                "' on this machine: model tune runs candidates here")));
   }
   absl::StatusOr<ModelTuning> model_tasks = ModelTuningTasks(o, *target);
   if (!model_tasks.ok()) return fail(1, model_tasks.status());
@@ -191,7 +190,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
     absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> strategy =
         tuner::MakeSearchStrategy(*run.task, so);
     if (!strategy.ok()) {
-      return fail(strategy.status().code() == absl::StatusCode::kInvalidArgument ? kUsage : 1,
+      return fail(strategy.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage : 1,
                   strategy.status());
     }
     run.strategy = *std::move(strategy);

@@ -14,6 +14,7 @@
 #include "runtime/measure/interleaved_timing.h"
 #include "runtime/time_evaluator.h"
 #include "tools/commands/algorithm_race.h"
+#include "tools/commands/exit_codes.h"
 #include "tools/commands/farm_client.h"
 #include "tools/commands/model_build_command.h"
 #include "tools/commands/model_tune_command.h"
@@ -24,8 +25,6 @@
 
 namespace tunefarm::tools {
 namespace {
-
-constexpr int kUsage = 2;
 
 absl::StatusOr<tracker::ModelJobSpec> SpecOf(const ModelTuneOptions& o, const ModelTuning& tuning) {
   const TuneCommandOptions& t = o.tune;
@@ -247,22 +246,22 @@ int RunRemoteModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>
   };
   const TuneCommandOptions& t = o.tune;
   if (t.key.empty() && t.device_key.empty()) {
-    return fail(kUsage, absl::InvalidArgumentError("--tracker needs --key DEVICE_KEY"));
+    return fail(kExitUsage, absl::InvalidArgumentError("--tracker needs --key DEVICE_KEY"));
   }
   // The tasks are the model's for the target as this machine reads it (a bare `llvm`: this CPU);
   // the tracker files the records under its canonical string.
   absl::StatusOr<target::Target> target = target::ParseTarget(t.target);
-  if (!target.ok()) return fail(kUsage, target.status());
+  if (!target.ok()) return fail(kExitUsage, target.status());
   absl::StatusOr<ModelTuning> tasks = ModelTuningTasks(o, *target);
   if (!tasks.ok()) return fail(1, tasks.status());
   absl::StatusOr<tracker::ModelJobSpec> spec = SpecOf(o, *tasks);
-  if (!spec.ok()) return fail(kUsage, spec.status());
+  if (!spec.ok()) return fail(kExitUsage, spec.status());
   absl::StatusOr<std::unique_ptr<FarmClient>> client =
       FarmClient::Connect(FarmAddress{t.tracker, t.token_file, t.tls_root_cert});
-  if (!client.ok()) return fail(kUsage, client.status());
+  if (!client.ok()) return fail(kExitUsage, client.status());
   absl::StatusOr<tracker::ModelJobStatus> job = (*client)->SubmitModelJob(*spec);
   if (!job.ok()) {
-    return fail(job.status().code() == absl::StatusCode::kInvalidArgument ? kUsage : 1,
+    return fail(job.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage : 1,
                 job.status());
   }
   out << "model job " << job->id << ": tuning " << o.file << " on " << job->target << " ("

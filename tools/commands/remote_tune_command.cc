@@ -12,6 +12,7 @@
 #include "runtime/clock.h"
 #include "runtime/measure/interleaved_timing.h"
 #include "tools/commands/bindings.h"
+#include "tools/commands/exit_codes.h"
 #include "tools/commands/farm_client.h"
 #include "tools/commands/remote_kernel_timing.h"
 #include "tools/commands/remote_session.h"
@@ -25,8 +26,6 @@
 
 namespace tunefarm::tools {
 namespace {
-
-constexpr int kUsage = 2;
 
 absl::StatusOr<tracker::JobSpec> SpecOf(const TuneCommandOptions& o) {
   if (o.workload.empty() == o.script.empty()) {
@@ -162,10 +161,10 @@ int RunRemoteTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* s
     return code;
   };
   absl::StatusOr<tracker::JobSpec> spec = SpecOf(o);
-  if (!spec.ok()) return fail(kUsage, spec.status());
+  if (!spec.ok()) return fail(kExitUsage, spec.status());
   absl::StatusOr<std::unique_ptr<FarmClient>> client =
       FarmClient::Connect(FarmAddress{o.tracker, o.token_file, o.tls_root_cert});
-  if (!client.ok()) return fail(kUsage, client.status());
+  if (!client.ok()) return fail(kExitUsage, client.status());
   absl::StatusOr<tracker::JobStatus> job = (*client)->SubmitJob(*spec);
   if (!job.ok()) return fail(1, job.status());
   out << "job " << job->id << ": tuning " << job->workload_key << " on " << job->target << " ("

@@ -8,6 +8,7 @@
 #include "runtime/data_type.h"
 #include "tools/commands/array_check.h"
 #include "tools/commands/bindings.h"
+#include "tools/commands/exit_codes.h"
 #include "tools/commands/kernel_runner.h"
 #include "tools/commands/kernel_timer.h"
 #include "tools/commands/script_file.h"
@@ -16,7 +17,6 @@
 namespace tunefarm::tools {
 namespace {
 
-constexpr int kUsageError = 2;
 // Above this many FLOPs the interpreter (tens of millions of operations a second) would take
 // longer than the user should wait, so the reference is compiled like the schedule under test.
 constexpr double kInterpReferenceMaxFlops = 2e7;
@@ -134,11 +134,11 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
   absl::StatusOr<Bindings> bindings = ParseBindings(options.bind);
   if (!bindings.ok()) {
     err << "tunefarm: " << bindings.status().message() << "\n";
-    return kUsageError;
+    return kExitUsage;
   }
   if (options.threads < 0) {
     err << "tunefarm: --threads must be 0 (all cores) or positive, got " << options.threads << "\n";
-    return kUsageError;
+    return kExitUsage;
   }
   // The target, parsed once: nullopt is the reference interpreter.
   std::optional<target::Target> target;
@@ -146,7 +146,7 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
     absl::StatusOr<target::Target> parsed = target::ParseTarget(options.target);
     if (!parsed.ok()) {
       err << "tunefarm: " << parsed.status().message() << " (run also accepts: interp)\n";
-      return kUsageError;
+      return kExitUsage;
     }
     target = *std::move(parsed);
   }
@@ -156,7 +156,7 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
   };
   if (!options.db.empty() && !target.has_value()) {
     err << "tunefarm: --db looks up a tuned schedule for a compiled target; add --target llvm\n";
-    return kUsageError;
+    return kExitUsage;
   }
   // Without a database the lookup's target is never read: the interpreter's is the host's.
   TunedLookup lookup{options.db, target.value_or(target::Target::Host()), options.device_key};

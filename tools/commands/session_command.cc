@@ -15,17 +15,14 @@
 #include "runtime/signature_text.h"
 #include "runtime/time_evaluator.h"
 #include "tools/commands/bindings.h"
+#include "tools/commands/exit_codes.h"
 #include "tools/commands/remote_kernel_timing.h"
 #include "tools/commands/remote_session.h"
 #include "tools/commands/token_file.h"
 #include "tuner/record.h"
 
 namespace tunefarm::tools {
-namespace {
-
-constexpr int kUsage = 2;
-
-}  // namespace
+namespace {}  // namespace
 
 int RunSessionCommand(const SessionCommandOptions& o, std::ostream& out, std::ostream& err) {
   auto fail = [&err](int code, const absl::Status& s) {
@@ -33,21 +30,21 @@ int RunSessionCommand(const SessionCommandOptions& o, std::ostream& out, std::os
     return code;
   };
   if (o.key.empty() || o.library.empty() || o.repeat < 1 || o.min_repeat_ms < 0) {
-    return fail(kUsage,
+    return fail(kExitUsage,
                 absl::InvalidArgumentError("session needs --key, a library, --repeat >= 1 and "
                                            "--min-repeat-ms >= 0"));
   }
   if (!o.compare.empty() && (o.rounds < 2 || o.rounds > 1000)) {
-    return fail(kUsage, absl::InvalidArgumentError("--rounds must be in [2, 1000]"));
+    return fail(kExitUsage, absl::InvalidArgumentError("--rounds must be in [2, 1000]"));
   }
   absl::StatusOr<std::string> library = ReadModuleFile(o.library);
-  if (!library.ok()) return fail(kUsage, library.status());
+  if (!library.ok()) return fail(kExitUsage, library.status());
   absl::StatusOr<std::string> other = o.compare.empty() ? std::string() : ReadModuleFile(o.compare);
-  if (!other.ok()) return fail(kUsage, other.status());
+  if (!other.ok()) return fail(kExitUsage, other.status());
   absl::StatusOr<Bindings> bindings = ParseBindings(o.bind);
-  if (!bindings.ok()) return fail(kUsage, bindings.status());
+  if (!bindings.ok()) return fail(kExitUsage, bindings.status());
   absl::StatusOr<std::string> token = ReadTokenFile(o.farm.token_file);
-  if (!token.ok()) return fail(kUsage, token.status());
+  if (!token.ok()) return fail(kExitUsage, token.status());
 
   absl::StatusOr<std::unique_ptr<RemoteSession>> session = RemoteSession::Open(
       FarmClientOptions{o.farm.tracker, *token, o.farm.tls_root_cert, 60}, o.key, o.wait_s);
@@ -57,21 +54,21 @@ int RunSessionCommand(const SessionCommandOptions& o, std::ostream& out, std::os
   absl::StatusOr<UploadedModule> module = (*session)->Upload(*library, o.library);
   if (!module.ok()) return fail(1, module.status());
   absl::StatusOr<const runtime::FunctionSignature*> f = PickFunction(*module, o.function);
-  if (!f.ok()) return fail(kUsage, f.status());
+  if (!f.ok()) return fail(kExitUsage, f.status());
   out << "function " << runtime::SignatureText(**f) << "\n";
   absl::StatusOr<std::vector<SessionArgument>> args =
       PrepareSessionArguments(**session, **f, *bindings, o.seed);
   if (!args.ok()) {
-    return fail(args.status().code() == absl::StatusCode::kInvalidArgument ? kUsage : 1,
+    return fail(args.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage : 1,
                 args.status());
   }
   if (!o.compare.empty()) {
     absl::StatusOr<UploadedModule> second = (*session)->Upload(*other, o.compare);
     if (!second.ok()) return fail(1, second.status());
     absl::StatusOr<const runtime::FunctionSignature*> g = PickFunction(*second, o.function);
-    if (!g.ok()) return fail(kUsage, g.status());
+    if (!g.ok()) return fail(kExitUsage, g.status());
     if (!SameArguments(**f, **g)) {
-      return fail(kUsage,
+      return fail(kExitUsage,
                   absl::InvalidArgumentError(absl::StrCat(
                       "the two libraries do not take the same arguments: ",
                       runtime::SignatureText(**f), " against ", runtime::SignatureText(**g))));

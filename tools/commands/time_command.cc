@@ -3,15 +3,15 @@
 #include "absl/strings/str_format.h"
 #include "runtime/measure/module_timing.h"
 #include "tools/commands/bindings.h"
+#include "tools/commands/exit_codes.h"
 
 namespace tunefarm::tools {
 
 int RunTimeCommand(const TimeCommandOptions& options, std::ostream& out, std::ostream& err) {
-  constexpr int kUsage = 2;
   absl::StatusOr<Bindings> bindings = ParseBindings(options.bind);
   if (!bindings.ok()) {
     err << "tunefarm: --bind: " << bindings.status().message() << "\n";
-    return kUsage;
+    return kExitUsage;
   }
   runtime::measure::ModuleTimingRequest request;
   request.library = options.library;
@@ -28,7 +28,7 @@ int RunTimeCommand(const TimeCommandOptions& options, std::ostream& out, std::os
       runtime::measure::TimeModules(request);
   if (!report.ok()) {
     err << "tunefarm: " << report.status().message() << "\n";
-    return kUsage;
+    return kExitUsage;
   }
   if (!report->timing_note.empty()) err << "tunefarm: note: " << report->timing_note << "\n";
   for (const runtime::measure::TimedModuleSummary& m : report->modules) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <thread>
 
+#include "tools/commands/exit_codes.h"
 #include "tools/commands/token_file.h"
 #include "tracker/build_placement.h"
 #include "tracker/free_memory.h"
@@ -12,8 +13,6 @@
 
 namespace tunefarm::tools {
 namespace {
-
-constexpr int kUsageError = 2;
 
 bool StopRequested(const std::atomic<bool>* stop) {
   return stop != nullptr && stop->load(std::memory_order_relaxed);
@@ -27,21 +26,21 @@ int RunTrackerCommand(const TrackerCommandOptions& o, const std::atomic<bool>* s
       o.build_threads < 0) {
     err << "tunefarm: tracker needs --db, --max-jobs, --max-trials and --max-artifact-mb of at "
            "least 1 and --build-threads of at least 0\n";
-    return kUsageError;
+    return kExitUsage;
   }
   std::optional<tracker::BuildPlacement> builds = tracker::ParseBuildPlacement(o.builds);
   if (!builds) {
     err << "tunefarm: --builds must be auto, workers or tracker, not '" << o.builds << "'\n";
-    return kUsageError;
+    return kExitUsage;
   }
   if (o.tls_cert.empty() != o.tls_key.empty()) {
     err << "tunefarm: TLS needs both --tls-cert and --tls-key\n";
-    return kUsageError;
+    return kExitUsage;
   }
   absl::StatusOr<std::string> token = ReadTokenFile(o.token_file);
   if (!token.ok()) {
     err << "tunefarm: " << token.status().message() << "\n";
-    return kUsageError;
+    return kExitUsage;
   }
   // Engine and build threads share a few arenas, so memory one frees is there for the next.
   tracker::LimitAllocatorArenas(4);
@@ -61,7 +60,7 @@ int RunTrackerCommand(const TrackerCommandOptions& o, const std::atomic<bool>* s
       tracker::TrackerServer::Start(options);
   if (!server.ok()) {
     err << "tunefarm: " << server.status().message() << "\n";
-    return server.status().code() == absl::StatusCode::kInvalidArgument ? kUsageError : 1;
+    return server.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage : 1;
   }
   out << "tracker listening on " << (*server)->address() << " (records in " << o.db << ")"
       << std::endl;

@@ -11,6 +11,7 @@
 #include "compiler/target/target.h"
 #include "runtime/cuda/cuda_device.h"
 #include "tools/commands/bindings.h"
+#include "tools/commands/exit_codes.h"
 #include "tools/commands/record_db.h"
 #include "tools/commands/tune_progress.h"
 #include "tools/commands/verified_summary.h"
@@ -24,8 +25,6 @@
 namespace tunefarm::tools {
 namespace {
 
-constexpr int kUsage = 2;
-
 struct Failure {
   int code;
   absl::Status status;
@@ -33,7 +32,7 @@ struct Failure {
 
 absl::StatusOr<std::unique_ptr<tuner::Task>> MakeTask(const TuneCommandOptions& o,
                                                       const target::Target& target, int& code) {
-  code = kUsage;
+  code = kExitUsage;
   if (o.workload.empty() == o.script.empty()) {
     return absl::InvalidArgumentError("give exactly one of --workload KEY and --template FILE.te");
   }
@@ -97,7 +96,7 @@ int RunLocalTune(const TuneCommandOptions& o, const target::Target& target,
     err << "tunefarm: " << s.message() << "\n";
     return code;
   };
-  int code = kUsage;
+  int code = kExitUsage;
   absl::StatusOr<std::unique_ptr<tuner::Task>> task = MakeTask(o, target, code);
   if (!task.ok()) return fail(code, task.status());
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = OpenRecordDb(o.db, DbMode::kCreate);
@@ -123,7 +122,7 @@ int RunLocalTune(const TuneCommandOptions& o, const target::Target& target,
   absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> strategy =
       tuner::MakeSearchStrategy(**task, strategy_options);
   if (!strategy.ok()) {
-    return fail(strategy.status().code() == absl::StatusCode::kInvalidArgument ? kUsage : 1,
+    return fail(strategy.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage : 1,
                 strategy.status());
   }
 
@@ -224,13 +223,13 @@ int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, s
     return code;
   };
   if (o.trials <= 0 || o.batch_size <= 0 || o.early_stopping < 0 || o.repeat <= 0) {
-    return fail(kUsage, absl::InvalidArgumentError(
-                            "--trials, --batch-size and --repeat must be positive and "
-                            "--early-stopping not negative"));
+    return fail(kExitUsage, absl::InvalidArgumentError(
+                                "--trials, --batch-size and --repeat must be positive and "
+                                "--early-stopping not negative"));
   }
   if (!o.tracker.empty()) return RunRemoteTuneCommand(o, stop, out, err);
   absl::StatusOr<target::Target> target = target::ParseTarget(o.target);
-  if (!target.ok()) return fail(kUsage, target.status());
+  if (!target.ok()) return fail(kExitUsage, target.status());
   if (target->is_cuda()) {
     TuneCommandOptions gpu_options = o;
     absl::StatusOr<target::Target> gpu = ResolveLocalGpu(gpu_options, *target);
@@ -239,10 +238,10 @@ int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, s
   }
   // The local runner loads candidates into a process on this machine.
   if (!target->llvm().is_host) {
-    return fail(kUsage, absl::InvalidArgumentError(absl::StrCat(
-                            "cannot measure '", o.target,
-                            "' on this machine: tune runs candidates here; tuning for another "
-                            "device needs a worker of that kind")));
+    return fail(kExitUsage, absl::InvalidArgumentError(absl::StrCat(
+                                "cannot measure '", o.target,
+                                "' on this machine: tune runs candidates here; tuning for another "
+                                "device needs a worker of that kind")));
   }
   return RunLocalTune(o, *target, stop, out, err);
 }

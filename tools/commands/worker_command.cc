@@ -7,13 +7,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "rpc_server/worker.h"
+#include "tools/commands/exit_codes.h"
 #include "tools/commands/token_file.h"
 #include "tuner/measure/spec_builder.h"
 
 namespace tunefarm::tools {
 namespace {
 
-constexpr int kUsageError = 2;
 constexpr int kMaxParallelBuilders = 256;
 
 }  // namespace
@@ -22,21 +22,21 @@ int RunWorkerCommand(const WorkerCommandOptions& o, const std::atomic<bool>* dra
                      std::ostream& out, std::ostream& err) {
   if (o.key.empty() || o.tracker.empty()) {
     err << "tunefarm: worker needs --tracker HOST:PORT and --key KEY\n";
-    return kUsageError;
+    return kExitUsage;
   }
   if (o.build_only && o.no_build) {
     err << "tunefarm: --build-only and --no-build exclude each other\n";
-    return kUsageError;
+    return kExitUsage;
   }
   if (o.parallel < 1 || o.parallel > kMaxParallelBuilders || (o.parallel > 1 && !o.build_only)) {
     err << "tunefarm: --parallel must be in 1.." << kMaxParallelBuilders
         << ", and above 1 only with --build-only (measurements run one at a time)\n";
-    return kUsageError;
+    return kExitUsage;
   }
   absl::StatusOr<std::string> token = ReadTokenFile(o.token_file);
   if (!token.ok()) {
     err << "tunefarm: " << token.status().message() << "\n";
-    return kUsageError;
+    return kExitUsage;
   }
   std::vector<std::unique_ptr<rpc_server::Worker>> workers;
   for (int i = 0; i < o.parallel; ++i) {
@@ -57,7 +57,7 @@ int RunWorkerCommand(const WorkerCommandOptions& o, const std::atomic<bool>* dra
         rpc_server::Worker::Create(options);
     if (!worker.ok()) {
       err << "tunefarm: " << worker.status().message() << "\n";
-      return kUsageError;
+      return kExitUsage;
     }
     workers.push_back(*std::move(worker));
   }

@@ -4,13 +4,10 @@
 #include <numeric>
 
 #include "compiler/space/config_sampler.h"
+#include "tuner/search/uniform01.h"
 
 namespace tunefarm::tuner {
 namespace {
-
-// A uniform double in [0, 1) from 53 random bits (library-independent, unlike the
-// distributions of <random>).
-double Uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
 size_t Roulette(std::mt19937_64& rng, const std::vector<double>& cumulative) {
   double x = Uniform01(rng) * cumulative.back();

@@ -7,11 +7,10 @@
 #include <unordered_set>
 
 #include "compiler/space/config_sampler.h"
+#include "tuner/search/uniform01.h"
 
 namespace tunefarm::tuner {
 namespace {
-
-double Uniform01(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
 
 class Annealer {
  public:

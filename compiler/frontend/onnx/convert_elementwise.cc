@@ -78,7 +78,7 @@ absl::Status HardSigmoid(ImportContext& ctx, const NodeProto& node) {
   return ctx.Emit(node, OpKind::kHardSigmoid, {{"alpha", *alpha}, {"beta", *beta}}, {*x});
 }
 
-constexpr OnnxConverter kConverters[] = {
+constexpr OnnxConverter kElementwiseConverters[] = {
     {"Relu", &Unary<OpKind::kRelu>},
     {"Sigmoid", &Unary<OpKind::kSigmoid>},
     {"Tanh", &Unary<OpKind::kTanh>},
@@ -96,6 +96,6 @@ constexpr OnnxConverter kConverters[] = {
 
 }  // namespace
 
-std::span<const OnnxConverter> ElementwiseConverters() { return kConverters; }
+std::span<const OnnxConverter> ElementwiseConverters() { return kElementwiseConverters; }
 
 }  // namespace tunefarm::frontend::onnx

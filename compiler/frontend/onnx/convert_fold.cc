@@ -16,7 +16,6 @@ namespace {
 using Ints = std::vector<int64_t>;
 
 // Gather results up to this size are folded; larger ones would be data, not shapes.
-constexpr int64_t kMaxFoldedBytes = int64_t{1} << 20;
 
 absl::StatusOr<runtime::NDArray> IntArray(const Ints& values, std::vector<int64_t> shape) {
   absl::StatusOr<runtime::NDArray> a = runtime::NDArray::Empty(std::move(shape), {kDLInt, 64, 1});
@@ -186,7 +185,7 @@ absl::Status Cast(ImportContext& ctx, const NodeProto& node) {
   return ctx.DefineConstant(node.output(0), *std::move(out));
 }
 
-constexpr OnnxConverter kConverters[] = {
+constexpr OnnxConverter kFoldConverters[] = {
     {"Constant", &Constant},
     {"Shape", &Shape},
     {"Gather", &Gather},
@@ -195,6 +194,6 @@ constexpr OnnxConverter kConverters[] = {
 
 }  // namespace
 
-std::span<const OnnxConverter> FoldConverters() { return kConverters; }
+std::span<const OnnxConverter> FoldConverters() { return kFoldConverters; }
 
 }  // namespace tunefarm::frontend::onnx

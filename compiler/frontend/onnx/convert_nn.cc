@@ -209,7 +209,7 @@ absl::Status Lrn(ImportContext& ctx, const NodeProto& node) {
                   {{"size", *size}, {"alpha", *alpha}, {"beta", *beta}, {"bias", *bias}}, {*x});
 }
 
-constexpr OnnxConverter kConverters[] = {
+constexpr OnnxConverter kNnConverters[] = {
     {"Conv", &Conv},
     {"Gemm", &Gemm},
     {"MatMul", &MatMul},
@@ -224,6 +224,6 @@ constexpr OnnxConverter kConverters[] = {
 
 }  // namespace
 
-std::span<const OnnxConverter> NnConverters() { return kConverters; }
+std::span<const OnnxConverter> NnConverters() { return kNnConverters; }
 
 }  // namespace tunefarm::frontend::onnx

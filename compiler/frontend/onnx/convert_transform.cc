@@ -18,7 +18,6 @@ using graph::OpKind;
 using Ints = std::vector<int64_t>;
 
 // Folds a constant's concatenations up to this size; larger ones stay graph ops.
-constexpr int64_t kMaxFoldedBytes = int64_t{1} << 20;
 
 // Emits `op` on input 0, or, when input 0 is a constant and `op` only changes its shape,
 // defines the output as a view of the constant.
@@ -197,7 +196,7 @@ absl::Status Split(ImportContext& ctx, const NodeProto& node) {
   return ctx.Emit(node, OpKind::kSplit, {{"axis", *axis}, {"sizes", *sizes}}, {*x});
 }
 
-constexpr OnnxConverter kConverters[] = {
+constexpr OnnxConverter kTransformConverters[] = {
     {"Flatten", &Flatten},
     {"Reshape", &Reshape, 5},
     {"Transpose", &Transpose},
@@ -211,6 +210,6 @@ constexpr OnnxConverter kConverters[] = {
 
 }  // namespace
 
-std::span<const OnnxConverter> TransformConverters() { return kConverters; }
+std::span<const OnnxConverter> TransformConverters() { return kTransformConverters; }
 
 }  // namespace tunefarm::frontend::onnx

@@ -12,6 +12,10 @@
 
 namespace tunefarm::frontend::onnx {
 
+// The largest constant the importer computes at import time (folded shapes, constant subgraphs):
+// bigger ones stay nodes of the graph, so that a model cannot make the import allocate at will.
+inline constexpr int64_t kMaxFoldedBytes = int64_t{1} << 20;
+
 using ConvertFn = absl::Status (*)(ImportContext& ctx, const NodeProto& node);
 
 struct OnnxConverter {

@@ -11,8 +11,6 @@ using ir::DataType;
 using ir::Expr;
 using ir::ExprKind;
 
-Expr MakeBool(bool v) { return ir::IntImm(DataType::Bool(), v ? 1 : 0); }
-
 bool IsUInt64(DataType t) { return t.is_uint() && t.bits() == 64; }
 
 // Orders two immediates of type t: negative, zero or positive like a three-way compare.
@@ -54,17 +52,17 @@ Expr FoldIntDivision(ExprKind kind, DataType t, int64_t a, int64_t b) {
 Expr FoldCompare(ExprKind kind, int order) {
   switch (kind) {
     case ExprKind::kEQ:
-      return MakeBool(order == 0);
+      return ir::BoolImm(order == 0);
     case ExprKind::kNE:
-      return MakeBool(order != 0);
+      return ir::BoolImm(order != 0);
     case ExprKind::kLT:
-      return MakeBool(order < 0);
+      return ir::BoolImm(order < 0);
     case ExprKind::kLE:
-      return MakeBool(order <= 0);
+      return ir::BoolImm(order <= 0);
     case ExprKind::kGT:
-      return MakeBool(order > 0);
+      return ir::BoolImm(order > 0);
     case ExprKind::kGE:
-      return MakeBool(order >= 0);
+      return ir::BoolImm(order >= 0);
     default:
       return Expr();
   }
@@ -89,9 +87,9 @@ Expr FoldInt(ExprKind kind, DataType t, int64_t a, int64_t b) {
     case ExprKind::kMax:
       return ir::IntImm(t, CompareInt(t, a, b) >= 0 ? a : b);
     case ExprKind::kAnd:
-      return MakeBool(a != 0 && b != 0);
+      return ir::BoolImm(a != 0 && b != 0);
     case ExprKind::kOr:
-      return MakeBool(a != 0 || b != 0);
+      return ir::BoolImm(a != 0 || b != 0);
     default:
       return FoldCompare(kind, CompareInt(t, a, b));
   }
@@ -122,17 +120,17 @@ Expr FoldFloat(ExprKind kind, DataType t, T a, T b) {
     case ExprKind::kMax:
       return nan ? Expr() : imm(a < b ? b : a);
     case ExprKind::kEQ:
-      return MakeBool(a == b);
+      return ir::BoolImm(a == b);
     case ExprKind::kNE:
-      return MakeBool(a != b);
+      return ir::BoolImm(a != b);
     case ExprKind::kLT:
-      return MakeBool(a < b);
+      return ir::BoolImm(a < b);
     case ExprKind::kLE:
-      return MakeBool(a <= b);
+      return ir::BoolImm(a <= b);
     case ExprKind::kGT:
-      return MakeBool(a > b);
+      return ir::BoolImm(a > b);
     case ExprKind::kGE:
-      return MakeBool(a >= b);
+      return ir::BoolImm(a >= b);
     default:
       return Expr();
   }
@@ -163,7 +161,7 @@ Expr FoldBinary(ExprKind kind, const Expr& a, const Expr& b) {
 Expr FoldNot(const Expr& a) {
   const auto* imm = a.As<ir::IntImmNode>();
   if (!imm || !a.dtype().is_bool()) return Expr();
-  return MakeBool(imm->value == 0);
+  return ir::BoolImm(imm->value == 0);
 }
 
 Expr FoldCast(DataType t, const Expr& value) {
@@ -184,7 +182,7 @@ Expr FoldCast(DataType t, const Expr& value) {
   const auto* f = value.As<ir::FloatImmNode>();
   if (!f) return Expr();
   if (t.is_float()) return (t.bits() == 32 || t.bits() == 64) ? ir::FloatImm(t, f->value) : Expr();
-  if (t.is_bool()) return MakeBool(f->value != 0);
+  if (t.is_bool()) return ir::BoolImm(f->value != 0);
   if (!t.is_integral() || std::isnan(f->value)) return Expr();
   double v = std::trunc(f->value);
   // Out-of-range float-to-int conversion is undefined; leave it to run time.

@@ -13,8 +13,6 @@ using ir::DataType;
 using ir::Expr;
 using ir::ExprKind;
 
-Expr Bool(bool v) { return ir::IntImm(DataType::Bool(), v ? 1 : 0); }
-
 // Decides `a kind b` (kind LT, LE, EQ or NE) from bounds of a and b, when they allow it.
 std::optional<bool> DecideByBounds(ExprKind kind, const ConstIntBound& a, const ConstIntBound& b) {
   switch (kind) {
@@ -87,9 +85,9 @@ Expr Rewriter::CompareRule(ExprKind kind, const Expr& a, const Expr& b) {
   DataType t = a.dtype();
   // Not for floats: NaN == NaN is false.
   if (!t.is_integral() || t.is_vector()) return MakeBinaryNode(kind, a, b);
-  if (ir::StructuralEqual(a, b)) return Bool(kind == ExprKind::kEQ || kind == ExprKind::kLE);
+  if (ir::StructuralEqual(a, b)) return ir::BoolImm(kind == ExprKind::kEQ || kind == ExprKind::kLE);
   auto decided = DecideByBounds(kind, analyzer_->GetConstBound(a), analyzer_->GetConstBound(b));
-  if (decided) return Bool(*decided);
+  if (decided) return ir::BoolImm(*decided);
   // Differences of unsigned values wrap; only signed comparisons are rearranged.
   if (!t.is_int()) return MakeBinaryNode(kind, a, b);
   LinearSum d = LinearSum::FromExpr(a);
@@ -97,13 +95,13 @@ Expr Rewriter::CompareRule(ExprKind kind, const Expr& a, const Expr& b) {
   ConstIntBound zero = ConstIntBound::Point(0);
   ConstIntBound bd =
       d.IsConst() ? ConstIntBound::Point(d.constant()) : analyzer_->GetConstBound(d.ToExpr());
-  if (auto r = DecideByBounds(kind, bd, zero)) return Bool(*r);
+  if (auto r = DecideByBounds(kind, bd, zero)) return ir::BoolImm(*r);
   if (kind == ExprKind::kEQ || kind == ExprKind::kNE) {
     // A difference that is never a multiple of its modulus is never zero (2*x == 1).
     ModularSet m = analyzer_->GetModularSet(d.ToExpr());
-    if (m.coeff > 0 && m.base != 0) return Bool(kind == ExprKind::kNE);
+    if (m.coeff > 0 && m.base != 0) return ir::BoolImm(kind == ExprKind::kNE);
   }
-  if (auto r = DivideByGcd(kind, &d)) return Bool(*r);
+  if (auto r = DivideByGcd(kind, &d)) return ir::BoolImm(*r);
   return SplitSides(kind, d);
 }
 

@@ -13,8 +13,6 @@ using ir::DataType;
 using ir::Expr;
 using ir::ExprKind;
 
-Expr Bool(bool v) { return ir::IntImm(DataType::Bool(), v ? 1 : 0); }
-
 }  // namespace
 
 Expr Rewriter::AndOrRule(ExprKind kind, const Expr& a, const Expr& b) {
@@ -25,7 +23,7 @@ Expr Rewriter::AndOrRule(ExprKind kind, const Expr& a, const Expr& b) {
   if (auto cb = ir::AsConstInt(b)) return (*cb != 0) == is_and ? a : b;
   if (ir::StructuralEqual(a, b)) return a;
   // x && !x == false, x || !x == true.
-  if (ir::StructuralEqual(NotRule(a), b)) return Bool(!is_and);
+  if (ir::StructuralEqual(NotRule(a), b)) return ir::BoolImm(!is_and);
   return MakeBinaryNode(kind, a, b);
 }
 
@@ -35,7 +33,7 @@ Expr Rewriter::NotRule(const Expr& a) {
     return ir::BroadcastNode::Make(NotRule(b->value), b->lanes);
   }
   if (const auto* n = a.As<ir::NotNode>()) return n->a;
-  if (a.dtype().is_scalar() && analyzer_->IsAssumed(a)) return Bool(false);
+  if (a.dtype().is_scalar() && analyzer_->IsAssumed(a)) return ir::BoolImm(false);
   // !(x < y) is y <= x only without NaN, so floats keep the Not; != is exact for all types.
   auto flip = [&](ExprKind from, ExprKind to, bool swap) -> Expr {
     auto ops = OperandsOf(a, from);

@@ -27,7 +27,7 @@ namespace {
 using ::testing::HasSubstr;
 using Clock = std::chrono::steady_clock;
 
-constexpr int kOk = 0, kCancelled = 1, kFailedPrecondition = 9, kResourceExhausted = 8,
+constexpr int kCodeOk = 0, kCancelled = 1, kFailedPrecondition = 9, kResourceExhausted = 8,
               kUnavailable = 14;
 
 // Replies by call id, as the worker's stream would carry them.
@@ -92,7 +92,7 @@ class SessionRunnerTest : public ::testing::Test {
     call.mutable_upload()->set_name("kernels.so");
     call.mutable_upload()->set_library(library_);
     v1::SessionReply reply = Do(session, call);
-    EXPECT_EQ(reply.status_code(), kOk) << reply.status_message();
+    EXPECT_EQ(reply.status_code(), kCodeOk) << reply.status_message();
     return reply.upload().module_id();
   }
   v1::SessionReply Alloc(const std::string& session, int64_t n) {
@@ -163,11 +163,11 @@ TEST_F(SessionRunnerTest, ACrashingKernelEndsItsSessionOnlyAndSaysHow) {
   const std::string b1 = Alloc("b", 16).alloc().array_id();
   const std::string b2 = Alloc("b", 16).alloc().array_id();
   v1::SessionReply ok = Do("b", Kernel(healthy, "add_one", b1, b2, 16));
-  EXPECT_EQ(ok.status_code(), kOk) << ok.status_message();
+  EXPECT_EQ(ok.status_code(), kCodeOk) << ok.status_message();
   EXPECT_EQ(runner_->open_sessions(), 2u);
 
   // Closing the crashed session removes what it wrote.
-  EXPECT_EQ(Do("a", Close()).status_code(), kOk);
+  EXPECT_EQ(Do("a", Close()).status_code(), kCodeOk);
   EXPECT_EQ(runner_->open_sessions(), 1u);
   runner_.reset();
   EXPECT_FALSE(std::filesystem::exists(dir_ + "/s1"));
@@ -183,7 +183,7 @@ TEST_F(SessionRunnerTest, ClosingASessionEndsACallThatHangs) {
 
   const auto start = Clock::now();
   v1::SessionReply closed = Do("s", Close(), 10);
-  EXPECT_EQ(closed.status_code(), kOk) << closed.status_message();
+  EXPECT_EQ(closed.status_code(), kCodeOk) << closed.status_message();
   EXPECT_LT(std::chrono::duration<double>(Clock::now() - start).count(), 5);
   std::optional<v1::SessionReply> ended = replies_.Wait(hanging, 5);
   ASSERT_TRUE(ended.has_value());
@@ -198,7 +198,7 @@ TEST_F(SessionRunnerTest, MemoryReplySizeAndSessionCountAreLimited) {
   runner_->SetMaxReplyBytes((1 << 20) + (64 << 10));  // 64 KiB left for an array's bytes
 
   v1::SessionReply first = Alloc("s", 200000);  // 800 KB
-  ASSERT_EQ(first.status_code(), kOk) << first.status_message();
+  ASSERT_EQ(first.status_code(), kCodeOk) << first.status_message();
   v1::SessionReply second = Alloc("s", 200000);
   EXPECT_EQ(second.status_code(), kResourceExhausted);
   EXPECT_THAT(second.status_message(), HasSubstr("memory limit"));
@@ -214,7 +214,7 @@ TEST_F(SessionRunnerTest, MemoryReplySizeAndSessionCountAreLimited) {
   EXPECT_EQ(copied.status_code(), kResourceExhausted);
   EXPECT_THAT(copied.status_message(), HasSubstr("max_message_bytes"));
 
-  EXPECT_EQ(Alloc("t", 4).status_code(), kOk);
+  EXPECT_EQ(Alloc("t", 4).status_code(), kCodeOk);
   v1::SessionReply third = Alloc("u", 4);
   EXPECT_EQ(third.status_code(), kResourceExhausted);
   EXPECT_THAT(third.status_message(), HasSubstr("already runs 2 sessions"));

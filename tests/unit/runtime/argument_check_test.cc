@@ -5,12 +5,14 @@
 #include <gtest/gtest.h>
 #include <vector>
 
+#include "tests/testing/dl_types.h"
+
 namespace tunefarm::runtime {
 namespace {
 
 using ::testing::HasSubstr;
 
-constexpr DLDataType kF32 = {kDLFloat, 32, 1};
+using fixtures::kF32;
 
 // matmul-like: A [64, n], B [64, n], n (int64), alpha (float), ctx (handle).
 FunctionSignature Signature() {

@@ -6,7 +6,7 @@
 namespace tunefarm::runtime {
 namespace {
 
-std::string Nested(int depth, char open, char close) {
+std::string NestedText(int depth, char open, char close) {
   return std::string(depth, open) + std::string(depth, close);
 }
 
@@ -27,10 +27,10 @@ TEST(JsonNestingTest, BracketsInsideStringsDoNotCount) {
 TEST(JsonNestingTest, RefusesHostileDepthWithoutRecursing) {
   // 100,000 levels, as the hostile record of the reliability issue: a recursive check would
   // overflow the stack here.
-  EXPECT_FALSE(JsonNestingWithin(Nested(100'000, '[', ']')));
-  EXPECT_FALSE(JsonNestingWithin(R"({"config":)" + Nested(100'000, '{', '}')));
-  EXPECT_TRUE(JsonNestingWithin(Nested(kMaxJsonNesting, '[', ']')));
-  EXPECT_FALSE(JsonNestingWithin(Nested(kMaxJsonNesting + 1, '[', ']')));
+  EXPECT_FALSE(JsonNestingWithin(NestedText(100'000, '[', ']')));
+  EXPECT_FALSE(JsonNestingWithin(R"({"config":)" + NestedText(100'000, '{', '}')));
+  EXPECT_TRUE(JsonNestingWithin(NestedText(kMaxJsonNesting, '[', ']')));
+  EXPECT_FALSE(JsonNestingWithin(NestedText(kMaxJsonNesting + 1, '[', ']')));
 }
 
 TEST(JsonNestingTest, UnbalancedClosersCannotHideDepth) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "runtime/core/thread_pool.h"
+#include "tests/testing/dl_types.h"
 
 namespace tunefarm::runtime {
 namespace {
@@ -12,9 +13,9 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr DLDataType kF32 = {kDLFloat, 32, 1};
+using fixtures::kF32;
 
-bool IsLoaded(const std::string& path) {
+bool IsMapped(const std::string& path) {
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
   if (handle == nullptr) return false;
   dlclose(handle);
@@ -74,14 +75,14 @@ TEST(ModuleTest, TheLibraryStaysLoadedWhileAnyFunctionLives) {
   absl::StatusOr<PackedFunction> fail = (*module)->GetFunction("tf_test_fail");
   ASSERT_TRUE(fail.ok());
   module->reset();
-  EXPECT_TRUE(IsLoaded(path));
+  EXPECT_TRUE(IsMapped(path));
   EXPECT_EQ(fail->Call({3}).code(), absl::StatusCode::kInternal);
   PackedFunction copy = *fail;
   fail = absl::CancelledError("drop it");
-  EXPECT_TRUE(IsLoaded(path));
+  EXPECT_TRUE(IsMapped(path));
   EXPECT_TRUE(copy.Call({0}).ok());
   copy = PackedFunction({}, nullptr, nullptr);
-  EXPECT_FALSE(IsLoaded(path));
+  EXPECT_FALSE(IsMapped(path));
 }
 
 TEST(ModuleTest, LoadErrorsNameThePath) {

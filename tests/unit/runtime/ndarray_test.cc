@@ -6,11 +6,12 @@
 #include <utility>
 
 #include "runtime/data_type.h"
+#include "tests/testing/dl_types.h"
 
 namespace tunefarm::runtime {
 namespace {
 
-constexpr DLDataType kF32 = {kDLFloat, 32, 1};
+using fixtures::kF32;
 
 TEST(NDArrayTest, EmptyDescribesAlignedZeroedHostMemory) {
   auto a = NDArray::Empty({2, 3, 4}, kF32);

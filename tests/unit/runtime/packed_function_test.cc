@@ -4,13 +4,15 @@
 #include <gtest/gtest.h>
 #include <vector>
 
+#include "tests/testing/dl_types.h"
+
 namespace tunefarm::runtime {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-constexpr DLDataType kF32 = {kDLFloat, 32, 1};
+using fixtures::kF32;
 
 // What the last call of RecordingKernel saw.
 struct Seen {

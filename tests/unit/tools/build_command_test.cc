@@ -7,6 +7,7 @@
 
 #include "runtime/module.h"
 #include "tests/testing/files.h"
+#include "tests/unit/tools/command_outcome.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -14,12 +15,7 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result Invoke(const BuildOptions& options) {
+CommandOutcome Invoke(const BuildOptions& options) {
   std::ostringstream out, err;
   int code = RunBuildCommand(options, out, err);
   return {code, out.str(), err.str()};
@@ -35,7 +31,7 @@ TEST(BuildCommandTest, HostLibraryLoadsWithItsSymbolicSignature) {
   BuildOptions options;
   options.file = fixtures::SourcePath("examples/matmul_tiled.te");
   options.output = TempLibrary("matmul_tiled");
-  Result r = Invoke(options);
+  CommandOutcome r = Invoke(options);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, StartsWith("wrote " + options.output +
                                 ": kernel matmul_tiled(A: float32[n, n], B: float32[n, n], "
@@ -51,7 +47,7 @@ TEST(BuildCommandTest, CrossLibraryIsAnAarch64SharedObject) {
   options.file = fixtures::SourcePath("examples/split_factor.te");
   options.target = "llvm -mtriple=aarch64-linux-gnu -mattr=+neon";
   options.output = TempLibrary("split_factor_a64");
-  Result r = Invoke(options);
+  CommandOutcome r = Invoke(options);
   ASSERT_EQ(r.code, 0) << r.err;
   std::optional<std::string> bytes = fixtures::ReadFile(options.output);
   ASSERT_TRUE(bytes.has_value());
@@ -68,7 +64,7 @@ TEST(BuildCommandTest, BadTargetIsAUsageErrorListingWhatIsAccepted) {
   options.file = fixtures::SourcePath("examples/split_factor.te");
   options.target = "llvm -mtriple=riscv64-linux-gnu";
   options.output = TempLibrary("never");
-  Result r = Invoke(options);
+  CommandOutcome r = Invoke(options);
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("aarch64"));
   EXPECT_FALSE(std::filesystem::exists(options.output));
@@ -77,7 +73,7 @@ TEST(BuildCommandTest, BadTargetIsAUsageErrorListingWhatIsAccepted) {
 TEST(BuildCommandTest, MissingOutputIsAUsageError) {
   BuildOptions options;
   options.file = fixtures::SourcePath("examples/split_factor.te");
-  Result r = Invoke(options);
+  CommandOutcome r = Invoke(options);
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("-o"));
 }
@@ -86,7 +82,7 @@ TEST(BuildCommandTest, ScriptErrorIsReportedWithItsFile) {
   BuildOptions options;
   options.file = fixtures::WriteTempFile("broken.te", "n = var('n')\nA = placeholdr((n,))\n");
   options.output = TempLibrary("broken");
-  Result r = Invoke(options);
+  CommandOutcome r = Invoke(options);
   EXPECT_EQ(r.code, 1);
   EXPECT_THAT(r.err, HasSubstr("broken.te:2"));
 }

@@ -13,7 +13,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string FreshDb(const std::string& name) {
+std::string FreshDemoDb(const std::string& name) {
   std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("tf_demo_" + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
@@ -35,7 +35,7 @@ TEST(DemoCommandTest, RunsToTheEndSeveralTimesInARow) {
   for (int run = 0; run < 3; ++run) {
     SCOPED_TRACE(run);
     std::ostringstream out, err;
-    const int code = RunDemoCommand(SmallDemo(FreshDb("runs")), nullptr, out, err);
+    const int code = RunDemoCommand(SmallDemo(FreshDemoDb("runs")), nullptr, out, err);
     EXPECT_EQ(code, 0) << out.str() << err.str();
     EXPECT_THAT(out.str(), HasSubstr("3 workers of device key"));
     EXPECT_THAT(out.str(), HasSubstr("matmul:32,32,32"));
@@ -50,7 +50,7 @@ TEST(DemoCommandTest, RunsToTheEndSeveralTimesInARow) {
 }
 
 TEST(DemoCommandTest, RefusesNonsenseCountsBeforeStartingAnything) {
-  DemoOptions o = SmallDemo(FreshDb("usage"));
+  DemoOptions o = SmallDemo(FreshDemoDb("usage"));
   o.workers = 0;
   std::ostringstream out, err;
   EXPECT_EQ(RunDemoCommand(o, nullptr, out, err), 2);

@@ -16,6 +16,7 @@
 #include "compiler/graph/fusion.h"
 #include "compiler/space/config_json.h"
 #include "compiler/target/target_cpu.h"
+#include "tests/testing/dl_types.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
 #include "tests/unit/compiler/graph/test_op.h"
@@ -33,7 +34,7 @@ using graph::testing::Op;
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-constexpr DLDataType kF32{kDLFloat, 32, 1};
+using fixtures::kF32;
 
 // x [1,16,8,8] -> c1 -> relu r -> c2, and c2 + r: two 16-channel convs (blocks 8 or 16 on AVX2,
 // the rule's 16) whose outputs meet at an add.

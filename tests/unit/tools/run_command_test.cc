@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tests/testing/files.h"
+#include "tests/unit/tools/command_outcome.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -21,13 +22,7 @@ xo, xi = s[B].split(B.op.axis[0], factor=4)
 args = [A, B]
 )";
 
-struct Result {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-Result Invoke(const RunOptions& options) {
+CommandOutcome Invoke(const RunOptions& options) {
   std::ostringstream out, err;
   int code = RunRunCommand(options, out, err);
   return {code, out.str(), err.str()};
@@ -37,7 +32,7 @@ TEST(RunCommandTest, ScheduledAndUnscheduledAgree) {
   RunOptions options;
   options.file = fixtures::WriteTempFile("split.te", kSplit);
   options.bind = "n=67";
-  Result r = Invoke(options);
+  CommandOutcome r = Invoke(options);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, MatchesRegex("max_abs_err=[0-9.e+-]+\nok\n"));
 }
@@ -55,7 +50,7 @@ s = create_schedule(B)
 args = [A, B]
 )");
   options.bind = "n=10,c=3";
-  Result r = Invoke(options);
+  CommandOutcome r = Invoke(options);
   EXPECT_EQ(r.code, 1);
   EXPECT_THAT(r.err, HasSubstr("variable 'c'"));
 }
@@ -69,7 +64,7 @@ s = create_schedule(B)
 xo, yo, xi, yi = s[B].tile(B.op.axis[0], B.op.axis[1], x_factor=4, y_factor=2)
 args = [A, B]
 )");
-  Result r = Invoke(options);
+  CommandOutcome r = Invoke(options);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "max_abs_err=0\nok\n");
 }
@@ -79,7 +74,7 @@ TEST(RunCommandTest, UnknownTargetIsAUsageError) {
   options.file = fixtures::WriteTempFile("split.te", kSplit);
   options.bind = "n=67";
   options.target = "llvm -mcpu";
-  Result r = Invoke(options);
+  CommandOutcome r = Invoke(options);
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("(run also accepts: interp)"));
 }
@@ -91,7 +86,7 @@ TEST(RunCommandTest, LlvmAgreesAndTimes) {
   options.target = "llvm";
   options.time = true;
   options.threads = 1;
-  Result r = Invoke(options);
+  CommandOutcome r = Invoke(options);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, MatchesRegex("max_abs_err=[0-9.e+-]+\nok\ntarget=llvm -mcpu=[a-z0-9_-]+ "
                                   "threads=1 repeats=5\nmedian_ms=[0-9.e+-]+ gflops=[0-9.e+-]+\n"));
@@ -101,7 +96,7 @@ TEST(RunCommandTest, MalformedBindIsAUsageError) {
   RunOptions options;
   options.file = fixtures::WriteTempFile("split.te", kSplit);
   options.bind = "n:67";
-  Result r = Invoke(options);
+  CommandOutcome r = Invoke(options);
   EXPECT_EQ(r.code, 2);
   EXPECT_THAT(r.err, HasSubstr("tunefarm: malformed --bind item 'n:67'"));
 }
@@ -109,7 +104,7 @@ TEST(RunCommandTest, MalformedBindIsAUsageError) {
 TEST(RunCommandTest, MissingBindingIsAnError) {
   RunOptions options;
   options.file = fixtures::WriteTempFile("split.te", kSplit);
-  Result r = Invoke(options);
+  CommandOutcome r = Invoke(options);
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.err, "tunefarm: variable n (in the shape of A) needs a value: --bind n=...\n");
 }

@@ -9,6 +9,7 @@
 
 #include "runtime/cuda/cuda_device.h"
 #include "tests/testing/files.h"
+#include "tests/unit/tools/command_outcome.h"
 #include "tuner/record_store.h"
 
 namespace tunefarm::tools {
@@ -16,18 +17,13 @@ namespace {
 
 using ::testing::HasSubstr;
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result Invoke(const TuneCommandOptions& o) {
+CommandOutcome Invoke(const TuneCommandOptions& o) {
   std::ostringstream out, err;
   int code = RunTuneCommand(o, nullptr, out, err);
   return {code, out.str(), err.str()};
 }
 
-std::string FreshDb(const std::string& name) {
+std::string FreshTuneDb(const std::string& name) {
   std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("tf_tunecmd_" + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
@@ -36,26 +32,26 @@ std::string FreshDb(const std::string& name) {
 
 TEST(TuneCommandTest, UsageErrorsAreRefusedBeforeMeasuring) {
   TuneCommandOptions o;
-  o.db = FreshDb("usage");
-  Result none = Invoke(o);
+  o.db = FreshTuneDb("usage");
+  CommandOutcome none = Invoke(o);
   EXPECT_EQ(none.code, 2);
   EXPECT_THAT(none.err, HasSubstr("give exactly one of --workload KEY and --template FILE.te"));
 
   o.workload = "matmul:8,8,8";
   o.tuner = "annealing";
-  Result tuner = Invoke(o);
+  CommandOutcome tuner = Invoke(o);
   EXPECT_EQ(tuner.code, 2);
   EXPECT_THAT(tuner.err, HasSubstr("unknown tuner 'annealing' (known: xgb, random, grid, ga)"));
 
   o.tuner = "random";
   o.workload = "matmull:8,8,8";
-  Result unknown = Invoke(o);
+  CommandOutcome unknown = Invoke(o);
   EXPECT_EQ(unknown.code, 2);
   EXPECT_THAT(unknown.err, HasSubstr("unknown template 'matmull'"));
 
   o.workload = "matmul:8,8,8";
   o.target = "llvm -mtriple=aarch64-linux-gnu -mattr=+neon";
-  Result cross = Invoke(o);
+  CommandOutcome cross = Invoke(o);
   EXPECT_EQ(cross.code, 2);
   EXPECT_THAT(cross.err, HasSubstr("cannot measure"));
 
@@ -67,10 +63,10 @@ TEST(TuneCommandTest, UsageErrorsAreRefusedBeforeMeasuring) {
 TEST(TuneCommandTest, CudaNeedsAGpuHere) {
   if (runtime::cuda::CudaDevice::Open(0).ok()) GTEST_SKIP() << "this machine has a GPU";
   TuneCommandOptions o;
-  o.db = FreshDb("cuda");
+  o.db = FreshTuneDb("cuda");
   o.workload = "conv2d:1,8,8,8,8,3,3,1,1";
   o.target = "cuda";
-  Result r = Invoke(o);
+  CommandOutcome r = Invoke(o);
   EXPECT_EQ(r.code, 1);
   EXPECT_THAT(r.err, HasSubstr("cannot measure 'cuda' on this machine: no GPU present"));
   EXPECT_THAT(r.err, HasSubstr("--tracker"));
@@ -79,7 +75,7 @@ TEST(TuneCommandTest, CudaNeedsAGpuHere) {
 
 TEST(TuneCommandTest, ASmallRunRecordsEveryTrialAndPrintsTheBest) {
   TuneCommandOptions o;
-  o.db = FreshDb("small");
+  o.db = FreshTuneDb("small");
   o.workload = "matmul:16,16,16";
   o.tuner = "random";
   o.trials = 5;
@@ -88,7 +84,7 @@ TEST(TuneCommandTest, ASmallRunRecordsEveryTrialAndPrintsTheBest) {
   o.min_repeat_ms = 1;
   o.threads = 1;
   o.progress = true;  // not a terminal: one line per batch
-  Result r = Invoke(o);
+  CommandOutcome r = Invoke(o);
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("tuning matmul:16,16,16:float32 on llvm"));
   EXPECT_THAT(r.out, HasSubstr("trials=5 errors=0"));

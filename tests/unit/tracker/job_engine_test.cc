@@ -24,7 +24,7 @@ namespace {
 
 using testing::InProcessFleet;
 
-constexpr char kKey[] = "test-cpu";
+constexpr char kEngineKey[] = "test-cpu";
 
 std::string FreshDb(const std::string& name) {
   std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / ("tf_engine_" + name);
@@ -33,7 +33,7 @@ std::string FreshDb(const std::string& name) {
   return (dir / "tf.db").string();
 }
 
-JobSpec Spec(int trials, int batch_size, const std::string& key = kKey,
+JobSpec Spec(int trials, int batch_size, const std::string& key = kEngineKey,
              const std::string& workload = "matmul:16,16,16:float32") {
   JobSpec s;
   s.workload = workload;
@@ -113,8 +113,8 @@ std::set<std::string> Configs(const std::vector<tuner::Record>& records) {
 TEST(JobEngineTest, TwoWorkersMeasureEveryCandidateAndEachIsStoredOnce) {
   Dispatcher dispatcher;
   InProcessFleet fleet(dispatcher);
-  const std::string w1 = fleet.AddWorker(kKey);
-  const std::string w2 = fleet.AddWorker(kKey);
+  const std::string w1 = fleet.AddWorker(kEngineKey);
+  const std::string w2 = fleet.AddWorker(kEngineKey);
   EngineRun run("two", dispatcher, fleet);
   run.engine().Start("job-two", Spec(8, 4), nullptr);
   JobEnd end = run.WaitEnd("job-two");
@@ -126,7 +126,7 @@ TEST(JobEngineTest, TwoWorkersMeasureEveryCandidateAndEachIsStoredOnce) {
   std::set<std::string> measured_by;
   for (const tuner::Record& r : history) {
     EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
-    EXPECT_EQ(r.device_key, kKey);
+    EXPECT_EQ(r.device_key, kEngineKey);
     EXPECT_EQ(r.repeat_seconds.size(), 2u);
     measured_by.insert(r.measured_by);
   }
@@ -135,14 +135,14 @@ TEST(JobEngineTest, TwoWorkersMeasureEveryCandidateAndEachIsStoredOnce) {
   EXPECT_EQ(run.EndCalls("job-two"), 1);
   EXPECT_EQ(run.engine().running_jobs(), 0);
   EXPECT_EQ(dispatcher.LeasesOutstanding(), 0);
-  EXPECT_EQ(dispatcher.QueuedFor(kKey), 0);
+  EXPECT_EQ(dispatcher.QueuedFor(kEngineKey), 0);
 }
 
 TEST(JobEngineTest, AWorkerKilledMidMeasurementLosesNothing) {
   Dispatcher dispatcher;
   InProcessFleet fleet(dispatcher);
-  const std::string doomed = fleet.AddWorker(kKey);
-  fleet.AddWorker(kKey);
+  const std::string doomed = fleet.AddWorker(kEngineKey);
+  fleet.AddWorker(kEngineKey);
   fleet.KillMidMeasurement(doomed);
   EngineRun run("kill", dispatcher, fleet);
   run.engine().Start("job-kill", Spec(5, 5), nullptr);
@@ -157,7 +157,7 @@ TEST(JobEngineTest, AWorkerKilledMidMeasurementLosesNothing) {
     EXPECT_NE(r.measured_by, doomed);
   }
   EXPECT_EQ(fleet.Reported(doomed), 0);
-  EXPECT_EQ(dispatcher.WorkersFor(kKey), 1);
+  EXPECT_EQ(dispatcher.WorkersFor(kEngineKey), 1);
 }
 
 TEST(JobEngineTest, AStopWhileNothingCanBeMeasuredEndsTheJobWithNoRecords) {
@@ -166,16 +166,16 @@ TEST(JobEngineTest, AStopWhileNothingCanBeMeasuredEndsTheJobWithNoRecords) {
   fleet.AddWorker("another-key");  // no worker of the job's key: its work waits
   EngineRun run("stop", dispatcher, fleet);
   run.engine().Start("job-stop", Spec(20, 4), nullptr);
-  for (int i = 0; i < 400 && dispatcher.QueuedFor(kKey) < 2; ++i) {
+  for (int i = 0; i < 400 && dispatcher.QueuedFor(kEngineKey) < 2; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
   }
-  ASSERT_GE(dispatcher.QueuedFor(kKey), 2);
+  ASSERT_GE(dispatcher.QueuedFor(kEngineKey), 2);
   run.engine().Stop("job-stop");
   JobEnd end = run.WaitEnd("job-stop");
   EXPECT_TRUE(end.status.ok()) << end.status;
   EXPECT_TRUE(end.interrupted);
   EXPECT_TRUE(run.History("job-stop").empty());
-  EXPECT_EQ(dispatcher.QueuedFor(kKey), 0);
+  EXPECT_EQ(dispatcher.QueuedFor(kEngineKey), 0);
   EXPECT_EQ(run.engine().running_jobs(), 0);
   run.engine().Stop("job-stop");  // an ended job: ignored
   EXPECT_EQ(run.EndCalls("job-stop"), 1);
@@ -184,7 +184,7 @@ TEST(JobEngineTest, AStopWhileNothingCanBeMeasuredEndsTheJobWithNoRecords) {
 TEST(JobEngineTest, AStopWhileMeasuringKeepsWhatWasMeasured) {
   Dispatcher dispatcher;
   InProcessFleet fleet(dispatcher);
-  fleet.AddWorker(kKey);
+  fleet.AddWorker(kEngineKey);
   EngineRun run("stop_busy", dispatcher, fleet);
   run.engine().Start("job-stop-busy", Spec(200, 4), nullptr);
   for (int i = 0; i < 2000 && run.Progress("job-stop-busy").trials_done < 2; ++i) {
@@ -198,7 +198,7 @@ TEST(JobEngineTest, AStopWhileMeasuringKeepsWhatWasMeasured) {
   EXPECT_LT(history.size(), 200u);
   EXPECT_EQ(static_cast<int>(history.size()), run.Progress("job-stop-busy").trials_done);
   EXPECT_EQ(Configs(history).size(), history.size());
-  EXPECT_EQ(dispatcher.QueuedFor(kKey), 0);
+  EXPECT_EQ(dispatcher.QueuedFor(kEngineKey), 0);
   EXPECT_EQ(dispatcher.LeasesOutstanding(), 0);
 }
 
@@ -207,11 +207,11 @@ TEST(JobEngineTest, WorkWaitsForAWorkerOfItsKey) {
   InProcessFleet fleet(dispatcher);
   EngineRun run("wait", dispatcher, fleet);
   run.engine().Start("job-wait", Spec(3, 3), nullptr);
-  for (int i = 0; i < 400 && dispatcher.QueuedFor(kKey) < 3; ++i) {
+  for (int i = 0; i < 400 && dispatcher.QueuedFor(kEngineKey) < 3; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
   }
-  EXPECT_EQ(dispatcher.QueuedFor(kKey), 3);  // built while no worker was there
-  const std::string late = fleet.AddWorker(kKey);
+  EXPECT_EQ(dispatcher.QueuedFor(kEngineKey), 3);  // built while no worker was there
+  const std::string late = fleet.AddWorker(kEngineKey);
   JobEnd end = run.WaitEnd("job-wait");
   EXPECT_TRUE(end.status.ok()) << end.status;
   const std::vector<tuner::Record> history = run.History("job-wait");
@@ -222,7 +222,7 @@ TEST(JobEngineTest, WorkWaitsForAWorkerOfItsKey) {
 TEST(JobEngineTest, AnOversizedArtifactIsABuildErrorRecordedByTheTracker) {
   Dispatcher dispatcher;
   InProcessFleet fleet(dispatcher);
-  fleet.AddWorker(kKey);
+  fleet.AddWorker(kEngineKey);
   JobEngineOptions options;
   options.max_artifact_bytes = 100;
   EngineRun run("big", dispatcher, fleet, options);
@@ -236,14 +236,14 @@ TEST(JobEngineTest, AnOversizedArtifactIsABuildErrorRecordedByTheTracker) {
     EXPECT_NE(r.error_message.find("limit of 100 bytes"), std::string::npos) << r.error_message;
     EXPECT_EQ(r.measured_by, "tracker");
   }
-  EXPECT_EQ(fleet.Reported(dispatcher.Workers(kKey)[0].description.worker_id), 0);
+  EXPECT_EQ(fleet.Reported(dispatcher.Workers(kEngineKey)[0].description.worker_id), 0);
 }
 
 TEST(JobEngineTest, AJobThatCannotStartEndsWithItsError) {
   Dispatcher dispatcher;
   InProcessFleet fleet(dispatcher);
   EngineRun run("bad", dispatcher, fleet);
-  run.engine().Start("job-bad", Spec(2, 2, kKey, "nosuchop:1,2,3"), nullptr);
+  run.engine().Start("job-bad", Spec(2, 2, kEngineKey, "nosuchop:1,2,3"), nullptr);
   JobEnd end = run.WaitEnd("job-bad");
   EXPECT_EQ(end.status.code(), absl::StatusCode::kInvalidArgument) << end.status;
   EXPECT_EQ(run.engine().running_jobs(), 0);

@@ -28,10 +28,10 @@ using ::testing::HasSubstr;
 using testing::InProcessFleet;
 using ::testing::MatchesRegex;
 
-constexpr char kKey[] = "test-cpu";
+constexpr char kManagerKey[] = "test-cpu";
 
 JobSpec Spec(const std::string& workload, int trials, int batch_size,
-             const std::string& key = kKey) {
+             const std::string& key = kManagerKey) {
   JobSpec s;
   s.workload = workload;
   s.device_key = key;
@@ -131,8 +131,8 @@ class JobManagerTest : public ::testing::Test {
 };
 
 TEST_F(JobManagerTest, JobCompletesWithExactlyItsTrials) {
-  fleet_->AddWorker(kKey);
-  fleet_->AddWorker(kKey);
+  fleet_->AddWorker(kManagerKey);
+  fleet_->AddWorker(kManagerKey);
   JobManager& m = StartManager(Options());
   absl::StatusOr<JobStatus> submitted = m.Submit(Spec("matmul:16,16,16:float32", 6, 3));
   ASSERT_TRUE(submitted.ok()) << submitted.status();
@@ -151,7 +151,7 @@ TEST_F(JobManagerTest, JobCompletesWithExactlyItsTrials) {
   EXPECT_EQ(records.size(), 6u);
   EXPECT_EQ(Configs(records).size(), 6u);
   for (const tuner::Record& r : records) {
-    EXPECT_EQ(r.device_key, kKey);
+    EXPECT_EQ(r.device_key, kManagerKey);
     EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
   }
   EXPECT_EQ(done.progress.errors, 0);
@@ -163,7 +163,7 @@ TEST_F(JobManagerTest, JobCompletesWithExactlyItsTrials) {
 }
 
 TEST_F(JobManagerTest, TimesComeFromTheInjectedClock) {
-  fleet_->AddWorker(kKey);
+  fleet_->AddWorker(kManagerKey);
   fixtures::FakeClock clock(5'000'000);
   JobManagerOptions o = Options();
   o.clock = &clock;
@@ -180,8 +180,8 @@ TEST_F(JobManagerTest, TimesComeFromTheInjectedClock) {
 }
 
 TEST_F(JobManagerTest, TwoJobsShareTheWorkers) {
-  fleet_->AddWorker(kKey);
-  fleet_->AddWorker(kKey);
+  fleet_->AddWorker(kManagerKey);
+  fleet_->AddWorker(kManagerKey);
   JobManager& m = StartManager(Options());
   absl::StatusOr<JobStatus> a = m.Submit(Spec("matmul:16,16,16:float32", 6, 3));
   JobSpec heavier = Spec("matmul:16,16,32:float32", 6, 3);
@@ -204,7 +204,7 @@ TEST_F(JobManagerTest, TwoJobsShareTheWorkers) {
 }
 
 TEST_F(JobManagerTest, CancelKeepsTheRecordsAndEndsCancelled) {
-  fleet_->AddWorker(kKey);
+  fleet_->AddWorker(kManagerKey);
   JobManager& m = StartManager(Options());
   absl::StatusOr<JobStatus> job = m.Submit(Spec("matmul:16,16,16:float32", 200, 2));
   ASSERT_TRUE(job.ok()) << job.status();
@@ -302,7 +302,7 @@ TEST_F(JobManagerTest, WaitsForAWorkerOfItsKeyAndSaysSo) {
 }
 
 TEST_F(JobManagerTest, ResumesAfterARestartWithoutDuplicates) {
-  fleet_->AddWorker(kKey);
+  fleet_->AddWorker(kManagerKey);
   std::string id;
   constexpr int kTrials = 10;
   {
@@ -351,7 +351,7 @@ TEST_F(JobManagerTest, AJobThatCannotResumeFails) {
     corrupt.status.id = "job-0000000c";
     corrupt.status.workload_key = "matmul:16,16,16:float32";
     corrupt.status.target = "llvm";
-    corrupt.status.device_key = kKey;
+    corrupt.status.device_key = kManagerKey;
     corrupt.spec_json = "{not json";
     corrupt.status.state = JobState::kRunning;
     corrupt.status.trials = 3;
@@ -376,7 +376,7 @@ TEST_F(JobManagerTest, AJobThatCannotResumeFails) {
 // Nothing to publish is a failure, never a success: the commonest error kind and its message.
 TEST_F(JobManagerTest, AJobWhoseEveryTrialFailedFailsAndSaysWhy) {
   fleet_->UseMeasureProgram("/bin/false");
-  fleet_->AddWorker(kKey);
+  fleet_->AddWorker(kManagerKey);
   JobManager& m = StartManager(Options());
   absl::StatusOr<JobStatus> job = m.Submit(Spec("matmul:16,16,16", 3, 3));
   ASSERT_TRUE(job.ok()) << job.status();
@@ -389,7 +389,7 @@ TEST_F(JobManagerTest, AJobWhoseEveryTrialFailedFailsAndSaysWhy) {
 }
 
 TEST_F(JobManagerTest, AScriptJobCompletes) {
-  fleet_->AddWorker(kKey);
+  fleet_->AddWorker(kManagerKey);
   JobManager& m = StartManager(Options());
   JobSpec spec = Spec("", 4, 2);
   std::optional<std::string> source =
@@ -413,7 +413,7 @@ TEST_F(JobManagerTest, AScriptJobCompletes) {
 // No cap on running jobs: five long jobs waiting for a key without workers do not hold back a
 // job for a key whose worker is idle (the old engine ran 4 job threads, and queued the rest).
 TEST_F(JobManagerTest, AJobForAnIdleKeyDoesNotWaitBehindJobsOfAnotherKey) {
-  fleet_->AddWorker(kKey);
+  fleet_->AddWorker(kManagerKey);
   JobManager& m = StartManager(Options());
   std::vector<std::string> waiting;
   for (int i = 0; i < 5; ++i) {
@@ -475,7 +475,7 @@ TEST_F(JobManagerTest, AStateTheTableMissedIsWrittenOnceTheDatabaseIsFree) {
 }
 
 TEST_F(JobManagerTest, ExtendRunsAnEndedJobForMoreTrialsWithoutRepeatingAConfig) {
-  fleet_->AddWorker(kKey);
+  fleet_->AddWorker(kManagerKey);
   JobManager& m = StartManager(Options());
   absl::StatusOr<JobStatus> job = m.Submit(Spec("matmul:16,16,16:float32", 4, 2));
   ASSERT_TRUE(job.ok()) << job.status();
@@ -514,7 +514,7 @@ TEST_F(JobManagerTest, ExtendRunsAnEndedJobForMoreTrialsWithoutRepeatingAConfig)
 // A finished job from before this start is counted from its records once, not at every Get or
 // List (the dashboard lists finished jobs every few seconds).
 TEST_F(JobManagerTest, AJobThatEndedBeforeThisStartIsCountedFromItsRecordsOnce) {
-  fleet_->AddWorker(kKey);
+  fleet_->AddWorker(kManagerKey);
   absl::StatusOr<JobStatus> job =
       StartManager(Options()).Submit(Spec("matmul:16,16,16:float32", 4, 2));
   ASSERT_TRUE(job.ok()) << job.status();

@@ -11,7 +11,7 @@
 namespace tunefarm::tracker {
 namespace {
 
-std::string FreshDb(const std::string& name) {
+std::string FreshTableDb(const std::string& name) {
   std::filesystem::path dir =
       std::filesystem::path(::testing::TempDir()) / ("tf-job-table-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
@@ -38,7 +38,7 @@ JobRow Row(const std::string& id, int64_t created_ms, JobState state = JobState:
 }
 
 TEST(JobTableTest, InsertGetAndUpdate) {
-  const std::string db = FreshDb("insert");
+  const std::string db = FreshTableDb("insert");
   absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db);
   ASSERT_TRUE(table.ok()) << table.status();
   const JobRow row = Row("job-00000001", 1000);
@@ -75,7 +75,7 @@ TEST(JobTableTest, InsertGetAndUpdate) {
 }
 
 TEST(JobTableTest, UnfinishedOldestFirstAndListsNewestFirst) {
-  const std::string db = FreshDb("lists");
+  const std::string db = FreshTableDb("lists");
   absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db);
   ASSERT_TRUE(table.ok()) << table.status();
   ASSERT_TRUE((*table)->Insert(Row("job-a", 300, JobState::kRunning)).ok());
@@ -104,7 +104,7 @@ TEST(JobTableTest, UnfinishedOldestFirstAndListsNewestFirst) {
 }
 
 TEST(JobTableTest, SharesTheRecordDatabase) {
-  const std::string db = FreshDb("shared");
+  const std::string db = FreshTableDb("shared");
   absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db);
   ASSERT_TRUE(table.ok()) << table.status();
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(db);
@@ -126,7 +126,7 @@ TEST(JobTableTest, SharesTheRecordDatabase) {
 }
 
 TEST(JobTableTest, ModelJobsAndTheirTasksJobs) {
-  const std::string db = FreshDb("model_jobs");
+  const std::string db = FreshTableDb("model_jobs");
   absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db);
   ASSERT_TRUE(table.ok()) << table.status();
   ModelJobRow m;

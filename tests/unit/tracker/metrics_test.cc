@@ -325,7 +325,7 @@ TEST(MetricsTest, TrialRateIsTheLastMinute) {
 
 // ---- The dispatcher's counting ----
 
-MeasureWork Work(const std::string& job, const std::string& key = "cpu") {
+MeasureWork MetricsWork(const std::string& job, const std::string& key = "cpu") {
   MeasureWork w;
   w.job_id = job;
   w.device_key = key;
@@ -334,7 +334,7 @@ MeasureWork Work(const std::string& job, const std::string& key = "cpu") {
   return w;
 }
 
-WorkerDescription Worker(const std::string& id, const std::string& key = "cpu") {
+WorkerDescription MetricsWorker(const std::string& id, const std::string& key = "cpu") {
   WorkerDescription d;
   d.worker_id = id;
   d.device_key = key;
@@ -349,10 +349,10 @@ TEST(MetricsTest, DispatcherCountsResultsAndLostWorkButNotCancelledWork) {
   Metrics m;
   d.SetMetrics(&m);
   auto ignore = [](const WorkOutcome&) {};
-  d.Submit(Work("j"), ignore, 0);
-  d.Submit(Work("j"), ignore, 0);
-  d.Submit(Work("j"), ignore, 0);
-  absl::StatusOr<std::vector<Assignment>> first = d.AddWorker(Worker("w1"), 0);
+  d.Submit(MetricsWork("j"), ignore, 0);
+  d.Submit(MetricsWork("j"), ignore, 0);
+  d.Submit(MetricsWork("j"), ignore, 0);
+  absl::StatusOr<std::vector<Assignment>> first = d.AddWorker(MetricsWorker("w1"), 0);
   ASSERT_TRUE(first.ok() && first->size() == 1u);
 
   // An ok result; the same worker takes the next piece at once: one dispatch latency.
@@ -369,15 +369,15 @@ TEST(MetricsTest, DispatcherCountsResultsAndLostWorkButNotCancelledWork) {
 
   // The third piece is lost with two different workers: quarantined as worker_lost.
   d.RemoveWorker("w1", 30);
-  absl::StatusOr<std::vector<Assignment>> again = d.AddWorker(Worker("w2"), 40);
+  absl::StatusOr<std::vector<Assignment>> again = d.AddWorker(MetricsWorker("w2"), 40);
   ASSERT_TRUE(again.ok() && again->size() == 1u);
   d.RemoveWorker("w2", 50);
   EXPECT_EQ(m.results(tuner::ErrorKind::kWorkerLost), 1u);
 
   // A cancelled job's work (leased and queued) is not a result.
-  d.Submit(Work("k"), ignore, 60);
-  d.Submit(Work("k"), ignore, 60);
-  absl::StatusOr<std::vector<Assignment>> leased = d.AddWorker(Worker("w3"), 60);
+  d.Submit(MetricsWork("k"), ignore, 60);
+  d.Submit(MetricsWork("k"), ignore, 60);
+  absl::StatusOr<std::vector<Assignment>> leased = d.AddWorker(MetricsWorker("w3"), 60);
   ASSERT_TRUE(leased.ok() && leased->size() == 1u);
   EXPECT_EQ(d.CancelJob("k").size(), 1u);
   EXPECT_EQ(d.Complete("w3", (*leased)[0].lease_id, WorkOutcome{}, 70).size(), 0u);
@@ -388,9 +388,9 @@ TEST(MetricsTest, DispatcherCountsResultsAndLostWorkButNotCancelledWork) {
 TEST(MetricsTest, DeviceKeysListKeysWithWorkersOrQueuedWork) {
   Dispatcher d;
   d.Submit(
-      Work("j", "queued-only"), [](const WorkOutcome&) {}, 0);
-  ASSERT_TRUE(d.AddWorker(Worker("w1", "b-key"), 0).ok());
-  ASSERT_TRUE(d.AddWorker(Worker("w2", "gone-key"), 0).ok());
+      MetricsWork("j", "queued-only"), [](const WorkOutcome&) {}, 0);
+  ASSERT_TRUE(d.AddWorker(MetricsWorker("w1", "b-key"), 0).ok());
+  ASSERT_TRUE(d.AddWorker(MetricsWorker("w2", "gone-key"), 0).ok());
   d.RemoveWorker("w2", 1);
   EXPECT_EQ(d.DeviceKeys(), (std::vector<std::string>{"b-key", "queued-only"}));
 }
@@ -423,12 +423,12 @@ TEST(MetricsTextTest, EveryLineParsesAndEveryFamilyHasHelpAndType) {
       JobManager::Create({}, d, sender, **table, *std::move(records));
   ASSERT_TRUE(jobs.ok()) << jobs.status();
   const std::string odd_key = "odd\"key\\with\nnewline";
-  ASSERT_TRUE(d.AddWorker(Worker("w1", odd_key), 0).ok());
-  ASSERT_TRUE(d.AddWorker(Worker("w2", odd_key), 0).ok());
+  ASSERT_TRUE(d.AddWorker(MetricsWorker("w1", odd_key), 0).ok());
+  ASSERT_TRUE(d.AddWorker(MetricsWorker("w2", odd_key), 0).ok());
   d.Submit(
-      Work("j", odd_key), [](const WorkOutcome&) {}, 0);  // w1 or w2 busy
+      MetricsWork("j", odd_key), [](const WorkOutcome&) {}, 0);  // w1 or w2 busy
   d.Submit(
-      Work("j", "nobody"), [](const WorkOutcome&) {}, 0);
+      MetricsWork("j", "nobody"), [](const WorkOutcome&) {}, 0);
   Metrics m;
   m.ObserveDbWrite(0.003);
   m.CountResult(tuner::ErrorKind::kRunTimeout);

@@ -10,7 +10,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-ModelJobSpec Spec() {
+ModelJobSpec ModelSpec() {
   ModelJobSpec s;
   s.model_name = "resnet18.onnx";
   s.tasks = {{"conv2d_nchwc:1,64,56,56,64,3,3,1,1:float32", 4, 0},
@@ -36,7 +36,7 @@ ModelJobSpec Spec() {
 }
 
 TEST(ModelJobTest, EveryFieldSurvivesTheJsonRoundTrip) {
-  const ModelJobSpec s = Spec();
+  const ModelJobSpec s = ModelSpec();
   absl::StatusOr<ModelJobSpec> back = ModelJobSpecFromJson(ModelJobSpecToJson(s));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->model_name, s.model_name);
@@ -59,7 +59,7 @@ TEST(ModelJobTest, EveryFieldSurvivesTheJsonRoundTrip) {
   EXPECT_TRUE(back->round_robin);
   EXPECT_EQ(tuner::LayoutChoiceToJson(back->layout), tuner::LayoutChoiceToJson(s.layout));
   // Without a layout choice the field is left out, and a spec stored before it reads as none.
-  ModelJobSpec plain = Spec();
+  ModelJobSpec plain = ModelSpec();
   plain.layout = {};
   EXPECT_THAT(ModelJobSpecToJson(plain), ::testing::Not(HasSubstr("layout")));
   absl::StatusOr<ModelJobSpec> plain_back = ModelJobSpecFromJson(ModelJobSpecToJson(plain));
@@ -88,55 +88,55 @@ TEST(ModelJobTest, MalformedStoredSpecsNameTheProblem) {
 }
 
 TEST(ModelJobTest, ValidationRefusesWhatCannotBeScheduled) {
-  EXPECT_TRUE(ValidateModelJobSpec(Spec(), 100000).ok());
+  EXPECT_TRUE(ValidateModelJobSpec(ModelSpec(), 100000).ok());
   auto refused = [](ModelJobSpec s, int max_trials = 100000) {
     absl::Status st = ValidateModelJobSpec(s, max_trials);
     EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
     return std::string(st.message());
   };
-  ModelJobSpec s = Spec();
+  ModelJobSpec s = ModelSpec();
   s.tasks.clear();
   EXPECT_THAT(refused(s), HasSubstr("no tasks"));
-  s = Spec();
+  s = ModelSpec();
   s.tasks[1].workload = s.tasks[0].workload;
   EXPECT_THAT(refused(s), HasSubstr("same workload"));
-  s = Spec();
+  s = ModelSpec();
   s.tasks[0].weight = 0;
   EXPECT_THAT(refused(s), HasSubstr("0 only for a layout_transform"));
   // A layout transform is timed for the build's layout choice, not run by every model run.
-  ModelJobSpec with_transform = Spec();
+  ModelJobSpec with_transform = ModelSpec();
   with_transform.tasks.push_back({"layout_transform:1,64,56,56,16,32:float32", 0, -1});
   EXPECT_TRUE(ValidateModelJobSpec(with_transform, 100000).ok());
   s.tasks[0].weight = std::numeric_limits<double>::infinity();
   EXPECT_THAT(refused(s), HasSubstr("weight"));
-  s = Spec();
+  s = ModelSpec();
   s.tasks[2].layer = -2;
   EXPECT_THAT(refused(s), HasSubstr("task 2 has layer -2"));
   s.tasks[2].layer = kMaxModelTasks;
   EXPECT_THAT(refused(s), HasSubstr("layer"));
-  s = Spec();
+  s = ModelSpec();
   EXPECT_THAT(refused(s, 100), HasSubstr("trials must be in 1..100"));
   s.batch_size = 0;
   EXPECT_THAT(refused(s), HasSubstr("batch_size"));
-  s = Spec();
+  s = ModelSpec();
   s.parallel_tasks = 65;
   EXPECT_THAT(refused(s), HasSubstr("parallel_tasks"));
-  s = Spec();
+  s = ModelSpec();
   s.model_name = std::string(300, 'm');
   EXPECT_THAT(refused(s), HasSubstr("model_name"));
-  s = Spec();
+  s = ModelSpec();
   s.device_key = "two words";
   EXPECT_THAT(refused(s), HasSubstr("device_key"));
-  s = Spec();
+  s = ModelSpec();
   s.priority = 101;
   EXPECT_THAT(refused(s), HasSubstr("priority"));
-  s = Spec();
+  s = ModelSpec();
   s.layout.uses[1].task = 3;
   EXPECT_THAT(refused(s), HasSubstr("layout choice: use 1 names task 3 of 3"));
 }
 
 TEST(ModelJobTest, EachTaskGetsAJobSpecOfItsOwnNamingTheModelJob) {
-  const ModelJobSpec s = Spec();
+  const ModelJobSpec s = ModelSpec();
   JobSpec job = ModelTaskJobSpec(s, "model-0000abcd", 1, 64);
   EXPECT_EQ(job.workload, s.tasks[1].workload);
   EXPECT_EQ(job.trials, 64);

@@ -7,6 +7,7 @@
 
 #include "compiler/graph/post_dominators.h"
 #include "compiler/graph/verifier.h"
+#include "tests/testing/dl_types.h"
 #include "tests/unit/compiler/graph/test_op.h"
 
 namespace tunefarm::graph {
@@ -14,9 +15,9 @@ namespace {
 
 using testing::Op;
 
-constexpr DLDataType kF32{kDLFloat, 32, 1};
+using fixtures::kF32;
 
-ValueId Conv(Graph& g, ValueId x, int channels_in, int channels_out) {
+ValueId ConvOf(Graph& g, ValueId x, int channels_in, int channels_out) {
   ValueId w = g.AddConstant("", *runtime::NDArray::Empty({channels_out, channels_in, 3, 3}, kF32));
   return Op(g, OpKind::kConv2d, {x, w}, {{"pads", std::vector<int64_t>{1, 1, 1, 1}}});
 }
@@ -31,7 +32,7 @@ std::vector<std::vector<int>> Groups(const FusionPlan& plan) {
 TEST(FusionTest, AConvTakesItsBiasAndActivation) {
   Graph g;
   ValueId x = g.AddInput("x", {kF32, {1, 4, 8, 8}});
-  ValueId conv = Conv(g, x, 4, 8);
+  ValueId conv = ConvOf(g, x, 4, 8);
   ValueId bias = g.AddConstant("b", *runtime::NDArray::Empty({8, 1, 1}, kF32));
   ValueId relu = Op(g, OpKind::kRelu, {Op(g, OpKind::kAdd, {conv, bias})});
   g.AddOutput("y", relu);
@@ -44,8 +45,8 @@ TEST(FusionTest, AConvTakesItsBiasAndActivation) {
 TEST(FusionTest, AResidualBlockIsTwoKernels) {
   Graph g;
   ValueId x = g.AddInput("x", {kF32, {1, 8, 8, 8}});
-  ValueId r1 = Op(g, OpKind::kRelu, {Conv(g, x, 8, 8)});               // nodes 0, 1
-  ValueId c2 = Conv(g, r1, 8, 8);                                      // node 2
+  ValueId r1 = Op(g, OpKind::kRelu, {ConvOf(g, x, 8, 8)});             // nodes 0, 1
+  ValueId c2 = ConvOf(g, r1, 8, 8);                                    // node 2
   ValueId out = Op(g, OpKind::kRelu, {Op(g, OpKind::kAdd, {c2, x})});  // nodes 3, 4
   g.AddOutput("y", out);
   EXPECT_EQ(Groups(PlanFusion(g)), (std::vector<std::vector<int>>{{0, 1}, {2, 3, 4}}));
@@ -54,10 +55,10 @@ TEST(FusionTest, AResidualBlockIsTwoKernels) {
 TEST(FusionTest, BranchesThatMeetAgainJoinTheAnchorsGroup) {
   Graph g;
   ValueId x = g.AddInput("x", {kF32, {1, 4, 8, 8}});
-  ValueId relu = Op(g, OpKind::kRelu, {Conv(g, x, 4, 4)});  // nodes 0, 1
-  ValueId a = Op(g, OpKind::kSigmoid, {relu});              // 2
-  ValueId b = Op(g, OpKind::kTanh, {relu});                 // 3
-  g.AddOutput("y", Op(g, OpKind::kMul, {a, b}));            // 4
+  ValueId relu = Op(g, OpKind::kRelu, {ConvOf(g, x, 4, 4)});  // nodes 0, 1
+  ValueId a = Op(g, OpKind::kSigmoid, {relu});                // 2
+  ValueId b = Op(g, OpKind::kTanh, {relu});                   // 3
+  g.AddOutput("y", Op(g, OpKind::kMul, {a, b}));              // 4
   PostDominators dom = ComputePostDominators(g);
   EXPECT_EQ(dom.immediate[1], 4);  // every path from the relu meets at the mul
   EXPECT_EQ(Groups(PlanFusion(g)), (std::vector<std::vector<int>>{{0, 1, 2, 3, 4}}));
@@ -66,7 +67,7 @@ TEST(FusionTest, BranchesThatMeetAgainJoinTheAnchorsGroup) {
 TEST(FusionTest, AnIntermediateThatIsAlsoAnOutputEndsTheGroup) {
   Graph g;
   ValueId x = g.AddInput("x", {kF32, {1, 4, 8, 8}});
-  ValueId conv = Conv(g, x, 4, 4);
+  ValueId conv = ConvOf(g, x, 4, 4);
   ValueId relu = Op(g, OpKind::kRelu, {conv});
   g.AddOutput("features", conv);
   g.AddOutput("y", relu);
@@ -76,8 +77,8 @@ TEST(FusionTest, AnIntermediateThatIsAlsoAnOutputEndsTheGroup) {
 TEST(FusionTest, TwoAnchorsNeverShareAGroup) {
   Graph g;
   ValueId x = g.AddInput("x", {kF32, {1, 4, 8, 8}});
-  ValueId a = Conv(g, x, 4, 4);                   // 0
-  ValueId b = Conv(g, x, 4, 4);                   // 1
+  ValueId a = ConvOf(g, x, 4, 4);                 // 0
+  ValueId b = ConvOf(g, x, 4, 4);                 // 1
   g.AddOutput("y", Op(g, OpKind::kAdd, {a, b}));  // 2
   FusionPlan plan = PlanFusion(g);
   // One conv takes the add; the other is a kernel of its own, which runs first.
@@ -101,8 +102,8 @@ TEST(FusionTest, InjectiveChainsFuseAndOpaqueOpsStandAlone) {
 TEST(FusionTest, FuseOpsMarksEveryNodeAndKeepsTheGraphValid) {
   Graph g;
   ValueId x = g.AddInput("x", {kF32, {1, 8, 8, 8}});
-  ValueId r1 = Op(g, OpKind::kRelu, {Conv(g, x, 8, 8)});
-  g.AddOutput("y", Op(g, OpKind::kRelu, {Op(g, OpKind::kAdd, {Conv(g, r1, 8, 8), x})}));
+  ValueId r1 = Op(g, OpKind::kRelu, {ConvOf(g, x, 8, 8)});
+  g.AddOutput("y", Op(g, OpKind::kRelu, {Op(g, OpKind::kAdd, {ConvOf(g, r1, 8, 8), x})}));
   absl::StatusOr<Graph> fused = FuseOps(std::move(g));
   ASSERT_TRUE(fused.ok()) << fused.status();
   EXPECT_TRUE(VerifyGraph(*fused).ok());

@@ -8,15 +8,15 @@
 #include "compiler/graph/dead_code.h"
 #include "compiler/graph/graph_pipeline.h"
 #include "compiler/topi/cpu_info.h"
+#include "tests/testing/dl_types.h"
+#include "tests/unit/compiler/graph/test_op.h"
 
 namespace tunefarm::graph {
 namespace {
 
-constexpr DLDataType kF32{kDLFloat, 32, 1};
+using fixtures::kF32;
 
-ValueId Op(Graph& g, OpKind op, std::vector<ValueId> inputs) {
-  return (*g.AddOp(op, "", {}, std::move(inputs)))[0];
-}
+using testing::Op;
 
 TEST(GraphPassTest, DuplicatesAreComputedOnce) {
   Graph g;

@@ -4,13 +4,14 @@
 #include <gtest/gtest.h>
 
 #include "compiler/graph/verifier.h"
+#include "tests/testing/dl_types.h"
 
 namespace tunefarm::graph {
 namespace {
 
 using ::testing::HasSubstr;
 
-constexpr DLDataType kF32{kDLFloat, 32, 1};
+using fixtures::kF32;
 
 runtime::NDArray Zeros(std::vector<int64_t> shape) {
   return *runtime::NDArray::Empty(std::move(shape), kF32);

@@ -11,6 +11,7 @@
 
 #include "compiler/graph/op_registry.h"
 #include "compiler/graph/verifier.h"
+#include "tests/testing/dl_types.h"
 #include "tests/unit/compiler/graph/test_op.h"
 
 namespace tunefarm::graph {
@@ -19,7 +20,7 @@ namespace {
 using testing::Op;
 using testing::OpCounts;
 
-constexpr DLDataType kF32{kDLFloat, 32, 1};
+using fixtures::kF32;
 
 ValueId Conv(Graph& g, ValueId x, int64_t in, int64_t out, int64_t groups = 1) {
   ValueId w = g.AddConstant("", *runtime::NDArray::Empty({out, in / groups, 3, 3}, kF32));

@@ -3,13 +3,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/testing/dl_types.h"
+
 namespace tunefarm::graph {
 namespace {
 
 using ::testing::HasSubstr;
 using Shapes = std::vector<std::vector<int64_t>>;
 
-constexpr DLDataType kF32{kDLFloat, 32, 1};
+using fixtures::kF32;
 
 // The output shapes of `op` on float32 inputs of `inputs`, or the error message.
 absl::StatusOr<Shapes> Infer(OpKind op, Attributes attrs, const Shapes& inputs) {

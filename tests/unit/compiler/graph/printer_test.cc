@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/testing/dl_types.h"
+
 namespace tunefarm::graph {
 namespace {
 
-constexpr DLDataType kF32{kDLFloat, 32, 1};
+using fixtures::kF32;
 
 TEST(GraphPrinterTest, PrintsConstantsByShapeAndNodesWithAttributesAndTypes) {
   Graph g;

@@ -3,12 +3,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/testing/dl_types.h"
+
 namespace tunefarm::graph {
 namespace {
 
 using ::testing::HasSubstr;
 
-constexpr DLDataType kF32{kDLFloat, 32, 1};
+using fixtures::kF32;
 
 std::string Message(const absl::Status& s) { return std::string(s.message()); }
 

@@ -11,6 +11,7 @@
 #include "compiler/graph/layout_rewrite.h"
 #include "compiler/graph/op_registry.h"
 #include "compiler/graph/verifier.h"
+#include "tests/testing/dl_types.h"
 #include "tests/unit/compiler/graph/test_op.h"
 
 namespace tunefarm::graph {
@@ -19,16 +20,16 @@ namespace {
 using testing::Op;
 using testing::OpCounts;
 
-constexpr DLDataType kF32{kDLFloat, 32, 1};
+using fixtures::kF32;
 
-ValueId Conv(Graph& g, ValueId x, int64_t in, int64_t out, int64_t stride) {
+ValueId StridedConv(Graph& g, ValueId x, int64_t in, int64_t out, int64_t stride) {
   ValueId w = g.AddConstant("", *runtime::NDArray::Empty({out, in, 3, 3}, kF32));
   return Op(g, OpKind::kConv2d, {x, w},
             {{"pads", std::vector<int64_t>{1, 1, 1, 1}},
              {"strides", std::vector<int64_t>{stride, stride}}});
 }
 
-Graph Rewritten(Graph g, const WinogradChooser& choose = DefaultWinogradTile) {
+Graph WinogradRewritten(Graph g, const WinogradChooser& choose = DefaultWinogradTile) {
   absl::StatusOr<Graph> blocked = RewriteLayoutNchwc(std::move(g), topi::Avx2Cpu());
   EXPECT_TRUE(blocked.ok()) << blocked.status();
   if (!blocked.ok()) return Graph();
@@ -42,10 +43,10 @@ Graph Rewritten(Graph g, const WinogradChooser& choose = DefaultWinogradTile) {
 TEST(WinogradRewriteTest, LargeStrideOneConvsBecomeWinogradAndTheRestStayDirect) {
   Graph g;
   ValueId x = g.AddInput("x", {kF32, {1, 32, 16, 16}});
-  ValueId a = Conv(g, x, 32, 32, 1);        // 16x16, 32 channels: Winograd
-  ValueId b = Conv(g, a, 32, 32, 2);        // stride 2: direct
-  g.AddOutput("y", Conv(g, b, 32, 32, 1));  // 8x8: direct
-  Graph out = Rewritten(std::move(g));
+  ValueId a = StridedConv(g, x, 32, 32, 1);        // 16x16, 32 channels: Winograd
+  ValueId b = StridedConv(g, a, 32, 32, 2);        // stride 2: direct
+  g.AddOutput("y", StridedConv(g, b, 32, 32, 1));  // 8x8: direct
+  Graph out = WinogradRewritten(std::move(g));
   std::map<std::string, int> ops = OpCounts(out);
   EXPECT_EQ(ops["conv2d_winograd_nchwc"], 1);
   EXPECT_EQ(ops["winograd_weight"], 1);
@@ -75,11 +76,11 @@ TEST(WinogradRewriteTest, TheChooserPicksEachConvsAlgorithmAndTile) {
   // one the rule would rewrite; the strided conv is never asked.
   Graph g;
   ValueId x = g.AddInput("x", {kF32, {1, 32, 16, 16}});
-  ValueId a = Conv(g, x, 32, 32, 1);  // 16x16
-  ValueId b = Conv(g, a, 32, 32, 2);
-  g.AddOutput("y", Conv(g, b, 32, 32, 1));  // 8x8
+  ValueId a = StridedConv(g, x, 32, 32, 1);  // 16x16
+  ValueId b = StridedConv(g, a, 32, 32, 2);
+  g.AddOutput("y", StridedConv(g, b, 32, 32, 1));  // 8x8
   int asked = 0;
-  Graph out = Rewritten(std::move(g), [&](const Graph& graph, const Node& node) {
+  Graph out = WinogradRewritten(std::move(g), [&](const Graph& graph, const Node& node) {
     ++asked;
     EXPECT_EQ(WinogradPadding(graph, node), 1);
     return graph.value(node.outputs[0]).type.shape[2] == 8 ? int64_t{2} : int64_t{0};
@@ -100,7 +101,7 @@ TEST(WinogradRewriteTest, AChooserErrorOrATileOutsideTwoFourSixIsRefused) {
   auto one_conv = [] {
     Graph g;
     ValueId x = g.AddInput("x", {kF32, {1, 32, 16, 16}});
-    g.AddOutput("y", Conv(g, x, 32, 32, 1));
+    g.AddOutput("y", StridedConv(g, x, 32, 32, 1));
     absl::StatusOr<Graph> blocked = RewriteLayoutNchwc(std::move(g), topi::Avx2Cpu());
     EXPECT_TRUE(blocked.ok()) << blocked.status();
     return *std::move(blocked);

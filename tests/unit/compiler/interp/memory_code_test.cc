@@ -17,7 +17,7 @@ using ir::Stmt;
 using testing::Contents;
 using testing::MakeArray;
 
-Stmt Loop(ir::Var v, Expr extent, Stmt body) {
+Stmt SerialLoop(ir::Var v, Expr extent, Stmt body) {
   return ir::ForNode::Make(v, 0, extent, ir::ForKind::kSerial, body);
 }
 
@@ -27,7 +27,7 @@ void ExpectCopies(DataType t, std::vector<T> values) {
   SCOPED_TRACE(t.ToString());
   ir::Buffer a("A", t, {4}), b("B", t, {4});
   ir::Var i("i");
-  Stmt body = Loop(i, 4, ir::StoreNode::Make(b->data, ir::LoadNode::Make(t, a->data, i), i));
+  Stmt body = SerialLoop(i, 4, ir::StoreNode::Make(b->data, ir::LoadNode::Make(t, a->data, i), i));
   runtime::NDArray in = MakeArray<T>(t, {4}, values), out = MakeArray<T>(t, {4});
   ASSERT_TRUE(interp::Run(ir::PrimFunc{"copy", {a, b}, body}, {&in, &out}).ok());
   EXPECT_EQ(Contents<T>(out), values);
@@ -74,7 +74,7 @@ TEST(MemoryTest, OutOfBoundsAccessesAreErrorsNamingBufferIndexAndBound) {
   ir::Buffer a("A", f32, {4});
   runtime::NDArray arr = MakeArray<float>(f32, {4});
   ir::Var i("i");
-  Stmt store = Loop(i, 5, ir::StoreNode::Make(a->data, ir::FloatImm(f32, 1), i));
+  Stmt store = SerialLoop(i, 5, ir::StoreNode::Make(a->data, ir::FloatImm(f32, 1), i));
   absl::Status s = interp::Run(ir::PrimFunc{"oob", {a}, store}, {&arr});
   EXPECT_EQ(s.code(), absl::StatusCode::kOutOfRange);
   EXPECT_NE(s.message().find("Store A[4]"), std::string::npos) << s;
@@ -96,8 +96,9 @@ TEST(MemoryTest, BufferLoadAndStoreAreRowMajorOverTheParameterShape) {
   const DataType i32 = DataType::Int(32);
   ir::Buffer a("A", i32, {2, 3}), b("B", i32, {3, 2});
   ir::Var i("i"), j("j");
-  Stmt body = Loop(
-      i, 2, Loop(j, 3, ir::BufferStoreNode::Make(b, ir::BufferLoadNode::Make(a, {i, j}), {j, i})));
+  Stmt body = SerialLoop(
+      i, 2,
+      SerialLoop(j, 3, ir::BufferStoreNode::Make(b, ir::BufferLoadNode::Make(a, {i, j}), {j, i})));
   runtime::NDArray in = MakeArray<int32_t>(i32, {2, 3}, {1, 2, 3, 4, 5, 6});
   runtime::NDArray out = MakeArray<int32_t>(i32, {3, 2});
   ASSERT_TRUE(interp::Run(ir::PrimFunc{"transpose", {a, b}, body}, {&in, &out}).ok());
@@ -126,7 +127,8 @@ TEST(MemoryTest, RealizeAllocatesTheRegionAndAccessesSubtractItsMin) {
   Stmt fill = ir::ForNode::Make(i, 3, 4, ir::ForKind::kSerial,
                                 ir::BufferStoreNode::Make(t, ir::Cast(f32, i * i), {i}));
   // Flat accesses through T's data variable see the region from 0.
-  Stmt copy = Loop(i, 4, ir::BufferStoreNode::Make(out, ir::LoadNode::Make(f32, t->data, i), {i}));
+  Stmt copy =
+      SerialLoop(i, 4, ir::BufferStoreNode::Make(out, ir::LoadNode::Make(f32, t->data, i), {i}));
   Stmt realize = ir::BufferRealizeNode::Make(t, {ir::Range::FromMinExtent(3, 4)},
                                              ir::SeqStmtNode::Make({fill, copy}));
   runtime::NDArray arr = MakeArray<float>(f32, {4});

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/unit/compiler/ir_types.h"
 #include "tests/unit/compiler/passes/test_kernels.h"
 
 namespace tunefarm::passes {
@@ -10,7 +11,7 @@ namespace {
 using namespace ir;               // NOLINT: tests build IR by hand.
 using namespace passes::testing;  // NOLINT
 
-const DataType kF32 = DataType::Float(32);
+using ir_fixtures::kF32;
 
 TEST(BufferAccessTest, ReadsWritesVariablesAndScopes) {
   Buffer a("A", kF32, {8}), c("C", kF32, {8});

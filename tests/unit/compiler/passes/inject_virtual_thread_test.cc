@@ -6,6 +6,7 @@
 #include "compiler/passes/storage_flatten.h"
 #include "compiler/passes/thread_sync.h"
 #include "compiler/passes/unroll_loops.h"
+#include "tests/unit/compiler/ir_types.h"
 #include "tests/unit/compiler/passes/interp_check.h"
 
 namespace tunefarm::passes {
@@ -14,7 +15,7 @@ namespace {
 using namespace ir;               // NOLINT: tests build IR by hand.
 using namespace passes::testing;  // NOLINT
 
-const DataType kF32 = DataType::Float(32);
+using ir_fixtures::kF32;
 
 std::string Injected(Stmt body, std::vector<Buffer> params) {
   auto f = InjectVirtualThread(PrimFunc{"f", std::move(params), std::move(body)});

@@ -45,7 +45,7 @@ TEST(PartitionVectorTailsTest, GuardedVectorLoopGetsAVectorFastPath) {
 TEST(PartitionVectorTailsTest, MatchesTheDefinitionOnFullAndPartialTiles) {
   for (int n : {64, 67, 5}) {
     Doubling w;
-    auto err = testing::MaxErrorAgainstReference(w.s, {w.a, w.b}, {{w.n.get(), n}});
+    auto err = ::tunefarm::testing::MaxErrorAgainstReference(w.s, {w.a, w.b}, {{w.n.get(), n}});
     ASSERT_TRUE(err.ok()) << err.status();
     EXPECT_LE(*err, 1e-6) << "n = " << n;
   }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/ir/printer.h"
+#include "tests/unit/compiler/ir_types.h"
 #include "tests/unit/compiler/passes/test_kernels.h"
 
 namespace tunefarm::passes {
@@ -14,7 +15,7 @@ using namespace ir;               // NOLINT: tests build IR by hand.
 using namespace passes::testing;  // NOLINT
 using ::testing::HasSubstr;
 
-const DataType kF32 = DataType::Float(32);
+using ir_fixtures::kF32;
 
 // A pass that appends `C[0] = value` to the body, so the order passes ran in shows in the IR.
 Pass Append(const std::string& name, float value) {

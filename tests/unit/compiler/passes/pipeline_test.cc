@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/ir/printer.h"
+#include "tests/unit/compiler/ir_types.h"
 #include "tests/unit/compiler/passes/interp_check.h"
 
 namespace tunefarm::passes {
@@ -13,7 +14,7 @@ using namespace ir;               // NOLINT: tests build IR by hand.
 using namespace passes::testing;  // NOLINT
 using ::testing::ElementsAre;
 
-const DataType kF32 = DataType::Float(32);
+using ir_fixtures::kF32;
 
 std::vector<std::string> Names(const std::vector<Pass>& passes) {
   std::vector<std::string> names;

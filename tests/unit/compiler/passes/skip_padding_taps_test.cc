@@ -6,6 +6,7 @@
 #include "compiler/ir/op.h"
 #include "compiler/ir/printer.h"
 #include "compiler/passes/simplify.h"
+#include "tests/unit/compiler/ir_types.h"
 #include "tests/unit/compiler/passes/interp_check.h"
 #include "tests/unit/compiler/passes/test_kernels.h"
 
@@ -15,7 +16,7 @@ namespace {
 using namespace ir;               // NOLINT: tests build IR by hand.
 using namespace passes::testing;  // NOLINT
 
-const DataType kF32 = DataType::Float(32);
+using ir_fixtures::kF32;
 
 // A 1-D convolution over 8 channels, 4 outputs, window 3, padding 1, as unrolling and
 // simplification leave it: every output's accumulation is guarded by whether its input row

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/ir/printer.h"
+#include "tests/unit/compiler/ir_types.h"
 #include "tests/unit/compiler/passes/interp_check.h"
 
 namespace tunefarm::passes {
@@ -12,7 +13,7 @@ namespace {
 using namespace ir;               // NOLINT: tests build IR by hand.
 using namespace passes::testing;  // NOLINT
 
-const DataType kF32 = DataType::Float(32);
+using ir_fixtures::kF32;
 
 TEST(StorageFlattenTest, RealizeBecomesAllocateAndAccessesRowMajor) {
   Buffer a("A", kF32, {8, 4}), b("B", kF32, {8, 4}, "local"), c("C", kF32, {8, 4});

@@ -4,6 +4,7 @@
 
 #include "compiler/ir/printer.h"
 #include "compiler/passes/storage_flatten.h"
+#include "tests/unit/compiler/ir_types.h"
 #include "tests/unit/compiler/passes/interp_check.h"
 
 namespace tunefarm::passes {
@@ -12,7 +13,7 @@ namespace {
 using namespace ir;               // NOLINT: tests build IR by hand.
 using namespace passes::testing;  // NOLINT
 
-const DataType kF32 = DataType::Float(32);
+using ir_fixtures::kF32;
 
 Stmt Synced(Stmt body, std::vector<Buffer> params) {
   auto f = ThreadSync(PrimFunc{"f", std::move(params), std::move(body)});

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/ir/printer.h"
+#include "tests/unit/compiler/ir_types.h"
 #include "tests/unit/compiler/passes/interp_check.h"
 
 namespace tunefarm::passes {
@@ -11,7 +12,7 @@ namespace {
 using namespace ir;               // NOLINT: tests build IR by hand.
 using namespace passes::testing;  // NOLINT
 
-const DataType kF32 = DataType::Float(32);
+using ir_fixtures::kF32;
 
 std::string Unrolled(Stmt body, std::vector<Buffer> params) {
   auto f = UnrollLoops(PrimFunc{"f", std::move(params), std::move(body)});

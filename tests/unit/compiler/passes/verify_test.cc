@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/unit/compiler/ir_types.h"
 #include "tests/unit/compiler/passes/test_kernels.h"
 
 namespace tunefarm::passes {
@@ -12,7 +13,7 @@ using namespace ir;               // NOLINT: tests build IR by hand.
 using namespace passes::testing;  // NOLINT
 using ::testing::HasSubstr;
 
-const DataType kF32 = DataType::Float(32);
+using ir_fixtures::kF32;
 
 absl::Status Verify(Stmt body, std::vector<Buffer> params, bool flattened) {
   return VerifyPrimFunc(PrimFunc{"f", std::move(params), std::move(body)}, flattened);

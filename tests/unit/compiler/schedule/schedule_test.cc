@@ -9,7 +9,7 @@
 namespace tunefarm::schedule {
 namespace {
 
-constexpr double kTolerance = 1e-4;
+constexpr double kScheduleTolerance = 1e-4;
 
 using testing::Bindings;
 using testing::MaxErrorAgainstReference;
@@ -17,7 +17,7 @@ using testing::MaxErrorAgainstReference;
 void ExpectMatches(const Schedule& s, const std::vector<te::Tensor>& args, const Bindings& bind) {
   absl::StatusOr<double> err = MaxErrorAgainstReference(s, args, bind);
   ASSERT_TRUE(err.ok()) << err.status();
-  EXPECT_LE(*err, kTolerance);
+  EXPECT_LE(*err, kScheduleTolerance);
 }
 
 TEST(ScheduleTest, SplitByFactorThatDoesNotDivide) {

@@ -11,26 +11,26 @@
 namespace tunefarm::topi {
 namespace {
 
-struct ConvCase {
+struct KnobConvCase {
   std::vector<int64_t> data, kernel;
   int64_t stride, pad;
 };
 
-const ConvCase kCases[] = {{{1, 64, 56, 56}, {64, 64, 3, 3}, 1, 1},
-                           {{1, 3, 224, 224}, {64, 3, 7, 7}, 2, 3},
-                           {{1, 256, 14, 14}, {512, 256, 1, 1}, 2, 0},
-                           {{2, 5, 11, 13}, {7, 5, 3, 3}, 1, 1},
-                           {{1, 1, 4, 4}, {1, 1, 1, 1}, 1, 0}};
+const KnobConvCase kConvKnobCases[] = {{{1, 64, 56, 56}, {64, 64, 3, 3}, 1, 1},
+                                       {{1, 3, 224, 224}, {64, 3, 7, 7}, 2, 3},
+                                       {{1, 256, 14, 14}, {512, 256, 1, 1}, 2, 0},
+                                       {{2, 5, 11, 13}, {7, 5, 3, 3}, 1, 1},
+                                       {{1, 1, 4, 4}, {1, 1, 1, 1}, 1, 0}};
 
-Conv2dTensors Tensors(const ConvCase& c) {
+Conv2dTensors KnobConvTensors(const KnobConvCase& c) {
   return *Conv2dCompute(testing::Placeholder(c.data, "data"),
                         testing::Placeholder(c.kernel, "kernel"), Window2d::Make(c.stride, c.pad));
 }
 
 TEST(Conv2dKnobsTest, TheDefaultIsInEverySpaceAndMapsBackUnchanged) {
   for (const CpuInfo& cpu : testing::KnobCpus()) {
-    for (const ConvCase& c : kCases) {
-      const Conv2dTensors t = Tensors(c);
+    for (const KnobConvCase& c : kConvKnobCases) {
+      const Conv2dTensors t = KnobConvTensors(c);
       const Conv2dScheduleConfig def = DefaultConv2dConfig(t, cpu);
       SCOPED_TRACE(cpu.ToString() + ": " + def.ToString());
       space::ConfigSpace space;
@@ -45,8 +45,8 @@ TEST(Conv2dKnobsTest, TheDefaultIsInEverySpaceAndMapsBackUnchanged) {
 }
 
 TEST(Conv2dKnobsTest, ValidPointsFitTheRegistersAndSchedule) {
-  const ConvCase c = kCases[0];
-  const Conv2dTensors t = Tensors(c);
+  const KnobConvCase c = kConvKnobCases[0];
+  const Conv2dTensors t = KnobConvTensors(c);
   for (const CpuInfo& cpu : {Avx2Cpu(), testing::Avx512Cpu()}) {
     space::ConfigSpace space;
     ASSERT_TRUE(DefineConv2dKnobs(space, t, Window2d::Make(1, 1), cpu).ok());
@@ -65,9 +65,9 @@ TEST(Conv2dKnobsTest, ValidPointsFitTheRegistersAndSchedule) {
 
 TEST(Conv2dKnobsTest, KnobsThatCannotMatterAreFixed) {
   // A 1x1 window without padding: no kernel-width loop to unroll, no padding to inline.
-  const ConvCase c = kCases[2];
+  const KnobConvCase c = kConvKnobCases[2];
   space::ConfigSpace space;
-  ASSERT_TRUE(DefineConv2dKnobs(space, Tensors(c), Window2d::Make(2, 0), Avx2Cpu()).ok());
+  ASSERT_TRUE(DefineConv2dKnobs(space, KnobConvTensors(c), Window2d::Make(2, 0), Avx2Cpu()).ok());
   EXPECT_EQ(space.knob(space.KnobPosition("unroll_kw")).size(), 1);
   EXPECT_EQ(space.knob(space.KnobPosition("pad_inline")).size(), 1);
   EXPECT_EQ(space.knob(space.KnobPosition("parallel")).size(), 2);

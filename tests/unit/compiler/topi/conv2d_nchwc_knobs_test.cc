@@ -12,19 +12,19 @@
 namespace tunefarm::topi {
 namespace {
 
-struct ConvCase {
+struct NchwcKnobCase {
   std::vector<int64_t> data, kernel;
   int64_t stride, pad;
 };
 
-const ConvCase kCases[] = {
+const NchwcKnobCase kNchwcKnobCases[] = {
     {{1, 64, 56, 56}, {64, 64, 3, 3}, 1, 1},  {{1, 128, 28, 28}, {128, 128, 3, 3}, 1, 1},
     {{1, 512, 7, 7}, {512, 512, 3, 3}, 1, 1}, {{1, 64, 56, 56}, {128, 64, 1, 1}, 2, 0},
     {{1, 3, 224, 224}, {64, 3, 7, 7}, 2, 3},  {{2, 5, 11, 13}, {7, 5, 3, 3}, 1, 1}};
 
 TEST(Conv2dNchwcKnobsTest, TheDefaultIsInEverySpaceAndMapsBackUnchanged) {
   for (const CpuInfo& cpu : testing::KnobCpus()) {
-    for (const ConvCase& c : kCases) {
+    for (const NchwcKnobCase& c : kNchwcKnobCases) {
       const Window2d window = Window2d::Make(c.stride, c.pad);
       const Conv2dNchwcScheduleConfig def = DefaultConv2dNchwcConfig(c.data, c.kernel, window, cpu);
       SCOPED_TRACE(cpu.ToString() + ": " + def.ToString());
@@ -40,7 +40,7 @@ TEST(Conv2dNchwcKnobsTest, TheDefaultIsInEverySpaceAndMapsBackUnchanged) {
 }
 
 TEST(Conv2dNchwcKnobsTest, ValidPointsFitTheRegistersAndSchedule) {
-  const ConvCase c = kCases[5];
+  const NchwcKnobCase c = kNchwcKnobCases[5];
   const Window2d window = Window2d::Make(c.stride, c.pad);
   for (const CpuInfo& cpu : {Avx2Cpu(), testing::Avx512Cpu()}) {
     space::ConfigSpace space;
@@ -62,7 +62,7 @@ TEST(Conv2dNchwcKnobsTest, ValidPointsFitTheRegistersAndSchedule) {
 }
 
 TEST(Conv2dNchwcKnobsTest, BlocksAreKnobsOfAResNetLayer) {
-  const ConvCase c = kCases[0];
+  const NchwcKnobCase c = kNchwcKnobCases[0];
   space::ConfigSpace space;
   ASSERT_TRUE(
       DefineConv2dNchwcKnobs(space, c.data, c.kernel, Window2d::Make(1, 1), testing::Avx512Cpu())

@@ -16,9 +16,9 @@ using testing::BackendCase;
 using testing::Nchw;
 using testing::Placeholder;
 
-constexpr double kAtol = 1e-4, kRtol = 1e-4;
+constexpr double kNchwcAtol = 1e-4, kNchwcRtol = 1e-4;
 
-struct ConvCase {
+struct NchwcCase {
   Nchw data;
   int64_t out_channels, kh, kw;
   Window2d window;
@@ -26,7 +26,7 @@ struct ConvCase {
 
 class Conv2dNchwcTest : public ::testing::TestWithParam<BackendCase> {
  protected:
-  void Check(const ConvCase& c, void (*tweak)(Conv2dNchwcScheduleConfig&) = nullptr) {
+  void Check(const NchwcCase& c, void (*tweak)(Conv2dNchwcScheduleConfig&) = nullptr) {
     const Nchw& d = c.data;
     std::vector<int64_t> data_shape = {d.n, d.c, d.h, d.w};
     std::vector<int64_t> kernel_shape = {c.out_channels, d.c, c.kh, c.kw};
@@ -52,7 +52,7 @@ class Conv2dNchwcTest : public ::testing::TestWithParam<BackendCase> {
     runtime::NDArray got = testing::UnblockOutput(out, c.out_channels);
     std::vector<float> want = testing::NaiveConv2d(testing::Data(data), d, testing::Data(kernel),
                                                    c.out_channels, c.kh, c.kw, c.window, false);
-    EXPECT_TRUE(testing::AllClose(got, want, kAtol, kRtol));
+    EXPECT_TRUE(testing::AllClose(got, want, kNchwcAtol, kNchwcRtol));
   }
 };
 
@@ -63,14 +63,15 @@ TEST_P(Conv2dNchwcTest, RaggedChannelsStrideDilation) {
   Check({{2, 5, 9, 11}, 11, 3, 3, w});
 }
 
-const ConvCase kKnobCase{{1, 12, 5, 13}, 20, 3, 1, Window2d::Make(1, 1)};
+const NchwcCase kNchwcKnobCase{{1, 12, 5, 13}, 20, 3, 1, Window2d::Make(1, 1)};
 
 TEST_P(Conv2dNchwcTest, WindowFirstOrder) {
-  Check(kKnobCase, [](Conv2dNchwcScheduleConfig& k) { k.order = ConvReduceOrder::kWindowFirst; });
+  Check(kNchwcKnobCase,
+        [](Conv2dNchwcScheduleConfig& k) { k.order = ConvReduceOrder::kWindowFirst; });
 }
 
 TEST_P(Conv2dNchwcTest, PaddingInlinedAndKwUnrolled) {
-  Check(kKnobCase, [](Conv2dNchwcScheduleConfig& k) {
+  Check(kNchwcKnobCase, [](Conv2dNchwcScheduleConfig& k) {
     k.pad_inline = true;
     k.unroll_kw = true;
   });
@@ -79,7 +80,7 @@ TEST_P(Conv2dNchwcTest, PaddingInlinedAndKwUnrolled) {
 // One register tile per row: unrolling knows every padded column, so those products are
 // dropped, and the padded rows' check runs once per kernel row (skip_padding_taps).
 TEST_P(Conv2dNchwcTest, PaddingInlinedWithWholeRowTiles) {
-  Check(kKnobCase, [](Conv2dNchwcScheduleConfig& k) {
+  Check(kNchwcKnobCase, [](Conv2dNchwcScheduleConfig& k) {
     k.pad_inline = true;
     k.unroll_kw = true;
     k.reg_w = 13;
@@ -90,7 +91,7 @@ TEST_P(Conv2dNchwcTest, PaddingInlinedWithWholeRowTiles) {
 
 // Tiles of 4 across 13 columns: the first and last tiles are peeled (the last one ragged).
 TEST_P(Conv2dNchwcTest, PaddingInlinedWithBorderTiles) {
-  Check(kKnobCase, [](Conv2dNchwcScheduleConfig& k) {
+  Check(kNchwcKnobCase, [](Conv2dNchwcScheduleConfig& k) {
     k.pad_inline = true;
     k.unroll_kw = true;
     k.reg_w = 4;
@@ -98,7 +99,7 @@ TEST_P(Conv2dNchwcTest, PaddingInlinedWithBorderTiles) {
 }
 
 TEST_P(Conv2dNchwcTest, RaggedBlocksAndTiles) {
-  Check(kKnobCase, [](Conv2dNchwcScheduleConfig& k) {
+  Check(kNchwcKnobCase, [](Conv2dNchwcScheduleConfig& k) {
     k.ic_block = 5;  // 12 channels: a ragged input block
     k.oc_block = 8;
     k.vector_lanes = 4;

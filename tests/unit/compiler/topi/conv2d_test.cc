@@ -15,9 +15,9 @@ using testing::BackendCase;
 using testing::Nchw;
 using testing::Placeholder;
 
-constexpr double kAtol = 1e-4, kRtol = 1e-4;
+constexpr double kConv2dAtol = 1e-4, kConv2dRtol = 1e-4;
 
-struct ConvCase {
+struct Conv2dCase {
   Nchw data;
   int64_t out_channels, kh, kw;
   Window2d window;
@@ -26,7 +26,7 @@ struct ConvCase {
 class Conv2dTest : public ::testing::TestWithParam<BackendCase> {
  protected:
   // Runs the conv with `tweak` applied to the default config and compares with the reference.
-  void Check(const ConvCase& c, void (*tweak)(Conv2dScheduleConfig&) = nullptr,
+  void Check(const Conv2dCase& c, void (*tweak)(Conv2dScheduleConfig&) = nullptr,
              const VectorRows& rows = {}) {
     const Nchw& d = c.data;
     std::vector<int64_t> data_shape = {d.n, d.c, d.h, d.w};
@@ -49,7 +49,7 @@ class Conv2dTest : public ::testing::TestWithParam<BackendCase> {
     ASSERT_TRUE(st.ok()) << st;
     std::vector<float> want = testing::NaiveConv2d(testing::Data(data), d, testing::Data(kernel),
                                                    c.out_channels, c.kh, c.kw, c.window, false);
-    EXPECT_TRUE(testing::AllClose(out, want, kAtol, kRtol));
+    EXPECT_TRUE(testing::AllClose(out, want, kConv2dAtol, kConv2dRtol));
   }
 };
 
@@ -62,18 +62,18 @@ TEST_P(Conv2dTest, StrideAsymmetricPaddingDilation) {
 
 TEST_P(Conv2dTest, PointwiseNoPadding) { Check({{1, 5, 6, 17}, 7, 1, 1, Window2d()}); }
 
-const ConvCase kKnobCase{{1, 3, 9, 19}, 6, 3, 3, Window2d::Make(1, 1)};
+const Conv2dCase kConv2dKnobCase{{1, 3, 9, 19}, 6, 3, 3, Window2d::Make(1, 1)};
 
 TEST_P(Conv2dTest, WindowFirstOrder) {
-  Check(kKnobCase, [](Conv2dScheduleConfig& k) { k.order = ConvReduceOrder::kWindowFirst; });
+  Check(kConv2dKnobCase, [](Conv2dScheduleConfig& k) { k.order = ConvReduceOrder::kWindowFirst; });
 }
 
 TEST_P(Conv2dTest, PaddingInlined) {
-  Check(kKnobCase, [](Conv2dScheduleConfig& k) { k.pad_inline = true; });
+  Check(kConv2dKnobCase, [](Conv2dScheduleConfig& k) { k.pad_inline = true; });
 }
 
 TEST_P(Conv2dTest, RaggedRegisterTiles) {
-  Check(kKnobCase, [](Conv2dScheduleConfig& k) {
+  Check(kConv2dKnobCase, [](Conv2dScheduleConfig& k) {
     k.reg_o = 4;  // 6 channels: a ragged block
     k.reg_w_vectors = 2;
     k.vector_lanes = 4;

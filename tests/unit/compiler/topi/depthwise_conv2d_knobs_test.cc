@@ -17,13 +17,13 @@ struct DwCase {
   int64_t kh, kw, stride, pad;
 };
 
-const DwCase kCases[] = {{{1, 32, 112, 112}, 3, 3, 1, 1},
-                         {{1, 512, 14, 14}, 3, 3, 1, 1},
-                         {{1, 144, 56, 56}, 3, 3, 2, 1},
-                         {{2, 3, 9, 37}, 5, 3, 1, 0},
-                         {{1, 4, 3, 3}, 1, 1, 1, 0}};
+const DwCase kDwKnobCases[] = {{{1, 32, 112, 112}, 3, 3, 1, 1},
+                               {{1, 512, 14, 14}, 3, 3, 1, 1},
+                               {{1, 144, 56, 56}, 3, 3, 2, 1},
+                               {{2, 3, 9, 37}, 5, 3, 1, 0},
+                               {{1, 4, 3, 3}, 1, 1, 1, 0}};
 
-DepthwiseConv2dTensors Tensors(const DwCase& c) {
+DepthwiseConv2dTensors DwTensors(const DwCase& c) {
   return *DepthwiseConv2dCompute(testing::Placeholder(c.data, "data"),
                                  testing::Placeholder({c.data[1], 1, c.kh, c.kw}, "kernel"),
                                  Window2d::Make(c.stride, c.pad));
@@ -31,8 +31,8 @@ DepthwiseConv2dTensors Tensors(const DwCase& c) {
 
 TEST(DepthwiseConv2dKnobsTest, TheDefaultIsInEverySpaceAndMapsBackUnchanged) {
   for (const CpuInfo& cpu : testing::KnobCpus()) {
-    for (const DwCase& c : kCases) {
-      const DepthwiseConv2dTensors t = Tensors(c);
+    for (const DwCase& c : kDwKnobCases) {
+      const DepthwiseConv2dTensors t = DwTensors(c);
       const DepthwiseConv2dScheduleConfig def = DefaultDepthwiseConv2dConfig(t, cpu);
       SCOPED_TRACE(cpu.ToString() + ": " + def.ToString());
       space::ConfigSpace space;
@@ -47,8 +47,8 @@ TEST(DepthwiseConv2dKnobsTest, TheDefaultIsInEverySpaceAndMapsBackUnchanged) {
 }
 
 TEST(DepthwiseConv2dKnobsTest, ValidPointsStayWithinTheRowAndSchedule) {
-  const DwCase c = kCases[0];
-  const DepthwiseConv2dTensors t = Tensors(c);
+  const DwCase c = kDwKnobCases[0];
+  const DepthwiseConv2dTensors t = DwTensors(c);
   space::ConfigSpace space;
   ASSERT_TRUE(
       DefineDepthwiseConv2dKnobs(space, t, Window2d::Make(1, 1), testing::Avx512Cpu()).ok());

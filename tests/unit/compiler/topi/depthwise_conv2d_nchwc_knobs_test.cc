@@ -10,20 +10,20 @@
 namespace tunefarm::topi {
 namespace {
 
-struct DwCase {
+struct NchwcDwCase {
   std::vector<int64_t> data;
   int64_t kh, kw, stride, pad;
 };
 
-const DwCase kCases[] = {{{1, 32, 112, 112}, 3, 3, 1, 1},
-                         {{1, 512, 14, 14}, 3, 3, 1, 1},
-                         {{1, 144, 56, 56}, 3, 3, 2, 1},
-                         {{2, 3, 9, 37}, 5, 3, 1, 0},
-                         {{1, 4, 3, 3}, 1, 1, 1, 0}};
+const NchwcDwCase kNchwcDwCases[] = {{{1, 32, 112, 112}, 3, 3, 1, 1},
+                                     {{1, 512, 14, 14}, 3, 3, 1, 1},
+                                     {{1, 144, 56, 56}, 3, 3, 2, 1},
+                                     {{2, 3, 9, 37}, 5, 3, 1, 0},
+                                     {{1, 4, 3, 3}, 1, 1, 1, 0}};
 
 TEST(DepthwiseConv2dNchwcKnobsTest, TheDefaultIsInEverySpaceAndMapsBackUnchanged) {
   for (const CpuInfo& cpu : testing::KnobCpus()) {
-    for (const DwCase& c : kCases) {
+    for (const NchwcDwCase& c : kNchwcDwCases) {
       const Window2d window = Window2d::Make(c.stride, c.pad);
       const DepthwiseConv2dNchwcScheduleConfig def =
           DefaultDepthwiseConv2dNchwcConfig(c.data, c.kh, c.kw, window, cpu);

@@ -16,7 +16,7 @@ using testing::OutputArray;
 using testing::Placeholder;
 using testing::RandomArray;
 
-constexpr double kAtol = 1e-4, kRtol = 1e-4;
+constexpr double kGemmAtol = 1e-4, kGemmRtol = 1e-4;
 
 struct Shape {
   int64_t batch, m, n, k;
@@ -79,7 +79,7 @@ class GemmTest : public ::testing::TestWithParam<BackendCase> {
     runtime::NDArray dc = OutputArray(c_shape);
     absl::Status st = testing::RunOn(GetParam(), *scheduled, {&da, &db, &dc});
     ASSERT_TRUE(st.ok()) << st;
-    EXPECT_TRUE(AllClose(dc, ReferenceGemm(da, db, s, transposed), kAtol, kRtol));
+    EXPECT_TRUE(AllClose(dc, ReferenceGemm(da, db, s, transposed), kGemmAtol, kGemmRtol));
   }
 };
 

@@ -13,26 +13,26 @@
 namespace tunefarm::topi {
 namespace {
 
-struct ConvCase {
+struct GpuConvCase {
   testing::Nchw data;
   int64_t out_channels, kh, kw, stride, pad;
 };
 
 // 1x5x9x9 -> 7 channels, 3x3, pad 1; and a strided, unpadded, non-square one.
-const ConvCase kPadded{{1, 5, 9, 9}, 7, 3, 3, 1, 1};
-const ConvCase kStrided{{2, 3, 8, 11}, 5, 3, 2, 2, 0};
+const GpuConvCase kPadded{{1, 5, 9, 9}, 7, 3, 3, 1, 1};
+const GpuConvCase kStrided{{2, 3, 8, 11}, 5, 3, 2, 2, 0};
 
-Window2d WindowOf(const ConvCase& c) { return Window2d::Make(c.stride, c.pad); }
+Window2d WindowOf(const GpuConvCase& c) { return Window2d::Make(c.stride, c.pad); }
 
-Conv2dTensors Tensors(const ConvCase& c) {
+Conv2dTensors GpuConvTensors(const GpuConvCase& c) {
   return *Conv2dCompute(testing::Placeholder({c.data.n, c.data.c, c.data.h, c.data.w}, "data"),
                         testing::Placeholder({c.out_channels, c.data.c, c.kh, c.kw}, "kernel"),
                         WindowOf(c));
 }
 
-void ExpectMatchesNaive(const ConvCase& c, const GpuConv2dScheduleConfig& config) {
+void ExpectGpuConvMatchesNaive(const GpuConvCase& c, const GpuConv2dScheduleConfig& config) {
   SCOPED_TRACE(config.ToString());
-  const Conv2dTensors t = Tensors(c);
+  const Conv2dTensors t = GpuConvTensors(c);
   absl::StatusOr<ScheduledOp> op = ScheduleGpuConv2d(config, t, WindowOf(c));
   ASSERT_TRUE(op.ok()) << op.status();
   runtime::NDArray data = testing::RandomArray({c.data.n, c.data.c, c.data.h, c.data.w}, 3);
@@ -48,8 +48,8 @@ void ExpectMatchesNaive(const ConvCase& c, const GpuConv2dScheduleConfig& config
 }
 
 TEST(GpuConv2dTest, DefaultConfigMatchesNaive) {
-  for (const ConvCase& c : {kPadded, kStrided})
-    ExpectMatchesNaive(c, DefaultGpuConv2dConfig(Tensors(c)));
+  for (const GpuConvCase& c : {kPadded, kStrided})
+    ExpectGpuConvMatchesNaive(c, DefaultGpuConv2dConfig(GpuConvTensors(c)));
 }
 
 TEST(GpuConv2dTest, VirtualThreadsAndRaggedTilesMatchNaive) {
@@ -59,11 +59,11 @@ TEST(GpuConv2dTest, VirtualThreadsAndRaggedTilesMatchNaive) {
   config.x = {2, 2, 2};
   config.tile_rc = 2;
   config.unroll_window = false;
-  for (const ConvCase& c : {kPadded, kStrided}) ExpectMatchesNaive(c, config);
+  for (const GpuConvCase& c : {kPadded, kStrided}) ExpectGpuConvMatchesNaive(c, config);
 }
 
 TEST(GpuConv2dTest, SampledConfigsMatchNaive) {
-  const Conv2dTensors t = Tensors(kPadded);
+  const Conv2dTensors t = GpuConvTensors(kPadded);
   space::ConfigSpace space;
   ASSERT_TRUE(DefineGpuConv2dKnobs(space, t, WindowOf(kPadded)).ok());
   for (const space::Config& p : testing::Sample(space, 5, 11)) {
@@ -71,12 +71,12 @@ TEST(GpuConv2dTest, SampledConfigsMatchNaive) {
     ASSERT_TRUE(c.ok()) << c.status();
     EXPECT_LE(c->Threads(), kGpuMaxThreadsPerBlock);
     EXPECT_LE(c->SharedBytes(WindowOf(kPadded), 3, 3), kGpuMaxSharedBytes);
-    ExpectMatchesNaive(kPadded, *c);
+    ExpectGpuConvMatchesNaive(kPadded, *c);
   }
 }
 
 TEST(GpuConv2dTest, RejectsTooManyThreadsAndTooMuchSharedMemory) {
-  const Conv2dTensors t = Tensors(kPadded);
+  const Conv2dTensors t = GpuConvTensors(kPadded);
   GpuConv2dScheduleConfig c = DefaultGpuConv2dConfig(t);
   c.f.threads = 32;
   c.x.threads = 64;

@@ -13,26 +13,26 @@
 namespace tunefarm::topi {
 namespace {
 
-struct DwCase {
+struct GpuDwCase {
   testing::Nchw data;
   int64_t mult, kh, kw, stride, pad;
 };
 
 // 1x6x11x11, 3x3, pad 1; and a multiplier-2, strided, unpadded, non-square one.
-const DwCase kPadded{{1, 6, 11, 11}, 1, 3, 3, 1, 1};
-const DwCase kStrided{{2, 3, 9, 12}, 2, 3, 2, 2, 0};
+const GpuDwCase kPaddedDw{{1, 6, 11, 11}, 1, 3, 3, 1, 1};
+const GpuDwCase kStridedDw{{2, 3, 9, 12}, 2, 3, 2, 2, 0};
 
-Window2d WindowOf(const DwCase& c) { return Window2d::Make(c.stride, c.pad); }
+Window2d WindowOf(const GpuDwCase& c) { return Window2d::Make(c.stride, c.pad); }
 
-DepthwiseConv2dTensors Tensors(const DwCase& c) {
+DepthwiseConv2dTensors GpuDwTensors(const GpuDwCase& c) {
   return *DepthwiseConv2dCompute(
       testing::Placeholder({c.data.n, c.data.c, c.data.h, c.data.w}, "data"),
       testing::Placeholder({c.data.c, c.mult, c.kh, c.kw}, "kernel"), WindowOf(c));
 }
 
-void ExpectMatchesNaive(const DwCase& c, const GpuDepthwiseConv2dScheduleConfig& config) {
+void ExpectGpuDwMatchesNaive(const GpuDwCase& c, const GpuDepthwiseConv2dScheduleConfig& config) {
   SCOPED_TRACE(config.ToString());
-  const DepthwiseConv2dTensors t = Tensors(c);
+  const DepthwiseConv2dTensors t = GpuDwTensors(c);
   absl::StatusOr<ScheduledOp> op = ScheduleGpuDepthwiseConv2d(config, t, WindowOf(c));
   ASSERT_TRUE(op.ok()) << op.status();
   runtime::NDArray data = testing::RandomArray({c.data.n, c.data.c, c.data.h, c.data.w}, 5);
@@ -48,8 +48,8 @@ void ExpectMatchesNaive(const DwCase& c, const GpuDepthwiseConv2dScheduleConfig&
 }
 
 TEST(GpuDepthwiseConv2dTest, DefaultConfigMatchesNaive) {
-  for (const DwCase& c : {kPadded, kStrided}) {
-    ExpectMatchesNaive(c, DefaultGpuDepthwiseConv2dConfig(Tensors(c)));
+  for (const GpuDwCase& c : {kPaddedDw, kStridedDw}) {
+    ExpectGpuDwMatchesNaive(c, DefaultGpuDepthwiseConv2dConfig(GpuDwTensors(c)));
   }
 }
 
@@ -59,33 +59,33 @@ TEST(GpuDepthwiseConv2dTest, HandPickedConfigsMatchNaive) {
   config.y = {1, 3, 2};
   config.x = {2, 4, 1};
   config.unroll_window = false;
-  for (const DwCase& c : {kPadded, kStrided}) {
+  for (const GpuDwCase& c : {kPaddedDw, kStridedDw}) {
     config.shared_input = true;
-    ExpectMatchesNaive(c, config);
+    ExpectGpuDwMatchesNaive(c, config);
     config.shared_input = false;
-    ExpectMatchesNaive(c, config);
+    ExpectGpuDwMatchesNaive(c, config);
   }
 }
 
 TEST(GpuDepthwiseConv2dTest, SampledConfigsMatchNaive) {
-  const DepthwiseConv2dTensors t = Tensors(kPadded);
+  const DepthwiseConv2dTensors t = GpuDwTensors(kPaddedDw);
   space::ConfigSpace space;
-  ASSERT_TRUE(DefineGpuDepthwiseConv2dKnobs(space, t, WindowOf(kPadded)).ok());
+  ASSERT_TRUE(DefineGpuDepthwiseConv2dKnobs(space, t, WindowOf(kPaddedDw)).ok());
   for (const space::Config& p : testing::Sample(space, 5, 13)) {
     absl::StatusOr<GpuDepthwiseConv2dScheduleConfig> c = GpuDepthwiseConv2dConfigFromKnobs(p);
     ASSERT_TRUE(c.ok()) << c.status();
     EXPECT_LE(c->Threads(), kGpuMaxThreadsPerBlock);
-    EXPECT_LE(c->SharedBytes(WindowOf(kPadded), 3, 3), kGpuMaxSharedBytes);
-    ExpectMatchesNaive(kPadded, *c);
+    EXPECT_LE(c->SharedBytes(WindowOf(kPaddedDw), 3, 3), kGpuMaxSharedBytes);
+    ExpectGpuDwMatchesNaive(kPaddedDw, *c);
   }
 }
 
 TEST(GpuDepthwiseConv2dTest, RejectsTooManyThreads) {
-  const DepthwiseConv2dTensors t = Tensors(kPadded);
+  const DepthwiseConv2dTensors t = GpuDwTensors(kPaddedDw);
   GpuDepthwiseConv2dScheduleConfig c = DefaultGpuDepthwiseConv2dConfig(t);
   c.y.threads = 64;
   c.x.threads = 32;
-  EXPECT_EQ(ScheduleGpuDepthwiseConv2d(c, t, WindowOf(kPadded)).status().code(),
+  EXPECT_EQ(ScheduleGpuDepthwiseConv2d(c, t, WindowOf(kPaddedDw)).status().code(),
             absl::StatusCode::kInvalidArgument);
 }
 

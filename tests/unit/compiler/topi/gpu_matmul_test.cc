@@ -32,7 +32,7 @@ GemmTensors Tensors() {
   return *MatmulCompute(testing::Placeholder({kM, kK}, "A"), testing::Placeholder({kK, kN}, "B"));
 }
 
-void ExpectMatchesNaive(const GpuMatmulScheduleConfig& config) {
+void ExpectGpuMatmulMatchesNaive(const GpuMatmulScheduleConfig& config) {
   SCOPED_TRACE(config.ToString());
   absl::StatusOr<ScheduledOp> op = ScheduleGpuMatmul(config, Tensors());
   ASSERT_TRUE(op.ok()) << op.status();
@@ -45,7 +45,7 @@ void ExpectMatchesNaive(const GpuMatmulScheduleConfig& config) {
 }
 
 TEST(GpuMatmulTest, DefaultConfigMatchesNaive) {
-  ExpectMatchesNaive(DefaultGpuMatmulConfig(kM, kN, kK));
+  ExpectGpuMatmulMatchesNaive(DefaultGpuMatmulConfig(kM, kN, kK));
 }
 
 TEST(GpuMatmulTest, VirtualThreadsAndRaggedTilesMatchNaive) {
@@ -54,7 +54,7 @@ TEST(GpuMatmulTest, VirtualThreadsAndRaggedTilesMatchNaive) {
   c.n = {2, 2, 4};
   c.tile_k = 5;
   c.unroll_k = false;
-  ExpectMatchesNaive(c);
+  ExpectGpuMatmulMatchesNaive(c);
 }
 
 TEST(GpuMatmulTest, SampledConfigsMatchNaive) {
@@ -65,7 +65,7 @@ TEST(GpuMatmulTest, SampledConfigsMatchNaive) {
     ASSERT_TRUE(c.ok()) << c.status();
     EXPECT_LE(c->Threads(), kGpuMaxThreadsPerBlock);
     EXPECT_LE(c->SharedBytes(), kGpuMaxSharedBytes);
-    ExpectMatchesNaive(*c);
+    ExpectGpuMatmulMatchesNaive(*c);
   }
 }
 

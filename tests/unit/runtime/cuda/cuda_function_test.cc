@@ -6,13 +6,14 @@
 #include <vector>
 
 #include "runtime/ndarray.h"
+#include "tests/testing/dl_types.h"
 
 namespace tunefarm::runtime::cuda {
 namespace {
 
 using ::testing::HasSubstr;
 
-constexpr DLDataType kF32 = {kDLFloat, 32, 1};
+using fixtures::kF32;
 
 // C[i] = A[i] + B[i] for i < n, one thread per element (sm_75 and newer; checked with ptxas).
 constexpr char kVaddPtx[] = R"(

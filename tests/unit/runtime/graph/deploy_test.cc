@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tests/testing/deployed_programs.h"
+#include "tests/testing/files.h"
 #include "tests/unit/runtime/graph/test_models.h"
 
 #ifndef TUNEFARM_AARCH64_RUN_MODEL
@@ -24,13 +25,6 @@
 
 namespace tunefarm::runtime {
 namespace {
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Runs `command` with its output in `log`; true on exit status 0.
 bool RunShell(const std::string& command, const std::string& log) {
@@ -76,14 +70,15 @@ TEST_F(DeployTest, TheDeployProjectBuildsAndPrintsTheTop5) {
       cmake + " -S " TUNEFARM_SOURCE_DIR "/deploy -B " + build +
       " -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1" +
       (launcher.empty() ? "" : " -DCMAKE_CXX_COMPILER_LAUNCHER=" + launcher);
-  ASSERT_TRUE(RunShell(configure, dir_ + "/configure.log")) << ReadAll(dir_ + "/configure.log");
+  ASSERT_TRUE(RunShell(configure, dir_ + "/configure.log"))
+      << fixtures::ReadFile(dir_ + "/configure.log").value_or("");
   ASSERT_TRUE(RunShell(cmake + " --build " + build + " --parallel 2", dir_ + "/build.log"))
-      << ReadAll(dir_ + "/build.log");
+      << fixtures::ReadFile(dir_ + "/build.log").value_or("");
   ASSERT_TRUE(
       RunShell(build + "/run_model " + model + " --input " + dir_ + "/input.bin --threads 2",
                dir_ + "/run.log"))
-      << ReadAll(dir_ + "/run.log");
-  const std::string output = ReadAll(dir_ + "/run.log");
+      << fixtures::ReadFile(dir_ + "/run.log").value_or("");
+  const std::string output = fixtures::ReadFile(dir_ + "/run.log").value_or("");
   EXPECT_NE(output.find("input x [1,16]"), std::string::npos) << output;
   EXPECT_NE(output.find("output prob [1,10]"), std::string::npos) << output;
   EXPECT_EQ(fixtures::PrintedTop5(output, "prob"), ReferenceTop5(model_, input_)) << output;
@@ -106,9 +101,10 @@ TEST_F(DeployTest, TheAArch64BuildRunsUnderQemu) {
   ASSERT_FALSE(model.empty()) << error;
   const std::string command = qemu + " -L " + sysroot + " " + runner + " " + model + " --input " +
                               dir_ + "/input.bin --threads 2";
-  ASSERT_TRUE(RunShell(command, dir_ + "/qemu.log")) << command << "\n"
-                                                     << ReadAll(dir_ + "/qemu.log");
-  const std::string output = ReadAll(dir_ + "/qemu.log");
+  ASSERT_TRUE(RunShell(command, dir_ + "/qemu.log"))
+      << command << "\n"
+      << fixtures::ReadFile(dir_ + "/qemu.log").value_or("");
+  const std::string output = fixtures::ReadFile(dir_ + "/qemu.log").value_or("");
   EXPECT_NE(output.find("2 threads"), std::string::npos) << output;
   EXPECT_EQ(fixtures::PrintedTop5(output, "prob"), ReferenceTop5(model_, input_)) << output;
 }

@@ -14,19 +14,19 @@ using testing::Count;
 using testing::Get;
 using testing::GetJson;
 
-constexpr char kKey[] = "dash-test";
-constexpr char kToken[] = "t0k";
+constexpr char kJobKey[] = "dash-test";
+constexpr char kJobToken[] = "t0k";
 
 class DashboardJobTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new std::string(testing::FreshDir("job"));
-    farm_ = testing::DashboardFarm::Start(*dir_, kToken, kKey, 2).release();
+    farm_ = testing::DashboardFarm::Start(*dir_, kJobToken, kJobKey, 2).release();
     ASSERT_NE(farm_, nullptr);
     server_ = &farm_->server();
     JobSpec spec;
     spec.workload = "matmul:32,32,32";
-    spec.device_key = kKey;
+    spec.device_key = kJobKey;
     spec.trials = 6;
     spec.tuner = "random";
     spec.batch_size = 3;
@@ -104,7 +104,7 @@ TEST_F(DashboardJobTest, WorkersApiListsBothWorkers) {
   ASSERT_EQ(doc["workers"].size(), 2u) << doc.dump();
   int64_t measured = 0;
   for (const json& w : doc["workers"]) {
-    EXPECT_EQ(w["device_key"], kKey);
+    EXPECT_EQ(w["device_key"], kJobKey);
     EXPECT_EQ(w["state"], "idle");
     EXPECT_TRUE(w["job_id"].is_null());
     EXPECT_GT(w["hardware"]["cores"].get<int>(), 0);
@@ -121,7 +121,7 @@ TEST_F(DashboardJobTest, LeaderboardHasTheBestConfigAndTheDefault) {
   EXPECT_DOUBLE_EQ(w["flops"].get<double>(), 2.0 * 32 * 32 * 32);
   ASSERT_EQ(w["best"].size(), 1u);
   const json& best = w["best"][0];
-  EXPECT_EQ(best["device_key"], kKey);
+  EXPECT_EQ(best["device_key"], kJobKey);
   json job = GetJson(port(), "/api/jobs/" + *job_id_)["job"];
   EXPECT_EQ(best["config"], job["best_config"]);
   EXPECT_DOUBLE_EQ(best["median_seconds"].get<double>(), job["best_seconds"].get<double>());

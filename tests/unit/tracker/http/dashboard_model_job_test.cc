@@ -15,8 +15,8 @@ using testing::Count;
 using testing::Get;
 using testing::GetJson;
 
-constexpr char kKey[] = "dash-model";
-constexpr char kToken[] = "t0k";
+constexpr char kModelKey[] = "dash-model";
+constexpr char kModelToken[] = "t0k";
 
 // A model job of `trials` on `key` that random search gets through in seconds (batches of 3,
 // two short repeats); the caller gives the tasks.
@@ -45,10 +45,10 @@ class DashboardModelJobTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new std::string(testing::FreshDir("model_job"));
-    farm_ = testing::DashboardFarm::Start(*dir_, kToken, kKey, 2).release();
+    farm_ = testing::DashboardFarm::Start(*dir_, kModelToken, kModelKey, 2).release();
     ASSERT_NE(farm_, nullptr);
     server_ = &farm_->server();
-    ModelJobSpec spec = QuickModelJob(kKey, 12);
+    ModelJobSpec spec = QuickModelJob(kModelKey, 12);
     spec.model_name = "tiny.onnx";
     // Layer 0 as A.B or as A.B' (two algorithms of one product, as a conv's direct and Winograd
     // forms are): the estimate counts the faster.
@@ -157,7 +157,7 @@ TEST_F(DashboardModelJobTest, TheLeaderboardShowsTheModelsBestEndToEndLatency) {
   ASSERT_EQ(board["models"].size(), 1u) << board.dump(1);
   const json& m = board["models"][0];
   EXPECT_EQ(m["model"], "tiny.onnx");
-  EXPECT_EQ(m["device_key"], kKey);
+  EXPECT_EQ(m["device_key"], kModelKey);
   EXPECT_EQ(m["model_job_id"], *id_);
   EXPECT_DOUBLE_EQ(m["measured_seconds"].get<double>(), 0.004);
   EXPECT_DOUBLE_EQ(m["speedup"].get<double>(), 1.5);
@@ -176,7 +176,7 @@ TEST_F(DashboardModelJobTest, MetricsCountModelJobsAndTheBestMeasuredLatency) {
   ASSERT_EQ(m.status, 200);
   EXPECT_NE(m.body.find("tunefarm_model_jobs{state=\"succeeded\"} 1"), std::string::npos) << m.body;
   EXPECT_NE(m.body.find("tunefarm_model_latency_seconds{model=\"tiny.onnx\",device_key=\"" +
-                        std::string(kKey) + "\"} 0.004"),
+                        std::string(kModelKey) + "\"} 0.004"),
             std::string::npos)
       << m.body;
   EXPECT_NE(m.body.find("# TYPE tunefarm_model_job_estimated_seconds gauge"), std::string::npos);
@@ -189,7 +189,8 @@ TEST_F(DashboardModelJobTest, MetricsCountModelJobsAndTheBestMeasuredLatency) {
 TEST(DashboardLayoutModelJobTest, TheEstimateAndTheSharesAreTheChosenLayouts) {
   const std::string key = "dash-layout";
   const std::string dir = testing::FreshDir("layout_model_job");
-  std::unique_ptr<testing::DashboardFarm> farm = testing::DashboardFarm::Start(dir, kToken, key, 1);
+  std::unique_ptr<testing::DashboardFarm> farm =
+      testing::DashboardFarm::Start(dir, kModelToken, key, 1);
   ASSERT_NE(farm, nullptr);
   TrackerServer& server = farm->server();
   ModelJobSpec spec = QuickModelJob(key, 9);

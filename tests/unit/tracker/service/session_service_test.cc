@@ -22,14 +22,14 @@ using ::testing::HasSubstr;
 using testing::LoopbackChannel;
 using testing::SetToken;
 
-constexpr char kToken[] = "s3cret";
+constexpr char kSessionToken[] = "s3cret";
 
 class SessionServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dispatcher_ = std::make_unique<Dispatcher>(DispatcherOptions{});
     SessionServiceOptions options;
-    options.token = kToken;
+    options.token = kSessionToken;
     options.max_waiting_calls = 2;
     sessions_ = std::make_unique<SessionService>(*dispatcher_, links_, options);
     grpc::ServerBuilder builder;
@@ -47,7 +47,7 @@ class SessionServiceTest : public ::testing::Test {
 
   grpc::Status Open(const v1::OpenSessionRequest& request) {
     grpc::ClientContext context;
-    SetToken(context, kToken, 10);
+    SetToken(context, kSessionToken, 10);
     v1::OpenSessionResponse response;
     return stub_->OpenSession(&context, request, &response);
   }
@@ -113,7 +113,7 @@ TEST_F(SessionServiceTest, OpenSessionRefusesNonFiniteOrHugeWaits) {
 TEST_F(SessionServiceTest, TimeFunctionRefusesBadOptionsBeforeRelaying) {
   for (auto [field, value] : {std::pair{"cooldown_ms", 1e300}, std::pair{"min_repeat_ms", -1.0}}) {
     grpc::ClientContext context;
-    SetToken(context, kToken, 10);
+    SetToken(context, kSessionToken, 10);
     v1::TimeFunctionRequest request;
     request.set_session_id("s-1");
     if (std::string(field) == "cooldown_ms") {
@@ -141,7 +141,7 @@ TEST_F(SessionServiceTest, TimeFunctionChecksTheTokenFirst) {
 // A 40 KB id echoed whole came back as "received initial metadata size exceeds limit".
 TEST_F(SessionServiceTest, UnknownLongSessionIdIsQuotedShort) {
   grpc::ClientContext context;
-  SetToken(context, kToken, 10);
+  SetToken(context, kSessionToken, 10);
   v1::CloseSessionRequest request;
   request.set_session_id(std::string(40 * 1024, 's'));
   v1::CloseSessionResponse response;

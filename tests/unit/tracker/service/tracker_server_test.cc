@@ -19,7 +19,7 @@ using testing::LoopbackChannel;
 using testing::SetToken;
 using testing::StreamWorker;
 
-constexpr char kToken[] = "tok-123";
+constexpr char kServerToken[] = "tok-123";
 
 std::string TempDb(const std::string& name) {
   std::filesystem::path dir =
@@ -37,7 +37,7 @@ class TrackerServerTest : public ::testing::Test {
     options.listen = "127.0.0.1:0";
     options.db_path = TempDb(
         std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + ".db");
-    options.token = kToken;
+    options.token = kServerToken;
     options.tick_interval_ms = 50;
     options.heartbeat_interval_ms = 500;
     options.jobs.build_parallelism = 1;
@@ -50,12 +50,12 @@ class TrackerServerTest : public ::testing::Test {
 
   grpc::Status Submit(const v1::SubmitJobRequest& request, v1::Job* job) {
     grpc::ClientContext context;
-    SetToken(context, kToken, 30);
+    SetToken(context, kServerToken, 30);
     return client_->SubmitJob(&context, request, job);
   }
   std::vector<v1::Job> AllJobs() {
     grpc::ClientContext context;
-    SetToken(context, kToken, 10);
+    SetToken(context, kServerToken, 10);
     v1::ListJobsRequest request;
     request.set_include_finished(true);
     v1::ListJobsResponse response;
@@ -163,7 +163,7 @@ TEST_F(TrackerServerTest, JobWithoutWorkersWaitsAndCanBeCancelled) {
   EXPECT_TRUE(job.state() == v1::JOB_STATE_QUEUED || job.state() == v1::JOB_STATE_RUNNING);
   {
     grpc::ClientContext context;
-    SetToken(context, kToken, 10);
+    SetToken(context, kServerToken, 10);
     v1::CancelJobRequest cancel;
     cancel.set_id(job.id());
     v1::Job cancelled;
@@ -172,7 +172,7 @@ TEST_F(TrackerServerTest, JobWithoutWorkersWaitsAndCanBeCancelled) {
   }
   {
     grpc::ClientContext context;
-    SetToken(context, kToken, 10);
+    SetToken(context, kServerToken, 10);
     v1::GetJobRequest get;
     get.set_id(job.id());
     v1::Job got;
@@ -182,7 +182,7 @@ TEST_F(TrackerServerTest, JobWithoutWorkersWaitsAndCanBeCancelled) {
   }
   {
     grpc::ClientContext context;
-    SetToken(context, kToken, 10);
+    SetToken(context, kServerToken, 10);
     v1::GetJobRequest get;
     get.set_id("job-does-not-exist");
     v1::Job got;
@@ -190,7 +190,7 @@ TEST_F(TrackerServerTest, JobWithoutWorkersWaitsAndCanBeCancelled) {
   }
   // Unfinished only: the cancelled job is not listed; with finished ones it is.
   grpc::ClientContext context;
-  SetToken(context, kToken, 10);
+  SetToken(context, kServerToken, 10);
   v1::ListJobsResponse unfinished;
   ASSERT_TRUE(client_->ListJobs(&context, v1::ListJobsRequest(), &unfinished).ok());
   EXPECT_EQ(unfinished.jobs_size(), 0);
@@ -208,7 +208,7 @@ TEST_F(TrackerServerTest, ALeaseOfARestartedTrackerNeverHasTheIdOfAnEarlierOnesL
   ASSERT_TRUE(Submit(request, &job).ok());
   int64_t before_restart = 0;
   {
-    StreamWorker worker(channel_, kToken);
+    StreamWorker worker(channel_, kServerToken);
     ASSERT_TRUE(worker.Register("fake-pi").has_value());
     std::optional<v1::Lease> lease = worker.NextLease();
     ASSERT_TRUE(lease.has_value());
@@ -218,7 +218,7 @@ TEST_F(TrackerServerTest, ALeaseOfARestartedTrackerNeverHasTheIdOfAnEarlierOnesL
   Restart();
   // The worker reconnects and still holds that result; the job resumes with a new lease, which
   // that result must not complete (it is another candidate's, or another job's).
-  StreamWorker worker(channel_, kToken);
+  StreamWorker worker(channel_, kServerToken);
   ASSERT_TRUE(worker.Register("fake-pi").has_value());
   std::optional<v1::Lease> lease = worker.NextLease();
   ASSERT_TRUE(lease.has_value());
@@ -231,7 +231,7 @@ TEST_F(TrackerServerTest, ALeaseOfARestartedTrackerNeverHasTheIdOfAnEarlierOnesL
 class AnsweringWorker {
  public:
   AnsweringWorker(const std::shared_ptr<grpc::Channel>& channel, const std::string& key)
-      : worker_(channel, kToken, 60) {
+      : worker_(channel, kServerToken, 60) {
     id_ = worker_.Register(key, "answering").value_or("");
     thread_ = std::thread([this] {
       while (auto lease = worker_.NextLease()) {
@@ -260,7 +260,7 @@ TEST_F(TrackerServerTest, JobRunsOnAStreamWorkerAndRecordsRoundTrip) {
   ASSERT_FALSE(worker.id().empty());
   {
     grpc::ClientContext context;
-    SetToken(context, kToken, 10);
+    SetToken(context, kServerToken, 10);
     v1::ListWorkersRequest request;
     request.set_device_key("fake-pi");
     v1::ListWorkersResponse response;
@@ -281,7 +281,7 @@ TEST_F(TrackerServerTest, JobRunsOnAStreamWorkerAndRecordsRoundTrip) {
 
   // WatchJob streams progress until the job ends.
   grpc::ClientContext watch_context;
-  SetToken(watch_context, kToken, 60);
+  SetToken(watch_context, kServerToken, 60);
   v1::WatchJobRequest watch;
   watch.set_id(job.id());
   auto reader = client_->WatchJob(&watch_context, watch);
@@ -301,7 +301,7 @@ TEST_F(TrackerServerTest, JobRunsOnAStreamWorkerAndRecordsRoundTrip) {
   // QueryBest: one best per (target, device key); a malformed key is INVALID_ARGUMENT.
   {
     grpc::ClientContext context;
-    SetToken(context, kToken, 10);
+    SetToken(context, kServerToken, 10);
     v1::QueryBestRequest query;
     query.set_workload("matmul:16,16,16");
     v1::QueryBestResponse best;
@@ -311,14 +311,14 @@ TEST_F(TrackerServerTest, JobRunsOnAStreamWorkerAndRecordsRoundTrip) {
     EXPECT_FALSE(best.best(0).measured_by().empty());
     EXPECT_DOUBLE_EQ(best.best(0).median_seconds(), last.job().best_seconds());
     grpc::ClientContext bad_context;
-    SetToken(bad_context, kToken, 10);
+    SetToken(bad_context, kServerToken, 10);
     query.set_workload("matmul::::");
     EXPECT_EQ(client_->QueryBest(&bad_context, query, &best).error_code(),
               grpc::StatusCode::INVALID_ARGUMENT);
   }
   {
     grpc::ClientContext context;
-    SetToken(context, kToken, 10);
+    SetToken(context, kServerToken, 10);
     v1::ListRecordsRequest list;
     list.set_job_id(job.id());
     list.set_limit(3);
@@ -331,7 +331,7 @@ TEST_F(TrackerServerTest, JobRunsOnAStreamWorkerAndRecordsRoundTrip) {
   std::string exported;
   {
     grpc::ClientContext context;
-    SetToken(context, kToken, 10);
+    SetToken(context, kServerToken, 10);
     auto lines = client_->ExportRecords(&context, v1::ExportRecordsRequest());
     v1::RecordLines chunk;
     while (lines->Read(&chunk)) exported += chunk.lines();
@@ -342,7 +342,7 @@ TEST_F(TrackerServerTest, JobRunsOnAStreamWorkerAndRecordsRoundTrip) {
   auto import = [&](const std::string& text, v1::ImportRecordsResponse* response,
                     size_t chunk_bytes = 1 << 20, bool mark_last = true) {
     grpc::ClientContext context;
-    SetToken(context, kToken, 10);
+    SetToken(context, kServerToken, 10);
     auto writer = client_->ImportRecords(&context, response);
     for (size_t pos = 0; pos < text.size() || pos == 0; pos += chunk_bytes) {
       v1::RecordLines chunk;
@@ -373,7 +373,7 @@ TEST_F(TrackerServerTest, JobRunsOnAStreamWorkerAndRecordsRoundTrip) {
   EXPECT_EQ(imported.imported(), 4);
   {
     grpc::ClientContext context;
-    SetToken(context, kToken, 10);
+    SetToken(context, kServerToken, 10);
     v1::ListRecordsRequest list;
     list.set_job_id(job.id());
     v1::ListRecordsResponse records;

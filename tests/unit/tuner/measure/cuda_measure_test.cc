@@ -31,12 +31,12 @@ std::unique_ptr<Task> CudaTask(const std::string& key) {
   return task.ok() ? *std::move(task) : nullptr;
 }
 
-struct Pipeline {
+struct CudaPipeline {
   std::unique_ptr<LocalBuilder> builder;
   std::unique_ptr<LocalRunner> runner;
 };
 
-Pipeline MakePipeline() {
+CudaPipeline MakeCudaPipeline() {
   MeasureOptions m;
   m.repeat = 2;
   m.min_repeat_ms = 1;
@@ -61,7 +61,7 @@ std::vector<MeasureInput> DefaultAndSamples(const Task& task, int samples) {
 TEST(CudaMeasureTest, CandidatesAndReferenceBuildIntoCudaModules) {
   std::unique_ptr<Task> task = CudaTask("conv2d:2,16,14,14,32,3,3,1,1");
   ASSERT_NE(task, nullptr);
-  Pipeline p = MakePipeline();
+  CudaPipeline p = MakeCudaPipeline();
   std::vector<MeasureInput> inputs = DefaultAndSamples(*task, 3);
   std::vector<BuildResult> builds = p.builder->Build(inputs);
   ASSERT_EQ(builds.size(), inputs.size());
@@ -77,7 +77,7 @@ TEST(CudaMeasureTest, CandidatesAndReferenceBuildIntoCudaModules) {
 TEST(CudaMeasureTest, RunnerMeasuresOnTheGpuOrSaysWhyNot) {
   std::unique_ptr<Task> task = CudaTask("matmul:100,72,36");
   ASSERT_NE(task, nullptr);
-  Pipeline p = MakePipeline();
+  CudaPipeline p = MakeCudaPipeline();
   std::vector<MeasureInput> inputs = DefaultAndSamples(*task, 2);
   std::vector<BuildResult> builds = p.builder->Build(inputs);
   std::vector<MeasureResult> results = p.runner->Run(inputs, builds, 0);
@@ -101,7 +101,7 @@ TEST(CudaMeasureTest, AWrongGpuKernelIsAWrongAnswer) {
   if (!HaveGpu()) GTEST_SKIP() << "no CUDA device: " << runtime::cuda::CudaDevice::Open(0).status();
   std::unique_ptr<Task> task = CudaTask("matmul:64,48,40");
   ASSERT_NE(task, nullptr);
-  Pipeline p = MakePipeline();
+  CudaPipeline p = MakeCudaPipeline();
   std::vector<MeasureInput> inputs = {{task.get(), *task->DefaultConfig()}};
   std::vector<BuildResult> builds = p.builder->Build(inputs);
   ASSERT_EQ(builds[0].error_kind, ErrorKind::kOk) << builds[0].error_message;

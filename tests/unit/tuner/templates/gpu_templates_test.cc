@@ -11,8 +11,8 @@
 namespace tunefarm::tuner {
 namespace {
 
-const char* const kKeys[] = {"matmul:37,29,23", "conv2d:2,5,11,13,7,3,3,1,1",
-                             "conv2d:1,4,12,9,6,3,2,2,0", "depthwise_conv2d:2,6,9,11,3,3,1,1"};
+const char* const kGpuKeys[] = {"matmul:37,29,23", "conv2d:2,5,11,13,7,3,3,1,1",
+                                "conv2d:1,4,12,9,6,3,2,2,0", "depthwise_conv2d:2,6,9,11,3,3,1,1"};
 
 std::unique_ptr<Task> GpuTask(const std::string& key, const std::string& text = "cuda") {
   absl::StatusOr<std::unique_ptr<Task>> task =
@@ -30,7 +30,7 @@ absl::Status RunOnInterpreter(const topi::ScheduledOp& op, std::vector<runtime::
 }
 
 TEST(GpuTemplatesTest, CudaTargetsGetTheGpuTemplates) {
-  for (const char* key : kKeys) {
+  for (const char* key : kGpuKeys) {
     std::unique_ptr<Task> gpu = GpuTask(key);
     ASSERT_NE(gpu, nullptr);
     EXPECT_EQ(gpu->target().str(), "cuda -arch=sm_90");
@@ -63,7 +63,7 @@ TEST(GpuTemplatesTest, UnknownOpsAndBadArchsAreErrors) {
 }
 
 TEST(GpuTemplatesTest, ReferenceMatchesTheCpuReference) {
-  for (const char* key : kKeys) {
+  for (const char* key : kGpuKeys) {
     SCOPED_TRACE(key);
     std::unique_ptr<Task> gpu = GpuTask(key);
     std::unique_ptr<Task> cpu = testing::MakeTask(key);
@@ -80,7 +80,7 @@ TEST(GpuTemplatesTest, ReferenceMatchesTheCpuReference) {
 }
 
 TEST(GpuTemplatesTest, SampledConfigsMatchTheReference) {
-  for (const char* key : kKeys) {
+  for (const char* key : kGpuKeys) {
     std::unique_ptr<Task> task = GpuTask(key);
     ASSERT_NE(task, nullptr);
     absl::StatusOr<topi::ScheduledOp> ref = task->tmpl().Reference(*task->DefaultConfig());

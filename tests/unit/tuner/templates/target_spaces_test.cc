@@ -10,13 +10,13 @@
 namespace tunefarm::tuner {
 namespace {
 
-const char* const kKeys[] = {"matmul:19,40,13",
-                             "dense:9,30,7",
-                             "batch_matmul:2,7,33,5",
-                             "conv2d:1,5,9,11,6,3,3,1,1",
-                             "conv2d_nchwc:1,10,8,9,12,3,3,2,1",
-                             "depthwise_conv2d:1,6,9,21,3,3,1,1",
-                             "depthwise_conv2d_nchwc:1,11,9,10,3,3,1,1"};
+const char* const kTargetKeys[] = {"matmul:19,40,13",
+                                   "dense:9,30,7",
+                                   "batch_matmul:2,7,33,5",
+                                   "conv2d:1,5,9,11,6,3,3,1,1",
+                                   "conv2d_nchwc:1,10,8,9,12,3,3,2,1",
+                                   "depthwise_conv2d:1,6,9,21,3,3,1,1",
+                                   "depthwise_conv2d_nchwc:1,11,9,10,3,3,1,1"};
 
 std::unique_ptr<Task> TaskOn(const std::string& key, const std::string& text) {
   absl::StatusOr<target::Target> target = target::ParseTarget(text);
@@ -30,7 +30,7 @@ std::unique_ptr<Task> TaskOn(const std::string& key, const std::string& text) {
 TEST(TargetSpacesTest, Avx2PointsMatchTheReference) {
   if (target::CpuInfoOf(target::Target::Host()).vector_bits < 256)
     GTEST_SKIP() << "host without AVX2";
-  for (const char* key : kKeys) {
+  for (const char* key : kTargetKeys) {
     std::unique_ptr<Task> task = TaskOn(key, "llvm -mcpu=haswell");
     ASSERT_NE(task, nullptr);
     EXPECT_EQ(task->cpu().Lanes(4), 8);
@@ -39,7 +39,7 @@ TEST(TargetSpacesTest, Avx2PointsMatchTheReference) {
 }
 
 TEST(TargetSpacesTest, AArch64PointsLower) {
-  for (const char* key : kKeys) {
+  for (const char* key : kTargetKeys) {
     std::unique_ptr<Task> task = TaskOn(key, "llvm -mtriple=aarch64-linux-gnu");
     ASSERT_NE(task, nullptr);
     EXPECT_EQ(task->cpu().Lanes(4), 4);

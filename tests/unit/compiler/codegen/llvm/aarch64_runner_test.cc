@@ -12,6 +12,7 @@
 #include "compiler/passes/lower.h"
 #include "compiler/script/script.h"
 #include "tests/testing/deployed_programs.h"
+#include "tests/testing/files.h"
 #include "tests/unit/compiler/codegen/llvm/codegen_test_util.h"
 
 #ifndef TUNEFARM_AARCH64_RUNNER
@@ -23,15 +24,8 @@ namespace {
 
 using namespace testing;  // NOLINT
 
-constexpr int64_t kN = 67;
+constexpr int64_t kRunnerLength = 67;
 constexpr const char* kSysroot = "/usr/aarch64-linux-gnu";
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 void WriteAll(const std::string& path, const runtime::NDArray& a) {
   std::ofstream out(path, std::ios::binary);
@@ -40,7 +34,8 @@ void WriteAll(const std::string& path, const runtime::NDArray& a) {
 
 absl::StatusOr<ir::PrimFunc> MatmulExample() {
   const std::string source =
-      ReadAll(std::string(TUNEFARM_SOURCE_DIR) + "/examples/matmul_tiled.te");
+      fixtures::ReadFile(std::string(TUNEFARM_SOURCE_DIR) + "/examples/matmul_tiled.te")
+          .value_or("");
   absl::StatusOr<script::ScriptResult> script = script::RunScript(source, "matmul_tiled.te");
   if (!script.ok()) return script.status();
   passes::PassOptions options;
@@ -68,21 +63,23 @@ TEST(AArch64RunnerTest, TheQemuRunMatchesTheHostJit) {
   absl::Status exported = ExportLibrary({*f}, *target, dir + "/matmul.so");
   ASSERT_TRUE(exported.ok()) << exported;
 
-  runtime::NDArray a = MakeArray(kF32, {kN, kN}), b = MakeArray(kF32, {kN, kN});
-  runtime::NDArray c = MakeArray(kF32, {kN, kN});
+  runtime::NDArray a = MakeArray(kF32, {kRunnerLength, kRunnerLength}),
+                   b = MakeArray(kF32, {kRunnerLength, kRunnerLength});
+  runtime::NDArray c = MakeArray(kF32, {kRunnerLength, kRunnerLength});
   Fill(a, 81);
   Fill(b, 82);
   WriteAll(dir + "/a.bin", a);
   WriteAll(dir + "/b.bin", b);
   const std::string command = qemu + " -L " + kSysroot + " " + runner + " " + dir +
-                              "/matmul.so matmul_tiled --bind n=" + std::to_string(kN) +
+                              "/matmul.so matmul_tiled --bind n=" + std::to_string(kRunnerLength) +
                               " --input 0=" + dir + "/a.bin --input 1=" + dir +
                               "/b.bin --threads 2 --output " + dir + "/out.bin 2> " + dir +
                               "/err.txt";
-  ASSERT_EQ(std::system(command.c_str()), 0) << command << "\n" << ReadAll(dir + "/err.txt");
-  const std::string out = ReadAll(dir + "/out.bin");
+  ASSERT_EQ(std::system(command.c_str()), 0) << command << "\n"
+                                             << fixtures::ReadFile(dir + "/err.txt").value_or("");
+  const std::string out = fixtures::ReadFile(dir + "/out.bin").value_or("");
   ASSERT_EQ(out.size(), 3 * a.NumBytes());
-  runtime::NDArray from_qemu = MakeArray(kF32, {kN, kN});
+  runtime::NDArray from_qemu = MakeArray(kF32, {kRunnerLength, kRunnerLength});
   std::memcpy(from_qemu.data(), out.data() + 2 * a.NumBytes(), a.NumBytes());
 
   ASSERT_TRUE(RunJit(*f, {&a, &b, &c}).ok());

@@ -14,7 +14,7 @@ namespace {
 using namespace testing;  // NOLINT
 using ir::DataType;
 
-constexpr int64_t kN = 32;
+constexpr int64_t kCastLength = 32;
 
 const std::vector<DataType>& AllTypes() {
   static const std::vector<DataType> types = {DataType::Int(8),
@@ -34,23 +34,23 @@ const std::vector<DataType>& AllTypes() {
 // One kernel per source type: OUT_k[i] = cast(type_k, A[i]) for every type k.
 void CheckCastsFrom(DataType from, int lanes) {
   SCOPED_TRACE(absl::StrCat("from ", from.ToString(), " x", lanes));
-  ir::Buffer a("A", from, {static_cast<int>(kN)});
+  ir::Buffer a("A", from, {static_cast<int>(kCastLength)});
   std::vector<ir::Buffer> params = {a};
   std::vector<ir::Stmt> stores;
   ir::Var i("i", kI32);
   ir::Expr index = lanes == 1 ? ir::Expr(i) : ir::RampNode::Make(i * lanes, 1, lanes);
   for (DataType to : AllTypes()) {
-    ir::Buffer out(absl::StrCat("to_", to.ToString()), to, {static_cast<int>(kN)});
+    ir::Buffer out(absl::StrCat("to_", to.ToString()), to, {static_cast<int>(kCastLength)});
     params.push_back(out);
     stores.push_back(ir::StoreNode::Make(
         out->data, ir::CastNode::Make(to.with_lanes(lanes), At(a, index)), index));
   }
   ir::PrimFunc f{"casts", params,
-                 ir::ForNode::Make(i, 0, static_cast<int>(kN / lanes), ir::ForKind::kSerial,
-                                   ir::SeqStmtNode::Make(stores))};
+                 ir::ForNode::Make(i, 0, static_cast<int>(kCastLength / lanes),
+                                   ir::ForKind::kSerial, ir::SeqStmtNode::Make(stores))};
   std::vector<runtime::NDArray> arrays;
   arrays.reserve(params.size());
-  for (const ir::Buffer& b : params) arrays.push_back(MakeArray(b->dtype, {kN}));
+  for (const ir::Buffer& b : params) arrays.push_back(MakeArray(b->dtype, {kCastLength}));
   runtime::NDArray& in = arrays[0];
   if (from.is_float()) {
     Fill(in, 7, -3e10, 3e10);

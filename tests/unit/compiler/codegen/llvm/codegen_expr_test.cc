@@ -14,7 +14,7 @@ using namespace testing;  // NOLINT
 using ir::DataType;
 using ir::Expr;
 
-constexpr int64_t kN = 64;
+constexpr int64_t kExprLength = 64;
 constexpr int kLanes = 8;
 
 struct BinaryOp {
@@ -57,7 +57,7 @@ void FillOperands(runtime::NDArray& a, runtime::NDArray& b, DataType t, bool div
   const double lo = t.is_uint() ? 0 : -span;
   Fill(a, 1, lo, span);
   Fill(b, 2, t.is_uint() ? 1 : -9, 9);
-  for (int64_t i = 0; i < kN; ++i) {
+  for (int64_t i = 0; i < kExprLength; ++i) {
     if (divides && ElementAt(b, i) == 0) SetElement(b, i, 3);
   }
   if (t.is_int()) {
@@ -76,20 +76,21 @@ void FillOperands(runtime::NDArray& a, runtime::NDArray& b, DataType t, bool div
 
 // C[i] = op(A[i], B[i]), as a scalar loop or (lanes 8) over ramps.
 ir::PrimFunc BinaryKernel(const BinaryOp& op, DataType t, DataType out_t, int lanes) {
-  ir::Buffer a("A", t, {static_cast<int>(kN)});
-  ir::Buffer b("B", t, {static_cast<int>(kN)});
-  ir::Buffer c("C", out_t, {static_cast<int>(kN)});
+  ir::Buffer a("A", t, {static_cast<int>(kExprLength)});
+  ir::Buffer b("B", t, {static_cast<int>(kExprLength)});
+  ir::Buffer c("C", out_t, {static_cast<int>(kExprLength)});
   ir::Var i("i", kI32);
   Expr index = lanes == 1 ? Expr(i) : ir::RampNode::Make(i * lanes, 1, lanes);
   ir::Stmt store = ir::StoreNode::Make(c->data, op.make(At(a, index), At(b, index)), index);
   ir::Stmt loop =
-      ir::ForNode::Make(i, 0, static_cast<int>(kN / lanes), ir::ForKind::kSerial, store);
+      ir::ForNode::Make(i, 0, static_cast<int>(kExprLength / lanes), ir::ForKind::kSerial, store);
   return ir::PrimFunc{absl::StrCat(op.name, "_", t.ToString(), "_x", lanes), {a, b, c}, loop};
 }
 
 void CheckBinary(const BinaryOp& op, DataType t, DataType out_t, int lanes) {
   SCOPED_TRACE(absl::StrCat(op.name, " on ", t.ToString(), " x", lanes));
-  runtime::NDArray a = MakeArray(t, {kN}), b = MakeArray(t, {kN}), c = MakeArray(out_t, {kN});
+  runtime::NDArray a = MakeArray(t, {kExprLength}), b = MakeArray(t, {kExprLength}),
+                   c = MakeArray(out_t, {kExprLength});
   FillOperands(a, b, t, op.divides);
   ExpectMatchesInterpreter(BinaryKernel(op, t, out_t, lanes), {&a, &b, &c}, 1e-6, 1e-6);
 }
@@ -140,29 +141,31 @@ TEST(CodegenExprTest, FloorDivisionRoundsTowardNegativeInfinity) {
 }
 
 TEST(CodegenExprTest, FloorDivisionByConstantsMatchesTheInterpreter) {
-  ir::Buffer a("A", kI32, {static_cast<int>(kN)}), c("C", kI32, {static_cast<int>(kN)});
+  ir::Buffer a("A", kI32, {static_cast<int>(kExprLength)}),
+      c("C", kI32, {static_cast<int>(kExprLength)});
   for (int divisor : {1, 2, 3, 8, -4, -3}) {
     SCOPED_TRACE(divisor);
-    ir::PrimFunc f = OneLoop("floor_const", {a}, c, kN, [&](ir::Var i) {
+    ir::PrimFunc f = OneLoop("floor_const", {a}, c, kExprLength, [&](ir::Var i) {
       return ir::FloorDiv(At(a, i), divisor) * 1000 + ir::FloorMod(At(a, i), divisor);
     });
-    runtime::NDArray av = MakeArray(kI32, {kN}), cv = MakeArray(kI32, {kN});
+    runtime::NDArray av = MakeArray(kI32, {kExprLength}), cv = MakeArray(kI32, {kExprLength});
     Fill(av, 3, -50, 50);
     ExpectMatchesInterpreter(f, {&av, &cv});
   }
 }
 
 TEST(CodegenExprTest, LogicSelectAndLetMatchTheInterpreter) {
-  ir::Buffer a("A", kF32, {static_cast<int>(kN)}), b("B", kF32, {static_cast<int>(kN)});
-  ir::Buffer c("C", kF32, {static_cast<int>(kN)});
+  ir::Buffer a("A", kF32, {static_cast<int>(kExprLength)}),
+      b("B", kF32, {static_cast<int>(kExprLength)});
+  ir::Buffer c("C", kF32, {static_cast<int>(kExprLength)});
   ir::Var x("x", kF32);
-  ir::PrimFunc f = OneLoop("logic", {a, b}, c, kN, [&](ir::Var i) {
+  ir::PrimFunc f = OneLoop("logic", {a, b}, c, kExprLength, [&](ir::Var i) {
     Expr in_band = (At(a, i) > -1.0f && At(a, i) < 1.0f) || !(At(b, i) < 0.0f);
     Expr let = ir::LetNode::Make(x, At(a, i) * 2.0f, x + x * At(b, i));
     return ir::Select(in_band, let, At(b, i) - 1.0f);
   });
-  runtime::NDArray av = MakeArray(kF32, {kN}), bv = MakeArray(kF32, {kN}),
-                   cv = MakeArray(kF32, {kN});
+  runtime::NDArray av = MakeArray(kF32, {kExprLength}), bv = MakeArray(kF32, {kExprLength}),
+                   cv = MakeArray(kF32, {kExprLength});
   Fill(av, 4);
   Fill(bv, 5);
   ExpectMatchesInterpreter(f, {&av, &bv, &cv});

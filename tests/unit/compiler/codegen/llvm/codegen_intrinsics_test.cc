@@ -14,22 +14,24 @@ using ir::DataType;
 using ir::Expr;
 using ir::Intrinsic;
 
-constexpr int64_t kN = 64;
+constexpr int64_t kIntrinsicLength = 64;
 
 void CheckMath(Intrinsic op, DataType t, int lanes) {
   SCOPED_TRACE(absl::StrCat(ir::IntrinsicName(op), " ", t.ToString(), " x", lanes));
-  ir::Buffer a("A", t, {static_cast<int>(kN)}), b("B", t, {static_cast<int>(kN)});
-  ir::Buffer c("C", t, {static_cast<int>(kN)});
+  ir::Buffer a("A", t, {static_cast<int>(kIntrinsicLength)}),
+      b("B", t, {static_cast<int>(kIntrinsicLength)});
+  ir::Buffer c("C", t, {static_cast<int>(kIntrinsicLength)});
   ir::Var i("i", kI32);
   Expr index = lanes == 1 ? Expr(i) : ir::RampNode::Make(i * lanes, 1, lanes);
   std::vector<Expr> args = {At(a, index)};
   if (op == Intrinsic::kPow) args.push_back(At(b, index));
   ir::Stmt store = ir::StoreNode::Make(c->data, ir::Call(op, args), index);
-  ir::PrimFunc f{
-      "math",
-      {a, b, c},
-      ir::ForNode::Make(i, 0, static_cast<int>(kN / lanes), ir::ForKind::kSerial, store)};
-  runtime::NDArray av = MakeArray(t, {kN}), bv = MakeArray(t, {kN}), cv = MakeArray(t, {kN});
+  ir::PrimFunc f{"math",
+                 {a, b, c},
+                 ir::ForNode::Make(i, 0, static_cast<int>(kIntrinsicLength / lanes),
+                                   ir::ForKind::kSerial, store)};
+  runtime::NDArray av = MakeArray(t, {kIntrinsicLength}), bv = MakeArray(t, {kIntrinsicLength}),
+                   cv = MakeArray(t, {kIntrinsicLength});
   const bool positive = op == Intrinsic::kLog || op == Intrinsic::kSqrt || op == Intrinsic::kPow;
   Fill(av, 11, positive ? 0.01 : -6, 6);
   Fill(bv, 12, -3, 3);

@@ -15,6 +15,7 @@
 #include "compiler/ir/mutator.h"
 #include "compiler/passes/lower.h"
 #include "compiler/script/script.h"
+#include "tests/testing/files.h"
 #include "tests/unit/compiler/codegen/llvm/codegen_test_util.h"
 
 namespace tunefarm::codegen {
@@ -31,13 +32,6 @@ std::vector<std::string> ExampleNames() {
   }
   std::sort(names.begin(), names.end());
   return names;
-}
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // "# bind: n=67,m=45" on the first line.
@@ -58,7 +52,8 @@ std::map<std::string, int64_t> Bindings(const std::string& source) {
 class ExamplesJitTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ExamplesJitTest, MatchesTheInterpreter) {
-  const std::string source = ReadAll(ExamplesDir() + "/" + GetParam() + ".te");
+  const std::string source =
+      fixtures::ReadFile(ExamplesDir() + "/" + GetParam() + ".te").value_or("");
   absl::StatusOr<script::ScriptResult> script = script::RunScript(source, GetParam() + ".te");
   ASSERT_TRUE(script.ok()) << script.status();
   passes::PassOptions options;

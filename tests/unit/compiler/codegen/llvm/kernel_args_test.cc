@@ -8,6 +8,7 @@
 
 #include "compiler/codegen/llvm/build.h"
 #include "compiler/ir/op.h"
+#include "tests/unit/compiler/ir_types.h"
 
 namespace tunefarm::codegen {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 using ir::DataType;
 using ::testing::HasSubstr;
 
-constexpr DataType kF32 = DataType::Float(32);
+using ir_fixtures::kF32;
 
 TEST(KernelArgsTest, TensorsThenFreeVariables) {
   ir::Var n("n"), m("m"), k("k", DataType::Int(64)), alpha("alpha", kF32);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/graph/pack_weights.h"
+#include "tests/testing/dl_types.h"
 #include "tests/unit/compiler/graph/compute/compute_test_util.h"
 
 namespace tunefarm::graph {
@@ -14,7 +15,7 @@ namespace {
 using testing::F;
 using testing::Random;
 
-constexpr DLDataType kF32{kDLFloat, 32, 1};
+using fixtures::kF32;
 
 TEST(ConstantFoldingTest, AChainOfConstantNodesBecomesOneConstant) {
   Graph g;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <optional>
 
+#include "tests/testing/dl_types.h"
 #include "tests/unit/compiler/graph/compute/compute_test_util.h"
 #include "tests/unit/compiler/graph/test_op.h"
 
@@ -17,7 +18,7 @@ using testing::Op;
 using testing::F;
 using testing::Random;
 
-constexpr DLDataType kF32{kDLFloat, 32, 1};
+using fixtures::kF32;
 
 // Evaluates the graph's nodes in order on `x` and returns its first output.
 runtime::NDArray Evaluate(const Graph& g, const runtime::NDArray& x) {

@@ -16,6 +16,7 @@
 #include "compiler/graph/graph_rebuilder.h"
 #include "compiler/topi/cpu_info.h"
 #include "runtime/graph/graph_executor.h"
+#include "tests/testing/dl_types.h"
 #include "tests/unit/compiler/graph/compute/compute_test_util.h"
 #include "tests/unit/compiler/graph/compute/cuda_model_emulation.h"
 #include "tests/unit/compiler/graph/test_op.h"
@@ -29,7 +30,7 @@ using ::testing::HasSubstr;
 using testing::Random;
 using testing::Shape;
 
-constexpr DLDataType kF32{kDLFloat, 32, 1};
+using fixtures::kF32;
 
 ValueId Weight(Graph& g, const Shape& shape, uint64_t seed, float lo = -0.5f, float hi = 0.5f) {
   return g.AddConstant("w" + std::to_string(seed), Random(shape, seed, lo, hi));

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/testing/dl_types.h"
 #include "tests/unit/compiler/graph/compute/compute_test_util.h"
 
 namespace tunefarm::graph {
@@ -12,7 +13,7 @@ namespace {
 using testing::F;
 using testing::Random;
 
-constexpr DLDataType kF32{kDLFloat, 32, 1};
+using fixtures::kF32;
 
 TEST(SimplifyInferenceTest, ABatchNormBecomesAScaleAndAShiftWithTheSameResult) {
   Graph g;

@@ -11,6 +11,11 @@
 
 namespace tunefarm::arith::testing {
 
+// Builders of the rule tables' expressions (the node constructors, without their checks' noise).
+inline ir::Expr Add(ir::Expr a, ir::Expr b) { return ir::AddNode::Make(a, b); }
+inline ir::Expr Sub(ir::Expr a, ir::Expr b) { return ir::SubNode::Make(a, b); }
+inline ir::Expr Mul(ir::Expr a, ir::Expr b) { return ir::MulNode::Make(a, b); }
+
 inline ::testing::AssertionResult SimplifiesTo(const ir::Expr& before, const ir::Expr& after,
                                                Analyzer* analyzer) {
   ir::Expr got = Simplify(before, analyzer);

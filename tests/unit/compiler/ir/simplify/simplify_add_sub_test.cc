@@ -12,11 +12,9 @@ using ir::Expr;
 using ir::MulNode;
 using ir::SubNode;
 using ir::Var;
-
-// Raw nodes, so the builders' own constant folding does not hide the simplifier's.
-Expr Add(Expr a, Expr b) { return AddNode::Make(a, b); }
-Expr Sub(Expr a, Expr b) { return SubNode::Make(a, b); }
-Expr Mul(Expr a, Expr b) { return MulNode::Make(a, b); }
+using testing::Add;
+using testing::Mul;
+using testing::Sub;
 
 TEST(SimplifyAddSubTest, CombinesLikeTerms) {
   Var x("x"), y("y"), i("i"), j("j");

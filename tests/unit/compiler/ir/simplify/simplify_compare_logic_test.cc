@@ -11,9 +11,10 @@ using ir::DataType;
 using ir::Expr;
 using ir::Var;
 
-Expr Add(Expr a, Expr b) { return ir::AddNode::Make(a, b); }
-Expr Sub(Expr a, Expr b) { return ir::SubNode::Make(a, b); }
-Expr Mul(Expr a, Expr b) { return ir::MulNode::Make(a, b); }
+using testing::Add;
+using testing::Mul;
+using testing::Sub;
+
 Expr LT(Expr a, Expr b) { return ir::LTNode::Make(a, b); }
 Expr LE(Expr a, Expr b) { return ir::LENode::Make(a, b); }
 Expr GT(Expr a, Expr b) { return ir::GTNode::Make(a, b); }

@@ -10,8 +10,9 @@ namespace {
 using ir::Expr;
 using ir::Var;
 
-Expr Add(Expr a, Expr b) { return ir::AddNode::Make(a, b); }
-Expr Sub(Expr a, Expr b) { return ir::SubNode::Make(a, b); }
+using testing::Add;
+using testing::Sub;
+
 Expr MinOf(Expr a, Expr b) { return ir::MinNode::Make(a, b); }
 Expr MaxOf(Expr a, Expr b) { return ir::MaxNode::Make(a, b); }
 

@@ -10,9 +10,10 @@ namespace {
 using ir::Expr;
 using ir::Var;
 
-Expr Add(Expr a, Expr b) { return ir::AddNode::Make(a, b); }
-Expr Sub(Expr a, Expr b) { return ir::SubNode::Make(a, b); }
-Expr Mul(Expr a, Expr b) { return ir::MulNode::Make(a, b); }
+using testing::Add;
+using testing::Mul;
+using testing::Sub;
+
 Expr FDiv(Expr a, Expr b) { return ir::FloorDivNode::Make(a, b); }
 Expr FMod(Expr a, Expr b) { return ir::FloorModNode::Make(a, b); }
 Expr TDiv(Expr a, Expr b) { return ir::DivNode::Make(a, b); }

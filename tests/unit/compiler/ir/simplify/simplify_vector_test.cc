@@ -13,9 +13,9 @@ using ir::Expr;
 using ir::RampNode;
 using ir::Var;
 
-Expr Add(Expr a, Expr b) { return ir::AddNode::Make(a, b); }
-Expr Sub(Expr a, Expr b) { return ir::SubNode::Make(a, b); }
-Expr Mul(Expr a, Expr b) { return ir::MulNode::Make(a, b); }
+using testing::Add;
+using testing::Mul;
+using testing::Sub;
 
 TEST(SimplifyVectorTest, BroadcastsAndRamps) {
   Var x("x"), y("y");
