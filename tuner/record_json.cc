@@ -4,7 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/target/target.h"
 #include "runtime/core/json_nesting.h"
+#include "tuner/workload.h"
 
 namespace tunefarm::tuner {
 namespace {
@@ -84,6 +86,17 @@ absl::Status FillFromJson(const Json& obj, Record* r) {
                             {"tunefarm_version", &r->tunefarm_version},
                             {"job_id", &r->job_id}}) {
     if (absl::Status s = GetString(obj, field, out); !s.ok()) return s;
+  }
+  // Keys canonical, as every other way in stores them: "matmul:64,64,64" and its float32 form
+  // are one workload, and `best` finds what was imported.
+  absl::StatusOr<Workload> workload = ParseWorkloadKey(r->workload_key);
+  if (!workload.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("field 'workload': ", workload.status().message()));
+  }
+  r->workload_key = workload->Key();
+  if (absl::StatusOr<target::Target> t = target::ParseTarget(r->target); !t.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("field 'target': ", t.status().message()));
   }
   absl::StatusOr<ErrorKind> parsed = ParseErrorKind(kind);
   if (!parsed.ok()) return parsed.status();

@@ -22,18 +22,24 @@ absl::Status Prefixed(const absl::Status& status, const std::string& pass) {
 
 }  // namespace
 
-absl::StatusOr<Graph> RunGraphPasses(Graph graph, const std::vector<GraphPass>& passes,
-                                     const passes::PassOptions& options,
-                                     const GraphPassObserver& observe) {
+absl::Status CheckDisabledPasses(const std::vector<GraphPass>& passes,
+                                 const std::vector<std::string>& disabled) {
   std::vector<std::string> known;
   for (const GraphPass& pass : passes) known.push_back(pass.name);
-  for (const std::string& name : options.disabled_passes) {
+  for (const std::string& name : disabled) {
     if (!Named(known, name)) {
       return absl::InvalidArgumentError(
           absl::StrCat("cannot disable unknown graph pass '", name,
                        "'; graph passes: ", absl::StrJoin(known, ", ")));
     }
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Graph> RunGraphPasses(Graph graph, const std::vector<GraphPass>& passes,
+                                     const passes::PassOptions& options,
+                                     const GraphPassObserver& observe) {
+  if (absl::Status s = CheckDisabledPasses(passes, options.disabled_passes); !s.ok()) return s;
   for (const GraphPass& pass : passes) {
     if (Named(options.disabled_passes, pass.name)) continue;
     const auto start = std::chrono::steady_clock::now();

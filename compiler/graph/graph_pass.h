@@ -24,6 +24,11 @@ struct GraphPass {
 using GraphPassObserver =
     std::function<void(std::string_view pass, const Graph& after, double milliseconds)>;
 
+// OK when every name in `disabled` names one of `passes`; else InvalidArgument listing them, so
+// that a command can refuse a mistyped name before it imports anything.
+absl::Status CheckDisabledPasses(const std::vector<GraphPass>& passes,
+                                 const std::vector<std::string>& disabled);
+
 // Runs the passes not disabled in `options` in order. A disabled name that names no pass is
 // InvalidArgument listing the passes; a failing pass, or a graph that fails verification after
 // it, is that error prefixed with the pass's name.

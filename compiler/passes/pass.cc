@@ -40,6 +40,13 @@ absl::Status CheckDisabledNames(const std::vector<Pass>& passes, const PassOptio
           "cannot disable unknown pass '", name, "'; valid passes: ", absl::StrJoin(valid, ", ")));
     }
   }
+  // TUNEFARM_DUMP_IR=<a mistyped pass> printed nothing at all.
+  if (!opts.dump_ir.empty() && opts.dump_ir != "all" &&
+      std::find(valid.begin(), valid.end(), opts.dump_ir) == valid.end()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("TUNEFARM_DUMP_IR names unknown pass '", opts.dump_ir.substr(0, 80),
+                     "'; valid passes: ", absl::StrJoin(valid, ", "), ", all"));
+  }
   return absl::OkStatus();
 }
 

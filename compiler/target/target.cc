@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "compiler/ir/check.h"
@@ -34,6 +35,17 @@ const Target& Target::Host() {
 }
 
 const codegen::LlvmTarget& Target::llvm() const { return is_cuda() ? Host().llvm() : llvm_; }
+
+std::string DisplayTarget(std::string_view canonical) {
+  std::string shown;
+  for (absl::string_view word : absl::StrSplit(
+           absl::string_view(canonical.data(), canonical.size()), ' ', absl::SkipEmpty())) {
+    if (absl::StartsWith(word, "-mattr=")) continue;
+    if (!shown.empty()) shown += ' ';
+    shown.append(word.data(), word.size());
+  }
+  return shown;
+}
 
 absl::StatusOr<Target> ParseTarget(std::string_view text) {
   const std::vector<std::string> words =

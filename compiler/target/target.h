@@ -61,4 +61,9 @@ class Target {
 // list what is accepted (ParseLlvmTarget's and ParseCudaTarget's messages).
 absl::StatusOr<Target> ParseTarget(std::string_view text);
 
+// A target as a person writes it, for tables and progress lines: the canonical string without its
+// -mattr feature list (a thousand characters for a server CPU, implied by -mcpu). Records, the
+// API and --json keep the canonical string.
+std::string DisplayTarget(std::string_view canonical);
+
 }  // namespace tunefarm::target

@@ -1,8 +1,10 @@
 #include "runtime/core/library_loader.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
+#include <elf.h>
 #include <sys/stat.h>
 #include <utility>
 
@@ -12,6 +14,47 @@ namespace {
 std::string LastDlError() {
   const char* text = dlerror();
   return text != nullptr ? text : "unknown dlopen error";
+}
+
+const char* MachineName(unsigned machine) {
+  switch (machine) {
+    case EM_X86_64:
+      return "x86_64";
+    case EM_AARCH64:
+      return "aarch64";
+    case EM_ARM:
+      return "arm";
+    case EM_RISCV:
+      return "riscv";
+    case EM_386:
+      return "i386";
+    default:
+      return nullptr;
+  }
+}
+
+// Why a file dlopen() refused may not load here, when its ELF header says so: dlopen() reports a
+// library built for another architecture as "No such file or directory" for a file that exists.
+std::string ForeignMachine(const std::string& path) {
+#if defined(__x86_64__)
+  constexpr unsigned kHost = EM_X86_64;
+#elif defined(__aarch64__)
+  constexpr unsigned kHost = EM_AARCH64;
+#else
+  return "";
+#endif
+  unsigned char header[EI_NIDENT + 4] = {};
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return "";
+  const size_t n = std::fread(header, 1, sizeof(header), f);
+  std::fclose(f);
+  if (n < sizeof(header) || std::memcmp(header, ELFMAG, SELFMAG) != 0) return "";
+  // e_machine follows e_ident and e_type; our targets are little-endian.
+  const unsigned machine = header[EI_NIDENT + 2] | (header[EI_NIDENT + 3] << 8);
+  if (machine == kHost) return "";
+  const char* name = MachineName(machine);
+  return std::string("it was built for ") + (name ? name : "another architecture") +
+         " and this machine is " + MachineName(kHost);
 }
 
 }  // namespace
@@ -49,7 +92,10 @@ std::unique_ptr<LoadedLibrary> LoadedLibrary::Open(const std::string& path, std:
   std::string open_path = path.find('/') == std::string::npos ? "./" + path : path;
   void* handle = dlopen(open_path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
-    return fail(LoadErrorKind::kNotLoadable, "cannot load " + quoted + ": " + LastDlError());
+    const std::string dl_error = LastDlError();
+    const std::string foreign = ForeignMachine(open_path);
+    return fail(LoadErrorKind::kNotLoadable,
+                "cannot load " + quoted + ": " + (foreign.empty() ? dl_error : foreign));
   }
   auto close_and_fail = [&](LoadErrorKind why, const std::string& what) {
     dlclose(handle);

@@ -348,6 +348,13 @@ absl::StatusOr<std::unique_ptr<DashboardServer>> DashboardServer::Start(
   impl->server.set_read_timeout(kIdleSeconds, 0);
   impl->server.set_write_timeout(kIdleSeconds, 0);
   impl->server.set_keep_alive_timeout(kIdleSeconds);
+  // cpp-httplib sets SO_REUSEPORT by default: a second tracker could then bind the same port and
+  // the two would answer at random. SO_REUSEADDR alone still allows a restart on a port whose
+  // old connections linger in TIME_WAIT.
+  impl->server.set_socket_options([](int sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
   if (port == 0) {
     port = impl->server.bind_to_any_port(host);
   } else if (!impl->server.bind_to_port(host, port)) {

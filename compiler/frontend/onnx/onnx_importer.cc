@@ -1,5 +1,6 @@
 #include "compiler/frontend/onnx/onnx_importer.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <google/protobuf/io/coded_stream.h>
@@ -97,6 +98,18 @@ absl::StatusOr<graph::TensorType> InputType(const ::onnx::ValueInfoProto& input,
 
 absl::Status ImportInputs(const GraphProto& graph, const std::set<std::string>& initializers,
                           const OnnxImportOptions& options, ImportContext& ctx) {
+  // A shape for a name the model does not take is a typo, not something to ignore.
+  std::vector<std::string> names;
+  for (const auto& input : graph.input()) {
+    if (!initializers.count(input.name())) names.push_back(input.name());
+  }
+  for (const auto& [name, shape] : options.input_shapes) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "a shape is given for '", name.substr(0, 80),
+          "', which is not an input of the model (its inputs: ", absl::StrJoin(names, ", "), ")"));
+    }
+  }
   for (const auto& input : graph.input()) {
     // Before IR version 4 initializers are listed as inputs too; they stay constants.
     if (initializers.count(input.name())) continue;

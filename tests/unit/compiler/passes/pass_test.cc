@@ -55,6 +55,18 @@ TEST(RunPassesTest, UnknownDisabledPassListsValidNames) {
   EXPECT_THAT(f.status().message(), HasSubstr("unknown pass 'tow'; valid passes: one, two"));
 }
 
+TEST(RunPassesTest, AnUnknownPassToDumpListsValidNames) {
+  PassOptions opts;
+  opts.dump_ir = "nosuchpass";
+  auto f = RunPasses(Empty(), {Append("one", 1), Append("two", 2)}, opts);
+  EXPECT_EQ(f.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(
+      f.status().message(),
+      HasSubstr("TUNEFARM_DUMP_IR names unknown pass 'nosuchpass'; valid passes: one, two"));
+  opts.dump_ir = "two";
+  EXPECT_TRUE(RunPasses(Empty(), {Append("one", 1), Append("two", 2)}, opts).ok());
+}
+
 TEST(RunPassesTest, FailingPassAndBrokenIrAreNamed) {
   Pass failing{
       "failing",

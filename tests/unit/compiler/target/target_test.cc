@@ -42,6 +42,19 @@ TEST(TargetTest, CudaTargetsLowerForTheGpuAndTheirHostIsThisMachine) {
   EXPECT_EQ(ParseTarget("cuda")->str(), "cuda -arch=sm_90");
 }
 
+// The host's canonical string carries every CPU feature (-mattr=+a,+b,... over a thousand
+// characters on a server CPU); tables and progress lines show it as a person writes it.
+TEST(TargetTest, TheDisplayedTargetDropsTheFeatureListOnly) {
+  const std::string canonical = Target::Host().str();
+  const std::string shown = DisplayTarget(canonical);
+  EXPECT_THAT(shown, ::testing::StartsWith("llvm"));
+  EXPECT_THAT(shown, ::testing::Not(HasSubstr("-mattr")));
+  EXPECT_LT(shown.size(), 120u) << shown;
+  EXPECT_EQ(DisplayTarget("llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a72 -mattr=+neon,+crc"),
+            "llvm -mtriple=aarch64-linux-gnu -mcpu=cortex-a72");
+  EXPECT_EQ(DisplayTarget("cuda -arch=sm_90"), "cuda -arch=sm_90");
+}
+
 TEST(TargetTest, TheCanonicalStringParsesBackToTheSameTarget) {
   for (const char* text : {"llvm", "llvm -mtriple=x86_64-linux-gnu -mcpu=znver3",
                            "llvm -mtriple=aarch64-linux-gnu -mattr=+neon", "cuda"}) {

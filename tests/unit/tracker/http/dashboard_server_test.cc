@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "tests/unit/tracker/http/dashboard_test_util.h"
 
 namespace tunefarm::tracker {
@@ -65,6 +66,20 @@ class DashboardServerTest : public ::testing::Test {
 
 std::string* DashboardServerTest::dir_ = nullptr;
 TrackerServer* DashboardServerTest::server_ = nullptr;
+
+// cpp-httplib binds with SO_REUSEPORT unless told otherwise: a second tracker on the first's
+// dashboard port started, and the two answered the port's requests at random (401s and 404s).
+TEST_F(DashboardServerTest, ASecondTrackerCannotTakeTheDashboardsPort) {
+  TrackerServerOptions o = testing::DashboardTrackerOptions(testing::FreshDir("second"), kToken);
+  o.http_listen = absl::StrCat("127.0.0.1:", port());
+  auto second = TrackerServer::Start(o);
+  ASSERT_FALSE(second.ok()) << "a second tracker took the dashboard port " << port();
+  EXPECT_THAT(second.status().message(), HasSubstr("cannot listen"));
+  // The first still answers alone.
+  EXPECT_THAT(
+      RawExchange(port(), "GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+      StartsWith("HTTP/1.1"));
+}
 
 // `curl -X POST URL` sends no Content-Length: cpp-httplib waited for a body until its read
 // timeout, then answered 400 with nothing saying why.
