@@ -15,8 +15,8 @@
 
 #include "bench/support/median_time.h"
 #include "bench/support/pytorch_reference.h"
+#include "driver/model_compiler.h"
 #include "runtime/core/thread_pool.h"
-#include "tools/commands/model_compiler.h"
 
 namespace tunefarm {
 namespace {
@@ -38,14 +38,14 @@ int Run(int argc, char** argv) {
       return 1;
     }
     const std::string& onnx = *exported_onnx;
-    tools::ModelCompileOptions options;
+    driver::ModelCompileOptions options;
     options.input_shapes["input"] = {1, 3, 224, 224};
     const auto start = std::chrono::steady_clock::now();
-    absl::StatusOr<tools::CompiledModel> compiled =
-        tools::CompileModel(onnx, options, target::Target::Host());
+    absl::StatusOr<driver::CompiledModel> compiled =
+        driver::CompileModel(onnx, options, target::Target::Host());
     const std::string module = dir + "/" + name + ".bench.so";
     absl::Status exported =
-        compiled.ok() ? tools::ExportCompiledModel(*compiled, module) : compiled.status();
+        compiled.ok() ? driver::ExportCompiledModel(*compiled, module) : compiled.status();
     const double build_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!exported.ok()) {
@@ -53,8 +53,8 @@ int Run(int argc, char** argv) {
                    std::string(exported.message()).c_str());
       return 1;
     }
-    absl::StatusOr<std::unique_ptr<tools::ModelExecutor>> executor =
-        tools::LoadModelForRun(module, options, target::Target::Host());
+    absl::StatusOr<std::unique_ptr<driver::ModelExecutor>> executor =
+        driver::LoadModelForRun(module, options, target::Target::Host());
     if (!executor.ok()) {
       std::fprintf(stderr, "model_bench: %s\n", std::string(executor.status().message()).c_str());
       return 1;

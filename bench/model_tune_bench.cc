@@ -42,9 +42,9 @@
 #include "absl/strings/str_split.h"
 #include "bench/support/piped_child.h"
 #include "bench/support/pytorch_reference.h"
+#include "driver/model_compiler.h"
 #include "rpc_server/worker.h"
 #include "spdlog/spdlog.h"
-#include "tools/commands/model_compiler.h"
 #include "tools/commands/model_tune_command.h"
 #include "tracker/service/tracker_server.h"
 #include "tuner/measure/spec_builder.h"
@@ -84,16 +84,16 @@ absl::StatusOr<double> TimeInFreshProcess(const std::string& module, int threads
 // The model built into `module`, with the farm's records for `device_key` when set.
 absl::Status BuildModule(const std::string& onnx, const std::string& db,
                          const std::string& device_key, const std::string& module) {
-  tools::ModelCompileOptions options;
+  driver::ModelCompileOptions options;
   options.input_shapes["input"] = {1, 3, 224, 224};
   if (!device_key.empty()) {
     options.db = db;
     options.device_key = device_key;
   }
-  absl::StatusOr<tools::CompiledModel> compiled =
-      tools::CompileModel(onnx, options, target::Target::Host());
+  absl::StatusOr<driver::CompiledModel> compiled =
+      driver::CompileModel(onnx, options, target::Target::Host());
   if (!compiled.ok()) return compiled.status();
-  return tools::ExportCompiledModel(*compiled, module);
+  return driver::ExportCompiledModel(*compiled, module);
 }
 
 // BuildModule, then timed in a fresh process.

@@ -1,4 +1,4 @@
-#include "tools/commands/farm_channel.h"
+#include "client/farm_channel.h"
 
 #include <chrono>
 #include <fstream>
@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::client {
 
 absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeFarmChannel(const FarmClientOptions& options) {
   if (options.address.empty()) return absl::InvalidArgumentError("no tracker address given");
@@ -54,4 +54,4 @@ absl::Status FromGrpcStatus(const grpc::Status& s, const std::string& address) {
   return absl::Status(static_cast<absl::StatusCode>(s.error_code()), s.error_message());
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::client

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "tools/commands/farm_client.h"
+#include "client/farm_client.h"
 
 namespace grpc {
 class Channel;
@@ -15,7 +15,7 @@ class ClientContext;
 class Status;
 }  // namespace grpc
 
-namespace tunefarm::tools {
+namespace tunefarm::client {
 
 // NotFound when the CA certificate file cannot be read.
 absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeFarmChannel(const FarmClientOptions& options);
@@ -28,4 +28,4 @@ std::unique_ptr<grpc::ClientContext> MakeFarmContext(const FarmClientOptions& op
 // names the address.
 absl::Status FromGrpcStatus(const grpc::Status& status, const std::string& address);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::client

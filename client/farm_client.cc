@@ -1,15 +1,15 @@
-#include "tools/commands/farm_client.h"
+#include "client/farm_client.h"
 
 #include <grpcpp/grpcpp.h>
 
 #include "absl/strings/str_cat.h"
+#include "client/farm_channel.h"
+#include "client/token_file.h"
 #include "proto/tunefarm/v1/tracker.grpc.pb.h"
-#include "tools/commands/farm_channel.h"
-#include "tools/commands/token_file.h"
 #include "tracker/service/model_job_conversion.h"
 #include "tracker/service/proto_conversion.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::client {
 namespace {
 
 namespace pb = tunefarm::v1;
@@ -227,4 +227,4 @@ absl::StatusOr<std::vector<tuner::Record>> FarmClient::ListRecords(const std::st
   return records;
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::client

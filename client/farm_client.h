@@ -15,7 +15,7 @@
 #include "tracker/model_job.h"
 #include "tuner/record.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::client {
 
 struct FarmClientOptions {
   std::string address = "127.0.0.1:9190";
@@ -82,4 +82,4 @@ class FarmClient {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::client

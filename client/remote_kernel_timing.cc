@@ -1,4 +1,4 @@
-#include "tools/commands/remote_kernel_timing.h"
+#include "client/remote_kernel_timing.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -6,7 +6,7 @@
 #include "runtime/measure/random_fill.h"
 #include "runtime/ndarray.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::client {
 
 absl::StatusOr<const runtime::FunctionSignature*> PickFunction(const UploadedModule& module,
                                                                const std::string& wanted) {
@@ -24,7 +24,7 @@ absl::StatusOr<const runtime::FunctionSignature*> PickFunction(const UploadedMod
 }
 
 absl::StatusOr<std::vector<SessionArgument>> PrepareSessionArguments(
-    RemoteSession& session, const runtime::FunctionSignature& f, const Bindings& bindings,
+    RemoteSession& session, const runtime::FunctionSignature& f, const driver::Bindings& bindings,
     uint64_t seed) {
   auto bound = [&](const std::string& name) -> absl::StatusOr<int64_t> {
     auto it = bindings.find(name);
@@ -115,4 +115,4 @@ absl::StatusOr<runtime::measure::InterleavedTiming> TimeInTurnsOnDevice(
   return t;
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::client

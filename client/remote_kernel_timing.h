@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "client/remote_session.h"
+#include "driver/bindings.h"
 #include "runtime/core/function_signature.h"
 #include "runtime/measure/interleaved_timing.h"
-#include "tools/commands/bindings.h"
-#include "tools/commands/remote_session.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::client {
 
 // The kernel `wanted` of an uploaded library (empty: its only one); InvalidArgument listing the
 // library's kernels otherwise.
@@ -23,7 +23,7 @@ absl::StatusOr<const runtime::FunctionSignature*> PickFunction(const UploadedMod
 // Allocates every argument of `f` on the device and fills it with seeded data (integers from
 // `bindings`); InvalidArgument naming an unbound size or an argument a session cannot make.
 absl::StatusOr<std::vector<SessionArgument>> PrepareSessionArguments(
-    RemoteSession& session, const runtime::FunctionSignature& f, const Bindings& bindings,
+    RemoteSession& session, const runtime::FunctionSignature& f, const driver::Bindings& bindings,
     uint64_t seed);
 
 // Whether two kernels take the same arguments (names aside), so one set of arrays serves both.
@@ -40,4 +40,4 @@ absl::StatusOr<runtime::measure::InterleavedTiming> TimeInTurnsOnDevice(
     RemoteSession& session, const std::vector<DeviceKernel>& kernels,
     const std::vector<SessionArgument>& args, const SessionTiming& slot, int rounds);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::client

@@ -1,14 +1,14 @@
-#include "tools/commands/remote_session.h"
+#include "client/remote_session.h"
 
 #include <grpcpp/grpcpp.h>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
+#include "client/farm_channel.h"
 #include "proto/tunefarm/v1/session.grpc.pb.h"
 #include "runtime/measure/library_file.h"
-#include "tools/commands/farm_channel.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::client {
 
 absl::StatusOr<std::string> ReadModuleFile(const std::string& path) {
   return runtime::measure::ReadLibraryFile(path, std::numeric_limits<int32_t>::max());
@@ -197,4 +197,4 @@ absl::StatusOr<std::vector<double>> RemoteSession::Time(const std::string& modul
   return std::vector<double>(response.repeat_seconds().begin(), response.repeat_seconds().end());
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::client

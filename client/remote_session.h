@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "client/farm_client.h"
 #include "runtime/core/function_signature.h"
-#include "tools/commands/farm_client.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::client {
 
 struct UploadedModule {
   std::string module_id;
@@ -72,4 +72,4 @@ class RemoteSession {
   std::string worker_id_, target_, cpu_model_;
 };
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::client

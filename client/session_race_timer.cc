@@ -1,12 +1,12 @@
-#include "tools/commands/session_race_timer.h"
+#include "client/session_race_timer.h"
 
 #include <filesystem>
 #include <memory>
 
+#include "client/remote_session.h"
 #include "runtime/measure/library_file.h"
-#include "tools/commands/remote_session.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::client {
 namespace {
 
 // What a worker's session holds at most (rpc_server::SessionLimits): larger modules are refused
@@ -15,11 +15,11 @@ constexpr int64_t kSessionBytes = int64_t{2} << 30;
 
 }  // namespace
 
-ModuleRaceTimer SessionRaceTimer(FarmClientOptions farm, std::string device_key, int threads,
-                                 int rounds, double slot_ms) {
+driver::ModuleRaceTimer SessionRaceTimer(FarmClientOptions farm, std::string device_key,
+                                         int threads, int rounds, double slot_ms) {
   return [farm = std::move(farm), device_key = std::move(device_key), threads, rounds, slot_ms](
              const std::string& incumbent,
-             const std::string& challenger) -> absl::StatusOr<RaceTimes> {
+             const std::string& challenger) -> absl::StatusOr<driver::RaceTimes> {
     // Both read before a worker is borrowed: a missing or oversized file holds no device.
     const std::string* paths[2] = {&incumbent, &challenger};
     std::string bytes[2];
@@ -44,7 +44,7 @@ ModuleRaceTimer SessionRaceTimer(FarmClientOptions farm, std::string device_key,
     slot.repeat = 1;
     slot.min_repeat_ms = slot_ms;
     slot.threads = threads;
-    RaceTimes times;
+    driver::RaceTimes times;
     for (int r = 0; r < rounds; ++r) {
       double sum[2] = {0, 0};
       const int order[4] = {r % 2, 1 - r % 2, 1 - r % 2, r % 2};
@@ -61,4 +61,4 @@ ModuleRaceTimer SessionRaceTimer(FarmClientOptions farm, std::string device_key,
   };
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::client

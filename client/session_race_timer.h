@@ -4,15 +4,15 @@
 
 #include <string>
 
-#include "tools/commands/algorithm_race.h"
-#include "tools/commands/farm_client.h"
+#include "client/farm_client.h"
+#include "driver/algorithm_race.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::client {
 
 // Each call borrows a worker of `device_key` (waiting up to 120 s) and gives it back, so that no
 // session holds more than the two modules it races. Rounds as LocalRaceTimer's: `rounds` of four
 // slots of at least `slot_ms` each, at `threads` (0: the device's default).
-ModuleRaceTimer SessionRaceTimer(FarmClientOptions farm, std::string device_key, int threads,
-                                 int rounds = 16, double slot_ms = 100);
+driver::ModuleRaceTimer SessionRaceTimer(FarmClientOptions farm, std::string device_key,
+                                         int threads, int rounds = 16, double slot_ms = 100);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::client

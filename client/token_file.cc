@@ -1,11 +1,11 @@
-#include "tools/commands/token_file.h"
+#include "client/token_file.h"
 
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::client {
 
 absl::StatusOr<std::string> ReadTokenFile(const std::string& path) {
   if (path.empty()) return std::string();
@@ -20,4 +20,4 @@ absl::StatusOr<std::string> ReadTokenFile(const std::string& path) {
   return token;
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::client

@@ -6,10 +6,10 @@
 
 #include "absl/status/statusor.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::client {
 
 // The file's first line without surrounding whitespace; empty `path` gives an empty token (no
 // authentication). NotFound naming the file; InvalidArgument when the token is empty.
 absl::StatusOr<std::string> ReadTokenFile(const std::string& path);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::client

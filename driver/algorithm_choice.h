@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 struct AlgorithmChoice {
   std::string workload;                    // its conv2d_nchwc key
@@ -16,4 +16,4 @@ struct AlgorithmChoice {
   std::map<int64_t, double> best_seconds;  // each algorithm's best record, by m (0: direct)
 };
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

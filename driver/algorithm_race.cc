@@ -1,4 +1,4 @@
-#include "tools/commands/algorithm_race.h"
+#include "driver/algorithm_race.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/temp_dir.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 namespace {
 
 // A rival algorithm of a workload, and what the race may gain by it (its record time in the model).
@@ -149,4 +149,4 @@ absl::StatusOr<RaceResult> RaceAlgorithms(const std::string& onnx,
   return result;
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

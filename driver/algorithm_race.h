@@ -14,9 +14,9 @@
 
 #include "absl/status/statusor.h"
 #include "compiler/target/target.h"
-#include "tools/commands/model_compiler.h"
+#include "driver/model_compiler.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 // Seconds of one model run of each module, one pair per round.
 struct RaceTimes {
@@ -65,4 +65,4 @@ absl::StatusOr<RaceResult> RaceAlgorithms(const std::string& onnx,
                                           const ModuleRaceTimer& timer, const RaceOptions& race,
                                           std::ostream& log);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

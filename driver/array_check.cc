@@ -1,4 +1,4 @@
-#include "tools/commands/array_check.h"
+#include "driver/array_check.h"
 
 #include <cmath>
 #include <cstring>
@@ -9,7 +9,7 @@
 #include "runtime/measure/element_access.h"
 #include "runtime/measure/random_fill.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 namespace {
 
 absl::Status Unsupported(DLDataType t) {
@@ -63,4 +63,4 @@ std::string FormatIndex(int64_t flat, const std::vector<int64_t>& shape) {
   return absl::StrCat("[", absl::StrJoin(index, ", "), "]");
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

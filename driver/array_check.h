@@ -9,7 +9,7 @@
 #include "absl/status/statusor.h"
 #include "runtime/ndarray.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 // Floats uniform in [-1, 1], signed integers in [-4, 4], unsigned in [0, 8], bools 0/1; the same
 // seed gives the same data on every platform. Unimplemented element types are InvalidArgument.
@@ -35,4 +35,4 @@ absl::StatusOr<Comparison> CompareArrays(const runtime::NDArray& got,
 // A flat index as a multi-dimensional one: "[3, 4]".
 std::string FormatIndex(int64_t flat, const std::vector<int64_t>& shape);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

@@ -1,4 +1,4 @@
-#include "tools/commands/bindings.h"
+#include "driver/bindings.h"
 
 #include <charconv>
 
@@ -10,7 +10,7 @@
 #include "compiler/ir/printer.h"
 #include "compiler/ir/visitor.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 namespace {
 
 // Folds integer expressions over constants and bound variables, as far as shapes need.
@@ -175,4 +175,4 @@ absl::StatusOr<std::vector<int64_t>> ConcreteShape(const te::Tensor& tensor,
   return shape;
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

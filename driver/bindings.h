@@ -11,7 +11,7 @@
 #include "compiler/ir/mutator.h"
 #include "compiler/te/tensor.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 // Name to value, ordered so that messages list names alphabetically.
 using Bindings = std::map<std::string, int64_t>;
@@ -35,4 +35,4 @@ absl::StatusOr<int64_t> EvaluateInt(const ir::Expr& e, const ir::VarMap& values)
 absl::StatusOr<std::vector<int64_t>> ConcreteShape(const te::Tensor& tensor,
                                                    const ir::VarMap& values);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

@@ -1,7 +1,7 @@
 // `tunefarm run --target cuda`: the lowered function built into a CUDA module (NVRTC) and run on
 // this machine's GPU through the driver, or a clear "no GPU present" where there is none.
 #include "absl/strings/str_cat.h"
-#include "tools/commands/kernel_runner.h"
+#include "driver/kernel_runner.h"
 
 #ifdef TUNEFARM_HAVE_CUDA
 #include "compiler/codegen/cuda/build_cuda.h"
@@ -10,7 +10,7 @@
 #include "runtime/cuda/cuda_function.h"
 #endif
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 #ifdef TUNEFARM_HAVE_CUDA
 namespace {
@@ -22,7 +22,7 @@ class CudaRunner : public KernelRunner {
       : func_(std::move(func)), signature_(std::move(signature)), target_(std::move(target)) {}
 
   absl::Status Run(const std::vector<runtime::NDArray*>& arrays,
-                   const Bindings& bindings) const override {
+                   const driver::Bindings& bindings) const override {
     absl::StatusOr<std::vector<runtime::PackedArg>> args =
         PackArguments(signature_, arrays, bindings);
     if (!args.ok()) return args.status();
@@ -32,7 +32,7 @@ class CudaRunner : public KernelRunner {
   bool UsesThreadPool() const override { return false; }
 
   absl::StatusOr<std::vector<double>> Time(
-      const std::vector<runtime::NDArray*>& arrays, const Bindings& bindings,
+      const std::vector<runtime::NDArray*>& arrays, const driver::Bindings& bindings,
       const runtime::TimeEvaluatorOptions& options) const override {
     absl::StatusOr<std::vector<runtime::PackedArg>> args =
         PackArguments(signature_, arrays, bindings);
@@ -56,9 +56,9 @@ absl::StatusOr<std::unique_ptr<KernelRunner>> CreateCudaRunner(const ir::PrimFun
   absl::StatusOr<std::shared_ptr<runtime::cuda::CudaDevice>> device =
       runtime::cuda::CudaDevice::Open(0);
   if (!device.ok()) {
-    return absl::UnavailableError(absl::StrCat("no GPU present (", device.status().message(),
-                                               "); `tunefarm build --target ", target.ToString(),
-                                               "` still writes the module for a machine with one"));
+    return absl::UnavailableError(absl::StrCat(
+        "no GPU present (", device.status().message(), "); `tunefarm build --target \"",
+        target.ToString(), "\"` still writes the module for a machine with one"));
   }
   runtime::FunctionSignature signature;
   for (const runtime::cuda::CudaHostFunction& f : image->functions) {
@@ -84,4 +84,4 @@ absl::StatusOr<std::unique_ptr<KernelRunner>> CreateCudaRunner(const ir::PrimFun
 
 #endif
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

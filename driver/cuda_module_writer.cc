@@ -1,4 +1,4 @@
-#include "tools/commands/cuda_module_writer.h"
+#include "driver/cuda_module_writer.h"
 
 #include "absl/strings/str_cat.h"
 
@@ -7,7 +7,7 @@
 #include "compiler/codegen/cuda/nvrtc_compile.h"
 #endif
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 #ifdef TUNEFARM_HAVE_CUDA
 
@@ -41,4 +41,4 @@ absl::StatusOr<std::string> WriteCudaModule(const ir::PrimFunc&, const target::C
 
 #endif
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

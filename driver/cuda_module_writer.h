@@ -8,7 +8,7 @@
 #include "compiler/ir/function.h"
 #include "compiler/target/cuda_target.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 // Writes the module to `path`; returns one line per kernel ("kernel K: R registers, S bytes
 // shared"). FailedPrecondition when this tunefarm was built without the CUDA toolkit.
@@ -16,4 +16,4 @@ absl::StatusOr<std::string> WriteCudaModule(const ir::PrimFunc& func,
                                             const target::CudaTarget& target,
                                             const std::string& path);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

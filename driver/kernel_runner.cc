@@ -1,11 +1,11 @@
-#include "tools/commands/kernel_runner.h"
+#include "driver/kernel_runner.h"
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/build.h"
 #include "compiler/interp/interpreter.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 namespace {
 
 class InterpRunner : public KernelRunner {
@@ -92,4 +92,4 @@ absl::StatusOr<std::unique_ptr<KernelRunner>> KernelRunner::Create(const ir::Pri
   return std::make_unique<LlvmRunner>(*std::move(kernel), absl::StrCat("llvm -mcpu=", llvm.cpu));
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

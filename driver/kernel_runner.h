@@ -11,13 +11,13 @@
 #include "absl/status/statusor.h"
 #include "compiler/ir/function.h"
 #include "compiler/target/target.h"
+#include "driver/bindings.h"
 #include "runtime/core/function_signature.h"
 #include "runtime/ndarray.h"
 #include "runtime/packed_function.h"
 #include "runtime/time_evaluator.h"
-#include "tools/commands/bindings.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 class KernelRunner {
  public:
@@ -55,4 +55,4 @@ absl::StatusOr<std::vector<runtime::PackedArg>> PackArguments(
 absl::StatusOr<std::unique_ptr<KernelRunner>> CreateCudaRunner(const ir::PrimFunc& func,
                                                                const target::CudaTarget& target);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

@@ -1,11 +1,11 @@
-#include "tools/commands/kernel_timer.h"
+#include "driver/kernel_timer.h"
 
 #include <string>
 
 #include "runtime/core/thread_pool.h"
 #include "runtime/time_evaluator.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 absl::StatusOr<KernelTiming> TimeKernel(const KernelRunner& runner,
                                         std::vector<runtime::NDArray>& arrays,
@@ -30,4 +30,4 @@ absl::Status SetKernelThreads(int threads) {
   return absl::OkStatus();
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

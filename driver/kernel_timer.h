@@ -6,11 +6,11 @@
 
 #include "absl/status/statusor.h"
 #include "compiler/te/tensor.h"
+#include "driver/bindings.h"
+#include "driver/kernel_runner.h"
 #include "runtime/ndarray.h"
-#include "tools/commands/bindings.h"
-#include "tools/commands/kernel_runner.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 struct KernelTiming {
   double median_seconds = 0;
@@ -27,4 +27,4 @@ absl::StatusOr<KernelTiming> TimeKernel(const KernelRunner& runner,
 // The parallel width of compiled kernels (the runtime thread pool's). `threads` must be positive.
 absl::Status SetKernelThreads(int threads);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

@@ -1,4 +1,4 @@
-#include "tools/commands/layout_plan.h"
+#include "driver/layout_plan.h"
 
 #include <cstdio>
 #include <map>
@@ -7,7 +7,7 @@
 #include "compiler/graph/winograd_rewrite.h"
 #include "tuner/model_tasks.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 namespace {
 
 // Adds a workload's time to `cost`, or counts it unmeasured; `alternatives` are the same kernel's
@@ -131,4 +131,4 @@ std::string DescribeLayout(const LayoutPlan& plan) {
   return line;
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

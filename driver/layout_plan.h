@@ -15,7 +15,7 @@
 #include "tuner/layout_choice.h"
 #include "tuner/workload.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 using tuner::LayoutCost;
 
@@ -48,4 +48,4 @@ absl::StatusOr<LayoutPlan> PlanConvBlocks(const graph::Graph& graph, const topi:
 // (rule: 17.900 ms), 0 without a record (rule: 0)": one line for `model build`.
 std::string DescribeLayout(const LayoutPlan& plan);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

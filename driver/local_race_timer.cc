@@ -1,15 +1,15 @@
-#include "tools/commands/local_race_timer.h"
+#include "driver/local_race_timer.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <memory>
 
+#include "driver/model_executor.h"
 #include "runtime/measure/random_fill.h"
 #include "runtime/ndarray.h"
-#include "tools/commands/model_executor.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 namespace {
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
@@ -74,4 +74,4 @@ ModuleRaceTimer LocalRaceTimer(int rounds, double slot_ms) {
   };
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

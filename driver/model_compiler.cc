@@ -1,4 +1,4 @@
-#include "tools/commands/model_compiler.h"
+#include "driver/model_compiler.h"
 
 #include <algorithm>
 #include <chrono>
@@ -11,9 +11,9 @@
 #include "compiler/frontend/onnx/onnx_importer.h"
 #include "compiler/graph/cuda_model_export.h"
 #include "compiler/graph/graph_pipeline.h"
-#include "tools/commands/model_records.h"
+#include "driver/model_records.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 namespace {
 
 double MillisecondsSince(std::chrono::steady_clock::time_point start) {
@@ -171,4 +171,4 @@ absl::Status ParseInputShape(const std::string& text,
   return absl::OkStatus();
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

@@ -12,12 +12,12 @@
 #include "absl/status/statusor.h"
 #include "compiler/graph/model_build.h"
 #include "compiler/target/target.h"
+#include "driver/algorithm_choice.h"
+#include "driver/layout_plan.h"
+#include "driver/model_executor.h"
 #include "runtime/ndarray.h"
-#include "tools/commands/algorithm_choice.h"
-#include "tools/commands/layout_plan.h"
-#include "tools/commands/model_executor.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 class ModelRecords;
 
@@ -84,4 +84,4 @@ absl::StatusOr<target::Target> ParseTargetToRunHere(const std::string& text);
 absl::Status ParseInputShape(const std::string& text,
                              std::map<std::string, std::vector<int64_t>>* shapes);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

@@ -1,4 +1,4 @@
-#include "tools/commands/model_executor.h"
+#include "driver/model_executor.h"
 
 #include <utility>
 
@@ -8,7 +8,7 @@
 #include "runtime/graph/cuda/cuda_graph_executor.h"
 #include "runtime/ndarray.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 namespace {
 
 class CpuModelExecutor : public ModelExecutor {
@@ -118,4 +118,4 @@ absl::StatusOr<std::unique_ptr<ModelExecutor>> OpenModelModule(const std::string
   return std::make_unique<CpuModelExecutor>(std::move(executor));
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

@@ -12,7 +12,7 @@
 #include "absl/status/statusor.h"
 #include "runtime/graph/graph_executor.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 class ModelExecutor {
  public:
@@ -41,4 +41,4 @@ class ModelExecutor {
 // Unavailable for a CUDA module on a machine without a GPU.
 absl::StatusOr<std::unique_ptr<ModelExecutor>> OpenModelModule(const std::string& path);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

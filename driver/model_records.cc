@@ -1,4 +1,4 @@
-#include "tools/commands/model_records.h"
+#include "driver/model_records.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -17,6 +17,7 @@
 #include "compiler/topi/conv2d_winograd_knobs.h"
 #include "compiler/topi/depthwise_conv2d_knobs.h"
 #include "compiler/topi/depthwise_conv2d_nchwc_knobs.h"
+#include "driver/record_db.h"
 #include "tuner/model_tasks.h"
 #include "tuner/record.h"
 #include "tuner/record_store.h"
@@ -24,7 +25,7 @@
 #include "tuner/templates/conv_shape.h"
 #include "tuner/templates/depthwise_conv2d_template.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 // An ok record of a task, its config read as the template's, and its median time.
 struct ModelRecords::Candidate {
@@ -230,7 +231,9 @@ struct ModelRecords::State {
 absl::StatusOr<ModelRecords> ModelRecords::Open(const std::string& db,
                                                 const graph::KernelTarget& target,
                                                 const std::string& device_key) {
-  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(db);
+  // A build reads records: a mistyped --db is an error, not an empty database and a silent
+  // untuned build.
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = OpenRecordDb(db, DbMode::kMustExist);
   if (!store.ok()) return store.status();
   auto state = std::make_shared<State>();
   state->store = *std::move(store);
@@ -346,4 +349,4 @@ const std::optional<LayoutPlan>& ModelRecords::ChosenLayout() const {
   return state_->chosen_layout;
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

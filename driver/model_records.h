@@ -17,11 +17,11 @@
 #include "compiler/graph/layout_rewrite.h"
 #include "compiler/graph/winograd_rewrite.h"
 #include "compiler/topi/cpu_info.h"
-#include "tools/commands/algorithm_choice.h"
-#include "tools/commands/layout_plan.h"
+#include "driver/algorithm_choice.h"
+#include "driver/layout_plan.h"
 #include "tuner/workload.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 // Whether a model build configures the task's kernels from its records: the conv templates do;
 // gemm kernels keep their default schedule (no template of theirs to configure yet).
@@ -78,4 +78,4 @@ class ModelRecords {
   std::shared_ptr<State> state_;
 };
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

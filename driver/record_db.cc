@@ -1,10 +1,10 @@
-#include "tools/commands/record_db.h"
+#include "driver/record_db.h"
 
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 absl::StatusOr<std::unique_ptr<tuner::RecordStore>> OpenRecordDb(const std::string& path,
                                                                  DbMode mode) {
@@ -20,4 +20,4 @@ absl::StatusOr<std::unique_ptr<tuner::RecordStore>> OpenRecordDb(const std::stri
   return store;
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

@@ -8,11 +8,11 @@
 #include "absl/status/statusor.h"
 #include "tuner/record_store.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 enum class DbMode { kMustExist, kCreate };
 
 absl::StatusOr<std::unique_ptr<tuner::RecordStore>> OpenRecordDb(const std::string& path,
                                                                  DbMode mode);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

@@ -1,4 +1,4 @@
-#include "tools/commands/script_file.h"
+#include "driver/script_file.h"
 
 #include <cctype>
 #include <filesystem>
@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/passes/lower.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 absl::StatusOr<script::ScriptResult> LoadScript(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -36,4 +36,4 @@ absl::StatusOr<ir::PrimFunc> LowerScript(const script::ScriptResult& script,
   return passes::Lower(script.schedule, script.args, name, options);
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

@@ -9,7 +9,7 @@
 #include "compiler/passes/pass.h"
 #include "compiler/script/script.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 // Reads and runs the script at `path`; errors carry "PATH:LINE:COL:" from the script front end.
 absl::StatusOr<script::ScriptResult> LoadScript(const std::string& path);
@@ -22,4 +22,4 @@ absl::StatusOr<ir::PrimFunc> LowerScript(const script::ScriptResult& script,
                                          const std::string& name,
                                          const passes::PassOptions& options);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

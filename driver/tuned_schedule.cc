@@ -1,4 +1,4 @@
-#include "tools/commands/tuned_schedule.h"
+#include "driver/tuned_schedule.h"
 
 #include <fstream>
 #include <sstream>
@@ -6,11 +6,11 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/space/config_json.h"
 #include "compiler/topi/cpu_info.h"
-#include "tools/commands/record_db.h"
+#include "driver/record_db.h"
 #include "tuner/measure/local_runner.h"
 #include "tuner/templates/script_template.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 absl::StatusOr<std::optional<TunedSchedule>> BestSchedule(const tuner::Task& task,
                                                           const TunedLookup& lookup) {
@@ -79,4 +79,4 @@ absl::StatusOr<script::ScriptResult> LoadScheduledScript(
   return script::RunScript(text.str(), path, options);
 }
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

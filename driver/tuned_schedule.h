@@ -14,7 +14,7 @@
 #include "tuner/record.h"
 #include "tuner/task.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 
 struct TunedLookup {
   std::string db;          // empty: no lookup
@@ -39,4 +39,4 @@ absl::StatusOr<script::ScriptResult> LoadScheduledScript(
     const std::string& path, const std::map<std::string, int64_t>& bindings,
     const TunedLookup& lookup, std::ostream& log);
 
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

@@ -2,15 +2,19 @@
 // subcommand (tools/commands/) does the work. Only this file sees CLI11, which is slow to compile.
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <map>
 #include <spdlog/cfg/helpers.h>
+#include <sstream>
 
 #include "tools/commands/best_command.h"
 #include "tools/commands/build_command.h"
 #include "tools/commands/demo_command.h"
+#include "tools/commands/exit_codes.h"
 #include "tools/commands/jobs_command.h"
 #include "tools/commands/lower_command.h"
 #include "tools/commands/model_build_command.h"
@@ -27,10 +31,69 @@
 #include "tools/commands/tune_command.h"
 #include "tools/commands/worker_command.h"
 #include "tools/commands/workers_command.h"
+#include "tunefarm_git_commit.h"  // generated at build time: TUNEFARM_GIT_COMMIT
 
 namespace {
 
-constexpr int kUsageError = 2;
+constexpr int kUsageError = tunefarm::tools::kExitUsage;
+
+// Checks that say what is wrong in words ("--priority: must be in 1..100, got 0"), where CLI11's
+// own print "Value 0 not in range 0.000000 to" a 300-digit bound.
+double ParseNumber(const std::string& text, bool* ok) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text.c_str(), &end);
+  *ok = !text.empty() && end == text.c_str() + text.size() && errno == 0 && std::isfinite(v);
+  return v;
+}
+
+CLI::Validator InRange(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        bool ok = false;
+        const double v = ParseNumber(text, &ok);
+        if (!ok) return "must be a number, got '" + text + "'";
+        if (v < lo || v > hi) {
+          std::ostringstream msg;
+          msg << "must be in " << lo << ".." << hi << ", got " << text;
+          return msg.str();
+        }
+        return "";
+      },
+      "", "InRange");
+}
+
+CLI::Validator AtLeast(double lo, const char* unit = "") {
+  return CLI::Validator(
+      [lo, unit](std::string& text) -> std::string {
+        bool ok = false;
+        const double v = ParseNumber(text, &ok);
+        if (!ok) return "must be a number, got '" + text + "'";
+        if (v < lo) {
+          std::ostringstream msg;
+          msg << "must be at least " << lo << unit << ", got " << text;
+          return msg.str();
+        }
+        return "";
+      },
+      "", "AtLeast");
+}
+
+CLI::Validator Above(double lo, const char* unit = "") {
+  return CLI::Validator(
+      [lo, unit](std::string& text) -> std::string {
+        bool ok = false;
+        const double v = ParseNumber(text, &ok);
+        if (!ok) return "must be a number, got '" + text + "'";
+        if (!(v > lo)) {
+          std::ostringstream msg;
+          msg << "must be more than " << lo << unit << ", got " << text;
+          return msg.str();
+        }
+        return "";
+      },
+      "", "Above");
+}
 
 std::atomic<bool> g_stop{false};
 
@@ -42,6 +105,10 @@ extern "C" void OnInterrupt(int) {
     std::raise(SIGINT);
   }
 }
+
+// A tuning command stopped by Ctrl-C exits 130, locally and through a farm alike, whatever it
+// managed to record before it stopped.
+int UnlessInterrupted(int code) { return g_stop.load() ? tunefarm::tools::kExitInterrupted : code; }
 
 void AddTimingOption(CLI::App* cmd, tunefarm::tools::TuneCommandOptions& t,
                      const std::string& default_name) {
@@ -106,11 +173,12 @@ void AddTuneCommand(CLI::App& app, tunefarm::tools::TuneCommandOptions& t, CLI::
   cmd->add_option("--token-file", t.token_file, "Farm mode: file holding the farm's token");
   cmd->add_option("--tls-root-cert", t.tls_root_cert, "Farm mode: CA certificate (PEM) for TLS");
   cmd->add_option("--priority", t.priority, "Farm mode: share of the fleet, 1..100")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(InRange(1, 100));
   cmd->add_flag("--detach", t.detach, "Farm mode: print the job id and return at once");
 }
 
-void AddFarmAddress(CLI::App* cmd, tunefarm::tools::FarmAddress& farm) {
+void AddFarmAddress(CLI::App* cmd, tunefarm::client::FarmAddress& farm) {
   cmd->add_option("--tracker", farm.tracker, "The tracker, HOST:PORT")->capture_default_str();
   cmd->add_option("--token-file", farm.token_file, "File holding the farm's token");
   cmd->add_option("--tls-root-cert", farm.tls_root_cert, "CA certificate (PEM) for TLS");
@@ -256,8 +324,12 @@ int main(int argc, char** argv) {
                    "Where to run: interp, or llvm [-mcpu=...] (compiled for this machine)")
       ->capture_default_str();
   run_cmd->add_option("--seed", run.seed, "Seed of the random inputs")->capture_default_str();
-  run_cmd->add_option("--rtol", run.rtol, "Relative tolerance")->capture_default_str();
-  run_cmd->add_option("--atol", run.atol, "Absolute tolerance")->capture_default_str();
+  run_cmd->add_option("--rtol", run.rtol, "Relative tolerance")
+      ->capture_default_str()
+      ->check(AtLeast(0));
+  run_cmd->add_option("--atol", run.atol, "Absolute tolerance")
+      ->capture_default_str()
+      ->check(AtLeast(0));
   run_cmd->add_flag("--time", run.time,
                     "Also time the scheduled function; last line: median_ms=<ms> gflops=<n>");
   run_cmd->add_option("--db", run.db,
@@ -317,8 +389,8 @@ int main(int argc, char** argv) {
   CLI::App* best_cmd =
       app.add_subcommand("best", "Show the fastest recorded config of a workload per device");
   best_cmd->add_option("--db", best.db, "The record database (or --tracker)");
-  best_cmd->add_option("--tracker", best.farm.tracker, "Ask this tracker instead, HOST:PORT");
-  best_cmd->add_option("--token-file", best.farm.token_file, "File holding the farm's token");
+  // The same farm flags as every other farm command (--tls-root-cert included).
+  AddFarmAddress(best_cmd, best.farm);
   best_cmd->add_option("--workload", best.workload, "Workload key, e.g. matmul:1024,1024,1024")
       ->required();
   best_cmd->add_option("--target", best.target, "Only this target");
@@ -350,15 +422,19 @@ int main(int argc, char** argv) {
   CLI::App* model_passes_cmd = model_cmd->add_subcommand(
       "passes", "Print the graph after import and after each graph pass, then the fused groups");
   model_passes_cmd->add_option("model", model_passes.file, "The .onnx file")->required();
-  model_passes_cmd->add_option("--disable", model_passes.disable,
-                               "Graph passes to skip (simplify_inference, fold_scales, "
-                               "pack_weights, constant_folding, common_subexpression, dead_code, "
-                               "fuse_ops)");
+  model_passes_cmd
+      ->add_option("--disable", model_passes.disable,
+                   "Graph passes to skip, comma-separated (simplify_inference, fold_scales, "
+                   "pack_weights, constant_folding, common_subexpression, dead_code, fuse_ops)")
+      ->delimiter(',');
+  model_passes_cmd->add_option("--input-shape", model_input_shapes,
+                               "NAME=D1,D2,...: the shape of an input (batch size, image size)");
   // Options every command that builds a model takes.
-  auto add_compile_options = [&](CLI::App* cmd, tunefarm::tools::ModelCompileOptions& compile) {
+  auto add_compile_options = [&](CLI::App* cmd, tunefarm::driver::ModelCompileOptions& compile) {
     cmd->add_option("--input-shape", model_input_shapes,
                     "NAME=D1,D2,...: the shape of an input (batch size, image size)");
-    cmd->add_option("--disable", compile.disabled_passes, "Graph passes to skip");
+    cmd->add_option("--disable", compile.disabled_passes, "Graph passes to skip, comma-separated")
+        ->delimiter(',');
   };
   tunefarm::tools::ModelBuildOptions model_build;
   CLI::App* model_build_cmd = model_cmd->add_subcommand(
@@ -381,9 +457,9 @@ int main(int argc, char** argv) {
       ->add_option("--race-seconds", model_build.race_seconds,
                    "No new rival is raced after this many seconds")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(Above(0, " s"));
   model_build_cmd->add_option("--threads", model_build.threads, "--race: threads of the runtime")
-      ->check(CLI::PositiveNumber);
+      ->check(AtLeast(1));
   add_compile_options(model_build_cmd, model_build.compile);
   tunefarm::tools::ModelRunOptions model_run;
   CLI::App* model_run_cmd = model_cmd->add_subcommand(
@@ -402,11 +478,12 @@ int main(int argc, char** argv) {
   model_run_cmd->add_flag("--profile", model_run.profile,
                           "With --time: each kernel's median time, largest first");
   model_run_cmd->add_option("--threads", model_run.threads, "Threads of the runtime's pool")
-      ->check(CLI::PositiveNumber);
+      ->check(AtLeast(1));
   model_run_cmd
       ->add_option("--rtol", model_run.rtol,
                    "Tolerance relative to the expected output's largest magnitude")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(AtLeast(0));
   add_compile_options(model_run_cmd, model_run.compile);
   tunefarm::tools::ModelTuneOptions model_tune;
   CLI::App* model_tune_cmd = model_cmd->add_subcommand(
@@ -472,7 +549,8 @@ int main(int argc, char** argv) {
     model_tune_cmd->add_option("--tls-root-cert", t.tls_root_cert,
                                "Farm mode: CA certificate (PEM) to verify the tracker");
     model_tune_cmd->add_option("--priority", t.priority, "Farm mode: share of the fleet, 1..100")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(InRange(1, 100));
     model_tune_cmd
         ->add_option("--parallel-tasks", model_tune.parallel_tasks,
                      "Farm mode: kernels tuning at once on the key's workers")
@@ -491,7 +569,7 @@ int main(int argc, char** argv) {
         ->add_option("--race-seconds", model_tune.race_seconds,
                      "Farm mode with --output: no new rival is raced after this many seconds")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(Above(0, " s"));
   }
   add_compile_options(model_tune_cmd, model_tune.compile);
   tunefarm::tools::ModelTestOptions model_test;
@@ -501,8 +579,28 @@ int main(int argc, char** argv) {
   model_test_cmd->add_option("--target", model_test.target, "What the cases are built for")
       ->capture_default_str();
 
+  app.set_version_flag("--version", std::string("tunefarm ") + TUNEFARM_VERSION + " (commit " +
+                                        TUNEFARM_GIT_COMMIT + ", LLVM " + TUNEFARM_LLVM_VERSION +
+                                        ")");
+  // A first word that names no command is said so, with the commands there are (CLI11 alone
+  // answers "A subcommand is required" or that the word was not expected).
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      known = known || sub->get_name() == argv[1];
+      names += (names.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!known) {
+      std::cerr << "tunefarm: unknown command '" << argv[1] << "' (commands: " << names
+                << "; see tunefarm --help)\n";
+      return kUsageError;
+    }
+  }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -512,23 +610,24 @@ int main(int argc, char** argv) {
     return kUsageError;
   }
   if (lower_cmd->parsed()) return tunefarm::tools::RunLowerCommand(lower, std::cout, std::cerr);
-  if (model_passes_cmd->parsed()) {
-    return tunefarm::tools::RunModelPassesCommand(model_passes, std::cout, std::cerr);
-  }
   if (model_build_cmd->parsed() || model_run_cmd->parsed() || model_info_cmd->parsed() ||
-      model_tune_cmd->parsed()) {
+      model_tune_cmd->parsed() || model_passes_cmd->parsed()) {
     std::map<std::string, std::vector<int64_t>>& shapes =
-        model_build_cmd->parsed()  ? model_build.compile.input_shapes
-        : model_run_cmd->parsed()  ? model_run.compile.input_shapes
-        : model_tune_cmd->parsed() ? model_tune.compile.input_shapes
-                                   : model_info.input_shapes;
+        model_build_cmd->parsed()    ? model_build.compile.input_shapes
+        : model_run_cmd->parsed()    ? model_run.compile.input_shapes
+        : model_tune_cmd->parsed()   ? model_tune.compile.input_shapes
+        : model_passes_cmd->parsed() ? model_passes.input_shapes
+                                     : model_info.input_shapes;
     for (const std::string& shape : model_input_shapes) {
-      absl::Status s = tunefarm::tools::ParseInputShape(shape, &shapes);
+      absl::Status s = tunefarm::driver::ParseInputShape(shape, &shapes);
       if (!s.ok()) {
         std::cerr << "tunefarm: " << s.message() << "\n";
         return kUsageError;
       }
     }
+  }
+  if (model_passes_cmd->parsed()) {
+    return tunefarm::tools::RunModelPassesCommand(model_passes, std::cout, std::cerr);
   }
   if (model_info_cmd->parsed()) {
     return tunefarm::tools::RunModelInfoCommand(model_info, std::cout, std::cerr);
@@ -545,7 +644,8 @@ int main(int argc, char** argv) {
   }
   if (model_tune_cmd->parsed()) {
     std::signal(SIGINT, OnInterrupt);
-    return tunefarm::tools::RunModelTuneCommand(model_tune, &g_stop, std::cout, std::cerr);
+    return UnlessInterrupted(
+        tunefarm::tools::RunModelTuneCommand(model_tune, &g_stop, std::cout, std::cerr));
   }
   if (model_test_cmd->parsed()) {
     return tunefarm::tools::RunModelTestCommand(model_test, std::cout, std::cerr);
@@ -553,7 +653,7 @@ int main(int argc, char** argv) {
   if (build_cmd->parsed()) return tunefarm::tools::RunBuildCommand(build, std::cout, std::cerr);
   if (tune_cmd->parsed()) {
     std::signal(SIGINT, OnInterrupt);
-    return tunefarm::tools::RunTuneCommand(tune, &g_stop, std::cout, std::cerr);
+    return UnlessInterrupted(tunefarm::tools::RunTuneCommand(tune, &g_stop, std::cout, std::cerr));
   }
   if (best_cmd->parsed()) {
     if (best.db.empty() == (best_cmd->count("--tracker") == 0)) {
@@ -573,7 +673,8 @@ int main(int argc, char** argv) {
   }
   if (farm.demo_cmd->parsed()) {
     std::signal(SIGINT, OnInterrupt);
-    return tunefarm::tools::RunDemoCommand(farm.demo, &g_stop, std::cout, std::cerr);
+    return UnlessInterrupted(
+        tunefarm::tools::RunDemoCommand(farm.demo, &g_stop, std::cout, std::cerr));
   }
   if (farm.jobs_cmd->parsed())
     return tunefarm::tools::RunJobsCommand(farm.jobs, std::cout, std::cerr);

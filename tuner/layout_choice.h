@@ -2,7 +2,7 @@
 // blocked conv's output block is a variable, and each conv or residual add is a site that runs
 // the task its neighbours' blocks select. The task scheduler solves it with the tasks' best times
 // so far, to give trials to the kernels the build would run (the farm has no graph to rewrite);
-// the build solves the same search over the real rewrite (tools/commands/layout_plan.h).
+// the build solves the same search over the real rewrite (driver/layout_plan.h).
 #pragma once
 
 #include <cstdint>

@@ -17,7 +17,7 @@ namespace tunefarm::graph {
 
 // Output-channel blocks chosen for some of a graph's convs (groups 1), by their index in the
 // graph's nodes, in place of the rule's: the graph-level layout choice of a build with records
-// (tools/commands/layout_plan.h). Each is one of ConvOcBlockCandidates.
+// (driver/layout_plan.h). Each is one of ConvOcBlockCandidates.
 using ConvBlockPlan = std::map<size_t, int64_t>;
 
 // Chooses the plan for the graph the layout pass is about to rewrite (its convs still NCHW).

@@ -11,9 +11,9 @@
 #include <sstream>
 
 #include "compiler/graph/cuda_model_export.h"
+#include "driver/model_compiler.h"
 #include "runtime/cuda/cuda_driver.h"
 #include "tests/testing/pytorch_models.h"
-#include "tools/commands/model_compiler.h"
 #include "tools/commands/model_run_command.h"
 #ifdef TUNEFARM_HAVE_CUDA
 #include "compiler/codegen/cuda/nvrtc_compile.h"
@@ -36,8 +36,8 @@ class CudaModelsTest : public ::testing::TestWithParam<std::string> {
     if (dir_.empty()) GTEST_SKIP() << "python3-torch/torchvision missing";
   }
   std::string File(const std::string& suffix) const { return dir_ + "/" + GetParam() + suffix; }
-  ModelCompileOptions CudaOptions() const {
-    ModelCompileOptions options;
+  driver::ModelCompileOptions CudaOptions() const {
+    driver::ModelCompileOptions options;
     options.input_shapes["input"] = {1, 3, 224, 224};
     return options;
   }
@@ -46,8 +46,8 @@ class CudaModelsTest : public ::testing::TestWithParam<std::string> {
 
 TEST_P(CudaModelsTest, EveryKernelCompilesToPtxAndAssemblesWithPtxas) {
 #ifdef TUNEFARM_HAVE_CUDA
-  absl::StatusOr<CompiledModel> model =
-      CompileModel(File(".onnx"), CudaOptions(), *target::ParseTarget("cuda"));
+  absl::StatusOr<driver::CompiledModel> model =
+      driver::CompileModel(File(".onnx"), CudaOptions(), *target::ParseTarget("cuda"));
   ASSERT_TRUE(model.ok()) << model.status();
   // Convolutions take the GPU template with their epilogue fused; nothing is left unbuilt.
   int templated = 0;
@@ -85,10 +85,10 @@ TEST_P(CudaModelsTest, TheModuleRunsOnAGpuAndMatchesPytorchOrSaysThereIsNone) {
   }
   const std::string module = ::testing::TempDir() + GetParam() + ".cuda.so";  // dir_ is shared
   {
-    absl::StatusOr<CompiledModel> model =
-        CompileModel(File(".onnx"), CudaOptions(), *target::ParseTarget("cuda"));
+    absl::StatusOr<driver::CompiledModel> model =
+        driver::CompileModel(File(".onnx"), CudaOptions(), *target::ParseTarget("cuda"));
     ASSERT_TRUE(model.ok()) << model.status();
-    absl::Status exported = ExportCompiledModel(*model, module);
+    absl::Status exported = driver::ExportCompiledModel(*model, module);
     ASSERT_TRUE(exported.ok()) << exported;
   }
   ModelRunOptions run;

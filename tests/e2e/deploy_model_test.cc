@@ -13,11 +13,11 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "driver/model_compiler.h"
 #include "tests/testing/deployed_programs.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
 #include "tools/commands/model_build_command.h"
-#include "tools/commands/model_compiler.h"
 
 #ifndef TUNEFARM_AARCH64_RUN_MODEL
 #define TUNEFARM_AARCH64_RUN_MODEL ""
@@ -79,8 +79,8 @@ TEST(DeployModelTest, AModelBuiltForAArch64RunsUnderQemuAsOnThisHost) {
   ASSERT_EQ(std::system(command.c_str()), 0) << *fixtures::ReadFile(dir + "/qemu.log");
   const std::string printed = *fixtures::ReadFile(dir + "/qemu.log");
 
-  absl::StatusOr<std::unique_ptr<ModelExecutor>> host =
-      LoadModelForRun(onnx, {}, target::Target::Host());
+  absl::StatusOr<std::unique_ptr<driver::ModelExecutor>> host =
+      driver::LoadModelForRun(onnx, {}, target::Target::Host());
   ASSERT_TRUE(host.ok()) << host.status();
   const int image = (*host)->InputIndex("image");
   ASSERT_GE(image, 0);

@@ -38,7 +38,7 @@ class PytorchModelsTest : public ::testing::TestWithParam<std::string> {
     run.expect = {File(variant + ".output.npy")};
     run.threads = threads;
     if (!input_shape.empty()) {
-      ASSERT_TRUE(ParseInputShape(input_shape, &run.compile.input_shapes).ok());
+      ASSERT_TRUE(driver::ParseInputShape(input_shape, &run.compile.input_shapes).ok());
     }
     std::ostringstream out, err;
     EXPECT_EQ(RunModelRunCommand(run, out, err), 0)
@@ -52,7 +52,7 @@ TEST_P(PytorchModelsTest, TheExportedModuleMatchesPytorchAtOneAndTwoThreads) {
   ModelBuildOptions build;
   build.file = File(".onnx");
   build.output = ::testing::TempDir() + GetParam() + ".so";  // the model's folder is shared
-  ASSERT_TRUE(ParseInputShape("input=1,3,224,224", &build.compile.input_shapes).ok());
+  ASSERT_TRUE(driver::ParseInputShape("input=1,3,224,224", &build.compile.input_shapes).ok());
   std::ostringstream out, err;
   ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
   EXPECT_THAT(out.str(), HasSubstr("conv2d_nchwc template"));

@@ -32,7 +32,7 @@ bool PollUntil(const std::function<bool()>& done, double seconds, int every_ms) 
   return done();
 }
 
-bool IsBusy(tools::FarmClient& client, const std::string& key, const std::string& worker_id) {
+bool IsBusy(client::FarmClient& client, const std::string& key, const std::string& worker_id) {
   auto workers = client.ListWorkers(key);
   if (!workers.ok()) return false;
   for (const tracker::WorkerSnapshot& w : *workers) {
@@ -43,7 +43,7 @@ bool IsBusy(tools::FarmClient& client, const std::string& key, const std::string
 
 // Submits `spec`, kills `victim` (-9) once it holds a lease, and waits for the job to succeed
 // with all its trials, each recorded once; `records` gets them.
-void KillWhenBusyAndFinish(Farm& farm, tools::FarmClient& client, const tracker::JobSpec& spec,
+void KillWhenBusyAndFinish(Farm& farm, client::FarmClient& client, const tracker::JobSpec& spec,
                            ChildProcess& victim, const std::string& victim_id,
                            std::vector<tuner::Record>& records) {
   absl::StatusOr<tracker::JobStatus> job = client.SubmitJob(spec);
@@ -59,7 +59,7 @@ void KillWhenBusyAndFinish(Farm& farm, tools::FarmClient& client, const tracker:
   EXPECT_TRUE(NoDuplicateConfigs(records));
 }
 
-bool AllBusy(tools::FarmClient& client, const std::string& key, size_t n) {
+bool AllBusy(client::FarmClient& client, const std::string& key, size_t n) {
   auto workers = client.ListWorkers(key);
   if (!workers.ok() || workers->size() < n) return false;
   for (const tracker::WorkerSnapshot& w : *workers) {

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "client/farm_client.h"
 #include "tests/testing/child_process.h"
-#include "tools/commands/farm_client.h"
 #include "tracker/service/tracker_server.h"
 #include "tuner/record_store.h"
 
@@ -104,13 +104,13 @@ class Farm {
   const std::string& dir() const { return dir_; }
   std::string TokenFile() const { return dir_ + "/token"; }
 
-  std::unique_ptr<tools::FarmClient> Client(const std::string& token) const {
-    absl::StatusOr<std::unique_ptr<tools::FarmClient>> c =
-        tools::FarmClient::Connect(tools::FarmClientOptions{address(), token, "", 30});
+  std::unique_ptr<client::FarmClient> Client(const std::string& token) const {
+    absl::StatusOr<std::unique_ptr<client::FarmClient>> c =
+        client::FarmClient::Connect(client::FarmClientOptions{address(), token, "", 30});
     EXPECT_TRUE(c.ok()) << c.status();
     return c.ok() ? *std::move(c) : nullptr;
   }
-  std::unique_ptr<tools::FarmClient> Client() const { return Client(token_); }
+  std::unique_ptr<client::FarmClient> Client() const { return Client(token_); }
 
   // Polls ListWorkers until `n` workers of `key` are connected.
   bool WaitForWorkers(const std::string& key, size_t n, double timeout_s = 30) {

@@ -7,13 +7,13 @@
 #include <signal.h>
 #include <sstream>
 
+#include "client/session_race_timer.h"
+#include "driver/model_executor.h"
 #include "tests/integration/farm_fixture.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
 #include "tools/commands/model_build_command.h"
-#include "tools/commands/model_executor.h"
 #include "tools/commands/model_tune_command.h"
-#include "tools/commands/session_race_timer.h"
 
 namespace tunefarm::integration {
 namespace {
@@ -124,7 +124,7 @@ void ExpectEachTrialRecordedOnce(Farm& farm, const tracker::ModelJobStatus& job,
 
 // The first output of the module at `path` for a fixed input.
 std::vector<float> RunModule(const std::string& path) {
-  absl::StatusOr<std::unique_ptr<tools::ModelExecutor>> exec = tools::OpenModelModule(path);
+  absl::StatusOr<std::unique_ptr<driver::ModelExecutor>> exec = driver::OpenModelModule(path);
   EXPECT_TRUE(exec.ok()) << exec.status();
   if (!exec.ok()) return {};
   std::vector<float> input(16 * 6 * 6);
@@ -243,10 +243,10 @@ TEST(FarmModelJobTest, TheRaceTimesBothModulesInTurnsOnAWorkerOfTheKey) {
   build.compile.disabled_passes = {"winograd"};
   ASSERT_EQ(tools::RunModelBuildCommand(build, out, err), 0) << err.str();
 
-  tools::FarmClientOptions client;
+  client::FarmClientOptions client;
   client.address = farm.address();
-  const tools::ModuleRaceTimer timer = tools::SessionRaceTimer(client, "race-cpu", 1, 4, 5);
-  absl::StatusOr<tools::RaceTimes> times =
+  const driver::ModuleRaceTimer timer = client::SessionRaceTimer(client, "race-cpu", 1, 4, 5);
+  absl::StatusOr<driver::RaceTimes> times =
       timer(farm.dir() + "/winograd.so", farm.dir() + "/direct.so");
   ASSERT_TRUE(times.ok()) << times.status() << w.Log();
   ASSERT_EQ(times->incumbent.size(), 4u);

@@ -7,7 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/target/target.h"
-#include "tools/commands/record_db.h"
+#include "driver/record_db.h"
+#include "tools/commands/tune_command.h"
 #include "tuner/record_json.h"
 #include "tuner/workload.h"
 
@@ -32,20 +33,21 @@ int RunBestCommand(const BestOptions& o, std::ostream& out, std::ostream& err) {
   std::vector<tuner::Record> shown;
   std::optional<double> flops;
   if (o.db.empty()) {
-    absl::StatusOr<std::unique_ptr<FarmClient>> client = FarmClient::Connect(o.farm);
-    absl::StatusOr<std::vector<BestRecord>> best =
+    absl::StatusOr<std::unique_ptr<client::FarmClient>> client =
+        client::FarmClient::Connect(o.farm);
+    absl::StatusOr<std::vector<client::BestRecord>> best =
         client.ok() ? (*client)->QueryBest(key, target, o.device) : client.status();
     if (!best.ok()) {
       err << "tunefarm: " << best.status().message() << "\n";
       return 1;
     }
-    for (BestRecord& b : *best) {
+    for (client::BestRecord& b : *best) {
       if (b.median_seconds > 0 && b.gflops > 0) flops = b.gflops * 1e9 * b.median_seconds;
       shown.push_back(std::move(b.record));
     }
   } else {
     absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
-        OpenRecordDb(o.db, DbMode::kMustExist);
+        driver::OpenRecordDb(o.db, driver::DbMode::kMustExist);
     if (!store.ok()) {
       err << "tunefarm: " << store.status().message() << "\n";
       return 1;
@@ -76,7 +78,9 @@ int RunBestCommand(const BestOptions& o, std::ostream& out, std::ostream& err) {
     double median = tuner::MedianSeconds(r.repeat_seconds).value_or(0);
     char line[160];
     std::snprintf(line, sizeof(line), "median_ms=%.4f", median * 1e3);
-    out << key << "  target=\"" << r.target << "\"  device=" << r.device_key << "  " << line;
+    // One row per timing kind: say which, in the words of --timing.
+    out << key << "  target=\"" << target::DisplayTarget(r.target) << "\"  device=" << r.device_key
+        << "  timing=" << TimingName(r.cache_flush) << "  " << line;
     if (flops.has_value() && median > 0) {
       std::snprintf(line, sizeof(line), "  gflops=%.2f", *flops / median / 1e9);
       out << line;

@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "tools/commands/farm_client.h"
+#include "client/farm_client.h"
 
 namespace tunefarm::tools {
 
@@ -16,7 +16,7 @@ struct BestOptions {
   std::string device;    // empty: every device key
   bool json = false;     // print the best records as JSON lines instead of a table
   // Ask a tracker instead of opening `db` (when farm.tracker is set and db is empty).
-  FarmAddress farm;
+  client::FarmAddress farm;
 };
 
 // 0 with one line per (target, device): median ms, GFLOPS (when the workload's FLOPs are known),

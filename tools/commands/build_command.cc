@@ -4,11 +4,12 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/build.h"
 #include "compiler/passes/lower.h"
+#include "compiler/target/target.h"
+#include "driver/bindings.h"
+#include "driver/cuda_module_writer.h"
+#include "driver/script_file.h"
+#include "driver/tuned_schedule.h"
 #include "runtime/signature_text.h"
-#include "tools/commands/bindings.h"
-#include "tools/commands/cuda_module_writer.h"
-#include "tools/commands/script_file.h"
-#include "tools/commands/tuned_schedule.h"
 #include "tuner/templates/template_registry.h"
 
 namespace tunefarm::tools {
@@ -17,13 +18,15 @@ namespace {
 // The library template's schedule of a workload key: the best recorded config when the database
 // has one, else the template's default config.
 absl::StatusOr<topi::ScheduledOp> WorkloadSchedule(const std::string& key,
-                                                   const TunedLookup& lookup, std::ostream& log) {
+                                                   const driver::TunedLookup& lookup,
+                                                   std::ostream& log) {
   absl::StatusOr<tuner::Workload> workload = tuner::ParseWorkloadKey(key);
   if (!workload.ok()) return workload.status();
   absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*workload, lookup.target);
   if (!task.ok()) return task.status();
   if (!lookup.db.empty()) {
-    absl::StatusOr<std::optional<TunedSchedule>> best = BestSchedule(**task, lookup);
+    absl::StatusOr<std::optional<driver::TunedSchedule>> best =
+        driver::BestSchedule(**task, lookup);
     if (!best.ok()) return best.status();
     if (best->has_value()) {
       log << "schedule: best recorded config of " << (*task)->key() << ": "
@@ -58,12 +61,12 @@ int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream
     err << "tunefarm: build needs a TE script or --workload KEY (not both)\n";
     return 2;
   }
-  absl::StatusOr<Bindings> bindings = ParseBindings(options.bind);
+  absl::StatusOr<driver::Bindings> bindings = driver::ParseBindings(options.bind);
   if (!bindings.ok()) {
     err << "tunefarm: " << bindings.status().message() << "\n";
     return 2;
   }
-  TunedLookup lookup{options.db, *target, options.device_key};
+  driver::TunedLookup lookup{options.db, *target, options.device_key};
   absl::StatusOr<ir::PrimFunc> func = absl::UnknownError("unset");
   if (!options.workload.empty()) {
     // A cuda target gets the GPU template of the workload's op (and its best tuned config).
@@ -71,14 +74,15 @@ int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream
     if (!op.ok()) return fail(op.status());
     passes::PassOptions pass_options = passes::PassOptions::FromEnv();
     pass_options.target = target->lowering();
-    func = passes::Lower(op->schedule, op->args, FuncNameFor(options.workload), pass_options);
+    func =
+        passes::Lower(op->schedule, op->args, driver::FuncNameFor(options.workload), pass_options);
   } else {
     absl::StatusOr<script::ScriptResult> script =
-        LoadScheduledScript(options.file, *bindings, lookup, out);
+        driver::LoadScheduledScript(options.file, *bindings, lookup, out);
     if (!script.ok()) return fail(script.status());
     passes::PassOptions pass_options = passes::PassOptions::FromEnv();
     pass_options.target = target->lowering();
-    func = LowerScript(*script, FuncNameFor(options.file), pass_options);
+    func = driver::LowerScript(*script, driver::FuncNameFor(options.file), pass_options);
   }
   if (!func.ok()) {
     return fail(absl::Status(func.status().code(),
@@ -88,10 +92,12 @@ int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream
   absl::StatusOr<runtime::FunctionSignature> signature = codegen::SignatureOf(*func);
   if (!signature.ok()) return fail(signature.status());
   if (target->is_cuda()) {
-    absl::StatusOr<std::string> report = WriteCudaModule(*func, target->cuda(), options.output);
+    absl::StatusOr<std::string> report =
+        driver::WriteCudaModule(*func, target->cuda(), options.output);
     if (!report.ok()) return fail(report.status());
     out << "wrote " << options.output << ": CUDA module, function "
-        << runtime::SignatureText(*signature) << " for " << target->str() << "\n"
+        << runtime::SignatureText(*signature) << " for " << target::DisplayTarget(target->str())
+        << "\n"
         << *report;
     return 0;
   }
@@ -99,7 +105,7 @@ int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream
     return fail(st);
   }
   out << "wrote " << options.output << ": kernel " << runtime::SignatureText(*signature) << " for "
-      << target->str() << "\n";
+      << target::DisplayTarget(target->str()) << "\n";
   return 0;
 }
 

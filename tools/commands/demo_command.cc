@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "client/farm_client.h"
 #include "compiler/space/config_json.h"
 #include "compiler/topi/cpu_info.h"
 #include "rpc_server/worker.h"
-#include "tools/commands/farm_client.h"
 #include "tools/commands/verified_summary.h"
 #include "tracker/service/tracker_server.h"
 #include "tuner/measure/local_runner.h"
@@ -114,8 +114,8 @@ int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ost
   out << o.workers << " workers of device key " << key << " (each builds its own candidates)\n";
 
   // 3. Two jobs at once, sharing the workers.
-  absl::StatusOr<std::unique_ptr<FarmClient>> client =
-      FarmClient::Connect(FarmClientOptions{(*server)->address(), "", "", 60});
+  absl::StatusOr<std::unique_ptr<client::FarmClient>> client =
+      client::FarmClient::Connect(client::FarmClientOptions{(*server)->address(), "", "", 60});
   if (!client.ok()) return fail(client.status());
   std::vector<tracker::JobStatus> jobs;
   for (const std::string& workload : {o.matmul, o.conv}) {

@@ -42,7 +42,7 @@ int RunJobsCommand(const JobsOptions& o, std::ostream& out, std::ostream& err) {
     err << "tunefarm: --limit must be at least 1\n";
     return 2;
   }
-  absl::StatusOr<std::unique_ptr<FarmClient>> client = FarmClient::Connect(o.farm);
+  absl::StatusOr<std::unique_ptr<client::FarmClient>> client = client::FarmClient::Connect(o.farm);
   if (!client.ok()) {
     err << "tunefarm: " << client.status().message() << "\n";
     return 2;

@@ -5,12 +5,12 @@
 #include <ostream>
 #include <string>
 
-#include "tools/commands/farm_client.h"
+#include "client/farm_client.h"
 
 namespace tunefarm::tools {
 
 struct JobsOptions {
-  FarmAddress farm;
+  client::FarmAddress farm;
   bool all = false;  // finished jobs too
   int limit = 100;
   std::string cancel;  // a job or model job id to cancel

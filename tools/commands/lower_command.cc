@@ -1,18 +1,18 @@
 #include "tools/commands/lower_command.h"
 
 #include "compiler/ir/printer.h"
-#include "tools/commands/script_file.h"
+#include "driver/script_file.h"
 
 namespace tunefarm::tools {
 
 int RunLowerCommand(const LowerOptions& options, std::ostream& out, std::ostream& err) {
-  absl::StatusOr<script::ScriptResult> script = LoadScript(options.file);
+  absl::StatusOr<script::ScriptResult> script = driver::LoadScript(options.file);
   if (!script.ok()) {
     err << "tunefarm: " << script.status().message() << "\n";
     return 1;
   }
-  absl::StatusOr<ir::PrimFunc> func =
-      LowerScript(*script, FuncNameFor(options.file), passes::PassOptions::FromEnv());
+  absl::StatusOr<ir::PrimFunc> func = driver::LowerScript(
+      *script, driver::FuncNameFor(options.file), passes::PassOptions::FromEnv());
   if (!func.ok()) {
     err << "tunefarm: " << options.file << ": " << func.status().message() << "\n";
     return 1;

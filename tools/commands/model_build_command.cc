@@ -4,10 +4,10 @@
 #include <iomanip>
 
 #include "compiler/codegen/llvm/llvm_target.h"
+#include "driver/algorithm_race.h"
+#include "driver/local_race_timer.h"
 #include "runtime/core/thread_pool.h"
 #include "runtime/graph/memory_plan.h"
-#include "tools/commands/algorithm_race.h"
-#include "tools/commands/local_race_timer.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -22,7 +22,7 @@ int RunModelBuildCommand(const ModelBuildOptions& options, std::ostream& out, st
     err << "tunefarm: --target: " << target.status().message() << "\n";
     return 2;
   }
-  ModelCompileOptions compile = options.compile;
+  driver::ModelCompileOptions compile = options.compile;
   if (options.race) {
     if (compile.db.empty()) {
       err << "tunefarm: --race needs --db and --device-key: the records name each conv's rivals\n";
@@ -38,10 +38,10 @@ int RunModelBuildCommand(const ModelBuildOptions& options, std::ostream& out, st
       err << "tunefarm: --threads: " << error << "\n";
       return 2;
     }
-    RaceOptions race;
+    driver::RaceOptions race;
     race.budget_s = options.race_seconds;
-    absl::StatusOr<RaceResult> raced =
-        RaceAlgorithms(options.file, compile, *target, LocalRaceTimer(), race, out);
+    absl::StatusOr<driver::RaceResult> raced =
+        driver::RaceAlgorithms(options.file, compile, *target, driver::LocalRaceTimer(), race, out);
     if (!raced.ok()) {
       err << "tunefarm: " << options.file << ": race: " << raced.status().message() << "\n";
       return 1;
@@ -50,13 +50,14 @@ int RunModelBuildCommand(const ModelBuildOptions& options, std::ostream& out, st
         << " conv workloads changed algorithm\n";
     compile.algorithms = std::move(raced->algorithms);
   }
-  absl::StatusOr<CompiledModel> model = CompileModel(options.file, compile, *target);
+  absl::StatusOr<driver::CompiledModel> model =
+      driver::CompileModel(options.file, compile, *target);
   if (!model.ok()) {
     err << "tunefarm: " << options.file << ": " << model.status().message() << "\n";
     return 1;
   }
   double export_ms = 0;
-  if (absl::Status s = ExportCompiledModel(*model, options.output, &export_ms); !s.ok()) {
+  if (absl::Status s = driver::ExportCompiledModel(*model, options.output, &export_ms); !s.ok()) {
     err << "tunefarm: " << options.output << ": " << s.message() << "\n";
     return 1;
   }
@@ -67,7 +68,7 @@ int RunModelBuildCommand(const ModelBuildOptions& options, std::ostream& out, st
         << " on default configs\n";
     for (const std::string& t : model->tuned_tasks) out << "  tuned " << t << "\n";
     for (const std::string& t : model->untuned_tasks) out << "  default " << t << "\n";
-    if (model->layout) out << DescribeLayout(*model->layout) << "\n";
+    if (model->layout) out << driver::DescribeLayout(*model->layout) << "\n";
   }
   out << std::fixed << std::setprecision(1);
   for (size_t i = 0; i < built.kernels.size(); ++i) {

@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "tools/commands/model_compiler.h"
+#include "driver/model_compiler.h"
 
 namespace tunefarm::tools {
 
@@ -13,9 +13,9 @@ struct ModelBuildOptions {
   std::string file;
   std::string output;
   std::string target = "llvm";
-  ModelCompileOptions compile;
+  driver::ModelCompileOptions compile;
   // With --db, on this machine: each conv's algorithm settled by timing the model built both ways
-  // (tools/commands/algorithm_race.h), at `threads` (0: the runtime's default).
+  // (driver/algorithm_race.h), at `threads` (0: the runtime's default).
   bool race = false;
   double race_seconds = 600;
   int threads = 0;

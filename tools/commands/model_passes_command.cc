@@ -11,7 +11,16 @@
 namespace tunefarm::tools {
 
 int RunModelPassesCommand(const ModelPassesOptions& options, std::ostream& out, std::ostream& err) {
-  absl::StatusOr<graph::Graph> imported = frontend::onnx::ImportOnnxFile(options.file);
+  const std::vector<graph::GraphPass> passes =
+      graph::DefaultGraphPasses(graph::KernelTarget::Host());
+  if (absl::Status s = graph::CheckDisabledPasses(passes, options.disable); !s.ok()) {
+    err << "tunefarm: --disable: " << s.message() << "\n";
+    return 2;
+  }
+  frontend::onnx::OnnxImportOptions import_options;
+  import_options.input_shapes = options.input_shapes;
+  absl::StatusOr<graph::Graph> imported =
+      frontend::onnx::ImportOnnxFile(options.file, import_options);
   if (!imported.ok()) {
     err << "tunefarm: " << imported.status().message() << "\n";
     return 1;
@@ -20,7 +29,7 @@ int RunModelPassesCommand(const ModelPassesOptions& options, std::ostream& out, 
   passes::PassOptions pass_options;
   pass_options.disabled_passes = options.disable;
   absl::StatusOr<graph::Graph> result = graph::RunGraphPasses(
-      *std::move(imported), graph::DefaultGraphPasses(graph::KernelTarget::Host()), pass_options,
+      *std::move(imported), passes, pass_options,
       [&](std::string_view pass, const graph::Graph& after, double ms) {
         out << "== after " << pass << " (" << std::fixed << std::setprecision(1) << ms << " ms, "
             << after.nodes().size() << " nodes)\n"

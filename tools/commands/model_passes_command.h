@@ -2,6 +2,8 @@
 // workflow of docs/models.md), then the fused groups with the time each pass took.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -10,7 +12,8 @@ namespace tunefarm::tools {
 
 struct ModelPassesOptions {
   std::string file;
-  std::vector<std::string> disable;  // graph passes to skip
+  std::vector<std::string> disable;                          // graph passes to skip
+  std::map<std::string, std::vector<int64_t>> input_shapes;  // for named dimensions
 };
 
 // 0 on success; 1 with one "tunefarm: <reason>" line on `err` when the model cannot be imported

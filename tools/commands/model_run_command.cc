@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iomanip>
 #include <random>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/frontend/onnx/tensor_file.h"
+#include "runtime/core/dtype_name.h"
 #include "runtime/core/thread_pool.h"
 #include "runtime/npy_file.h"
 
@@ -27,27 +29,31 @@ std::string ShapeText(const std::vector<int64_t>& shape) {
 
 // Reads the inputs the options name into the executor; the rest get uniform random values in
 // [-1, 1) from a fixed seed, so two runs of one model see the same data.
-absl::Status BindInputs(const ModelRunOptions& options, ModelExecutor& executor,
+absl::Status BindInputs(const ModelRunOptions& options, driver::ModelExecutor& executor,
                         std::ostream& out) {
   const std::vector<runtime::GraphTensorInfo>& inputs = executor.inputs();
+  const std::string names = absl::StrJoin(
+      inputs, ", ", [](std::string* o, const runtime::GraphTensorInfo& i) { o->append(i.name); });
   std::vector<char> bound(inputs.size(), 0);
   size_t next_positional = 0;
   for (const std::string& spec : options.inputs) {
     const size_t eq = spec.find('=');
     int index = -1;
     std::string file = spec;
+    std::error_code ec;
     if (eq != std::string::npos && executor.InputIndex(spec.substr(0, eq)) >= 0) {
       index = executor.InputIndex(spec.substr(0, eq));
       file = spec.substr(eq + 1);
+    } else if (eq != std::string::npos && !std::filesystem::exists(spec, ec)) {
+      // NAME=FILE with a name the model does not have (not a file whose name holds a '=').
+      return absl::InvalidArgumentError(absl::StrCat("--input ", spec, ": the model has no input '",
+                                                     spec.substr(0, eq), "' (its inputs: ", names,
+                                                     ")"));
     } else {
       while (next_positional < inputs.size() && bound[next_positional]) ++next_positional;
       if (next_positional == inputs.size()) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "--input ", spec, ": no such input (the model's inputs: ",
-            absl::StrJoin(
-                inputs, ", ",
-                [](std::string* o, const runtime::GraphTensorInfo& i) { o->append(i.name); }),
-            ")"));
+            "--input ", spec, ": every input is given already (the model's inputs: ", names, ")"));
       }
       index = static_cast<int>(next_positional);
     }
@@ -55,10 +61,10 @@ absl::Status BindInputs(const ModelRunOptions& options, ModelExecutor& executor,
     if (!array.ok()) return array.status();
     const runtime::GraphTensorInfo& info = inputs[index];
     if (!SameDtype(array->dtype(), info.dtype) || array->shape() != info.shape) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "input '", info.name, "' is ", ShapeText(info.shape), " of ", info.dtype.bits,
-          "-bit code ", info.dtype.code, "; ", file, " holds ", ShapeText(array->shape()), " of ",
-          array->dtype().bits, "-bit code ", array->dtype().code));
+      return absl::InvalidArgumentError(
+          absl::StrCat("input '", info.name, "' is ", ShapeText(info.shape), " ",
+                       runtime::DTypeName(info.dtype), "; ", file, " holds ",
+                       ShapeText(array->shape()), " ", runtime::DTypeName(array->dtype())));
     }
     if (absl::Status s = executor.SetInput(index, array->data(), array->NumBytes()); !s.ok()) {
       return s;
@@ -91,7 +97,7 @@ uint64_t ElementCount(const DLTensor& t) {
   return n;
 }
 
-absl::Status PrintOutputs(ModelExecutor& executor, std::ostream& out) {
+absl::Status PrintOutputs(driver::ModelExecutor& executor, std::ostream& out) {
   for (size_t i = 0; i < executor.outputs().size(); ++i) {
     const runtime::GraphTensorInfo& info = executor.outputs()[i];
     absl::StatusOr<const DLTensor*> output = executor.Output(static_cast<int>(i));
@@ -112,7 +118,7 @@ absl::Status PrintOutputs(ModelExecutor& executor, std::ostream& out) {
 }
 
 // Compares every output with its expected file; false (with the line printed) on a mismatch.
-absl::StatusOr<bool> CheckOutputs(const ModelRunOptions& options, ModelExecutor& executor,
+absl::StatusOr<bool> CheckOutputs(const ModelRunOptions& options, driver::ModelExecutor& executor,
                                   std::ostream& out) {
   if (options.expect.size() != executor.outputs().size()) {
     return absl::InvalidArgumentError(absl::StrCat("--expect names ", options.expect.size(),
@@ -160,7 +166,7 @@ double Median(std::vector<double> v) {
 
 // The median of repeated runs (the run before was the warm-up): at least 10 runs and about a
 // second.
-absl::StatusOr<double> MedianMilliseconds(ModelExecutor& executor) {
+absl::StatusOr<double> MedianMilliseconds(driver::ModelExecutor& executor) {
   std::vector<double> times;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
   while (times.size() < 10 ||
@@ -175,7 +181,7 @@ absl::StatusOr<double> MedianMilliseconds(ModelExecutor& executor) {
 }
 
 // Each kernel's median time over 10 profiled runs, largest first, with its share of the total.
-absl::Status PrintProfile(ModelExecutor& executor, std::ostream& out) {
+absl::Status PrintProfile(driver::ModelExecutor& executor, std::ostream& out) {
   std::vector<std::vector<double>> per_step(executor.num_steps());
   std::vector<double> step_ms;
   for (int r = 0; r < 10; ++r) {
@@ -217,13 +223,13 @@ int RunModelRunCommand(const ModelRunOptions& options, std::ostream& out, std::o
       return fail(absl::InvalidArgumentError("--threads: " + error));
     }
   }
-  absl::StatusOr<target::Target> target = ParseTargetToRunHere(options.target);
+  absl::StatusOr<target::Target> target = driver::ParseTargetToRunHere(options.target);
   if (!target.ok()) {
     err << "tunefarm: --target: " << target.status().message() << "\n";
     return 2;
   }
-  absl::StatusOr<std::unique_ptr<ModelExecutor>> executor =
-      LoadModelForRun(options.model, options.compile, *target);
+  absl::StatusOr<std::unique_ptr<driver::ModelExecutor>> executor =
+      driver::LoadModelForRun(options.model, options.compile, *target);
   if (!executor.ok()) {
     return fail(absl::Status(executor.status().code(),
                              absl::StrCat(options.model, ": ", executor.status().message())));

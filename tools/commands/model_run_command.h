@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/commands/model_compiler.h"
+#include "driver/model_compiler.h"
 
 namespace tunefarm::tools {
 
@@ -22,8 +22,8 @@ struct ModelRunOptions {
   // An output matches when max |got - want| <= rtol * max |want| + atol.
   double rtol = 1e-4;
   double atol = 1e-5;
-  std::string target = "llvm";  // for an .onnx model
-  ModelCompileOptions compile;  // for an .onnx model
+  std::string target = "llvm";          // for an .onnx model
+  driver::ModelCompileOptions compile;  // for an .onnx model
 };
 
 // 0 when the run succeeded (and every expected output matched); 2 for a bad --target; 1 with a

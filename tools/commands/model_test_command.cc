@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/temp_dir.h"
 #include "compiler/frontend/onnx/onnx_importer.h"
-#include "tools/commands/model_compiler.h"
+#include "driver/model_compiler.h"
 #include "tools/commands/model_run_command.h"
 
 namespace tunefarm::tools {
@@ -68,7 +68,7 @@ CaseResult RunCase(const fs::path& dir, const ModelTestOptions& options,
   if (sets.empty()) return {Outcome::kFailed, "no test_data_set_* folder"};
   // Parameters passed as inputs (Reshape's shape, Clip's bounds: integers or scalars) must be
   // known when the model is built; they are read from the first data set.
-  ModelCompileOptions compile;
+  driver::ModelCompileOptions compile;
   std::vector<std::vector<runtime::NDArray>> data(sets.size());
   for (size_t s = 0; s < sets.size(); ++s) {
     for (size_t i = 0; i < names->size(); ++i) {
@@ -85,13 +85,13 @@ CaseResult RunCase(const fs::path& dir, const ModelTestOptions& options,
       data[s].push_back(*std::move(a));
     }
   }
-  absl::StatusOr<CompiledModel> compiled = CompileModel(model, compile, target);
+  absl::StatusOr<driver::CompiledModel> compiled = driver::CompileModel(model, compile, target);
   if (!compiled.ok()) return Failed(compiled.status());
   absl::StatusOr<codegen::TempDir> tmp = codegen::TempDir::Create("tunefarm-model-test");
   if (!tmp.ok()) return Failed(tmp.status());
   const std::string module = tmp->path() + "/model.so";
-  if (absl::Status s = ExportCompiledModel(*compiled, module); !s.ok()) return Failed(s);
-  absl::StatusOr<std::unique_ptr<ModelExecutor>> executor = OpenModelModule(module);
+  if (absl::Status s = driver::ExportCompiledModel(*compiled, module); !s.ok()) return Failed(s);
+  absl::StatusOr<std::unique_ptr<driver::ModelExecutor>> executor = driver::OpenModelModule(module);
   if (!executor.ok()) return Failed(executor.status());
   for (size_t s = 0; s < sets.size(); ++s) {
     for (size_t i = 0; i < names->size(); ++i) {
@@ -121,7 +121,7 @@ CaseResult RunCase(const fs::path& dir, const ModelTestOptions& options,
 }  // namespace
 
 int RunModelTestCommand(const ModelTestOptions& options, std::ostream& out, std::ostream& err) {
-  absl::StatusOr<target::Target> target = ParseTargetToRunHere(options.target);
+  absl::StatusOr<target::Target> target = driver::ParseTargetToRunHere(options.target);
   if (!target.ok()) {
     err << "tunefarm: --target: " << target.status().message() << "\n";
     return 2;

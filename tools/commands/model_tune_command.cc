@@ -10,9 +10,9 @@
 #include "compiler/codegen/llvm/llvm_target.h"
 #include "compiler/graph/fusion.h"
 #include "compiler/target/target_cpu.h"
+#include "driver/model_records.h"
+#include "driver/record_db.h"
 #include "tools/commands/exit_codes.h"
-#include "tools/commands/model_records.h"
-#include "tools/commands/record_db.h"
 #include "tuner/measure/local_measure.h"
 #include "tuner/model_latency_estimate.h"
 #include "tuner/model_tasks.h"
@@ -71,7 +71,8 @@ std::vector<tuner::ModelTask> BuildTasks(const graph::Graph& graph, const graph:
   std::vector<tuner::ModelTask> tasks;
   skipped = 0;
   for (tuner::ModelTask& mt : tuner::ExtractModelTasks(graph, plan, algorithms, layouts)) {
-    if (!BuildAppliesRecordsOf(mt.workload) && mt.workload.template_name != "layout_transform") {
+    if (!driver::BuildAppliesRecordsOf(mt.workload) &&
+        mt.workload.template_name != "layout_transform") {
       ++skipped;
       continue;
     }
@@ -85,10 +86,10 @@ std::vector<tuner::ModelTask> BuildTasks(const graph::Graph& graph, const graph:
 absl::StatusOr<ModelTuning> ModelTuningTasks(const ModelTuneOptions& o,
                                              const target::Target& target) {
   // The tasks of the default layouts (no --db): their spaces hold every block size.
-  ModelCompileOptions compile;
+  driver::ModelCompileOptions compile;
   compile.input_shapes = o.compile.input_shapes;
   compile.disabled_passes = o.compile.disabled_passes;
-  absl::StatusOr<OptimizedModel> model = OptimizeModel(o.file, compile, target);
+  absl::StatusOr<driver::OptimizedModel> model = driver::OptimizeModel(o.file, compile, target);
   if (!model.ok()) return model.status();
   const graph::FusionPlan plan = graph::PlanFusion(model->graph);
   // Both algorithms of a conv that can run either way, unless the build will not rewrite any.
@@ -163,7 +164,8 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   absl::StatusOr<ModelTuning> model_tasks = ModelTuningTasks(o, *target);
   if (!model_tasks.ok()) return fail(1, model_tasks.status());
 
-  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = OpenRecordDb(t.db, DbMode::kCreate);
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
+      driver::OpenRecordDb(t.db, driver::DbMode::kCreate);
   if (!store.ok()) return fail(1, store.status());
   absl::StatusOr<tuner::LocalMeasure> measure =
       tuner::MakeLocalMeasure(MeasureOptionsOf(t), LocalTuneDeviceKey(t));

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "tools/commands/model_compiler.h"
+#include "driver/model_compiler.h"
 #include "tools/commands/tune_command.h"
 #include "tracker/model_job.h"
 #include "tuner/model_tasks.h"
@@ -27,7 +27,7 @@ enum class LayoutTuning { kAuto, kOn, kOff };
 
 struct ModelTuneOptions {
   std::string file;
-  ModelCompileOptions compile;  // --input-shape, --disable
+  driver::ModelCompileOptions compile;  // --input-shape, --disable
   // The target (tune.target) and the search and measurement flags of `tunefarm tune` (--trials
   // over all tasks, --tuner,
   // --db, --batch-size, --seed, --threads, --repeat, --timing, ..., --device-key, --no-transfer).
@@ -51,7 +51,7 @@ struct ModelTuneOptions {
   // model job. Empty: stop after tuning.
   std::string output;
   // Farm mode with `output`: before that build, race each conv's close rival algorithms in the
-  // model on a worker of the key (tools/commands/algorithm_race.h), for at most race_seconds.
+  // model on a worker of the key (driver/algorithm_race.h), for at most race_seconds.
   bool race = true;
   double race_seconds = 600;
 };

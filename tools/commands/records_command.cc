@@ -2,7 +2,7 @@
 
 #include <fstream>
 
-#include "tools/commands/record_db.h"
+#include "driver/record_db.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -14,7 +14,7 @@ int Fail(std::ostream& err, const absl::Status& s) {
 
 int Export(const RecordsOptions& o, std::ostream& out, std::ostream& err) {
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
-      OpenRecordDb(o.db, DbMode::kMustExist);
+      driver::OpenRecordDb(o.db, driver::DbMode::kMustExist);
   if (!store.ok()) return Fail(err, store.status());
   std::ofstream file;
   std::ostream* sink = &out;
@@ -39,7 +39,8 @@ int Import(const RecordsOptions& o, std::istream& in, std::ostream& out, std::os
     if (!file) return Fail(err, absl::NotFoundError("cannot read " + o.file));
     source = &file;
   }
-  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = OpenRecordDb(o.db, DbMode::kCreate);
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
+      driver::OpenRecordDb(o.db, driver::DbMode::kCreate);
   if (!store.ok()) return Fail(err, store.status());
   absl::StatusOr<int64_t> n = (*store)->ImportJsonLines(*source);
   if (!n.ok()) {

@@ -11,16 +11,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "client/farm_client.h"
+#include "client/remote_session.h"
+#include "client/session_race_timer.h"
+#include "client/token_file.h"
+#include "driver/algorithm_race.h"
 #include "runtime/measure/interleaved_timing.h"
 #include "runtime/time_evaluator.h"
-#include "tools/commands/algorithm_race.h"
 #include "tools/commands/exit_codes.h"
-#include "tools/commands/farm_client.h"
 #include "tools/commands/model_build_command.h"
 #include "tools/commands/model_tune_command.h"
-#include "tools/commands/remote_session.h"
-#include "tools/commands/session_race_timer.h"
-#include "tools/commands/token_file.h"
 #include "tuner/record_store.h"
 
 namespace tunefarm::tools {
@@ -77,7 +77,7 @@ constexpr int kWinogradRecords = 2000;
 
 // The tracker's best record of each task, and every record of each Winograd task (each tile's
 // best is a rival the race may time), in a scratch database the build reads.
-absl::Status FetchBestRecords(FarmClient& client, const tracker::ModelJobStatus& job,
+absl::Status FetchBestRecords(client::FarmClient& client, const tracker::ModelJobStatus& job,
                               const std::string& db) {
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(db);
   if (!store.ok()) return store.status();
@@ -89,10 +89,10 @@ absl::Status FetchBestRecords(FarmClient& client, const tracker::ModelJobStatus&
       if (!all.ok()) return all.status();
       records = *std::move(all);
     } else {
-      absl::StatusOr<std::vector<BestRecord>> best =
+      absl::StatusOr<std::vector<client::BestRecord>> best =
           client.QueryBest(task.workload_key, job.target, job.device_key);
       if (!best.ok()) return best.status();
-      for (BestRecord& b : *best) records.push_back(std::move(b.record));
+      for (client::BestRecord& b : *best) records.push_back(std::move(b.record));
     }
     for (const tuner::Record& r : records) {
       absl::StatusOr<int64_t> id = (*store)->Insert(r);
@@ -114,23 +114,23 @@ absl::StatusOr<EndToEnd> TimeOnDevice(const ModelTuneOptions& o, const tracker::
                                       const std::string& tuned, const std::string& untuned,
                                       std::string* worker) {
   const TuneCommandOptions& t = o.tune;
-  absl::StatusOr<std::string> token = ReadTokenFile(t.token_file);
+  absl::StatusOr<std::string> token = client::ReadTokenFile(t.token_file);
   if (!token.ok()) return token.status();
-  absl::StatusOr<std::unique_ptr<RemoteSession>> session =
-      RemoteSession::Open(FarmClientOptions{t.tracker, *token, t.tls_root_cert}, job.device_key,
-                          /*wait_s=*/120);
+  absl::StatusOr<std::unique_ptr<client::RemoteSession>> session = client::RemoteSession::Open(
+      client::FarmClientOptions{t.tracker, *token, t.tls_root_cert}, job.device_key,
+      /*wait_s=*/120);
   if (!session.ok()) return session.status();
   *worker = (*session)->worker_id();
-  SessionTiming slot;
+  client::SessionTiming slot;
   slot.repeat = 1;
   slot.min_repeat_ms = std::max(t.min_repeat_ms, 100);
   slot.threads = t.threads;
   std::string ids[2];
   const std::string* paths[2] = {&tuned, &untuned};
   for (int i = 0; i < 2; ++i) {
-    absl::StatusOr<std::string> bytes = ReadModuleFile(*paths[i]);
+    absl::StatusOr<std::string> bytes = client::ReadModuleFile(*paths[i]);
     if (!bytes.ok()) return bytes.status();
-    absl::StatusOr<UploadedModule> module =
+    absl::StatusOr<client::UploadedModule> module =
         (*session)->Upload(*bytes, std::filesystem::path(*paths[i]).filename().string());
     if (!module.ok()) return module.status();
     ids[i] = module->module_id;
@@ -164,24 +164,25 @@ absl::StatusOr<std::map<std::string, int64_t>> RaceOnDevice(const ModelTuneOptio
   const TuneCommandOptions& t = o.tune;
   absl::StatusOr<target::Target> target = target::ParseTarget(t.target);
   if (!target.ok()) return target.status();
-  absl::StatusOr<std::string> token = ReadTokenFile(t.token_file);
+  absl::StatusOr<std::string> token = client::ReadTokenFile(t.token_file);
   if (!token.ok()) return token.status();
-  ModelCompileOptions compile;
+  driver::ModelCompileOptions compile;
   compile.input_shapes = o.compile.input_shapes;
   compile.disabled_passes = o.compile.disabled_passes;
   compile.db = db;
   compile.device_key = job.device_key;
-  RaceOptions race;
+  driver::RaceOptions race;
   race.budget_s = o.race_seconds;
   bool timer_failed = false;
-  const ModuleRaceTimer on_device = SessionRaceTimer(
-      FarmClientOptions{t.tracker, *token, t.tls_root_cert}, job.device_key, t.threads);
-  const ModuleRaceTimer timer = [&](const std::string& a, const std::string& b) {
-    absl::StatusOr<RaceTimes> times = on_device(a, b);
+  const driver::ModuleRaceTimer on_device = client::SessionRaceTimer(
+      client::FarmClientOptions{t.tracker, *token, t.tls_root_cert}, job.device_key, t.threads);
+  const driver::ModuleRaceTimer timer = [&](const std::string& a, const std::string& b) {
+    absl::StatusOr<driver::RaceTimes> times = on_device(a, b);
     timer_failed = !times.ok();
     return times;
   };
-  absl::StatusOr<RaceResult> raced = RaceAlgorithms(o.file, compile, *target, timer, race, out);
+  absl::StatusOr<driver::RaceResult> raced =
+      driver::RaceAlgorithms(o.file, compile, *target, timer, race, out);
   if (!raced.ok()) {
     if (!timer_failed) return raced.status();
     out << "race: stopped, the records' choices stand: " << raced.status().message() << "\n";
@@ -196,7 +197,7 @@ absl::StatusOr<std::map<std::string, int64_t>> RaceOnDevice(const ModelTuneOptio
 // The model job's last step, here where the model is: the module built with the farm's best
 // records (written to --output) and the untuned build, both timed end to end on a worker of the
 // key, and the latency stored with the model job.
-absl::Status MeasureModel(const ModelTuneOptions& o, FarmClient& client,
+absl::Status MeasureModel(const ModelTuneOptions& o, client::FarmClient& client,
                           const tracker::ModelJobStatus& job, std::ostream& out) {
   const std::filesystem::path scratch =
       std::filesystem::temp_directory_path() / absl::StrCat("tf-model-", job.id, "-", ::getpid());
@@ -256,8 +257,8 @@ int RunRemoteModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>
   if (!tasks.ok()) return fail(1, tasks.status());
   absl::StatusOr<tracker::ModelJobSpec> spec = SpecOf(o, *tasks);
   if (!spec.ok()) return fail(kExitUsage, spec.status());
-  absl::StatusOr<std::unique_ptr<FarmClient>> client =
-      FarmClient::Connect(FarmAddress{t.tracker, t.token_file, t.tls_root_cert});
+  absl::StatusOr<std::unique_ptr<client::FarmClient>> client =
+      client::FarmClient::Connect(client::FarmAddress{t.tracker, t.token_file, t.tls_root_cert});
   if (!client.ok()) return fail(kExitUsage, client.status());
   absl::StatusOr<tracker::ModelJobStatus> job = (*client)->SubmitModelJob(*spec);
   if (!job.ok()) {

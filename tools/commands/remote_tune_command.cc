@@ -8,15 +8,15 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "client/farm_client.h"
+#include "client/remote_kernel_timing.h"
+#include "client/remote_session.h"
+#include "client/token_file.h"
 #include "compiler/target/target.h"
+#include "driver/bindings.h"
 #include "runtime/clock.h"
 #include "runtime/measure/interleaved_timing.h"
-#include "tools/commands/bindings.h"
 #include "tools/commands/exit_codes.h"
-#include "tools/commands/farm_client.h"
-#include "tools/commands/remote_kernel_timing.h"
-#include "tools/commands/remote_session.h"
-#include "tools/commands/token_file.h"
 #include "tools/commands/tune_command.h"
 #include "tools/commands/tune_progress.h"
 #include "tools/commands/verified_summary.h"
@@ -42,7 +42,7 @@ absl::StatusOr<tracker::JobSpec> SpecOf(const TuneCommandOptions& o) {
     text << in.rdbuf();
     spec.script_source = text.str();
     spec.script_name = o.script;
-    absl::StatusOr<Bindings> bindings = ParseBindings(o.bind);
+    absl::StatusOr<driver::Bindings> bindings = driver::ParseBindings(o.bind);
     if (!bindings.ok()) return bindings.status();
     spec.bindings = *bindings;
   } else if (!o.bind.empty()) {
@@ -98,7 +98,8 @@ void PrintOutcome(const tracker::JobStatus& j, std::ostream& out) {
 // The job's fastest recorded configs and the default, built here for the job's target, uploaded
 // to one worker of its key and timed there in alternating rounds (the same numbers `tune`
 // prints locally, measured where the job measured).
-absl::StatusOr<tuner::VerifiedBest> VerifyOnDevice(FarmClient& client, const TuneCommandOptions& o,
+absl::StatusOr<tuner::VerifiedBest> VerifyOnDevice(client::FarmClient& client,
+                                                   const TuneCommandOptions& o,
                                                    const tracker::JobStatus& j,
                                                    std::string* worker) {
   absl::StatusOr<tuner::Workload> w = tuner::ParseWorkloadKey(j.workload_key);
@@ -121,31 +122,32 @@ absl::StatusOr<tuner::VerifiedBest> VerifyOnDevice(FarmClient& client, const Tun
       tuner::BuiltConfigs::Build(**task, plan->Configs());
   if (!built.ok()) return built.status();
 
-  absl::StatusOr<std::string> token = ReadTokenFile(o.token_file);
+  absl::StatusOr<std::string> token = client::ReadTokenFile(o.token_file);
   if (!token.ok()) return token.status();
-  absl::StatusOr<std::unique_ptr<RemoteSession>> session = RemoteSession::Open(
-      FarmClientOptions{o.tracker, *token, o.tls_root_cert, 60}, j.device_key, 60);
+  absl::StatusOr<std::unique_ptr<client::RemoteSession>> session = client::RemoteSession::Open(
+      client::FarmClientOptions{o.tracker, *token, o.tls_root_cert, 60}, j.device_key, 60);
   if (!session.ok()) return session.status();
   *worker = (*session)->worker_id();
-  std::vector<DeviceKernel> kernels;
+  std::vector<client::DeviceKernel> kernels;
   std::optional<runtime::FunctionSignature> signature;
   for (const tuner::BuildResult& lib : (*built)->libraries()) {
-    absl::StatusOr<std::string> bytes = ReadModuleFile(lib.library_path);
+    absl::StatusOr<std::string> bytes = client::ReadModuleFile(lib.library_path);
     if (!bytes.ok()) return bytes.status();
-    absl::StatusOr<UploadedModule> up = (*session)->Upload(*bytes, lib.library_path);
+    absl::StatusOr<client::UploadedModule> up = (*session)->Upload(*bytes, lib.library_path);
     if (!up.ok()) return up.status();
-    absl::StatusOr<const runtime::FunctionSignature*> f = PickFunction(*up, lib.function_name);
+    absl::StatusOr<const runtime::FunctionSignature*> f =
+        client::PickFunction(*up, lib.function_name);
     if (!f.ok()) return f.status();
     if (!signature) signature = **f;
     kernels.push_back({up->module_id, (**f).name});
   }
-  absl::StatusOr<std::vector<SessionArgument>> args =
-      PrepareSessionArguments(**session, *signature, {}, /*seed=*/1);
+  absl::StatusOr<std::vector<client::SessionArgument>> args =
+      client::PrepareSessionArguments(**session, *signature, {}, /*seed=*/1);
   if (!args.ok()) return args.status();
   const runtime::measure::InterleavedOptions rounds;
-  absl::StatusOr<runtime::measure::InterleavedTiming> timing = TimeInTurnsOnDevice(
+  absl::StatusOr<runtime::measure::InterleavedTiming> timing = client::TimeInTurnsOnDevice(
       **session, kernels, *args,
-      SessionTiming{0, 1, rounds.min_slot_ms, MeasureOptionsOf(o).threads}, rounds.rounds);
+      client::SessionTiming{0, 1, rounds.min_slot_ms, MeasureOptionsOf(o).threads}, rounds.rounds);
   if (!timing.ok()) return timing.status();
   tuner::VerifiedBest v = tuner::ConcludeVerification(*std::move(plan), *timing);
   v.timed_alone = true;  // the worker's session takes the host's timing lock for each slot
@@ -162,8 +164,8 @@ int RunRemoteTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* s
   };
   absl::StatusOr<tracker::JobSpec> spec = SpecOf(o);
   if (!spec.ok()) return fail(kExitUsage, spec.status());
-  absl::StatusOr<std::unique_ptr<FarmClient>> client =
-      FarmClient::Connect(FarmAddress{o.tracker, o.token_file, o.tls_root_cert});
+  absl::StatusOr<std::unique_ptr<client::FarmClient>> client =
+      client::FarmClient::Connect(client::FarmAddress{o.tracker, o.token_file, o.tls_root_cert});
   if (!client.ok()) return fail(kExitUsage, client.status());
   absl::StatusOr<tracker::JobStatus> job = (*client)->SubmitJob(*spec);
   if (!job.ok()) return fail(1, job.status());

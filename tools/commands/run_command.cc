@@ -5,14 +5,14 @@
 #include "compiler/passes/lower.h"
 #include "compiler/target/target.h"
 #include "compiler/te/flop_count.h"
+#include "driver/array_check.h"
+#include "driver/bindings.h"
+#include "driver/kernel_runner.h"
+#include "driver/kernel_timer.h"
+#include "driver/script_file.h"
+#include "driver/tuned_schedule.h"
 #include "runtime/data_type.h"
-#include "tools/commands/array_check.h"
-#include "tools/commands/bindings.h"
 #include "tools/commands/exit_codes.h"
-#include "tools/commands/kernel_runner.h"
-#include "tools/commands/kernel_timer.h"
-#include "tools/commands/script_file.h"
-#include "tools/commands/tuned_schedule.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -49,17 +49,17 @@ absl::StatusOr<std::vector<runtime::NDArray>> AllocateArgs(const std::vector<te:
                                                            uint64_t seed) {
   std::vector<runtime::NDArray> arrays;
   for (size_t i = 0; i < args.size(); ++i) {
-    absl::StatusOr<std::vector<int64_t>> shape = ConcreteShape(args[i], values);
+    absl::StatusOr<std::vector<int64_t>> shape = driver::ConcreteShape(args[i], values);
     if (!shape.ok()) return shape.status();
     absl::StatusOr<DLDataType> dtype = runtime::ParseDataType(args[i].dtype().ToString());
     if (!dtype.ok()) return dtype.status();
     absl::StatusOr<runtime::NDArray> array = runtime::NDArray::Empty(*shape, *dtype);
     if (!array.ok()) return array.status();
     if (IsInput(args[i])) {
-      absl::Status st = FillRandom(*array, seed + 0x9e3779b97f4a7c15ULL * (i + 1));
+      absl::Status st = driver::FillRandom(*array, seed + 0x9e3779b97f4a7c15ULL * (i + 1));
       if (!st.ok()) return st;
     } else {
-      FillPoison(*array);
+      driver::FillPoison(*array);
     }
     arrays.push_back(*std::move(array));
   }
@@ -67,11 +67,11 @@ absl::StatusOr<std::vector<runtime::NDArray>> AllocateArgs(const std::vector<te:
 }
 
 // Runs `runner` on the inputs of `arrays` and fresh copies of its outputs; returns those.
-absl::StatusOr<std::vector<runtime::NDArray>> RunOn(const KernelRunner& runner,
+absl::StatusOr<std::vector<runtime::NDArray>> RunOn(const driver::KernelRunner& runner,
                                                     const std::string& name,
                                                     const std::vector<te::Tensor>& args,
                                                     std::vector<runtime::NDArray>& arrays,
-                                                    const Bindings& bindings) {
+                                                    const driver::Bindings& bindings) {
   std::vector<runtime::NDArray> outputs;
   outputs.reserve(args.size());
   std::vector<runtime::NDArray*> pointers;
@@ -102,16 +102,17 @@ int Report(const std::vector<te::Tensor>& args, const std::vector<runtime::NDArr
   size_t k = 0;
   for (const te::Tensor& t : args) {
     if (IsInput(t)) continue;
-    absl::StatusOr<Comparison> c = CompareArrays(got[k], expected[k], options.rtol, options.atol);
+    absl::StatusOr<driver::Comparison> c =
+        driver::CompareArrays(got[k], expected[k], options.rtol, options.atol);
     if (!c.ok()) {
       err << "tunefarm: " << t.name() << ": " << c.status().message() << "\n";
       return 1;
     }
     max_abs_err = std::max(max_abs_err, c->max_abs_err);
     if (c->first_mismatch >= 0 && mismatch.empty()) {
-      mismatch =
-          absl::StrCat("mismatch: ", t.name(), FormatIndex(c->first_mismatch, got[k].shape()),
-                       " = ", c->got, ", expected ", c->expected);
+      mismatch = absl::StrCat("mismatch: ", t.name(),
+                              driver::FormatIndex(c->first_mismatch, got[k].shape()), " = ", c->got,
+                              ", expected ", c->expected);
     }
     ++k;
   }
@@ -131,7 +132,7 @@ std::vector<te::Tensor> Outputs(const std::vector<te::Tensor>& args) {
 }  // namespace
 
 int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& err) {
-  absl::StatusOr<Bindings> bindings = ParseBindings(options.bind);
+  absl::StatusOr<driver::Bindings> bindings = driver::ParseBindings(options.bind);
   if (!bindings.ok()) {
     err << "tunefarm: " << bindings.status().message() << "\n";
     return kExitUsage;
@@ -159,28 +160,30 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
     return kExitUsage;
   }
   // Without a database the lookup's target is never read: the interpreter's is the host's.
-  TunedLookup lookup{options.db, target.value_or(target::Target::Host()), options.device_key};
+  driver::TunedLookup lookup{options.db, target.value_or(target::Target::Host()),
+                             options.device_key};
   absl::StatusOr<script::ScriptResult> script =
-      LoadScheduledScript(options.file, *bindings, lookup, out);
+      driver::LoadScheduledScript(options.file, *bindings, lookup, out);
   if (!script.ok()) return fail(script.status());
   // A script with knobs ran with its sizes bound to constants: nothing is left to bind.
   if (!script->knob_names.empty() || !script->bound_vars.empty()) bindings->clear();
   absl::StatusOr<ir::VarMap> values =
-      ResolveBindings(*bindings, script->symbolic_vars, script->args);
+      driver::ResolveBindings(*bindings, script->symbolic_vars, script->args);
   if (!values.ok()) return fail(values.status());
-  std::string name = FuncNameFor(options.file);
+  std::string name = driver::FuncNameFor(options.file);
   passes::PassOptions pass_options = passes::PassOptions::FromEnv();
   pass_options.target = target ? target->lowering() : passes::LoweringTarget::kInterp;
-  absl::StatusOr<ir::PrimFunc> scheduled = LowerScript(*script, name, pass_options);
+  absl::StatusOr<ir::PrimFunc> scheduled = driver::LowerScript(*script, name, pass_options);
   if (!scheduled.ok()) {
     return fail(absl::Status(scheduled.status().code(),
                              absl::StrCat(options.file, ": ", scheduled.status().message())));
   }
-  absl::StatusOr<std::unique_ptr<KernelRunner>> runner =
-      target ? KernelRunner::Create(*scheduled, *target) : KernelRunner::Interpret(*scheduled);
+  absl::StatusOr<std::unique_ptr<driver::KernelRunner>> runner =
+      target ? driver::KernelRunner::Create(*scheduled, *target)
+             : driver::KernelRunner::Interpret(*scheduled);
   if (!runner.ok()) return fail(runner.status());
   if (options.threads > 0) {
-    if (absl::Status st = SetKernelThreads(options.threads); !st.ok()) return fail(st);
+    if (absl::Status st = driver::SetKernelThreads(options.threads); !st.ok()) return fail(st);
   }
   absl::StatusOr<double> flops = te::CountFlops(Outputs(script->args), *values);
   if (!flops.ok()) return fail(flops.status());
@@ -188,10 +191,11 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
   absl::StatusOr<ir::PrimFunc> reference = LowerReference(*script, name);
   if (!reference.ok()) return fail(reference.status());
   bool interp_reference = !target || *flops <= kInterpReferenceMaxFlops;
-  absl::StatusOr<std::unique_ptr<KernelRunner>> reference_runner =
-      interp_reference    ? KernelRunner::Interpret(*reference)
-      : target->is_cuda() ? KernelRunner::Create(*reference, target::Target::Host())  // CPU code
-                          : KernelRunner::Create(*reference, *target);
+  absl::StatusOr<std::unique_ptr<driver::KernelRunner>> reference_runner =
+      interp_reference ? driver::KernelRunner::Interpret(*reference)
+      : target->is_cuda()
+          ? driver::KernelRunner::Create(*reference, target::Target::Host())  // CPU code
+          : driver::KernelRunner::Create(*reference, *target);
   if (!reference_runner.ok()) return fail(reference_runner.status());
 
   absl::StatusOr<std::vector<runtime::NDArray>> arrays =
@@ -210,7 +214,7 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
   int code = Report(script->args, *got, *expected, options, out, err);
   if (code != 0 || !options.time) return code;
 
-  absl::StatusOr<KernelTiming> timing = TimeKernel(**runner, *arrays, *bindings);
+  absl::StatusOr<driver::KernelTiming> timing = driver::TimeKernel(**runner, *arrays, *bindings);
   if (!timing.ok()) return fail(timing.status());
   double gflops = *flops / (timing->median_seconds * 1e9);
   out << "target=" << (*runner)->Describe();

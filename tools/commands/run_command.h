@@ -19,7 +19,7 @@ struct RunOptions {
   bool time = false;  // time the scheduled function with the runtime's time evaluator
   int threads = 0;    // parallel width for llvm targets; 0 keeps TUNEFARM_NUM_THREADS or all cores
   // With a record database, a script with cfg knobs runs at its best recorded config on this
-  // target and device (tools/commands/tuned_schedule.h); "schedule: ..." says which was used.
+  // target and device (driver/tuned_schedule.h); "schedule: ..." says which was used.
   std::string db;
   std::string device_key;  // empty: this machine's local key
 };

@@ -7,12 +7,12 @@
 #include <ostream>
 #include <string>
 
-#include "tools/commands/farm_client.h"
+#include "client/farm_client.h"
 
 namespace tunefarm::tools {
 
 struct SessionCommandOptions {
-  FarmAddress farm;
+  client::FarmAddress farm;
   std::string key;       // the device key to borrow a worker of
   std::string library;   // built by `tunefarm build` for the device's target
   std::string function;  // empty: the library's only function

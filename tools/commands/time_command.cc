@@ -1,14 +1,14 @@
 #include "tools/commands/time_command.h"
 
 #include "absl/strings/str_format.h"
+#include "driver/bindings.h"
 #include "runtime/measure/module_timing.h"
-#include "tools/commands/bindings.h"
 #include "tools/commands/exit_codes.h"
 
 namespace tunefarm::tools {
 
 int RunTimeCommand(const TimeCommandOptions& options, std::ostream& out, std::ostream& err) {
-  absl::StatusOr<Bindings> bindings = ParseBindings(options.bind);
+  absl::StatusOr<driver::Bindings> bindings = driver::ParseBindings(options.bind);
   if (!bindings.ok()) {
     err << "tunefarm: --bind: " << bindings.status().message() << "\n";
     return kExitUsage;

@@ -5,8 +5,8 @@
 #include <optional>
 #include <thread>
 
+#include "client/token_file.h"
 #include "tools/commands/exit_codes.h"
-#include "tools/commands/token_file.h"
 #include "tracker/build_placement.h"
 #include "tracker/free_memory.h"
 #include "tracker/service/tracker_server.h"
@@ -37,7 +37,7 @@ int RunTrackerCommand(const TrackerCommandOptions& o, const std::atomic<bool>* s
     err << "tunefarm: TLS needs both --tls-cert and --tls-key\n";
     return kExitUsage;
   }
-  absl::StatusOr<std::string> token = ReadTokenFile(o.token_file);
+  absl::StatusOr<std::string> token = client::ReadTokenFile(o.token_file);
   if (!token.ok()) {
     err << "tunefarm: " << token.status().message() << "\n";
     return kExitUsage;

@@ -9,10 +9,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/target/target.h"
+#include "driver/bindings.h"
+#include "driver/record_db.h"
 #include "runtime/cuda/cuda_device.h"
-#include "tools/commands/bindings.h"
 #include "tools/commands/exit_codes.h"
-#include "tools/commands/record_db.h"
 #include "tools/commands/tune_progress.h"
 #include "tools/commands/verified_summary.h"
 #include "tuner/measure/local_measure.h"
@@ -46,7 +46,7 @@ absl::StatusOr<std::unique_ptr<tuner::Task>> MakeTask(const TuneCommandOptions& 
   if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", o.script));
   std::stringstream text;
   text << in.rdbuf();
-  absl::StatusOr<Bindings> bindings = ParseBindings(o.bind);
+  absl::StatusOr<driver::Bindings> bindings = driver::ParseBindings(o.bind);
   if (!bindings.ok()) return bindings.status();
   code = 1;  // from here on a script error is the script's, not the command line's
   return tuner::CreateScriptTask(o.script, text.str(), *bindings, target);
@@ -99,7 +99,8 @@ int RunLocalTune(const TuneCommandOptions& o, const target::Target& target,
   int code = kExitUsage;
   absl::StatusOr<std::unique_ptr<tuner::Task>> task = MakeTask(o, target, code);
   if (!task.ok()) return fail(code, task.status());
-  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = OpenRecordDb(o.db, DbMode::kCreate);
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
+      driver::OpenRecordDb(o.db, driver::DbMode::kCreate);
   if (!store.ok()) return fail(1, store.status());
   if (absl::Status s = (*store)->PutWorkload((*task)->key(), (*task)->flops()); !s.ok()) {
     return fail(1, s);
@@ -127,9 +128,9 @@ int RunLocalTune(const TuneCommandOptions& o, const target::Target& target,
   }
 
   if (!(*strategy)->transfer_summary.empty()) out << (*strategy)->transfer_summary << "\n";
-  out << "tuning " << (*task)->key() << " on " << target.str() << " (" << runner->device_key()
-      << "): " << (*task)->space().size() << " configs, tuner " << o.tuner << ", " << o.trials
-      << " trials, database " << o.db << "\n"
+  out << "tuning " << (*task)->key() << " on " << target::DisplayTarget(target.str()) << " ("
+      << runner->device_key() << "): " << (*task)->space().size() << " configs, tuner " << o.tuner
+      << ", " << o.trials << " trials, database " << o.db << "\n"
       << std::flush;
   TuneProgressPrinter printer(err, o.progress && ::isatty(STDERR_FILENO) == 1);
   tuner::TuneOptions tune;

@@ -6,9 +6,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "client/token_file.h"
+#include "compiler/target/target.h"
 #include "rpc_server/worker.h"
 #include "tools/commands/exit_codes.h"
-#include "tools/commands/token_file.h"
 #include "tuner/measure/spec_builder.h"
 
 namespace tunefarm::tools {
@@ -33,7 +34,12 @@ int RunWorkerCommand(const WorkerCommandOptions& o, const std::atomic<bool>* dra
         << ", and above 1 only with --build-only (measurements run one at a time)\n";
     return kExitUsage;
   }
-  absl::StatusOr<std::string> token = ReadTokenFile(o.token_file);
+  // Parsed before the worker registers: a target it cannot name would be leased work it fails.
+  if (absl::StatusOr<target::Target> t = target::ParseTarget(o.target); !t.ok()) {
+    err << "tunefarm: --target: " << t.status().message() << "\n";
+    return kExitUsage;
+  }
+  absl::StatusOr<std::string> token = client::ReadTokenFile(o.token_file);
   if (!token.ok()) {
     err << "tunefarm: " << token.status().message() << "\n";
     return kExitUsage;

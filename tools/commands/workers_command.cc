@@ -8,7 +8,7 @@
 namespace tunefarm::tools {
 
 int RunWorkersCommand(const WorkersOptions& o, std::ostream& out, std::ostream& err) {
-  absl::StatusOr<std::unique_ptr<FarmClient>> client = FarmClient::Connect(o.farm);
+  absl::StatusOr<std::unique_ptr<client::FarmClient>> client = client::FarmClient::Connect(o.farm);
   if (!client.ok()) {
     err << "tunefarm: " << client.status().message() << "\n";
     return 2;

@@ -4,12 +4,12 @@
 #include <ostream>
 #include <string>
 
-#include "tools/commands/farm_client.h"
+#include "client/farm_client.h"
 
 namespace tunefarm::tools {
 
 struct WorkersOptions {
-  FarmAddress farm;
+  client::FarmAddress farm;
   std::string key;  // only this device key
 };
 

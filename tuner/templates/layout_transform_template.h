@@ -2,7 +2,7 @@
 // channels in NCHW[from]c rewritten in NCHW[to]c, as a model build computes it where an add reads
 // two values of different blocks (from_nchwc and to_nchwc fused into one kernel, topi's default
 // schedule). Tuned for its time only: a graph-level layout choice weighs it against the convs'
-// gains (tools/commands/layout_plan.h). Its one config is the build's schedule.
+// gains (driver/layout_plan.h). Its one config is the build's schedule.
 #pragma once
 
 #include <memory>

@@ -1,4 +1,4 @@
-#include "tools/commands/array_check.h"
+#include "driver/array_check.h"
 
 #include <cmath>
 #include <cstring>
@@ -6,7 +6,7 @@
 
 #include "runtime/data_type.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 namespace {
 
 runtime::NDArray Make(std::vector<int64_t> shape, const char* dtype) {
@@ -95,4 +95,4 @@ TEST(ArrayCheckTest, MismatchedArraysAreAnError) {
 }
 
 }  // namespace
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

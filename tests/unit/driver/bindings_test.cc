@@ -1,11 +1,11 @@
-#include "tools/commands/bindings.h"
+#include "driver/bindings.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "compiler/ir/op.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 namespace {
 
 using ::testing::HasSubstr;
@@ -72,4 +72,4 @@ TEST(BindingsTest, NegativeShapesAreErrors) {
 }
 
 }  // namespace
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

@@ -6,12 +6,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "driver/model_compiler.h"
+#include "driver/model_executor.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
-#include "tools/commands/model_compiler.h"
-#include "tools/commands/model_executor.h"
 
-namespace tunefarm::tools {
+namespace tunefarm::driver {
 namespace {
 
 using B = frontend::onnx::testing::OnnxModelBuilder;
@@ -96,4 +96,4 @@ TEST(ModelWinogradTest, WinogradBuildMatchesTheDirectBuild) {
 }
 
 }  // namespace
-}  // namespace tunefarm::tools
+}  // namespace tunefarm::driver

@@ -49,7 +49,7 @@ TEST(BestCommandTest, PrintsTheFastestConfigPerDeviceWithGflops) {
   o.workload = "matmul:64,64,64";  // dtype defaults to float32
   std::ostringstream out, err;
   ASSERT_EQ(RunBestCommand(o, out, err), 0) << err.str();
-  EXPECT_THAT(out.str(), HasSubstr("device=a  median_ms=0.1000  gflops=5.24"));
+  EXPECT_THAT(out.str(), HasSubstr("device=a  timing=hot  median_ms=0.1000  gflops=5.24"));
   EXPECT_THAT(out.str(), HasSubstr(R"(config={"t":2})"));
   EXPECT_THAT(out.str(), HasSubstr("device=b"));
   EXPECT_THAT(out.str(), Not(HasSubstr(R"({"t":1})")));

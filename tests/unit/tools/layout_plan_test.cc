@@ -2,7 +2,7 @@
 // its blocks put at residual adds; the search starts at the rule's blocks and keeps what is
 // cheaper, preferring layouts with fewer unmeasured kernels; a build with records takes the plan,
 // says so, and computes what the rule's layout computes.
-#include "tools/commands/layout_plan.h"
+#include "driver/layout_plan.h"
 
 #include <cmath>
 #include <filesystem>
@@ -16,12 +16,12 @@
 #include "compiler/graph/fusion.h"
 #include "compiler/space/config_json.h"
 #include "compiler/target/target_cpu.h"
+#include "driver/model_compiler.h"
 #include "tests/testing/dl_types.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
 #include "tests/unit/compiler/graph/test_op.h"
 #include "tools/commands/model_build_command.h"
-#include "tools/commands/model_compiler.h"
 #include "tuner/model_tasks.h"
 #include "tuner/record_store.h"
 #include "tuner/task.h"
@@ -69,7 +69,7 @@ std::string TransformKey(int64_t from, int64_t to) {
 }
 
 // Seconds by workload key: the records a test gives the search.
-WorkloadSeconds Table(std::map<std::string, double> ms) {
+driver::WorkloadSeconds Table(std::map<std::string, double> ms) {
   return [ms = std::move(ms)](const tuner::Workload& w) -> absl::StatusOr<std::optional<double>> {
     auto it = ms.find(w.Key());
     if (it == ms.end()) return std::nullopt;
@@ -87,18 +87,20 @@ std::map<std::string, double> FasterInEights() {
 TEST(LayoutPlanTest, ALayoutCostsItsConvsAndTheTransformsItsBlocksPutAtAdds) {
   const ResidualGraph r = MakeResidualGraph();
   const topi::CpuInfo cpu = topi::Avx2Cpu();
-  const WorkloadSeconds seconds = Table(FasterInEights());
-  absl::StatusOr<LayoutCost> rule = CostOfLayout(r.g, cpu, {}, seconds, false);
+  const driver::WorkloadSeconds seconds = Table(FasterInEights());
+  absl::StatusOr<tuner::LayoutCost> rule = driver::CostOfLayout(r.g, cpu, {}, seconds, false);
   ASSERT_TRUE(rule.ok()) << rule.status();
   EXPECT_EQ(rule->unmeasured, 0);
   EXPECT_NEAR(rule->seconds, 6e-3, 1e-12);
   // c2 alone in eights: c1 (16, 16) 3 ms, c2 (16, 8) 1 ms, and r moved from 16 to 8 for the add.
-  absl::StatusOr<LayoutCost> c2_only = CostOfLayout(r.g, cpu, {{r.c2, 8}}, seconds, false);
+  absl::StatusOr<tuner::LayoutCost> c2_only =
+      driver::CostOfLayout(r.g, cpu, {{r.c2, 8}}, seconds, false);
   ASSERT_TRUE(c2_only.ok()) << c2_only.status();
   EXPECT_EQ(c2_only->unmeasured, 0);
   EXPECT_NEAR(c2_only->seconds, (3 + 1 + 0.5) * 1e-3, 1e-12);
   // c1 alone in eights: c1 (16, 8) 1 ms, c2 (8, 16) 2 ms, and r moved from 8 to 16 for the add.
-  absl::StatusOr<LayoutCost> c1_only = CostOfLayout(r.g, cpu, {{r.c1, 8}}, seconds, false);
+  absl::StatusOr<tuner::LayoutCost> c1_only =
+      driver::CostOfLayout(r.g, cpu, {{r.c1, 8}}, seconds, false);
   ASSERT_TRUE(c1_only.ok()) << c1_only.status();
   EXPECT_EQ(c1_only->unmeasured, 0);
   EXPECT_NEAR(c1_only->seconds, (1 + 2 + 0.5) * 1e-3, 1e-12);
@@ -106,8 +108,8 @@ TEST(LayoutPlanTest, ALayoutCostsItsConvsAndTheTransformsItsBlocksPutAtAdds) {
 
 TEST(LayoutPlanTest, TheSearchMovesAStageTogetherWhereTheAddWantsBothSidesAlike) {
   const ResidualGraph r = MakeResidualGraph();
-  absl::StatusOr<LayoutPlan> plan =
-      PlanConvBlocks(r.g, topi::Avx2Cpu(), Table(FasterInEights()), false);
+  absl::StatusOr<driver::LayoutPlan> plan =
+      driver::PlanConvBlocks(r.g, topi::Avx2Cpu(), Table(FasterInEights()), false);
   ASSERT_TRUE(plan.ok()) << plan.status();
   EXPECT_EQ(plan->plannable, 2);
   // Both in eights: 1 + 1 ms and no transform, against the rule's 6 ms.
@@ -115,7 +117,7 @@ TEST(LayoutPlanTest, TheSearchMovesAStageTogetherWhereTheAddWantsBothSidesAlike)
   EXPECT_NEAR(plan->chosen.seconds, 2e-3, 1e-12);
   EXPECT_NEAR(plan->rule.seconds, 6e-3, 1e-12);
   EXPECT_GT(plan->evaluated, 2);
-  EXPECT_EQ(DescribeLayout(*plan),
+  EXPECT_EQ(driver::DescribeLayout(*plan),
             "layout: 2 of 2 convs in blocks other than the rule's; kernels and transforms 2.000 "
             "ms (rule: 6.000 ms), 0 without a record (rule: 0)");
 }
@@ -124,7 +126,8 @@ TEST(LayoutPlanTest, AMeasuredLayoutIsNeverTradedForAFasterLookingUnmeasuredOne)
   const ResidualGraph r = MakeResidualGraph();
   std::map<std::string, double> ms = FasterInEights();
   ms.erase(ConvKey(8, 8));  // c2 in eights after c1 in eights: never measured
-  absl::StatusOr<LayoutPlan> plan = PlanConvBlocks(r.g, topi::Avx2Cpu(), Table(ms), false);
+  absl::StatusOr<driver::LayoutPlan> plan =
+      driver::PlanConvBlocks(r.g, topi::Avx2Cpu(), Table(ms), false);
   ASSERT_TRUE(plan.ok()) << plan.status();
   // Only c1 moves: 1 + 2 + 0.5 (the add's transform) against the rule's 6.
   EXPECT_EQ(plan->plan, (graph::ConvBlockPlan{{r.c1, 8}}));
@@ -132,7 +135,8 @@ TEST(LayoutPlanTest, AMeasuredLayoutIsNeverTradedForAFasterLookingUnmeasuredOne)
   EXPECT_NEAR(plan->chosen.seconds, 3.5e-3, 1e-12);
 
   // With no records at all every layout is as unknown as the rule's: the rule stays.
-  absl::StatusOr<LayoutPlan> none = PlanConvBlocks(r.g, topi::Avx2Cpu(), Table({}), false);
+  absl::StatusOr<driver::LayoutPlan> none =
+      driver::PlanConvBlocks(r.g, topi::Avx2Cpu(), Table({}), false);
   ASSERT_TRUE(none.ok()) << none.status();
   EXPECT_TRUE(none->plan.empty());
   EXPECT_EQ(none->rule.unmeasured, 2);
@@ -159,7 +163,7 @@ TEST(LayoutPlanTest, TheSchedulersLayoutChoiceCostsEveryLayoutAsTheBuildDoes) {
   std::map<std::string, double> ms = FasterInEights();
   ms[absl::StrCat("conv2d_winograd_nchwc:1,16,8,8,16,3,3,1,1,16,16:float32")] = 2.5;
   ms[absl::StrCat("conv2d_winograd_nchwc:1,16,8,8,16,3,3,1,1,8,16:float32")] = 4;
-  const WorkloadSeconds seconds = Table(ms);
+  const driver::WorkloadSeconds seconds = Table(ms);
   std::vector<double> bests;
   for (const tuner::ModelTask& t : tasks) {
     auto it = ms.find(t.workload.Key());
@@ -168,14 +172,14 @@ TEST(LayoutPlanTest, TheSchedulersLayoutChoiceCostsEveryLayoutAsTheBuildDoes) {
   for (int64_t b1 : {8, 16}) {
     for (int64_t b2 : {8, 16}) {
       graph::ConvBlockPlan plan{{r.c1, b1}, {r.c2, b2}};
-      absl::StatusOr<LayoutCost> built = CostOfLayout(r.g, cpu, plan, seconds, true);
+      absl::StatusOr<tuner::LayoutCost> built = driver::CostOfLayout(r.g, cpu, plan, seconds, true);
       ASSERT_TRUE(built.ok()) << built.status();
-      const LayoutCost abstract = tuner::CostOfAssignment(choice, {b1, b2}, bests);
+      const tuner::LayoutCost abstract = tuner::CostOfAssignment(choice, {b1, b2}, bests);
       EXPECT_EQ(abstract.unmeasured, built->unmeasured) << b1 << "," << b2;
       EXPECT_NEAR(abstract.seconds, built->seconds, 1e-12) << b1 << "," << b2;
     }
   }
-  absl::StatusOr<LayoutPlan> plan = PlanConvBlocks(r.g, cpu, seconds, true);
+  absl::StatusOr<driver::LayoutPlan> plan = driver::PlanConvBlocks(r.g, cpu, seconds, true);
   ASSERT_TRUE(plan.ok()) << plan.status();
   const tuner::BlockAssignment chosen = tuner::ChooseBlocks(choice, bests);
   EXPECT_EQ(chosen.blocks, (std::vector<int64_t>{8, 8}));
@@ -184,11 +188,12 @@ TEST(LayoutPlanTest, TheSchedulersLayoutChoiceCostsEveryLayoutAsTheBuildDoes) {
 
 TEST(LayoutPlanTest, ARecordStoreErrorEndsTheSearchWithIt) {
   const ResidualGraph r = MakeResidualGraph();
-  const WorkloadSeconds broken =
+  const driver::WorkloadSeconds broken =
       [](const tuner::Workload&) -> absl::StatusOr<std::optional<double>> {
     return absl::DataLossError("the records of x in y: database disk image is malformed");
   };
-  absl::StatusOr<LayoutPlan> plan = PlanConvBlocks(r.g, topi::Avx2Cpu(), broken, false);
+  absl::StatusOr<driver::LayoutPlan> plan =
+      driver::PlanConvBlocks(r.g, topi::Avx2Cpu(), broken, false);
   ASSERT_FALSE(plan.ok());
   EXPECT_EQ(plan.status().code(), absl::StatusCode::kDataLoss);
 }
@@ -225,9 +230,9 @@ void AddDefaultRecord(tuner::RecordStore& store, const std::string& key, double 
 }
 
 // The model's output for a fixed input, built with `options`.
-std::vector<float> RunOnce(const std::string& model, const ModelCompileOptions& options) {
-  absl::StatusOr<std::unique_ptr<ModelExecutor>> exec =
-      LoadModelForRun(model, options, target::Target::Host());
+std::vector<float> RunOnce(const std::string& model, const driver::ModelCompileOptions& options) {
+  absl::StatusOr<std::unique_ptr<driver::ModelExecutor>> exec =
+      driver::LoadModelForRun(model, options, target::Target::Host());
   EXPECT_TRUE(exec.ok()) << exec.status();
   if (!exec.ok()) return {};
   std::vector<float> image(3 * 8 * 8);
@@ -281,7 +286,7 @@ TEST(LayoutPlanTest, ABuildWithRecordsTakesThePlanAndComputesWhatTheRuleDoes) {
   fs::remove(build.output);
 
   const std::vector<float> planned = RunOnce(model, build.compile);
-  const std::vector<float> rule = RunOnce(model, ModelCompileOptions());
+  const std::vector<float> rule = RunOnce(model, driver::ModelCompileOptions());
   ASSERT_EQ(planned.size(), rule.size());
   ASSERT_FALSE(rule.empty());
   for (size_t i = 0; i < rule.size(); ++i) {

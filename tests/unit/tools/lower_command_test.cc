@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 #include <sstream>
 
+#include "driver/script_file.h"
 #include "tests/testing/files.h"
-#include "tools/commands/script_file.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -43,9 +43,9 @@ TEST(LowerCommandTest, MissingFile) {
 }
 
 TEST(ScriptFileTest, FuncNameIsTheSanitizedStem) {
-  EXPECT_EQ(FuncNameFor("examples/matmul_tiled.te"), "matmul_tiled");
-  EXPECT_EQ(FuncNameFor("/tmp/my-kernel.v2.te"), "my_kernel_v2");
-  EXPECT_EQ(FuncNameFor("3d.te"), "f_3d");
+  EXPECT_EQ(driver::FuncNameFor("examples/matmul_tiled.te"), "matmul_tiled");
+  EXPECT_EQ(driver::FuncNameFor("/tmp/my-kernel.v2.te"), "my_kernel_v2");
+  EXPECT_EQ(driver::FuncNameFor("3d.te"), "f_3d");
 }
 
 }  // namespace

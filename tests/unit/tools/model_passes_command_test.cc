@@ -30,7 +30,7 @@ std::string TwoBranchModel() {
 
 TEST(ModelPassesCommandTest, PrintsTheGraphAfterEachPassAndTheFusedGroups) {
   std::ostringstream out, err;
-  ASSERT_EQ(RunModelPassesCommand({TwoBranchModel(), {}}, out, err), 0) << err.str();
+  ASSERT_EQ(RunModelPassesCommand({TwoBranchModel(), {}, {}}, out, err), 0) << err.str();
   const std::string text = out.str();
   EXPECT_THAT(text, HasSubstr("== imported\n"));
   // The conv goes blocked with its weight packed by three nodes, which constant folding
@@ -47,7 +47,7 @@ TEST(ModelPassesCommandTest, PrintsTheGraphAfterEachPassAndTheFusedGroups) {
 
 TEST(ModelPassesCommandTest, WithoutTheLayoutRewriteTheConvStaysNchw) {
   std::ostringstream out, err;
-  ASSERT_EQ(RunModelPassesCommand({TwoBranchModel(), {"layout_rewrite"}}, out, err), 0)
+  ASSERT_EQ(RunModelPassesCommand({TwoBranchModel(), {"layout_rewrite"}, {}}, out, err), 0)
       << err.str();
   const std::string text = out.str();
   EXPECT_THAT(text, HasSubstr("3 nodes)"));  // conv, relu, add
@@ -56,7 +56,8 @@ TEST(ModelPassesCommandTest, WithoutTheLayoutRewriteTheConvStaysNchw) {
 
 TEST(ModelPassesCommandTest, AnUnknownPassIsAUsageError) {
   std::ostringstream out, err;
-  EXPECT_EQ(RunModelPassesCommand({TwoBranchModel(), {"constant_fold_everything"}}, out, err), 2);
+  EXPECT_EQ(RunModelPassesCommand({TwoBranchModel(), {"constant_fold_everything"}, {}}, out, err),
+            2);
   EXPECT_THAT(err.str(), HasSubstr("unknown graph pass 'constant_fold_everything'"));
 }
 

@@ -12,9 +12,9 @@
 #include "compiler/space/config_json.h"
 #include "compiler/target/target_cpu.h"
 #include "compiler/topi/conv2d_winograd_knobs.h"
+#include "driver/model_compiler.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
-#include "tools/commands/model_compiler.h"
 #include "tuner/model_tasks.h"
 #include "tuner/record_store.h"
 #include "tuner/templates/template_registry.h"
@@ -90,8 +90,8 @@ inline std::string ChainedConvsModel(bool residual = false) {
 
 // The workload keys of the model's tasks, as its default build fuses it.
 inline std::vector<std::string> TaskKeys(const std::string& model) {
-  absl::StatusOr<OptimizedModel> optimized =
-      OptimizeModel(model, ModelCompileOptions(), target::Target::Host());
+  absl::StatusOr<driver::OptimizedModel> optimized =
+      driver::OptimizeModel(model, driver::ModelCompileOptions(), target::Target::Host());
   EXPECT_TRUE(optimized.ok()) << optimized.status();
   if (!optimized.ok()) return {};
   std::vector<std::string> keys;

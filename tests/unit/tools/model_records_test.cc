@@ -5,7 +5,7 @@
 // another task's); a workload without one keeps its default; records from an incompatible space
 // are refused naming the workload. A 3x3 stride-1 blocked conv is two tasks, direct and Winograd,
 // and the build runs the one whose best record is faster.
-#include "tools/commands/model_records.h"
+#include "driver/model_records.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -21,11 +21,11 @@
 #include "compiler/target/target_cpu.h"
 #include "compiler/topi/conv2d_nchwc_knobs.h"
 #include "compiler/topi/conv2d_winograd_knobs.h"
+#include "driver/model_compiler.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
 #include "tests/unit/tools/model_records_fixture.h"
 #include "tools/commands/model_build_command.h"
-#include "tools/commands/model_compiler.h"
 #include "tuner/model_tasks.h"
 #include "tuner/record_store.h"
 #include "tuner/templates/template_registry.h"
@@ -131,8 +131,8 @@ TEST(ModelRecordsTest, ABlockedConvIsBuiltWithTheRecordOfItsLayoutsTask) {
 }
 
 TEST(ModelRecordsTest, AThreeByThreeStrideOneConvIsADirectAndAWinogradTaskOfOneLayer) {
-  absl::StatusOr<OptimizedModel> optimized =
-      OptimizeModel(ChainedConvsModel(), ModelCompileOptions(), target::Target::Host());
+  absl::StatusOr<driver::OptimizedModel> optimized = driver::OptimizeModel(
+      ChainedConvsModel(), driver::ModelCompileOptions(), target::Target::Host());
   ASSERT_TRUE(optimized.ok()) << optimized.status();
   const graph::FusionPlan plan = graph::PlanFusion(optimized->graph);
   const std::vector<tuner::ModelTask> built = tuner::ExtractModelTasks(optimized->graph, plan);
@@ -153,8 +153,8 @@ TEST(ModelRecordsTest, AThreeByThreeStrideOneConvIsADirectAndAWinogradTaskOfOneL
 }
 
 TEST(ModelRecordsTest, WithLayoutsEveryBlockPairAPlanCouldGiveIsATaskOfItsLayer) {
-  absl::StatusOr<OptimizedModel> optimized = OptimizeModel(
-      ChainedConvsModel(/*residual=*/true), ModelCompileOptions(), target::Target::Host());
+  absl::StatusOr<driver::OptimizedModel> optimized = driver::OptimizeModel(
+      ChainedConvsModel(/*residual=*/true), driver::ModelCompileOptions(), target::Target::Host());
   ASSERT_TRUE(optimized.ok()) << optimized.status();
   const graph::FusionPlan plan = graph::PlanFusion(optimized->graph);
   const topi::CpuInfo cpu = target::CpuInfoOf(target::Target::Host());

@@ -91,10 +91,11 @@ TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUs
     EXPECT_EQ(r.cache_flush, tuner::CacheFlush::kWeights) << r.workload_key;
   }
 
-  ModelCompileOptions build;
+  driver::ModelCompileOptions build;
   build.db = db;
   build.device_key = "test-cpu";
-  absl::StatusOr<CompiledModel> compiled = CompileModel(model, build, target::Target::Host());
+  absl::StatusOr<driver::CompiledModel> compiled =
+      driver::CompileModel(model, build, target::Target::Host());
   ASSERT_TRUE(compiled.ok()) << compiled.status();
   ASSERT_EQ(compiled->tuned_tasks.size(), 2u) << "the 3x3 layer's faster algorithm, the 1x1";
   EXPECT_THAT(compiled->tuned_tasks[0], ::testing::StartsWith(chosen)) << out.str();
