@@ -108,6 +108,19 @@ TEST(CliBadInputTest, ModelBuildWithAMissingDatabaseFailsAndCreatesNothing) {
   EXPECT_FALSE(std::filesystem::exists(db));
 }
 
+// "Databases created before a bad flag is refused": a mistyped --tuner left an empty database.
+TEST(CliBadInputTest, AnUnknownTunerIsRefusedBeforeTheDatabaseIsCreated) {
+  const std::string db = Scratch("tuner.db");
+  std::filesystem::remove(db);
+  Outcome o = Tunefarm({"tune", "--workload", "matmul:8,8,8", "--tuner", "xgboost", "--db", db});
+  EXPECT_EQ(o.code, 2) << o.output;
+  EXPECT_THAT(o.output, HasSubstr("unknown tuner 'xgboost' (known: xgb, random, grid, ga)"));
+  EXPECT_FALSE(std::filesystem::exists(db));
+  Outcome model = Tunefarm({"model", "tune", FixedModel(), "--tuner", "xgboost", "--db", db});
+  EXPECT_EQ(model.code, 2) << model.output;
+  EXPECT_FALSE(std::filesystem::exists(db));
+}
+
 // Item 4: `model passes` had no --input-shape, and "--disable a,b" was one unknown name, reported
 // after the graph had been printed.
 TEST(CliBadInputTest, ModelPassesTakesShapesAndACommaSeparatedDisableList) {

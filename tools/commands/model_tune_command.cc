@@ -163,6 +163,8 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   }
   absl::StatusOr<ModelTuning> model_tasks = ModelTuningTasks(o, *target);
   if (!model_tasks.ok()) return fail(1, model_tasks.status());
+  // Refused before the database is opened: a mistyped flag creates nothing.
+  if (absl::Status s = tuner::CheckStrategyName(t.tuner); !s.ok()) return fail(kExitUsage, s);
 
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
       driver::OpenRecordDb(t.db, driver::DbMode::kCreate);

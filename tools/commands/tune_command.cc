@@ -99,6 +99,8 @@ int RunLocalTune(const TuneCommandOptions& o, const target::Target& target,
   int code = kExitUsage;
   absl::StatusOr<std::unique_ptr<tuner::Task>> task = MakeTask(o, target, code);
   if (!task.ok()) return fail(code, task.status());
+  // Refused before the database is opened: a mistyped flag creates nothing.
+  if (absl::Status s = tuner::CheckStrategyName(o.tuner); !s.ok()) return fail(kExitUsage, s);
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
       driver::OpenRecordDb(o.db, driver::DbMode::kCreate);
   if (!store.ok()) return fail(1, store.status());

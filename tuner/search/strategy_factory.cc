@@ -59,8 +59,17 @@ void AddTransferSources(const Task& task, const StrategyOptions& o, StrategyBund
 
 }  // namespace
 
+absl::Status CheckStrategyName(std::string_view name) {
+  for (std::string_view known : {"xgb", "random", "grid", "ga"}) {
+    if (name == known) return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat("unknown tuner '", std::string(name).substr(0, 80),
+                                                 "' (known: xgb, random, grid, ga)"));
+}
+
 absl::StatusOr<std::unique_ptr<StrategyBundle>> MakeSearchStrategy(const Task& task,
                                                                    const StrategyOptions& o) {
+  if (absl::Status s = CheckStrategyName(o.name); !s.ok()) return s;
   auto bundle = std::make_unique<StrategyBundle>();
   if (o.name == "random") {
     bundle->strategy = std::make_unique<RandomSearch>(task.space(), o.seed);
@@ -79,9 +88,6 @@ absl::StatusOr<std::unique_ptr<StrategyBundle>> MakeSearchStrategy(const Task& t
     auto search = std::make_unique<ModelBasedSearch>(*bundle->extractors.front(), m);
     AddTransferSources(task, o, *bundle, *search);
     bundle->strategy = std::move(search);
-  } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("unknown tuner '", o.name, "' (known: xgb, random, grid, ga)"));
   }
   return bundle;
 }

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -36,6 +37,10 @@ struct StrategyBundle {
   std::unique_ptr<SearchStrategy> strategy;
   std::string transfer_summary;  // e.g. "transfer: 180 rows from 2 workloads"; empty when none
 };
+
+// OK when `name` is a search strategy (xgb, random, grid, ga); else InvalidArgument listing them,
+// so that a command refuses a mistyped --tuner before it creates anything.
+absl::Status CheckStrategyName(std::string_view name);
 
 // Errors: an unknown name (InvalidArgument listing the known ones). A transfer source that cannot
 // be used (template changed, different feature length) is skipped with a log line, not an error.
