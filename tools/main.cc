@@ -6,6 +6,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <spdlog/cfg/helpers.h>
@@ -47,52 +48,36 @@ double ParseNumber(const std::string& text, bool* ok) {
   return v;
 }
 
-CLI::Validator InRange(double lo, double hi) {
+// A check of a number against `fits`, which says what it must be in `requirement`.
+CLI::Validator NumberCheck(std::function<bool(double)> fits, std::string requirement) {
   return CLI::Validator(
-      [lo, hi](std::string& text) -> std::string {
+      [fits = std::move(fits), requirement = std::move(requirement)](std::string& text) {
         bool ok = false;
         const double v = ParseNumber(text, &ok);
         if (!ok) return "must be a number, got '" + text + "'";
-        if (v < lo || v > hi) {
-          std::ostringstream msg;
-          msg << "must be in " << lo << ".." << hi << ", got " << text;
-          return msg.str();
-        }
-        return "";
+        if (!fits(v)) return "must be " + requirement + ", got " + text;
+        return std::string();
       },
-      "", "InRange");
+      "", "NumberCheck");
+}
+
+std::string Words(double v, const char* unit = "") {
+  std::ostringstream text;
+  text << v << unit;
+  return text.str();
+}
+
+CLI::Validator InRange(double lo, double hi) {
+  return NumberCheck([lo, hi](double v) { return v >= lo && v <= hi; },
+                     "in " + Words(lo) + ".." + Words(hi));
 }
 
 CLI::Validator AtLeast(double lo, const char* unit = "") {
-  return CLI::Validator(
-      [lo, unit](std::string& text) -> std::string {
-        bool ok = false;
-        const double v = ParseNumber(text, &ok);
-        if (!ok) return "must be a number, got '" + text + "'";
-        if (v < lo) {
-          std::ostringstream msg;
-          msg << "must be at least " << lo << unit << ", got " << text;
-          return msg.str();
-        }
-        return "";
-      },
-      "", "AtLeast");
+  return NumberCheck([lo](double v) { return v >= lo; }, "at least " + Words(lo, unit));
 }
 
 CLI::Validator Above(double lo, const char* unit = "") {
-  return CLI::Validator(
-      [lo, unit](std::string& text) -> std::string {
-        bool ok = false;
-        const double v = ParseNumber(text, &ok);
-        if (!ok) return "must be a number, got '" + text + "'";
-        if (!(v > lo)) {
-          std::ostringstream msg;
-          msg << "must be more than " << lo << unit << ", got " << text;
-          return msg.str();
-        }
-        return "";
-      },
-      "", "Above");
+  return NumberCheck([lo](double v) { return v > lo; }, "more than " + Words(lo, unit));
 }
 
 std::atomic<bool> g_stop{false};
