@@ -43,12 +43,8 @@ endfunction()
 # tf_add_test_binary(NAME DIR [DIR...] DEPS ...): one GoogleTest binary of every *_test.cc directly
 # in the DIRs plus the shared fixtures in tests/testing. Discovery runs before the tests, not at
 # build time (a binary that cannot start here must not break the build).
-#
-# HEAVY: the binary holds tests of tens of seconds (a farm, a model tuned or built end to end).
-# ctest starts its tests first when it has no timings of an earlier run (a fresh clone, CI), so
-# that a long test does not begin last and keep one core busy after the rest are done.
 function(tf_add_test_binary name)
-  cmake_parse_arguments(ARG "HEAVY" "" "DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
   set(srcs "")
   foreach(dir ${ARG_UNPARSED_ARGUMENTS})
     file(GLOB dir_srcs CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/${dir}/*_test.cc)
@@ -66,10 +62,6 @@ function(tf_add_test_binary name)
   # Labelled by binary, so a build of some binaries (the TSan one) can run just theirs.
   # Listing a sanitized binary cold from disk on a busy CI machine passed the default 5 s
   # discovery timeout (TSan's tuner_measure_tests lists in 1.9 s cold here, 0.1 s warm).
-  set(cost 0)
-  if(ARG_HEAVY)
-    set(cost 100)
-  endif()
   gtest_discover_tests(${name} DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 120
-    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR} PROPERTIES LABELS ${name} COST ${cost})
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR} PROPERTIES LABELS ${name})
 endfunction()
