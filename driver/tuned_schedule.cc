@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "compiler/space/config_json.h"
 #include "compiler/topi/cpu_info.h"
 #include "driver/record_db.h"
@@ -12,14 +13,21 @@
 
 namespace tunefarm::driver {
 
+namespace {
+
+std::string DeviceOf(const TunedLookup& lookup) {
+  return lookup.device_key.empty() ? tuner::LocalDeviceKey(topi::DetectHostCpu().model)
+                                   : lookup.device_key;
+}
+
+}  // namespace
+
 absl::StatusOr<std::optional<TunedSchedule>> BestSchedule(const tuner::Task& task,
                                                           const TunedLookup& lookup) {
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
       OpenRecordDb(lookup.db, DbMode::kMustExist);
   if (!store.ok()) return store.status();
-  std::string device = lookup.device_key.empty()
-                           ? tuner::LocalDeviceKey(topi::DetectHostCpu().model)
-                           : lookup.device_key;
+  const std::string device = DeviceOf(lookup);
   // A kernel built alone is timed as `tunefarm tune` times it, from warm caches; a kernel only a
   // model's tuning measured (with its weights or every cache flushed) still has its best config.
   absl::StatusOr<std::optional<tuner::Record>> best = std::optional<tuner::Record>();
@@ -39,6 +47,22 @@ absl::StatusOr<std::optional<TunedSchedule>> BestSchedule(const tuner::Task& tas
   absl::StatusOr<topi::ScheduledOp> op = task.Apply(*config);
   if (!op.ok()) return op.status();
   return std::optional<TunedSchedule>(TunedSchedule{*std::move(op), **std::move(best)});
+}
+
+std::string NoRecordText(const tuner::Task& task, const TunedLookup& lookup) {
+  std::string text =
+      absl::StrCat("no record of ", task.key(), " on ", target::DisplayTarget(task.target().str()),
+                   " for device ", DeviceOf(lookup), " in ", lookup.db);
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
+      OpenRecordDb(lookup.db, DbMode::kMustExist);
+  if (!store.ok()) return text;
+  absl::StatusOr<std::vector<tuner::Record>> others =
+      (*store)->BestPerDevice(task.key(), task.target().str());
+  if (!others.ok() || others->empty()) return text;
+  std::vector<std::string> devices;
+  for (const tuner::Record& r : *others) devices.push_back(r.device_key);
+  return absl::StrCat(text, "; it has records of it for --device-key ",
+                      absl::StrJoin(devices, ", "));
 }
 
 absl::StatusOr<script::ScriptResult> LoadScheduledScript(
@@ -70,8 +94,7 @@ absl::StatusOr<script::ScriptResult> LoadScheduledScript(
       tuned.knob_names = plain->knob_names;
       return tuned;
     }
-    log << "schedule: fallback knob values (no record of " << (*task)->key() << " in " << lookup.db
-        << ")\n";
+    log << "schedule: fallback knob values (" << NoRecordText(**task, lookup) << ")\n";
   }
   if (bindings.empty()) return plain;
   script::ScriptOptions options;

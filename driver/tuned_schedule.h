@@ -32,6 +32,10 @@ struct TunedSchedule {
 absl::StatusOr<std::optional<TunedSchedule>> BestSchedule(const tuner::Task& task,
                                                           const TunedLookup& lookup);
 
+// What was looked for when BestSchedule found nothing, for a message: "no record of KEY on TARGET
+// for device DEVICE in DB", and the device keys that do have records of it there, if any.
+std::string NoRecordText(const tuner::Task& task, const TunedLookup& lookup);
+
 // The script run for `run`/`build`: plainly (its own schedule, fallback knob values), with
 // `bindings` made constants when it declares knobs, and at the best recorded config when
 // `lookup.db` is given and has one. Says which on `log` ("schedule: ...").

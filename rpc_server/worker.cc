@@ -76,6 +76,19 @@ void FillBuilt(const BuiltLibraryBytes& built, v1::LeaseResult& result) {
   }
 }
 
+// A bare "llvm" means this machine, which the tracker (often of another architecture) cannot
+// guess: it is told the architecture, so that it refuses jobs this worker cannot run.
+std::string RegisteredTarget(const std::string& target) {
+  if (target != "llvm") return target;
+#if defined(__aarch64__)
+  return "llvm -mtriple=aarch64-linux-gnu";
+#elif defined(__x86_64__)
+  return "llvm -mtriple=x86_64-linux-gnu";
+#else
+  return target;
+#endif
+}
+
 }  // namespace
 
 struct Worker::Impl {
@@ -127,7 +140,7 @@ struct Worker::Impl {
 v1::Register Worker::Impl::MakeRegister() const {
   v1::Register hello;
   hello.set_device_key(options.device_key);
-  hello.set_target(options.target);
+  hello.set_target(RegisteredTarget(options.target));
   hello.set_cpu_model(device.cpu_model);
   hello.set_cores(device.cores);
   hello.set_memory_bytes(device.memory_bytes);

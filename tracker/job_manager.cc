@@ -20,6 +20,7 @@
 #include "tracker/job_runner.h"
 #include "tracker/job_table.h"
 #include "tracker/shared_record_store.h"
+#include "tracker/target_fit.h"
 #include "tuner/search/strategy_factory.h"
 
 namespace tunefarm::tracker {
@@ -344,6 +345,11 @@ absl::StatusOr<std::unique_ptr<tuner::Task>> JobManager::CheckedTask(const JobSp
   if (absl::Status s = ValidateJobSpec(spec, impl_->options.max_trials); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<tuner::Task>> task = MakeJobTask(spec);
   if (!task.ok()) return task.status();
+  if (absl::Status s = CheckWorkersRun((*task)->target(), spec.device_key,
+                                       impl_->dispatcher.Workers(spec.device_key));
+      !s.ok()) {
+    return s;
+  }
   // The factory knows the strategy names; the job's pipeline builds the real one.
   tuner::StrategyOptions so;
   so.name = spec.tuner;

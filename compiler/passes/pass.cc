@@ -119,6 +119,7 @@ absl::StatusOr<ir::PrimFunc> RunPasses(ir::PrimFunc f, const std::vector<Pass>& 
     absl::StatusOr<ir::PrimFunc> result = pass.fn(std::move(f));
     std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
     timings.emplace_back(pass.name, elapsed.count());
+    PassLogger().debug("{}: {:.3f} ms", pass.name, elapsed.count());
     if (!result.ok()) return Annotate(result.status(), "pass " + pass.name);
     f = *std::move(result);
     flattened = flattened || pass.phase == kPhaseFlatten;

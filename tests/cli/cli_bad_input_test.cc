@@ -1,6 +1,7 @@
 // Bad input given to the built `tunefarm` binary, as a user types it: each case checks the exit
 // code (docs: 0 done, 1 failed, 2 usage), the one-line reason, and that a refused command created
 // nothing. Each is a defect a new user met: a flag silently taken, a message that hid the cause.
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <gmock/gmock.h>
@@ -72,6 +73,116 @@ TEST(CliBadInputTest, AnUnknownCommandIsNamedWithTheCommandsThereAre) {
   EXPECT_THAT(o.output, HasSubstr("tune"));
 }
 
+// "tunefarm" alone and a group without its command answered CLI11's "A subcommand is required".
+TEST(CliBadInputTest, AMissingCommandIsNamedWithTheCommandsThereAre) {
+  Outcome bare = Tunefarm({});
+  EXPECT_EQ(bare.code, 2) << bare.output;
+  EXPECT_THAT(bare.output, HasSubstr("a command is required (commands: lower, run"));
+  Outcome group = Tunefarm({"model"});
+  EXPECT_EQ(group.code, 2) << group.output;
+  EXPECT_THAT(group.output, HasSubstr("'model' needs one of its commands (commands: info"));
+  Outcome unknown = Tunefarm({"model", "frob"});
+  EXPECT_EQ(unknown.code, 2) << unknown.output;
+  EXPECT_THAT(unknown.output, HasSubstr("unknown command 'model frob'"));
+}
+
+// Every command runs something: its help prints and exits 0, and the binary's own check that no
+// command was registered without its function passes (a command without one fails every run).
+TEST(CliBadInputTest, EveryCommandIsDispatched) {
+  for (std::vector<std::string> words : std::vector<std::vector<std::string>>{{"lower"},
+                                                                              {"run"},
+                                                                              {"time"},
+                                                                              {"build"},
+                                                                              {"tune"},
+                                                                              {"best"},
+                                                                              {"records"},
+                                                                              {"demo"},
+                                                                              {"tracker"},
+                                                                              {"worker"},
+                                                                              {"jobs"},
+                                                                              {"session"},
+                                                                              {"workers"},
+                                                                              {"model", "info"},
+                                                                              {"model", "passes"},
+                                                                              {"model", "build"},
+                                                                              {"model", "run"},
+                                                                              {"model", "tune"},
+                                                                              {"model", "test"}}) {
+    words.push_back("--help");
+    Outcome o = Tunefarm(words);
+    EXPECT_EQ(o.code, 0) << words[0] << ": " << o.output;
+    EXPECT_THAT(o.output, HasSubstr("Usage:")) << words[0];
+  }
+  // Item 1: `session` fell through to `run` ("cannot open "); now it reaches for the tracker.
+  const std::string lib = fixtures::WriteTempFile("session_lib.so", "not read before the tracker");
+  Outcome session = Tunefarm({"session", lib, "--key", "k", "--tracker", "127.0.0.1:1"});
+  EXPECT_EQ(session.code, 1) << session.output;
+  EXPECT_THAT(session.output, HasSubstr("tracker 127.0.0.1:1"));
+  EXPECT_THAT(session.output, Not(HasSubstr("cannot open")));
+}
+
+// "The same bad workload key exiting 2 from one command and 1 from another".
+TEST(CliBadInputTest, ABadWorkloadKeyIsAUsageErrorInEveryCommand) {
+  const std::string db = Scratch("keys.db");
+  std::filesystem::remove(db);
+  for (const std::string key : {"matmul:abc", "matmul:1,2", "nosuch:1,2,3"}) {
+    const std::vector<std::vector<std::string>> commands = {
+        {"tune", "--workload", key, "--trials", "1", "--db", db},
+        {"tune", "--workload", key, "--tracker", "127.0.0.1:1", "--key", "k"},
+        {"build", "--workload", key, "-o", Scratch("k.so")},
+        {"best", "--workload", key, "--tracker", "127.0.0.1:1"}};
+    for (const std::vector<std::string>& args : commands) {
+      Outcome o = Tunefarm(args);
+      EXPECT_EQ(o.code, 2) << args[0] << " " << key << ": " << o.output;
+      EXPECT_THAT(o.output, Not(HasSubstr("unreachable"))) << args[0] << " " << key;
+    }
+  }
+  EXPECT_FALSE(std::filesystem::exists(db));
+  EXPECT_FALSE(std::filesystem::exists(Scratch("k.so")));
+}
+
+// A missing input file is refused before anything runs, with exit 2, in every command.
+TEST(CliBadInputTest, AMissingInputFileIsAUsageErrorInEveryCommand) {
+  const std::string missing = Scratch("no-such-input");
+  const std::vector<std::vector<std::string>> commands = {
+      {"lower", missing},
+      {"run", missing},
+      {"time", missing},
+      {"build", missing, "-o", Scratch("m.so")},
+      {"tune", "--template", missing},
+      {"model", "info", missing},
+      {"model", "build", missing, "-o", Scratch("m.tfm")},
+      {"session", missing, "--key", "k"},
+      {"worker", "--key", "k", "--token-file", missing},
+      {"records", "import", "--db", Scratch("import.db"), missing}};
+  for (const std::vector<std::string>& args : commands) {
+    Outcome o = Tunefarm(args);
+    EXPECT_EQ(o.code, 2) << args[0] << ": " << o.output;
+    EXPECT_THAT(o.output, HasSubstr("no-such-input")) << args[0];
+  }
+  EXPECT_FALSE(std::filesystem::exists(Scratch("import.db")));
+}
+
+// TUNEFARM_LOG="passes=debug" (the documented example) printed nothing; unknown loggers, levels
+// and a non-numeric TUNEFARM_NUM_THREADS were ignored.
+TEST(CliBadInputTest, EnvironmentKnobsAreCheckedAndTheLogExampleLogs) {
+  const std::string te = fixtures::SourcePath("examples/matmul_tiled.te");
+  ::setenv("TUNEFARM_LOG", "passes=debug", 1);
+  Outcome logged = Tunefarm({"lower", te});
+  EXPECT_EQ(logged.code, 0) << logged.output;
+  EXPECT_THAT(logged.output, HasSubstr("[passes] [debug] storage_flatten:"));
+  ::setenv("TUNEFARM_LOG", "ir=warn", 1);
+  Outcome logger = Tunefarm({"lower", te});
+  EXPECT_EQ(logger.code, 2) << logger.output;
+  EXPECT_THAT(logger.output, HasSubstr("unknown logger 'ir' (loggers: codegen, passes, worker)"));
+  ::unsetenv("TUNEFARM_LOG");
+  ::setenv("TUNEFARM_NUM_THREADS", "abc", 1);
+  Outcome threads = Tunefarm({"lower", te});
+  ::unsetenv("TUNEFARM_NUM_THREADS");
+  EXPECT_EQ(threads.code, 2) << threads.output;
+  EXPECT_THAT(threads.output, HasSubstr("TUNEFARM_NUM_THREADS must be a whole number"));
+}
+
 TEST(CliBadInputTest, VersionNamesTheCommitAndLlvm) {
   Outcome o = Tunefarm({"--version"});
   EXPECT_EQ(o.code, 0) << o.output;
@@ -103,8 +214,8 @@ TEST(CliBadInputTest, ModelBuildWithAMissingDatabaseFailsAndCreatesNothing) {
   std::filesystem::remove(db);
   Outcome o = Tunefarm(
       {"model", "build", FixedModel(), "-o", Scratch("m.tfm"), "--db", db, "--device-key", "k"});
-  EXPECT_EQ(o.code, 1) << o.output;
-  EXPECT_THAT(o.output, HasSubstr("no record database at " + db));
+  EXPECT_EQ(o.code, 2) << o.output;
+  EXPECT_THAT(o.output, HasSubstr("--db: cannot read '" + db + "'"));
   EXPECT_FALSE(std::filesystem::exists(db));
 }
 

@@ -8,8 +8,10 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/target/target.h"
 #include "driver/record_db.h"
+#include "tools/commands/exit_codes.h"
 #include "tools/commands/tune_command.h"
 #include "tuner/record_json.h"
+#include "tuner/templates/template_registry.h"
 #include "tuner/workload.h"
 
 namespace tunefarm::tools {
@@ -18,16 +20,27 @@ int RunBestCommand(const BestOptions& o, std::ostream& out, std::ostream& err) {
   absl::StatusOr<tuner::Workload> workload = tuner::ParseWorkloadKey(o.workload);
   if (!workload.ok()) {
     err << "tunefarm: " << workload.status().message() << "\n";
-    return 2;
+    return kExitUsage;
   }
   std::string target;
   if (!o.target.empty()) {
     absl::StatusOr<target::Target> parsed = target::ParseTarget(o.target);
     if (!parsed.ok()) {
       err << "tunefarm: " << parsed.status().message() << "\n";
-      return 2;
+      return kExitUsage;
     }
     target = parsed->str();
+  }
+  // The key must name a template and fit its arguments, as in every command that takes one
+  // (a key no template accepts has no records to show).
+  absl::StatusOr<target::Target> template_target =
+      target::ParseTarget(o.target.empty() ? "llvm" : o.target);
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task =
+      template_target.ok() ? tuner::CreateTask(*workload, *template_target)
+                           : template_target.status();
+  if (!task.ok()) {
+    err << "tunefarm: " << task.status().message() << "\n";
+    return kExitUsage;
   }
   const std::string key = workload->Key();
   std::vector<tuner::Record> shown;
@@ -39,7 +52,7 @@ int RunBestCommand(const BestOptions& o, std::ostream& out, std::ostream& err) {
         client.ok() ? (*client)->QueryBest(key, target, o.device) : client.status();
     if (!best.ok()) {
       err << "tunefarm: " << best.status().message() << "\n";
-      return 1;
+      return kExitFailed;
     }
     for (client::BestRecord& b : *best) {
       if (b.median_seconds > 0 && b.gflops > 0) flops = b.gflops * 1e9 * b.median_seconds;
@@ -50,12 +63,12 @@ int RunBestCommand(const BestOptions& o, std::ostream& out, std::ostream& err) {
         driver::OpenRecordDb(o.db, driver::DbMode::kMustExist);
     if (!store.ok()) {
       err << "tunefarm: " << store.status().message() << "\n";
-      return 1;
+      return kExitFailed;
     }
     absl::StatusOr<std::vector<tuner::Record>> best = (*store)->BestPerDevice(key, target);
     if (!best.ok()) {
       err << "tunefarm: " << best.status().message() << "\n";
-      return 1;
+      return kExitFailed;
     }
     for (tuner::Record& r : *best) {
       if (o.device.empty() || r.device_key == o.device) shown.push_back(std::move(r));
@@ -68,7 +81,7 @@ int RunBestCommand(const BestOptions& o, std::ostream& out, std::ostream& err) {
         << (target.empty() ? "" : absl::StrCat(" on ", target))
         << (o.device.empty() ? "" : absl::StrCat(" for device ", o.device)) << " in "
         << (o.db.empty() ? absl::StrCat("the farm at ", o.farm.tracker) : o.db) << "\n";
-    return 1;
+    return kExitFailed;
   }
   for (const tuner::Record& r : shown) {
     if (o.json) {

@@ -10,6 +10,7 @@
 #include "driver/script_file.h"
 #include "driver/tuned_schedule.h"
 #include "runtime/signature_text.h"
+#include "tools/commands/exit_codes.h"
 #include "tuner/templates/template_registry.h"
 
 namespace tunefarm::tools {
@@ -17,28 +18,22 @@ namespace {
 
 // The library template's schedule of a workload key: the best recorded config when the database
 // has one, else the template's default config.
-absl::StatusOr<topi::ScheduledOp> WorkloadSchedule(const std::string& key,
+absl::StatusOr<topi::ScheduledOp> WorkloadSchedule(const tuner::Task& task,
                                                    const driver::TunedLookup& lookup,
                                                    std::ostream& log) {
-  absl::StatusOr<tuner::Workload> workload = tuner::ParseWorkloadKey(key);
-  if (!workload.ok()) return workload.status();
-  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*workload, lookup.target);
-  if (!task.ok()) return task.status();
   if (!lookup.db.empty()) {
-    absl::StatusOr<std::optional<driver::TunedSchedule>> best =
-        driver::BestSchedule(**task, lookup);
+    absl::StatusOr<std::optional<driver::TunedSchedule>> best = driver::BestSchedule(task, lookup);
     if (!best.ok()) return best.status();
     if (best->has_value()) {
-      log << "schedule: best recorded config of " << (*task)->key() << ": "
+      log << "schedule: best recorded config of " << task.key() << ": "
           << (*best)->record.config_json << "\n";
       return (*best)->op;
     }
-    log << "schedule: default config (no record of " << (*task)->key() << " in " << lookup.db
-        << ")\n";
+    log << "schedule: default config (" << driver::NoRecordText(task, lookup) << ")\n";
   }
-  absl::StatusOr<space::Config> config = (*task)->DefaultConfig();
+  absl::StatusOr<space::Config> config = task.DefaultConfig();
   if (!config.ok()) return config.status();
-  return (*task)->Apply(*config);
+  return task.Apply(*config);
 }
 
 }  // namespace
@@ -47,30 +42,38 @@ int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream
   absl::StatusOr<target::Target> target = target::ParseTarget(options.target);
   if (!target.ok()) {
     err << "tunefarm: " << target.status().message() << "\n";
-    return 2;
+    return kExitUsage;
   }
   if (options.output.empty()) {
     err << "tunefarm: build needs -o PATH for the shared library\n";
-    return 2;
+    return kExitUsage;
   }
   auto fail = [&](const absl::Status& status) {
     err << "tunefarm: " << status.message() << "\n";
-    return 1;
+    return kExitFailed;
   };
   if (options.file.empty() == options.workload.empty()) {
     err << "tunefarm: build needs a TE script or --workload KEY (not both)\n";
-    return 2;
+    return kExitUsage;
   }
   absl::StatusOr<driver::Bindings> bindings = driver::ParseBindings(options.bind);
   if (!bindings.ok()) {
     err << "tunefarm: " << bindings.status().message() << "\n";
-    return 2;
+    return kExitUsage;
   }
   driver::TunedLookup lookup{options.db, *target, options.device_key};
   absl::StatusOr<ir::PrimFunc> func = absl::UnknownError("unset");
   if (!options.workload.empty()) {
-    // A cuda target gets the GPU template of the workload's op (and its best tuned config).
-    absl::StatusOr<topi::ScheduledOp> op = WorkloadSchedule(options.workload, lookup, out);
+    // A bad key is a usage error here as in every command that takes one. A cuda target gets
+    // the GPU template of the workload's op (and its best tuned config).
+    absl::StatusOr<tuner::Workload> workload = tuner::ParseWorkloadKey(options.workload);
+    absl::StatusOr<std::unique_ptr<tuner::Task>> task =
+        workload.ok() ? tuner::CreateTask(*workload, *target) : workload.status();
+    if (!task.ok()) {
+      err << "tunefarm: " << task.status().message() << "\n";
+      return kExitUsage;
+    }
+    absl::StatusOr<topi::ScheduledOp> op = WorkloadSchedule(**task, lookup, out);
     if (!op.ok()) return fail(op.status());
     passes::PassOptions pass_options = passes::PassOptions::FromEnv();
     pass_options.target = target->lowering();

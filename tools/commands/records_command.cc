@@ -3,19 +3,20 @@
 #include <fstream>
 
 #include "driver/record_db.h"
+#include "tools/commands/exit_codes.h"
 
 namespace tunefarm::tools {
 namespace {
 
-int Fail(std::ostream& err, const absl::Status& s) {
+int Fail(std::ostream& err, const absl::Status& s, int code = kExitFailed) {
   err << "tunefarm: " << s.message() << "\n";
-  return 1;
+  return code;
 }
 
 int Export(const RecordsOptions& o, std::ostream& out, std::ostream& err) {
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
       driver::OpenRecordDb(o.db, driver::DbMode::kMustExist);
-  if (!store.ok()) return Fail(err, store.status());
+  if (!store.ok()) return Fail(err, store.status(), kExitUsage);
   std::ofstream file;
   std::ostream* sink = &out;
   if (o.file != "-") {
@@ -36,7 +37,7 @@ int Import(const RecordsOptions& o, std::istream& in, std::ostream& out, std::os
   std::istream* source = &in;
   if (o.file != "-") {
     file.open(o.file, std::ios::binary);
-    if (!file) return Fail(err, absl::NotFoundError("cannot read " + o.file));
+    if (!file) return Fail(err, absl::NotFoundError("cannot read " + o.file), kExitUsage);
     source = &file;
   }
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
@@ -59,7 +60,7 @@ int RunRecordsCommand(const RecordsOptions& options, std::istream& in, std::ostr
   if (options.action == "import") return Import(options, in, out, err);
   err << "tunefarm: records: unknown action '" << options.action
       << "' (expected export or import)\n";
-  return 2;
+  return kExitUsage;
 }
 
 }  // namespace tunefarm::tools

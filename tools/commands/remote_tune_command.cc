@@ -35,6 +35,16 @@ absl::StatusOr<tracker::JobSpec> SpecOf(const TuneCommandOptions& o) {
   if (key.empty()) return absl::InvalidArgumentError("--tracker needs --key DEVICE_KEY");
   tracker::JobSpec spec;
   spec.workload = o.workload;
+  if (!o.workload.empty()) {
+    // Refused here, before the tracker is asked, as a local tune refuses it.
+    absl::StatusOr<tuner::Workload> w = tuner::ParseWorkloadKey(o.workload);
+    if (!w.ok()) return w.status();
+    absl::StatusOr<target::Target> target = target::ParseTarget(o.target);
+    if (!target.ok()) return target.status();
+    absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, *target);
+    if (!task.ok()) return task.status();
+    spec.workload = w->Key();
+  }
   if (!o.script.empty()) {
     std::ifstream in(o.script, std::ios::binary);
     if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", o.script));
@@ -168,7 +178,12 @@ int RunRemoteTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* s
       client::FarmClient::Connect(client::FarmAddress{o.tracker, o.token_file, o.tls_root_cert});
   if (!client.ok()) return fail(kExitUsage, client.status());
   absl::StatusOr<tracker::JobStatus> job = (*client)->SubmitJob(*spec);
-  if (!job.ok()) return fail(1, job.status());
+  // The tracker refusing the job as given (a key, a target no worker runs) is bad input too.
+  if (!job.ok()) {
+    return fail(
+        job.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage : kExitFailed,
+        job.status());
+  }
   out << "job " << job->id << ": tuning " << job->workload_key << " on " << job->target << " ("
       << job->device_key << ") through " << o.tracker << ", tuner " << job->tuner << ", "
       << job->trials << " trials\n"

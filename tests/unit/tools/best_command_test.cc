@@ -65,10 +65,16 @@ TEST(BestCommandTest, NoRecordAndBadKeysAreClearErrors) {
   { ASSERT_TRUE(tuner::RecordStore::Open(db).ok()); }
   BestOptions o;
   o.db = db;
-  o.workload = "conv2d:1,2,3:float32";
+  o.workload = "conv2d:1,3,8,8,4,3,3,1,1:float32";
   std::ostringstream out, err;
   EXPECT_EQ(RunBestCommand(o, out, err), 1);
-  EXPECT_THAT(err.str(), HasSubstr("no successful record of conv2d:1,2,3:float32"));
+  EXPECT_THAT(err.str(), HasSubstr("no successful record of conv2d:1,3,8,8,4,3,3,1,1:float32"));
+
+  // A key no template takes has no records to look for: a usage error, as in tune and build.
+  o.workload = "conv2d:1,2,3:float32";
+  std::ostringstream out_arity, err_arity;
+  EXPECT_EQ(RunBestCommand(o, out_arity, err_arity), 2);
+  EXPECT_THAT(err_arity.str(), HasSubstr("conv2d takes 9 arguments"));
 
   o.workload = "matmul:1,x";
   std::ostringstream out2, err2;

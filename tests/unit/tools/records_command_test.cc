@@ -84,7 +84,8 @@ TEST(RecordsCommandTest, ExportOfAMissingDatabaseIsAnErrorAndCreatesNothing) {
   std::string dir = FreshDir("missing");
   std::istringstream none;
   std::ostringstream out, err;
-  EXPECT_EQ(RunRecordsCommand({"export", dir + "/nope.db", "-"}, none, out, err), 1);
+  EXPECT_EQ(RunRecordsCommand({"export", dir + "/nope.db", "-"}, none, out, err),
+            2);  // a usage error: an input refused before anything ran
   EXPECT_THAT(err.str(), HasSubstr("no record database at"));
   EXPECT_FALSE(std::filesystem::exists(dir + "/nope.db"));
 }

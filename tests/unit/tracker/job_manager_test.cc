@@ -388,6 +388,24 @@ TEST_F(JobManagerTest, AJobWhoseEveryTrialFailedFailsAndSaysWhy) {
   EXPECT_EQ(History(job->id).size(), 3u);
 }
 
+// Issue 44: a --target cuda job on CPU-only workers failed every trial; it is refused at submit,
+// naming what the key's workers run, and nothing is stored.
+TEST_F(JobManagerTest, AJobWhoseTargetNoWorkerOfTheKeyRunsIsRefused) {
+  fleet_->AddWorker(kManagerKey);
+  JobManager& m = StartManager(Options());
+  JobSpec cuda = Spec("matmul:16,16,16", 3, 3);
+  cuda.target = "cuda";
+  absl::StatusOr<JobStatus> refused = m.Submit(cuda);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(refused.status().message(), HasSubstr("no worker of device key 'test-cpu'"));
+  EXPECT_THAT(refused.status().message(), HasSubstr("cuda"));
+  EXPECT_TRUE(m.List(/*include_finished=*/true, 10).empty());
+  // A key with no worker yet takes the job: it waits for one to connect.
+  cuda.device_key = "gpu-later";
+  EXPECT_TRUE(m.Submit(cuda).ok());
+}
+
 TEST_F(JobManagerTest, AScriptJobCompletes) {
   fleet_->AddWorker(kManagerKey);
   JobManager& m = StartManager(Options());
