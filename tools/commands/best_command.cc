@@ -78,7 +78,7 @@ int RunBestCommand(const BestOptions& o, std::ostream& out, std::ostream& err) {
   }
   if (shown.empty()) {
     err << "tunefarm: no successful record of " << key
-        << (target.empty() ? "" : absl::StrCat(" on ", target))
+        << (target.empty() ? "" : absl::StrCat(" on ", target::DisplayTarget(target)))
         << (o.device.empty() ? "" : absl::StrCat(" for device ", o.device)) << " in "
         << (o.db.empty() ? absl::StrCat("the farm at ", o.farm.tracker) : o.db) << "\n";
     return kExitFailed;

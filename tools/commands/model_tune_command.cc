@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler/codegen/llvm/llvm_target.h"
 #include "compiler/graph/fusion.h"
+#include "compiler/target/target.h"
 #include "compiler/target/target_cpu.h"
 #include "driver/model_records.h"
 #include "driver/record_db.h"
@@ -221,7 +222,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   scheduler_options.round_robin = o.round_robin;
   scheduler_options.seed = SeedOf(t);
   tuner::TaskScheduler scheduler(scheduled, scheduler_options, model_tasks->layout);
-  out << "tuning " << o.file << " on " << target->str() << " (" << device_key
+  out << "tuning " << o.file << " on " << target::DisplayTarget(target->str()) << " (" << device_key
       << "): " << runs.size() << " tasks, " << t.trials << " trials, tuner " << t.tuner << ", "
       << (o.round_robin ? "round-robin" : "gradient") << " task scheduler, "
       << TimingName(t.cache_flush) << " timing, database " << t.db << "\n";

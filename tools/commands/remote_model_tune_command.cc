@@ -15,6 +15,7 @@
 #include "client/remote_session.h"
 #include "client/session_race_timer.h"
 #include "client/token_file.h"
+#include "compiler/target/target.h"
 #include "driver/algorithm_race.h"
 #include "runtime/measure/interleaved_timing.h"
 #include "runtime/time_evaluator.h"
@@ -265,10 +266,10 @@ int RunRemoteModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>
     return fail(job.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage : 1,
                 job.status());
   }
-  out << "model job " << job->id << ": tuning " << o.file << " on " << job->target << " ("
-      << job->device_key << ") through " << t.tracker << ": " << job->tasks.size() << " tasks, "
-      << job->trials << " trials, tuner " << t.tuner << ", "
-      << (o.round_robin ? "round-robin" : "gradient") << " task scheduler\n";
+  out << "model job " << job->id << ": tuning " << o.file << " on "
+      << target::DisplayTarget(job->target) << " (" << job->device_key << ") through " << t.tracker
+      << ": " << job->tasks.size() << " tasks, " << job->trials << " trials, tuner " << t.tuner
+      << ", " << (o.round_robin ? "round-robin" : "gradient") << " task scheduler\n";
   if (!tasks->layouts_line.empty()) out << tasks->layouts_line << "\n";
   out << std::flush;
   if (t.detach) return 0;

@@ -184,9 +184,9 @@ int RunRemoteTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* s
         job.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage : kExitFailed,
         job.status());
   }
-  out << "job " << job->id << ": tuning " << job->workload_key << " on " << job->target << " ("
-      << job->device_key << ") through " << o.tracker << ", tuner " << job->tuner << ", "
-      << job->trials << " trials\n"
+  out << "job " << job->id << ": tuning " << job->workload_key << " on "
+      << target::DisplayTarget(job->target) << " (" << job->device_key << ") through " << o.tracker
+      << ", tuner " << job->tuner << ", " << job->trials << " trials\n"
       << std::flush;
   if (o.detach) return 0;
 

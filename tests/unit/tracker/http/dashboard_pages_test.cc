@@ -58,6 +58,18 @@ TEST(DashboardPagesTest, RemotePeersNeedTheTokenEvenToRead) {
   EXPECT_EQ(post_cookie->status, 401);
 }
 
+// The docs make tokens with base64, whose '+' a query turns into a space unless the user encodes
+// it (issue 44: "tokens that must be URL-encoded in ?token="). Both spellings are accepted.
+TEST(DashboardPagesTest, ABase64TokenWorksInTheQueryEncodedOrNot) {
+  std::string dir = testing::FreshDir("base64_token");
+  auto server = TrackerServer::Start(testing::DashboardTrackerOptions(dir, "ab+c/d=="));
+  ASSERT_TRUE(server.ok()) << server.status();
+  const int port = (*server)->http_port();
+  EXPECT_EQ(testing::Post(port, "/api/jobs/x/cancel?token=ab+c/d==").status, 404);
+  EXPECT_EQ(testing::Post(port, "/api/jobs/x/cancel?token=ab%2Bc%2Fd%3D%3D").status, 404);
+  EXPECT_EQ(testing::Post(port, "/api/jobs/x/cancel?token=ab+c/d=").status, 401);
+}
+
 TEST(DashboardPagesTest, EmptyDatabaseRendersEveryPage) {
   std::string dir = testing::FreshDir("empty");
   auto server = TrackerServer::Start(testing::DashboardTrackerOptions(dir, ""));
