@@ -51,6 +51,11 @@ absl::Status FromGrpcStatus(const grpc::Status& s, const std::string& address) {
     return absl::UnavailableError(
         absl::StrCat("tracker ", address, " is unreachable: ", s.error_message()));
   }
+  if (s.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
+    return absl::UnauthenticatedError(
+        absl::StrCat("tracker ", address, " refused the call: ", s.error_message(),
+                     " (give the farm's token with --token-file FILE)"));
+  }
   return absl::Status(static_cast<absl::StatusCode>(s.error_code()), s.error_message());
 }
 

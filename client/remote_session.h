@@ -37,7 +37,7 @@ absl::StatusOr<std::string> ReadModuleFile(const std::string& path);
 
 class RemoteSession {
  public:
-  // Waits up to `wait_s` for an idle worker of `device_key` (Unavailable otherwise).
+  // Waits up to `wait_s` for an idle worker of `device_key` (ResourceExhausted otherwise).
   static absl::StatusOr<std::unique_ptr<RemoteSession>> Open(const FarmClientOptions& options,
                                                              const std::string& device_key,
                                                              double wait_s = 30);

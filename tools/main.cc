@@ -50,26 +50,37 @@ void AddTuneCommand(CLI::App& app, CommandTable& table) {
                   "llvm (this machine), a cross target string, or cuda [-arch=sm_XY] (this "
                   "machine's GPU; the GPU templates)")
       ->capture_default_str();
-  cmd->add_option("--trials", t.trials, "Candidates to measure")->capture_default_str();
+  cmd->add_option("--trials", t.trials, "Candidates to measure")
+      ->capture_default_str()
+      ->check(AtLeast(1));
   cmd->add_option("--tuner", t.tuner, "xgb (model-based), random, grid or ga")
       ->capture_default_str();
   cmd->add_option("--db", t.db, "The record database (SQLite; created if missing)")
       ->capture_default_str();
-  cmd->add_option("--batch-size", t.batch_size, "Candidates per batch")->capture_default_str();
+  cmd->add_option("--batch-size", t.batch_size, "Candidates per batch")
+      ->capture_default_str()
+      ->check(AtLeast(1));
   cmd->add_option("--early-stopping", t.early_stopping,
                   "Stop after this many trials without a new best (0: never)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(AtLeast(0));
   cmd->add_option("--seed", t.seed, "Seed of the search")->capture_default_str();
   cmd->add_option("--threads", t.threads, "Parallel width of measured kernels (0: all cores)")
-      ->capture_default_str();
-  cmd->add_option("--repeat", t.repeat, "Timed repeats per candidate")->capture_default_str();
+      ->capture_default_str()
+      ->check(AtLeast(0));
+  cmd->add_option("--repeat", t.repeat, "Timed repeats per candidate")
+      ->capture_default_str()
+      ->check(AtLeast(1));
   cmd->add_option("--min-repeat-ms", t.min_repeat_ms, "Shortest repeat, in ms (--timing hot)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(AtLeast(0, " ms"));
   AddTimingOption(cmd, t, "hot");
   cmd->add_option("--run-timeout", t.run_timeout_s, "Seconds a candidate may run")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(Above(0, " s"));
   cmd->add_option("--build-timeout", t.build_timeout_s, "Seconds a candidate may compile")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(Above(0, " s"));
   cmd->add_option("--device-key", t.device_key,
                   "Device key records are filed under (default: local-<cpu or gpu model>)");
   cmd->add_flag("!--no-transfer", t.transfer,
@@ -125,9 +136,11 @@ void AddKernelCommands(CLI::App& app, CommandTable& table) {
       ->check(ReadableFile());
   run_cmd->add_option("--device-key", run->device_key,
                       "Device key of the records (default: this machine's)");
-  run_cmd->add_option("--threads", run->threads,
-                      "Parallel width of compiled kernels (default: TUNEFARM_NUM_THREADS or all "
-                      "cores)");
+  run_cmd
+      ->add_option("--threads", run->threads,
+                   "Parallel width of compiled kernels (default: TUNEFARM_NUM_THREADS or all "
+                   "cores)")
+      ->check(AtLeast(0));
 
   auto time_opts = std::make_shared<TimeCommandOptions>();
   CLI::App* time_cmd = table.Add(
@@ -148,12 +161,15 @@ void AddKernelCommands(CLI::App& app, CommandTable& table) {
                        "Its kernel (default: --function)");
   time_cmd->add_option("--bind", time_opts->bind, "Values of symbolic sizes: n=512,m=64");
   time_cmd->add_option("--rounds", time_opts->rounds, "Alternating rounds (2..1000)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(InRange(2, 1000));
   time_cmd
       ->add_option("--min-slot-ms", time_opts->min_slot_ms, "Each timing lasts at least this long")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(AtLeast(0, " ms"));
   time_cmd->add_option("--threads", time_opts->threads, "Parallel width (0: the default)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(AtLeast(0));
   time_cmd->add_option("--seed", time_opts->seed, "Seed of the inputs")->capture_default_str();
 
   auto build = std::make_shared<BuildOptions>();

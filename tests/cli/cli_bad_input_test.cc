@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/cli/tunefarm_binary.h"
 #include "tests/testing/child_process.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
@@ -18,30 +19,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
-
-struct Outcome {
-  int code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-Outcome Tunefarm(std::vector<std::string> args) {
-  static int runs = 0;
-  args.insert(args.begin(), TUNEFARM_BINARY);
-  const std::string log =
-      (std::filesystem::path(::testing::TempDir()) / ("cli_" + std::to_string(++runs) + ".log"))
-          .string();
-  fixtures::ChildProcess child(args, log);
-  Outcome o;
-  o.code = child.Wait(120);
-  o.output = child.Log();
-  return o;
-}
-
-std::string Scratch(const std::string& name) {
-  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "cli_scratch";
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
 
 // One 1x1 conv over an input whose batch dimension is named, as scripts/export-models.py exports.
 std::string NamedBatchModel() {

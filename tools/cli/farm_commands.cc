@@ -31,8 +31,12 @@ void AddFarmCommands(CLI::App& app, CommandTable& table) {
       });
   demo_cmd->add_option("--db", demo->db, "The record database it leaves behind")
       ->capture_default_str();
-  demo_cmd->add_option("--trials", demo->trials, "Trials per job")->capture_default_str();
-  demo_cmd->add_option("--workers", demo->workers, "Local workers")->capture_default_str();
+  demo_cmd->add_option("--trials", demo->trials, "Trials per job")
+      ->capture_default_str()
+      ->check(AtLeast(1));
+  demo_cmd->add_option("--workers", demo->workers, "Local workers")
+      ->capture_default_str()
+      ->check(AtLeast(1));
   demo_cmd->add_option("--matmul", demo->matmul, "The matmul workload")->capture_default_str();
   demo_cmd->add_option("--conv", demo->conv, "The conv2d workload")->capture_default_str();
   demo_cmd->add_flag("!--no-progress", demo->progress, "No progress line");
@@ -55,22 +59,26 @@ void AddFarmCommands(CLI::App& app, CommandTable& table) {
   tracker_cmd->add_option("--tls-key", tracker->tls_key, "... and this private key (PEM)")
       ->check(ReadableFile());
   tracker_cmd->add_option("--max-jobs", tracker->max_jobs, "Unfinished jobs at most")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(AtLeast(1));
   tracker_cmd
       ->add_option("--build-threads", tracker->build_threads,
                    "Candidates the tracker compiles at once (0: its cores)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(AtLeast(0));
   tracker_cmd
       ->add_option("--builds", tracker->builds,
                    "Where candidates are compiled when the workers can build: auto (here; an idle "
                    "worker builds what it would otherwise wait for), workers, tracker")
       ->capture_default_str();
   tracker_cmd->add_option("--max-trials", tracker->max_trials, "Trials per job at most")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(AtLeast(1));
   tracker_cmd
       ->add_option("--max-artifact-mb", tracker->max_artifact_mb,
                    "Largest library sent to a worker")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(AtLeast(1, " MB"));
   tracker_cmd->add_option("--http", tracker->http,
                           "Serve the web dashboard, JSON API and /metrics on HOST:PORT");
   tracker_cmd->add_option("--port-file", tracker->port_file,
@@ -108,7 +116,9 @@ void AddFarmCommands(CLI::App& app, CommandTable& table) {
                                  [jobs] { return RunJobsCommand(*jobs, std::cout, std::cerr); });
   AddFarmAddress(jobs_cmd, jobs->farm);
   jobs_cmd->add_flag("--all", jobs->all, "Finished jobs too");
-  jobs_cmd->add_option("--limit", jobs->limit, "At most this many")->capture_default_str();
+  jobs_cmd->add_option("--limit", jobs->limit, "At most this many")
+      ->capture_default_str()
+      ->check(AtLeast(1));
   jobs_cmd->add_option("--cancel", jobs->cancel, "Cancel this job (its records stay)");
 
   CLI::App* session_cmd =
@@ -123,21 +133,27 @@ void AddFarmCommands(CLI::App& app, CommandTable& table) {
   session_cmd->add_option("--function", session->function,
                           "Function to run (default: the only one)");
   session_cmd->add_option("--bind", session->bind, "Symbolic sizes and integer arguments: n=512");
-  session_cmd->add_option("--repeat", session->repeat, "Timed repeats")->capture_default_str();
+  session_cmd->add_option("--repeat", session->repeat, "Timed repeats")
+      ->capture_default_str()
+      ->check(AtLeast(1));
   session_cmd->add_option("--min-repeat-ms", session->min_repeat_ms, "Shortest repeat, in ms")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(AtLeast(0, " ms"));
   session_cmd
       ->add_option("--threads", session->threads, "Parallel width on the device (0: its default)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(AtLeast(0));
   session_cmd
       ->add_option("--compare", session->compare,
                    "Another build of the same computation: both timed in alternating "
                    "rounds on the device, their speedup printed with its 95 % CI")
       ->check(ReadableFile());
   session_cmd->add_option("--rounds", session->rounds, "With --compare: rounds (2..1000)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(InRange(2, 1000));
   session_cmd->add_option("--wait", session->wait_s, "Seconds to wait for an idle worker")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(AtLeast(0, " s"));
 
   CLI::App* workers_cmd =
       table.Add(app, "workers", "List the workers connected to the farm",

@@ -79,7 +79,18 @@ void AddTimingOption(CLI::App* cmd, TuneCommandOptions& t, const std::string& de
                   "finds the caches as a layer inside a model does (its weights evicted, other "
                   "data in their place, its input cached); cold: each starts with every cache "
                   "flushed (weights and cold: one call per repeat; give --repeat 10)")
-      ->transform(CLI::CheckedTransformer(TimingChoices()))
+      // The name becomes the enum's number, which CLI11 then stores; any other word is refused in
+      // words (CLI11's own checked map prints its internals).
+      ->transform(CLI::Validator(
+          [](std::string& text) {
+            auto it = TimingChoices().find(text);
+            if (it == TimingChoices().end()) {
+              return "must be hot, weights or cold, got '" + text + "'";
+            }
+            text = std::to_string(static_cast<int>(it->second));
+            return std::string();
+          },
+          "", "TimingName"))
       ->option_text("hot|weights|cold (default: " + default_name + ")");
 }
 

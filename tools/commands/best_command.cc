@@ -52,7 +52,7 @@ int RunBestCommand(const BestOptions& o, std::ostream& out, std::ostream& err) {
         client.ok() ? (*client)->QueryBest(key, target, o.device) : client.status();
     if (!best.ok()) {
       err << "tunefarm: " << best.status().message() << "\n";
-      return kExitFailed;
+      return ExitCodeOf(best.status());
     }
     for (client::BestRecord& b : *best) {
       if (b.median_seconds > 0 && b.gflops > 0) flops = b.gflops * 1e9 * b.median_seconds;
@@ -68,7 +68,7 @@ int RunBestCommand(const BestOptions& o, std::ostream& out, std::ostream& err) {
     absl::StatusOr<std::vector<tuner::Record>> best = (*store)->BestPerDevice(key, target);
     if (!best.ok()) {
       err << "tunefarm: " << best.status().message() << "\n";
-      return kExitFailed;
+      return ExitCodeOf(best.status());
     }
     for (tuner::Record& r : *best) {
       if (o.device.empty() || r.device_key == o.device) shown.push_back(std::move(r));

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "tools/commands/exit_codes.h"
+
 namespace tunefarm::tools {
 namespace {
 
@@ -51,7 +53,7 @@ int RunJobsCommand(const JobsOptions& o, std::ostream& out, std::ostream& err) {
     absl::StatusOr<tracker::ModelJobStatus> job = (*client)->CancelModelJob(o.cancel);
     if (!job.ok()) {
       err << "tunefarm: " << job.status().message() << "\n";
-      return 1;
+      return ExitCodeOf(job.status());
     }
     PrintModelJob(*job, out);
     return 0;
@@ -60,7 +62,7 @@ int RunJobsCommand(const JobsOptions& o, std::ostream& out, std::ostream& err) {
     absl::StatusOr<tracker::JobStatus> job = (*client)->CancelJob(o.cancel);
     if (!job.ok()) {
       err << "tunefarm: " << job.status().message() << "\n";
-      return 1;
+      return ExitCodeOf(job.status());
     }
     PrintJob(*job, out);
     return 0;
@@ -68,7 +70,7 @@ int RunJobsCommand(const JobsOptions& o, std::ostream& out, std::ostream& err) {
   absl::StatusOr<std::vector<tracker::JobStatus>> jobs = (*client)->ListJobs(o.all, o.limit);
   if (!jobs.ok()) {
     err << "tunefarm: " << jobs.status().message() << "\n";
-    return 1;
+    return ExitCodeOf(jobs.status());
   }
   out << "id             state      trials      errors  best GFLOPS  tuner    workload\n";
   for (const tracker::JobStatus& j : *jobs) PrintJob(j, out);
@@ -77,7 +79,7 @@ int RunJobsCommand(const JobsOptions& o, std::ostream& out, std::ostream& err) {
       (*client)->ListModelJobs(o.all, o.limit);
   if (!models.ok()) {
     err << "tunefarm: " << models.status().message() << "\n";
-    return 1;
+    return ExitCodeOf(models.status());
   }
   if (!models->empty()) {
     out << "\nmodel job      state      trials      tasks  kernels ms  model\n";

@@ -154,6 +154,17 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
                 absl::InvalidArgumentError("--trials, --batch-size and --repeat must be positive"));
   }
   if (!t.tracker.empty()) return RunRemoteModelTuneCommand(o, stop, out, err);
+  // Refused rather than ignored: a local tune ends with the `model build` line to run instead.
+  for (const auto& [given, flag] :
+       {std::pair{!o.output.empty(), "-o/--output"}, std::pair{t.detach, "--detach"},
+        std::pair{!t.key.empty(), "--key"}, std::pair{!t.token_file.empty(), "--token-file"}}) {
+    if (given) {
+      return fail(kExitUsage, absl::InvalidArgumentError(absl::StrCat(
+                                  flag,
+                                  " applies to a farm tune (with --tracker HOST:PORT); a "
+                                  "local tune prints the `model build` command to run")));
+    }
+  }
   // The local runner loads candidates into a process on this machine.
   absl::StatusOr<target::Target> target = target::ParseTarget(t.target);
   if (!target.ok()) return fail(kExitUsage, target.status());

@@ -263,8 +263,7 @@ int RunRemoteModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>
   if (!client.ok()) return fail(kExitUsage, client.status());
   absl::StatusOr<tracker::ModelJobStatus> job = (*client)->SubmitModelJob(*spec);
   if (!job.ok()) {
-    return fail(job.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage : 1,
-                job.status());
+    return fail(ExitCodeOf(job.status()), job.status());
   }
   out << "model job " << job->id << ": tuning " << o.file << " on "
       << target::DisplayTarget(job->target) << " (" << job->device_key << ") through " << t.tracker

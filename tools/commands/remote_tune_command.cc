@@ -180,9 +180,7 @@ int RunRemoteTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* s
   absl::StatusOr<tracker::JobStatus> job = (*client)->SubmitJob(*spec);
   // The tracker refusing the job as given (a key, a target no worker runs) is bad input too.
   if (!job.ok()) {
-    return fail(
-        job.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage : kExitFailed,
-        job.status());
+    return fail(ExitCodeOf(job.status()), job.status());
   }
   out << "job " << job->id << ": tuning " << job->workload_key << " on "
       << target::DisplayTarget(job->target) << " (" << job->device_key << ") through " << o.tracker

@@ -49,7 +49,7 @@ int RunSessionCommand(const SessionCommandOptions& o, std::ostream& out, std::os
 
   absl::StatusOr<std::unique_ptr<client::RemoteSession>> session = client::RemoteSession::Open(
       client::FarmClientOptions{o.farm.tracker, *token, o.farm.tls_root_cert, 60}, o.key, o.wait_s);
-  if (!session.ok()) return fail(1, session.status());
+  if (!session.ok()) return fail(ExitCodeOf(session.status()), session.status());
   out << "device " << o.key << ": worker " << (*session)->worker_id() << ", "
       << (*session)->cpu_model() << ", target " << (*session)->target() << "\n";
   absl::StatusOr<client::UploadedModule> module = (*session)->Upload(*library, o.library);

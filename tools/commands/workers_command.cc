@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "runtime/clock.h"
+#include "tools/commands/exit_codes.h"
 
 namespace tunefarm::tools {
 
@@ -16,7 +17,7 @@ int RunWorkersCommand(const WorkersOptions& o, std::ostream& out, std::ostream& 
   absl::StatusOr<std::vector<tracker::WorkerSnapshot>> workers = (*client)->ListWorkers(o.key);
   if (!workers.ok()) {
     err << "tunefarm: " << workers.status().message() << "\n";
-    return 1;
+    return ExitCodeOf(workers.status());
   }
   const int64_t now_ms = runtime::SystemClock().NowMs();
   out << "worker                   key            state     measured  failed  up      target / "

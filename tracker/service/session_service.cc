@@ -120,7 +120,9 @@ grpc::Status SessionService::OpenSession(grpc::ServerContext* context,
     if (options_.clock->NowMs() >= give_up_ms) break;
     cv_.wait_for(lock, std::chrono::milliseconds(options_.poll_interval_ms));
   }
-  return grpc::Status(grpc::StatusCode::UNAVAILABLE, "no idle worker with device key '" +
+  // RESOURCE_EXHAUSTED, not UNAVAILABLE: the tracker answered, and a client must not report an
+  // unreachable tracker.
+  return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "no idle worker with device key '" +
                                                          runtime::Abbreviate(key) + "' within " +
                                                          absl::StrCat(wait_s) + " s");
 }

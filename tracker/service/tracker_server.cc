@@ -42,16 +42,26 @@ absl::StatusOr<std::string> ReadFile(const std::string& path, const std::string&
   return text.str();
 }
 
-absl::Status Validate(const TrackerServerOptions& o) {
-  if (o.db_path.empty()) return absl::InvalidArgumentError("db_path must be set");
-  size_t colon = o.listen.rfind(':');
-  if (colon == std::string::npos || colon + 1 == o.listen.size()) {
-    return absl::InvalidArgumentError("listen address '" + o.listen + "' needs HOST:PORT");
+// HOST:PORT with a port in 0..65535 (0: any free one).
+absl::Status CheckListenAddress(const std::string& what, const std::string& address) {
+  size_t colon = address.rfind(':');
+  if (colon == std::string::npos || colon + 1 == address.size()) {
+    return absl::InvalidArgumentError(what + " '" + address + "' needs HOST:PORT");
   }
-  const std::string port = o.listen.substr(colon + 1);
+  const std::string port = address.substr(colon + 1);
   if (port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos ||
       std::stoi(port) > 65535) {
-    return absl::InvalidArgumentError("listen address '" + o.listen + "' has a bad port");
+    return absl::InvalidArgumentError(what + " '" + address + "' has a bad port");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Validate(const TrackerServerOptions& o) {
+  if (o.db_path.empty()) return absl::InvalidArgumentError("db_path must be set");
+  if (absl::Status s = CheckListenAddress("listen address", o.listen); !s.ok()) return s;
+  // Checked before the database is opened, so a refused start creates nothing.
+  if (!o.http_listen.empty()) {
+    if (absl::Status s = CheckListenAddress("dashboard address", o.http_listen); !s.ok()) return s;
   }
   if (o.tls_cert_file.empty() != o.tls_key_file.empty()) {
     return absl::InvalidArgumentError("TLS needs both tls_cert_file and tls_key_file");

@@ -105,7 +105,7 @@ TEST_F(SessionServiceTest, OpenSessionRefusesNonFiniteOrHugeWaits) {
   // In range, no worker: the wait is the one asked for and the message says so.
   request.set_idle_timeout_s(0);
   s = Open(request);
-  EXPECT_EQ(s.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(s.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_THAT(s.error_message(), HasSubstr("no idle worker with device key 'pi' within 0.1 s"));
 }
 

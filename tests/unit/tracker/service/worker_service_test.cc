@@ -459,13 +459,13 @@ TEST_F(WorkerServiceTest, SessionCallsAreRelayedOverTheWorkerStream) {
   ASSERT_TRUE(status.ok()) << status.error_message();
   EXPECT_EQ(array_id, "array-1");
 
-  // No second idle worker of the key: UNAVAILABLE after the wait.
+  // No second idle worker of the key: RESOURCE_EXHAUSTED after the wait.
   grpc::ClientContext busy_context;
   SetToken(busy_context, kToken, 10);
   open.set_wait_s(0.2);
   v1::OpenSessionResponse none;
   grpc::Status busy = stub->OpenSession(&busy_context, open, &none);
-  EXPECT_EQ(busy.error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(busy.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_NE(busy.error_message().find("no idle worker with device key 'pi'"), std::string::npos);
 
   grpc::ClientContext close_context;
