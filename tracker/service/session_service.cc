@@ -122,9 +122,9 @@ grpc::Status SessionService::OpenSession(grpc::ServerContext* context,
   }
   // RESOURCE_EXHAUSTED, not UNAVAILABLE: the tracker answered, and a client must not report an
   // unreachable tracker.
-  return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED, "no idle worker with device key '" +
-                                                         runtime::Abbreviate(key) + "' within " +
-                                                         absl::StrCat(wait_s) + " s");
+  return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
+                      "no idle worker with device key '" + runtime::Abbreviate(key) + "' within " +
+                          absl::StrCat(wait_s) + " s");
 }
 
 grpc::Status SessionService::Relay(grpc::ServerContext* context, const std::string& session_id,
