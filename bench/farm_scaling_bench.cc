@@ -51,7 +51,7 @@ struct RunResult {
   std::string error;
   int batch = 0;
   double seconds = 0;
-  tracker::JobStatus job;
+  farm_api::JobStatus job;
   int64_t min_leases = 0, max_leases = 0;  // per worker
   double build_seconds = 0;                // summed over the job's records
   double rate() const { return seconds > 0 ? job.progress.trials_done / seconds : 0; }
@@ -137,7 +137,7 @@ RunResult RunFarm(int n, int trials, const Measure& m) {
   if (r.error.empty() && !registered()) r.error = "workers did not register";
 
   if (r.error.empty()) {
-    tracker::JobSpec spec;
+    farm_api::JobSpec spec;
     spec.workload = kWorkload;
     spec.device_key = kKey;
     spec.trials = trials;
@@ -152,16 +152,16 @@ RunResult RunFarm(int n, int trials, const Measure& m) {
       r.error = std::string(job.status().message());
     } else {
       r.job = *job;
-      while (!tracker::IsFinished(r.job.state) && Clock::now() - t0 < std::chrono::minutes(10)) {
+      while (!farm_api::IsFinished(r.job.state) && Clock::now() - t0 < std::chrono::minutes(10)) {
         auto next = (*server)->jobs().WaitForChange(r.job.id, r.job.version, 1000);
         if (!next.ok()) break;
         r.job = *next;
       }
       r.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-      r.ok = r.job.state == tracker::JobState::kSucceeded;
+      r.ok = r.job.state == farm_api::JobState::kSucceeded;
       if (!r.ok)
         r.error =
-            "job ended " + std::string(tracker::JobStateName(r.job.state)) + ": " + r.job.message;
+            "job ended " + std::string(farm_api::JobStateName(r.job.state)) + ": " + r.job.message;
     }
   }
   r.min_leases = INT64_MAX;

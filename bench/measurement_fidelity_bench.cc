@@ -51,7 +51,7 @@ struct LocalWorker {
 
 struct Tuned {
   std::string workload;
-  tracker::JobStatus job;
+  farm_api::JobStatus job;
   double seconds = 0;  // submit to finished
 };
 
@@ -99,7 +99,7 @@ absl::StatusOr<std::vector<Tuned>> TuneAll(const std::string& dir,
   }
   std::vector<Tuned> out;
   for (const std::string& workload : workloads) {
-    tracker::JobSpec spec;
+    farm_api::JobSpec spec;
     spec.workload = workload;
     spec.device_key = kKey;
     spec.trials = trials;
@@ -109,7 +109,7 @@ absl::StatusOr<std::vector<Tuned>> TuneAll(const std::string& dir,
     auto job = (*server)->jobs().Submit(spec);
     if (!job.ok()) return job.status();
     Tuned t{workload, *job, 0};
-    while (!tracker::IsFinished(t.job.state) && Clock::now() - t0 < std::chrono::minutes(20)) {
+    while (!farm_api::IsFinished(t.job.state) && Clock::now() - t0 < std::chrono::minutes(20)) {
       auto next = (*server)->jobs().WaitForChange(t.job.id, t.job.version, 1000);
       if (!next.ok()) break;
       t.job = *next;

@@ -43,9 +43,9 @@
 #include "bench/support/piped_child.h"
 #include "bench/support/pytorch_reference.h"
 #include "driver/model_compiler.h"
+#include "driver/model_tuning_tasks.h"
 #include "rpc_server/worker.h"
 #include "spdlog/spdlog.h"
-#include "tools/commands/model_tune_command.h"
 #include "tracker/service/tracker_server.h"
 #include "tuner/measure/spec_builder.h"
 
@@ -187,45 +187,45 @@ absl::Status StartFarm(const std::string& dir, const std::string& key, LocalFarm
   return absl::OkStatus();
 }
 
-tracker::ModelJobSpec Spec(const tools::ModelTuning& tuning, const std::string& key, int threads,
-                           int trials, bool round_robin) {
-  tracker::ModelJobSpec spec;
+farm_api::ModelJobSpec Spec(const driver::ModelTuning& tuning, const std::string& key, int threads,
+                            int trials, bool round_robin) {
+  farm_api::ModelJobSpec spec;
   spec.model_name = "bench";
-  spec.tasks = tools::ModelTaskSpecsOf(tuning.tasks);
+  spec.tasks = farm_api::ModelTaskSpecsOf(tuning.tasks);
   spec.layout = tuning.layout;
   spec.device_key = key;
   spec.trials = trials;
   spec.batch_size = 16;
   spec.parallel_tasks = 1;  // one worker: one task's batch at a time keeps it busy
   // As `tunefarm model tune --timing hot|weights|cold` times a model's tasks (BENCH_TIMING).
-  tools::TuneCommandOptions flags = tools::ModelTuneOptions().tune;
-  flags.threads = threads;
+  tuner::CacheFlush flush = tuner::CacheFlush::kWeights;
   const char* timing = std::getenv("BENCH_TIMING");
   if (timing != nullptr) {
-    auto choice = tools::TimingChoices().find(timing);
-    if (choice != tools::TimingChoices().end()) flags.cache_flush = choice->second;
+    auto chosen = runtime::measure::TimingChoices().find(timing);
+    if (chosen != runtime::measure::TimingChoices().end()) flush = chosen->second;
   }
-  if (flags.cache_flush != tuner::CacheFlush::kNone) flags.repeat = 10;
-  spec.measure = tools::MeasureOptionsOf(flags);
+  spec.measure.threads = threads;
+  spec.measure.repeat = flush != tuner::CacheFlush::kNone ? 10 : 3;
+  runtime::measure::ApplyTiming(flush, spec.measure);
   spec.round_robin = round_robin;
   return spec;
 }
 
 // Runs a model job until `until` (cancelling it then) or until it ends; its trials.
-int RunUntil(tracker::ModelJobManager& jobs, const tracker::ModelJobSpec& spec,
+int RunUntil(tracker::ModelJobManager& jobs, const farm_api::ModelJobSpec& spec,
              std::chrono::steady_clock::time_point until) {
-  absl::StatusOr<tracker::ModelJobStatus> job = jobs.Submit(spec);
+  absl::StatusOr<farm_api::ModelJobStatus> job = jobs.Submit(spec);
   if (!job.ok()) {
     std::fprintf(stderr, "model_tune_bench: %s\n", std::string(job.status().message()).c_str());
     return 0;
   }
-  tracker::ModelJobStatus now = *job;
-  while (!tracker::IsFinished(now.state) && std::chrono::steady_clock::now() < until) {
-    absl::StatusOr<tracker::ModelJobStatus> next = jobs.WaitForChange(job->id, now.version, 1000);
+  farm_api::ModelJobStatus now = *job;
+  while (!farm_api::IsFinished(now.state) && std::chrono::steady_clock::now() < until) {
+    absl::StatusOr<farm_api::ModelJobStatus> next = jobs.WaitForChange(job->id, now.version, 1000);
     if (next.ok()) now = *next;
   }
-  if (!tracker::IsFinished(now.state)) {
-    absl::StatusOr<tracker::ModelJobStatus> cancelled = jobs.Cancel(job->id);
+  if (!farm_api::IsFinished(now.state)) {
+    absl::StatusOr<farm_api::ModelJobStatus> cancelled = jobs.Cancel(job->id);
     if (cancelled.ok()) now = *cancelled;
   }
   return now.trials_done;
@@ -268,12 +268,12 @@ int Run(int argc, char** argv) {
       return 1;
     }
     const std::string& onnx = *exported_onnx;
-    tools::ModelTuneOptions extract;
+    driver::ModelTuningRequest extract;
     extract.file = onnx;
     extract.compile.input_shapes["input"] = {1, 3, 224, 224};
-    extract.layouts = layouts ? tools::LayoutTuning::kOn : tools::LayoutTuning::kOff;
-    absl::StatusOr<tools::ModelTuning> tasks =
-        tools::ModelTuningTasks(extract, target::Target::Host());
+    extract.layouts = layouts ? driver::LayoutTuning::kOn : driver::LayoutTuning::kOff;
+    absl::StatusOr<driver::ModelTuning> tasks =
+        driver::ModelTuningTasks(extract, target::Target::Host());
     if (!tasks.ok()) {
       std::fprintf(stderr, "model_tune_bench: %s\n", std::string(tasks.status().message()).c_str());
       return 1;

@@ -5,9 +5,9 @@
 #include "absl/strings/str_cat.h"
 #include "client/farm_channel.h"
 #include "client/token_file.h"
+#include "farm_api/job_proto.h"
+#include "farm_api/model_job_proto.h"
 #include "proto/tunefarm/v1/tracker.grpc.pb.h"
-#include "tracker/service/model_job_conversion.h"
-#include "tracker/service/proto_conversion.h"
 
 namespace tunefarm::client {
 namespace {
@@ -16,7 +16,7 @@ namespace pb = tunefarm::v1;
 
 BestRecord BestFromProto(const pb::Record& p) {
   BestRecord b;
-  b.record = tracker::RecordFromProto(p);
+  b.record = farm_api::RecordFromProto(p);
   b.median_seconds = p.median_seconds();
   b.gflops = p.gflops();
   return b;
@@ -90,62 +90,63 @@ absl::StatusOr<std::unique_ptr<FarmClient>> FarmClient::Connect(const FarmAddres
   return Connect(FarmClientOptions{address.tracker, *token, address.tls_root_cert});
 }
 
-absl::StatusOr<tracker::JobStatus> FarmClient::SubmitJob(const tracker::JobSpec& spec) {
-  return impl_->Unary<pb::Job>(&pb::TrackerService::Stub::SubmitJob, tracker::JobSpecToProto(spec),
-                               tracker::JobStatusFromProto);
+absl::StatusOr<farm_api::JobStatus> FarmClient::SubmitJob(const farm_api::JobSpec& spec) {
+  return impl_->Unary<pb::Job>(&pb::TrackerService::Stub::SubmitJob, farm_api::JobSpecToProto(spec),
+                               farm_api::JobStatusFromProto);
 }
 
-absl::StatusOr<tracker::JobStatus> FarmClient::GetJob(const std::string& id) {
+absl::StatusOr<farm_api::JobStatus> FarmClient::GetJob(const std::string& id) {
   return impl_->Unary<pb::Job>(&pb::TrackerService::Stub::GetJob, WithId<pb::GetJobRequest>(id),
-                               tracker::JobStatusFromProto);
+                               farm_api::JobStatusFromProto);
 }
 
-absl::StatusOr<tracker::JobStatus> FarmClient::CancelJob(const std::string& id) {
+absl::StatusOr<farm_api::JobStatus> FarmClient::CancelJob(const std::string& id) {
   return impl_->Unary<pb::Job>(&pb::TrackerService::Stub::CancelJob,
-                               WithId<pb::CancelJobRequest>(id), tracker::JobStatusFromProto);
+                               WithId<pb::CancelJobRequest>(id), farm_api::JobStatusFromProto);
 }
 
-absl::StatusOr<std::vector<tracker::JobStatus>> FarmClient::ListJobs(bool include_finished,
-                                                                     int limit) {
+absl::StatusOr<std::vector<farm_api::JobStatus>> FarmClient::ListJobs(bool include_finished,
+                                                                      int limit) {
   pb::ListJobsRequest request;
   request.set_include_finished(include_finished);
   request.set_limit(limit);
   return impl_->Unary<pb::ListJobsResponse>(&pb::TrackerService::Stub::ListJobs, request,
                                             [](const pb::ListJobsResponse& response) {
-                                              std::vector<tracker::JobStatus> jobs;
+                                              std::vector<farm_api::JobStatus> jobs;
                                               for (const pb::Job& j : response.jobs())
-                                                jobs.push_back(tracker::JobStatusFromProto(j));
+                                                jobs.push_back(farm_api::JobStatusFromProto(j));
                                               return jobs;
                                             });
 }
 
 absl::Status FarmClient::WatchJob(const std::string& id,
-                                  const std::function<bool(const tracker::JobStatus&)>& on_event) {
+                                  const std::function<bool(const farm_api::JobStatus&)>& on_event) {
   return impl_->Watch<pb::JobEvent>(
       &pb::TrackerService::Stub::WatchJob, WithId<pb::WatchJobRequest>(id),
-      [](const pb::JobEvent& event) { return tracker::JobStatusFromProto(event.job()); }, on_event);
+      [](const pb::JobEvent& event) { return farm_api::JobStatusFromProto(event.job()); },
+      on_event);
 }
 
-absl::StatusOr<tracker::ModelJobStatus> FarmClient::SubmitModelJob(
-    const tracker::ModelJobSpec& spec) {
+absl::StatusOr<farm_api::ModelJobStatus> FarmClient::SubmitModelJob(
+    const farm_api::ModelJobSpec& spec) {
   return impl_->Unary<pb::ModelJob>(&pb::TrackerService::Stub::SubmitModelJob,
-                                    tracker::ModelJobSpecToProto(spec),
-                                    tracker::ModelJobStatusFromProto);
+                                    farm_api::ModelJobSpecToProto(spec),
+                                    farm_api::ModelJobStatusFromProto);
 }
 
-absl::StatusOr<tracker::ModelJobStatus> FarmClient::GetModelJob(const std::string& id) {
+absl::StatusOr<farm_api::ModelJobStatus> FarmClient::GetModelJob(const std::string& id) {
   return impl_->Unary<pb::ModelJob>(&pb::TrackerService::Stub::GetModelJob,
                                     WithId<pb::GetModelJobRequest>(id),
-                                    tracker::ModelJobStatusFromProto);
+                                    farm_api::ModelJobStatusFromProto);
 }
 
-absl::StatusOr<tracker::ModelJobStatus> FarmClient::CancelModelJob(const std::string& id) {
+absl::StatusOr<farm_api::ModelJobStatus> FarmClient::CancelModelJob(const std::string& id) {
   return impl_->Unary<pb::ModelJob>(&pb::TrackerService::Stub::CancelModelJob,
                                     WithId<pb::CancelModelJobRequest>(id),
-                                    tracker::ModelJobStatusFromProto);
+                                    farm_api::ModelJobStatusFromProto);
 }
 
-absl::StatusOr<std::vector<tracker::ModelJobStatus>> FarmClient::ListModelJobs(
+absl::StatusOr<std::vector<farm_api::ModelJobStatus>> FarmClient::ListModelJobs(
     bool include_finished, int limit) {
   pb::ListModelJobsRequest request;
   request.set_include_finished(include_finished);
@@ -153,33 +154,33 @@ absl::StatusOr<std::vector<tracker::ModelJobStatus>> FarmClient::ListModelJobs(
   return impl_->Unary<pb::ListModelJobsResponse>(
       &pb::TrackerService::Stub::ListModelJobs, request,
       [](const pb::ListModelJobsResponse& response) {
-        std::vector<tracker::ModelJobStatus> jobs;
+        std::vector<farm_api::ModelJobStatus> jobs;
         for (const pb::ModelJob& j : response.model_jobs()) {
-          jobs.push_back(tracker::ModelJobStatusFromProto(j));
+          jobs.push_back(farm_api::ModelJobStatusFromProto(j));
         }
         return jobs;
       });
 }
 
-absl::StatusOr<tracker::ModelJobStatus> FarmClient::ReportModelLatency(
-    const std::string& id, const tracker::ModelLatency& latency) {
+absl::StatusOr<farm_api::ModelJobStatus> FarmClient::ReportModelLatency(
+    const std::string& id, const farm_api::ModelLatency& latency) {
   pb::ReportModelLatencyRequest request;
   request.set_id(id);
   request.set_measured_seconds(latency.measured_seconds);
   request.set_untuned_seconds(latency.untuned_seconds);
   request.set_measured_by(latency.measured_by);
   return impl_->Unary<pb::ModelJob>(&pb::TrackerService::Stub::ReportModelLatency, request,
-                                    tracker::ModelJobStatusFromProto);
+                                    farm_api::ModelJobStatusFromProto);
 }
 
 absl::Status FarmClient::WatchModelJob(
-    const std::string& id, const std::function<bool(const tracker::ModelJobStatus&)>& on_event) {
+    const std::string& id, const std::function<bool(const farm_api::ModelJobStatus&)>& on_event) {
   return impl_->Watch<pb::ModelJob>(&pb::TrackerService::Stub::WatchModelJob,
                                     WithId<pb::WatchModelJobRequest>(id),
-                                    tracker::ModelJobStatusFromProto, on_event);
+                                    farm_api::ModelJobStatusFromProto, on_event);
 }
 
-absl::StatusOr<std::vector<tracker::WorkerSnapshot>> FarmClient::ListWorkers(
+absl::StatusOr<std::vector<farm_api::WorkerSnapshot>> FarmClient::ListWorkers(
     const std::string& device_key) {
   pb::ListWorkersRequest request;
   request.set_device_key(device_key);
@@ -187,9 +188,9 @@ absl::StatusOr<std::vector<tracker::WorkerSnapshot>> FarmClient::ListWorkers(
   auto ctx = impl_->Context();
   grpc::Status s = impl_->stub->ListWorkers(ctx.get(), request, &response);
   if (!s.ok()) return FromGrpcStatus(s, impl_->options.address);
-  std::vector<tracker::WorkerSnapshot> workers;
+  std::vector<farm_api::WorkerSnapshot> workers;
   for (const pb::WorkerInfo& w : response.workers())
-    workers.push_back(tracker::WorkerSnapshotFromProto(w));
+    workers.push_back(farm_api::WorkerSnapshotFromProto(w));
   return workers;
 }
 
@@ -223,7 +224,7 @@ absl::StatusOr<std::vector<tuner::Record>> FarmClient::ListRecords(const std::st
   grpc::Status s = impl_->stub->ListRecords(ctx.get(), request, &response);
   if (!s.ok()) return FromGrpcStatus(s, impl_->options.address);
   std::vector<tuner::Record> records;
-  for (const pb::Record& r : response.records()) records.push_back(tracker::RecordFromProto(r));
+  for (const pb::Record& r : response.records()) records.push_back(farm_api::RecordFromProto(r));
   return records;
 }
 

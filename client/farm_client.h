@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "tracker/dispatcher.h"
-#include "tracker/job.h"
-#include "tracker/model_job.h"
+#include "farm_api/job.h"
+#include "farm_api/model_job.h"
+#include "farm_api/worker_info.h"
 #include "tuner/record.h"
 
 namespace tunefarm::client {
@@ -45,25 +45,25 @@ class FarmClient {
 
   // Errors carry the tracker's status code and message (UNAUTHENTICATED, INVALID_ARGUMENT, ...);
   // an unreachable tracker is Unavailable naming the address.
-  absl::StatusOr<tracker::JobStatus> SubmitJob(const tracker::JobSpec& spec);
-  absl::StatusOr<tracker::JobStatus> GetJob(const std::string& id);
-  absl::StatusOr<tracker::JobStatus> CancelJob(const std::string& id);
-  absl::StatusOr<std::vector<tracker::JobStatus>> ListJobs(bool include_finished, int limit);
+  absl::StatusOr<farm_api::JobStatus> SubmitJob(const farm_api::JobSpec& spec);
+  absl::StatusOr<farm_api::JobStatus> GetJob(const std::string& id);
+  absl::StatusOr<farm_api::JobStatus> CancelJob(const std::string& id);
+  absl::StatusOr<std::vector<farm_api::JobStatus>> ListJobs(bool include_finished, int limit);
   // Calls `on_event` for each progress event until the job finishes (OK) or `on_event` returns
   // false (Cancelled).
   absl::Status WatchJob(const std::string& id,
-                        const std::function<bool(const tracker::JobStatus&)>& on_event);
+                        const std::function<bool(const farm_api::JobStatus&)>& on_event);
   // Model jobs, the same way.
-  absl::StatusOr<tracker::ModelJobStatus> SubmitModelJob(const tracker::ModelJobSpec& spec);
-  absl::StatusOr<tracker::ModelJobStatus> GetModelJob(const std::string& id);
-  absl::StatusOr<tracker::ModelJobStatus> CancelModelJob(const std::string& id);
-  absl::StatusOr<std::vector<tracker::ModelJobStatus>> ListModelJobs(bool include_finished,
-                                                                     int limit);
-  absl::StatusOr<tracker::ModelJobStatus> ReportModelLatency(const std::string& id,
-                                                             const tracker::ModelLatency& latency);
+  absl::StatusOr<farm_api::ModelJobStatus> SubmitModelJob(const farm_api::ModelJobSpec& spec);
+  absl::StatusOr<farm_api::ModelJobStatus> GetModelJob(const std::string& id);
+  absl::StatusOr<farm_api::ModelJobStatus> CancelModelJob(const std::string& id);
+  absl::StatusOr<std::vector<farm_api::ModelJobStatus>> ListModelJobs(bool include_finished,
+                                                                      int limit);
+  absl::StatusOr<farm_api::ModelJobStatus> ReportModelLatency(
+      const std::string& id, const farm_api::ModelLatency& latency);
   absl::Status WatchModelJob(const std::string& id,
-                             const std::function<bool(const tracker::ModelJobStatus&)>& on_event);
-  absl::StatusOr<std::vector<tracker::WorkerSnapshot>> ListWorkers(const std::string& device_key);
+                             const std::function<bool(const farm_api::ModelJobStatus&)>& on_event);
+  absl::StatusOr<std::vector<farm_api::WorkerSnapshot>> ListWorkers(const std::string& device_key);
   absl::StatusOr<std::vector<BestRecord>> QueryBest(const std::string& workload,
                                                     const std::string& target,
                                                     const std::string& device_key);

@@ -10,22 +10,6 @@ namespace tunefarm::tracker {
 
 using internal::PendingDone;
 
-std::string_view WorkerStateName(WorkerState state) {
-  switch (state) {
-    case WorkerState::kIdle:
-      return "idle";
-    case WorkerState::kBusy:
-      return "measuring";
-    case WorkerState::kSession:
-      return "session";
-    case WorkerState::kDraining:
-      return "draining";
-    case WorkerState::kGone:
-      return "gone";
-  }
-  return "unknown";
-}
-
 struct Dispatcher::State {
   explicit State(const DispatcherOptions& options) : s(options) {}
   mutable std::mutex mu;
@@ -53,8 +37,8 @@ Dispatcher::Dispatcher(DispatcherOptions options)
 
 Dispatcher::~Dispatcher() = default;
 
-absl::StatusOr<std::vector<Assignment>> Dispatcher::AddWorker(const WorkerDescription& worker,
-                                                              int64_t now_ms) {
+absl::StatusOr<std::vector<Assignment>> Dispatcher::AddWorker(
+    const farm_api::WorkerDescription& worker, int64_t now_ms) {
   std::vector<Assignment> out;
   std::lock_guard<std::mutex> lock(state_->mu);
   if (absl::Status s = state_->s.AddWorker(worker, now_ms); !s.ok()) return s;
@@ -149,7 +133,8 @@ std::vector<Withdrawal> Dispatcher::CancelJob(const std::string& job_id) {
   return out;
 }
 
-std::optional<WorkerSnapshot> Dispatcher::ReserveForSession(const std::string& device_key) {
+std::optional<farm_api::WorkerSnapshot> Dispatcher::ReserveForSession(
+    const std::string& device_key) {
   std::lock_guard<std::mutex> lock(state_->mu);
   return state_->s.ReserveForSession(device_key);
 }
@@ -162,12 +147,12 @@ std::vector<Assignment> Dispatcher::ReleaseSession(const std::string& worker_id,
   return out;
 }
 
-std::vector<WorkerSnapshot> Dispatcher::Workers(const std::string& device_key) const {
+std::vector<farm_api::WorkerSnapshot> Dispatcher::Workers(const std::string& device_key) const {
   std::lock_guard<std::mutex> lock(state_->mu);
   return state_->s.Workers(device_key);
 }
 
-std::vector<WorkerSnapshot> Dispatcher::RecentlyGone() const {
+std::vector<farm_api::WorkerSnapshot> Dispatcher::RecentlyGone() const {
   std::lock_guard<std::mutex> lock(state_->mu);
   return state_->s.RecentlyGone();
 }

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "farm_api/worker_info.h"
 #include "tracker/measure_work.h"
 
 namespace tunefarm::tracker {
@@ -40,45 +41,6 @@ struct DispatcherOptions {
   // The first lease id. A tracker starts from its clock (ms x 1000): a result that a worker
   // still holds from before a tracker restart then names no lease of the new tracker.
   int64_t first_lease_id = 1;
-};
-
-// What a worker registered as; the dispatcher keeps it for ListWorkers and metrics.
-struct WorkerDescription {
-  std::string worker_id;  // assigned by the caller (the service), unique
-  std::string device_key;
-  std::string target;
-  std::string cpu_model;
-  int cores = 0;
-  int64_t memory_bytes = 0;
-  std::string gpu_model;
-  int64_t gpu_memory_bytes = 0;
-  bool can_build = false;
-  // A builder for the key's devices (`tunefarm worker --build-only`): it takes only build-only
-  // work, in a queue of its own beside the key's measurement queue, and measures nothing.
-  bool build_only = false;
-  std::string tunefarm_version;
-  std::string hostname;
-  std::string peer;
-  // The id this worker had before it reconnected, as it claims. AddWorker keeps it only when the
-  // claim is honoured (an id this dispatcher had, whose worker left and that nobody continued
-  // yet; see worker_identities.h), and clears it otherwise.
-  std::string previous_worker_id;
-};
-
-// kBusy is named "measuring"; kGone is only in RecentlyGone() snapshots.
-enum class WorkerState { kIdle, kBusy, kSession, kDraining, kGone };
-std::string_view WorkerStateName(WorkerState state);
-
-struct WorkerSnapshot {
-  WorkerDescription description;
-  WorkerState state = WorkerState::kIdle;
-  int64_t connected_ms = 0;
-  int64_t last_heartbeat_ms = 0;
-  int64_t measured = 0;  // leases completed by this worker
-  int64_t failures = 0;  // of those, not ok
-  std::optional<int64_t> lease_id;
-  std::optional<std::string> job_id;  // the job of the work under lease_id
-  int64_t gone_ms = 0;                // when it left (state kGone only)
 };
 
 struct BuildOnlyCounts {
@@ -117,7 +79,7 @@ class Dispatcher {
 
   // --- workers ---
   // AlreadyExists when the id is taken. The new worker is idle: it may get a lease at once.
-  absl::StatusOr<std::vector<Assignment>> AddWorker(const WorkerDescription& worker,
+  absl::StatusOr<std::vector<Assignment>> AddWorker(const farm_api::WorkerDescription& worker,
                                                     int64_t now_ms);
   // The worker is gone (stream closed, heartbeats missed): its lease is re-queued (or completed
   // as worker_lost / quarantined), possibly onto another idle worker at once.
@@ -151,14 +113,14 @@ class Dispatcher {
   // --- sessions ---
   // Marks an idle worker of the key as in a session (no leases until released); nullopt when
   // none is idle.
-  std::optional<WorkerSnapshot> ReserveForSession(const std::string& device_key);
+  std::optional<farm_api::WorkerSnapshot> ReserveForSession(const std::string& device_key);
   std::vector<Assignment> ReleaseSession(const std::string& worker_id, int64_t now_ms);
 
   // --- observation ---
-  std::vector<WorkerSnapshot> Workers(const std::string& device_key = "") const;
+  std::vector<farm_api::WorkerSnapshot> Workers(const std::string& device_key = "") const;
   // The last workers that left (stream closed, heartbeats missed), newest first, in state kGone
   // with their counters at the time; at most 64.
-  std::vector<WorkerSnapshot> RecentlyGone() const;
+  std::vector<farm_api::WorkerSnapshot> RecentlyGone() const;
   int QueuedFor(const std::string& device_key) const;   // measurements waiting for a lease
   int WorkersFor(const std::string& device_key) const;  // connected, any state
   // Of those, the ones that can build, other than the workers in `except`.

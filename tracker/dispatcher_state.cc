@@ -20,7 +20,7 @@ std::string QueueOf(const std::string& device_key, bool build_only) {
 
 namespace {
 
-std::string QueueOfWorker(const WorkerDescription& worker) {
+std::string QueueOfWorker(const farm_api::WorkerDescription& worker) {
   return QueueOf(worker.device_key, worker.build_only);
 }
 
@@ -30,7 +30,7 @@ std::string QueueOfWork(const MeasureWork& work) {
 
 }  // namespace
 
-absl::Status DispatcherState::AddWorker(const WorkerDescription& worker, int64_t now_ms) {
+absl::Status DispatcherState::AddWorker(const farm_api::WorkerDescription& worker, int64_t now_ms) {
   if (workers_.count(worker.worker_id) != 0) {
     return absl::AlreadyExistsError(absl::StrCat("worker id ", worker.worker_id, " is taken"));
   }
@@ -55,8 +55,8 @@ std::optional<std::string> DispatcherState::RemoveWorker(const std::string& work
   if (it == workers_.end()) return std::nullopt;
   WorkerEntry& w = it->second;
   // The fleet page shows who left recently, with what they had done.
-  WorkerSnapshot gone = SnapshotOf(w);
-  gone.state = WorkerState::kGone;
+  farm_api::WorkerSnapshot gone = SnapshotOf(w);
+  gone.state = farm_api::WorkerState::kGone;
   gone.gone_ms = now_ms;
   recently_gone_.push_front(std::move(gone));
   if (recently_gone_.size() > 64) recently_gone_.pop_back();
@@ -216,7 +216,8 @@ std::vector<Withdrawal> DispatcherState::CancelJob(const std::string& job_id, Pe
   return withdrawals;
 }
 
-std::optional<WorkerSnapshot> DispatcherState::ReserveForSession(const std::string& device_key) {
+std::optional<farm_api::WorkerSnapshot> DispatcherState::ReserveForSession(
+    const std::string& device_key) {
   auto key = keys_.find(device_key);
   if (key == keys_.end() || key->second.idle.empty()) return std::nullopt;
   WorkerEntry& w = workers_.at(key->second.idle.begin()->second);
@@ -290,16 +291,18 @@ void DispatcherState::DispatchAll(int64_t now_ms, std::vector<Assignment>& out) 
   }
 }
 
-std::vector<WorkerSnapshot> DispatcherState::Workers(const std::string& device_key) const {
-  std::vector<WorkerSnapshot> out;
+std::vector<farm_api::WorkerSnapshot> DispatcherState::Workers(
+    const std::string& device_key) const {
+  std::vector<farm_api::WorkerSnapshot> out;
   for (const auto& [id, w] : workers_) {
     if (device_key.empty() || w.description.device_key == device_key) {
       out.push_back(SnapshotOf(w));
     }
   }
-  std::sort(out.begin(), out.end(), [](const WorkerSnapshot& a, const WorkerSnapshot& b) {
-    return a.description.worker_id < b.description.worker_id;
-  });
+  std::sort(out.begin(), out.end(),
+            [](const farm_api::WorkerSnapshot& a, const farm_api::WorkerSnapshot& b) {
+              return a.description.worker_id < b.description.worker_id;
+            });
   return out;
 }
 
@@ -345,7 +348,7 @@ std::map<uint64_t, std::string>::iterator DispatcherState::IdleWorkerFor(KeyStat
   auto idle = key.idle.begin();
   if (!work.build) return idle;  // the longest idle
   for (; idle != key.idle.end(); ++idle) {
-    const WorkerDescription& d = workers_.at(idle->second).description;
+    const farm_api::WorkerDescription& d = workers_.at(idle->second).description;
     if (d.can_build && !work.not_for.count(d.worker_id)) break;
   }
   return idle;
@@ -364,17 +367,17 @@ std::vector<std::string> DispatcherState::DeviceKeys() const {
   return out;
 }
 
-WorkerSnapshot DispatcherState::SnapshotOf(const WorkerEntry& w) const {
-  WorkerSnapshot s;
+farm_api::WorkerSnapshot DispatcherState::SnapshotOf(const WorkerEntry& w) const {
+  farm_api::WorkerSnapshot s;
   s.description = w.description;
   if (w.draining) {
-    s.state = WorkerState::kDraining;
+    s.state = farm_api::WorkerState::kDraining;
   } else if (w.in_session) {
-    s.state = WorkerState::kSession;
+    s.state = farm_api::WorkerState::kSession;
   } else if (w.lease_id != 0) {
-    s.state = WorkerState::kBusy;
+    s.state = farm_api::WorkerState::kBusy;
   } else {
-    s.state = WorkerState::kIdle;
+    s.state = farm_api::WorkerState::kIdle;
   }
   s.connected_ms = w.connected_ms;
   s.last_heartbeat_ms = w.last_heartbeat_ms;

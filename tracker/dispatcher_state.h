@@ -28,7 +28,7 @@ namespace tunefarm::tracker::internal {
 std::string QueueOf(const std::string& device_key, bool build_only);
 
 struct WorkerEntry {
-  WorkerDescription description;
+  farm_api::WorkerDescription description;
   std::string identity;  // who counts towards quarantine: the first id of its reconnect chain
   int64_t connected_ms = 0;
   int64_t last_heartbeat_ms = 0;
@@ -88,12 +88,12 @@ class DispatcherState {
       : options_(options), next_lease_(options.first_lease_id) {}
 
   // Every method expects the dispatcher's lock held.
-  absl::Status AddWorker(const WorkerDescription& worker, int64_t now_ms);
+  absl::Status AddWorker(const farm_api::WorkerDescription& worker, int64_t now_ms);
   // Methods that return a queue name (QueueOf) return the queue to Dispatch next.
   // The worker is gone: its lease is lost. Returns its queue; nullopt when unknown.
   std::optional<std::string> RemoveWorker(const std::string& worker_id, int64_t now_ms,
                                           PendingDone& done);
-  std::vector<WorkerSnapshot> RecentlyGone() const {
+  std::vector<farm_api::WorkerSnapshot> RecentlyGone() const {
     return {recently_gone_.begin(), recently_gone_.end()};
   }
   void Heartbeat(const std::string& worker_id, int64_t now_ms);
@@ -108,14 +108,14 @@ class DispatcherState {
   void Expire(int64_t now_ms, std::vector<std::string>* removed, PendingDone& done);
   void SetJobWeight(const std::string& job_id, int weight);
   std::vector<Withdrawal> CancelJob(const std::string& job_id, PendingDone& done);
-  std::optional<WorkerSnapshot> ReserveForSession(const std::string& device_key);
+  std::optional<farm_api::WorkerSnapshot> ReserveForSession(const std::string& device_key);
   const std::string* ReleaseSession(const std::string& worker_id);
 
   // Leases queued work of `queue` to its idle workers while both exist.
   void Dispatch(const std::string& queue, int64_t now_ms, std::vector<Assignment>& out);
   void DispatchAll(int64_t now_ms, std::vector<Assignment>& out);
 
-  std::vector<WorkerSnapshot> Workers(const std::string& device_key) const;
+  std::vector<farm_api::WorkerSnapshot> Workers(const std::string& device_key) const;
   int QueuedFor(const std::string& device_key) const;
   int WorkersFor(const std::string& device_key) const;
   // `device_key` is a queue name (QueueOf): the build queue's are its builders.
@@ -127,7 +127,7 @@ class DispatcherState {
   int LeasesOutstanding() const { return static_cast<int>(leases_.size()); }
 
  private:
-  WorkerSnapshot SnapshotOf(const WorkerEntry& w) const;
+  farm_api::WorkerSnapshot SnapshotOf(const WorkerEntry& w) const;
   void MakeIdle(WorkerEntry& w);
   void MakeNotIdle(WorkerEntry& w);
   // The worker was heard from at `now_ms` (heartbeats_ keeps the order).
@@ -154,8 +154,8 @@ class DispatcherState {
 
   DispatcherOptions options_;
   std::unordered_map<std::string, WorkerEntry> workers_;
-  WorkerIdentities identities_;               // which new registrations continue a departed worker
-  std::deque<WorkerSnapshot> recently_gone_;  // newest first, bounded
+  WorkerIdentities identities_;  // which new registrations continue a departed worker
+  std::deque<farm_api::WorkerSnapshot> recently_gone_;  // newest first, bounded
   std::unordered_map<std::string, KeyState> keys_;
   std::unordered_map<int64_t, Item> items_;
   std::unordered_map<int64_t, Lease> leases_;

@@ -254,7 +254,8 @@ JobEngine::JobEngine(JobEngineOptions options, Dispatcher& dispatcher, LeaseSend
 
 JobEngine::~JobEngine() { Shutdown(); }
 
-void JobEngine::Start(const std::string& job_id, JobSpec spec, std::unique_ptr<tuner::Task> task) {
+void JobEngine::Start(const std::string& job_id, farm_api::JobSpec spec,
+                      std::unique_ptr<tuner::Task> task) {
   Core& core = *core_;
   JobPipelineContext context{core.dispatcher,
                              core.sender,

@@ -22,7 +22,7 @@ struct JobEngineOptions {
   const runtime::Clock* clock = &runtime::SystemClock();
   // Called on engine threads without engine locks held; they must not call back into the
   // engine synchronously except Stop.
-  std::function<void(const std::string& job_id, const JobProgress&)> on_progress;
+  std::function<void(const std::string& job_id, const farm_api::JobProgress&)> on_progress;
   std::function<void(const std::string& job_id, const JobEnd&)> on_end;
 };
 
@@ -38,7 +38,7 @@ class JobEngine {
 
   // Starts the job; its end is reported once through on_end. `task` may be null (made from the
   // spec). A job id already running is ignored.
-  void Start(const std::string& job_id, JobSpec spec, std::unique_ptr<tuner::Task> task);
+  void Start(const std::string& job_id, farm_api::JobSpec spec, std::unique_ptr<tuner::Task> task);
   // Stops proposing and building, cancels its queued and leased work, and ends the job
   // (interrupted) once nothing is in flight. Unknown or ended jobs are ignored.
   void Stop(const std::string& job_id);

@@ -38,8 +38,8 @@ constexpr auto kCancelWait = std::chrono::seconds(10);
 constexpr size_t kEndedStatusesKept = 10000;
 
 struct Job {
-  JobSpec spec;
-  JobStatus status;
+  farm_api::JobSpec spec;
+  farm_api::JobStatus status;
   bool cancel_requested = false;
   // The jobs table missed this job's last state (a write failed, e.g. the database was locked):
   // the monitor writes it again until it lands, so the table never keeps saying "running" for a
@@ -73,7 +73,7 @@ struct JobManager::Impl {
   // Jobs that ended before this tracker started, each counted from its records once: a listing
   // of finished jobs (the dashboard's, every few seconds) would otherwise count them every time.
   // They do not change, and Extend brings a job back into `jobs`, which is looked up first.
-  std::map<std::string, JobStatus> ended;
+  std::map<std::string, farm_api::JobStatus> ended;
   bool shutting_down = false;
   std::thread monitor;
   std::mt19937_64 rng;
@@ -101,7 +101,7 @@ struct JobManager::Impl {
     job.unsaved = true;
   }
 
-  void SetState(Job& job, JobState state, std::string message) {
+  void SetState(Job& job, farm_api::JobState state, std::string message) {
     job.status.state = state;
     job.status.message = std::move(message);
     Touch(job);
@@ -118,7 +118,7 @@ struct JobManager::Impl {
 
   int UnfinishedLocked() const {
     int n = 0;
-    for (const auto& [id, job] : jobs) n += IsFinished(job->status.state) ? 0 : 1;
+    for (const auto& [id, job] : jobs) n += farm_api::IsFinished(job->status.state) ? 0 : 1;
     return n;
   }
 
@@ -132,7 +132,7 @@ struct JobManager::Impl {
 
   // A job whose every trial failed has nothing to publish: it failed, with its commonest error
   // kind and that kind's latest message.
-  std::string NoTrialSucceeded(const std::string& id, const JobProgress& p) {
+  std::string NoTrialSucceeded(const std::string& id, const farm_api::JobProgress& p) {
     std::string kind;
     int count = 0;
     for (const auto& [name, n] : p.error_counts) {
@@ -151,7 +151,7 @@ struct JobManager::Impl {
   }
 
   // --- the engine's callbacks (engine threads, no engine lock held) ---
-  void OnProgress(const std::string& id, const JobProgress& p) {
+  void OnProgress(const std::string& id, const farm_api::JobProgress& p) {
     std::lock_guard<std::mutex> lock(mu);
     auto it = jobs.find(id);
     if (it == jobs.end()) return;
@@ -164,7 +164,7 @@ struct JobManager::Impl {
     // own, and whoever holds that must never wait for this one).
     std::optional<std::string> nothing_succeeded;
     if (end.status.ok()) {
-      JobProgress progress;
+      farm_api::JobProgress progress;
       {
         std::lock_guard<std::mutex> lock(mu);
         auto it = jobs.find(id);
@@ -180,16 +180,16 @@ struct JobManager::Impl {
     if (it == jobs.end()) return;
     Job& job = *it->second;
     if (job.cancel_requested) {
-      SetState(job, JobState::kCancelled, "cancelled");
+      SetState(job, farm_api::JobState::kCancelled, "cancelled");
     } else if (shutting_down) {
       // Stopped by the tracker going down: the job stays running in the table and resumes with
       // the next start.
     } else if (!end.status.ok()) {
-      SetState(job, JobState::kFailed, std::string(end.status.message()));
+      SetState(job, farm_api::JobState::kFailed, std::string(end.status.message()));
     } else if (nothing_succeeded.has_value()) {
-      SetState(job, JobState::kFailed, *std::move(nothing_succeeded));
+      SetState(job, farm_api::JobState::kFailed, *std::move(nothing_succeeded));
     } else {
-      SetState(job, JobState::kSucceeded,
+      SetState(job, farm_api::JobState::kSucceeded,
                end.early_stopped ? "early stopped"
                : end.exhausted   ? "space exhausted"
                                  : "done");
@@ -206,7 +206,7 @@ struct JobManager::Impl {
             std::chrono::steady_clock::now() - job->last_save_attempt >= kUnsavedRetryPeriod) {
           Persist(*job);
         }
-        if (IsFinished(job->status.state) || job->cancel_requested) continue;
+        if (farm_api::IsFinished(job->status.state) || job->cancel_requested) continue;
         std::string message = DesiredMessage(*job);
         if (message == job->status.message) continue;
         job->status.message = std::move(message);
@@ -218,20 +218,21 @@ struct JobManager::Impl {
   }
 
   // The job as it stands, by id: from memory when it is there (newest), else from its row.
-  absl::StatusOr<JobStatus> StatusOf(const std::string& id) {
-    if (std::optional<JobStatus> known = KnownStatus(id)) return *std::move(known);
+  absl::StatusOr<farm_api::JobStatus> StatusOf(const std::string& id) {
+    if (std::optional<farm_api::JobStatus> known = KnownStatus(id)) return *std::move(known);
     absl::StatusOr<JobRow> row = table.Get(id);
     if (!row.ok()) return row.status();
     return EndedStatus(*row);
   }
 
   // The same for a row just read from the table.
-  JobStatus CurrentStatus(const JobRow& row) {
-    if (std::optional<JobStatus> known = KnownStatus(row.status.id)) return *std::move(known);
+  farm_api::JobStatus CurrentStatus(const JobRow& row) {
+    if (std::optional<farm_api::JobStatus> known = KnownStatus(row.status.id))
+      return *std::move(known);
     return EndedStatus(row);
   }
 
-  std::optional<JobStatus> KnownStatus(const std::string& id) {
+  std::optional<farm_api::JobStatus> KnownStatus(const std::string& id) {
     std::lock_guard<std::mutex> lock(mu);
     if (auto it = jobs.find(id); it != jobs.end()) return it->second->status;
     if (auto it = ended.find(id); it != ended.end()) return it->second;
@@ -239,10 +240,10 @@ struct JobManager::Impl {
   }
 
   // A job not in memory (it ended before this tracker started), kept in `ended` once counted.
-  JobStatus EndedStatus(const JobRow& row) {
+  farm_api::JobStatus EndedStatus(const JobRow& row) {
     bool counted = false;
-    JobStatus s = StatusFromRow(row, &counted);
-    if (counted && IsFinished(s.state)) {
+    farm_api::JobStatus s = StatusFromRow(row, &counted);
+    if (counted && farm_api::IsFinished(s.state)) {
       std::lock_guard<std::mutex> lock(mu);
       if (ended.size() >= kEndedStatusesKept) ended.erase(ended.begin());
       ended.emplace(s.id, s);
@@ -252,15 +253,15 @@ struct JobManager::Impl {
 
   // The row's status with its progress counted from the records; `counted` says whether they
   // could be read (the status shows no progress when not).
-  JobStatus StatusFromRow(const JobRow& row, bool* counted = nullptr) {
-    JobStatus s = row.status;
+  farm_api::JobStatus StatusFromRow(const JobRow& row, bool* counted = nullptr) {
+    farm_api::JobStatus s = row.status;
     s.version = 1;
     // Its best is among records timed as it times them; a spec that no longer parses (a job of
     // an older tracker) timed warm, as every job did then.
-    absl::StatusOr<JobSpec> spec = JobSpecFromJson(row.spec_json);
+    absl::StatusOr<farm_api::JobSpec> spec = farm_api::JobSpecFromJson(row.spec_json);
     const tuner::CacheFlush cache_flush =
         spec.ok() ? runtime::measure::TimedFlush(spec->measure) : tuner::CacheFlush::kNone;
-    absl::StatusOr<JobProgress> p = store.With([&](tuner::RecordStore& records) {
+    absl::StatusOr<farm_api::JobProgress> p = store.With([&](tuner::RecordStore& records) {
       return JobProgressFromStore(records, s.id, s.workload_key, s.target, s.device_key,
                                   cache_flush);
     });
@@ -275,9 +276,9 @@ struct JobManager::Impl {
 
   // Adds a job found unfinished in the table (the tracker was stopped or killed) to the queue.
   void Resume(const JobRow& row) {
-    absl::StatusOr<JobSpec> spec = JobSpecFromJson(row.spec_json);
+    absl::StatusOr<farm_api::JobSpec> spec = farm_api::JobSpecFromJson(row.spec_json);
     if (!spec.ok()) {
-      absl::Status s = table.UpdateState(row.status.id, JobState::kFailed,
+      absl::Status s = table.UpdateState(row.status.id, farm_api::JobState::kFailed,
                                          absl::StrCat("cannot resume: ", spec.status().message()),
                                          options.clock->NowMs());
       if (!s.ok()) spdlog::error("job {}: {}", row.status.id, s.ToString());
@@ -287,7 +288,7 @@ struct JobManager::Impl {
     job->spec = *std::move(spec);
     job->status = StatusFromRow(row);
     std::lock_guard<std::mutex> lock(mu);
-    job->status.state = JobState::kRunning;
+    job->status.state = farm_api::JobState::kRunning;
     job->status.message = DesiredMessage(*job);
     job->status.updated_ms = options.clock->NowMs();
     Persist(*job);
@@ -329,7 +330,9 @@ absl::StatusOr<std::unique_ptr<JobManager>> JobManager::Create(
   eo.max_artifact_bytes = raw->options.max_artifact_bytes;
   eo.metrics = raw->options.metrics;
   eo.clock = raw->options.clock;
-  eo.on_progress = [raw](const std::string& id, const JobProgress& p) { raw->OnProgress(id, p); };
+  eo.on_progress = [raw](const std::string& id, const farm_api::JobProgress& p) {
+    raw->OnProgress(id, p);
+  };
   eo.on_end = [raw](const std::string& id, const JobEnd& end) { raw->OnEnd(id, end); };
   raw->engine = std::make_unique<JobEngine>(std::move(eo), dispatcher, sender, raw->store);
   for (const JobRow& row : *unfinished) raw->Resume(row);
@@ -341,7 +344,8 @@ JobManager::JobManager(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 JobManager::~JobManager() { impl_->Shutdown(); }
 
-absl::StatusOr<std::unique_ptr<tuner::Task>> JobManager::CheckedTask(const JobSpec& spec) const {
+absl::StatusOr<std::unique_ptr<tuner::Task>> JobManager::CheckedTask(
+    const farm_api::JobSpec& spec) const {
   if (absl::Status s = ValidateJobSpec(spec, impl_->options.max_trials); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<tuner::Task>> task = MakeJobTask(spec);
   if (!task.ok()) return task.status();
@@ -362,10 +366,10 @@ absl::StatusOr<std::unique_ptr<tuner::Task>> JobManager::CheckedTask(const JobSp
   return task;
 }
 
-absl::StatusOr<JobStatus> JobManager::Check(const JobSpec& spec) const {
+absl::StatusOr<farm_api::JobStatus> JobManager::Check(const farm_api::JobSpec& spec) const {
   absl::StatusOr<std::unique_ptr<tuner::Task>> task = CheckedTask(spec);
   if (!task.ok()) return task.status();
-  JobStatus s;
+  farm_api::JobStatus s;
   s.workload_key = (*task)->key();
   s.target = (*task)->target().str();
   s.device_key = spec.device_key;
@@ -373,13 +377,13 @@ absl::StatusOr<JobStatus> JobManager::Check(const JobSpec& spec) const {
   return s;
 }
 
-absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
+absl::StatusOr<farm_api::JobStatus> JobManager::Submit(const farm_api::JobSpec& spec) {
   Impl& m = *impl_;
   absl::StatusOr<std::unique_ptr<tuner::Task>> task = CheckedTask(spec);
   if (!task.ok()) return task.status();
   auto job = std::make_shared<Job>();
   job->spec = spec;
-  JobStatus& s = job->status;
+  farm_api::JobStatus& s = job->status;
   s.workload_key = (*task)->key();
   s.target = (*task)->target().str();
   s.device_key = spec.device_key;
@@ -388,7 +392,7 @@ absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
   s.tuner = spec.tuner;
   s.model_job_id = spec.model_job_id;
   s.model_task = spec.model_task;
-  s.state = JobState::kRunning;
+  s.state = farm_api::JobState::kRunning;
   s.version = 1;
 
   std::lock_guard<std::mutex> lock(m.mu);
@@ -400,7 +404,7 @@ absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
   }
   s.created_ms = s.updated_ms = m.options.clock->NowMs();
   s.message = m.DesiredMessage(*job);
-  JobRow row{s, JobSpecToJson(spec)};
+  JobRow row{s, farm_api::JobSpecToJson(spec)};
   for (int attempt = 0;; ++attempt) {
     row.status.id = m.NewJobIdLocked();  // unique in memory; the table may hold older ids
     absl::Status inserted = m.table.Insert(row);
@@ -415,7 +419,7 @@ absl::StatusOr<JobStatus> JobManager::Submit(const JobSpec& spec) {
   return job->status;
 }
 
-absl::StatusOr<JobStatus> JobManager::Extend(const std::string& id, int trials) {
+absl::StatusOr<farm_api::JobStatus> JobManager::Extend(const std::string& id, int trials) {
   Impl& m = *impl_;
   std::shared_ptr<Job> job;
   {
@@ -427,7 +431,7 @@ absl::StatusOr<JobStatus> JobManager::Extend(const std::string& id, int trials) 
     // It ended before this tracker started: back into memory, from its row.
     absl::StatusOr<JobRow> row = m.table.Get(id);
     if (!row.ok()) return row.status();
-    absl::StatusOr<JobSpec> spec = JobSpecFromJson(row->spec_json);
+    absl::StatusOr<farm_api::JobSpec> spec = farm_api::JobSpecFromJson(row->spec_json);
     if (!spec.ok()) return spec.status();
     job = std::make_shared<Job>();
     job->spec = *std::move(spec);
@@ -437,39 +441,40 @@ absl::StatusOr<JobStatus> JobManager::Extend(const std::string& id, int trials) 
   }
   std::lock_guard<std::mutex> lock(m.mu);
   if (m.shutting_down) return absl::UnavailableError("the tracker is shutting down");
-  const JobState state = job->status.state;
-  if (!IsFinished(state)) {
+  const farm_api::JobState state = job->status.state;
+  if (!farm_api::IsFinished(state)) {
     return absl::FailedPreconditionError(absl::StrCat("job ", id, " is still running"));
   }
-  if (state != JobState::kSucceeded) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "job ", id, " ended ", std::string(JobStateName(state)), ": it cannot be extended"));
+  if (state != farm_api::JobState::kSucceeded) {
+    return absl::FailedPreconditionError(absl::StrCat("job ", id, " ended ",
+                                                      std::string(farm_api::JobStateName(state)),
+                                                      ": it cannot be extended"));
   }
   if (trials <= job->spec.trials || trials > m.options.max_trials) {
     return absl::InvalidArgumentError(
         absl::StrCat("job ", id, " has ", job->spec.trials, " trials: a new total must be in ",
                      job->spec.trials + 1, "..", m.options.max_trials, ", got ", trials));
   }
-  JobSpec spec = job->spec;
+  farm_api::JobSpec spec = job->spec;
   spec.trials = trials;
   const int64_t now = m.options.clock->NowMs();
-  if (absl::Status s = m.table.Reopen(id, trials, JobSpecToJson(spec), now); !s.ok()) {
+  if (absl::Status s = m.table.Reopen(id, trials, farm_api::JobSpecToJson(spec), now); !s.ok()) {
     return s;
   }
   job->spec = spec;
   job->status.trials = trials;
-  m.SetState(*job, JobState::kRunning, m.DesiredMessage(*job));
+  m.SetState(*job, farm_api::JobState::kRunning, m.DesiredMessage(*job));
   m.engine->Start(id, std::move(spec), nullptr);
   return job->status;
 }
 
-std::vector<JobStatus> JobManager::ListOfModelJob(const std::string& model_job_id) const {
+std::vector<farm_api::JobStatus> JobManager::ListOfModelJob(const std::string& model_job_id) const {
   absl::StatusOr<std::vector<JobRow>> rows = impl_->table.ListOfModelJob(model_job_id);
   if (!rows.ok()) {
     spdlog::error("model job {}: cannot list its jobs: {}", model_job_id, rows.status().ToString());
     return {};
   }
-  std::vector<JobStatus> out;
+  std::vector<farm_api::JobStatus> out;
   for (const JobRow& row : *rows) out.push_back(impl_->CurrentStatus(row));
   return out;
 }
@@ -479,11 +484,11 @@ void JobManager::SetEndListener(std::function<void(const std::string& job_id)> l
   impl_->end_listener = std::move(listener);
 }
 
-absl::StatusOr<JobStatus> JobManager::Get(const std::string& id) const {
+absl::StatusOr<farm_api::JobStatus> JobManager::Get(const std::string& id) const {
   return impl_->StatusOf(id);
 }
 
-absl::StatusOr<JobStatus> JobManager::Cancel(const std::string& id) {
+absl::StatusOr<farm_api::JobStatus> JobManager::Cancel(const std::string& id) {
   Impl& m = *impl_;
   std::unique_lock<std::mutex> lock(m.mu);
   auto it = m.jobs.find(id);
@@ -492,31 +497,31 @@ absl::StatusOr<JobStatus> JobManager::Cancel(const std::string& id) {
     return m.StatusOf(id);  // finished before this start (or NotFound)
   }
   std::shared_ptr<Job> job = it->second;
-  if (IsFinished(job->status.state) || job->cancel_requested) return job->status;
+  if (farm_api::IsFinished(job->status.state) || job->cancel_requested) return job->status;
   job->cancel_requested = true;
   job->status.message = "cancelling";
   m.Touch(*job);
   m.engine->Stop(id);
-  m.changed.wait_for(lock, kCancelWait, [&] { return IsFinished(job->status.state); });
+  m.changed.wait_for(lock, kCancelWait, [&] { return farm_api::IsFinished(job->status.state); });
   return job->status;
 }
 
-std::vector<JobStatus> JobManager::List(bool include_finished, int limit) const {
+std::vector<farm_api::JobStatus> JobManager::List(bool include_finished, int limit) const {
   absl::StatusOr<std::vector<JobRow>> rows = impl_->table.List(include_finished, limit);
   if (!rows.ok()) {
     spdlog::error("cannot list jobs: {}", rows.status().ToString());
     return {};
   }
-  std::vector<JobStatus> out;
+  std::vector<farm_api::JobStatus> out;
   for (const JobRow& row : *rows) {
-    JobStatus status = impl_->CurrentStatus(row);
-    if (include_finished || !IsFinished(status.state)) out.push_back(std::move(status));
+    farm_api::JobStatus status = impl_->CurrentStatus(row);
+    if (include_finished || !farm_api::IsFinished(status.state)) out.push_back(std::move(status));
   }
   return out;
 }
 
-std::map<JobState, int> JobManager::CountByState() const {
-  std::map<JobState, int> out;
+std::map<farm_api::JobState, int> JobManager::CountByState() const {
+  std::map<farm_api::JobState, int> out;
   absl::StatusOr<std::vector<JobRow>> rows =
       impl_->table.List(/*include_finished=*/true, /*limit=*/0);  // 0: all
   if (!rows.ok()) {
@@ -532,8 +537,9 @@ std::map<JobState, int> JobManager::CountByState() const {
   return out;
 }
 
-absl::StatusOr<JobStatus> JobManager::WaitForChange(const std::string& id, int64_t after_version,
-                                                    int64_t timeout_ms) const {
+absl::StatusOr<farm_api::JobStatus> JobManager::WaitForChange(const std::string& id,
+                                                              int64_t after_version,
+                                                              int64_t timeout_ms) const {
   Impl& m = *impl_;
   std::unique_lock<std::mutex> lock(m.mu);
   auto it = m.jobs.find(id);
@@ -543,7 +549,8 @@ absl::StatusOr<JobStatus> JobManager::WaitForChange(const std::string& id, int64
   }
   std::shared_ptr<Job> job = it->second;
   m.changed.wait_for(lock, std::chrono::milliseconds(std::max<int64_t>(timeout_ms, 0)), [&] {
-    return job->status.version > after_version || IsFinished(job->status.state) || m.shutting_down;
+    return job->status.version > after_version || farm_api::IsFinished(job->status.state) ||
+           m.shutting_down;
   });
   return job->status;
 }

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "farm_api/job.h"
 #include "runtime/clock.h"
 #include "tracker/build_placement.h"
 #include "tracker/dispatcher.h"
-#include "tracker/job.h"
 #include "tracker/lease_sender.h"
 
 namespace tunefarm::tuner {
@@ -56,40 +56,40 @@ class JobManager {
   // Validates and stores the job. InvalidArgument names the problem (unknown workload or
   // template, a script error with line:column, trials out of 1..max_trials, bad tuner or
   // options); ResourceExhausted when max_jobs are unfinished. Nothing is stored on error.
-  absl::StatusOr<JobStatus> Submit(const JobSpec& spec);
+  absl::StatusOr<farm_api::JobStatus> Submit(const farm_api::JobSpec& spec);
   // Submit's checks alone: the status the job would start with (its canonical workload key and
   // target), or Submit's error. Nothing is stored.
-  absl::StatusOr<JobStatus> Check(const JobSpec& spec) const;
-  absl::StatusOr<JobStatus> Get(const std::string& id) const;  // NotFound
+  absl::StatusOr<farm_api::JobStatus> Check(const farm_api::JobSpec& spec) const;
+  absl::StatusOr<farm_api::JobStatus> Get(const std::string& id) const;  // NotFound
   // Stops dispatch of the job's work (in-flight leases are withdrawn) and keeps every result
   // recorded so far. A finished job is returned unchanged.
-  absl::StatusOr<JobStatus> Cancel(const std::string& id);
+  absl::StatusOr<farm_api::JobStatus> Cancel(const std::string& id);
   // Gives a model job's task more trials: the job's total becomes `trials`, and a job that ended
   // (succeeded) runs again for the difference, resuming from every record of its workload (no
   // config is measured twice). FailedPrecondition while it runs or once it failed or was
   // cancelled; InvalidArgument unless its total grows within max_trials; NotFound.
-  absl::StatusOr<JobStatus> Extend(const std::string& id, int trials);
+  absl::StatusOr<farm_api::JobStatus> Extend(const std::string& id, int trials);
   // The jobs of a model job's tasks, oldest first.
-  std::vector<JobStatus> ListOfModelJob(const std::string& model_job_id) const;
+  std::vector<farm_api::JobStatus> ListOfModelJob(const std::string& model_job_id) const;
   // Called with a job's id each time it ends, on an engine thread under the manager's lock: it
   // must only note the end and wake its own thread, never call back into the manager. Set once,
   // before jobs run.
   void SetEndListener(std::function<void(const std::string& job_id)> listener);
   // Newest first; `include_finished` false: queued and running only.
-  std::vector<JobStatus> List(bool include_finished, int limit) const;
+  std::vector<farm_api::JobStatus> List(bool include_finished, int limit) const;
   // How many jobs of the database are in each state (states with none are absent). Cheap: it
   // reads the jobs table only, not the records (for /metrics, scraped every few seconds).
-  std::map<JobState, int> CountByState() const;
+  std::map<farm_api::JobState, int> CountByState() const;
   // Blocks until the job's version exceeds `after_version`, the job is finished, or
   // `timeout_ms` passes; returns its status then. NotFound for an unknown id.
-  absl::StatusOr<JobStatus> WaitForChange(const std::string& id, int64_t after_version,
-                                          int64_t timeout_ms) const;
+  absl::StatusOr<farm_api::JobStatus> WaitForChange(const std::string& id, int64_t after_version,
+                                                    int64_t timeout_ms) const;
 
   struct Impl;
 
  private:
   explicit JobManager(std::unique_ptr<Impl> impl);
-  absl::StatusOr<std::unique_ptr<tuner::Task>> CheckedTask(const JobSpec& spec) const;
+  absl::StatusOr<std::unique_ptr<tuner::Task>> CheckedTask(const farm_api::JobSpec& spec) const;
   std::unique_ptr<Impl> impl_;
 };
 

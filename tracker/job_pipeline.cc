@@ -34,8 +34,8 @@ tuner::MeasureResult Cancelled() {
 
 }  // namespace
 
-JobPipeline::JobPipeline(std::string job_id, JobSpec spec, std::unique_ptr<tuner::Task> task,
-                         JobPipelineContext context)
+JobPipeline::JobPipeline(std::string job_id, farm_api::JobSpec spec,
+                         std::unique_ptr<tuner::Task> task, JobPipelineContext context)
     : job_id_(std::move(job_id)),
       spec_(std::move(spec)),
       context_(std::move(context)),
@@ -164,7 +164,7 @@ void JobPipeline::Begin() {
 
   absl::Status started = context_.store.With([&](tuner::RecordStore& store) -> absl::Status {
     if (absl::Status s = store.PutWorkload(task_->key(), task_->flops()); !s.ok()) return s;
-    absl::StatusOr<JobProgress> base =
+    absl::StatusOr<farm_api::JobProgress> base =
         JobProgressFromStore(store, job_id_, task_->key(), task_->target().str(), spec_.device_key,
                              runtime::measure::TimedFlush(spec_.measure));
     if (!base.ok()) return base.status();
@@ -455,7 +455,7 @@ void JobPipeline::EndIfDone() {
 void JobPipeline::ReportProgress() {
   if (!context_.on_progress) return;
   const tuner::TuneProgress& p = session_->progress();
-  JobProgress now = base_;
+  farm_api::JobProgress now = base_;
   now.trials_done += p.trials_done;
   now.errors += p.errors;
   for (const auto& [kind, n] : p.error_counts) {

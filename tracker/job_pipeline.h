@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "farm_api/job.h"
 #include "runtime/clock.h"
 #include "tracker/build_placement.h"
 #include "tracker/dispatcher.h"
-#include "tracker/job.h"
 #include "tracker/job_runner.h"
 #include "tracker/lease_sender.h"
 #include "tracker/measure_work.h"
@@ -88,14 +88,14 @@ struct JobPipelineContext {
   Metrics* metrics = nullptr;  // record writes are timed
   const runtime::Clock* clock = &runtime::SystemClock();
   // Called from Handle (an engine thread), without engine locks held.
-  std::function<void(const std::string& job_id, const JobProgress&)> on_progress;
+  std::function<void(const std::string& job_id, const farm_api::JobProgress&)> on_progress;
   BuildPlacement build_placement = BuildPlacement::kAuto;
 };
 
 class JobPipeline {
  public:
   // `task` may be null: it is made from the spec when the job starts.
-  JobPipeline(std::string job_id, JobSpec spec, std::unique_ptr<tuner::Task> task,
+  JobPipeline(std::string job_id, farm_api::JobSpec spec, std::unique_ptr<tuner::Task> task,
               JobPipelineContext context);
   ~JobPipeline();
   JobPipeline(const JobPipeline&) = delete;
@@ -143,14 +143,14 @@ class JobPipeline {
   absl::StatusOr<Artifact> ReferenceArtifact(const std::string& path);
 
   const std::string job_id_;
-  const JobSpec spec_;
+  const farm_api::JobSpec spec_;
   JobPipelineContext context_;
   std::unique_ptr<tuner::Task> task_;
   std::unique_ptr<tuner::StrategyBundle> strategy_;
   std::unique_ptr<tuner::LocalBuilder> builder_;
   std::unique_ptr<tuner::TuningSession> session_;
   tuner::TuneOptions tune_options_;
-  JobProgress base_;                        // the job's records from before this start
+  farm_api::JobProgress base_;              // the job's records from before this start
   runtime::measure::BuildSpec build_spec_;  // every candidate's, less its config
   std::atomic<bool> stop_{false};
   bool started_ = false;

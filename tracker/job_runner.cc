@@ -17,7 +17,7 @@ absl::Status Invalid(const std::string& message) { return absl::InvalidArgumentE
 
 }  // namespace
 
-absl::Status ValidateJobSpec(const JobSpec& spec, int max_trials) {
+absl::Status ValidateJobSpec(const farm_api::JobSpec& spec, int max_trials) {
   if (spec.workload.empty() == spec.script_source.empty()) {
     return Invalid("give exactly one of a workload key and a script source");
   }
@@ -48,7 +48,7 @@ absl::Status ValidateJobSpec(const JobSpec& spec, int max_trials) {
   return tuner::ValidateMeasureOptions(spec.measure);
 }
 
-absl::StatusOr<runtime::measure::BuildSpec> JobBuildSpec(const JobSpec& spec) {
+absl::StatusOr<runtime::measure::BuildSpec> JobBuildSpec(const farm_api::JobSpec& spec) {
   runtime::measure::BuildSpec b;
   b.target = spec.target;
   b.with_reference = spec.measure.check_correctness;
@@ -69,18 +69,18 @@ absl::StatusOr<runtime::measure::BuildSpec> JobBuildSpec(const JobSpec& spec) {
   return b;
 }
 
-absl::StatusOr<std::unique_ptr<tuner::Task>> MakeJobTask(const JobSpec& spec) {
+absl::StatusOr<std::unique_ptr<tuner::Task>> MakeJobTask(const farm_api::JobSpec& spec) {
   absl::StatusOr<runtime::measure::BuildSpec> b = JobBuildSpec(spec);
   if (!b.ok()) return b.status();
   return tuner::TaskFromBuildSpec(*b);
 }
 
-absl::StatusOr<JobProgress> JobProgressFromStore(
+absl::StatusOr<farm_api::JobProgress> JobProgressFromStore(
     tuner::RecordStore& store, const std::string& job_id, const std::string& workload_key,
     const std::string& target, const std::string& device_key, tuner::CacheFlush cache_flush) {
   absl::StatusOr<std::vector<tuner::Record>> history = store.JobHistory(job_id);
   if (!history.ok()) return history.status();
-  JobProgress p;
+  farm_api::JobProgress p;
   for (const tuner::Record& r : *history) {
     ++p.trials_done;
     if (r.error_kind != tuner::ErrorKind::kOk) {
@@ -100,6 +100,11 @@ absl::StatusOr<JobProgress> JobProgressFromStore(
     }
   }
   return p;
+}
+
+absl::Status ValidateModelJobSpec(const farm_api::ModelJobSpec& spec, int max_trials) {
+  if (absl::Status s = farm_api::ValidateModelJobFields(spec, max_trials); !s.ok()) return s;
+  return ValidateJobSpec(farm_api::ModelTaskJobSpec(spec, "", 0, 1), max_trials);
 }
 
 }  // namespace tunefarm::tracker

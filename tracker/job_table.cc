@@ -25,9 +25,9 @@ constexpr char kUnfinished[] = "WHERE state IN ('queued', 'running') ";
 // than fail at once.
 constexpr int kBusyTimeoutMs = 5000;
 
-absl::StatusOr<JobState> ReadState(const tuner::SqliteStatement& stmt, int col,
-                                   absl::string_view what, const std::string& id) {
-  absl::StatusOr<JobState> state = ParseJobState(stmt.ColumnText(col));
+absl::StatusOr<farm_api::JobState> ReadState(const tuner::SqliteStatement& stmt, int col,
+                                             absl::string_view what, const std::string& id) {
+  absl::StatusOr<farm_api::JobState> state = farm_api::ParseJobState(stmt.ColumnText(col));
   if (!state.ok()) {
     return absl::DataLossError(absl::StrCat(what, " ", id, ": ", state.status().message()));
   }
@@ -56,7 +56,7 @@ struct RowTraits<ModelJobRow> {
     row.status.target = stmt.ColumnText(2);
     row.status.device_key = stmt.ColumnText(3);
     row.spec_json = stmt.ColumnText(4);
-    absl::StatusOr<JobState> state = ReadState(stmt, 5, "model job", row.status.id);
+    absl::StatusOr<farm_api::JobState> state = ReadState(stmt, 5, "model job", row.status.id);
     if (!state.ok()) return state.status();
     row.status.state = *state;
     row.status.message = stmt.ColumnText(6);
@@ -78,7 +78,7 @@ absl::StatusOr<JobRow> RowTraits<JobRow>::Read(const tuner::SqliteStatement& stm
   row.status.device_key = stmt.ColumnText(3);
   row.status.created_ms = stmt.ColumnInt(4);
   row.spec_json = stmt.ColumnText(5);
-  absl::StatusOr<JobState> state = ReadState(stmt, 6, "job", row.status.id);
+  absl::StatusOr<farm_api::JobState> state = ReadState(stmt, 6, "job", row.status.id);
   if (!state.ok()) return state.status();
   row.status.state = *state;
   row.status.message = stmt.ColumnText(7);
@@ -141,7 +141,7 @@ absl::Status JobTable::Insert(const JobRow& row) {
   TF_RETURN_IF_ERROR(stmt->BindText(4, row.status.device_key));
   TF_RETURN_IF_ERROR(stmt->BindInt(5, row.status.created_ms));
   TF_RETURN_IF_ERROR(stmt->BindText(6, row.spec_json));
-  TF_RETURN_IF_ERROR(stmt->BindText(7, JobStateName(row.status.state)));
+  TF_RETURN_IF_ERROR(stmt->BindText(7, farm_api::JobStateName(row.status.state)));
   TF_RETURN_IF_ERROR(stmt->BindText(8, row.status.message));
   TF_RETURN_IF_ERROR(stmt->BindInt(9, row.status.trials));
   TF_RETURN_IF_ERROR(stmt->BindInt(10, row.status.priority));
@@ -152,18 +152,19 @@ absl::Status JobTable::Insert(const JobRow& row) {
   return stmt->Run();
 }
 
-absl::Status JobTable::UpdateState(const std::string& id, JobState state,
+absl::Status JobTable::UpdateState(const std::string& id, farm_api::JobState state,
                                    const std::string& message, int64_t updated_ms) {
   return UpdateStateOf("jobs", id, state, message, updated_ms);
 }
 
-absl::Status JobTable::UpdateStateOf(const char* table, const std::string& id, JobState state,
-                                     const std::string& message, int64_t updated_ms) {
+absl::Status JobTable::UpdateStateOf(const char* table, const std::string& id,
+                                     farm_api::JobState state, const std::string& message,
+                                     int64_t updated_ms) {
   std::lock_guard<std::mutex> lock(mu_);
   absl::StatusOr<tuner::SqliteStatement> stmt = db_.Prepare(
       absl::StrCat("UPDATE ", table, " SET state = ?, message = ?, updated_ms = ? WHERE id = ?"));
   if (!stmt.ok()) return stmt.status();
-  TF_RETURN_IF_ERROR(stmt->BindText(1, JobStateName(state)));
+  TF_RETURN_IF_ERROR(stmt->BindText(1, farm_api::JobStateName(state)));
   TF_RETURN_IF_ERROR(stmt->BindText(2, message));
   TF_RETURN_IF_ERROR(stmt->BindInt(3, updated_ms));
   TF_RETURN_IF_ERROR(stmt->BindText(4, id));
@@ -227,7 +228,7 @@ absl::Status JobTable::InsertModelJob(const ModelJobRow& row) {
   TF_RETURN_IF_ERROR(stmt->BindText(3, row.status.target));
   TF_RETURN_IF_ERROR(stmt->BindText(4, row.status.device_key));
   TF_RETURN_IF_ERROR(stmt->BindText(5, row.spec_json));
-  TF_RETURN_IF_ERROR(stmt->BindText(6, JobStateName(row.status.state)));
+  TF_RETURN_IF_ERROR(stmt->BindText(6, farm_api::JobStateName(row.status.state)));
   TF_RETURN_IF_ERROR(stmt->BindText(7, row.status.message));
   TF_RETURN_IF_ERROR(stmt->BindInt(8, row.status.trials));
   TF_RETURN_IF_ERROR(stmt->BindInt(9, row.status.created_ms));
@@ -238,12 +239,13 @@ absl::Status JobTable::InsertModelJob(const ModelJobRow& row) {
   return stmt->Run();
 }
 
-absl::Status JobTable::UpdateModelJobState(const std::string& id, JobState state,
+absl::Status JobTable::UpdateModelJobState(const std::string& id, farm_api::JobState state,
                                            const std::string& message, int64_t updated_ms) {
   return UpdateStateOf("model_jobs", id, state, message, updated_ms);
 }
 
-absl::Status JobTable::SetModelJobLatency(const std::string& id, const ModelLatency& latency,
+absl::Status JobTable::SetModelJobLatency(const std::string& id,
+                                          const farm_api::ModelLatency& latency,
                                           int64_t updated_ms) {
   std::lock_guard<std::mutex> lock(mu_);
   absl::StatusOr<tuner::SqliteStatement> stmt = db_.Prepare(

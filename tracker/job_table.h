@@ -11,25 +11,25 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "tracker/job.h"
-#include "tracker/model_job.h"
+#include "farm_api/job.h"
+#include "farm_api/model_job.h"
 #include "tuner/sqlite_db.h"
 
 namespace tunefarm::tracker {
 
 // One row: the status's stored part (not its progress, which is counted from the records, nor
-// its version) and the spec JSON as stored (JobSpecFromJson parses it), so a row whose spec no
-// longer parses can still be listed and marked failed.
+// its version) and the spec JSON as stored (farm_api::JobSpecFromJson parses it), so a row whose
+// spec no longer parses can still be listed and marked failed.
 struct JobRow {
-  JobStatus status;
+  farm_api::JobStatus status;
   std::string spec_json;
 };
 
 // One model job's row, the same way (its tasks, trials done and estimate come from its tasks'
 // jobs, which are rows of `jobs` naming it in model_job_id).
 struct ModelJobRow {
-  ModelJobStatus status;
-  std::string spec_json;  // ModelJobSpecFromJson parses it
+  farm_api::ModelJobStatus status;
+  std::string spec_json;  // farm_api::ModelJobSpecFromJson parses it
 };
 
 // Thread-safe: one connection behind a mutex (engine threads report state changes concurrently).
@@ -42,8 +42,8 @@ class JobTable {
   // AlreadyExists when the id is taken.
   absl::Status Insert(const JobRow& row);
   // NotFound for an unknown id.
-  absl::Status UpdateState(const std::string& id, JobState state, const std::string& message,
-                           int64_t updated_ms);
+  absl::Status UpdateState(const std::string& id, farm_api::JobState state,
+                           const std::string& message, int64_t updated_ms);
   // A model job's task gets more trials: its total and its spec (which records the total)
   // change and it is running again, in one write (a tracker killed after it resumes the job).
   // NotFound for an unknown id.
@@ -60,10 +60,10 @@ class JobTable {
 
   // The same for model jobs. AlreadyExists / NotFound as above.
   absl::Status InsertModelJob(const ModelJobRow& row);
-  absl::Status UpdateModelJobState(const std::string& id, JobState state,
+  absl::Status UpdateModelJobState(const std::string& id, farm_api::JobState state,
                                    const std::string& message, int64_t updated_ms);
   // The whole model's latency on a device, measured once its tuning ended. NotFound.
-  absl::Status SetModelJobLatency(const std::string& id, const ModelLatency& latency,
+  absl::Status SetModelJobLatency(const std::string& id, const farm_api::ModelLatency& latency,
                                   int64_t updated_ms);
   absl::StatusOr<std::vector<ModelJobRow>> LoadUnfinishedModelJobs();
   absl::StatusOr<std::vector<ModelJobRow>> ListModelJobs(bool include_finished, int limit);
@@ -74,7 +74,7 @@ class JobTable {
   template <typename Row>
   absl::StatusOr<std::vector<Row>> Query(const std::string& where_and_order,
                                          const std::vector<std::string>& params);
-  absl::Status UpdateStateOf(const char* table, const std::string& id, JobState state,
+  absl::Status UpdateStateOf(const char* table, const std::string& id, farm_api::JobState state,
                              const std::string& message, int64_t updated_ms);
   absl::Status CheckIdFree(const char* table, const std::string& id);
 

@@ -10,8 +10,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "farm_api/job.h"
 #include "tracker/dispatcher.h"
-#include "tracker/job.h"
 #include "tracker/job_manager.h"
 #include "tracker/model_job_manager.h"
 
@@ -96,10 +96,12 @@ class Writer {
   std::string text_;
 };
 
-constexpr WorkerState kAllWorkerStates[] = {WorkerState::kIdle, WorkerState::kBusy,
-                                            WorkerState::kSession, WorkerState::kDraining};
-constexpr JobState kAllJobStates[] = {JobState::kQueued, JobState::kRunning, JobState::kSucceeded,
-                                      JobState::kFailed, JobState::kCancelled};
+constexpr farm_api::WorkerState kAllWorkerStates[] = {
+    farm_api::WorkerState::kIdle, farm_api::WorkerState::kBusy, farm_api::WorkerState::kSession,
+    farm_api::WorkerState::kDraining};
+constexpr farm_api::JobState kAllJobStates[] = {
+    farm_api::JobState::kQueued, farm_api::JobState::kRunning, farm_api::JobState::kSucceeded,
+    farm_api::JobState::kFailed, farm_api::JobState::kCancelled};
 
 }  // namespace
 
@@ -199,15 +201,16 @@ std::string RenderMetricsText(const Metrics& metrics, const Dispatcher& dispatch
   // Workers by key and state: every state of every key with workers, 0 included, so that a
   // dashboard's series do not vanish when a state empties.
   const std::vector<std::string> keys = dispatcher.DeviceKeys();
-  std::map<std::string, std::map<WorkerState, int>> workers;
+  std::map<std::string, std::map<farm_api::WorkerState, int>> workers;
   for (const std::string& key : keys) workers[key];
-  for (const WorkerSnapshot& s : dispatcher.Workers()) ++workers[s.description.device_key][s.state];
+  for (const farm_api::WorkerSnapshot& s : dispatcher.Workers())
+    ++workers[s.description.device_key][s.state];
   w.Family("tunefarm_workers", "gauge", "Connected workers by device key and state.");
   for (const auto& [key, by_state] : workers) {
-    for (WorkerState state : kAllWorkerStates) {
+    for (farm_api::WorkerState state : kAllWorkerStates) {
       auto it = by_state.find(state);
       w.Sample("tunefarm_workers",
-               {{"device_key", key}, {"state", std::string(WorkerStateName(state))}},
+               {{"device_key", key}, {"state", std::string(farm_api::WorkerStateName(state))}},
                it == by_state.end() ? 0 : it->second);
     }
   }
@@ -235,26 +238,27 @@ std::string RenderMetricsText(const Metrics& metrics, const Dispatcher& dispatch
            "tunefarm_results_total over the last 60 seconds, divided by 60.");
   w.Sample("tunefarm_trials_per_second", {}, metrics.trials_per_second());
 
-  const std::map<JobState, int> job_counts = jobs.CountByState();
+  const std::map<farm_api::JobState, int> job_counts = jobs.CountByState();
   w.Family("tunefarm_jobs", "gauge", "Jobs in the database by state.");
-  for (JobState state : kAllJobStates) {
+  for (farm_api::JobState state : kAllJobStates) {
     auto it = job_counts.find(state);
-    w.Sample("tunefarm_jobs", {{"state", std::string(JobStateName(state))}},
+    w.Sample("tunefarm_jobs", {{"state", std::string(farm_api::JobStateName(state))}},
              it == job_counts.end() ? 0 : it->second);
   }
 
   if (model_jobs != nullptr) {
     const ModelJobManager::Summary summary = model_jobs->Summarize();
     w.Family("tunefarm_model_jobs", "gauge", "Model jobs in the database by state.");
-    for (JobState state : kAllJobStates) {
+    for (farm_api::JobState state : kAllJobStates) {
       auto it = summary.by_state.find(state);
-      w.Sample("tunefarm_model_jobs", {{"state", std::string(JobStateName(state))}},
+      w.Sample("tunefarm_model_jobs", {{"state", std::string(farm_api::JobStateName(state))}},
                it == summary.by_state.end() ? 0 : it->second);
     }
-    const std::vector<ModelJobStatus> running = model_jobs->List(/*include_finished=*/false, 0);
+    const std::vector<farm_api::ModelJobStatus> running =
+        model_jobs->List(/*include_finished=*/false, 0);
     w.Family("tunefarm_model_job_trials_done", "gauge",
              "Trials recorded by each running model job's tasks.");
-    for (const ModelJobStatus& m : running) {
+    for (const farm_api::ModelJobStatus& m : running) {
       w.Sample("tunefarm_model_job_trials_done",
                {{"id", m.id}, {"model", m.model_name}, {"device_key", m.device_key}},
                m.trials_done);
@@ -262,7 +266,7 @@ std::string RenderMetricsText(const Metrics& metrics, const Dispatcher& dispatch
     w.Family("tunefarm_model_job_estimated_seconds", "gauge",
              "Each running model job's tuned kernels: the sum over its tasks of weight x best "
              "time (once every task has one).");
-    for (const ModelJobStatus& m : running) {
+    for (const farm_api::ModelJobStatus& m : running) {
       if (m.estimated_seconds <= 0) continue;
       w.Sample("tunefarm_model_job_estimated_seconds",
                {{"id", m.id}, {"model", m.model_name}, {"device_key", m.device_key}},

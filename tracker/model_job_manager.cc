@@ -25,8 +25,8 @@ namespace tunefarm::tracker {
 namespace {
 
 struct ModelJob {
-  ModelJobSpec spec;
-  ModelJobStatus status;  // under the manager's `mu`
+  farm_api::ModelJobSpec spec;
+  farm_api::ModelJobStatus status;  // under the manager's `mu`
   bool cancel_requested = false;
   bool unsaved = false;  // the table missed its last state: written again by the driver
   // --- the driver's alone ---
@@ -39,17 +39,17 @@ struct ModelJob {
   tuner::ModelEstimate estimate;
 };
 
-tuner::TaskSchedulerOptions SchedulerOptions(const ModelJobSpec& spec) {
+tuner::TaskSchedulerOptions SchedulerOptions(const farm_api::ModelJobSpec& spec) {
   tuner::TaskSchedulerOptions o;
   o.round_robin = spec.round_robin;
   o.seed = spec.seed;
   return o;
 }
 
-std::unique_ptr<tuner::TaskScheduler> MakeScheduler(const ModelJobSpec& spec,
-                                                    const ModelJobStatus& status) {
+std::unique_ptr<tuner::TaskScheduler> MakeScheduler(const farm_api::ModelJobSpec& spec,
+                                                    const farm_api::ModelJobStatus& status) {
   std::vector<tuner::ScheduledTask> tasks;
-  for (const ModelTaskStatus& t : status.tasks) {
+  for (const farm_api::ModelTaskStatus& t : status.tasks) {
     tasks.push_back({t.workload_key, t.weight, t.layer});
   }
   return std::make_unique<tuner::TaskScheduler>(std::move(tasks), SchedulerOptions(spec),
@@ -58,11 +58,11 @@ std::unique_ptr<tuner::TaskScheduler> MakeScheduler(const ModelJobSpec& spec,
 
 // A task's job ended without spending its trials the usual way: its space is exhausted, it
 // stopped early, failed or was cancelled, so it is given nothing more.
-bool TaskIsOver(const JobStatus& job) {
-  return job.state != JobState::kSucceeded || job.message != "done";
+bool TaskIsOver(const farm_api::JobStatus& job) {
+  return job.state != farm_api::JobState::kSucceeded || job.message != "done";
 }
 
-void ApplyJob(const JobStatus& job, ModelTaskStatus& task) {
+void ApplyJob(const farm_api::JobStatus& job, farm_api::ModelTaskStatus& task) {
   task.job_id = job.id;
   task.trials = job.trials;
   task.trials_done = job.progress.trials_done;
@@ -70,15 +70,16 @@ void ApplyJob(const JobStatus& job, ModelTaskStatus& task) {
   task.state = job.state;
 }
 
-std::vector<tuner::TaskBest> BestsOf(const ModelJobStatus& s) {
+std::vector<tuner::TaskBest> BestsOf(const farm_api::ModelJobStatus& s) {
   std::vector<tuner::TaskBest> bests;
-  for (const ModelTaskStatus& t : s.tasks) bests.push_back({t.layer, t.weight, t.best_seconds});
+  for (const farm_api::ModelTaskStatus& t : s.tasks)
+    bests.push_back({t.layer, t.weight, t.best_seconds});
   return bests;
 }
 
 // The totals derived from the tasks and their estimate (the layout choice's tasks as its chosen
 // layout runs them).
-void SetTotals(ModelJobStatus& s, const tuner::ModelEstimate& estimate) {
+void SetTotals(farm_api::ModelJobStatus& s, const tuner::ModelEstimate& estimate) {
   s.trials_done = 0;
   for (size_t i = 0; i < s.tasks.size(); ++i) {
     s.trials_done += s.tasks[i].trials_done;
@@ -133,7 +134,7 @@ struct ModelJobManager::Impl {
     job.unsaved = !s.ok();
   }
 
-  void SetState(ModelJob& job, JobState state, std::string message) {
+  void SetState(ModelJob& job, farm_api::JobState state, std::string message) {
     job.status.state = state;
     job.status.message = std::move(message);
     Touch(job);
@@ -152,22 +153,22 @@ struct ModelJobManager::Impl {
 
   // A model job from its row: its spec, and each task's job as the JobManager has it now.
   absl::StatusOr<std::shared_ptr<ModelJob>> FromRow(const ModelJobRow& row) const {
-    absl::StatusOr<ModelJobSpec> spec = ModelJobSpecFromJson(row.spec_json);
+    absl::StatusOr<farm_api::ModelJobSpec> spec = farm_api::ModelJobSpecFromJson(row.spec_json);
     if (!spec.ok()) return spec.status();
     auto job = std::make_shared<ModelJob>();
     job->spec = *std::move(spec);
-    ModelJobStatus& s = job->status;
+    farm_api::ModelJobStatus& s = job->status;
     s = row.status;
     s.version = 1;
     s.cache_flush = runtime::measure::TimedFlush(job->spec.measure);
-    for (const ModelTaskSpec& t : job->spec.tasks) {
-      ModelTaskStatus task;
+    for (const farm_api::ModelTaskSpec& t : job->spec.tasks) {
+      farm_api::ModelTaskStatus task;
       task.workload_key = t.workload;
       task.weight = t.weight;
       task.layer = t.layer;
       s.tasks.push_back(std::move(task));
     }
-    for (const JobStatus& j : jobs.ListOfModelJob(row.status.id)) {
+    for (const farm_api::JobStatus& j : jobs.ListOfModelJob(row.status.id)) {
       if (j.model_task < 0 || j.model_task >= static_cast<int>(s.tasks.size())) continue;
       ApplyJob(j, s.tasks[j.model_task]);
       s.tasks[j.model_task].workload_key = j.workload_key;
@@ -194,8 +195,8 @@ struct ModelJobManager::Impl {
     absl::StatusOr<std::shared_ptr<ModelJob>> job = FromRow(row);
     if (!job.ok()) {
       absl::Status s = table.UpdateModelJobState(
-          row.status.id, JobState::kFailed, absl::StrCat("cannot resume: ", job.status().message()),
-          options.clock->NowMs());
+          row.status.id, farm_api::JobState::kFailed,
+          absl::StrCat("cannot resume: ", job.status().message()), options.clock->NowMs());
       if (!s.ok()) spdlog::error("model job {}: {}", row.status.id, s.ToString());
       return;
     }
@@ -204,14 +205,14 @@ struct ModelJobManager::Impl {
     j.scheduler = MakeScheduler(j.spec, j.status);
     j.busy.assign(n, false);
     j.observed.assign(n, 0);
-    for (const JobStatus& t : jobs.ListOfModelJob(row.status.id)) {
+    for (const farm_api::JobStatus& t : jobs.ListOfModelJob(row.status.id)) {
       const int i = t.model_task;
       if (i < 0 || i >= n) continue;
       j.given += t.trials;
       j.observed[i] = t.progress.trials_done;
       j.scheduler->Restore(i, std::max(1, t.trials / std::max(j.spec.batch_size, 1)),
                            t.progress.trials_done, t.progress.best_seconds);
-      j.busy[i] = !IsFinished(t.state);
+      j.busy[i] = !farm_api::IsFinished(t.state);
       if (!j.busy[i] && TaskIsOver(t)) {
         j.scheduler->Finish(i);
         j.given -= std::max(t.trials - t.progress.trials_done, 0);
@@ -220,7 +221,7 @@ struct ModelJobManager::Impl {
     spdlog::info("model job {}: resuming ({} of {} trials given)", row.status.id, j.given,
                  j.status.trials);
     std::lock_guard<std::mutex> lock(mu);
-    j.status.state = JobState::kRunning;
+    j.status.state = farm_api::JobState::kRunning;
     model_jobs[row.status.id] = *std::move(job);
   }
 
@@ -239,7 +240,7 @@ struct ModelJobManager::Impl {
         std::lock_guard<std::mutex> lock(mu);
         if (shutting_down) return;
         for (auto& [id, job] : model_jobs) {
-          if (!IsFinished(job->status.state)) running.push_back(job);
+          if (!farm_api::IsFinished(job->status.state)) running.push_back(job);
         }
       }
       for (const std::shared_ptr<ModelJob>& job : running) Advance(*job);
@@ -256,17 +257,17 @@ struct ModelJobManager::Impl {
     }
     // What the tasks' jobs did since the last pass.
     const int n = static_cast<int>(job.status.tasks.size());
-    std::vector<std::optional<JobStatus>> now(n);
+    std::vector<std::optional<farm_api::JobStatus>> now(n);
     for (int i = 0; i < n; ++i) {
       if (!job.busy[i]) continue;  // the others' jobs have ended: nothing of theirs moves
-      absl::StatusOr<JobStatus> s = jobs.Get(job.status.tasks[i].job_id);
+      absl::StatusOr<farm_api::JobStatus> s = jobs.Get(job.status.tasks[i].job_id);
       if (s.ok()) now[i] = *std::move(s);
     }
     std::string task_message;
     for (int i = 0; i < n; ++i) {
       if (!now[i].has_value() || !job.busy[i]) continue;
-      const JobStatus& s = *now[i];
-      if (!IsFinished(s.state)) {
+      const farm_api::JobStatus& s = *now[i];
+      if (!farm_api::IsFinished(s.state)) {
         if (task_message.empty()) task_message = s.message;
         continue;
       }
@@ -276,7 +277,7 @@ struct ModelJobManager::Impl {
       if (TaskIsOver(s)) {
         job.scheduler->Finish(i);
         job.given -= std::max(s.trials - s.progress.trials_done, 0);  // what it did not spend
-        if (s.state == JobState::kFailed) {
+        if (s.state == farm_api::JobState::kFailed) {
           spdlog::warn("model job {}: task {} ({}) failed: {}", job.status.id, i, s.workload_key,
                        s.message);
           job.last_failure = absl::StrCat("task ", i, ": ", s.message);
@@ -286,7 +287,7 @@ struct ModelJobManager::Impl {
     if (cancel) {
       for (int i = 0; i < n; ++i) {
         if (!job.busy[i]) continue;
-        absl::StatusOr<JobStatus> s = jobs.Cancel(job.status.tasks[i].job_id);
+        absl::StatusOr<farm_api::JobStatus> s = jobs.Cancel(job.status.tasks[i].job_id);
         if (s.ok()) now[i] = *std::move(s);
         job.busy[i] = false;
       }
@@ -298,17 +299,18 @@ struct ModelJobManager::Impl {
     std::lock_guard<std::mutex> lock(mu);
     // A tracker going down leaves its model jobs running in the table, to resume.
     if (shutting_down) return;
-    ModelJobStatus before = job.status;
+    farm_api::ModelJobStatus before = job.status;
     for (int i = 0; i < n; ++i) {
       if (now[i].has_value()) ApplyJob(*now[i], job.status.tasks[i]);
     }
     SetTotals(job.status, job.estimate);
     if (cancel) {
-      SetState(job, JobState::kCancelled, "cancelled");
+      SetState(job, farm_api::JobState::kCancelled, "cancelled");
     } else if (!any_busy && job.status.trials_done == 0 && !job.last_failure.empty()) {
-      SetState(job, JobState::kFailed, absl::StrCat("no task could be tuned: ", job.last_failure));
+      SetState(job, farm_api::JobState::kFailed,
+               absl::StrCat("no task could be tuned: ", job.last_failure));
     } else if (!any_busy) {
-      SetState(job, JobState::kSucceeded, EndMessage(job));
+      SetState(job, farm_api::JobState::kSucceeded, EndMessage(job));
     } else {
       job.status.message = task_message;
       if (job.status.message != before.message) Persist(job);
@@ -320,7 +322,7 @@ struct ModelJobManager::Impl {
   // made here, not under `mu`, which every reader of the tracker takes: with a layout choice it
   // is a search over the convs' blocks. (The driver alone writes the tasks, so it reads them
   // without the lock.)
-  static void Estimate(ModelJob& job, const std::vector<std::optional<JobStatus>>& now) {
+  static void Estimate(ModelJob& job, const std::vector<std::optional<farm_api::JobStatus>>& now) {
     std::vector<tuner::TaskBest> bests = BestsOf(job.status);
     std::vector<double> seconds;
     for (size_t i = 0; i < bests.size(); ++i) {
@@ -334,7 +336,7 @@ struct ModelJobManager::Impl {
 
   // Gives batches to the tasks the scheduler picks while fewer than parallel_tasks run and
   // trials remain: a first batch submits the task's job, a later one extends it.
-  void GiveBatches(ModelJob& job, std::vector<std::optional<JobStatus>>& now) {
+  void GiveBatches(ModelJob& job, std::vector<std::optional<farm_api::JobStatus>>& now) {
     auto running = [&] {
       return static_cast<int>(std::count(job.busy.begin(), job.busy.end(), true));
     };
@@ -343,11 +345,12 @@ struct ModelJobManager::Impl {
       if (!next.has_value()) return;
       const int i = *next;
       const int batch = std::min(job.spec.batch_size, job.spec.trials - job.given);
-      ModelTaskStatus& task = job.status.tasks[i];
+      farm_api::ModelTaskStatus& task = job.status.tasks[i];
       const int total = task.trials + batch;
-      absl::StatusOr<JobStatus> s =
-          task.job_id.empty() ? jobs.Submit(ModelTaskJobSpec(job.spec, job.status.id, i, total))
-                              : jobs.Extend(task.job_id, total);
+      absl::StatusOr<farm_api::JobStatus> s =
+          task.job_id.empty()
+              ? jobs.Submit(farm_api::ModelTaskJobSpec(job.spec, job.status.id, i, total))
+              : jobs.Extend(task.job_id, total);
       if (!s.ok()) {
         // The task cannot be tuned further (its job failed, or the tracker is going down): the
         // other tasks get its trials.
@@ -368,14 +371,14 @@ struct ModelJobManager::Impl {
     }
   }
 
-  static bool Differs(const ModelJobStatus& a, const ModelJobStatus& b) {
+  static bool Differs(const farm_api::ModelJobStatus& a, const farm_api::ModelJobStatus& b) {
     if (a.trials_done != b.trials_done || a.estimated_seconds != b.estimated_seconds ||
         a.message != b.message) {
       return true;
     }
     for (size_t i = 0; i < a.tasks.size(); ++i) {
-      const ModelTaskStatus& x = a.tasks[i];
-      const ModelTaskStatus& y = b.tasks[i];
+      const farm_api::ModelTaskStatus& x = a.tasks[i];
+      const farm_api::ModelTaskStatus& y = b.tasks[i];
       if (x.job_id != y.job_id || x.trials != y.trials || x.trials_done != y.trials_done ||
           x.best_seconds != y.best_seconds || x.state != y.state || x.runs != y.runs) {
         return true;
@@ -385,13 +388,14 @@ struct ModelJobManager::Impl {
   }
 
   static std::string EndMessage(const ModelJob& job) {
-    const ModelJobStatus& s = job.status;
+    const farm_api::ModelJobStatus& s = job.status;
     std::string text = absl::StrCat(s.trials_done, " trials over ", s.tasks.size(), " tasks");
     if (s.estimated_seconds > 0) {
       absl::StrAppend(&text, absl::StrFormat("; tuned kernels %.3f ms", s.estimated_seconds * 1e3));
     }
     int failed = 0;
-    for (const ModelTaskStatus& t : s.tasks) failed += t.state == JobState::kFailed ? 1 : 0;
+    for (const farm_api::ModelTaskStatus& t : s.tasks)
+      failed += t.state == farm_api::JobState::kFailed ? 1 : 0;
     if (failed > 0) absl::StrAppend(&text, "; ", failed, " task(s) failed");
     return text;
   }
@@ -430,27 +434,29 @@ ModelJobManager::~ModelJobManager() {
   impl_->Shutdown();
 }
 
-absl::StatusOr<ModelJobStatus> ModelJobManager::Submit(const ModelJobSpec& spec) {
+absl::StatusOr<farm_api::ModelJobStatus> ModelJobManager::Submit(
+    const farm_api::ModelJobSpec& spec) {
   Impl& m = *impl_;
   if (absl::Status s = ValidateModelJobSpec(spec, m.options.max_trials); !s.ok()) return s;
   auto job = std::make_shared<ModelJob>();
   job->spec = spec;
-  ModelJobStatus& s = job->status;
+  farm_api::ModelJobStatus& s = job->status;
   for (int i = 0; i < static_cast<int>(spec.tasks.size()); ++i) {
-    absl::StatusOr<JobStatus> check = m.jobs.Check(ModelTaskJobSpec(spec, "", i, 1));
+    absl::StatusOr<farm_api::JobStatus> check =
+        m.jobs.Check(farm_api::ModelTaskJobSpec(spec, "", i, 1));
     if (!check.ok()) {
       return absl::Status(check.status().code(),
                           absl::StrCat("model job: task ", i, " ('", spec.tasks[i].workload,
                                        "'): ", check.status().message()));
     }
-    ModelTaskStatus task;
+    farm_api::ModelTaskStatus task;
     task.workload_key = check->workload_key;
     task.weight = spec.tasks[i].weight;
     task.layer = spec.tasks[i].layer;
     s.tasks.push_back(std::move(task));
     s.target = check->target;
   }
-  s.state = JobState::kRunning;
+  s.state = farm_api::JobState::kRunning;
   s.model_name = spec.model_name;
   s.device_key = spec.device_key;
   s.trials = spec.trials;
@@ -463,14 +469,15 @@ absl::StatusOr<ModelJobStatus> ModelJobManager::Submit(const ModelJobSpec& spec)
   std::lock_guard<std::mutex> lock(m.mu);
   if (m.shutting_down) return absl::UnavailableError("the tracker is shutting down");
   int unfinished = 0;
-  for (const auto& [id, j] : m.model_jobs) unfinished += IsFinished(j->status.state) ? 0 : 1;
+  for (const auto& [id, j] : m.model_jobs)
+    unfinished += farm_api::IsFinished(j->status.state) ? 0 : 1;
   if (unfinished >= m.options.max_model_jobs) {
     return absl::ResourceExhaustedError(
         absl::StrCat("too many unfinished model jobs (max_model_jobs=", m.options.max_model_jobs,
                      "); wait for one to finish or cancel one"));
   }
   s.created_ms = s.updated_ms = m.options.clock->NowMs();
-  ModelJobRow row{s, ModelJobSpecToJson(spec)};
+  ModelJobRow row{s, farm_api::ModelJobSpecToJson(spec)};
   for (int attempt = 0;; ++attempt) {
     row.status.id = m.NewIdLocked();
     absl::Status inserted = m.table.InsertModelJob(row);
@@ -485,20 +492,20 @@ absl::StatusOr<ModelJobStatus> ModelJobManager::Submit(const ModelJobSpec& spec)
   return s;
 }
 
-absl::StatusOr<ModelJobSpec> ModelJobManager::GetSpec(const std::string& id) const {
+absl::StatusOr<farm_api::ModelJobSpec> ModelJobManager::GetSpec(const std::string& id) const {
   absl::StatusOr<std::shared_ptr<ModelJob>> job = impl_->Find(id);
   if (!job.ok()) return job.status();
   return (*job)->spec;  // set once, when the job is made
 }
 
-absl::StatusOr<ModelJobStatus> ModelJobManager::Get(const std::string& id) const {
+absl::StatusOr<farm_api::ModelJobStatus> ModelJobManager::Get(const std::string& id) const {
   absl::StatusOr<std::shared_ptr<ModelJob>> job = impl_->Find(id);
   if (!job.ok()) return job.status();
   std::lock_guard<std::mutex> lock(impl_->mu);  // a live job's status changes under it
   return (*job)->status;
 }
 
-absl::StatusOr<ModelJobStatus> ModelJobManager::Cancel(const std::string& id) {
+absl::StatusOr<farm_api::ModelJobStatus> ModelJobManager::Cancel(const std::string& id) {
   Impl& m = *impl_;
   std::unique_lock<std::mutex> lock(m.mu);
   auto it = m.model_jobs.find(id);
@@ -507,42 +514,43 @@ absl::StatusOr<ModelJobStatus> ModelJobManager::Cancel(const std::string& id) {
     return Get(id);  // finished before this start (or NotFound)
   }
   std::shared_ptr<ModelJob> job = it->second;
-  if (IsFinished(job->status.state) || job->cancel_requested) return job->status;
+  if (farm_api::IsFinished(job->status.state) || job->cancel_requested) return job->status;
   job->cancel_requested = true;
   job->status.message = "cancelling";
   m.Touch(*job);
   m.Wake();
   // The driver cancels the tasks' jobs (each waits for its builds and leases to wind down).
   m.changed.wait_for(lock, std::chrono::seconds(15),
-                     [&] { return IsFinished(job->status.state) || m.shutting_down; });
+                     [&] { return farm_api::IsFinished(job->status.state) || m.shutting_down; });
   return job->status;
 }
 
-std::vector<ModelJobStatus> ModelJobManager::List(bool include_finished, int limit) const {
+std::vector<farm_api::ModelJobStatus> ModelJobManager::List(bool include_finished,
+                                                            int limit) const {
   absl::StatusOr<std::vector<ModelJobRow>> rows =
       impl_->table.ListModelJobs(include_finished, limit);
   if (!rows.ok()) {
     spdlog::error("cannot list model jobs: {}", rows.status().ToString());
     return {};
   }
-  std::vector<ModelJobStatus> out;
+  std::vector<farm_api::ModelJobStatus> out;
   for (const ModelJobRow& row : *rows) {
-    absl::StatusOr<ModelJobStatus> s = Get(row.status.id);
+    absl::StatusOr<farm_api::ModelJobStatus> s = Get(row.status.id);
     if (!s.ok()) continue;
-    if (include_finished || !IsFinished(s->state)) out.push_back(*std::move(s));
+    if (include_finished || !farm_api::IsFinished(s->state)) out.push_back(*std::move(s));
   }
   return out;
 }
 
-absl::StatusOr<ModelJobStatus> ModelJobManager::ReportLatency(const std::string& id,
-                                                              const ModelLatency& latency) {
+absl::StatusOr<farm_api::ModelJobStatus> ModelJobManager::ReportLatency(
+    const std::string& id, const farm_api::ModelLatency& latency) {
   Impl& m = *impl_;
-  if (absl::Status s = ValidateModelLatency(latency); !s.ok()) return s;
-  absl::StatusOr<ModelJobStatus> now = Get(id);
+  if (absl::Status s = farm_api::ValidateModelLatency(latency); !s.ok()) return s;
+  absl::StatusOr<farm_api::ModelJobStatus> now = Get(id);
   if (!now.ok()) return now.status();
-  if (now->state != JobState::kSucceeded) {
+  if (now->state != farm_api::JobState::kSucceeded) {
     return absl::FailedPreconditionError(
-        absl::StrCat("model job ", id, " is ", std::string(JobStateName(now->state)),
+        absl::StrCat("model job ", id, " is ", std::string(farm_api::JobStateName(now->state)),
                      ": a latency is reported once its tuning succeeded"));
   }
   std::lock_guard<std::mutex> lock(m.mu);
@@ -574,7 +582,7 @@ ModelJobManager::Summary ModelJobManager::Summarize() const {
     // The in-memory state is the newest.
     auto it = impl_->model_jobs.find(row.status.id);
     ++out.by_state[it != impl_->model_jobs.end() ? it->second->status.state : row.status.state];
-    const ModelLatency& l =
+    const farm_api::ModelLatency& l =
         it != impl_->model_jobs.end() ? it->second->status.latency : row.status.latency;
     if (l.measured_seconds <= 0) continue;
     auto [best, added] = out.best_measured.try_emplace(
@@ -584,9 +592,9 @@ ModelJobManager::Summary ModelJobManager::Summarize() const {
   return out;
 }
 
-absl::StatusOr<ModelJobStatus> ModelJobManager::WaitForChange(const std::string& id,
-                                                              int64_t after_version,
-                                                              int64_t timeout_ms) const {
+absl::StatusOr<farm_api::ModelJobStatus> ModelJobManager::WaitForChange(const std::string& id,
+                                                                        int64_t after_version,
+                                                                        int64_t timeout_ms) const {
   Impl& m = *impl_;
   std::unique_lock<std::mutex> lock(m.mu);
   auto it = m.model_jobs.find(id);
@@ -596,7 +604,8 @@ absl::StatusOr<ModelJobStatus> ModelJobManager::WaitForChange(const std::string&
   }
   std::shared_ptr<ModelJob> job = it->second;
   m.changed.wait_for(lock, std::chrono::milliseconds(std::max<int64_t>(timeout_ms, 0)), [&] {
-    return job->status.version > after_version || IsFinished(job->status.state) || m.shutting_down;
+    return job->status.version > after_version || farm_api::IsFinished(job->status.state) ||
+           m.shutting_down;
   });
   return job->status;
 }

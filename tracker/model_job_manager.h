@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "farm_api/model_job.h"
 #include "runtime/clock.h"
 #include "tracker/job_manager.h"
-#include "tracker/model_job.h"
 
 namespace tunefarm::tracker {
 
@@ -38,29 +38,31 @@ class ModelJobManager {
   // Validates (every task's workload on the target too) and stores the model job; its first
   // batches start at once. InvalidArgument names the problem; ResourceExhausted past
   // max_model_jobs. Nothing is stored on error.
-  absl::StatusOr<ModelJobStatus> Submit(const ModelJobSpec& spec);
-  absl::StatusOr<ModelJobStatus> Get(const std::string& id) const;  // NotFound
+  absl::StatusOr<farm_api::ModelJobStatus> Submit(const farm_api::ModelJobSpec& spec);
+  absl::StatusOr<farm_api::ModelJobStatus> Get(const std::string& id) const;  // NotFound
   // The spec as submitted (its tasks, budget and layout choice); NotFound.
-  absl::StatusOr<ModelJobSpec> GetSpec(const std::string& id) const;
+  absl::StatusOr<farm_api::ModelJobSpec> GetSpec(const std::string& id) const;
   // Cancels its running tasks' jobs (their records stay) and gives out no more trials.
-  absl::StatusOr<ModelJobStatus> Cancel(const std::string& id);
+  absl::StatusOr<farm_api::ModelJobStatus> Cancel(const std::string& id);
   // Newest first; `include_finished` false: queued and running only.
-  std::vector<ModelJobStatus> List(bool include_finished, int limit) const;
+  std::vector<farm_api::ModelJobStatus> List(bool include_finished, int limit) const;
   // Stores the whole model's latency on a device (the client's last step: it has the model, the
   // tracker only its tasks). FailedPrecondition unless the model job succeeded; InvalidArgument
   // for a latency out of range; NotFound.
-  absl::StatusOr<ModelJobStatus> ReportLatency(const std::string& id, const ModelLatency& latency);
+  absl::StatusOr<farm_api::ModelJobStatus> ReportLatency(const std::string& id,
+                                                         const farm_api::ModelLatency& latency);
   // For /metrics, from the table alone (cheap enough to scrape every few seconds): model jobs by
   // state, and the best measured end-to-end seconds per (model name, device key).
   struct Summary {
-    std::map<JobState, int> by_state;
+    std::map<farm_api::JobState, int> by_state;
     std::map<std::pair<std::string, std::string>, double> best_measured;
   };
   Summary Summarize() const;
   // Blocks until the model job's version exceeds `after_version`, it is finished, or
   // `timeout_ms` passes.
-  absl::StatusOr<ModelJobStatus> WaitForChange(const std::string& id, int64_t after_version,
-                                               int64_t timeout_ms) const;
+  absl::StatusOr<farm_api::ModelJobStatus> WaitForChange(const std::string& id,
+                                                         int64_t after_version,
+                                                         int64_t timeout_ms) const;
 
   struct Impl;
 

@@ -22,9 +22,9 @@ bool TargetRunsOn(const target::Target& job, const std::string& worker_target) {
 }
 
 absl::Status CheckWorkersRun(const target::Target& job, const std::string& device_key,
-                             const std::vector<WorkerSnapshot>& workers) {
+                             const std::vector<farm_api::WorkerSnapshot>& workers) {
   std::set<std::string> theirs;
-  for (const WorkerSnapshot& w : workers) {
+  for (const farm_api::WorkerSnapshot& w : workers) {
     if (w.description.build_only) continue;
     if (TargetRunsOn(job, w.description.target)) return absl::OkStatus();
     theirs.insert(target::DisplayTarget(w.description.target));

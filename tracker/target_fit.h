@@ -19,6 +19,6 @@ bool TargetRunsOn(const target::Target& job, const std::string& worker_target);
 // OK when `workers` (the measuring workers of the job's key) is empty (the job waits for one to
 // connect) or one of them runs `job`; else InvalidArgument naming the targets they run.
 absl::Status CheckWorkersRun(const target::Target& job, const std::string& device_key,
-                             const std::vector<WorkerSnapshot>& workers);
+                             const std::vector<farm_api::WorkerSnapshot>& workers);
 
 }  // namespace tunefarm::tracker

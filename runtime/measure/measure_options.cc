@@ -51,4 +51,29 @@ absl::Status ValidateMeasureOptions(const MeasureOptions& m, absl::string_view p
   return absl::OkStatus();
 }
 
+const std::map<std::string, CacheFlush>& TimingChoices() {
+  static const auto* choices = new std::map<std::string, CacheFlush>{
+      {"hot", CacheFlush::kNone}, {"cold", CacheFlush::kAll}, {"weights", CacheFlush::kWeights}};
+  return *choices;
+}
+
+std::string_view TimingName(CacheFlush flush) {
+  for (const auto& [name, value] : TimingChoices()) {
+    if (value == flush) return name;
+  }
+  return "hot";
+}
+
+void ApplyTiming(CacheFlush flush, MeasureOptions& options) {
+  options.cache_flush = flush;
+  if (flush == CacheFlush::kNone) return;
+  options.number = 1;
+  options.min_repeat_ms = 0;  // else the evaluator raises `number` and later calls run hot again
+  // A candidate's timed calls take well under a millisecond, right after the device sat idle
+  // while the next candidate compiled: on a 2-core EPYC VM its clock took tens of ms to come
+  // back, and 2-thread kernels timed cold ran up to 4x slower than in a model, so
+  // single-threaded configs won. 50 ms of untimed calls first removed that.
+  options.warmup_ms = 50;
+}
+
 }  // namespace tunefarm::runtime::measure

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string_view>
 
@@ -55,6 +56,15 @@ inline CacheFlush TimedFlush(const MeasureOptions& options) {
   const bool one_call = options.number == 1 || (options.number == 0 && options.min_repeat_ms == 0);
   return one_call ? options.cache_flush : CacheFlush::kNone;
 }
+
+// The user's names for how a candidate is timed (`--timing`): hot (kNone: back-to-back calls, as
+// a kernel runs in a loop), weights (kWeights: as a layer inside a model), cold (kAll).
+const std::map<std::string, CacheFlush>& TimingChoices();
+std::string_view TimingName(CacheFlush flush);
+// Sets `options` up to time that way: hot keeps number and min_repeat_ms; the others make each
+// repeat one call (so every call starts as `flush` leaves the caches), after 50 ms of untimed
+// calls.
+void ApplyTiming(CacheFlush flush, MeasureOptions& options);
 
 // InvalidArgument naming the first field (after `prefix`, e.g. "measure.run_timeout_s") that is
 // not finite or outside its documented range (runtime/measure_limits.h): number 0..2^30, repeat

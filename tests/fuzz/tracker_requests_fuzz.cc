@@ -6,14 +6,15 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "farm_api/job.h"
+#include "farm_api/model_job.h"
+#include "farm_api/model_job_proto.h"
 #include "proto/tunefarm/v1/tracker.pb.h"
 #include "proto/tunefarm/v1/worker.pb.h"
-#include "tracker/job.h"
 #include "tracker/job_runner.h"
-#include "tracker/model_job.h"
-#include "tracker/service/model_job_conversion.h"
 #include "tracker/service/proto_conversion.h"
 
+namespace farm_api = tunefarm::farm_api;
 namespace tracker = tunefarm::tracker;
 namespace v1 = tunefarm::v1;
 
@@ -21,20 +22,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   v1::SubmitJobRequest request;
   if (request.ParseFromArray(data, static_cast<int>(size))) {
-    absl::StatusOr<tracker::JobSpec> spec = tracker::JobSpecFromProto(request);
+    absl::StatusOr<farm_api::JobSpec> spec = farm_api::JobSpecFromProto(request);
     if (spec.ok() && tracker::ValidateJobSpec(*spec, /*max_trials=*/100000).ok()) {
       // A spec the tracker accepts is stored as JSON and read back after a restart.
-      absl::StatusOr<tracker::JobSpec> again =
-          tracker::JobSpecFromJson(tracker::JobSpecToJson(*spec));
+      absl::StatusOr<farm_api::JobSpec> again =
+          farm_api::JobSpecFromJson(farm_api::JobSpecToJson(*spec));
       if (!again.ok()) std::abort();
     }
   }
   v1::SubmitModelJobRequest model_request;
   if (model_request.ParseFromArray(data, static_cast<int>(size))) {
-    absl::StatusOr<tracker::ModelJobSpec> spec = tracker::ModelJobSpecFromProto(model_request);
+    absl::StatusOr<farm_api::ModelJobSpec> spec = farm_api::ModelJobSpecFromProto(model_request);
     if (spec.ok() && tracker::ValidateModelJobSpec(*spec, /*max_trials=*/100000).ok()) {
-      absl::StatusOr<tracker::ModelJobSpec> again =
-          tracker::ModelJobSpecFromJson(tracker::ModelJobSpecToJson(*spec));
+      absl::StatusOr<farm_api::ModelJobSpec> again =
+          farm_api::ModelJobSpecFromJson(farm_api::ModelJobSpecToJson(*spec));
       if (!again.ok() || again->tasks.size() != spec->tasks.size()) std::abort();
     }
   }
@@ -48,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       std::abort();
     }
   }
-  (void)tracker::JobSpecFromJson(bytes);
-  (void)tracker::ModelJobSpecFromJson(bytes);
+  (void)farm_api::JobSpecFromJson(bytes);
+  (void)farm_api::ModelJobSpecFromJson(bytes);
   return 0;
 }

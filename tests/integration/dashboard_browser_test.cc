@@ -51,10 +51,10 @@ TEST(DashboardBrowserTest, FleetJobChartAndLeaderboardInChromium) {
   ASSERT_TRUE(farm.WaitForWorkers("cpu-web", 2));
 
   // A job still running while the fleet page is looked at.
-  tracker::JobSpec spec = SmallJob("cpu-web", 300);
+  farm_api::JobSpec spec = SmallJob("cpu-web", 300);
   spec.batch_size = 2;
   auto client = farm.Client();
-  absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(spec);
+  absl::StatusOr<farm_api::JobStatus> job = client->SubmitJob(spec);
   ASSERT_TRUE(job.ok()) << job.status();
   auto deadline = Farm::Deadline(60);
   while (std::chrono::steady_clock::now() < deadline && farm.JobRecords(job->id).size() < 6) {
@@ -67,7 +67,7 @@ TEST(DashboardBrowserTest, FleetJobChartAndLeaderboardInChromium) {
 
   // Stopped, so the number of records no longer moves while the chart is compared with them.
   ASSERT_TRUE(client->CancelJob(job->id).ok());
-  ASSERT_EQ(farm.WaitForJob(job->id).state, tracker::JobState::kCancelled);
+  ASSERT_EQ(farm.WaitForJob(job->id).state, farm_api::JobState::kCancelled);
   const size_t records = farm.JobRecords(job->id).size();
   std::string chart = DumpDom(base + "/jobs/" + job->id, shots + "/job.png");
   EXPECT_EQ(Count(chart, std::regex(R"(<circle[^>]*class="[^"]*\btrial\b)")), records) << chart;

@@ -19,7 +19,7 @@ class FarmBadInputTest : public ::testing::Test {
     ASSERT_TRUE(farm_.WaitForWorkers("cpu-bad", 1));
     auto job = farm_.Client()->SubmitJob(SmallJob("cpu-bad", 3));
     ASSERT_TRUE(job.ok()) << job.status();
-    ASSERT_EQ(farm_.WaitForJob(job->id).state, tracker::JobState::kSucceeded);
+    ASSERT_EQ(farm_.WaitForJob(job->id).state, farm_api::JobState::kSucceeded);
     records_before_ = RecordCount();
     jobs_before_ = JobCount();
   }
@@ -39,9 +39,9 @@ class FarmBadInputTest : public ::testing::Test {
   }
 
   // The submit fails with `code` and a message containing `needle`.
-  void ExpectRefused(const tracker::JobSpec& spec, absl::StatusCode code,
+  void ExpectRefused(const farm_api::JobSpec& spec, absl::StatusCode code,
                      const std::string& needle) {
-    absl::StatusOr<tracker::JobStatus> job = farm_.Client()->SubmitJob(spec);
+    absl::StatusOr<farm_api::JobStatus> job = farm_.Client()->SubmitJob(spec);
     ASSERT_FALSE(job.ok()) << "accepted: " << job->id;
     EXPECT_EQ(job.status().code(), code) << job.status();
     EXPECT_NE(job.status().message().find(needle), std::string::npos) << job.status();
@@ -54,13 +54,13 @@ class FarmBadInputTest : public ::testing::Test {
 };
 
 TEST_F(FarmBadInputTest, UnknownWorkloadNamesTheKnownTemplates) {
-  tracker::JobSpec spec = SmallJob("cpu-bad", 4);
+  farm_api::JobSpec spec = SmallJob("cpu-bad", 4);
   spec.workload = "convolution9d:1,2,3";
   ExpectRefused(spec, absl::StatusCode::kInvalidArgument, "unknown template 'convolution9d'");
 }
 
 TEST_F(FarmBadInputTest, MalformedScriptReportsLineAndColumn) {
-  tracker::JobSpec spec = SmallJob("cpu-bad", 4);
+  farm_api::JobSpec spec = SmallJob("cpu-bad", 4);
   spec.workload.clear();
   spec.script_name = "broken.te";
   spec.script_source =
@@ -70,7 +70,7 @@ TEST_F(FarmBadInputTest, MalformedScriptReportsLineAndColumn) {
 }
 
 TEST_F(FarmBadInputTest, TrialCountsOutOfRange) {
-  tracker::JobSpec spec = SmallJob("cpu-bad", 0);
+  farm_api::JobSpec spec = SmallJob("cpu-bad", 0);
   ExpectRefused(spec, absl::StatusCode::kInvalidArgument, "trials");
   spec.trials = 1000000000;
   ExpectRefused(spec, absl::StatusCode::kInvalidArgument, "trials");
@@ -78,7 +78,7 @@ TEST_F(FarmBadInputTest, TrialCountsOutOfRange) {
 
 TEST_F(FarmBadInputTest, WrongTokenIsUnauthenticatedOnEveryService) {
   auto intruder = farm_.Client("not-the-token");
-  absl::StatusOr<tracker::JobStatus> job = intruder->SubmitJob(SmallJob("cpu-bad", 4));
+  absl::StatusOr<farm_api::JobStatus> job = intruder->SubmitJob(SmallJob("cpu-bad", 4));
   EXPECT_EQ(job.status().code(), absl::StatusCode::kUnauthenticated) << job.status();
   EXPECT_EQ(intruder->ListWorkers("").status().code(), absl::StatusCode::kUnauthenticated);
   EXPECT_EQ(farm_.Client("")->ListJobs(true, 10).status().code(),
@@ -124,9 +124,9 @@ TEST_F(FarmBadInputTest, WorkerStreamMustStartWithRegister) {
 
 TEST_F(FarmBadInputTest, UnknownDeviceKeyWaitsAndSaysSo) {
   auto client = farm_.Client();
-  absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(SmallJob("rasp4b-nowhere", 4));
+  absl::StatusOr<farm_api::JobStatus> job = client->SubmitJob(SmallJob("rasp4b-nowhere", 4));
   ASSERT_TRUE(job.ok()) << job.status();
-  tracker::JobStatus seen;
+  farm_api::JobStatus seen;
   auto deadline = Farm::Deadline(30);
   while (std::chrono::steady_clock::now() < deadline) {
     seen = *client->GetJob(job->id);
@@ -137,9 +137,9 @@ TEST_F(FarmBadInputTest, UnknownDeviceKeyWaitsAndSaysSo) {
   }
   EXPECT_NE(seen.message.find("no worker with device key 'rasp4b-nowhere'"), std::string::npos)
       << seen.message;
-  EXPECT_FALSE(tracker::IsFinished(seen.state));
+  EXPECT_FALSE(farm_api::IsFinished(seen.state));
   ASSERT_TRUE(client->CancelJob(job->id).ok());
-  EXPECT_EQ(farm_.WaitForJob(job->id).state, tracker::JobState::kCancelled);
+  EXPECT_EQ(farm_.WaitForJob(job->id).state, farm_api::JobState::kCancelled);
   ++jobs_before_;  // the waiting job itself is stored, and nothing else changed
 }
 
@@ -156,11 +156,11 @@ TEST(FarmLimitsTest, OversizedLibrariesAreBuildErrorsNamingTheLimit) {
   farm.StartTracker(options);
   ChildProcess worker = farm.StartWorker("cpu-limit", /*builds=*/false);  // libraries travel
   ASSERT_TRUE(farm.WaitForWorkers("cpu-limit", 1));
-  absl::StatusOr<tracker::JobStatus> job = farm.Client()->SubmitJob(SmallJob("cpu-limit", 3));
+  absl::StatusOr<farm_api::JobStatus> job = farm.Client()->SubmitJob(SmallJob("cpu-limit", 3));
   ASSERT_TRUE(job.ok()) << job.status();
-  tracker::JobStatus done = farm.WaitForJob(job->id);
+  farm_api::JobStatus done = farm.WaitForJob(job->id);
   // Nothing ran, so nothing is published: the job failed, saying why.
-  EXPECT_EQ(done.state, tracker::JobState::kFailed) << done.message;
+  EXPECT_EQ(done.state, farm_api::JobState::kFailed) << done.message;
   EXPECT_NE(done.message.find("no trial succeeded: 3 of 3 ended build_error"), std::string::npos)
       << done.message;
   EXPECT_NE(done.message.find("over the limit of 1024 bytes"), std::string::npos) << done.message;

@@ -16,8 +16,8 @@ namespace tunefarm::integration {
 namespace {
 
 // Candidates that take about half a second each, so a kill lands mid-measurement.
-tracker::JobSpec SlowJob(const std::string& key, int trials) {
-  tracker::JobSpec spec = SmallJob(key, trials);
+farm_api::JobSpec SlowJob(const std::string& key, int trials) {
+  farm_api::JobSpec spec = SmallJob(key, trials);
   spec.measure.repeat = 2;
   spec.measure.min_repeat_ms = 250;
   return spec;
@@ -35,25 +35,25 @@ bool PollUntil(const std::function<bool()>& done, double seconds, int every_ms) 
 bool IsBusy(client::FarmClient& client, const std::string& key, const std::string& worker_id) {
   auto workers = client.ListWorkers(key);
   if (!workers.ok()) return false;
-  for (const tracker::WorkerSnapshot& w : *workers) {
-    if (w.description.worker_id == worker_id) return w.state == tracker::WorkerState::kBusy;
+  for (const farm_api::WorkerSnapshot& w : *workers) {
+    if (w.description.worker_id == worker_id) return w.state == farm_api::WorkerState::kBusy;
   }
   return false;
 }
 
 // Submits `spec`, kills `victim` (-9) once it holds a lease, and waits for the job to succeed
 // with all its trials, each recorded once; `records` gets them.
-void KillWhenBusyAndFinish(Farm& farm, client::FarmClient& client, const tracker::JobSpec& spec,
+void KillWhenBusyAndFinish(Farm& farm, client::FarmClient& client, const farm_api::JobSpec& spec,
                            ChildProcess& victim, const std::string& victim_id,
                            std::vector<tuner::Record>& records) {
-  absl::StatusOr<tracker::JobStatus> job = client.SubmitJob(spec);
+  absl::StatusOr<farm_api::JobStatus> job = client.SubmitJob(spec);
   ASSERT_TRUE(job.ok()) << job.status();
   ASSERT_TRUE(PollUntil([&] { return IsBusy(client, spec.device_key, victim_id); }, 30, 2))
       << victim_id << " should hold a lease";
   victim.Signal(SIGKILL);
   EXPECT_EQ(victim.Wait(10), 128 + SIGKILL);
-  tracker::JobStatus done = farm.WaitForJob(job->id);
-  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
+  farm_api::JobStatus done = farm.WaitForJob(job->id);
+  ASSERT_EQ(done.state, farm_api::JobState::kSucceeded) << done.message;
   records = farm.JobRecords(job->id);
   EXPECT_EQ(records.size(), static_cast<size_t>(spec.trials));
   EXPECT_TRUE(NoDuplicateConfigs(records));
@@ -62,8 +62,8 @@ void KillWhenBusyAndFinish(Farm& farm, client::FarmClient& client, const tracker
 bool AllBusy(client::FarmClient& client, const std::string& key, size_t n) {
   auto workers = client.ListWorkers(key);
   if (!workers.ok() || workers->size() < n) return false;
-  for (const tracker::WorkerSnapshot& w : *workers) {
-    if (w.state != tracker::WorkerState::kBusy) return false;
+  for (const farm_api::WorkerSnapshot& w : *workers) {
+    if (w.state != farm_api::WorkerState::kBusy) return false;
   }
   return true;
 }
@@ -75,8 +75,8 @@ TEST(FarmFaultsTest, WorkerKilledMidMeasurementIsRequeuedAndNothingIsLostOrDupli
   ChildProcess survivor = farm.StartWorker("cpu-kill");
   ASSERT_TRUE(farm.WaitForWorkers("cpu-kill", 2));
   auto client = farm.Client();
-  tracker::JobSpec spec = SlowJob("cpu-kill", 8);
-  absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(spec);
+  farm_api::JobSpec spec = SlowJob("cpu-kill", 8);
+  absl::StatusOr<farm_api::JobStatus> job = client->SubmitJob(spec);
   ASSERT_TRUE(job.ok()) << job.status();
 
   ASSERT_TRUE(PollUntil([&] { return AllBusy(*client, "cpu-kill", 2); }, 60, 10))
@@ -84,8 +84,8 @@ TEST(FarmFaultsTest, WorkerKilledMidMeasurementIsRequeuedAndNothingIsLostOrDupli
   victim.Signal(SIGKILL);
   EXPECT_EQ(victim.Wait(10), 128 + SIGKILL);
 
-  tracker::JobStatus done = farm.WaitForJob(job->id);
-  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
+  farm_api::JobStatus done = farm.WaitForJob(job->id);
+  ASSERT_EQ(done.state, farm_api::JobState::kSucceeded) << done.message;
   std::vector<tuner::Record> records = farm.JobRecords(job->id);
   EXPECT_EQ(records.size(), 8u);
   EXPECT_TRUE(NoDuplicateConfigs(records));
@@ -134,9 +134,9 @@ TEST(FarmFaultsTest, BuilderKilledMidBuildLeavesItToAnotherBuilder) {
   const std::string device_id = client->ListWorkers("board")->at(0).description.worker_id;
   auto builder_ids = [&] {
     std::vector<std::string> ids;
-    absl::StatusOr<std::vector<tracker::WorkerSnapshot>> workers = client->ListWorkers("board");
+    absl::StatusOr<std::vector<farm_api::WorkerSnapshot>> workers = client->ListWorkers("board");
     if (!workers.ok()) return ids;
-    for (const tracker::WorkerSnapshot& w : *workers) {
+    for (const farm_api::WorkerSnapshot& w : *workers) {
       if (w.description.build_only) ids.push_back(w.description.worker_id);
     }
     return ids;
@@ -151,7 +151,7 @@ TEST(FarmFaultsTest, BuilderKilledMidBuildLeavesItToAnotherBuilder) {
   ASSERT_EQ(builders.size(), 2u);
   const std::string survivor_id = builders[0] == victim_id ? builders[1] : builders[0];
 
-  tracker::JobSpec spec = SmallJob("board", 6);
+  farm_api::JobSpec spec = SmallJob("board", 6);
   spec.measure.check_correctness = true;  // the builders send the reference too
   std::vector<tuner::Record> records;
   KillWhenBusyAndFinish(farm, *client, spec, victim, victim_id, records);
@@ -172,7 +172,7 @@ TEST(FarmFaultsTest, TrackerKilledMidJobResumesOnTheSameDatabase) {
   ChildProcess w1 = farm.StartWorker("cpu-crash");
   ChildProcess w2 = farm.StartWorker("cpu-crash");
   ASSERT_TRUE(farm.WaitForWorkers("cpu-crash", 2)) << tracker_process.Log();
-  absl::StatusOr<tracker::JobStatus> job = farm.Client()->SubmitJob(SlowJob("cpu-crash", 12));
+  absl::StatusOr<farm_api::JobStatus> job = farm.Client()->SubmitJob(SlowJob("cpu-crash", 12));
   ASSERT_TRUE(job.ok()) << job.status();
 
   auto deadline = Farm::Deadline(60);
@@ -188,8 +188,8 @@ TEST(FarmFaultsTest, TrackerKilledMidJobResumesOnTheSameDatabase) {
   // Same port: the workers reconnect by themselves.
   ChildProcess restarted = farm.StartTrackerProcess(port);
   ASSERT_EQ(farm.port(), port) << restarted.Log();
-  tracker::JobStatus done = farm.WaitForJob(job->id);
-  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message << restarted.Log();
+  farm_api::JobStatus done = farm.WaitForJob(job->id);
+  ASSERT_EQ(done.state, farm_api::JobState::kSucceeded) << done.message << restarted.Log();
   std::vector<tuner::Record> after = farm.JobRecords(job->id);
   EXPECT_EQ(after.size(), 12u);
   EXPECT_TRUE(NoDuplicateConfigs(after));
@@ -206,9 +206,9 @@ TEST(FarmFaultsTest, AWorkerThatLostItsCachedLibrariesGetsTheirBytesAgain) {
   ChildProcess worker = farm.StartWorker("cpu-lost", /*builds=*/false);  // libraries travel
   ASSERT_TRUE(farm.WaitForWorkers("cpu-lost", 1));
   auto client = farm.Client();
-  absl::StatusOr<tracker::JobStatus> first = client->SubmitJob(SmallJob("cpu-lost", 4));
+  absl::StatusOr<farm_api::JobStatus> first = client->SubmitJob(SmallJob("cpu-lost", 4));
   ASSERT_TRUE(first.ok()) << first.status();
-  ASSERT_EQ(farm.WaitForJob(first->id).state, tracker::JobState::kSucceeded);
+  ASSERT_EQ(farm.WaitForJob(first->id).state, farm_api::JobState::kSucceeded);
 
   // The worker's cache loses everything (evicted, or removed by hand); the tracker, which sends
   // bytes once per connection, names the shared reference library by hash only from now on.
@@ -217,10 +217,10 @@ TEST(FarmFaultsTest, AWorkerThatLostItsCachedLibrariesGetsTheirBytesAgain) {
   for (const auto& entry : std::filesystem::directory_iterator(cache)) {
     std::filesystem::remove_all(entry.path());
   }
-  absl::StatusOr<tracker::JobStatus> second = client->SubmitJob(SmallJob("cpu-lost", 4));
+  absl::StatusOr<farm_api::JobStatus> second = client->SubmitJob(SmallJob("cpu-lost", 4));
   ASSERT_TRUE(second.ok()) << second.status();
-  tracker::JobStatus done = farm.WaitForJob(second->id);
-  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
+  farm_api::JobStatus done = farm.WaitForJob(second->id);
+  ASSERT_EQ(done.state, farm_api::JobState::kSucceeded) << done.message;
   std::vector<tuner::Record> records = farm.JobRecords(second->id);
   EXPECT_EQ(records.size(), 4u);
   EXPECT_TRUE(NoDuplicateConfigs(records));
@@ -247,15 +247,15 @@ TEST(FarmFaultsTest, CrashingAndHangingCandidatesAreRecordedAndTheWorkerLivesOn)
   farm.StartTracker();
   ChildProcess w = farm.StartWorker("cpu-probe");
   ASSERT_TRUE(farm.WaitForWorkers("cpu-probe", 1));
-  tracker::JobSpec spec = SmallJob("cpu-probe", 12);
+  farm_api::JobSpec spec = SmallJob("cpu-probe", 12);
   spec.workload = "farm_probe:32:float32";
   spec.tuner = "grid";
   spec.batch_size = 6;
   spec.measure.run_timeout_s = 2;
-  absl::StatusOr<tracker::JobStatus> job = farm.Client()->SubmitJob(spec);
+  absl::StatusOr<farm_api::JobStatus> job = farm.Client()->SubmitJob(spec);
   ASSERT_TRUE(job.ok()) << job.status();
-  tracker::JobStatus done = farm.WaitForJob(job->id);
-  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
+  farm_api::JobStatus done = farm.WaitForJob(job->id);
+  ASSERT_EQ(done.state, farm_api::JobState::kSucceeded) << done.message;
 
   std::map<tuner::ErrorKind, int> kinds;
   for (const tuner::Record& r : farm.JobRecords(job->id)) {

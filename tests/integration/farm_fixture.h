@@ -125,15 +125,15 @@ class Farm {
   }
 
   // Polls GetJob until the job is finished; the last status seen otherwise.
-  tracker::JobStatus WaitForJob(const std::string& id, double timeout_s = 120) {
+  farm_api::JobStatus WaitForJob(const std::string& id, double timeout_s = 120) {
     auto client = Client();
-    tracker::JobStatus last;
+    farm_api::JobStatus last;
     auto deadline = Deadline(timeout_s);
     while (std::chrono::steady_clock::now() < deadline) {
       auto job = client->GetJob(id);
       if (job.ok()) {
         last = *job;
-        if (tracker::IsFinished(job->state)) break;
+        if (farm_api::IsFinished(job->state)) break;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
@@ -176,8 +176,8 @@ class Farm {
 };
 
 // A small fast job: every candidate builds and measures in milliseconds.
-inline tracker::JobSpec SmallJob(const std::string& key, int trials) {
-  tracker::JobSpec spec;
+inline farm_api::JobSpec SmallJob(const std::string& key, int trials) {
+  farm_api::JobSpec spec;
   spec.workload = "matmul:32,32,32:float32";
   spec.device_key = key;
   spec.trials = trials;

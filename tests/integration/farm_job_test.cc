@@ -30,13 +30,13 @@ TEST(FarmJobTest, JobAcrossThreeWorkersCompletesWithEveryRecord) {
   ChildProcess w3 = farm.StartWorker("cpu-test");
   ASSERT_TRUE(farm.WaitForWorkers("cpu-test", 3)) << w1.Log();
 
-  tracker::JobSpec spec = SmallJob("cpu-test", 12);
+  farm_api::JobSpec spec = SmallJob("cpu-test", 12);
   spec.batch_size = 6;  // several candidates in flight, so all three workers get some
   auto client = farm.Client();
-  absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(spec);
+  absl::StatusOr<farm_api::JobStatus> job = client->SubmitJob(spec);
   ASSERT_TRUE(job.ok()) << job.status();
-  tracker::JobStatus done = farm.WaitForJob(job->id);
-  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
+  farm_api::JobStatus done = farm.WaitForJob(job->id);
+  ASSERT_EQ(done.state, farm_api::JobState::kSucceeded) << done.message;
   EXPECT_EQ(done.progress.trials_done, 12);
   EXPECT_GT(done.progress.best_gflops, 0);
 
@@ -84,10 +84,10 @@ TEST(FarmJobTest, FiftyJobsAcrossFiveKeysRunAtOnceAndRecordEveryTrialOnce) {
   std::map<std::string, std::string> key_of;  // job id -> device key
   for (int j = 0; j < kJobsPerKey; ++j) {
     for (int k = 0; k < kKeys; ++k) {
-      tracker::JobSpec spec = SmallJob(absl::StrCat("key-", k), kTrials);
+      farm_api::JobSpec spec = SmallJob(absl::StrCat("key-", k), kTrials);
       // A workload of its own, so that no job finds its configs already measured by another.
       spec.workload = absl::StrCat("matmul:32,32,", 16 * (j + 1), ":float32");
-      absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(spec);
+      absl::StatusOr<farm_api::JobStatus> job = client->SubmitJob(spec);
       ASSERT_TRUE(job.ok()) << job.status();
       key_of[job->id] = spec.device_key;
     }
@@ -97,8 +97,8 @@ TEST(FarmJobTest, FiftyJobsAcrossFiveKeysRunAtOnceAndRecordEveryTrialOnce) {
   std::map<std::string, std::pair<int64_t, int64_t>> spans;
   std::map<std::string, std::string> measured_by_key;  // worker -> key
   for (const auto& [id, key] : key_of) {
-    tracker::JobStatus done = farm.WaitForJob(id);
-    ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << id << ": " << done.message;
+    farm_api::JobStatus done = farm.WaitForJob(id);
+    ASSERT_EQ(done.state, farm_api::JobState::kSucceeded) << id << ": " << done.message;
     std::vector<tuner::Record> records = farm.JobRecords(id);
     ASSERT_EQ(records.size(), static_cast<size_t>(kTrials)) << id;
     EXPECT_TRUE(NoDuplicateConfigs(records)) << id;
@@ -135,9 +135,9 @@ TEST(FarmJobTest, ParallelBuildersServeADeviceThatCannotBuild) {
   auto client = farm.Client();
   std::set<std::string> builder_ids;
   std::string device_id;
-  absl::StatusOr<std::vector<tracker::WorkerSnapshot>> workers = client->ListWorkers("board");
+  absl::StatusOr<std::vector<farm_api::WorkerSnapshot>> workers = client->ListWorkers("board");
   ASSERT_TRUE(workers.ok()) << workers.status();
-  for (const tracker::WorkerSnapshot& w : *workers) {
+  for (const farm_api::WorkerSnapshot& w : *workers) {
     if (w.description.build_only) {
       builder_ids.insert(w.description.worker_id);
     } else {
@@ -146,12 +146,12 @@ TEST(FarmJobTest, ParallelBuildersServeADeviceThatCannotBuild) {
   }
   ASSERT_EQ(builder_ids.size(), 2u) << "one process, two builders";
 
-  tracker::JobSpec spec = SmallJob("board", 8);
+  farm_api::JobSpec spec = SmallJob("board", 8);
   spec.batch_size = 6;
-  absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(spec);
+  absl::StatusOr<farm_api::JobStatus> job = client->SubmitJob(spec);
   ASSERT_TRUE(job.ok()) << job.status();
-  tracker::JobStatus done = farm.WaitForJob(job->id);
-  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message;
+  farm_api::JobStatus done = farm.WaitForJob(job->id);
+  ASSERT_EQ(done.state, farm_api::JobState::kSucceeded) << done.message;
   std::vector<tuner::Record> records = farm.JobRecords(job->id);
   ASSERT_EQ(records.size(), 8u);
   std::set<std::string> built_by;
@@ -222,19 +222,19 @@ TEST(FarmJobTest, CancelStopsDispatchAndKeepsRecords) {
   farm.StartTracker();
   ChildProcess w = farm.StartWorker("cpu-cancel");
   ASSERT_TRUE(farm.WaitForWorkers("cpu-cancel", 1));
-  tracker::JobSpec spec = SmallJob("cpu-cancel", 400);
+  farm_api::JobSpec spec = SmallJob("cpu-cancel", 400);
   spec.batch_size = 2;
   auto client = farm.Client();
-  absl::StatusOr<tracker::JobStatus> job = client->SubmitJob(spec);
+  absl::StatusOr<farm_api::JobStatus> job = client->SubmitJob(spec);
   ASSERT_TRUE(job.ok()) << job.status();
   auto deadline = Farm::Deadline(60);
   while (std::chrono::steady_clock::now() < deadline && farm.JobRecords(job->id).size() < 4) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
-  absl::StatusOr<tracker::JobStatus> cancelled = client->CancelJob(job->id);
+  absl::StatusOr<farm_api::JobStatus> cancelled = client->CancelJob(job->id);
   ASSERT_TRUE(cancelled.ok()) << cancelled.status();
-  tracker::JobStatus done = farm.WaitForJob(job->id);
-  EXPECT_EQ(done.state, tracker::JobState::kCancelled);
+  farm_api::JobStatus done = farm.WaitForJob(job->id);
+  EXPECT_EQ(done.state, farm_api::JobState::kCancelled);
   const size_t kept = farm.JobRecords(job->id).size();
   EXPECT_GE(kept, 4u);
   EXPECT_LT(kept, 400u);

@@ -54,15 +54,16 @@ tools::ModelTuneOptions FarmTune(const std::string& model, const Farm& farm, con
   return o;
 }
 
-tracker::ModelJobSpec ModelSpec(const std::string& model, const std::string& key, int trials) {
-  tools::ModelTuneOptions o;
-  o.file = model;
-  o.layouts = tools::LayoutTuning::kOff;
-  absl::StatusOr<tools::ModelTuning> tasks = tools::ModelTuningTasks(o, target::Target::Host());
+farm_api::ModelJobSpec ModelSpec(const std::string& model, const std::string& key, int trials) {
+  driver::ModelTuningRequest request;
+  request.file = model;
+  request.layouts = driver::LayoutTuning::kOff;
+  absl::StatusOr<driver::ModelTuning> tasks =
+      driver::ModelTuningTasks(request, target::Target::Host());
   EXPECT_TRUE(tasks.ok()) << tasks.status();
-  tracker::ModelJobSpec spec;
+  farm_api::ModelJobSpec spec;
   spec.model_name = "two_task_cnn.onnx";
-  if (tasks.ok()) spec.tasks = tools::ModelTaskSpecsOf(tasks->tasks);
+  if (tasks.ok()) spec.tasks = farm_api::ModelTaskSpecsOf(tasks->tasks);
   spec.device_key = key;
   spec.trials = trials;
   spec.batch_size = 4;
@@ -72,24 +73,24 @@ tracker::ModelJobSpec ModelSpec(const std::string& model, const std::string& key
   return spec;
 }
 
-tracker::ModelJobStatus WaitForModelJob(Farm& farm, const std::string& id, double seconds = 180) {
+farm_api::ModelJobStatus WaitForModelJob(Farm& farm, const std::string& id, double seconds = 180) {
   auto client = farm.Client();
-  tracker::ModelJobStatus last;
+  farm_api::ModelJobStatus last;
   const auto deadline = Farm::Deadline(seconds);
   while (std::chrono::steady_clock::now() < deadline) {
-    absl::StatusOr<tracker::ModelJobStatus> job = client->GetModelJob(id);
+    absl::StatusOr<farm_api::ModelJobStatus> job = client->GetModelJob(id);
     if (job.ok()) {
       last = *job;
-      if (tracker::IsFinished(job->state)) break;
+      if (farm_api::IsFinished(job->state)) break;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return last;
 }
 
-int RecordsOfModelJob(Farm& farm, const tracker::ModelJobStatus& job) {
+int RecordsOfModelJob(Farm& farm, const farm_api::ModelJobStatus& job) {
   int n = 0;
-  for (const tracker::ModelTaskStatus& t : job.tasks) {
+  for (const farm_api::ModelTaskStatus& t : job.tasks) {
     if (!t.job_id.empty()) n += static_cast<int>(farm.JobRecords(t.job_id).size());
   }
   return n;
@@ -110,9 +111,9 @@ int RecordsInDatabase(const Farm& farm) {
 
 // Each task's job recorded each of its trials once (and every task had one, unless
 // `some_never_ran`: a model job cancelled early).
-void ExpectEachTrialRecordedOnce(Farm& farm, const tracker::ModelJobStatus& job,
+void ExpectEachTrialRecordedOnce(Farm& farm, const farm_api::ModelJobStatus& job,
                                  bool some_never_ran = false) {
-  for (const tracker::ModelTaskStatus& t : job.tasks) {
+  for (const farm_api::ModelTaskStatus& t : job.tasks) {
     if (some_never_ran && t.job_id.empty()) continue;
     ASSERT_FALSE(t.job_id.empty()) << t.workload_key << " never got trials";
     std::vector<tuner::Record> records = farm.JobRecords(t.job_id);
@@ -168,16 +169,16 @@ TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMa
                              "end to end on [^,]+, 10 alternating rounds: tuned [0-9.]+ ms, "
                              "untuned [0-9.]+ ms: .*\\(95 % CI, 10 rounds\\) model_ms=[0-9.]+"));
 
-  absl::StatusOr<std::vector<tracker::ModelJobStatus>> listed =
+  absl::StatusOr<std::vector<farm_api::ModelJobStatus>> listed =
       farm.Client()->ListModelJobs(/*include_finished=*/true, 10);
   ASSERT_TRUE(listed.ok()) << listed.status();
   ASSERT_EQ(listed->size(), 1u);
-  const tracker::ModelJobStatus& job = listed->front();
-  EXPECT_EQ(job.state, tracker::JobState::kSucceeded);
+  const farm_api::ModelJobStatus& job = listed->front();
+  EXPECT_EQ(job.state, farm_api::JobState::kSucceeded);
   EXPECT_EQ(job.trials_done, 16);
   EXPECT_EQ(job.cache_flush, tuner::CacheFlush::kWeights);
   ASSERT_EQ(job.tasks.size(), 3u);
-  for (const tracker::ModelTaskStatus& t : job.tasks) {
+  for (const farm_api::ModelTaskStatus& t : job.tasks) {
     EXPECT_GE(t.trials_done, 4) << "every task gets a first batch";
     EXPECT_GT(t.best_seconds, 0);
   }
@@ -194,16 +195,16 @@ TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMa
   EXPECT_FALSE(job.latency.measured_by.empty());
   ExpectEachTrialRecordedOnce(farm, job);
   // The workers timed every trial with the weights evicted, as the command asked.
-  for (const tracker::ModelTaskStatus& t : job.tasks) {
+  for (const farm_api::ModelTaskStatus& t : job.tasks) {
     for (const tuner::Record& r : farm.JobRecords(t.job_id)) {
       EXPECT_EQ(r.cache_flush, tuner::CacheFlush::kWeights) << t.workload_key;
     }
   }
   // The tasks' jobs are listed as jobs of the model job.
-  absl::StatusOr<std::vector<tracker::JobStatus>> jobs = farm.Client()->ListJobs(true, 10);
+  absl::StatusOr<std::vector<farm_api::JobStatus>> jobs = farm.Client()->ListJobs(true, 10);
   ASSERT_TRUE(jobs.ok());
   ASSERT_EQ(jobs->size(), 3u);
-  for (const tracker::JobStatus& j : *jobs) {
+  for (const farm_api::JobStatus& j : *jobs) {
     EXPECT_EQ(j.model_job_id, job.id);
     ASSERT_GE(j.model_task, 0);
     EXPECT_EQ(job.tasks[j.model_task].job_id, j.id);
@@ -268,13 +269,13 @@ TEST(FarmModelJobTest, SurvivesAWorkerKillAndATrackerKillAndRecordsEachTrialOnce
   ChildProcess w1 = farm.StartWorker("mj-kill");
   ChildProcess w2 = farm.StartWorker("mj-kill");
   ASSERT_TRUE(farm.WaitForWorkers("mj-kill", 2)) << tracker_process.Log();
-  absl::StatusOr<tracker::ModelJobStatus> job =
+  absl::StatusOr<farm_api::ModelJobStatus> job =
       farm.Client()->SubmitModelJob(ModelSpec(TwoTaskCnn(), "mj-kill", 20));
   ASSERT_TRUE(job.ok()) << job.status();
   ASSERT_EQ(job->tasks.size(), 3u);
 
   auto recorded = [&] {
-    absl::StatusOr<tracker::ModelJobStatus> now = farm.Client()->GetModelJob(job->id);
+    absl::StatusOr<farm_api::ModelJobStatus> now = farm.Client()->GetModelJob(job->id);
     return now.ok() ? RecordsOfModelJob(farm, *now) : 0;
   };
   auto deadline = Farm::Deadline(60);
@@ -295,8 +296,8 @@ TEST(FarmModelJobTest, SurvivesAWorkerKillAndATrackerKillAndRecordsEachTrialOnce
   // Same port: the surviving worker reconnects by itself.
   ChildProcess restarted = farm.StartTrackerProcess(port);
   ASSERT_EQ(farm.port(), port) << restarted.Log();
-  tracker::ModelJobStatus done = WaitForModelJob(farm, job->id);
-  ASSERT_EQ(done.state, tracker::JobState::kSucceeded) << done.message << restarted.Log();
+  farm_api::ModelJobStatus done = WaitForModelJob(farm, job->id);
+  ASSERT_EQ(done.state, farm_api::JobState::kSucceeded) << done.message << restarted.Log();
   EXPECT_EQ(done.trials_done, 20);
   EXPECT_EQ(RecordsOfModelJob(farm, done), 20);
   ExpectEachTrialRecordedOnce(farm, done);
@@ -308,32 +309,32 @@ TEST(FarmModelJobTest, CancelStopsItsTasksJobsAndKeepsTheirRecords) {
   ChildProcess w = farm.StartWorker("mj-cancel");
   ASSERT_TRUE(farm.WaitForWorkers("mj-cancel", 1));
   auto client = farm.Client();
-  absl::StatusOr<tracker::ModelJobStatus> job =
+  absl::StatusOr<farm_api::ModelJobStatus> job =
       client->SubmitModelJob(ModelSpec(TwoTaskCnn(), "mj-cancel", 400));
   ASSERT_TRUE(job.ok()) << job.status();
   auto deadline = Farm::Deadline(60);
   while (std::chrono::steady_clock::now() < deadline) {
-    absl::StatusOr<tracker::ModelJobStatus> now = client->GetModelJob(job->id);
+    absl::StatusOr<farm_api::ModelJobStatus> now = client->GetModelJob(job->id);
     if (now.ok() && RecordsOfModelJob(farm, *now) >= 2) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  absl::StatusOr<tracker::ModelJobStatus> cancelled = client->CancelModelJob(job->id);
+  absl::StatusOr<farm_api::ModelJobStatus> cancelled = client->CancelModelJob(job->id);
   ASSERT_TRUE(cancelled.ok()) << cancelled.status();
-  EXPECT_EQ(cancelled->state, tracker::JobState::kCancelled) << cancelled->message;
+  EXPECT_EQ(cancelled->state, farm_api::JobState::kCancelled) << cancelled->message;
   EXPECT_LT(cancelled->trials_done, 400);
   EXPECT_GE(RecordsOfModelJob(farm, *cancelled), 2);
-  for (const tracker::ModelTaskStatus& t : cancelled->tasks) {
+  for (const farm_api::ModelTaskStatus& t : cancelled->tasks) {
     if (t.job_id.empty()) continue;
-    absl::StatusOr<tracker::JobStatus> task_job = client->GetJob(t.job_id);
+    absl::StatusOr<farm_api::JobStatus> task_job = client->GetJob(t.job_id);
     ASSERT_TRUE(task_job.ok());
-    EXPECT_TRUE(tracker::IsFinished(task_job->state)) << t.job_id;
+    EXPECT_TRUE(farm_api::IsFinished(task_job->state)) << t.job_id;
   }
   ExpectEachTrialRecordedOnce(farm, *cancelled, /*some_never_ran=*/true);
   // Nothing more is given out once it is cancelled.
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  absl::StatusOr<tracker::ModelJobStatus> later = client->GetModelJob(job->id);
+  absl::StatusOr<farm_api::ModelJobStatus> later = client->GetModelJob(job->id);
   ASSERT_TRUE(later.ok());
-  EXPECT_EQ(later->state, tracker::JobState::kCancelled);
+  EXPECT_EQ(later->state, farm_api::JobState::kCancelled);
   EXPECT_EQ(RecordsOfModelJob(farm, *later), RecordsOfModelJob(farm, *cancelled));
 }
 
@@ -341,31 +342,31 @@ TEST(FarmModelJobTest, BadModelJobsAreRefusedWithTheReason) {
   Farm farm("model_job_bad");
   farm.StartTracker();
   auto client = farm.Client();
-  tracker::ModelJobSpec spec = ModelSpec(TwoTaskCnn(), "mj-bad", 10);
-  tracker::ModelJobSpec no_tasks = spec;
+  farm_api::ModelJobSpec spec = ModelSpec(TwoTaskCnn(), "mj-bad", 10);
+  farm_api::ModelJobSpec no_tasks = spec;
   no_tasks.tasks.clear();
-  tracker::ModelJobSpec bad_workload = spec;
+  farm_api::ModelJobSpec bad_workload = spec;
   bad_workload.tasks[1].workload = "conv2d_nchwc:1,2";
-  tracker::ModelJobSpec bad_weight = spec;
+  farm_api::ModelJobSpec bad_weight = spec;
   bad_weight.tasks[0].weight = -1;
-  tracker::ModelJobSpec bad_key = spec;
+  farm_api::ModelJobSpec bad_key = spec;
   bad_key.device_key = "has space";
   for (const auto& [s, want] : {std::pair{no_tasks, "no tasks"},
                                 {bad_workload, "task 1"},
                                 {bad_weight, "weight"},
                                 {bad_key, "device_key"}}) {
-    absl::StatusOr<tracker::ModelJobStatus> job = client->SubmitModelJob(s);
+    absl::StatusOr<farm_api::ModelJobStatus> job = client->SubmitModelJob(s);
     ASSERT_FALSE(job.ok());
     EXPECT_EQ(job.status().code(), absl::StatusCode::kInvalidArgument) << job.status();
     EXPECT_THAT(std::string(job.status().message()), HasSubstr(want));
   }
-  absl::StatusOr<std::vector<tracker::ModelJobStatus>> listed = client->ListModelJobs(true, 0);
+  absl::StatusOr<std::vector<farm_api::ModelJobStatus>> listed = client->ListModelJobs(true, 0);
   ASSERT_TRUE(listed.ok());
   EXPECT_TRUE(listed->empty()) << "nothing is stored on error";
   EXPECT_EQ(client->GetModelJob("model-nope").status().code(), absl::StatusCode::kNotFound);
 
   // A latency is stored once tuning succeeded, and only a sane one.
-  absl::StatusOr<tracker::ModelJobStatus> waiting = client->SubmitModelJob(spec);
+  absl::StatusOr<farm_api::ModelJobStatus> waiting = client->SubmitModelJob(spec);
   ASSERT_TRUE(waiting.ok()) << waiting.status();
   EXPECT_EQ(client->ReportModelLatency(waiting->id, {0.01, 0.02, "w"}).status().code(),
             absl::StatusCode::kFailedPrecondition);

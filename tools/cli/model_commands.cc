@@ -201,13 +201,13 @@ void AddModelCommands(CLI::App& app, CommandTable& table) {
     model_tune_cmd->add_flag("--round-robin", model_tune->round_robin,
                              "Give the kernels batches in turn (the baseline of the scheduler)");
     CLI::Option* layouts_on = model_tune_cmd->add_flag_callback(
-        "--layouts", [&model_tune] { model_tune->layouts = LayoutTuning::kOn; },
+        "--layouts", [&model_tune] { model_tune->layouts = driver::LayoutTuning::kOn; },
         "Also tune each conv at every channel block the build may choose, and the transforms "
         "between blocks, so that `model build --db` picks the blocks by measurement (default: "
         "when --trials gives each of those tasks a batch)");
     model_tune_cmd
         ->add_flag_callback(
-            "--no-layouts", [&model_tune] { model_tune->layouts = LayoutTuning::kOff; },
+            "--no-layouts", [&model_tune] { model_tune->layouts = driver::LayoutTuning::kOff; },
             "Tune the convs in the rule's channel blocks only")
         ->excludes(layouts_on);
     model_tune_cmd

@@ -58,7 +58,7 @@ class DemoFleet {
 };
 
 // The job's task; the default config depends on the CPU its (canonical) target describes.
-absl::StatusOr<std::unique_ptr<tuner::Task>> JobTask(const tracker::JobStatus& job) {
+absl::StatusOr<std::unique_ptr<tuner::Task>> JobTask(const farm_api::JobStatus& job) {
   absl::StatusOr<tuner::Workload> w = tuner::ParseWorkloadKey(job.workload_key);
   if (!w.ok()) return w.status();
   absl::StatusOr<target::Target> target = target::ParseTarget(job.target);
@@ -68,7 +68,7 @@ absl::StatusOr<std::unique_ptr<tuner::Task>> JobTask(const tracker::JobStatus& j
 
 // What the records claim is never printed as a speedup: the best configs and the default are
 // timed again here, in alternating rounds, and only that re-timing's ratio is.
-void PrintVerified(tuner::RecordStore& store, const tracker::JobStatus& job, std::ostream& out) {
+void PrintVerified(tuner::RecordStore& store, const farm_api::JobStatus& job, std::ostream& out) {
   absl::StatusOr<std::unique_ptr<tuner::Task>> task = JobTask(job);
   absl::StatusOr<tuner::VerifiedBest> v =
       task.ok() ? tuner::VerifyBest(store, **task, job.device_key) : task.status();
@@ -117,16 +117,16 @@ int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ost
   absl::StatusOr<std::unique_ptr<client::FarmClient>> client =
       client::FarmClient::Connect(client::FarmClientOptions{(*server)->address(), "", "", 60});
   if (!client.ok()) return fail(client.status());
-  std::vector<tracker::JobStatus> jobs;
+  std::vector<farm_api::JobStatus> jobs;
   for (const std::string& workload : {o.matmul, o.conv}) {
-    tracker::JobSpec spec;
+    farm_api::JobSpec spec;
     spec.workload = workload;
     spec.device_key = key;
     spec.target = kTarget;
     spec.trials = o.trials;
     spec.batch_size = 8;
     spec.measure.threads = 1;
-    absl::StatusOr<tracker::JobStatus> job = (*client)->SubmitJob(spec);
+    absl::StatusOr<farm_api::JobStatus> job = (*client)->SubmitJob(spec);
     if (!job.ok()) return fail(job.status());
     out << "job " << job->id << ": " << job->workload_key << ", " << o.trials
         << " trials (model-based)\n";
@@ -139,10 +139,10 @@ int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ost
   while (true) {
     bool all_done = true;
     std::string line;
-    for (tracker::JobStatus& j : jobs) {
-      absl::StatusOr<tracker::JobStatus> now = (*client)->GetJob(j.id);
+    for (farm_api::JobStatus& j : jobs) {
+      absl::StatusOr<farm_api::JobStatus> now = (*client)->GetJob(j.id);
       if (now.ok()) j = *now;
-      all_done = all_done && tracker::IsFinished(j.state);
+      all_done = all_done && farm_api::IsFinished(j.state);
       char part[160];
       std::snprintf(part, sizeof(part), "  %s %d/%d best %.1f GFLOPS", j.id.c_str(),
                     j.progress.trials_done, j.trials, j.progress.best_gflops);
@@ -151,7 +151,7 @@ int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ost
     if (o.progress) err << "\r" << line << std::flush;
     if (all_done) break;
     if (!cancelled && stop != nullptr && stop->load()) {
-      for (const tracker::JobStatus& j : jobs) (void)(*client)->CancelJob(j.id);
+      for (const farm_api::JobStatus& j : jobs) (void)(*client)->CancelJob(j.id);
       cancelled = true;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
@@ -164,11 +164,11 @@ int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ost
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(o.db);
   if (!store.ok()) return fail(store.status());
   int code = 0;
-  for (const tracker::JobStatus& j : jobs) {
+  for (const farm_api::JobStatus& j : jobs) {
     out << "\n"
-        << j.workload_key << " (" << tracker::JobStateName(j.state) << ", "
+        << j.workload_key << " (" << farm_api::JobStateName(j.state) << ", "
         << j.progress.trials_done << " trials, " << j.progress.errors << " errors)\n";
-    if (j.state != tracker::JobState::kSucceeded) code = 1;
+    if (j.state != farm_api::JobState::kSucceeded) code = 1;
     if (j.progress.best_seconds <= 0) {
       out << "  no config ran successfully" << (j.message.empty() ? "" : ": ") << j.message << "\n";
       code = 1;

@@ -7,12 +7,12 @@
 namespace tunefarm::tools {
 namespace {
 
-void PrintJob(const tracker::JobStatus& j, std::ostream& out) {
+void PrintJob(const farm_api::JobStatus& j, std::ostream& out) {
   char best[32] = "-";
   if (j.progress.best_gflops > 0) std::snprintf(best, sizeof(best), "%.2f", j.progress.best_gflops);
   char line[512];
   std::snprintf(line, sizeof(line), "%-14s %-10s %5d/%-5d %6d %10s  %-8s %s on %s", j.id.c_str(),
-                std::string(tracker::JobStateName(j.state)).c_str(), j.progress.trials_done,
+                std::string(farm_api::JobStateName(j.state)).c_str(), j.progress.trials_done,
                 j.trials, j.progress.errors, best, j.tuner.c_str(), j.workload_key.c_str(),
                 j.device_key.c_str());
   out << line;
@@ -21,13 +21,13 @@ void PrintJob(const tracker::JobStatus& j, std::ostream& out) {
   out << "\n";
 }
 
-void PrintModelJob(const tracker::ModelJobStatus& m, std::ostream& out) {
+void PrintModelJob(const farm_api::ModelJobStatus& m, std::ostream& out) {
   char estimate[32] = "-";
   if (m.estimated_seconds > 0)
     std::snprintf(estimate, sizeof(estimate), "%.3f", m.estimated_seconds * 1e3);
   char line[512];
   std::snprintf(line, sizeof(line), "%-14s %-10s %5d/%-5d %5zu %12s  %s on %s", m.id.c_str(),
-                std::string(tracker::JobStateName(m.state)).c_str(), m.trials_done, m.trials,
+                std::string(farm_api::JobStateName(m.state)).c_str(), m.trials_done, m.trials,
                 m.tasks.size(), estimate, m.model_name.c_str(), m.device_key.c_str());
   out << line;
   if (!m.message.empty()) out << "  (" << m.message << ")";
@@ -50,7 +50,7 @@ int RunJobsCommand(const JobsOptions& o, std::ostream& out, std::ostream& err) {
     return 2;
   }
   if (!o.cancel.empty() && IsModelJobId(o.cancel)) {
-    absl::StatusOr<tracker::ModelJobStatus> job = (*client)->CancelModelJob(o.cancel);
+    absl::StatusOr<farm_api::ModelJobStatus> job = (*client)->CancelModelJob(o.cancel);
     if (!job.ok()) {
       err << "tunefarm: " << job.status().message() << "\n";
       return ExitCodeOf(job.status());
@@ -59,7 +59,7 @@ int RunJobsCommand(const JobsOptions& o, std::ostream& out, std::ostream& err) {
     return 0;
   }
   if (!o.cancel.empty()) {
-    absl::StatusOr<tracker::JobStatus> job = (*client)->CancelJob(o.cancel);
+    absl::StatusOr<farm_api::JobStatus> job = (*client)->CancelJob(o.cancel);
     if (!job.ok()) {
       err << "tunefarm: " << job.status().message() << "\n";
       return ExitCodeOf(job.status());
@@ -67,15 +67,15 @@ int RunJobsCommand(const JobsOptions& o, std::ostream& out, std::ostream& err) {
     PrintJob(*job, out);
     return 0;
   }
-  absl::StatusOr<std::vector<tracker::JobStatus>> jobs = (*client)->ListJobs(o.all, o.limit);
+  absl::StatusOr<std::vector<farm_api::JobStatus>> jobs = (*client)->ListJobs(o.all, o.limit);
   if (!jobs.ok()) {
     err << "tunefarm: " << jobs.status().message() << "\n";
     return ExitCodeOf(jobs.status());
   }
   out << "id             state      trials      errors  best GFLOPS  tuner    workload\n";
-  for (const tracker::JobStatus& j : *jobs) PrintJob(j, out);
+  for (const farm_api::JobStatus& j : *jobs) PrintJob(j, out);
   if (jobs->empty()) out << (o.all ? "no jobs\n" : "no unfinished jobs (--all shows every job)\n");
-  absl::StatusOr<std::vector<tracker::ModelJobStatus>> models =
+  absl::StatusOr<std::vector<farm_api::ModelJobStatus>> models =
       (*client)->ListModelJobs(o.all, o.limit);
   if (!models.ok()) {
     err << "tunefarm: " << models.status().message() << "\n";
@@ -83,7 +83,7 @@ int RunJobsCommand(const JobsOptions& o, std::ostream& out, std::ostream& err) {
   }
   if (!models->empty()) {
     out << "\nmodel job      state      trials      tasks  kernels ms  model\n";
-    for (const tracker::ModelJobStatus& m : *models) PrintModelJob(m, out);
+    for (const farm_api::ModelJobStatus& m : *models) PrintModelJob(m, out);
   }
   return 0;
 }

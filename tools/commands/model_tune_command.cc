@@ -61,85 +61,17 @@ void PrintTunedTasks(const std::vector<TunedTaskLine>& tasks, int trials_done,
   out << "\n";
 }
 
-namespace {
+namespace {}  // namespace
 
-// The tasks whose records the build uses (or, for transforms, the layout choice weighs), with
-// or without the layout tasks; `skipped` counts the others.
-std::vector<tuner::ModelTask> BuildTasks(const graph::Graph& graph, const graph::FusionPlan& plan,
-                                         tuner::TaskAlgorithms algorithms,
-                                         const std::optional<topi::CpuInfo>& layouts,
-                                         int& skipped) {
-  std::vector<tuner::ModelTask> tasks;
-  skipped = 0;
-  for (tuner::ModelTask& mt : tuner::ExtractModelTasks(graph, plan, algorithms, layouts)) {
-    if (!driver::BuildAppliesRecordsOf(mt.workload) &&
-        mt.workload.template_name != "layout_transform") {
-      ++skipped;
-      continue;
-    }
-    tasks.push_back(std::move(mt));
-  }
-  return tasks;
-}
-
-}  // namespace
-
-absl::StatusOr<ModelTuning> ModelTuningTasks(const ModelTuneOptions& o,
-                                             const target::Target& target) {
-  // The tasks of the default layouts (no --db): their spaces hold every block size.
-  driver::ModelCompileOptions compile;
-  compile.input_shapes = o.compile.input_shapes;
-  compile.disabled_passes = o.compile.disabled_passes;
-  absl::StatusOr<driver::OptimizedModel> model = driver::OptimizeModel(o.file, compile, target);
-  if (!model.ok()) return model.status();
-  const graph::FusionPlan plan = graph::PlanFusion(model->graph);
-  // Both algorithms of a conv that can run either way, unless the build will not rewrite any.
-  const bool winograd_off =
-      std::find(compile.disabled_passes.begin(), compile.disabled_passes.end(), "winograd") !=
-      compile.disabled_passes.end();
-  const tuner::TaskAlgorithms algorithms =
-      winograd_off ? tuner::TaskAlgorithms::kBuilt : tuner::TaskAlgorithms::kAll;
-  std::optional<topi::CpuInfo> layouts;
-  if (o.layouts != LayoutTuning::kOff && !target.is_cuda()) layouts = target::CpuInfoOf(target);
-  int skipped = 0;
-  std::vector<tuner::ModelTask> tasks =
-      BuildTasks(model->graph, plan, algorithms, layouts, skipped);
-  ModelTuning tuning;
-  if (layouts) {
-    const int64_t first_round = static_cast<int64_t>(tasks.size()) * o.tune.batch_size;
-    if (o.layouts == LayoutTuning::kAuto && o.tune.trials < first_round) {
-      tuning.layouts_line =
-          absl::StrCat("layouts: the rule's channel blocks; tuning them too takes ", tasks.size(),
-                       " tasks, and --trials ", o.tune.trials, " is short of one batch each (",
-                       first_round, "); --layouts tunes them anyway");
-      layouts.reset();
-      tasks = BuildTasks(model->graph, plan, algorithms, layouts, skipped);
-    } else {
-      tuning.layouts_line = absl::StrCat(
-          "layouts: every channel block each conv may get, and the transforms "
-          "between them (",
-          tasks.size(), " tasks",
-          o.layouts == LayoutTuning::kOn ? "" : "; --no-layouts: the rule's blocks only", ")");
-    }
-  } else if (!target.is_cuda()) {
-    tuning.layouts_line = "layouts: the rule's channel blocks (--no-layouts)";
-  }
-  if (tasks.empty()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(o.file, " has no kernel a tuning template covers (", skipped,
-                     " tasks of templates the build does not configure yet)"));
-  }
-  if (layouts) tuning.layout = tuner::ExtractLayoutChoice(model->graph, plan, tasks, *layouts);
-  tuning.tasks = std::move(tasks);
-  return tuning;
-}
-
-std::vector<tracker::ModelTaskSpec> ModelTaskSpecsOf(const std::vector<tuner::ModelTask>& tasks) {
-  std::vector<tracker::ModelTaskSpec> specs;
-  for (const tuner::ModelTask& t : tasks) {
-    specs.push_back({t.workload.Key(), static_cast<double>(t.groups.size()), t.layer});
-  }
-  return specs;
+driver::ModelTuningRequest TuningRequestOf(const ModelTuneOptions& o) {
+  driver::ModelTuningRequest request;
+  request.file = o.file;
+  request.compile.input_shapes = o.compile.input_shapes;
+  request.compile.disabled_passes = o.compile.disabled_passes;
+  request.layouts = o.layouts;
+  request.trials = o.tune.trials;
+  request.batch_size = o.tune.batch_size;
+  return request;
 }
 
 int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop, std::ostream& out,
@@ -173,7 +105,8 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
                                 "cannot measure '", t.target,
                                 "' on this machine: model tune runs candidates here")));
   }
-  absl::StatusOr<ModelTuning> model_tasks = ModelTuningTasks(o, *target);
+  absl::StatusOr<driver::ModelTuning> model_tasks =
+      driver::ModelTuningTasks(TuningRequestOf(o), *target);
   if (!model_tasks.ok()) return fail(1, model_tasks.status());
   // Refused before the database is opened: a mistyped flag creates nothing.
   if (absl::Status s = tuner::CheckStrategyName(t.tuner); !s.ok()) return fail(kExitUsage, s);

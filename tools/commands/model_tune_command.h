@@ -12,18 +12,12 @@
 
 #include "absl/status/statusor.h"
 #include "driver/model_compiler.h"
+#include "driver/model_tuning_tasks.h"
+#include "farm_api/model_job.h"
 #include "tools/commands/tune_command.h"
-#include "tracker/model_job.h"
 #include "tuner/model_tasks.h"
 
 namespace tunefarm::tools {
-
-// `--layouts` (kOn), `--no-layouts` (kOff), or neither (kAuto): the layout tasks when the
-// budget gives each of them a first batch. Each blocked conv then has up to four block pairs per
-// algorithm (ResNet-18: 66 tasks instead of 15); a budget short of one batch each would leave
-// some of the rule's own kernels unmeasured, and it ran no faster than the rule's blocks up to
-// about that budget, faster beyond it (docs/models.md).
-enum class LayoutTuning { kAuto, kOn, kOff };
 
 struct ModelTuneOptions {
   std::string file;
@@ -43,7 +37,7 @@ struct ModelTuneOptions {
   // Whether to tune every channel block a graph-level layout choice could give each blocked
   // conv, and the layout transforms between them (tuner::ExtractModelTasks' `layouts`), so that
   // a build with the records chooses each conv's blocks by measurement (layout_plan.h).
-  LayoutTuning layouts = LayoutTuning::kAuto;
+  driver::LayoutTuning layouts = driver::LayoutTuning::kAuto;
   // Farm mode (tune.tracker set): tasks whose jobs tune at once on the device key's workers.
   int parallel_tasks = 2;
   // Farm mode: once tuning succeeded, build the model with the farm's best records into this
@@ -56,24 +50,8 @@ struct ModelTuneOptions {
   double race_seconds = 600;
 };
 
-// The model's tuning tasks for its target: the distinct anchor workloads of its fused groups
-// that `model build --db` configures from records, each with the groups that share it; a conv
-// with two algorithms gives both (unless the winograd pass is disabled); with layout tasks
-// (options.layouts), every block pair of each blocked conv and the layout transforms between
-// blocks as well, and the layout choice those tasks serve (tuner::ExtractLayoutChoice), for the
-// task scheduler. FailedPrecondition when it has none; import and pass errors as OptimizeModel
-// gives them.
-struct ModelTuning {
-  std::vector<tuner::ModelTask> tasks;
-  tuner::LayoutChoice layout;  // empty without layout tasks
-  // What `layouts` came to, for the user: "layouts: ..." (empty for a GPU target).
-  std::string layouts_line;
-};
-absl::StatusOr<ModelTuning> ModelTuningTasks(const ModelTuneOptions& options,
-                                             const target::Target& target);
-
-// The tasks as a model job's: workload key, weight (the groups that run it) and layer.
-std::vector<tracker::ModelTaskSpec> ModelTaskSpecsOf(const std::vector<tuner::ModelTask>& tasks);
+// What the model's task list depends on, from the command's flags.
+driver::ModelTuningRequest TuningRequestOf(const ModelTuneOptions& options);
 
 // One task's line of the closing table, and the table with the trials and the tuned kernels'
 // estimated share of the model's latency ("tuned_kernels_ms=", tuner::EstimateModel once every

@@ -27,11 +27,12 @@
 namespace tunefarm::tools {
 namespace {
 
-absl::StatusOr<tracker::ModelJobSpec> SpecOf(const ModelTuneOptions& o, const ModelTuning& tuning) {
+absl::StatusOr<farm_api::ModelJobSpec> SpecOf(const ModelTuneOptions& o,
+                                              const driver::ModelTuning& tuning) {
   const TuneCommandOptions& t = o.tune;
-  tracker::ModelJobSpec spec;
+  farm_api::ModelJobSpec spec;
   spec.model_name = std::filesystem::path(o.file).filename().string();
-  spec.tasks = ModelTaskSpecsOf(tuning.tasks);
+  spec.tasks = farm_api::ModelTaskSpecsOf(tuning.tasks);
   spec.layout = tuning.layout;
   spec.target = t.target;
   spec.device_key = t.key.empty() ? t.device_key : t.key;
@@ -49,7 +50,7 @@ absl::StatusOr<tracker::ModelJobSpec> SpecOf(const ModelTuneOptions& o, const Mo
 
 // Builds the model (with the records in `db` under the model job's device key when `db` is
 // set) into `output`; errors carry the build's one-line reason.
-absl::Status BuildModule(const ModelTuneOptions& o, const tracker::ModelJobStatus& job,
+absl::Status BuildModule(const ModelTuneOptions& o, const farm_api::ModelJobStatus& job,
                          const std::string& db, const std::string& output,
                          const std::map<std::string, int64_t>& algorithms = {}) {
   ModelBuildOptions build;
@@ -78,11 +79,11 @@ constexpr int kWinogradRecords = 2000;
 
 // The tracker's best record of each task, and every record of each Winograd task (each tile's
 // best is a rival the race may time), in a scratch database the build reads.
-absl::Status FetchBestRecords(client::FarmClient& client, const tracker::ModelJobStatus& job,
+absl::Status FetchBestRecords(client::FarmClient& client, const farm_api::ModelJobStatus& job,
                               const std::string& db) {
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(db);
   if (!store.ok()) return store.status();
-  for (const tracker::ModelTaskStatus& task : job.tasks) {
+  for (const farm_api::ModelTaskStatus& task : job.tasks) {
     std::vector<tuner::Record> records;
     if (task.workload_key.rfind("conv2d_winograd_nchwc:", 0) == 0) {
       absl::StatusOr<std::vector<tuner::Record>> all =
@@ -111,9 +112,9 @@ struct EndToEnd {
   double untuned_seconds = 0;
   runtime::measure::RatioInterval tuned_over_untuned;
 };
-absl::StatusOr<EndToEnd> TimeOnDevice(const ModelTuneOptions& o, const tracker::ModelJobStatus& job,
-                                      const std::string& tuned, const std::string& untuned,
-                                      std::string* worker) {
+absl::StatusOr<EndToEnd> TimeOnDevice(const ModelTuneOptions& o,
+                                      const farm_api::ModelJobStatus& job, const std::string& tuned,
+                                      const std::string& untuned, std::string* worker) {
   const TuneCommandOptions& t = o.tune;
   absl::StatusOr<std::string> token = client::ReadTokenFile(t.token_file);
   if (!token.ok()) return token.status();
@@ -158,7 +159,7 @@ absl::StatusOr<EndToEnd> TimeOnDevice(const ModelTuneOptions& o, const tracker::
 // of the key; the winners, for the build. A race that cannot run (no worker within two minutes,
 // a lost session) leaves the records' choices, and says why; a build that fails is an error.
 absl::StatusOr<std::map<std::string, int64_t>> RaceOnDevice(const ModelTuneOptions& o,
-                                                            const tracker::ModelJobStatus& job,
+                                                            const farm_api::ModelJobStatus& job,
                                                             const std::string& db,
                                                             std::ostream& out) {
   if (!o.race) return std::map<std::string, int64_t>();
@@ -199,7 +200,7 @@ absl::StatusOr<std::map<std::string, int64_t>> RaceOnDevice(const ModelTuneOptio
 // records (written to --output) and the untuned build, both timed end to end on a worker of the
 // key, and the latency stored with the model job.
 absl::Status MeasureModel(const ModelTuneOptions& o, client::FarmClient& client,
-                          const tracker::ModelJobStatus& job, std::ostream& out) {
+                          const farm_api::ModelJobStatus& job, std::ostream& out) {
   const std::filesystem::path scratch =
       std::filesystem::temp_directory_path() / absl::StrCat("tf-model-", job.id, "-", ::getpid());
   std::filesystem::create_directories(scratch);
@@ -227,8 +228,8 @@ absl::Status MeasureModel(const ModelTuneOptions& o, client::FarmClient& client,
                         absl::StrCat("timing the model on a worker of '", job.device_key,
                                      "': ", seconds.status().message()));
   }
-  const tracker::ModelLatency latency{seconds->tuned_seconds, seconds->untuned_seconds, worker};
-  absl::StatusOr<tracker::ModelJobStatus> stored = client.ReportModelLatency(job.id, latency);
+  const farm_api::ModelLatency latency{seconds->tuned_seconds, seconds->untuned_seconds, worker};
+  absl::StatusOr<farm_api::ModelJobStatus> stored = client.ReportModelLatency(job.id, latency);
   if (!stored.ok()) return stored.status();
   out << absl::StrFormat(
       "end to end on %s, 10 alternating rounds: tuned %.3f ms, untuned %.3f ms: %s model_ms=%.4f\n",
@@ -254,14 +255,14 @@ int RunRemoteModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>
   // the tracker files the records under its canonical string.
   absl::StatusOr<target::Target> target = target::ParseTarget(t.target);
   if (!target.ok()) return fail(kExitUsage, target.status());
-  absl::StatusOr<ModelTuning> tasks = ModelTuningTasks(o, *target);
+  absl::StatusOr<driver::ModelTuning> tasks = driver::ModelTuningTasks(TuningRequestOf(o), *target);
   if (!tasks.ok()) return fail(1, tasks.status());
-  absl::StatusOr<tracker::ModelJobSpec> spec = SpecOf(o, *tasks);
+  absl::StatusOr<farm_api::ModelJobSpec> spec = SpecOf(o, *tasks);
   if (!spec.ok()) return fail(kExitUsage, spec.status());
   absl::StatusOr<std::unique_ptr<client::FarmClient>> client =
       client::FarmClient::Connect(client::FarmAddress{t.tracker, t.token_file, t.tls_root_cert});
   if (!client.ok()) return fail(kExitUsage, client.status());
-  absl::StatusOr<tracker::ModelJobStatus> job = (*client)->SubmitModelJob(*spec);
+  absl::StatusOr<farm_api::ModelJobStatus> job = (*client)->SubmitModelJob(*spec);
   if (!job.ok()) {
     return fail(ExitCodeOf(job.status()), job.status());
   }
@@ -285,15 +286,15 @@ int RunRemoteModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
   });
-  tracker::ModelJobStatus last = *job;
+  farm_api::ModelJobStatus last = *job;
   std::map<size_t, int> reported;  // task -> trials done when last printed
   std::string last_message;
-  absl::Status watched = (*client)->WatchModelJob(job->id, [&](const tracker::ModelJobStatus& m) {
+  absl::Status watched = (*client)->WatchModelJob(job->id, [&](const farm_api::ModelJobStatus& m) {
     last = m;
     for (size_t i = 0; i < m.tasks.size() && t.progress; ++i) {
-      const tracker::ModelTaskStatus& task = m.tasks[i];
+      const farm_api::ModelTaskStatus& task = m.tasks[i];
       // A batch ended: its job stopped running with trials the last line did not show.
-      if (tracker::IsFinished(task.state) && task.trials_done != reported[i]) {
+      if (farm_api::IsFinished(task.state) && task.trials_done != reported[i]) {
         reported[i] = task.trials_done;
         err << "  task " << i << " (" << task.workload_key << "): " << task.trials_done
             << " trials, best "
@@ -304,7 +305,7 @@ int RunRemoteModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>
             << "\n";
       }
     }
-    if (m.message != last_message && !tracker::IsFinished(m.state)) {
+    if (m.message != last_message && !farm_api::IsFinished(m.state)) {
       if (!m.message.empty()) err << "model job " << m.id << ": " << m.message << "\n";
       last_message = m.message;
     }
@@ -314,16 +315,16 @@ int RunRemoteModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>
   canceller.join();
   if (!watched.ok()) return fail(1, watched);
 
-  out << "model job " << last.id << " " << tracker::JobStateName(last.state);
+  out << "model job " << last.id << " " << farm_api::JobStateName(last.state);
   if (!last.message.empty()) out << ": " << last.message;
   out << "\n";
   std::vector<TunedTaskLine> lines;
-  for (const tracker::ModelTaskStatus& task : last.tasks) {
+  for (const farm_api::ModelTaskStatus& task : last.tasks) {
     lines.push_back(
         {task.workload_key, task.weight, task.layer, task.trials_done, task.best_seconds});
   }
   PrintTunedTasks(lines, last.trials_done, tasks->layout, out);
-  if (last.state != tracker::JobState::kSucceeded) return 1;
+  if (last.state != farm_api::JobState::kSucceeded) return 1;
   if (o.output.empty()) {
     out << "the records are in the tracker's database (--output FILE builds and times the "
            "model on a worker of the key)\n";

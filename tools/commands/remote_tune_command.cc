@@ -27,13 +27,13 @@
 namespace tunefarm::tools {
 namespace {
 
-absl::StatusOr<tracker::JobSpec> SpecOf(const TuneCommandOptions& o) {
+absl::StatusOr<farm_api::JobSpec> SpecOf(const TuneCommandOptions& o) {
   if (o.workload.empty() == o.script.empty()) {
     return absl::InvalidArgumentError("give exactly one of --workload KEY and --template FILE.te");
   }
   const std::string& key = o.key.empty() ? o.device_key : o.key;
   if (key.empty()) return absl::InvalidArgumentError("--tracker needs --key DEVICE_KEY");
-  tracker::JobSpec spec;
+  farm_api::JobSpec spec;
   spec.workload = o.workload;
   if (!o.workload.empty()) {
     // Refused here, before the tracker is asked, as a local tune refuses it.
@@ -71,7 +71,7 @@ absl::StatusOr<tracker::JobSpec> SpecOf(const TuneCommandOptions& o) {
   return spec;
 }
 
-tuner::TuneProgress ProgressOf(const tracker::JobStatus& j) {
+tuner::TuneProgress ProgressOf(const farm_api::JobStatus& j) {
   tuner::TuneProgress p;
   p.trials_done = j.progress.trials_done;
   p.trials_total = j.trials;
@@ -88,8 +88,8 @@ tuner::TuneProgress ProgressOf(const tracker::JobStatus& j) {
   return p;
 }
 
-void PrintOutcome(const tracker::JobStatus& j, std::ostream& out) {
-  out << "job " << j.id << " " << tracker::JobStateName(j.state);
+void PrintOutcome(const farm_api::JobStatus& j, std::ostream& out) {
+  out << "job " << j.id << " " << farm_api::JobStateName(j.state);
   if (!j.message.empty()) out << ": " << j.message;
   out << "\ntrials=" << j.progress.trials_done << " errors=" << j.progress.errors;
   for (const auto& [kind, n] : j.progress.error_counts) out << " " << kind << "=" << n;
@@ -110,7 +110,7 @@ void PrintOutcome(const tracker::JobStatus& j, std::ostream& out) {
 // prints locally, measured where the job measured).
 absl::StatusOr<tuner::VerifiedBest> VerifyOnDevice(client::FarmClient& client,
                                                    const TuneCommandOptions& o,
-                                                   const tracker::JobStatus& j,
+                                                   const farm_api::JobStatus& j,
                                                    std::string* worker) {
   absl::StatusOr<tuner::Workload> w = tuner::ParseWorkloadKey(j.workload_key);
   if (!w.ok()) return w.status();
@@ -172,12 +172,12 @@ int RunRemoteTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* s
     err << "tunefarm: " << s.message() << "\n";
     return code;
   };
-  absl::StatusOr<tracker::JobSpec> spec = SpecOf(o);
+  absl::StatusOr<farm_api::JobSpec> spec = SpecOf(o);
   if (!spec.ok()) return fail(kExitUsage, spec.status());
   absl::StatusOr<std::unique_ptr<client::FarmClient>> client =
       client::FarmClient::Connect(client::FarmAddress{o.tracker, o.token_file, o.tls_root_cert});
   if (!client.ok()) return fail(kExitUsage, client.status());
-  absl::StatusOr<tracker::JobStatus> job = (*client)->SubmitJob(*spec);
+  absl::StatusOr<farm_api::JobStatus> job = (*client)->SubmitJob(*spec);
   // The tracker refusing the job as given (a key, a target no worker runs) is bad input too.
   if (!job.ok()) {
     return fail(ExitCodeOf(job.status()), job.status());
@@ -201,12 +201,12 @@ int RunRemoteTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* s
     }
   });
   TuneProgressPrinter printer(err, o.progress && ::isatty(STDERR_FILENO) == 1);
-  tracker::JobStatus last = *job;
+  farm_api::JobStatus last = *job;
   std::string last_message;
-  absl::Status watched = (*client)->WatchJob(job->id, [&](const tracker::JobStatus& j) {
+  absl::Status watched = (*client)->WatchJob(job->id, [&](const farm_api::JobStatus& j) {
     last = j;
     if (o.progress && j.progress.trials_done > 0) printer.Update(ProgressOf(j));
-    if (j.message != last_message && !tracker::IsFinished(j.state)) {
+    if (j.message != last_message && !farm_api::IsFinished(j.state)) {
       printer.Finish();
       if (!j.message.empty()) err << "job " << j.id << ": " << j.message << "\n";
       last_message = j.message;
@@ -218,7 +218,7 @@ int RunRemoteTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* s
   printer.Finish();
   if (!watched.ok()) return fail(1, watched);
   PrintOutcome(last, out);
-  const bool succeeded = last.state == tracker::JobState::kSucceeded;
+  const bool succeeded = last.state == farm_api::JobState::kSucceeded;
   if (o.verify && succeeded && last.progress.best_seconds > 0 && o.script.empty() &&
       spec->measure.cache_flush == tuner::CacheFlush::kNone) {
     std::string worker;

@@ -183,21 +183,6 @@ std::string LocalTuneDeviceKey(const TuneCommandOptions& o) {
   return o.device_key;
 }
 
-const std::map<std::string, tuner::CacheFlush>& TimingChoices() {
-  static const auto* choices =
-      new std::map<std::string, tuner::CacheFlush>{{"hot", tuner::CacheFlush::kNone},
-                                                   {"cold", tuner::CacheFlush::kAll},
-                                                   {"weights", tuner::CacheFlush::kWeights}};
-  return *choices;
-}
-
-std::string_view TimingName(tuner::CacheFlush flush) {
-  for (const auto& [name, value] : TimingChoices()) {
-    if (value == flush) return name;
-  }
-  return "hot";
-}
-
 tuner::MeasureOptions MeasureOptionsOf(const TuneCommandOptions& o) {
   tuner::MeasureOptions m;
   m.repeat = o.repeat;
@@ -206,16 +191,7 @@ tuner::MeasureOptions MeasureOptionsOf(const TuneCommandOptions& o) {
   m.build_timeout_s = o.build_timeout_s;
   m.threads = o.threads;
   m.seed = SeedOf(o);
-  if (o.cache_flush != tuner::CacheFlush::kNone) {
-    m.number = 1;
-    m.min_repeat_ms = 0;  // else the evaluator raises `number` and later calls run hot again
-    m.cache_flush = o.cache_flush;
-    // A candidate's timed calls take well under a millisecond, right after the device sat idle
-    // while the next candidate compiled: on this 2-core EPYC VM its clock took tens of ms to
-    // come back, and 2-thread kernels timed cold ran up to 4x slower than in a model, so
-    // single-threaded configs won. 50 ms of untimed calls first removed that.
-    m.warmup_ms = 50;
-  }
+  runtime::measure::ApplyTiming(o.cache_flush, m);
   return m;
 }
 

@@ -56,8 +56,8 @@ uint64_t SeedOf(const TuneCommandOptions& options);
 // "local-<cpu>-Nt"; empty: the local runner's default ("local-<cpu>").
 std::string LocalTuneDeviceKey(const TuneCommandOptions& options);
 // --timing's values: hot (kNone), cold (kAll), weights (kWeights); and the name of one.
-const std::map<std::string, tuner::CacheFlush>& TimingChoices();
-std::string_view TimingName(tuner::CacheFlush flush);
+using runtime::measure::TimingChoices;
+using runtime::measure::TimingName;
 
 // The measure options the flags set (--repeat, --min-repeat-ms, --timing, timeouts, --threads) and
 // the seed.

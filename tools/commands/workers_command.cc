@@ -14,7 +14,7 @@ int RunWorkersCommand(const WorkersOptions& o, std::ostream& out, std::ostream& 
     err << "tunefarm: " << client.status().message() << "\n";
     return 2;
   }
-  absl::StatusOr<std::vector<tracker::WorkerSnapshot>> workers = (*client)->ListWorkers(o.key);
+  absl::StatusOr<std::vector<farm_api::WorkerSnapshot>> workers = (*client)->ListWorkers(o.key);
   if (!workers.ok()) {
     err << "tunefarm: " << workers.status().message() << "\n";
     return ExitCodeOf(workers.status());
@@ -22,12 +22,12 @@ int RunWorkersCommand(const WorkersOptions& o, std::ostream& out, std::ostream& 
   const int64_t now_ms = runtime::SystemClock().NowMs();
   out << "worker                   key            state     measured  failed  up      target / "
          "machine\n";
-  for (const tracker::WorkerSnapshot& w : *workers) {
-    const tracker::WorkerDescription& d = w.description;
+  for (const farm_api::WorkerSnapshot& w : *workers) {
+    const farm_api::WorkerDescription& d = w.description;
     char line[512];
     std::snprintf(line, sizeof(line), "%-24s %-14s %-9s %8lld  %6lld  %5llds  %s / %s, %d cores",
                   d.worker_id.c_str(), d.device_key.c_str(),
-                  std::string(tracker::WorkerStateName(w.state)).c_str(),
+                  std::string(farm_api::WorkerStateName(w.state)).c_str(),
                   static_cast<long long>(w.measured), static_cast<long long>(w.failures),
                   static_cast<long long>((now_ms - w.connected_ms) / 1000), d.target.c_str(),
                   d.cpu_model.c_str(), d.cores);

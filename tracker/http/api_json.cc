@@ -31,8 +31,8 @@ json Gflops(std::optional<double> flops, std::optional<double> seconds) {
   return *flops / *seconds / 1e9;
 }
 
-json WorkerJson(const WorkerSnapshot& w, int64_t now_ms) {
-  const WorkerDescription& d = w.description;
+json WorkerJson(const farm_api::WorkerSnapshot& w, int64_t now_ms) {
+  const farm_api::WorkerDescription& d = w.description;
   json worker = {
       {"id", d.worker_id},
       {"device_key", d.device_key},
@@ -47,9 +47,9 @@ json WorkerJson(const WorkerSnapshot& w, int64_t now_ms) {
       {"peer", d.peer},
       {"version", d.tunefarm_version},
       // A builder's lease is a build.
-      {"state", d.build_only && w.state == WorkerState::kBusy
+      {"state", d.build_only && w.state == farm_api::WorkerState::kBusy
                     ? std::string("building")
-                    : std::string(WorkerStateName(w.state))},
+                    : std::string(farm_api::WorkerStateName(w.state))},
       {"role", d.build_only  ? "builder"
                : d.can_build ? "builds and measures"
                              : "measures"},
@@ -61,32 +61,33 @@ json WorkerJson(const WorkerSnapshot& w, int64_t now_ms) {
       {"measured", w.measured},
       {"failures", w.failures},
   };
-  if (w.state == WorkerState::kGone) worker["gone_ms"] = w.gone_ms;
+  if (w.state == farm_api::WorkerState::kGone) worker["gone_ms"] = w.gone_ms;
   return worker;
 }
 
 json WorkersJson(const Dispatcher& dispatcher, int64_t now_ms) {
   json workers = json::array();
-  for (const WorkerSnapshot& w : dispatcher.Workers()) workers.push_back(WorkerJson(w, now_ms));
+  for (const farm_api::WorkerSnapshot& w : dispatcher.Workers())
+    workers.push_back(WorkerJson(w, now_ms));
   // Workers that left recently stay listed as gone, so a device that dropped out is noticed.
-  for (const WorkerSnapshot& w : dispatcher.RecentlyGone()) {
+  for (const farm_api::WorkerSnapshot& w : dispatcher.RecentlyGone()) {
     workers.push_back(WorkerJson(w, now_ms));
   }
   return {{"workers", workers}};
 }
 
-json JobJson(const JobStatus& job, int64_t now_ms) {
+json JobJson(const farm_api::JobStatus& job, int64_t now_ms) {
   // A finished job's rate stops at its last update, so it does not decay while it sits there.
-  const int64_t end_ms = IsFinished(job.state) ? job.updated_ms : now_ms;
+  const int64_t end_ms = farm_api::IsFinished(job.state) ? job.updated_ms : now_ms;
   const double elapsed_s = std::max<int64_t>(0, end_ms - job.created_ms) / 1000.0;
   const double rate = elapsed_s > 0 ? job.progress.trials_done / elapsed_s : 0.0;
   json eta = nullptr;
-  if (!IsFinished(job.state) && rate > 0) {
+  if (!farm_api::IsFinished(job.state) && rate > 0) {
     eta = std::max(0, job.trials - job.progress.trials_done) / rate;
   }
   return {
       {"id", job.id},
-      {"state", std::string(JobStateName(job.state))},
+      {"state", std::string(farm_api::JobStateName(job.state))},
       {"workload", job.workload_key},
       {"target", job.target},
       {"device_key", job.device_key},
@@ -115,7 +116,7 @@ json JobJson(const JobStatus& job, int64_t now_ms) {
 
 json JobsJson(const JobManager& jobs, int64_t now_ms) {
   json list = json::array();
-  for (const JobStatus& job : jobs.List(/*include_finished=*/true, kJobListLimit)) {
+  for (const farm_api::JobStatus& job : jobs.List(/*include_finished=*/true, kJobListLimit)) {
     list.push_back(JobJson(job, now_ms));
   }
   return {{"jobs", list}};
@@ -123,7 +124,7 @@ json JobsJson(const JobManager& jobs, int64_t now_ms) {
 
 absl::StatusOr<json> JobDetailJson(const JobManager& jobs, tuner::RecordStore& store,
                                    const std::string& id, int64_t now_ms) {
-  absl::StatusOr<JobStatus> job = jobs.Get(id);
+  absl::StatusOr<farm_api::JobStatus> job = jobs.Get(id);
   if (!job.ok()) return job.status();
   absl::StatusOr<std::optional<double>> flops = store.WorkloadFlops(job->workload_key);
   if (!flops.ok()) return flops.status();

@@ -16,7 +16,7 @@ namespace tunefarm::tracker::http {
 // {"workers": [...]}: every connected worker (gone ones are absent), by id.
 nlohmann::json WorkersJson(const Dispatcher& dispatcher, int64_t now_ms);
 // One job's status with progress, rate (trials per second since it was created) and ETA.
-nlohmann::json JobJson(const JobStatus& job, int64_t now_ms);
+nlohmann::json JobJson(const farm_api::JobStatus& job, int64_t now_ms);
 // {"jobs": [...]}: every job, newest first.
 nlohmann::json JobsJson(const JobManager& jobs, int64_t now_ms);
 // {"job": JobJson, "flops", "trials": [...], "error_breakdown": {...}}; NotFound for an unknown id.

@@ -259,7 +259,7 @@ void DashboardServer::Impl::Routes() {
   });
   server.Post(R"(/api/jobs/([^/]+)/cancel)",
               [this](const httplib::Request& req, httplib::Response& res) {
-                absl::StatusOr<JobStatus> job = jobs.Cancel(req.matches[1]);
+                absl::StatusOr<farm_api::JobStatus> job = jobs.Cancel(req.matches[1]);
                 if (!job.ok()) return Fail(req, res, job.status());
                 spdlog::info("dashboard: job {} cancelled from {}", job->id, req.remote_addr);
                 res.set_content(http::JobJson(*job, options.clock->NowMs()).dump(), kJson);
@@ -278,7 +278,7 @@ void DashboardServer::Impl::Routes() {
                 if (model_jobs == nullptr) {
                   return Fail(req, res, absl::NotFoundError("this tracker serves no model jobs"));
                 }
-                absl::StatusOr<ModelJobStatus> job = model_jobs->Cancel(req.matches[1]);
+                absl::StatusOr<farm_api::ModelJobStatus> job = model_jobs->Cancel(req.matches[1]);
                 if (!job.ok()) return Fail(req, res, job.status());
                 spdlog::info("dashboard: model job {} cancelled from {}", job->id, req.remote_addr);
                 res.set_content(http::ModelJobJson(*job, options.clock->NowMs()).dump(), kJson);

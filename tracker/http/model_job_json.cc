@@ -19,7 +19,8 @@ constexpr int kModelJobListLimit = 200;
 json Positive(double v) { return v > 0 ? json(v) : json(nullptr); }
 
 // The tasks' layers, weights and best times, as the estimate reads them.
-std::vector<tuner::TaskBest> Bests(const ModelJobStatus& job, const std::vector<double>& best) {
+std::vector<tuner::TaskBest> Bests(const farm_api::ModelJobStatus& job,
+                                   const std::vector<double>& best) {
   std::vector<tuner::TaskBest> bests;
   for (size_t i = 0; i < job.tasks.size(); ++i) {
     bests.push_back({job.tasks[i].layer, job.tasks[i].weight, best[i]});
@@ -29,11 +30,11 @@ std::vector<tuner::TaskBest> Bests(const ModelJobStatus& job, const std::vector<
 
 }  // namespace
 
-json ModelJobJson(const ModelJobStatus& job, int64_t now_ms) {
-  const int64_t end_ms = IsFinished(job.state) ? job.updated_ms : now_ms;
+json ModelJobJson(const farm_api::ModelJobStatus& job, int64_t now_ms) {
+  const int64_t end_ms = farm_api::IsFinished(job.state) ? job.updated_ms : now_ms;
   json tasks = json::array();
   for (size_t i = 0; i < job.tasks.size(); ++i) {
-    const ModelTaskStatus& t = job.tasks[i];
+    const farm_api::ModelTaskStatus& t = job.tasks[i];
     // An alternative or a block pair the build would not run costs the model nothing.
     const double cost = t.runs * t.best_seconds;
     tasks.push_back({
@@ -47,13 +48,13 @@ json ModelJobJson(const ModelJobStatus& job, int64_t now_ms) {
         {"trials_done", t.trials_done},
         {"best_seconds", Positive(t.best_seconds)},
         {"share", job.estimated_seconds > 0 ? json(cost / job.estimated_seconds) : json(nullptr)},
-        {"state", std::string(JobStateName(t.state))},
+        {"state", std::string(farm_api::JobStateName(t.state))},
     });
   }
-  const ModelLatency& l = job.latency;
+  const farm_api::ModelLatency& l = job.latency;
   return {
       {"id", job.id},
-      {"state", std::string(JobStateName(job.state))},
+      {"state", std::string(farm_api::JobStateName(job.state))},
       {"model", job.model_name},
       {"target", job.target},
       {"device_key", job.device_key},
@@ -78,20 +79,21 @@ json ModelJobJson(const ModelJobStatus& job, int64_t now_ms) {
 
 json ModelJobsJson(const ModelJobManager& model_jobs, int64_t now_ms) {
   json list = json::array();
-  for (const ModelJobStatus& job : model_jobs.List(/*include_finished=*/true, kModelJobListLimit)) {
+  for (const farm_api::ModelJobStatus& job :
+       model_jobs.List(/*include_finished=*/true, kModelJobListLimit)) {
     list.push_back(ModelJobJson(job, now_ms));
   }
   return {{"model_jobs", list}};
 }
 
-json ModelLeaderboardJson(const std::vector<ModelJobStatus>& jobs) {
+json ModelLeaderboardJson(const std::vector<farm_api::ModelJobStatus>& jobs) {
   struct Best {
-    const ModelJobStatus* job = nullptr;
+    const farm_api::ModelJobStatus* job = nullptr;
     int measured = 0;
   };
   // Ordered by (model, target, device key), so the rows come out by model.
   std::map<std::tuple<std::string, std::string, std::string>, Best> best;
-  for (const ModelJobStatus& job : jobs) {
+  for (const farm_api::ModelJobStatus& job : jobs) {
     if (job.latency.measured_seconds <= 0) continue;
     Best& b = best[{job.model_name, job.target, job.device_key}];
     ++b.measured;
@@ -110,7 +112,7 @@ json ModelLeaderboardJson(const std::vector<ModelJobStatus>& jobs) {
   });
   json rows = json::array();
   for (const Best* b : order) {
-    const ModelLatency& l = b->job->latency;
+    const farm_api::ModelLatency& l = b->job->latency;
     rows.push_back({
         {"model", b->job->model_name},
         {"target", b->job->target},
@@ -134,9 +136,9 @@ json ModelLeaderboardJson(const ModelJobManager& model_jobs) {
 absl::StatusOr<json> ModelJobDetailJson(const ModelJobManager& model_jobs,
                                         tuner::RecordStore& store, const std::string& id,
                                         int64_t now_ms) {
-  absl::StatusOr<ModelJobStatus> job = model_jobs.Get(id);
+  absl::StatusOr<farm_api::ModelJobStatus> job = model_jobs.Get(id);
   if (!job.ok()) return job.status();
-  absl::StatusOr<ModelJobSpec> spec = model_jobs.GetSpec(id);
+  absl::StatusOr<farm_api::ModelJobSpec> spec = model_jobs.GetSpec(id);
   if (!spec.ok()) return spec.status();
   json doc = ModelJobJson(*job, now_ms);
   // Every trial of the tasks' jobs in time order: the estimate after each is EstimateModel of the
@@ -149,7 +151,7 @@ absl::StatusOr<json> ModelJobDetailJson(const ModelJobManager& model_jobs,
   };
   std::vector<Trial> trials;
   for (size_t i = 0; i < job->tasks.size(); ++i) {
-    const ModelTaskStatus& t = job->tasks[i];
+    const farm_api::ModelTaskStatus& t = job->tasks[i];
     absl::StatusOr<std::vector<tuner::Record>> history =
         t.job_id.empty() ? std::vector<tuner::Record>() : store.JobHistory(t.job_id);
     if (!history.ok()) return history.status();

@@ -95,7 +95,7 @@ grpc::Status SessionService::OpenSession(grpc::ServerContext* context,
   const double idle_s = timeouts->idle_timeout_s;
   const int64_t give_up_ms = options_.clock->NowMs() + static_cast<int64_t>(wait_s * 1000);
   while (true) {
-    if (std::optional<WorkerSnapshot> worker = dispatcher_.ReserveForSession(key)) {
+    if (std::optional<farm_api::WorkerSnapshot> worker = dispatcher_.ReserveForSession(key)) {
       const std::string& worker_id = worker->description.worker_id;
       if (links_.Find(worker_id)) {
         std::lock_guard lock(mu_);

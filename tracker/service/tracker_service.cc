@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "farm_api/model_job_proto.h"
 #include "tracker/service/auth.h"
-#include "tracker/service/model_job_conversion.h"
 #include "tracker/service/proto_conversion.h"
 #include "tracker/service/status_conversion.h"
 #include "tuner/record_import.h"
@@ -77,7 +77,7 @@ grpc::Status TrackerService::WatchLoop(grpc::ServerContext& context, const char*
       seen = status->version;
       if (!write(*status)) return grpc::Status(grpc::StatusCode::CANCELLED, "client left");
     }
-    if (IsFinished(status->state)) return grpc::Status::OK;
+    if (farm_api::IsFinished(status->state)) return grpc::Status::OK;
   }
   return grpc::Status(grpc::StatusCode::CANCELLED, "cancelled by the client");
 }
@@ -103,17 +103,17 @@ grpc::Status CheckLimit(int32_t limit) {
 
 grpc::Status TrackerService::SubmitJob(grpc::ServerContext* context,
                                        const v1::SubmitJobRequest* request, v1::Job* response) {
-  absl::StatusOr<JobSpec> spec = JobSpecFromProto(*request);
+  absl::StatusOr<farm_api::JobSpec> spec = farm_api::JobSpecFromProto(*request);
   if (!spec.ok()) return ToGrpcStatus(spec.status());
   return WithJobs(*context, [&](JobManager& jobs, ModelJobManager&) {
-    return Answer(jobs.Submit(*spec), response, JobStatusToProto);
+    return Answer(jobs.Submit(*spec), response, farm_api::JobStatusToProto);
   });
 }
 
 grpc::Status TrackerService::GetJob(grpc::ServerContext* context, const v1::GetJobRequest* request,
                                     v1::Job* response) {
   return WithJobs(*context, [&](JobManager& jobs, ModelJobManager&) {
-    return Answer(jobs.Get(request->id()), response, JobStatusToProto);
+    return Answer(jobs.Get(request->id()), response, farm_api::JobStatusToProto);
   });
 }
 
@@ -125,9 +125,9 @@ grpc::Status TrackerService::WatchJob(grpc::ServerContext* context,
       [&](JobManager& jobs, ModelJobManager&, int64_t seen) {
         return jobs.WaitForChange(request->id(), seen, options_.watch_poll_ms);
       },
-      [&](const JobStatus& status) {
+      [&](const farm_api::JobStatus& status) {
         v1::JobEvent event;
-        *event.mutable_job() = JobStatusToProto(status);
+        *event.mutable_job() = farm_api::JobStatusToProto(status);
         return writer->Write(event);
       });
 }
@@ -135,7 +135,7 @@ grpc::Status TrackerService::WatchJob(grpc::ServerContext* context,
 grpc::Status TrackerService::CancelJob(grpc::ServerContext* context,
                                        const v1::CancelJobRequest* request, v1::Job* response) {
   return WithJobs(*context, [&](JobManager& jobs, ModelJobManager&) {
-    return Answer(jobs.Cancel(request->id()), response, JobStatusToProto);
+    return Answer(jobs.Cancel(request->id()), response, farm_api::JobStatusToProto);
   });
 }
 
@@ -145,8 +145,8 @@ grpc::Status TrackerService::ListJobs(grpc::ServerContext* context,
   if (grpc::Status limit = CheckLimit(request->limit()); !limit.ok()) return limit;
   return WithJobs(*context, [&](JobManager& jobs, ModelJobManager&) {
     const int limit = request->limit() == 0 ? 100 : request->limit();
-    for (const JobStatus& job : jobs.List(request->include_finished(), limit)) {
-      *response->add_jobs() = JobStatusToProto(job);
+    for (const farm_api::JobStatus& job : jobs.List(request->include_finished(), limit)) {
+      *response->add_jobs() = farm_api::JobStatusToProto(job);
     }
     return grpc::Status::OK;
   });
@@ -155,10 +155,10 @@ grpc::Status TrackerService::ListJobs(grpc::ServerContext* context,
 grpc::Status TrackerService::SubmitModelJob(grpc::ServerContext* context,
                                             const v1::SubmitModelJobRequest* request,
                                             v1::ModelJob* response) {
-  absl::StatusOr<ModelJobSpec> spec = ModelJobSpecFromProto(*request);
+  absl::StatusOr<farm_api::ModelJobSpec> spec = farm_api::ModelJobSpecFromProto(*request);
   if (!spec.ok()) return ToGrpcStatus(spec.status());
   return WithJobs(*context, [&](JobManager&, ModelJobManager& model_jobs) {
-    return Answer(model_jobs.Submit(*spec), response, ModelJobStatusToProto);
+    return Answer(model_jobs.Submit(*spec), response, farm_api::ModelJobStatusToProto);
   });
 }
 
@@ -166,7 +166,7 @@ grpc::Status TrackerService::GetModelJob(grpc::ServerContext* context,
                                          const v1::GetModelJobRequest* request,
                                          v1::ModelJob* response) {
   return WithJobs(*context, [&](JobManager&, ModelJobManager& model_jobs) {
-    return Answer(model_jobs.Get(request->id()), response, ModelJobStatusToProto);
+    return Answer(model_jobs.Get(request->id()), response, farm_api::ModelJobStatusToProto);
   });
 }
 
@@ -178,25 +178,27 @@ grpc::Status TrackerService::WatchModelJob(grpc::ServerContext* context,
       [&](JobManager&, ModelJobManager& model_jobs, int64_t seen) {
         return model_jobs.WaitForChange(request->id(), seen, options_.watch_poll_ms);
       },
-      [&](const ModelJobStatus& status) { return writer->Write(ModelJobStatusToProto(status)); });
+      [&](const farm_api::ModelJobStatus& status) {
+        return writer->Write(farm_api::ModelJobStatusToProto(status));
+      });
 }
 
 grpc::Status TrackerService::CancelModelJob(grpc::ServerContext* context,
                                             const v1::CancelModelJobRequest* request,
                                             v1::ModelJob* response) {
   return WithJobs(*context, [&](JobManager&, ModelJobManager& model_jobs) {
-    return Answer(model_jobs.Cancel(request->id()), response, ModelJobStatusToProto);
+    return Answer(model_jobs.Cancel(request->id()), response, farm_api::ModelJobStatusToProto);
   });
 }
 
 grpc::Status TrackerService::ReportModelLatency(grpc::ServerContext* context,
                                                 const v1::ReportModelLatencyRequest* request,
                                                 v1::ModelJob* response) {
-  const ModelLatency latency{request->measured_seconds(), request->untuned_seconds(),
-                             request->measured_by()};
+  const farm_api::ModelLatency latency{request->measured_seconds(), request->untuned_seconds(),
+                                       request->measured_by()};
   return WithJobs(*context, [&](JobManager&, ModelJobManager& model_jobs) {
     return Answer(model_jobs.ReportLatency(request->id(), latency), response,
-                  ModelJobStatusToProto);
+                  farm_api::ModelJobStatusToProto);
   });
 }
 
@@ -206,8 +208,9 @@ grpc::Status TrackerService::ListModelJobs(grpc::ServerContext* context,
   if (grpc::Status limit = CheckLimit(request->limit()); !limit.ok()) return limit;
   return WithJobs(*context, [&](JobManager&, ModelJobManager& model_jobs) {
     const int limit = request->limit() == 0 ? 100 : request->limit();
-    for (const ModelJobStatus& job : model_jobs.List(request->include_finished(), limit)) {
-      *response->add_model_jobs() = ModelJobStatusToProto(job);
+    for (const farm_api::ModelJobStatus& job :
+         model_jobs.List(request->include_finished(), limit)) {
+      *response->add_model_jobs() = farm_api::ModelJobStatusToProto(job);
     }
     return grpc::Status::OK;
   });
@@ -217,8 +220,8 @@ grpc::Status TrackerService::ListWorkers(grpc::ServerContext* context,
                                          const v1::ListWorkersRequest* request,
                                          v1::ListWorkersResponse* response) {
   if (grpc::Status auth = CheckToken(*context, options_.token); !auth.ok()) return auth;
-  for (const WorkerSnapshot& w : dispatcher_.Workers(request->device_key())) {
-    *response->add_workers() = WorkerSnapshotToProto(w);
+  for (const farm_api::WorkerSnapshot& w : dispatcher_.Workers(request->device_key())) {
+    *response->add_workers() = farm_api::WorkerSnapshotToProto(w);
   }
   return grpc::Status::OK;
 }
@@ -241,7 +244,7 @@ grpc::Status TrackerService::QueryBest(grpc::ServerContext* context,
   const double flops = FlopsOfLocked(key);
   for (const tuner::Record& r : *best) {
     if (!request->device_key().empty() && r.device_key != request->device_key()) continue;
-    *response->add_best() = RecordToProto(r, flops);
+    *response->add_best() = farm_api::RecordToProto(r, flops);
   }
   return grpc::Status::OK;
 }
@@ -299,7 +302,7 @@ grpc::Status TrackerService::ListRecords(grpc::ServerContext* context,
   std::reverse(records.begin(), records.end());
   if (records.size() > limit) records.resize(limit);
   for (const tuner::Record& r : records) {
-    *response->add_records() = RecordToProto(r, FlopsOfLocked(r.workload_key));
+    *response->add_records() = farm_api::RecordToProto(r, FlopsOfLocked(r.workload_key));
   }
   return grpc::Status::OK;
 }

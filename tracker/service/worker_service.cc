@@ -269,7 +269,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
           grpc::StatusCode::INVALID_ARGUMENT,
           "register: build_only needs can_build (a builder must have the compiler)");
     }
-    WorkerDescription desc = WorkerDescriptionFromRegister(reg);
+    farm_api::WorkerDescription desc = WorkerDescriptionFromRegister(reg);
     desc.worker_id = service_.NextWorkerId(reg.hostname());
     desc.peer = context_->peer();
     // A reconnect: the dispatcher decides whether the claim holds (it counts losses per worker).

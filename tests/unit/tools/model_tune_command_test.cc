@@ -51,7 +51,7 @@ ModelTuneOptions Options(const std::string& model, const std::string& db) {
   o.tune.threads = 1;
   o.tune.device_key = "test-cpu";
   o.tune.progress = false;
-  o.layouts = LayoutTuning::kOff;  // the rule's blocks: the task counts below are theirs
+  o.layouts = driver::LayoutTuning::kOff;  // the rule's blocks: the task counts below are theirs
   return o;
 }
 
@@ -173,7 +173,7 @@ TEST(ModelTuneCommandTest, WithLayoutsEveryBlockAndTransformIsMeasuredAndTheBuil
   const std::string db = (std::filesystem::path(::testing::TempDir()) / "layouts.db").string();
   std::filesystem::remove(db);
   ModelTuneOptions o = Options(model, db);
-  o.layouts = LayoutTuning::kOn;
+  o.layouts = driver::LayoutTuning::kOn;
   // The two convs share their workloads: conv1 reads the image in the rule's block (two
   // vectors), which is one of conv2's. One layer of 8 alternatives (input block, output block,
   // algorithm) and a transform each way. One trial each: the scheduler gives every task one
@@ -211,31 +211,35 @@ TEST(ModelTuneCommandTest, ByDefaultTheLayoutsAreTunedWhenTheBudgetGivesEachOfTh
   const int64_t l = target::CpuInfoOf(target::Target::Host()).Lanes(4);
   const std::string model = ResidualCnn(2 * l);
   ModelTuneOptions o = Options(model, "");
-  o.layouts = LayoutTuning::kAuto;
+  o.layouts = driver::LayoutTuning::kAuto;
   o.tune.batch_size = 1;
   // 10 layout tasks (above): 9 trials are short of a batch each.
   o.tune.trials = 9;
-  absl::StatusOr<ModelTuning> short_budget = ModelTuningTasks(o, target::Target::Host());
+  absl::StatusOr<driver::ModelTuning> short_budget =
+      driver::ModelTuningTasks(TuningRequestOf(o), target::Target::Host());
   ASSERT_TRUE(short_budget.ok()) << short_budget.status();
   EXPECT_LT(short_budget->tasks.size(), 10u);
   EXPECT_TRUE(short_budget->layout.empty());
   EXPECT_EQ(short_budget->layouts_line,
             "layouts: the rule's channel blocks; tuning them too takes 10 tasks, and --trials 9 "
             "is short of one batch each (10); --layouts tunes them anyway");
-  o.layouts = LayoutTuning::kOn;
-  absl::StatusOr<ModelTuning> forced = ModelTuningTasks(o, target::Target::Host());
+  o.layouts = driver::LayoutTuning::kOn;
+  absl::StatusOr<driver::ModelTuning> forced =
+      driver::ModelTuningTasks(TuningRequestOf(o), target::Target::Host());
   ASSERT_TRUE(forced.ok()) << forced.status();
   EXPECT_EQ(forced->tasks.size(), 10u);
 
-  o.layouts = LayoutTuning::kAuto;
+  o.layouts = driver::LayoutTuning::kAuto;
   o.tune.trials = 10;
-  absl::StatusOr<ModelTuning> enough = ModelTuningTasks(o, target::Target::Host());
+  absl::StatusOr<driver::ModelTuning> enough =
+      driver::ModelTuningTasks(TuningRequestOf(o), target::Target::Host());
   ASSERT_TRUE(enough.ok()) << enough.status();
   EXPECT_EQ(enough->tasks.size(), 10u);
   EXPECT_FALSE(enough->layout.empty());
   EXPECT_THAT(enough->layouts_line, HasSubstr("(10 tasks; --no-layouts: the rule's blocks only)"));
-  o.layouts = LayoutTuning::kOff;
-  absl::StatusOr<ModelTuning> off = ModelTuningTasks(o, target::Target::Host());
+  o.layouts = driver::LayoutTuning::kOff;
+  absl::StatusOr<driver::ModelTuning> off =
+      driver::ModelTuningTasks(TuningRequestOf(o), target::Target::Host());
   ASSERT_TRUE(off.ok()) << off.status();
   EXPECT_EQ(off->tasks.size(), short_budget->tasks.size());
   EXPECT_EQ(off->layouts_line, "layouts: the rule's channel blocks (--no-layouts)");

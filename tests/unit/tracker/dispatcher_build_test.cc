@@ -19,8 +19,8 @@ using testing::Outcomes;
 using testing::Work;
 using testing::Worker;
 
-WorkerDescription Builder(const std::string& id) {
-  WorkerDescription d = Worker(id);
+farm_api::WorkerDescription Builder(const std::string& id) {
+  farm_api::WorkerDescription d = Worker(id);
   d.can_build = true;
   return d;
 }
@@ -192,8 +192,8 @@ TEST(DispatcherBuildTest, WorkToBuildIsNeverLeasedToAWorkerThatRefusedItsTask) {
   EXPECT_EQ(d.QueuedFor(kKey), 0);
 }
 
-WorkerDescription BuildOnly(const std::string& id) {
-  WorkerDescription d = Builder(id);
+farm_api::WorkerDescription BuildOnly(const std::string& id) {
+  farm_api::WorkerDescription d = Builder(id);
   d.build_only = true;
   return d;
 }
@@ -244,7 +244,7 @@ TEST(DispatcherBuildOnlyTest, BuildersTakeOnlyBuildOnlyWorkAndNeverCountAsTheKey
   auto workers = d.Workers(kKey);
   ASSERT_EQ(workers.size(), 2u);
   EXPECT_TRUE(workers[0].description.build_only);
-  EXPECT_EQ(workers[0].state, WorkerState::kBusy);
+  EXPECT_EQ(workers[0].state, farm_api::WorkerState::kBusy);
   // The builder's answer carries the libraries; it is no measurement.
   d.Complete("builder", b[0].lease_id, Built("x_kernel"), 200);
   ASSERT_EQ(out.by_name["x"].size(), 1u);

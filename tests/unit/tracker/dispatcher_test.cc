@@ -39,8 +39,8 @@ TEST(DispatcherTest, AnIdleWorkerGetsALeaseWithADeadline) {
   EXPECT_FALSE(d.AddWorker(Worker("w1"), 100).ok());  // the id is taken
   auto ws = d.Workers(kKey);
   ASSERT_EQ(ws.size(), 1u);
-  EXPECT_EQ(ws[0].state, WorkerState::kBusy);
-  EXPECT_EQ(WorkerStateName(ws[0].state), "measuring");
+  EXPECT_EQ(ws[0].state, farm_api::WorkerState::kBusy);
+  EXPECT_EQ(farm_api::WorkerStateName(ws[0].state), "measuring");
 
   // A second piece of work waits: one lease per worker.
   EXPECT_TRUE(d.Submit(Work("j", "b"), out.For("b"), 200).empty());
@@ -61,11 +61,11 @@ TEST(DispatcherTest, WorkersThatLeftAreListedAsGoneWithWhatTheyDid) {
   ASSERT_EQ(leases.size(), 1u);
   d.Complete(leases[0].worker_id, leases[0].lease_id, Ok(), 20);
   d.RemoveWorker(leases[0].worker_id, 30);
-  std::vector<WorkerSnapshot> gone = d.RecentlyGone();
+  std::vector<farm_api::WorkerSnapshot> gone = d.RecentlyGone();
   ASSERT_EQ(gone.size(), 1u);
   EXPECT_EQ(gone[0].description.worker_id, leases[0].worker_id);
-  EXPECT_EQ(gone[0].state, WorkerState::kGone);
-  EXPECT_EQ(WorkerStateName(gone[0].state), "gone");
+  EXPECT_EQ(gone[0].state, farm_api::WorkerState::kGone);
+  EXPECT_EQ(farm_api::WorkerStateName(gone[0].state), "gone");
   EXPECT_EQ(gone[0].gone_ms, 30);
   EXPECT_EQ(gone[0].measured, 1);
   EXPECT_EQ(d.Workers(kKey).size(), 1u);  // only connected workers
@@ -222,8 +222,8 @@ TEST(DispatcherTest, WorkThatTakesDownTwoWorkersIsQuarantined) {
   EXPECT_NE(out.by_name["killer"][0].error_message.find("quarantined"), std::string::npos);
 }
 
-WorkerDescription Reconnect(const std::string& id, const std::string& previous_id) {
-  WorkerDescription d = Worker(id);
+farm_api::WorkerDescription Reconnect(const std::string& id, const std::string& previous_id) {
+  farm_api::WorkerDescription d = Worker(id);
   d.previous_worker_id = previous_id;
   return d;
 }
@@ -269,7 +269,7 @@ TEST(DispatcherTest, AClaimOnAConnectedUnknownOrUsedIdMakesANewWorker) {
   // A worker that claims to be the connected w1 does not get its identity.
   ASSERT_TRUE(d.AddWorker(Reconnect("evil", "w1"), 1).ok());
   ASSERT_TRUE(d.AddWorker(Reconnect("stranger", "never-issued"), 1).ok());
-  for (const WorkerSnapshot& w : d.Workers(kKey)) {
+  for (const farm_api::WorkerSnapshot& w : d.Workers(kKey)) {
     EXPECT_TRUE(w.description.previous_worker_id.empty()) << w.description.worker_id;
   }
   auto moved = d.RemoveWorker("w1", 2);
@@ -280,7 +280,7 @@ TEST(DispatcherTest, AClaimOnAConnectedUnknownOrUsedIdMakesANewWorker) {
   // w1 has left: one registration may continue it, a second claim on it is a new worker.
   ASSERT_TRUE(d.AddWorker(Reconnect("w5", "w1"), 4).ok());
   ASSERT_TRUE(d.AddWorker(Reconnect("w6", "w1"), 4).ok());
-  for (const WorkerSnapshot& w : d.Workers(kKey)) {
+  for (const farm_api::WorkerSnapshot& w : d.Workers(kKey)) {
     EXPECT_EQ(w.description.previous_worker_id, w.description.worker_id == "w5" ? "w1" : "")
         << w.description.worker_id;
   }
@@ -326,7 +326,7 @@ TEST(DispatcherTest, ADrainingWorkerFinishesItsLeaseButGetsNoMore) {
   auto leases = d.Submit(Work("j"), out.For("a"), 0);
   d.Submit(Work("j"), out.For("b"), 0);
   d.SetDraining("w1");
-  EXPECT_EQ(d.Workers()[0].state, WorkerState::kDraining);
+  EXPECT_EQ(d.Workers()[0].state, farm_api::WorkerState::kDraining);
   EXPECT_TRUE(d.Complete("w1", leases[0].lease_id, Ok(), 1).empty());
   EXPECT_EQ(out.by_name["a"].size(), 1u);
   EXPECT_EQ(d.QueuedFor(kKey), 1);
@@ -338,10 +338,10 @@ TEST(DispatcherTest, ASessionReservesAnIdleWorkerUntilReleased) {
   Outcomes out;
   EXPECT_FALSE(d.ReserveForSession(kKey).has_value());
   ASSERT_TRUE(d.AddWorker(Worker("w1"), 0).ok());
-  std::optional<WorkerSnapshot> s = d.ReserveForSession(kKey);
+  std::optional<farm_api::WorkerSnapshot> s = d.ReserveForSession(kKey);
   ASSERT_TRUE(s.has_value());
   EXPECT_EQ(s->description.worker_id, "w1");
-  EXPECT_EQ(s->state, WorkerState::kSession);
+  EXPECT_EQ(s->state, farm_api::WorkerState::kSession);
   EXPECT_FALSE(d.ReserveForSession(kKey).has_value());
   EXPECT_TRUE(d.Submit(Work("j"), out.For("a"), 1).empty());  // the worker is in a session
   auto leases = d.ReleaseSession("w1", 2);
@@ -365,7 +365,7 @@ TEST(DispatcherTest, ASilentWorkerIsRemovedByTickAndItsLeaseRequeued) {
   EXPECT_EQ(d.WorkersFor(kKey), 1);
   // Workers of another key never take it.
   ASSERT_TRUE(d.AddWorker(Worker("gpu", "gpu"), 1100).ok());
-  EXPECT_EQ(d.Workers("gpu")[0].state, WorkerState::kIdle);
+  EXPECT_EQ(d.Workers("gpu")[0].state, farm_api::WorkerState::kIdle);
 }
 
 TEST(DispatcherTest, AResultCountsAsHearingFromItsWorker) {

@@ -12,8 +12,8 @@ namespace tunefarm::tracker::testing {
 
 inline constexpr char kKey[] = "cpu";
 
-inline WorkerDescription Worker(const std::string& id, const std::string& key = kKey) {
-  WorkerDescription d;
+inline farm_api::WorkerDescription Worker(const std::string& id, const std::string& key = kKey) {
+  farm_api::WorkerDescription d;
   d.worker_id = id;
   d.device_key = key;
   return d;

@@ -84,7 +84,7 @@ class InProcessFleet final : public LeaseSender {
       workers_[worker_id] = w;
     }
     w->thread = std::thread([this, w] { Loop(*w); });
-    WorkerDescription d;
+    farm_api::WorkerDescription d;
     d.worker_id = worker_id;
     d.device_key = device_key;
     d.target = "llvm";

@@ -33,9 +33,9 @@ std::string FreshDb(const std::string& name) {
   return (dir / "tf.db").string();
 }
 
-JobSpec Spec(int trials, int batch_size, const std::string& key = kEngineKey,
-             const std::string& workload = "matmul:16,16,16:float32") {
-  JobSpec s;
+farm_api::JobSpec Spec(int trials, int batch_size, const std::string& key = kEngineKey,
+                       const std::string& workload = "matmul:16,16,16:float32") {
+  farm_api::JobSpec s;
   s.workload = workload;
   s.device_key = key;
   s.trials = trials;
@@ -57,7 +57,7 @@ class EngineRun {
     EXPECT_TRUE(store.ok()) << store.status();
     db_ = std::make_unique<SharedRecordStore>(*std::move(store));
     if (options.build_threads == 0) options.build_threads = 2;
-    options.on_progress = [this](const std::string& id, const JobProgress& p) {
+    options.on_progress = [this](const std::string& id, const farm_api::JobProgress& p) {
       std::lock_guard<std::mutex> lock(mu_);
       progress_[id] = p;
     };
@@ -84,7 +84,7 @@ class EngineRun {
     std::lock_guard<std::mutex> lock(mu_);
     return end_calls_[id];
   }
-  JobProgress Progress(const std::string& id) {
+  farm_api::JobProgress Progress(const std::string& id) {
     std::lock_guard<std::mutex> lock(mu_);
     return progress_[id];
   }
@@ -100,7 +100,7 @@ class EngineRun {
   std::condition_variable cv_;
   std::map<std::string, JobEnd> ends_;
   std::map<std::string, int> end_calls_;
-  std::map<std::string, JobProgress> progress_;
+  std::map<std::string, farm_api::JobProgress> progress_;
   std::unique_ptr<JobEngine> engine_;  // last: stopped before what its callbacks touch
 };
 
@@ -264,7 +264,7 @@ class CapturingSender final : public LeaseSender {
 TEST(JobEngineTest, BuildsStayWithinTheBuildThreadsAndCrossCompileForTheJobsTarget) {
   Dispatcher dispatcher;
   CapturingSender sender;
-  WorkerDescription board;
+  farm_api::WorkerDescription board;
   board.worker_id = "pi-1";
   board.device_key = "rasp4b";
   ASSERT_TRUE(dispatcher.AddWorker(board, InProcessFleet::NowMs()).ok());
@@ -272,7 +272,7 @@ TEST(JobEngineTest, BuildsStayWithinTheBuildThreadsAndCrossCompileForTheJobsTarg
   options.build_threads = 2;
   EngineRun run("cross", dispatcher, sender, options);
   for (const char* id : {"job-a", "job-b", "job-c"}) {
-    JobSpec spec = Spec(6, 6, "rasp4b");
+    farm_api::JobSpec spec = Spec(6, 6, "rasp4b");
     spec.target = "llvm -mtriple=aarch64-linux-gnu";
     run.engine().Start(id, spec, nullptr);
   }
@@ -312,7 +312,7 @@ TEST(JobEngineTest, FiftyJobsAcrossFiveKeysAllCompleteWithEveryRecordOnce) {
     const std::string id = "job-" + std::to_string(i);
     const int n = 8 * (1 + i % 4);
     const std::string workload = "matmul:" + std::to_string(n) + ",16,16:float32";
-    JobSpec spec = Spec(2, 2, keys[i % keys.size()], workload);
+    farm_api::JobSpec spec = Spec(2, 2, keys[i % keys.size()], workload);
     spec.seed = static_cast<uint64_t>(i + 1);  // jobs of one workload try different configs
     run.engine().Start(id, spec, nullptr);
     ids.push_back(id);

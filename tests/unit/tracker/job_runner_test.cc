@@ -11,8 +11,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-JobSpec Spec() {
-  JobSpec s;
+farm_api::JobSpec Spec() {
+  farm_api::JobSpec s;
   s.workload = "matmul:16,16,16";
   s.device_key = "pi";
   s.trials = 4;
@@ -23,7 +23,7 @@ TEST(JobRunnerTest, ValidSpecPasses) { EXPECT_TRUE(ValidateJobSpec(Spec(), 100).
 
 // A script's dtype used to be ignored, typo or not.
 TEST(JobRunnerTest, UnknownDtypeIsRefusedListingTheKnownOnes) {
-  JobSpec s = Spec();
+  farm_api::JobSpec s = Spec();
   s.workload.clear();
   s.script_source = "n = var('n')\n";
   s.dtype = "float99";
@@ -37,7 +37,7 @@ TEST(JobRunnerTest, UnknownDtypeIsRefusedListingTheKnownOnes) {
 }
 
 TEST(JobRunnerTest, ADeviceKeyIsPrintableAsciiOfBoundedLength) {
-  JobSpec s = Spec();
+  farm_api::JobSpec s = Spec();
   for (const std::string& bad :
        {std::string(""), std::string("rasp 4b"), std::string("pi\x1f"), std::string("pi\n"),
         std::string("ra\xc3\xa9"), std::string(129, 'k')}) {
@@ -53,7 +53,7 @@ TEST(JobRunnerTest, ADeviceKeyIsPrintableAsciiOfBoundedLength) {
 }
 
 TEST(JobRunnerTest, OverLongScriptNameIsRefused) {
-  JobSpec s = Spec();
+  farm_api::JobSpec s = Spec();
   s.workload.clear();
   s.script_source = "n = var('n')\n";
   s.script_name = std::string(4000, 'x') + ".te";
@@ -62,7 +62,7 @@ TEST(JobRunnerTest, OverLongScriptNameIsRefused) {
 }
 
 TEST(JobRunnerTest, MeasureNumbersAreChecked) {
-  JobSpec s = Spec();
+  farm_api::JobSpec s = Spec();
   s.measure.run_timeout_s = std::numeric_limits<double>::infinity();
   EXPECT_EQ(ValidateJobSpec(s, 100).message(),
             "measure.run_timeout_s must be a finite number in (0, 86400] s, got inf");

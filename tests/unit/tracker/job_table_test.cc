@@ -20,7 +20,8 @@ std::string FreshTableDb(const std::string& name) {
   return path.string();
 }
 
-JobRow Row(const std::string& id, int64_t created_ms, JobState state = JobState::kQueued) {
+JobRow Row(const std::string& id, int64_t created_ms,
+           farm_api::JobState state = farm_api::JobState::kQueued) {
   JobRow r;
   r.status.id = id;
   r.status.workload_key = "matmul:16,16,16:float32";
@@ -52,7 +53,7 @@ TEST(JobTableTest, InsertGetAndUpdate) {
   EXPECT_EQ(got->status.device_key, row.status.device_key);
   EXPECT_EQ(got->status.created_ms, row.status.created_ms);
   EXPECT_EQ(got->spec_json, row.spec_json);
-  EXPECT_EQ(got->status.state, JobState::kQueued);
+  EXPECT_EQ(got->status.state, farm_api::JobState::kQueued);
   EXPECT_EQ(got->status.message, row.status.message);
   EXPECT_EQ(got->status.trials, 6);
   EXPECT_EQ(got->status.priority, 3);
@@ -60,8 +61,8 @@ TEST(JobTableTest, InsertGetAndUpdate) {
   EXPECT_EQ(got->status.updated_ms, 1001);
   EXPECT_EQ((*table)->Get("job-nope").status().code(), absl::StatusCode::kNotFound);
 
-  ASSERT_TRUE((*table)->UpdateState(row.status.id, JobState::kFailed, "boom", 5000).ok());
-  EXPECT_EQ((*table)->UpdateState("job-nope", JobState::kFailed, "", 1).code(),
+  ASSERT_TRUE((*table)->UpdateState(row.status.id, farm_api::JobState::kFailed, "boom", 5000).ok());
+  EXPECT_EQ((*table)->UpdateState("job-nope", farm_api::JobState::kFailed, "", 1).code(),
             absl::StatusCode::kNotFound);
   table->reset();
   // A new connection (a restarted tracker) sees the update.
@@ -69,7 +70,7 @@ TEST(JobTableTest, InsertGetAndUpdate) {
   ASSERT_TRUE(reopened.ok()) << reopened.status();
   got = (*reopened)->Get(row.status.id);
   ASSERT_TRUE(got.ok());
-  EXPECT_EQ(got->status.state, JobState::kFailed);
+  EXPECT_EQ(got->status.state, farm_api::JobState::kFailed);
   EXPECT_EQ(got->status.message, "boom");
   EXPECT_EQ(got->status.updated_ms, 5000);
 }
@@ -78,10 +79,10 @@ TEST(JobTableTest, UnfinishedOldestFirstAndListsNewestFirst) {
   const std::string db = FreshTableDb("lists");
   absl::StatusOr<std::unique_ptr<JobTable>> table = JobTable::Open(db);
   ASSERT_TRUE(table.ok()) << table.status();
-  ASSERT_TRUE((*table)->Insert(Row("job-a", 300, JobState::kRunning)).ok());
-  ASSERT_TRUE((*table)->Insert(Row("job-b", 100, JobState::kSucceeded)).ok());
-  ASSERT_TRUE((*table)->Insert(Row("job-c", 200, JobState::kQueued)).ok());
-  ASSERT_TRUE((*table)->Insert(Row("job-d", 400, JobState::kCancelled)).ok());
+  ASSERT_TRUE((*table)->Insert(Row("job-a", 300, farm_api::JobState::kRunning)).ok());
+  ASSERT_TRUE((*table)->Insert(Row("job-b", 100, farm_api::JobState::kSucceeded)).ok());
+  ASSERT_TRUE((*table)->Insert(Row("job-c", 200, farm_api::JobState::kQueued)).ok());
+  ASSERT_TRUE((*table)->Insert(Row("job-d", 400, farm_api::JobState::kCancelled)).ok());
 
   absl::StatusOr<std::vector<JobRow>> unfinished = (*table)->LoadUnfinished();
   ASSERT_TRUE(unfinished.ok());
@@ -135,7 +136,7 @@ TEST(JobTableTest, ModelJobsAndTheirTasksJobs) {
   m.status.target = "llvm";
   m.status.device_key = "cpu";
   m.spec_json = R"({"tasks":[]})";
-  m.status.state = JobState::kRunning;
+  m.status.state = farm_api::JobState::kRunning;
   m.status.trials = 400;
   m.status.created_ms = 10;
   m.status.updated_ms = 11;
@@ -143,7 +144,7 @@ TEST(JobTableTest, ModelJobsAndTheirTasksJobs) {
   EXPECT_EQ((*table)->InsertModelJob(m).code(), absl::StatusCode::kAlreadyExists);
   ModelJobRow done = m;
   done.status.id = "model-00000002";
-  done.status.state = JobState::kSucceeded;
+  done.status.state = farm_api::JobState::kSucceeded;
   done.status.created_ms = 20;
   ASSERT_TRUE((*table)->InsertModelJob(done).ok());
 
@@ -152,11 +153,13 @@ TEST(JobTableTest, ModelJobsAndTheirTasksJobs) {
   EXPECT_EQ(got->status.model_name, "resnet18.onnx");
   EXPECT_EQ(got->spec_json, m.spec_json);
   EXPECT_EQ(got->status.trials, 400);
-  EXPECT_EQ(got->status.state, JobState::kRunning);
+  EXPECT_EQ(got->status.state, farm_api::JobState::kRunning);
   EXPECT_EQ((*table)->GetModelJob("model-nope").status().code(), absl::StatusCode::kNotFound);
   ASSERT_TRUE(
-      (*table)->UpdateModelJobState(m.status.id, JobState::kCancelled, "cancelled", 30).ok());
-  EXPECT_EQ((*table)->UpdateModelJobState("model-nope", JobState::kFailed, "", 1).code(),
+      (*table)
+          ->UpdateModelJobState(m.status.id, farm_api::JobState::kCancelled, "cancelled", 30)
+          .ok());
+  EXPECT_EQ((*table)->UpdateModelJobState("model-nope", farm_api::JobState::kFailed, "", 1).code(),
             absl::StatusCode::kNotFound);
   absl::StatusOr<std::vector<ModelJobRow>> unfinished = (*table)->LoadUnfinishedModelJobs();
   ASSERT_TRUE(unfinished.ok());
@@ -168,7 +171,7 @@ TEST(JobTableTest, ModelJobsAndTheirTasksJobs) {
   EXPECT_EQ((*all)[1].status.message, "cancelled");
 
   // The tasks' jobs name their model job; reopening one gives it more trials and runs it again.
-  JobRow task = Row("job-0000000a", 40, JobState::kSucceeded);
+  JobRow task = Row("job-0000000a", 40, farm_api::JobState::kSucceeded);
   task.status.model_job_id = m.status.id;
   task.status.model_task = 1;
   ASSERT_TRUE((*table)->Insert(task).ok());
@@ -181,7 +184,7 @@ TEST(JobTableTest, ModelJobsAndTheirTasksJobs) {
   absl::StatusOr<JobRow> reopened = (*table)->Get(task.status.id);
   ASSERT_TRUE(reopened.ok());
   EXPECT_EQ(reopened->status.trials, 12);
-  EXPECT_EQ(reopened->status.state, JobState::kRunning);
+  EXPECT_EQ(reopened->status.state, farm_api::JobState::kRunning);
   EXPECT_EQ(reopened->spec_json, R"({"trials":12})");
   EXPECT_EQ((*table)->Reopen("job-nope", 1, "{}", 1).code(), absl::StatusCode::kNotFound);
 }

@@ -334,8 +334,8 @@ MeasureWork MetricsWork(const std::string& job, const std::string& key = "cpu") 
   return w;
 }
 
-WorkerDescription MetricsWorker(const std::string& id, const std::string& key = "cpu") {
-  WorkerDescription d;
+farm_api::WorkerDescription MetricsWorker(const std::string& id, const std::string& key = "cpu") {
+  farm_api::WorkerDescription d;
   d.worker_id = id;
   d.device_key = key;
   return d;
@@ -487,7 +487,7 @@ TEST(MetricsTextTest, ResultsMatchTheDatabaseAfterAJobOnTheFleet) {
       JobManager::Create(o, d, fleet, **table, *std::move(job_records));
   ASSERT_TRUE(jobs.ok()) << jobs.status();
 
-  JobSpec spec;
+  farm_api::JobSpec spec;
   spec.workload = "matmul:16,16,16:float32";
   spec.device_key = "test-cpu";
   spec.trials = 8;
@@ -496,7 +496,7 @@ TEST(MetricsTextTest, ResultsMatchTheDatabaseAfterAJobOnTheFleet) {
   spec.measure.number = 0;
   spec.measure.repeat = 1;
   spec.measure.min_repeat_ms = 100;
-  absl::StatusOr<JobStatus> job = (*jobs)->Submit(spec);
+  absl::StatusOr<farm_api::JobStatus> job = (*jobs)->Submit(spec);
   ASSERT_TRUE(job.ok()) << job.status();
   // The one worker joins only once two built candidates wait, so its first result is followed
   // at once by its next lease however slow the builds are (sanitizers, a loaded machine): at
@@ -507,12 +507,12 @@ TEST(MetricsTextTest, ResultsMatchTheDatabaseAfterAJobOnTheFleet) {
   }
   ASSERT_GE(d.QueuedFor("test-cpu"), 2);
   fleet.AddWorker("test-cpu");
-  absl::StatusOr<JobStatus> s = job;
-  while (s.ok() && !IsFinished(s->state) && std::chrono::steady_clock::now() < deadline) {
+  absl::StatusOr<farm_api::JobStatus> s = job;
+  while (s.ok() && !farm_api::IsFinished(s->state) && std::chrono::steady_clock::now() < deadline) {
     s = (*jobs)->WaitForChange(job->id, s->version, 1000);
   }
   ASSERT_TRUE(s.ok()) << s.status();
-  ASSERT_EQ(s->state, JobState::kSucceeded) << s->message;
+  ASSERT_EQ(s->state, farm_api::JobState::kSucceeded) << s->message;
 
   const std::string text = RenderMetricsText(m, d, **jobs);
   const Exposition e = ParseExposition(text);

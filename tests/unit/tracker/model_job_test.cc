@@ -1,6 +1,6 @@
-// ModelJobSpec as the model_jobs table stores it (every field survives the JSON round trip, a
-// wrong type names the field), its checks, and the job spec each task gets.
-#include "tracker/model_job.h"
+// farm_api::ModelJobSpec as the model_jobs table stores it (every field survives the JSON round
+// trip, a wrong type names the field), its checks, and the job spec each task gets.
+#include "farm_api/model_job.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,8 +10,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-ModelJobSpec ModelSpec() {
-  ModelJobSpec s;
+farm_api::ModelJobSpec ModelSpec() {
+  farm_api::ModelJobSpec s;
   s.model_name = "resnet18.onnx";
   s.tasks = {{"conv2d_nchwc:1,64,56,56,64,3,3,1,1:float32", 4, 0},
              {"conv2d_nchwc:1,128,28,28,128,3,3,1,1:float32", 3},
@@ -36,8 +36,9 @@ ModelJobSpec ModelSpec() {
 }
 
 TEST(ModelJobTest, EveryFieldSurvivesTheJsonRoundTrip) {
-  const ModelJobSpec s = ModelSpec();
-  absl::StatusOr<ModelJobSpec> back = ModelJobSpecFromJson(ModelJobSpecToJson(s));
+  const farm_api::ModelJobSpec s = ModelSpec();
+  absl::StatusOr<farm_api::ModelJobSpec> back =
+      farm_api::ModelJobSpecFromJson(farm_api::ModelJobSpecToJson(s));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->model_name, s.model_name);
   ASSERT_EQ(back->tasks.size(), 3u);
@@ -59,42 +60,46 @@ TEST(ModelJobTest, EveryFieldSurvivesTheJsonRoundTrip) {
   EXPECT_TRUE(back->round_robin);
   EXPECT_EQ(tuner::LayoutChoiceToJson(back->layout), tuner::LayoutChoiceToJson(s.layout));
   // Without a layout choice the field is left out, and a spec stored before it reads as none.
-  ModelJobSpec plain = ModelSpec();
+  farm_api::ModelJobSpec plain = ModelSpec();
   plain.layout = {};
-  EXPECT_THAT(ModelJobSpecToJson(plain), ::testing::Not(HasSubstr("layout")));
-  absl::StatusOr<ModelJobSpec> plain_back = ModelJobSpecFromJson(ModelJobSpecToJson(plain));
+  EXPECT_THAT(farm_api::ModelJobSpecToJson(plain), ::testing::Not(HasSubstr("layout")));
+  absl::StatusOr<farm_api::ModelJobSpec> plain_back =
+      farm_api::ModelJobSpecFromJson(farm_api::ModelJobSpecToJson(plain));
   ASSERT_TRUE(plain_back.ok()) << plain_back.status();
   EXPECT_TRUE(plain_back->layout.empty());
 }
 
 TEST(ModelJobTest, MalformedStoredSpecsNameTheProblem) {
-  EXPECT_THAT(ModelJobSpecFromJson("[1]").status().message(), HasSubstr("not a JSON object"));
-  EXPECT_THAT(ModelJobSpecFromJson(R"({"tasks":3})").status().message(), HasSubstr("'tasks'"));
-  EXPECT_THAT(ModelJobSpecFromJson(R"({"tasks":[1]})").status().message(),
+  EXPECT_THAT(farm_api::ModelJobSpecFromJson("[1]").status().message(),
               HasSubstr("not a JSON object"));
-  EXPECT_THAT(ModelJobSpecFromJson(R"({"tasks":[{"weight":"x"}]})").status().message(),
+  EXPECT_THAT(farm_api::ModelJobSpecFromJson(R"({"tasks":3})").status().message(),
+              HasSubstr("'tasks'"));
+  EXPECT_THAT(farm_api::ModelJobSpecFromJson(R"({"tasks":[1]})").status().message(),
+              HasSubstr("not a JSON object"));
+  EXPECT_THAT(farm_api::ModelJobSpecFromJson(R"({"tasks":[{"weight":"x"}]})").status().message(),
               HasSubstr("tasks.weight"));
-  EXPECT_THAT(ModelJobSpecFromJson(R"({"trials":"x","tasks":[]})").status().message(),
+  EXPECT_THAT(farm_api::ModelJobSpecFromJson(R"({"trials":"x","tasks":[]})").status().message(),
               HasSubstr("trials"));
-  EXPECT_THAT(ModelJobSpecFromJson(R"({"tasks":[{"layer":1.5}]})").status().message(),
+  EXPECT_THAT(farm_api::ModelJobSpecFromJson(R"({"tasks":[{"layer":1.5}]})").status().message(),
               HasSubstr("tasks.layer"));
-  EXPECT_THAT(ModelJobSpecFromJson(R"({"tasks":[],"layout":{"vars":3}})").status().message(),
-              HasSubstr("layout choice: field 'vars' is not an array"));
+  EXPECT_THAT(
+      farm_api::ModelJobSpecFromJson(R"({"tasks":[],"layout":{"vars":3}})").status().message(),
+      HasSubstr("layout choice: field 'vars' is not an array"));
   // A spec stored before tasks had layers: each task a layer of its own.
-  absl::StatusOr<ModelJobSpec> old =
-      ModelJobSpecFromJson(R"({"tasks":[{"workload":"dense:1,8,8:float32","weight":2}]})");
+  absl::StatusOr<farm_api::ModelJobSpec> old = farm_api::ModelJobSpecFromJson(
+      R"({"tasks":[{"workload":"dense:1,8,8:float32","weight":2}]})");
   ASSERT_TRUE(old.ok()) << old.status();
   EXPECT_EQ(old->tasks[0].layer, -1);
 }
 
 TEST(ModelJobTest, ValidationRefusesWhatCannotBeScheduled) {
   EXPECT_TRUE(ValidateModelJobSpec(ModelSpec(), 100000).ok());
-  auto refused = [](ModelJobSpec s, int max_trials = 100000) {
+  auto refused = [](farm_api::ModelJobSpec s, int max_trials = 100000) {
     absl::Status st = ValidateModelJobSpec(s, max_trials);
     EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument);
     return std::string(st.message());
   };
-  ModelJobSpec s = ModelSpec();
+  farm_api::ModelJobSpec s = ModelSpec();
   s.tasks.clear();
   EXPECT_THAT(refused(s), HasSubstr("no tasks"));
   s = ModelSpec();
@@ -104,7 +109,7 @@ TEST(ModelJobTest, ValidationRefusesWhatCannotBeScheduled) {
   s.tasks[0].weight = 0;
   EXPECT_THAT(refused(s), HasSubstr("0 only for a layout_transform"));
   // A layout transform is timed for the build's layout choice, not run by every model run.
-  ModelJobSpec with_transform = ModelSpec();
+  farm_api::ModelJobSpec with_transform = ModelSpec();
   with_transform.tasks.push_back({"layout_transform:1,64,56,56,16,32:float32", 0, -1});
   EXPECT_TRUE(ValidateModelJobSpec(with_transform, 100000).ok());
   s.tasks[0].weight = std::numeric_limits<double>::infinity();
@@ -112,7 +117,7 @@ TEST(ModelJobTest, ValidationRefusesWhatCannotBeScheduled) {
   s = ModelSpec();
   s.tasks[2].layer = -2;
   EXPECT_THAT(refused(s), HasSubstr("task 2 has layer -2"));
-  s.tasks[2].layer = kMaxModelTasks;
+  s.tasks[2].layer = farm_api::kMaxModelTasks;
   EXPECT_THAT(refused(s), HasSubstr("layer"));
   s = ModelSpec();
   EXPECT_THAT(refused(s, 100), HasSubstr("trials must be in 1..100"));
@@ -136,8 +141,8 @@ TEST(ModelJobTest, ValidationRefusesWhatCannotBeScheduled) {
 }
 
 TEST(ModelJobTest, EachTaskGetsAJobSpecOfItsOwnNamingTheModelJob) {
-  const ModelJobSpec s = ModelSpec();
-  JobSpec job = ModelTaskJobSpec(s, "model-0000abcd", 1, 64);
+  const farm_api::ModelJobSpec s = ModelSpec();
+  farm_api::JobSpec job = farm_api::ModelTaskJobSpec(s, "model-0000abcd", 1, 64);
   EXPECT_EQ(job.workload, s.tasks[1].workload);
   EXPECT_EQ(job.trials, 64);
   EXPECT_EQ(job.target, s.target);
@@ -149,10 +154,10 @@ TEST(ModelJobTest, EachTaskGetsAJobSpecOfItsOwnNamingTheModelJob) {
   EXPECT_EQ(job.measure.repeat, 4);
   EXPECT_EQ(job.model_job_id, "model-0000abcd");
   EXPECT_EQ(job.model_task, 1);
-  EXPECT_NE(job.seed, ModelTaskJobSpec(s, "model-0000abcd", 0, 64).seed)
+  EXPECT_NE(job.seed, farm_api::ModelTaskJobSpec(s, "model-0000abcd", 0, 64).seed)
       << "each task searches its own stream";
   // The model job link survives the jobs table's JSON.
-  absl::StatusOr<JobSpec> back = JobSpecFromJson(JobSpecToJson(job));
+  absl::StatusOr<farm_api::JobSpec> back = farm_api::JobSpecFromJson(farm_api::JobSpecToJson(job));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->model_job_id, "model-0000abcd");
   EXPECT_EQ(back->model_task, 1);

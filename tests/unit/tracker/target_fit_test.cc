@@ -14,8 +14,8 @@ target::Target Parsed(const std::string& text) {
   return *t;
 }
 
-WorkerSnapshot WorkerRunning(const std::string& target, bool build_only = false) {
-  WorkerSnapshot w;
+farm_api::WorkerSnapshot WorkerRunning(const std::string& target, bool build_only = false) {
+  farm_api::WorkerSnapshot w;
   w.description.target = target;
   w.description.build_only = build_only;
   return w;

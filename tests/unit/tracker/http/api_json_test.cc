@@ -1,6 +1,6 @@
-// The API documents built straight from a Dispatcher and JobStatus values: a measuring worker
-// names the job of its lease, a worker that left is listed as gone, and a job's rate and ETA follow
-// from its clock.
+// The API documents built straight from a Dispatcher and farm_api::JobStatus values: a measuring
+// worker names the job of its lease, a worker that left is listed as gone, and a job's rate and ETA
+// follow from its clock.
 #include "tracker/http/api_json.h"
 
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@ using nlohmann::json;
 
 TEST(ApiJsonTest, BusyWorkerNamesTheJobOfItsLease) {
   Dispatcher d;
-  WorkerDescription w;
+  farm_api::WorkerDescription w;
   w.worker_id = "w-1-box";
   w.device_key = "k";
   w.cores = 4;
@@ -49,9 +49,9 @@ TEST(ApiJsonTest, BusyWorkerNamesTheJobOfItsLease) {
 }
 
 TEST(ApiJsonTest, RateAndEtaComeFromTheJobsClock) {
-  JobStatus job;
+  farm_api::JobStatus job;
   job.id = "j";
-  job.state = JobState::kRunning;
+  job.state = farm_api::JobState::kRunning;
   job.trials = 100;
   job.progress.trials_done = 20;
   job.created_ms = 10'000;
@@ -62,7 +62,7 @@ TEST(ApiJsonTest, RateAndEtaComeFromTheJobsClock) {
   EXPECT_DOUBLE_EQ(running["progress"].get<double>(), 0.2);
   EXPECT_TRUE(running["best_gflops"].is_null());
 
-  job.state = JobState::kSucceeded;
+  job.state = farm_api::JobState::kSucceeded;
   json finished = JobJson(job, 99'000);  // stops at updated_ms: 20 trials in 5 s
   EXPECT_DOUBLE_EQ(finished["rate"].get<double>(), 4.0);
   EXPECT_TRUE(finished["eta_seconds"].is_null());

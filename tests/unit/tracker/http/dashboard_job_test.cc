@@ -24,7 +24,7 @@ class DashboardJobTest : public ::testing::Test {
     farm_ = testing::DashboardFarm::Start(*dir_, kJobToken, kJobKey, 2).release();
     ASSERT_NE(farm_, nullptr);
     server_ = &farm_->server();
-    JobSpec spec;
+    farm_api::JobSpec spec;
     spec.workload = "matmul:32,32,32";
     spec.device_key = kJobKey;
     spec.trials = 6;
@@ -38,7 +38,7 @@ class DashboardJobTest : public ::testing::Test {
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (std::chrono::steady_clock::now() < deadline) {
       auto status = server_->jobs().Get(job->id);
-      if (status.ok() && IsFinished(status->state)) break;
+      if (status.ok() && farm_api::IsFinished(status->state)) break;
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   }

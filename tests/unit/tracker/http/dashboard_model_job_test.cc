@@ -20,8 +20,8 @@ constexpr char kModelToken[] = "t0k";
 
 // A model job of `trials` on `key` that random search gets through in seconds (batches of 3,
 // two short repeats); the caller gives the tasks.
-ModelJobSpec QuickModelJob(const std::string& key, int trials) {
-  ModelJobSpec spec;
+farm_api::ModelJobSpec QuickModelJob(const std::string& key, int trials) {
+  farm_api::ModelJobSpec spec;
   spec.device_key = key;
   spec.trials = trials;
   spec.batch_size = 3;
@@ -35,8 +35,8 @@ ModelJobSpec QuickModelJob(const std::string& key, int trials) {
 void WaitUntilFinished(const ModelJobManager& model_jobs, const std::string& id) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
   while (std::chrono::steady_clock::now() < deadline) {
-    absl::StatusOr<ModelJobStatus> now = model_jobs.Get(id);
-    if (now.ok() && IsFinished(now->state)) return;
+    absl::StatusOr<farm_api::ModelJobStatus> now = model_jobs.Get(id);
+    if (now.ok() && farm_api::IsFinished(now->state)) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
 }
@@ -48,7 +48,7 @@ class DashboardModelJobTest : public ::testing::Test {
     farm_ = testing::DashboardFarm::Start(*dir_, kModelToken, kModelKey, 2).release();
     ASSERT_NE(farm_, nullptr);
     server_ = &farm_->server();
-    ModelJobSpec spec = QuickModelJob(kModelKey, 12);
+    farm_api::ModelJobSpec spec = QuickModelJob(kModelKey, 12);
     spec.model_name = "tiny.onnx";
     // Layer 0 as A.B or as A.B' (two algorithms of one product, as a conv's direct and Winograd
     // forms are): the estimate counts the faster.
@@ -193,7 +193,7 @@ TEST(DashboardLayoutModelJobTest, TheEstimateAndTheSharesAreTheChosenLayouts) {
       testing::DashboardFarm::Start(dir, kModelToken, key, 1);
   ASSERT_NE(farm, nullptr);
   TrackerServer& server = farm->server();
-  ModelJobSpec spec = QuickModelJob(key, 9);
+  farm_api::ModelJobSpec spec = QuickModelJob(key, 9);
   spec.model_name = "blocked.onnx";
   spec.tasks = {{"matmul:64,64,64:float32", 1, 0},
                 {"matmul:16,16,16:float32", 1, 0},
@@ -201,7 +201,7 @@ TEST(DashboardLayoutModelJobTest, TheEstimateAndTheSharesAreTheChosenLayouts) {
   spec.layout.vars = {{16, {8, 16}, 16}};
   spec.layout.site_required = {true, false};
   spec.layout.uses = {{0, 0, {{0, 16}}}, {1, 0, {{0, 8}}}, {2, 1, {{0, 8}}}};
-  absl::StatusOr<ModelJobStatus> job = server.model_jobs().Submit(spec);
+  absl::StatusOr<farm_api::ModelJobStatus> job = server.model_jobs().Submit(spec);
   ASSERT_TRUE(job.ok()) << job.status();
   WaitUntilFinished(server.model_jobs(), job->id);
 

@@ -106,7 +106,7 @@ TEST(DashboardPagesTest, TenThousandRecordsRenderInLinearTime) {
   // No worker has this key: the job waits, and its records come from the batch below. It asks
   // for more trials than the batch holds: a job whose start (asynchronous, slow under ASan)
   // counts the batch as its earlier records would otherwise end as done before the cancel.
-  JobSpec spec;
+  farm_api::JobSpec spec;
   spec.workload = "matmul:32,32,32";
   spec.device_key = "nobody";
   spec.trials = 20000;

@@ -7,11 +7,12 @@
 namespace tunefarm::tracker::http {
 namespace {
 
-ModelJobStatus Measured(const std::string& id, const std::string& model, const std::string& key,
-                        double seconds, double untuned, int64_t created_ms) {
-  ModelJobStatus job;
+farm_api::ModelJobStatus Measured(const std::string& id, const std::string& model,
+                                  const std::string& key, double seconds, double untuned,
+                                  int64_t created_ms) {
+  farm_api::ModelJobStatus job;
   job.id = id;
-  job.state = JobState::kSucceeded;
+  job.state = farm_api::JobState::kSucceeded;
   job.model_name = model;
   job.target = "llvm";
   job.device_key = key;
@@ -21,14 +22,14 @@ ModelJobStatus Measured(const std::string& id, const std::string& model, const s
 }
 
 TEST(ModelLeaderboardJsonTest, EachModelAndDeviceKeyShowsItsFastestMeasuredModelJob) {
-  std::vector<ModelJobStatus> jobs = {
+  std::vector<farm_api::ModelJobStatus> jobs = {
       Measured("m1", "resnet18.onnx", "epyc", 0.030, 0.033, 1),
       Measured("m2", "resnet18.onnx", "epyc", 0.021, 0.033, 2),
       Measured("m3", "resnet18.onnx", "rasp4b", 0.250, 0, 3),
       Measured("m4", "mobilenet_v2.onnx", "epyc", 0.004, 0.005, 4),
       Measured("m5", "resnet18.onnx", "epyc", 0.021, 0.033, 5),  // a tie: the earlier job stays
   };
-  ModelJobStatus unmeasured = Measured("m6", "vgg16.onnx", "epyc", 0, 0, 6);
+  farm_api::ModelJobStatus unmeasured = Measured("m6", "vgg16.onnx", "epyc", 0, 0, 6);
   unmeasured.latency = {};
   jobs.push_back(unmeasured);
 
@@ -44,7 +45,7 @@ TEST(ModelLeaderboardJsonTest, EachModelAndDeviceKeyShowsItsFastestMeasuredModel
   EXPECT_EQ(rows[2]["model_job_id"], "m3");
   EXPECT_TRUE(rows[2]["untuned_seconds"].is_null());
   EXPECT_TRUE(rows[2]["speedup"].is_null());
-  EXPECT_TRUE(ModelLeaderboardJson(std::vector<ModelJobStatus>{}).empty());
+  EXPECT_TRUE(ModelLeaderboardJson(std::vector<farm_api::ModelJobStatus>{}).empty());
 }
 
 }  // namespace

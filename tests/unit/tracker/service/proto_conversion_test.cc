@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "farm_api/model_job_proto.h"
 #include "proto/tunefarm/v1/session.pb.h"
-#include "tracker/service/model_job_conversion.h"
 
 namespace tunefarm::tracker {
 namespace {
 
 TEST(ProtoConversionTest, JobSpecSurvivesTheClientAndTheTracker) {
-  JobSpec spec;
+  farm_api::JobSpec spec;
   spec.workload = "matmul:64,64,64:float32";
   spec.device_key = "rasp4b";
   spec.target = "llvm -mtriple=aarch64-linux-gnu";
@@ -30,13 +30,14 @@ TEST(ProtoConversionTest, JobSpecSurvivesTheClientAndTheTracker) {
   spec.measure.run_timeout_s = 4;
   spec.measure.threads = 2;
   spec.measure.check_correctness = false;
-  absl::StatusOr<JobSpec> back = JobSpecFromProto(JobSpecToProto(spec));
+  absl::StatusOr<farm_api::JobSpec> back =
+      farm_api::JobSpecFromProto(farm_api::JobSpecToProto(spec));
   ASSERT_TRUE(back.ok()) << back.status();
-  EXPECT_EQ(JobSpecToJson(*back), JobSpecToJson(spec));
+  EXPECT_EQ(farm_api::JobSpecToJson(*back), farm_api::JobSpecToJson(spec));
 }
 
 TEST(ProtoConversionTest, AModelJobsLayoutChoiceSurvivesTheClientAndTheTracker) {
-  ModelJobSpec spec;
+  farm_api::ModelJobSpec spec;
   spec.model_name = "resnet18.onnx";
   spec.tasks = {{"conv2d_nchwc:1,64,56,56,64,3,3,1,1,16,16:float32", 2, 0},
                 {"conv2d_nchwc:1,64,56,56,64,3,3,1,1,16,8:float32", 2, 0}};
@@ -45,23 +46,23 @@ TEST(ProtoConversionTest, AModelJobsLayoutChoiceSurvivesTheClientAndTheTracker) 
   spec.layout.vars = {{16, {8, 16}, 64}};
   spec.layout.site_required = {true};
   spec.layout.uses = {{0, 0, {{0, 16}}}, {1, 0, {{0, 8}}}};
-  v1::SubmitModelJobRequest request = ModelJobSpecToProto(spec);
-  absl::StatusOr<ModelJobSpec> back = ModelJobSpecFromProto(request);
+  v1::SubmitModelJobRequest request = farm_api::ModelJobSpecToProto(spec);
+  absl::StatusOr<farm_api::ModelJobSpec> back = farm_api::ModelJobSpecFromProto(request);
   ASSERT_TRUE(back.ok()) << back.status();
-  EXPECT_EQ(ModelJobSpecToJson(*back), ModelJobSpecToJson(spec));
+  EXPECT_EQ(farm_api::ModelJobSpecToJson(*back), farm_api::ModelJobSpecToJson(spec));
   request.set_layout_choice(R"({"vars":[],"sites":"x","uses":[]})");
-  EXPECT_THAT(ModelJobSpecFromProto(request).status().message(),
+  EXPECT_THAT(farm_api::ModelJobSpecFromProto(request).status().message(),
               ::testing::HasSubstr("layout choice: field 'sites' is not an array"));
   request.clear_layout_choice();
-  back = ModelJobSpecFromProto(request);
+  back = farm_api::ModelJobSpecFromProto(request);
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_TRUE(back->layout.empty());
 }
 
 TEST(ProtoConversionTest, AModelJobsStatusReadsBackAsSent) {
-  ModelJobStatus s;
+  farm_api::ModelJobStatus s;
   s.id = "model-1";
-  s.state = JobState::kRunning;
+  s.state = farm_api::JobState::kRunning;
   s.model_name = "resnet18.onnx";
   s.target = "llvm -mcpu=znver3";
   s.device_key = "epyc";
@@ -73,7 +74,7 @@ TEST(ProtoConversionTest, AModelJobsStatusReadsBackAsSent) {
   s.created_ms = 1000;
   s.updated_ms = 2000;
   s.latency = {0.012, 0.02, "worker-a"};
-  ModelTaskStatus pair;
+  farm_api::ModelTaskStatus pair;
   pair.workload_key = "conv2d_nchwc:1,64,56,56,64,3,3,1,1,16,16:float32";
   pair.weight = 2;
   pair.layer = 0;
@@ -81,12 +82,13 @@ TEST(ProtoConversionTest, AModelJobsStatusReadsBackAsSent) {
   pair.trials = 16;
   pair.trials_done = 16;
   pair.best_seconds = 0.0004;
-  pair.state = JobState::kSucceeded;
+  pair.state = farm_api::JobState::kSucceeded;
   pair.runs = 3;  // its sites in the chosen layout, not its weight
-  ModelTaskStatus other;
+  farm_api::ModelTaskStatus other;
   other.workload_key = "dense:1,512,1000:float32";
   s.tasks = {pair, other};
-  const ModelJobStatus back = ModelJobStatusFromProto(ModelJobStatusToProto(s));
+  const farm_api::ModelJobStatus back =
+      farm_api::ModelJobStatusFromProto(farm_api::ModelJobStatusToProto(s));
   EXPECT_EQ(back.id, s.id);
   EXPECT_EQ(back.state, s.state);
   EXPECT_EQ(back.model_name, s.model_name);
@@ -104,8 +106,8 @@ TEST(ProtoConversionTest, AModelJobsStatusReadsBackAsSent) {
   EXPECT_EQ(back.latency.measured_by, s.latency.measured_by);
   ASSERT_EQ(back.tasks.size(), 2u);
   for (size_t i = 0; i < 2; ++i) {
-    const ModelTaskStatus& a = s.tasks[i];
-    const ModelTaskStatus& b = back.tasks[i];
+    const farm_api::ModelTaskStatus& a = s.tasks[i];
+    const farm_api::ModelTaskStatus& b = back.tasks[i];
     EXPECT_EQ(b.workload_key, a.workload_key);
     EXPECT_EQ(b.weight, a.weight);
     EXPECT_EQ(b.layer, a.layer) << "-1 stays absent";
@@ -119,9 +121,9 @@ TEST(ProtoConversionTest, AModelJobsStatusReadsBackAsSent) {
 }
 
 TEST(ProtoConversionTest, JobStatusWorkerAndRecordReadBackAsSent) {
-  JobStatus job;
+  farm_api::JobStatus job;
   job.id = "job-1";
-  job.state = JobState::kCancelled;
+  job.state = farm_api::JobState::kCancelled;
   job.workload_key = "matmul:8,8,8:float32";
   job.trials = 10;
   job.progress.trials_done = 4;
@@ -130,22 +132,23 @@ TEST(ProtoConversionTest, JobStatusWorkerAndRecordReadBackAsSent) {
   job.progress.best_seconds = 0.5;
   job.progress.best_gflops = 2;
   job.message = "cancelled";
-  JobStatus read = JobStatusFromProto(JobStatusToProto(job));
+  farm_api::JobStatus read = farm_api::JobStatusFromProto(farm_api::JobStatusToProto(job));
   EXPECT_EQ(read.id, job.id);
   EXPECT_EQ(read.state, job.state);
   EXPECT_EQ(read.progress.trials_done, 4);
   EXPECT_EQ(read.progress.error_counts, job.progress.error_counts);
   EXPECT_EQ(read.message, job.message);
 
-  WorkerSnapshot w;
+  farm_api::WorkerSnapshot w;
   w.description.worker_id = "w-1-pi";
   w.description.device_key = "rasp4b";
   w.description.cores = 4;
-  w.state = WorkerState::kBusy;
+  w.state = farm_api::WorkerState::kBusy;
   w.measured = 9;
-  WorkerSnapshot wr = WorkerSnapshotFromProto(WorkerSnapshotToProto(w));
+  farm_api::WorkerSnapshot wr =
+      farm_api::WorkerSnapshotFromProto(farm_api::WorkerSnapshotToProto(w));
   EXPECT_EQ(wr.description.worker_id, "w-1-pi");
-  EXPECT_EQ(wr.state, WorkerState::kBusy);
+  EXPECT_EQ(wr.state, farm_api::WorkerState::kBusy);
   EXPECT_EQ(wr.measured, 9);
 
   tuner::Record r;
@@ -156,8 +159,8 @@ TEST(ProtoConversionTest, JobStatusWorkerAndRecordReadBackAsSent) {
   r.measured_by = "w-1-pi";
   r.canary_ratio = 1.25;
   r.noisy = true;
-  EXPECT_EQ(RecordFromProto(RecordToProto(r, 0)), r);
-  EXPECT_DOUBLE_EQ(RecordToProto(r, 0).spread(), 1.0);  // (0.5 - 0.25) / 0.25
+  EXPECT_EQ(farm_api::RecordFromProto(farm_api::RecordToProto(r, 0)), r);
+  EXPECT_DOUBLE_EQ(farm_api::RecordToProto(r, 0).spread(), 1.0);  // (0.5 - 0.25) / 0.25
 }
 
 // A job's measure options go through proto_mapping, whose own test covers every number: a bad
@@ -166,7 +169,7 @@ TEST(ProtoConversionTest, ABadMeasureNumberRefusesTheJobByName) {
   v1::SubmitJobRequest request;
   request.set_workload("matmul:8,8,8");
   request.mutable_measure()->set_run_timeout_s(std::numeric_limits<double>::infinity());
-  absl::StatusOr<JobSpec> spec = JobSpecFromProto(request);
+  absl::StatusOr<farm_api::JobSpec> spec = farm_api::JobSpecFromProto(request);
   ASSERT_FALSE(spec.ok());
   EXPECT_EQ(spec.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(spec.status().message(),
@@ -179,12 +182,12 @@ TEST(ProtoConversionTest, AJobsSeedSeedsItsInputsUnlessTheMeasureOptionsSayOther
   v1::SubmitJobRequest request;
   request.set_workload("matmul:8,8,8");
   request.set_seed(42);
-  absl::StatusOr<JobSpec> spec = JobSpecFromProto(request);
+  absl::StatusOr<farm_api::JobSpec> spec = farm_api::JobSpecFromProto(request);
   ASSERT_TRUE(spec.ok()) << spec.status();
   EXPECT_EQ(spec->seed, 42u);
   EXPECT_EQ(spec->measure.seed, 42u);
   request.mutable_measure()->set_seed(5);
-  spec = JobSpecFromProto(request);
+  spec = farm_api::JobSpecFromProto(request);
   ASSERT_TRUE(spec.ok()) << spec.status();
   EXPECT_EQ(spec->seed, 42u);
   EXPECT_EQ(spec->measure.seed, 5u);

@@ -72,9 +72,9 @@ TEST(TrackerServerLifecycleTest, IdleSessionEndsAndTheWorkerIsIdleAgain) {
   EXPECT_TRUE(msg->session_call().has_close());
   EXPECT_EQ(msg->session_call().session_id(), opened.session_id());
   ASSERT_TRUE(worker.Heartbeat());
-  std::vector<WorkerSnapshot> workers = server->dispatcher().Workers("pi");
+  std::vector<farm_api::WorkerSnapshot> workers = server->dispatcher().Workers("pi");
   ASSERT_EQ(workers.size(), 1u);
-  EXPECT_EQ(workers[0].state, WorkerState::kIdle);
+  EXPECT_EQ(workers[0].state, farm_api::WorkerState::kIdle);
 }
 
 TEST(TrackerServerLifecycleTest, ShutdownClosesWorkerStreamsAndReleasesWait) {

@@ -140,7 +140,7 @@ TEST_F(WorkerServiceTest, RegistersWithAnIdAndTheHeartbeatSettings) {
   EXPECT_EQ(worker.registered().heartbeat_timeout_ms(), 5678);
   ASSERT_TRUE(worker.Heartbeat());
   // Registered is written only after the dispatcher added the worker.
-  std::vector<WorkerSnapshot> snapshot = dispatcher_->Workers("pi");
+  std::vector<farm_api::WorkerSnapshot> snapshot = dispatcher_->Workers("pi");
   ASSERT_EQ(snapshot.size(), 1u);
   EXPECT_EQ(snapshot[0].description.worker_id, *id);
   EXPECT_EQ(snapshot[0].description.cpu_model, "test cpu");
@@ -364,7 +364,7 @@ TEST_F(WorkerServiceTest, AMissingAnswerToAnExpiredLeaseLeavesItToTheDispatchers
   ASSERT_TRUE(worker.Send(heartbeat));
   bool seen = false;
   for (int i = 0; i < 2000 && !seen; ++i) {
-    std::vector<WorkerSnapshot> snapshots = dispatcher_->Workers();
+    std::vector<farm_api::WorkerSnapshot> snapshots = dispatcher_->Workers();
     seen = snapshots.size() == 1 && snapshots[0].last_heartbeat_ms == clock_.NowMs();
     if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
@@ -441,7 +441,7 @@ TEST_F(WorkerServiceTest, SessionCallsAreRelayedOverTheWorkerStream) {
   v1::OpenSessionResponse opened;
   ASSERT_TRUE(stub->OpenSession(&open_context, open, &opened).ok());
   EXPECT_EQ(opened.worker_id(), *id);
-  EXPECT_EQ(dispatcher_->Workers("pi")[0].state, WorkerState::kSession);
+  EXPECT_EQ(dispatcher_->Workers("pi")[0].state, farm_api::WorkerState::kSession);
 
   auto call = std::async(std::launch::async, [&] {
     grpc::ClientContext context;
@@ -474,7 +474,7 @@ TEST_F(WorkerServiceTest, SessionCallsAreRelayedOverTheWorkerStream) {
   close.set_session_id(opened.session_id());
   v1::CloseSessionResponse closed;
   ASSERT_TRUE(stub->CloseSession(&close_context, close, &closed).ok());
-  EXPECT_EQ(dispatcher_->Workers("pi")[0].state, WorkerState::kIdle);
+  EXPECT_EQ(dispatcher_->Workers("pi")[0].state, farm_api::WorkerState::kIdle);
   EXPECT_EQ(sessions_->open_sessions(), 0u);
 }
 

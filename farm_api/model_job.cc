@@ -1,6 +1,6 @@
 // ModelJobSpec <-> JSON (the model_jobs table keeps each spec this way), its checks, and the spec
 // of each task's job.
-#include "tracker/model_job.h"
+#include "farm_api/model_job.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -10,9 +10,8 @@
 #include "runtime/core/json_nesting.h"
 #include "runtime/measure/json_field_reader.h"
 #include "runtime/measure/measure_options_json.h"
-#include "tracker/job_runner.h"
 
-namespace tunefarm::tracker {
+namespace tunefarm::farm_api {
 namespace {
 
 using Json = nlohmann::json;
@@ -115,7 +114,7 @@ absl::StatusOr<ModelJobSpec> ModelJobSpecFromJson(std::string_view json) {
   return spec;
 }
 
-absl::Status ValidateModelJobSpec(const ModelJobSpec& spec, int max_trials) {
+absl::Status ValidateModelJobFields(const ModelJobSpec& spec, int max_trials) {
   if (spec.model_name.size() > kMaxModelNameBytes || !PrintableAscii(spec.model_name)) {
     return InvalidModelJob(absl::StrCat("model_name must be printable ASCII of at most ",
                                         kMaxModelNameBytes, " bytes"));
@@ -166,8 +165,7 @@ absl::Status ValidateModelJobSpec(const ModelJobSpec& spec, int max_trials) {
       !s.ok()) {
     return InvalidModelJob(s.message());
   }
-  // What every task's job shares (device key, priority, measure options): checked once here.
-  return ValidateJobSpec(ModelTaskJobSpec(spec, "", 0, 1), max_trials);
+  return absl::OkStatus();
 }
 
 absl::Status ValidateModelLatency(const ModelLatency& latency) {
@@ -204,4 +202,12 @@ JobSpec ModelTaskJobSpec(const ModelJobSpec& spec, const std::string& model_job_
   return job;
 }
 
-}  // namespace tunefarm::tracker
+std::vector<ModelTaskSpec> ModelTaskSpecsOf(const std::vector<tuner::ModelTask>& tasks) {
+  std::vector<ModelTaskSpec> specs;
+  for (const tuner::ModelTask& t : tasks) {
+    specs.push_back({t.workload.Key(), static_cast<double>(t.groups.size()), t.layer});
+  }
+  return specs;
+}
+
+}  // namespace tunefarm::farm_api

@@ -10,7 +10,7 @@
 #include "absl/status/statusor.h"
 #include "tuner/measure.h"
 
-namespace tunefarm::tracker {
+namespace tunefarm::farm_api {
 
 struct JobSpec {
   // Exactly one of `workload` (a template workload key) and `script_source` (a TE script with
@@ -75,4 +75,4 @@ struct JobStatus {
   int64_t version = 0;  // increases with every change (WatchJob waits on it)
 };
 
-}  // namespace tunefarm::tracker
+}  // namespace tunefarm::farm_api

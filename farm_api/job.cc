@@ -1,6 +1,6 @@
 // JobSpec <-> JSON (the jobs table keeps each job's spec this way, so a restarted tracker can
 // rebuild it) and the job state names stored beside it.
-#include "tracker/job.h"
+#include "farm_api/job.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,7 +9,7 @@
 #include "runtime/measure/json_field_reader.h"
 #include "runtime/measure/measure_options_json.h"
 
-namespace tunefarm::tracker {
+namespace tunefarm::farm_api {
 namespace {
 
 using Json = nlohmann::json;
@@ -115,4 +115,4 @@ absl::StatusOr<JobState> ParseJobState(std::string_view name) {
                    "'; known: queued, running, succeeded, failed, cancelled"));
 }
 
-}  // namespace tunefarm::tracker
+}  // namespace tunefarm::farm_api

@@ -3,10 +3,10 @@
 #pragma once
 
 #include "absl/status/statusor.h"
+#include "farm_api/model_job.h"
 #include "proto/tunefarm/v1/tracker.pb.h"
-#include "tracker/model_job.h"
 
-namespace tunefarm::tracker {
+namespace tunefarm::farm_api {
 
 // InvalidArgument for measure options proto_mapping refuses; ModelJobManager::Submit validates
 // the rest. Without a measure seed of its own, the model job's seed seeds the inputs.
@@ -17,4 +17,4 @@ v1::ModelJob ModelJobStatusToProto(const ModelJobStatus& status);
 v1::SubmitModelJobRequest ModelJobSpecToProto(const ModelJobSpec& spec);
 ModelJobStatus ModelJobStatusFromProto(const v1::ModelJob& job);
 
-}  // namespace tunefarm::tracker
+}  // namespace tunefarm::farm_api

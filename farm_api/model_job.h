@@ -9,11 +9,12 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "tracker/job.h"
+#include "farm_api/job.h"
 #include "tuner/layout_choice.h"
 #include "tuner/measure.h"
+#include "tuner/model_tasks.h"
 
-namespace tunefarm::tracker {
+namespace tunefarm::farm_api {
 
 struct ModelTaskSpec {
   std::string workload;  // the template workload key of the task's anchor op
@@ -46,10 +47,14 @@ inline constexpr size_t kMaxModelNameBytes = 256;
 
 std::string ModelJobSpecToJson(const ModelJobSpec& spec);
 absl::StatusOr<ModelJobSpec> ModelJobSpecFromJson(std::string_view json);
+// The model job's own fields (name, tasks, trials, batch size, parallel tasks, layout choice);
+// the tracker's ValidateModelJobSpec adds what its tasks' jobs share.
+absl::Status ValidateModelJobFields(const ModelJobSpec& spec, int max_trials);
 // InvalidArgument naming the first problem (the tasks' workloads are checked by the manager,
 // which can make their tasks).
-absl::Status ValidateModelJobSpec(const ModelJobSpec& spec, int max_trials);
 // The job that tunes task `task` of the model job `model_job_id`, with `trials` in all.
+// A model's tuning tasks as a model job's: workload key, weight (the groups that run it), layer.
+std::vector<ModelTaskSpec> ModelTaskSpecsOf(const std::vector<tuner::ModelTask>& tasks);
 JobSpec ModelTaskJobSpec(const ModelJobSpec& spec, const std::string& model_job_id, int task,
                          int trials);
 
@@ -99,4 +104,4 @@ struct ModelJobStatus {
   ModelLatency latency;
 };
 
-}  // namespace tunefarm::tracker
+}  // namespace tunefarm::farm_api

@@ -1,10 +1,10 @@
-#include "tracker/service/model_job_conversion.h"
+#include "farm_api/model_job_proto.h"
 
+#include "farm_api/job_proto.h"
 #include "proto/mapping/measure_options_proto.h"
 #include "proto/mapping/or_default.h"
-#include "tracker/service/proto_conversion.h"
 
-namespace tunefarm::tracker {
+namespace tunefarm::farm_api {
 using proto_mapping::OrDefault;
 
 absl::StatusOr<ModelJobSpec> ModelJobSpecFromProto(const v1::SubmitModelJobRequest& r) {
@@ -128,4 +128,4 @@ ModelJobStatus ModelJobStatusFromProto(const v1::ModelJob& p) {
   return s;
 }
 
-}  // namespace tunefarm::tracker
+}  // namespace tunefarm::farm_api

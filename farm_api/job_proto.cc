@@ -1,0 +1,253 @@
+#include "farm_api/job_proto.h"
+
+#include <cmath>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "proto/mapping/measure_options_proto.h"
+#include "proto/mapping/or_default.h"
+#include "runtime/core/abbreviate.h"
+#include "runtime/measure_limits.h"
+#include "tuner/record.h"
+
+namespace tunefarm::farm_api {
+using proto_mapping::OrDefault;
+
+absl::StatusOr<JobSpec> JobSpecFromProto(const v1::SubmitJobRequest& r) {
+  if (r.workload().empty() == r.script_source().empty()) {
+    return absl::InvalidArgumentError(
+        "exactly one of workload and script_source must be set (got " +
+        std::string(r.workload().empty() ? "neither" : "both") + ")");
+  }
+  JobSpec spec;
+  spec.workload = r.workload();
+  spec.script_source = r.script_source();
+  spec.script_name = r.script_name();
+  for (const auto& [name, value] : r.bindings()) spec.bindings[name] = value;
+  spec.dtype = r.dtype().empty() ? "float32" : r.dtype();
+  spec.target = r.target().empty() ? "llvm" : r.target();
+  spec.device_key = r.device_key();
+  spec.trials = r.trials();
+  spec.tuner = r.tuner().empty() ? "xgb" : r.tuner();
+  spec.batch_size = OrDefault(r.batch_size(), 16);
+  spec.early_stopping = r.early_stopping();
+  spec.seed = OrDefault<uint64_t>(r.seed(), 1);
+  absl::StatusOr<tuner::MeasureOptions> measure =
+      proto_mapping::MeasureOptionsFromProto(r.measure());
+  if (!measure.ok()) return measure.status();
+  spec.measure = *measure;
+  if (r.measure().seed() == 0) spec.measure.seed = spec.seed;
+  spec.priority = OrDefault(r.priority(), 1);
+  spec.transfer = r.transfer();
+  return spec;
+}
+
+v1::JobState JobStateToProto(JobState state) {
+  switch (state) {
+    case JobState::kQueued:
+      return v1::JOB_STATE_QUEUED;
+    case JobState::kRunning:
+      return v1::JOB_STATE_RUNNING;
+    case JobState::kSucceeded:
+      return v1::JOB_STATE_SUCCEEDED;
+    case JobState::kFailed:
+      return v1::JOB_STATE_FAILED;
+    case JobState::kCancelled:
+      return v1::JOB_STATE_CANCELLED;
+  }
+  return v1::JOB_STATE_UNSPECIFIED;
+}
+
+v1::Job JobStatusToProto(const JobStatus& s) {
+  v1::Job j;
+  j.set_id(s.id);
+  j.set_state(JobStateToProto(s.state));
+  j.set_workload_key(s.workload_key);
+  j.set_target(s.target);
+  j.set_device_key(s.device_key);
+  j.set_trials(s.trials);
+  j.set_trials_done(s.progress.trials_done);
+  j.set_errors(s.progress.errors);
+  j.set_best_seconds(s.progress.best_seconds);
+  j.set_best_gflops(s.progress.best_gflops);
+  j.set_best_config_json(s.progress.best_config_json);
+  j.set_message(s.message);
+  j.set_created_ms(s.created_ms);
+  j.set_updated_ms(s.updated_ms);
+  j.set_priority(s.priority);
+  j.set_tuner(s.tuner);
+  for (const auto& [kind, count] : s.progress.error_counts)
+    (*j.mutable_error_counts())[kind] = count;
+  j.set_model_job_id(s.model_job_id);
+  j.set_model_task(s.model_task);
+  return j;
+}
+
+v1::Record RecordToProto(const tuner::Record& r, double flops) {
+  v1::Record p;
+  p.set_workload_key(r.workload_key);
+  p.set_target(r.target);
+  p.set_device_key(r.device_key);
+  p.set_config_json(r.config_json);
+  for (double s : r.repeat_seconds) p.add_repeat_seconds(s);
+  p.set_error_kind(std::string(tuner::ErrorKindName(r.error_kind)));
+  p.set_error_message(r.error_message);
+  p.set_build_seconds(r.build_seconds);
+  p.set_measured_by(r.measured_by);
+  p.set_built_by(r.built_by);
+  p.set_cache_flush(static_cast<v1::CacheFlush>(proto_mapping::CacheFlushToProto(r.cache_flush)));
+  p.set_cold_cache(r.cache_flush != tuner::CacheFlush::kNone);
+  p.set_timestamp_ms(r.timestamp_ms);
+  p.set_tunefarm_version(r.tunefarm_version);
+  p.set_job_id(r.job_id);
+  p.set_spread(tuner::SpreadOf(r.repeat_seconds));
+  p.set_canary_ratio(r.canary_ratio);
+  p.set_noisy(r.noisy);
+  if (r.error_kind == tuner::ErrorKind::kOk) {
+    if (auto median = tuner::MedianSeconds(r.repeat_seconds); median && *median > 0) {
+      p.set_median_seconds(*median);
+      if (flops > 0) p.set_gflops(flops / *median / 1e9);
+    }
+  }
+  return p;
+}
+
+v1::WorkerInfo WorkerSnapshotToProto(const WorkerSnapshot& w) {
+  const WorkerDescription& d = w.description;
+  v1::WorkerInfo p;
+  p.set_worker_id(d.worker_id);
+  p.set_device_key(d.device_key);
+  p.set_target(d.target);
+  p.set_cpu_model(d.cpu_model);
+  p.set_cores(d.cores);
+  p.set_memory_bytes(d.memory_bytes);
+  p.set_gpu_model(d.gpu_model);
+  p.set_gpu_memory_bytes(d.gpu_memory_bytes);
+  p.set_can_build(d.can_build);
+  p.set_build_only(d.build_only);
+  p.set_tunefarm_version(d.tunefarm_version);
+  p.set_hostname(d.hostname);
+  p.set_peer(d.peer);
+  p.set_state(std::string(WorkerStateName(w.state)));
+  p.set_connected_ms(w.connected_ms);
+  p.set_last_heartbeat_ms(w.last_heartbeat_ms);
+  p.set_measured(w.measured);
+  p.set_failures(w.failures);
+  return p;
+}
+
+v1::SubmitJobRequest JobSpecToProto(const JobSpec& s) {
+  v1::SubmitJobRequest p;
+  p.set_workload(s.workload);
+  p.set_script_source(s.script_source);
+  p.set_script_name(s.script_name);
+  for (const auto& [name, value] : s.bindings) (*p.mutable_bindings())[name] = value;
+  p.set_dtype(s.dtype);
+  p.set_target(s.target);
+  p.set_device_key(s.device_key);
+  p.set_trials(s.trials);
+  p.set_tuner(s.tuner);
+  p.set_batch_size(s.batch_size);
+  p.set_early_stopping(s.early_stopping);
+  p.set_seed(s.seed);
+  *p.mutable_measure() = proto_mapping::MeasureOptionsToProto(s.measure);
+  p.set_priority(s.priority);
+  p.set_transfer(s.transfer);
+  return p;
+}
+
+JobState JobStateFromProto(v1::JobState s) {
+  switch (s) {
+    case v1::JOB_STATE_RUNNING:
+      return JobState::kRunning;
+    case v1::JOB_STATE_SUCCEEDED:
+      return JobState::kSucceeded;
+    case v1::JOB_STATE_FAILED:
+      return JobState::kFailed;
+    case v1::JOB_STATE_CANCELLED:
+      return JobState::kCancelled;
+    default:
+      return JobState::kQueued;
+  }
+}
+
+JobStatus JobStatusFromProto(const v1::Job& p) {
+  JobStatus j;
+  j.id = p.id();
+  j.state = JobStateFromProto(p.state());
+  j.workload_key = p.workload_key();
+  j.target = p.target();
+  j.device_key = p.device_key();
+  j.trials = p.trials();
+  j.progress.trials_done = p.trials_done();
+  j.progress.errors = p.errors();
+  for (const auto& [kind, n] : p.error_counts()) j.progress.error_counts[kind] = n;
+  j.progress.best_seconds = p.best_seconds();
+  j.progress.best_gflops = p.best_gflops();
+  j.progress.best_config_json = p.best_config_json();
+  j.message = p.message();
+  j.created_ms = p.created_ms();
+  j.updated_ms = p.updated_ms();
+  j.priority = p.priority();
+  j.tuner = p.tuner();
+  j.model_job_id = p.model_job_id();
+  j.model_task = p.model_job_id().empty() ? -1 : p.model_task();
+  return j;
+}
+
+WorkerSnapshot WorkerSnapshotFromProto(const v1::WorkerInfo& p) {
+  WorkerSnapshot w;
+  w.description.worker_id = p.worker_id();
+  w.description.device_key = p.device_key();
+  w.description.target = p.target();
+  w.description.cpu_model = p.cpu_model();
+  w.description.cores = p.cores();
+  w.description.memory_bytes = p.memory_bytes();
+  w.description.gpu_model = p.gpu_model();
+  w.description.gpu_memory_bytes = p.gpu_memory_bytes();
+  w.description.can_build = p.can_build();
+  w.description.build_only = p.build_only();
+  w.description.tunefarm_version = p.tunefarm_version();
+  w.description.hostname = p.hostname();
+  w.description.peer = p.peer();
+  for (WorkerState state : {WorkerState::kIdle, WorkerState::kBusy, WorkerState::kSession,
+                            WorkerState::kDraining, WorkerState::kGone}) {
+    if (p.state() == WorkerStateName(state)) w.state = state;
+  }
+  w.connected_ms = p.connected_ms();
+  w.last_heartbeat_ms = p.last_heartbeat_ms();
+  w.measured = p.measured();
+  w.failures = p.failures();
+  return w;
+}
+
+tuner::Record RecordFromProto(const v1::Record& p) {
+  tuner::Record r;
+  r.workload_key = p.workload_key();
+  r.target = p.target();
+  r.device_key = p.device_key();
+  r.config_json = p.config_json();
+  r.repeat_seconds.assign(p.repeat_seconds().begin(), p.repeat_seconds().end());
+  absl::StatusOr<tuner::ErrorKind> kind = tuner::ParseErrorKind(p.error_kind());
+  r.error_kind = kind.ok() ? *kind : tuner::ErrorKind::kRuntimeError;
+  r.error_message = p.error_message();
+  r.build_seconds = p.build_seconds();
+  r.measured_by = p.measured_by();
+  r.built_by = p.built_by();
+  // A tracker older than cache_flush said cold_cache for every cache flushed; a newer one's unknown
+  // timing shows as that too, rather than as warm.
+  absl::StatusOr<tuner::CacheFlush> flush =
+      proto_mapping::CacheFlushFromProto(p.cache_flush(), "record.cache_flush");
+  r.cache_flush = flush.ok() ? *flush : tuner::CacheFlush::kAll;
+  if (r.cache_flush == tuner::CacheFlush::kNone && p.cold_cache()) {
+    r.cache_flush = tuner::CacheFlush::kAll;
+  }
+  r.timestamp_ms = p.timestamp_ms();
+  r.canary_ratio = p.canary_ratio() > 0 && std::isfinite(p.canary_ratio()) ? p.canary_ratio() : 1;
+  r.noisy = p.noisy();
+  r.tunefarm_version = p.tunefarm_version();
+  r.job_id = p.job_id();
+  return r;
+}
+
+}  // namespace tunefarm::farm_api

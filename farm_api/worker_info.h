@@ -1,0 +1,51 @@
+// A worker as the tracker knows it and its clients list it: what it registered as, its state and
+// counts (`tunefarm workers`, the dashboard's fleet page, the API).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tunefarm::farm_api {
+
+// What a worker registered as; the tracker's dispatcher keeps it for ListWorkers and metrics.
+struct WorkerDescription {
+  std::string worker_id;  // assigned by the caller (the service), unique
+  std::string device_key;
+  std::string target;
+  std::string cpu_model;
+  int cores = 0;
+  int64_t memory_bytes = 0;
+  std::string gpu_model;
+  int64_t gpu_memory_bytes = 0;
+  bool can_build = false;
+  // A builder for the key's devices (`tunefarm worker --build-only`): it takes only build-only
+  // work, in a queue of its own beside the key's measurement queue, and measures nothing.
+  bool build_only = false;
+  std::string tunefarm_version;
+  std::string hostname;
+  std::string peer;
+  // The id this worker had before it reconnected, as it claims. AddWorker keeps it only when the
+  // claim is honoured (an id this dispatcher had, whose worker left and that nobody continued
+  // yet; see worker_identities.h), and clears it otherwise.
+  std::string previous_worker_id;
+};
+
+// kBusy is named "measuring"; kGone is only in RecentlyGone() snapshots.
+enum class WorkerState { kIdle, kBusy, kSession, kDraining, kGone };
+std::string_view WorkerStateName(WorkerState state);
+
+struct WorkerSnapshot {
+  WorkerDescription description;
+  WorkerState state = WorkerState::kIdle;
+  int64_t connected_ms = 0;
+  int64_t last_heartbeat_ms = 0;
+  int64_t measured = 0;  // leases completed by this worker
+  int64_t failures = 0;  // of those, not ok
+  std::optional<int64_t> lease_id;
+  std::optional<std::string> job_id;  // the job of the work under lease_id
+  int64_t gone_ms = 0;                // when it left (state kGone only)
+};
+
+}  // namespace tunefarm::farm_api
