@@ -1,17 +1,17 @@
-// farm_api::JobSpec as the jobs table stores it: every field survives the JSON round trip, unknown
+// JobSpec as the jobs table stores it: every field survives the JSON round trip, unknown
 // fields are ignored (a newer tracker's spec still loads), and a wrong type names the field.
 #include "farm_api/job.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace tunefarm::tracker {
+namespace tunefarm::farm_api {
 namespace {
 
 using ::testing::HasSubstr;
 
-farm_api::JobSpec FullSpec() {
-  farm_api::JobSpec s;
+JobSpec FullSpec() {
+  JobSpec s;
   s.script_source = "x = 1\n";
   s.script_name = "tune.te";
   s.bindings = {{"n", 64}, {"m", -3}};
@@ -41,7 +41,7 @@ farm_api::JobSpec FullSpec() {
   return s;
 }
 
-void ExpectSameSpec(const farm_api::JobSpec& a, const farm_api::JobSpec& b) {
+void ExpectSameSpec(const JobSpec& a, const JobSpec& b) {
   EXPECT_EQ(a.workload, b.workload);
   EXPECT_EQ(a.script_source, b.script_source);
   EXPECT_EQ(a.script_name, b.script_name);
@@ -72,29 +72,29 @@ void ExpectSameSpec(const farm_api::JobSpec& a, const farm_api::JobSpec& b) {
 }
 
 TEST(JobSpecJsonTest, EveryFieldRoundTrips) {
-  const farm_api::JobSpec spec = FullSpec();
-  absl::StatusOr<farm_api::JobSpec> back = farm_api::JobSpecFromJson(farm_api::JobSpecToJson(spec));
+  const JobSpec spec = FullSpec();
+  absl::StatusOr<JobSpec> back = JobSpecFromJson(JobSpecToJson(spec));
   ASSERT_TRUE(back.ok()) << back.status();
   ExpectSameSpec(*back, spec);
 
-  farm_api::JobSpec workload;
+  JobSpec workload;
   workload.workload = "matmul:16,16,16:float32";
   workload.device_key = "cpu";
   workload.trials = 6;
-  back = farm_api::JobSpecFromJson(farm_api::JobSpecToJson(workload));
+  back = JobSpecFromJson(JobSpecToJson(workload));
   ASSERT_TRUE(back.ok()) << back.status();
   ExpectSameSpec(*back, workload);
 }
 
 TEST(JobSpecJsonTest, MissingFieldsKeepDefaultsAndUnknownOnesAreIgnored) {
-  absl::StatusOr<farm_api::JobSpec> spec = farm_api::JobSpecFromJson(
+  absl::StatusOr<JobSpec> spec = JobSpecFromJson(
       R"({"workload": "matmul:8,8,8", "trials": 3, "future_field": [1, 2],
           "measure": {"repeat": 2, "also_new": {}}})");
   ASSERT_TRUE(spec.ok()) << spec.status();
   EXPECT_EQ(spec->workload, "matmul:8,8,8");
   EXPECT_EQ(spec->trials, 3);
   EXPECT_EQ(spec->measure.repeat, 2);
-  const farm_api::JobSpec defaults;
+  const JobSpec defaults;
   EXPECT_EQ(spec->tuner, defaults.tuner);
   EXPECT_EQ(spec->batch_size, defaults.batch_size);
   EXPECT_EQ(spec->target, defaults.target);
@@ -124,49 +124,47 @@ TEST(JobSpecJsonTest, BadTypesNameTheField) {
            Case{R"({"measure": {"cache_flush": 1}})", "'measure.cache_flush'"},
            Case{R"({"measure": {"warmup_ms": -1}})", "measure.warmup_ms"},
        }) {
-    absl::StatusOr<farm_api::JobSpec> spec = farm_api::JobSpecFromJson(c.json);
+    absl::StatusOr<JobSpec> spec = JobSpecFromJson(c.json);
     ASSERT_FALSE(spec.ok()) << c.json;
     EXPECT_EQ(spec.status().code(), absl::StatusCode::kInvalidArgument) << c.json;
     EXPECT_THAT(spec.status().message(), HasSubstr(c.field)) << c.json;
   }
-  EXPECT_FALSE(farm_api::JobSpecFromJson("{not json").ok());
-  EXPECT_FALSE(farm_api::JobSpecFromJson("[1, 2]").ok());
+  EXPECT_FALSE(JobSpecFromJson("{not json").ok());
+  EXPECT_FALSE(JobSpecFromJson("[1, 2]").ok());
 }
 
 // A spec an older tracker stored with numbers now refused is not resumed with them.
 TEST(JobSpecJsonTest, StoredMeasureNumbersOutOfRangeAreRefused) {
-  absl::StatusOr<farm_api::JobSpec> spec =
-      farm_api::JobSpecFromJson(R"({"measure": {"run_timeout_s": 1e300}})");
+  absl::StatusOr<JobSpec> spec = JobSpecFromJson(R"({"measure": {"run_timeout_s": 1e300}})");
   ASSERT_FALSE(spec.ok());
   EXPECT_EQ(spec.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(spec.status().message(),
             "job spec: measure.run_timeout_s must be a finite number in (0, 86400] s, got 1e+300");
-  EXPECT_FALSE(farm_api::JobSpecFromJson(R"({"measure": {"cooldown_ms": 100000000}})").ok());
+  EXPECT_FALSE(JobSpecFromJson(R"({"measure": {"cooldown_ms": 100000000}})").ok());
 }
 
 // A spec stored before cache_flush said flush_cache: true for every cache flushed; the job resumes
 // timing that way, and its records stay apart from the weights-only ones.
 TEST(JobSpecJsonTest, StoredFlushCacheIsEveryCacheFlushed) {
-  absl::StatusOr<farm_api::JobSpec> spec = farm_api::JobSpecFromJson(
-      R"({"measure": {"number": 1, "min_repeat_ms": 0, "flush_cache": true}})");
+  absl::StatusOr<JobSpec> spec =
+      JobSpecFromJson(R"({"measure": {"number": 1, "min_repeat_ms": 0, "flush_cache": true}})");
   ASSERT_TRUE(spec.ok()) << spec.status();
   EXPECT_EQ(spec->measure.cache_flush, tuner::CacheFlush::kAll);
   EXPECT_EQ(runtime::measure::TimedFlush(spec->measure), tuner::CacheFlush::kAll);
 }
 
 TEST(JobStateTest, NamesRoundTrip) {
-  for (farm_api::JobState s :
-       {farm_api::JobState::kQueued, farm_api::JobState::kRunning, farm_api::JobState::kSucceeded,
-        farm_api::JobState::kFailed, farm_api::JobState::kCancelled}) {
-    absl::StatusOr<farm_api::JobState> back = farm_api::ParseJobState(farm_api::JobStateName(s));
+  for (JobState s : {JobState::kQueued, JobState::kRunning, JobState::kSucceeded, JobState::kFailed,
+                     JobState::kCancelled}) {
+    absl::StatusOr<JobState> back = ParseJobState(JobStateName(s));
     ASSERT_TRUE(back.ok());
     EXPECT_EQ(*back, s);
   }
-  EXPECT_EQ(farm_api::JobStateName(farm_api::JobState::kCancelled), "cancelled");
-  EXPECT_FALSE(farm_api::ParseJobState("bogus").ok());
-  EXPECT_FALSE(farm_api::IsFinished(farm_api::JobState::kRunning));
-  EXPECT_TRUE(farm_api::IsFinished(farm_api::JobState::kFailed));
+  EXPECT_EQ(JobStateName(JobState::kCancelled), "cancelled");
+  EXPECT_FALSE(ParseJobState("bogus").ok());
+  EXPECT_FALSE(IsFinished(JobState::kRunning));
+  EXPECT_TRUE(IsFinished(JobState::kFailed));
 }
 
 }  // namespace
-}  // namespace tunefarm::tracker
+}  // namespace tunefarm::farm_api
