@@ -54,6 +54,9 @@ REQUIRED_PKGS=(
   # Reference models, outputs and latencies: PyTorch 1.13 + torchvision exporting to ONNX
   # (run with /usr/bin/python3; a pyenv python3 on PATH does not see Debian's packages).
   python3-torch python3-torchvision python3-onnx python3-numpy
+  # The Python client (python/tunefarm, PYTHONPATH=build/python): gRPC 1.51 as the C++ side, and
+  # its tests.
+  python3-grpcio python3-protobuf python3-pytest
 )
 
 # Optional: run aarch64 binaries under user-mode emulation.

@@ -1,0 +1,21 @@
+"""tunefarm from Python: a farm's jobs, records and workers over gRPC.
+
+    import tunefarm
+    farm = tunefarm.connect("127.0.0.1:9190", token_file="farm.token")
+    job = farm.tune(workload="matmul:512,512,512", key="epyc-2c", trials=64)
+    for progress in job.watch():
+        print(progress.trials_done, progress.best_seconds)
+    print(farm.best("matmul:512,512,512", key="epyc-2c").config)
+
+The package is importable with PYTHONPATH=build/python after a build; it needs Debian's
+python3-grpcio (and python3-protobuf) only.
+"""
+
+from tunefarm.errors import FarmError, TunefarmError
+from tunefarm.farm import Farm, connect
+from tunefarm.job import Job, JobProgress
+from tunefarm.records import Record
+from tunefarm.workers import Worker
+
+__all__ = ["connect", "Farm", "Job", "JobProgress", "Record", "Worker", "FarmError",
+           "TunefarmError"]
