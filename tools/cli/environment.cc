@@ -17,6 +17,8 @@ const std::set<std::string, std::less<>> kLoggers = {"codegen", "passes", "worke
 const std::set<std::string, std::less<>> kLevels = {"trace", "debug", "info",     "warn", "warning",
                                                     "err",   "error", "critical", "off"};
 
+}  // namespace
+
 std::string CheckLogLevels(absl::string_view text) {
   for (absl::string_view entry : absl::StrSplit(text, ',', absl::SkipWhitespace())) {
     const size_t eq = entry.find('=');
@@ -33,8 +35,6 @@ std::string CheckLogLevels(absl::string_view text) {
   }
   return "";
 }
-
-}  // namespace
 
 std::string CheckEnvironment() {
   if (const char* log = std::getenv("TUNEFARM_LOG"); log != nullptr) {

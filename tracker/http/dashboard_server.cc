@@ -18,6 +18,7 @@
 #include "tracker/http/leaderboard.h"
 #include "tracker/http/model_job_json.h"
 #include "tracker/http/pages.h"
+#include "tracker/http/query_token.h"
 #include "tuner/record_store.h"
 
 namespace tunefarm::tracker {
@@ -36,31 +37,6 @@ constexpr char kTokenCookie[] = "tunefarm_token";
 
 bool IsLoopback(const std::string& addr) {
   return absl::StartsWith(addr, "127.") || addr == "::1" || absl::StartsWith(addr, "::ffff:127.");
-}
-
-// ?token= as typed, read from the raw request target: a base64 token's '+' and '=' arrive as they
-// are when the user did not URL-encode them, which the parsed query would turn into a space and
-// drop. %XX escapes are decoded; '+' stays '+' (no token has spaces).
-std::string QueryToken(const httplib::Request& req) {
-  const size_t query = req.target.find('?');
-  if (query == std::string::npos) return "";
-  for (absl::string_view field :
-       absl::StrSplit(absl::string_view(req.target).substr(query + 1), '&')) {
-    if (!absl::StartsWith(field, "token=")) continue;
-    std::string value;
-    for (size_t i = 6; i < field.size(); ++i) {
-      int byte = 0;
-      if (field[i] == '%' && i + 2 < field.size() &&
-          absl::SimpleHexAtoi(field.substr(i + 1, 2), &byte)) {
-        value += static_cast<char>(byte);
-        i += 2;
-      } else {
-        value += field[i];
-      }
-    }
-    return value;
-  }
-  return "";
 }
 
 // Constant time in the token's length, so a wrong guess says nothing about how close it was.
@@ -133,7 +109,7 @@ struct DashboardServer::Impl {
     if (read_only && IsLoopback(req.remote_addr)) return true;
     const std::string auth = req.get_header_value("Authorization");
     if (absl::StartsWith(auth, "Bearer ") && SameToken(auth.substr(7), options.token)) return true;
-    if (SameToken(QueryToken(req), options.token)) {
+    if (SameToken(QueryTokenOf(req.target), options.token)) {
       if (read_only) {
         res.set_header("Set-Cookie", absl::StrCat(kTokenCookie, "=", options.token,
                                                   "; Path=/; HttpOnly; SameSite=Strict"));
