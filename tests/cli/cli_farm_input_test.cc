@@ -119,6 +119,33 @@ TEST(CliFarmInputTest, AJobForATargetNoWorkerOfTheKeyRunsIsRefusedAtSubmit) {
   EXPECT_THAT(jobs.output, HasSubstr("no jobs")) << jobs.output;
 }
 
+// Item 6: a job whose every trial failed ended "succeeded", rc 0.
+TEST(CliFarmInputTest, AJobWhoseEveryTrialFailedFailsWithItsCommonestError) {
+  CliFarm farm("all_failed", "all-failed");
+  ASSERT_TRUE(farm.ok()) << farm.TrackerLog();
+  Outcome o = Tunefarm({"tune", "--tracker", farm.address(), "--token-file", farm.token_file(),
+                        "--key", "all-failed", "--workload", "matmul:64,64,64", "--trials", "3",
+                        "--batch-size", "3", "--run-timeout", "0.000001", "--no-progress"});
+  EXPECT_EQ(o.code, 1) << o.output;
+  EXPECT_THAT(o.output, HasSubstr("failed: no trial succeeded: 3 of 3 ended run_timeout"));
+  Outcome jobs =
+      Tunefarm({"jobs", "--tracker", farm.address(), "--token-file", farm.token_file(), "--all"});
+  EXPECT_THAT(jobs.output, HasSubstr(" failed ")) << jobs.output;
+}
+
+// Item 2: two trackers shared one dashboard port (SO_REUSEPORT), answering at random.
+TEST(CliFarmInputTest, ASecondDashboardOnATakenPortStopsItsTracker) {
+  CliFarm first("dashboard_first");
+  ASSERT_TRUE(first.ok()) << first.TrackerLog();
+  // The first tracker's gRPC port is taken on 127.0.0.1: a dashboard there cannot listen.
+  const std::string db = Scratch("dashboard_second.db");
+  std::filesystem::remove(db);
+  Outcome o =
+      Tunefarm({"tracker", "--listen", "127.0.0.1:0", "--db", db, "--http", first.address()});
+  EXPECT_EQ(o.code, 1) << o.output;
+  EXPECT_THAT(o.output, HasSubstr("dashboard cannot listen on " + first.address()));
+}
+
 TEST(CliFarmInputTest, ABadDashboardAddressIsRefusedBeforeTheDatabaseIsCreated) {
   const std::string db = Scratch("dashboard.db");
   std::filesystem::remove(db);
