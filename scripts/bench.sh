@@ -12,9 +12,13 @@ bash scripts/install-deps.sh >/dev/null
 cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DTUNEFARM_BUILD_TESTS=OFF >/dev/null
 BENCHES=(operator_bench compile_time_bench lower_bench runtime_size measure_throughput_bench
   tune_bench search_efficiency_bench farm_scaling_bench tracker_capacity_bench)
-cmake --build build-bench --parallel "$JOBS" --target "${BENCHES[@]}" tunefarm-measure
+cmake --build build-bench --parallel "$JOBS" --target "${BENCHES[@]}" tunefarm-measure tf_python
 
 for b in "${BENCHES[@]}"; do
   printf '\n==> %s\n' "$b"
   "./build-bench/$b"
 done
+
+# What Python adds to a model run (ctypes and the copies), against the CLI in the same run.
+printf '\n==> python_overhead_bench\n'
+PYTHONPATH=build-bench/python /usr/bin/python3 bench/python_overhead_bench.py
