@@ -50,37 +50,11 @@ void AddTuneCommand(CLI::App& app, CommandTable& table) {
                   "llvm (this machine), a cross target string, or cuda [-arch=sm_XY] (this "
                   "machine's GPU; the GPU templates)")
       ->capture_default_str();
-  cmd->add_option("--trials", t.trials, "Candidates to measure")
-      ->capture_default_str()
-      ->check(AtLeast(1));
-  cmd->add_option("--tuner", t.tuner, "xgb (model-based), random, grid or ga")
-      ->capture_default_str();
-  cmd->add_option("--db", t.db, "The record database (SQLite; created if missing)")
-      ->capture_default_str();
-  cmd->add_option("--batch-size", t.batch_size, "Candidates per batch")
-      ->capture_default_str()
-      ->check(AtLeast(1));
+  AddTuningFlags(cmd, t, "Candidates to measure", "hot");
   cmd->add_option("--early-stopping", t.early_stopping,
                   "Stop after this many trials without a new best (0: never)")
       ->capture_default_str()
       ->check(AtLeast(0));
-  cmd->add_option("--seed", t.seed, "Seed of the search")->capture_default_str();
-  cmd->add_option("--threads", t.threads, "Parallel width of measured kernels (0: all cores)")
-      ->capture_default_str()
-      ->check(AtLeast(0));
-  cmd->add_option("--repeat", t.repeat, "Timed repeats per candidate")
-      ->capture_default_str()
-      ->check(AtLeast(1));
-  cmd->add_option("--min-repeat-ms", t.min_repeat_ms, "Shortest repeat, in ms (--timing hot)")
-      ->capture_default_str()
-      ->check(AtLeast(0, " ms"));
-  AddTimingOption(cmd, t, "hot");
-  cmd->add_option("--run-timeout", t.run_timeout_s, "Seconds a candidate may run")
-      ->capture_default_str()
-      ->check(Above(0, " s"));
-  cmd->add_option("--build-timeout", t.build_timeout_s, "Seconds a candidate may compile")
-      ->capture_default_str()
-      ->check(Above(0, " s"));
   cmd->add_option("--device-key", t.device_key,
                   "Device key records are filed under (default: local-<cpu or gpu model>)");
   cmd->add_flag("!--no-transfer", t.transfer,

@@ -94,4 +94,33 @@ void AddTimingOption(CLI::App* cmd, TuneCommandOptions& t, const std::string& de
       ->option_text("hot|weights|cold (default: " + default_name + ")");
 }
 
+void AddTuningFlags(CLI::App* cmd, TuneCommandOptions& t, const std::string& trials_help,
+                    const std::string& default_timing) {
+  cmd->add_option("--trials", t.trials, trials_help)->capture_default_str()->check(AtLeast(1));
+  cmd->add_option("--tuner", t.tuner, "xgb (model-based), random, grid or ga")
+      ->capture_default_str();
+  cmd->add_option("--db", t.db, "The record database (SQLite; created if missing)")
+      ->capture_default_str();
+  cmd->add_option("--batch-size", t.batch_size, "Candidates per batch")
+      ->capture_default_str()
+      ->check(AtLeast(1));
+  cmd->add_option("--seed", t.seed, "Seed of the search")->capture_default_str();
+  cmd->add_option("--threads", t.threads, "Parallel width of measured kernels (0: all cores)")
+      ->capture_default_str()
+      ->check(AtLeast(0));
+  cmd->add_option("--repeat", t.repeat, "Timed repeats per candidate")
+      ->capture_default_str()
+      ->check(AtLeast(1));
+  cmd->add_option("--min-repeat-ms", t.min_repeat_ms, "Shortest repeat, in ms (--timing hot)")
+      ->capture_default_str()
+      ->check(AtLeast(0, " ms"));
+  AddTimingOption(cmd, t, default_timing);
+  cmd->add_option("--run-timeout", t.run_timeout_s, "Seconds a candidate may run")
+      ->capture_default_str()
+      ->check(Above(0, " s"));
+  cmd->add_option("--build-timeout", t.build_timeout_s, "Seconds a candidate may compile")
+      ->capture_default_str()
+      ->check(Above(0, " s"));
+}
+
 }  // namespace tunefarm::tools::cli

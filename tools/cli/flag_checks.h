@@ -26,5 +26,10 @@ CLI::Validator ReadableFile();
 void AddFarmAddress(CLI::App* cmd, client::FarmAddress& farm);
 // --timing hot|weights|cold, with the default a command uses.
 void AddTimingOption(CLI::App* cmd, TuneCommandOptions& t, const std::string& default_name);
+// The search and measurement flags `tune` and `model tune` share: --trials (said as
+// `trials_help`), --tuner, --db, --batch-size, --seed, --threads, --repeat, --min-repeat-ms,
+// --timing (defaulting to `default_timing`), --run-timeout, --build-timeout.
+void AddTuningFlags(CLI::App* cmd, TuneCommandOptions& t, const std::string& trials_help,
+                    const std::string& default_timing);
 
 }  // namespace tunefarm::tools::cli

@@ -162,36 +162,7 @@ void AddModelCommands(CLI::App& app, CommandTable& table) {
       ->check(ReadableFile());
   {
     TuneCommandOptions& t = model_tune->tune;
-    model_tune_cmd->add_option("--trials", t.trials, "Candidates to measure, over all kernels")
-        ->capture_default_str()
-        ->check(AtLeast(1));
-    model_tune_cmd->add_option("--tuner", t.tuner, "xgb (model-based), random, grid or ga")
-        ->capture_default_str();
-    model_tune_cmd->add_option("--db", t.db, "The record database (SQLite; created if missing)")
-        ->capture_default_str();
-    model_tune_cmd->add_option("--batch-size", t.batch_size, "Candidates per batch")
-        ->capture_default_str()
-        ->check(AtLeast(1));
-    model_tune_cmd->add_option("--seed", t.seed, "Seed of the search")->capture_default_str();
-    model_tune_cmd
-        ->add_option("--threads", t.threads, "Parallel width of measured kernels (0: all cores)")
-        ->capture_default_str()
-        ->check(AtLeast(0));
-    model_tune_cmd->add_option("--repeat", t.repeat, "Timed repeats per candidate")
-        ->capture_default_str()
-        ->check(AtLeast(1));
-    model_tune_cmd
-        ->add_option("--min-repeat-ms", t.min_repeat_ms, "Shortest repeat, in ms (--timing hot)")
-        ->capture_default_str()
-        ->check(AtLeast(0, " ms"));
-    AddTimingOption(model_tune_cmd, t, "weights");
-    model_tune_cmd->add_option("--run-timeout", t.run_timeout_s, "Seconds a candidate may run")
-        ->capture_default_str()
-        ->check(Above(0, " s"));
-    model_tune_cmd
-        ->add_option("--build-timeout", t.build_timeout_s, "Seconds a candidate may compile")
-        ->capture_default_str()
-        ->check(Above(0, " s"));
+    AddTuningFlags(model_tune_cmd, t, "Candidates to measure, over all kernels", "weights");
     model_tune_cmd->add_option(
         "--device-key", t.device_key,
         "Device key records are filed under (default: local-<cpu>, -<N>t with --threads)");
