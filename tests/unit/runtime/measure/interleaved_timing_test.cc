@@ -75,26 +75,35 @@ InterleavedOptions OnManualClock(testing::ManualClock& clock, int rounds) {
   return o;
 }
 
+// Real spin loops on a shared VM: a neighbour on the other core can blur one attempt's rounds
+// (in a fresh clone's ASan phase one attempt gave [0.994x, 1.120x]). So up to three attempts: one
+// of them must find the second faster, and none may ever call it measurably slower.
 TEST(TimeInterleavedTest, FindsTheFasterOfTwoThatDifferByTenPercent) {
   InterleavedOptions o;
   o.rounds = 12;
   o.min_slot_ms = 20;
-  absl::StatusOr<InterleavedTiming> t = TimeInterleaved({[] {
-                                                           Spin(220000);
-                                                           return absl::OkStatus();
-                                                         },
-                                                         [] {
-                                                           Spin(200000);
-                                                           return absl::OkStatus();
-                                                         }},
-                                                        o);
-  ASSERT_TRUE(t.ok()) << t.status();
-  ASSERT_EQ(t->seconds[1].size(), 12u);
-  const RatioInterval& r = t->over_first[1];
-  EXPECT_TRUE(r.Measurable()) << r.low << " " << r.high;
-  EXPECT_LT(r.high, 1.0);                   // the second is faster
-  EXPECT_NEAR(r.ratio, 200.0 / 220, 0.05);  // by about what it saves
-  EXPECT_THAT(DescribeSpeedup(r), HasSubstr("faster"));
+  bool found = false;
+  for (int attempt = 0; attempt < 3 && !found; ++attempt) {
+    absl::StatusOr<InterleavedTiming> t = TimeInterleaved({[] {
+                                                             Spin(220000);
+                                                             return absl::OkStatus();
+                                                           },
+                                                           [] {
+                                                             Spin(200000);
+                                                             return absl::OkStatus();
+                                                           }},
+                                                          o);
+    ASSERT_TRUE(t.ok()) << t.status();
+    ASSERT_EQ(t->seconds[1].size(), 12u);
+    const RatioInterval& r = t->over_first[1];
+    EXPECT_FALSE(r.Measurable() && r.low > 1.0) << "called slower: " << DescribeSpeedup(r);
+    if (!r.Measurable()) continue;
+    found = true;
+    EXPECT_LT(r.high, 1.0);                   // the second is faster
+    EXPECT_NEAR(r.ratio, 200.0 / 220, 0.05);  // by about what it saves
+    EXPECT_THAT(DescribeSpeedup(r), HasSubstr("faster"));
+  }
+  EXPECT_TRUE(found) << "three attempts in a row could not tell a 10 % difference";
 }
 
 TEST(TimeInterleavedTest, OneCallableAgainstItselfIsNoMeasurableGain) {
