@@ -234,11 +234,8 @@ tuner::Record RecordFromProto(const v1::Record& p) {
   r.build_seconds = p.build_seconds();
   r.measured_by = p.measured_by();
   r.built_by = p.built_by();
-  // A tracker older than cache_flush said cold_cache for every cache flushed; a newer one's unknown
-  // timing shows as that too, rather than as warm.
-  absl::StatusOr<tuner::CacheFlush> flush =
-      proto_mapping::CacheFlushFromProto(p.cache_flush(), "record.cache_flush");
-  r.cache_flush = flush.ok() ? *flush : tuner::CacheFlush::kAll;
+  // A tracker older than cache_flush said cold_cache for every cache flushed.
+  r.cache_flush = CacheFlushOfReply(p.cache_flush(), "record.cache_flush");
   if (r.cache_flush == tuner::CacheFlush::kNone && p.cold_cache()) {
     r.cache_flush = tuner::CacheFlush::kAll;
   }
@@ -248,6 +245,11 @@ tuner::Record RecordFromProto(const v1::Record& p) {
   r.tunefarm_version = p.tunefarm_version();
   r.job_id = p.job_id();
   return r;
+}
+
+tuner::CacheFlush CacheFlushOfReply(int cache_flush, const char* field) {
+  absl::StatusOr<tuner::CacheFlush> flush = proto_mapping::CacheFlushFromProto(cache_flush, field);
+  return flush.ok() ? *flush : tuner::CacheFlush::kAll;
 }
 
 }  // namespace tunefarm::farm_api

@@ -32,6 +32,9 @@ v1::SubmitJobRequest JobSpecToProto(const JobSpec& spec);
 JobState JobStateFromProto(v1::JobState state);
 JobStatus JobStatusFromProto(const v1::Job& job);
 WorkerSnapshot WorkerSnapshotFromProto(const v1::WorkerInfo& worker);
+// How a reply says its candidates were timed; a timing this client does not know (a newer
+// tracker's) reads as every cache flushed, never as warm.
+tuner::CacheFlush CacheFlushOfReply(int cache_flush, const char* field);
 // An unknown error kind reads as runtime_error.
 tuner::Record RecordFromProto(const v1::Record& record);
 

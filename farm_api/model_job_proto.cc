@@ -101,10 +101,7 @@ ModelJobStatus ModelJobStatusFromProto(const v1::ModelJob& p) {
   s.device_key = p.device_key();
   s.trials = p.trials();
   s.trials_done = p.trials_done();
-  // A newer tracker's timing this client does not know shows as every cache flushed, not warm.
-  absl::StatusOr<tuner::CacheFlush> flush =
-      proto_mapping::CacheFlushFromProto(p.cache_flush(), "model_job.cache_flush");
-  s.cache_flush = flush.ok() ? *flush : tuner::CacheFlush::kAll;
+  s.cache_flush = CacheFlushOfReply(p.cache_flush(), "model_job.cache_flush");
   s.estimated_seconds = p.estimated_seconds();
   s.message = p.message();
   s.created_ms = p.created_ms();
