@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/measure/library_file.h"
+#include "runtime/measure/measure_options.h"
 
 namespace tunefarm::rpc_server {
 
@@ -173,7 +174,7 @@ void LeaseExecutor::Loop() {
     if (task.build && task.build_only) {
       if (BuildFirst(task, result)) ReadBuilt(task, result);
     } else if (!task.build || BuildFirst(task, result)) {
-      const double timeout_s = task.request.options.run_timeout_s;
+      const double timeout_s = runtime::measure::CandidateDeadlineSeconds(task.request.options);
       result.outcome = measurer_.Measure(std::move(task.request), timeout_s);
     }
     bool shutting_down = false;

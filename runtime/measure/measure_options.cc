@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/core/thread_pool.h"
+#include "runtime/measure/stable_timing.h"
 #include "runtime/measure_limits.h"
 
 namespace tunefarm::runtime::measure {
@@ -25,6 +26,12 @@ std::optional<CacheFlush> ParseCacheFlush(std::string_view name) {
     if (name == CacheFlushName(flush)) return flush;
   }
   return std::nullopt;
+}
+
+double CandidateDeadlineSeconds(const MeasureOptions& options) {
+  const double timing_ms =
+      options.warmup_ms + options.repeat * (options.min_repeat_ms + options.cooldown_ms);
+  return options.run_timeout_s + 2 * StableTimingPolicy{}.max_attempts * timing_ms / 1000;
 }
 
 absl::Status ValidateMeasureOptions(const MeasureOptions& m, absl::string_view prefix) {

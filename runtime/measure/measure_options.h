@@ -57,6 +57,12 @@ inline CacheFlush TimedFlush(const MeasureOptions& options) {
   return one_call ? options.cache_flush : CacheFlush::kNone;
 }
 
+// How long the device may take over one candidate: run_timeout_s (loading, the correctness
+// check and the kernel's own slowness) plus what the timing itself asks for, taken three times
+// (a noisy timing is retried, runtime/measure/stable_timing.h) and doubled (sizing `number`, the
+// canaries around it). A timing of many long repeats is then not a timeout by construction.
+double CandidateDeadlineSeconds(const MeasureOptions& options);
+
 // The user's names for how a candidate is timed (`--timing`): hot (kNone: back-to-back calls, as
 // a kernel runs in a loop), weights (kWeights: as a layer inside a model), cold (kAll).
 const std::map<std::string, CacheFlush>& TimingChoices();

@@ -20,6 +20,9 @@ farm_api::JobSpec SlowJob(const std::string& key, int trials) {
   farm_api::JobSpec spec = SmallJob(key, trials);
   spec.measure.repeat = 2;
   spec.measure.min_repeat_ms = 250;
+  // These tests are about leases lost and requeued, not timeouts: a sanitizer build timing
+  // beside a neighbour test once took over 10 s for one candidate.
+  spec.measure.run_timeout_s = 60;
   return spec;
 }
 

@@ -115,7 +115,8 @@ void AddTuningFlags(CLI::App* cmd, TuneCommandOptions& t, const std::string& tri
       ->capture_default_str()
       ->check(AtLeast(0, " ms"));
   AddTimingOption(cmd, t, default_timing);
-  cmd->add_option("--run-timeout", t.run_timeout_s, "Seconds a candidate may run")
+  cmd->add_option("--run-timeout", t.run_timeout_s,
+                  "Seconds a candidate may take on the device on top of its timing")
       ->capture_default_str()
       ->check(Above(0, " s"));
   cmd->add_option("--build-timeout", t.build_timeout_s, "Seconds a candidate may compile")

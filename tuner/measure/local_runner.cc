@@ -100,7 +100,7 @@ MeasureResult LocalRunner::Measure(const BuildResult& build, double best_seconds
       options_.measure.check_correctness && !build.reference_library_path.empty();
   request.best_seconds = best_seconds;
   rm::MeasureOutcome outcome =
-      measurer_->Measure(std::move(request), options_.measure.run_timeout_s);
+      measurer_->Measure(std::move(request), rm::CandidateDeadlineSeconds(options_.measure));
   MeasureResult result;
   result.error_kind = outcome.kind;
   result.error_message = std::move(outcome.message);

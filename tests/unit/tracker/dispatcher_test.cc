@@ -23,6 +23,20 @@ using testing::Outcomes;
 using testing::Work;
 using testing::Worker;
 
+TEST(DispatcherTest, ALeaseOfLongRepeatsHasTheirTimeOnTopOfTheRunTimeout) {
+  Dispatcher d(Options());
+  Outcomes out;
+  MeasureWork long_repeats = Work("j", "long");
+  long_repeats.options.repeat = 10;
+  long_repeats.options.min_repeat_ms = 1000;
+  EXPECT_TRUE(d.Submit(long_repeats, out.For("long"), 0).empty());
+  auto leases = d.AddWorker(Worker("w1"), 100);
+  ASSERT_TRUE(leases.ok());
+  ASSERT_EQ(leases->size(), 1u);
+  // (1 s + three tries of 10 s, doubled) twice, and the slack.
+  EXPECT_EQ((*leases)[0].deadline_ms, 100 + 2 * (1000 + 2 * 3 * 10 * 1000) + 500);
+}
+
 TEST(DispatcherTest, AnIdleWorkerGetsALeaseWithADeadline) {
   Dispatcher d(Options());
   Outcomes out;

@@ -63,6 +63,24 @@ TEST(MeasureOptionsTest, NonFiniteAndHugeNumbersAreRefusedByName) {
   }
 }
 
+TEST(MeasureOptionsTest, TheDeadlineOfACandidateGrowsWithTheTimingItAsksFor) {
+  MeasureOptions quick;
+  quick.run_timeout_s = 10;
+  quick.repeat = 3;
+  quick.min_repeat_ms = 0;
+  EXPECT_DOUBLE_EQ(runtime::measure::CandidateDeadlineSeconds(quick), 10);
+  // 20 repeats of at least 1 s each cannot fit a 10 s run timeout: three attempts of 20 s,
+  // doubled, on top of it.
+  MeasureOptions long_repeats = quick;
+  long_repeats.repeat = 20;
+  long_repeats.min_repeat_ms = 1000;
+  EXPECT_DOUBLE_EQ(runtime::measure::CandidateDeadlineSeconds(long_repeats), 10 + 2 * 3 * 20);
+  MeasureOptions warm = quick;
+  warm.warmup_ms = 500;
+  warm.cooldown_ms = 100;
+  EXPECT_DOUBLE_EQ(runtime::measure::CandidateDeadlineSeconds(warm), 10 + 2 * 3 * 0.8);
+}
+
 TEST(MeasureOptionsTest, PrefixNamesWhereTheOptionsCameFrom) {
   MeasureOptions m;
   m.cooldown_ms = -5;
