@@ -61,7 +61,10 @@ REQUIRED_PKGS=(
 
 # Optional: run aarch64 binaries under user-mode emulation.
 # clang-14 with its runtime (libFuzzer, sanitizers): scripts/fuzz.sh.
-OPTIONAL_PKGS=(qemu-user g++-aarch64-linux-gnu clang-14 libclang-rt-14-dev)
+OPTIONAL_PKGS=(qemu-user g++-aarch64-linux-gnu clang-14 libclang-rt-14-dev
+  # The slim worker for AArch64 boards (scripts/build-aarch64.sh): Debian's arm64 multiarch
+  # libraries beside the amd64 ones (the architecture is added below), and its pkg-config wrapper.
+  libgrpc++-dev:arm64 libprotobuf-dev:arm64 libabsl-dev:arm64 libssl-dev:arm64 pkgconf:arm64)
 
 pkgs=("${TOOL_PKGS[@]}" "${REQUIRED_PKGS[@]}")
 if [[ "${DEPS_SKIP_OPTIONAL:-0}" != "1" ]]; then
@@ -98,6 +101,9 @@ else
   fi
   APT=("${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get
        -o DPkg::Lock::Timeout=900 -o Acquire::Retries=3)
+  if [[ "${DEPS_SKIP_OPTIONAL:-0}" != "1" ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    "${SUDO[@]}" dpkg --add-architecture arm64
+  fi
   "${APT[@]}" update
   "${APT[@]}" install -y --no-install-recommends "${pkgs[@]}"
 fi
@@ -125,6 +131,7 @@ if [[ "${DEPS_SKIP_OPTIONAL:-0}" != "1" ]]; then
   check "qemu-aarch64 (optional)"         command -v qemu-aarch64
   check "aarch64-linux-gnu-g++ (optional)" command -v aarch64-linux-gnu-g++
   check "clang++-14 (optional, fuzz.sh)"   command -v clang++-14
+  check "arm64 gRPC (optional, build-aarch64.sh)" test -f /usr/lib/aarch64-linux-gnu/cmake/grpc/gRPCConfig.cmake
 fi
 if [[ -x /usr/local/cuda/bin/nvcc && -e /usr/local/cuda/include/nvrtc.h ]]; then
   echo "  info CUDA toolkit at /usr/local/cuda: $(/usr/local/cuda/bin/nvcc --version | tail -1)"
