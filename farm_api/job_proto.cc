@@ -125,6 +125,8 @@ v1::WorkerInfo WorkerSnapshotToProto(const WorkerSnapshot& w) {
   p.set_gpu_memory_bytes(d.gpu_memory_bytes);
   p.set_can_build(d.can_build);
   p.set_build_only(d.build_only);
+  for (const std::string& f : d.cpu_features) p.add_cpu_features(f);
+  p.set_emulated(d.emulated);
   p.set_tunefarm_version(d.tunefarm_version);
   p.set_hostname(d.hostname);
   p.set_peer(d.peer);
@@ -207,6 +209,8 @@ WorkerSnapshot WorkerSnapshotFromProto(const v1::WorkerInfo& p) {
   w.description.gpu_memory_bytes = p.gpu_memory_bytes();
   w.description.can_build = p.can_build();
   w.description.build_only = p.build_only();
+  w.description.cpu_features.assign(p.cpu_features().begin(), p.cpu_features().end());
+  w.description.emulated = p.emulated();
   w.description.tunefarm_version = p.tunefarm_version();
   w.description.hostname = p.hostname();
   w.description.peer = p.peer();

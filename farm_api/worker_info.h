@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tunefarm::farm_api {
 
@@ -30,6 +31,8 @@ struct WorkerDescription {
   // claim is honoured (an id this dispatcher had, whose worker left and that nobody continued
   // yet; see worker_identities.h), and clears it otherwise.
   std::string previous_worker_id;
+  std::vector<std::string> cpu_features;  // "neon", "dotprod", "avx512_vnni", ...
+  bool emulated = false;                  // under qemu-user: its times are not a device's
 };
 
 // kBusy is named "measuring"; kGone is only in RecentlyGone() snapshots.

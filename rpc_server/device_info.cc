@@ -1,8 +1,14 @@
 #include "rpc_server/device_info.h"
 
 #include <fstream>
+#include <set>
+#include <sstream>
 #include <thread>
 #include <unistd.h>
+#if defined(__aarch64__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
 
 #ifndef TUNEFARM_VERSION
 // The build defines the version on the tuner layer only; the slim worker does not link it.
@@ -18,19 +24,59 @@ std::string Trim(const std::string& s) {
   return begin == std::string::npos ? "" : s.substr(begin, end - begin + 1);
 }
 
-// The value of the first "key : value" line of /proc/cpuinfo whose key is one of `keys`, tried
-// in order (x86 says "model name"; many ARM kernels only say "Hardware" or "Processor").
-std::string CpuModel() {
-  for (const char* wanted : {"model name", "Hardware", "Processor", "cpu model"}) {
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line)) {
-      size_t colon = line.find(':');
-      if (colon == std::string::npos) continue;
-      if (Trim(line.substr(0, colon)) == wanted) return Trim(line.substr(colon + 1));
-    }
+std::string ReadCpuinfo() {
+  std::ifstream in("/proc/cpuinfo");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The value of the first "key : value" line of `cpuinfo` whose key is `wanted`, or "".
+std::string CpuinfoValue(const std::string& cpuinfo, const std::string& wanted) {
+  std::istringstream in(cpuinfo);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    if (Trim(line.substr(0, colon)) == wanted) return Trim(line.substr(colon + 1));
   }
   return "";
+}
+
+// x86 says "model name"; many ARM kernels only say "Hardware" or "Processor".
+std::string CpuModel(const std::string& cpuinfo) {
+  for (const char* wanted : {"model name", "Hardware", "Processor", "cpu model"}) {
+    std::string value = CpuinfoValue(cpuinfo, wanted);
+    if (!value.empty()) return value;
+  }
+  return "";
+}
+
+std::vector<std::string> CpuFeatures([[maybe_unused]] const std::string& cpuinfo) {
+  std::vector<std::string> features;
+#if defined(__aarch64__)
+  // The auxiliary vector, not /proc/cpuinfo: under an emulator it is what the emulated CPU
+  // offers, while /proc/cpuinfo may be the host's.
+  const unsigned long hwcap = getauxval(AT_HWCAP);
+  const unsigned long hwcap2 = getauxval(AT_HWCAP2);
+  if (hwcap & HWCAP_ASIMD) features.push_back("neon");
+  if (hwcap & HWCAP_ASIMDDP) features.push_back("dotprod");
+  if (hwcap & HWCAP_ASIMDHP) features.push_back("fp16");
+  if (hwcap & HWCAP_SVE) features.push_back("sve");
+  if (hwcap2 & HWCAP2_I8MM) features.push_back("i8mm");
+  if (hwcap2 & HWCAP2_BF16) features.push_back("bf16");
+#elif defined(__x86_64__)
+  static const char* const kKernelFeatures[] = {
+      "sse4_2",      "avx",         "avx2",     "fma",      "f16c",     "avx512f", "avx512bw",
+      "avx512_vnni", "avx512_bf16", "avx_vnni", "amx_tile", "amx_int8", "amx_bf16"};
+  std::istringstream flags(CpuinfoValue(cpuinfo, "flags"));
+  std::set<std::string> present;
+  for (std::string flag; flags >> flag;) present.insert(flag);
+  for (const char* f : kKernelFeatures) {
+    if (present.count(f) != 0) features.push_back(f);
+  }
+#endif
+  return features;
 }
 
 int64_t MemoryBytes() {
@@ -48,9 +94,35 @@ int64_t MemoryBytes() {
 
 }  // namespace
 
+const char* CompiledArchitecture() {
+#if defined(__aarch64__)
+  return "aarch64";
+#elif defined(__x86_64__)
+  return "x86_64";
+#else
+  return "unknown";
+#endif
+}
+
+std::string CpuinfoArchitecture(const std::string& cpuinfo) {
+  if (!CpuinfoValue(cpuinfo, "CPU implementer").empty()) return "aarch64";
+  if (!CpuinfoValue(cpuinfo, "vendor_id").empty() && !CpuinfoValue(cpuinfo, "flags").empty()) {
+    return "x86_64";
+  }
+  return "";
+}
+
 DeviceInfo DetectDeviceInfo(const std::string& hostname) {
   DeviceInfo info;
-  info.cpu_model = CpuModel();
+  const std::string cpuinfo = ReadCpuinfo();
+  info.cpu_model = CpuModel(cpuinfo);
+  info.cpu_features = CpuFeatures(cpuinfo);
+  info.cpuinfo_architecture = CpuinfoArchitecture(cpuinfo);
+  info.emulated =
+      !info.cpuinfo_architecture.empty() && info.cpuinfo_architecture != CompiledArchitecture();
+  // The host's model is not this device's: say what is emulated on what.
+  if (info.emulated)
+    info.cpu_model = std::string(CompiledArchitecture()) + " emulated on " + info.cpu_model;
   info.cores = static_cast<int>(std::thread::hardware_concurrency());
   info.memory_bytes = MemoryBytes();
   info.hostname = hostname;

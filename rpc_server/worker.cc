@@ -150,6 +150,8 @@ v1::Register Worker::Impl::MakeRegister() const {
   hello.set_build_only(options.build_only && options.builder != nullptr);
   hello.set_tunefarm_version(WorkerVersion());
   hello.set_hostname(device.hostname);
+  for (const std::string& f : device.cpu_features) hello.add_cpu_features(f);
+  hello.set_emulated(device.emulated || options.emulated);
   std::lock_guard<std::mutex> lock(mu);
   hello.set_previous_worker_id(previous_worker_id);
   return hello;

@@ -46,6 +46,8 @@ struct WorkerOptions {
   // worker --build-only`). It registers build_only, takes only build-only leases and sends the
   // libraries back; `target` is the one it compiles for.
   bool build_only = false;
+  // Declared emulated (`--emulator`): registered so, as a detected emulator is (device_info.h).
+  bool emulated = false;
 };
 
 struct WorkerStats {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "rpc_server/device_info.h"
 #include "rpc_server/session_program.h"
 #include "rpc_server/session_server.h"
 #include "rpc_server/worker.h"
@@ -30,7 +32,11 @@ constexpr char kServeMeasureFlag[] = "--serve-measure";
 
 constexpr char kUsage[] =
     "usage: tunefarm-rpc-server --tracker HOST:PORT --key DEVICE_KEY [--target TARGET]\n"
-    "                           [--token-file FILE] [--tls-root-cert FILE] [--work-dir DIR]\n";
+    "                           [--token-file FILE] [--tls-root-cert FILE] [--work-dir DIR]\n"
+    "                           [--emulator 'COMMAND ARGS']\n"
+    "  --emulator: this binary runs under an emulator that the kernel does not start by itself\n"
+    "  (no binfmt_misc entry), e.g. 'qemu-aarch64 -L /usr/aarch64-linux-gnu': its measure and\n"
+    "  session children are started through it, and the worker registers as emulated.\n";
 
 // The child modes (measure, sessions): requests on stdin, responses on a private copy of stdout
 // (fd 1 then points at stderr so a chatty kernel cannot corrupt the protocol). Returns that
@@ -92,7 +98,8 @@ bool ReadToken(const std::string& path, std::string* token) {
 }
 
 // Parses the flags into `options`; returns an error line, empty when they are fine.
-std::string ParseFlags(int argc, char** argv, WorkerOptions* options, bool* help) {
+std::string ParseFlags(int argc, char** argv, WorkerOptions* options, bool* help,
+                       std::string* emulator) {
   std::string token_file;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
@@ -107,6 +114,7 @@ std::string ParseFlags(int argc, char** argv, WorkerOptions* options, bool* help
     if (flag == "--token-file") target = &token_file;
     if (flag == "--tls-root-cert") target = &options->tls_root_cert_file;
     if (flag == "--work-dir") target = &options->work_dir;
+    if (flag == "--emulator") target = emulator;
     if (target == nullptr) return "unknown flag '" + flag + "'";
     if (i + 1 >= argc) return "flag " + flag + " needs a value";
     *target = argv[++i];
@@ -119,12 +127,67 @@ std::string ParseFlags(int argc, char** argv, WorkerOptions* options, bool* help
   return "";
 }
 
+// Under an emulator that the kernel does not know (no binfmt_misc entry for this architecture),
+// exec of this binary fails in every child: say so now, not in every lease's error.
+std::string CheckChildrenCanStart(const std::string& emulator) {
+  if (!emulator.empty()) return "";
+  const tunefarm::rpc_server::DeviceInfo device = tunefarm::rpc_server::DetectDeviceInfo();
+  if (!device.emulated) return "";
+  const std::string arch = tunefarm::rpc_server::CompiledArchitecture();
+  if (access(("/proc/sys/fs/binfmt_misc/qemu-" + arch).c_str(), F_OK) == 0) return "";
+  return "this " + arch + " binary runs under an emulator (/proc/cpuinfo describes an " +
+         device.cpuinfo_architecture +
+         " CPU) that the kernel cannot start by itself (no binfmt_misc entry qemu-" + arch +
+         "): pass the command, e.g. --emulator 'qemu-" + arch + " -L /usr/" + arch +
+         "-linux-gnu -E LD_LIBRARY_PATH=/usr/" + arch + "-linux-gnu/lib'";
+}
+
 std::string SelfPath() {
   char path[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
   if (n <= 0) return "";
   path[n] = '\0';
   return path;
+}
+
+// `name` as an executable: itself when it has a slash, else the first match on PATH; "" if none.
+std::string ExecutableOnPath(const std::string& name) {
+  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : "";
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path != nullptr ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+// The children (measure, sessions) run this binary again: directly, or through `emulator` (its
+// words split on blanks) when one is given. Returns an error line, empty when all is well.
+std::string SetChildPrograms(const std::string& emulator, WorkerOptions* options) {
+  const std::string self = SelfPath();
+  if (self.empty()) return "cannot find this program's path (/proc/self/exe)";
+  std::istringstream in(emulator);
+  std::vector<std::string> words;
+  for (std::string word; in >> word;) words.push_back(word);
+  if (words.empty()) {
+    if (!emulator.empty()) return "--emulator needs a command";
+    options->measure_program = self;
+    options->measure_program_args = {kServeMeasureFlag};
+    options->session_program = self;
+    return "";
+  }
+  const std::string program = ExecutableOnPath(words[0]);
+  if (program.empty()) return "--emulator: no executable '" + words[0] + "' (on PATH)";
+  std::vector<std::string> args(words.begin() + 1, words.end());
+  args.push_back(self);
+  options->measure_program = program;
+  options->measure_program_args = args;
+  options->measure_program_args.push_back(kServeMeasureFlag);
+  options->session_program = program;
+  options->session_program_args = args;
+  options->emulated = true;
+  return "";
 }
 
 }  // namespace
@@ -135,15 +198,15 @@ int main(int argc, char** argv) {
 
   WorkerOptions options;
   bool help = false;
-  std::string error = ParseFlags(argc, argv, &options, &help);
+  std::string emulator;
+  std::string error = ParseFlags(argc, argv, &options, &help, &emulator);
   if (help) {
     std::fputs(kUsage, stdout);
     return 0;
   }
+  if (error.empty()) error = SetChildPrograms(emulator, &options);
+  if (error.empty()) error = CheckChildrenCanStart(emulator);
   if (!error.empty()) return UsageError(error);
-  options.measure_program = SelfPath();
-  options.measure_program_args = {kServeMeasureFlag};
-  options.session_program = options.measure_program;
 
   // Signals are taken by one watcher thread (sigwait), never by a handler: Drain and Stop take
   // locks, which a handler must not. Blocked before any thread starts, so all inherit the mask.

@@ -53,8 +53,9 @@ TEST(DeployModelTest, AModelBuiltForAArch64RunsUnderQemuAsOnThisHost) {
   if (runner.empty() || access(runner.c_str(), X_OK) != 0) {
     GTEST_SKIP() << "deploy/run_model for AArch64 is not built (aarch64-linux-gnu-g++ missing?)";
   }
-  const std::string qemu = fixtures::FindOnPath("qemu-aarch64");
-  if (qemu.empty()) GTEST_SKIP() << "qemu-aarch64 is not on PATH";
+  std::string missing;
+  const std::string qemu = fixtures::QemuAarch64Command(&missing);
+  if (qemu.empty()) GTEST_SKIP() << missing;
   const std::string dir = ::testing::TempDir() + "/deploy_model_" + std::to_string(getpid());
   std::filesystem::create_directories(dir);
   const std::string onnx = SmallCnn();
@@ -73,9 +74,8 @@ TEST(DeployModelTest, AModelBuiltForAArch64RunsUnderQemuAsOnThisHost) {
   std::ofstream(dir + "/input.bin", std::ios::binary)
       .write(reinterpret_cast<const char*>(input.data()),
              static_cast<std::streamsize>(input.size() * sizeof(float)));
-  const std::string command = qemu + " -L /usr/aarch64-linux-gnu " + runner + " " + build.output +
-                              " --input " + dir + "/input.bin --threads 2 >" + dir +
-                              "/qemu.log 2>&1";
+  const std::string command = qemu + " " + runner + " " + build.output + " --input " + dir +
+                              "/input.bin --threads 2 >" + dir + "/qemu.log 2>&1";
   ASSERT_EQ(std::system(command.c_str()), 0) << *fixtures::ReadFile(dir + "/qemu.log");
   const std::string printed = *fixtures::ReadFile(dir + "/qemu.log");
 

@@ -94,8 +94,16 @@ class Farm {
         key, builds ? std::vector<std::string>{} : std::vector<std::string>{"--no-build"});
   }
   // `tunefarm worker --build-only [--parallel N]`: builds for the key's devices, measures nothing.
-  ChildProcess StartBuilder(const std::string& key, int parallel = 1) {
-    return StartWorkerProcess(key, {"--build-only", "--parallel", std::to_string(parallel)});
+  // `target` non-empty: it cross-compiles for that target (a board's).
+  ChildProcess StartBuilder(const std::string& key, int parallel = 1,
+                            const std::string& target = "") {
+    std::vector<std::string> flags = {"--build-only", "--parallel", std::to_string(parallel)};
+    if (!target.empty()) flags.insert(flags.end(), {"--target", target});
+    return StartWorkerProcess(key, flags);
+  }
+  // Any other program of the farm (a board's worker under an emulator), logging to dir/NAME.log.
+  ChildProcess StartProgram(const std::vector<std::string>& argv, const std::string& name) {
+    return ChildProcess(argv, absl::StrCat(dir_, "/", name, ".log"));
   }
 
   std::string address() const { return absl::StrCat("127.0.0.1:", port_); }

@@ -15,6 +15,20 @@ std::string FindOnPath(const std::string& name) {
   return "";
 }
 
+std::string QemuAarch64Command(std::string* missing) {
+  const std::string qemu = FindOnPath("qemu-aarch64");
+  const std::string sysroot = "/usr/aarch64-linux-gnu";
+  if (qemu.empty()) {
+    *missing = "qemu-aarch64 is not on PATH";
+    return "";
+  }
+  if (access((sysroot + "/lib/libc.so.6").c_str(), R_OK) != 0) {
+    *missing = sysroot + "/lib/libc.so.6 (the AArch64 cross libc) is missing";
+    return "";
+  }
+  return qemu + " -L " + sysroot + " -E LD_LIBRARY_PATH=" + sysroot + "/lib";
+}
+
 std::vector<int> PrintedTop5(const std::string& run_model_output, const std::string& output) {
   std::vector<int> classes;
   const std::string header = "top-5 of '" + output + "':\n";

@@ -33,6 +33,7 @@ int RunWorkersCommand(const WorkersOptions& o, std::ostream& out, std::ostream& 
                   d.cpu_model.c_str(), d.cores);
     out << line;
     if (!d.gpu_model.empty()) out << ", " << d.gpu_model;
+    if (d.emulated) out << " (emulated: its times are not a device's)";
     if (d.build_only) out << " (builder: builds for the key, measures nothing)";
     out << "\n";
   }

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "tracker/http/html.h"
 #include "tracker/http/svg_chart.h"
 
@@ -128,6 +129,11 @@ std::string FleetFragment(const json& workers) {
                                         hw["memory_bytes"].get<int64_t>() >> 20, " MiB");
     if (!hw["gpu_model"].get<std::string>().empty())
       absl::StrAppend(&hardware, ", ", E(hw["gpu_model"]));
+    if (!hw["cpu_features"].empty()) {
+      const std::vector<std::string> features = hw["cpu_features"];
+      absl::StrAppend(&hardware, " (", HtmlEscape(absl::StrJoin(features, " ")), ")");
+    }
+    if (w["emulated"] == true) absl::StrAppend(&hardware, ", <b>emulated</b>");
     std::string job = w["job_id"].is_string()
                           ? Link("/jobs/" + w["job_id"].get<std::string>(), w["job_id"])
                           : "–";

@@ -39,6 +39,8 @@ farm_api::WorkerDescription WorkerDescriptionFromRegister(const v1::Register& re
   d.gpu_memory_bytes = reg.gpu_memory_bytes();
   d.can_build = reg.can_build();
   d.build_only = reg.build_only();
+  d.cpu_features.assign(reg.cpu_features().begin(), reg.cpu_features().end());
+  d.emulated = reg.emulated();
   d.tunefarm_version = reg.tunefarm_version();
   d.hostname = reg.hostname();
   return d;

@@ -58,6 +58,17 @@ TEST(SlimMainTest, UsageErrorsAreOneLineAndExitTwo) {
                        LogPath("unknown"));
   EXPECT_EQ(unknown.Wait(10), 2);
   EXPECT_THAT(unknown.Log(), HasSubstr("unknown flag '--frobnicate'"));
+  ChildProcess no_emulator(
+      {slim, "--tracker", "127.0.0.1:1", "--key", "k", "--emulator", "no-such-emulator -L /x"},
+      LogPath("emulator"));
+  EXPECT_EQ(no_emulator.Wait(10), 2);
+  EXPECT_EQ(no_emulator.Log(),
+            "tunefarm-rpc-server: --emulator: no executable 'no-such-emulator' (on PATH) (see "
+            "--help)\n");
+  ChildProcess blank_emulator({slim, "--tracker", "127.0.0.1:1", "--key", "k", "--emulator", " "},
+                              LogPath("blank"));
+  EXPECT_EQ(blank_emulator.Wait(10), 2);
+  EXPECT_THAT(blank_emulator.Log(), HasSubstr("--emulator needs a command"));
   RemoveLogs();
 }
 

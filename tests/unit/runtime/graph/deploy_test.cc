@@ -90,17 +90,16 @@ TEST_F(DeployTest, TheAArch64BuildRunsUnderQemu) {
   if (access(runner.c_str(), X_OK) != 0) {
     GTEST_SKIP() << runner << " is not built (ninja tf_run_model_aarch64)";
   }
-  const std::string qemu = fixtures::FindOnPath("qemu-aarch64");
-  if (qemu.empty()) GTEST_SKIP() << "qemu-aarch64 is not on PATH";
+  std::string missing;
+  const std::string qemu = fixtures::QemuAarch64Command(&missing);
+  if (qemu.empty()) GTEST_SKIP() << missing;
   const std::string cc = fixtures::FindOnPath("aarch64-linux-gnu-gcc");
   if (cc.empty()) GTEST_SKIP() << "aarch64-linux-gnu-gcc is not on PATH";
-  const char* sysroot = "/usr/aarch64-linux-gnu";
-  if (!std::filesystem::exists(sysroot)) GTEST_SKIP() << sysroot << " (AArch64 libc) is missing";
   std::string error;
   std::string model = testing::BuildModelLibrary(model_.source, dir_ + "/mlp_a64", &error, cc);
   ASSERT_FALSE(model.empty()) << error;
-  const std::string command = qemu + " -L " + sysroot + " " + runner + " " + model + " --input " +
-                              dir_ + "/input.bin --threads 2";
+  const std::string command =
+      qemu + " " + runner + " " + model + " --input " + dir_ + "/input.bin --threads 2";
   ASSERT_TRUE(RunShell(command, dir_ + "/qemu.log"))
       << command << "\n"
       << fixtures::ReadFile(dir_ + "/qemu.log").value_or("");

@@ -25,7 +25,6 @@ namespace {
 using namespace testing;  // NOLINT
 
 constexpr int64_t kRunnerLength = 67;
-constexpr const char* kSysroot = "/usr/aarch64-linux-gnu";
 
 void WriteAll(const std::string& path, const runtime::NDArray& a) {
   std::ofstream out(path, std::ios::binary);
@@ -49,9 +48,9 @@ TEST(AArch64RunnerTest, TheQemuRunMatchesTheHostJit) {
   if (access(runner.c_str(), X_OK) != 0) {
     GTEST_SKIP() << runner << " is not built (ninja tf_kernel_runner_aarch64)";
   }
-  const std::string qemu = fixtures::FindOnPath("qemu-aarch64");
-  if (qemu.empty()) GTEST_SKIP() << "qemu-aarch64 is not on PATH";
-  if (!std::filesystem::exists(kSysroot)) GTEST_SKIP() << kSysroot << " (AArch64 libc) is missing";
+  std::string missing;
+  const std::string qemu = fixtures::QemuAarch64Command(&missing);
+  if (qemu.empty()) GTEST_SKIP() << missing;
 
   absl::StatusOr<ir::PrimFunc> f = MatmulExample();
   ASSERT_TRUE(f.ok()) << f.status();
@@ -70,7 +69,7 @@ TEST(AArch64RunnerTest, TheQemuRunMatchesTheHostJit) {
   Fill(b, 82);
   WriteAll(dir + "/a.bin", a);
   WriteAll(dir + "/b.bin", b);
-  const std::string command = qemu + " -L " + kSysroot + " " + runner + " " + dir +
+  const std::string command = qemu + " " + runner + " " + dir +
                               "/matmul.so matmul_tiled --bind n=" + std::to_string(kRunnerLength) +
                               " --input 0=" + dir + "/a.bin --input 1=" + dir +
                               "/b.bin --threads 2 --output " + dir + "/out.bin 2> " + dir +

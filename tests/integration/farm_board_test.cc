@@ -1,0 +1,205 @@
+// An AArch64 board in a farm: the slim worker cross-built for AArch64 (scripts/build-aarch64.sh)
+// runs under qemu-aarch64 as a board would, registers as emulated with its CPU features, and
+// measures what a builder cross-compiles for it. Skipped, with the reason, where the AArch64
+// build or qemu is missing.
+#include <algorithm>
+#include <csignal>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "tests/integration/farm_fixture.h"
+#include "tests/testing/deployed_programs.h"
+
+#ifndef TUNEFARM_AARCH64_SLIM_WORKER
+#define TUNEFARM_AARCH64_SLIM_WORKER ""
+#endif
+
+namespace tunefarm::integration {
+namespace {
+
+constexpr char kBoardKey[] = "a64-board";
+constexpr char kBoardTarget[] = "llvm -mtriple=aarch64-linux-gnu -mattr=+neon";
+
+// The board's command line: qemu, the slim worker, and --emulator (no binfmt_misc here, so its
+// children are started through qemu too). Empty, with `missing` set, where it cannot run.
+std::vector<std::string> BoardCommand(const Farm& farm, int n, std::string* missing) {
+  const std::string slim = TUNEFARM_AARCH64_SLIM_WORKER;
+  if (slim.empty() || access(slim.c_str(), X_OK) != 0) {
+    *missing =
+        "the AArch64 slim worker is not built (scripts/build-aarch64.sh needs the cross "
+        "compiler and libgrpc++-dev:arm64)";
+    return {};
+  }
+  const std::string qemu = fixtures::QemuAarch64Command(missing);
+  if (qemu.empty()) return {};
+  std::vector<std::string> argv;
+  std::istringstream words(qemu);
+  for (std::string word; words >> word;) argv.push_back(word);
+  argv.insert(argv.end(), {slim, "--tracker", farm.address(), "--key", kBoardKey, "--work-dir",
+                           absl::StrCat(farm.dir(), "/board", n), "--emulator", qemu});
+  return argv;
+}
+
+const farm_api::WorkerSnapshot* Find(const std::vector<farm_api::WorkerSnapshot>& workers,
+                                     bool builder) {
+  for (const farm_api::WorkerSnapshot& w : workers) {
+    if (w.description.build_only == builder) return &w;
+  }
+  return nullptr;
+}
+
+farm_api::JobSpec BoardJob(int trials) {
+  farm_api::JobSpec spec = SmallJob(kBoardKey, trials);
+  spec.target = kBoardTarget;
+  return spec;
+}
+
+class FarmBoardTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // Every candidate to the builders (`--builds workers`), as a farm whose tracker is busy does.
+    tracker::TrackerServerOptions options = Farm::FastOptions();
+    options.jobs.build_placement = tracker::BuildPlacement::kWorkers;
+    farm_.StartTracker(options);
+    client_ = farm_.Client();
+    std::string missing;
+    if (BoardCommand(farm_, 0, &missing).empty()) GTEST_SKIP() << missing;
+  }
+
+  // A builder for the board's key and one board; ids in builder_id_ and board_id_.
+  void StartBuilderAndBoard() {
+    builder_ = farm_.StartBuilder(kBoardKey, 1, kBoardTarget);
+    StartBoard();
+    ASSERT_TRUE(farm_.WaitForWorkers(kBoardKey, 2, 60)) << board_.Log();
+    auto workers = client_->ListWorkers(kBoardKey);
+    ASSERT_TRUE(workers.ok()) << workers.status();
+    ASSERT_NE(Find(*workers, true), nullptr);
+    ASSERT_NE(Find(*workers, false), nullptr);
+    builder_id_ = Find(*workers, true)->description.worker_id;
+    board_id_ = Find(*workers, false)->description.worker_id;
+  }
+
+  void StartBoard() {
+    std::string missing;
+    const int n = ++boards_;
+    board_ = farm_.StartProgram(BoardCommand(farm_, n, &missing), absl::StrCat("board", n));
+  }
+
+  Farm farm_{"board"};
+  std::unique_ptr<client::FarmClient> client_;
+  ChildProcess builder_;
+  ChildProcess board_;
+  std::string builder_id_;
+  std::string board_id_;
+  int boards_ = 0;
+};
+
+TEST_F(FarmBoardTest, TheBoardRegistersItsArchitectureFeaturesAndThatItIsEmulated) {
+  StartBuilderAndBoard();
+  auto workers = client_->ListWorkers(kBoardKey);
+  ASSERT_TRUE(workers.ok()) << workers.status();
+  const farm_api::WorkerDescription& board = Find(*workers, false)->description;
+  EXPECT_NE(board.target.find("aarch64"), std::string::npos) << board.target;
+  EXPECT_TRUE(board.emulated);
+  EXPECT_NE(board.cpu_model.find("aarch64 emulated on"), std::string::npos) << board.cpu_model;
+  // qemu's CPU has Advanced SIMD and the dot product instructions.
+  EXPECT_NE(std::find(board.cpu_features.begin(), board.cpu_features.end(), "neon"),
+            board.cpu_features.end());
+  EXPECT_NE(std::find(board.cpu_features.begin(), board.cpu_features.end(), "dotprod"),
+            board.cpu_features.end());
+  EXPECT_FALSE(board.can_build) << "the slim worker has no compiler";
+  EXPECT_FALSE(Find(*workers, true)->description.emulated) << "the builder runs natively";
+
+  // `tunefarm workers` says so too, so nobody takes its times for a board's.
+  ChildProcess listing =
+      farm_.StartProgram({TUNEFARM_BINARY, "workers", "--tracker", farm_.address()}, "workers");
+  ASSERT_EQ(listing.Wait(30), 0) << listing.Log();
+  EXPECT_NE(listing.Log().find("(emulated: its times are not a device's)"), std::string::npos)
+      << listing.Log();
+}
+
+TEST_F(FarmBoardTest, UnderAnEmulatorTheKernelCannotStartItRefusesToRunWithoutTheCommand) {
+  if (access("/proc/sys/fs/binfmt_misc/qemu-aarch64", F_OK) == 0) {
+    GTEST_SKIP() << "binfmt_misc starts AArch64 binaries here: children need no --emulator";
+  }
+  std::string missing;
+  std::vector<std::string> argv = BoardCommand(farm_, 99, &missing);
+  argv.resize(argv.size() - 2);  // no --emulator
+  ChildProcess board = farm_.StartProgram(argv, "board_without_emulator");
+  EXPECT_EQ(board.Wait(60), 2) << board.Log();
+  EXPECT_NE(board.Log().find("runs under an emulator (/proc/cpuinfo describes an x86_64 CPU)"),
+            std::string::npos)
+      << board.Log();
+  EXPECT_NE(board.Log().find("--emulator 'qemu-aarch64"), std::string::npos) << board.Log();
+}
+
+TEST_F(FarmBoardTest, AKernelJobIsBuiltByTheBuilderAndMeasuredOnTheBoard) {
+  StartBuilderAndBoard();
+  farm_api::JobSpec spec = BoardJob(4);
+  absl::StatusOr<farm_api::JobStatus> job = client_->SubmitJob(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  farm_api::JobStatus done = farm_.WaitForJob(job->id, 300);
+  ASSERT_EQ(done.state, farm_api::JobState::kSucceeded) << done.message << "\n" << board_.Log();
+  std::vector<tuner::Record> records = farm_.JobRecords(job->id);
+  ASSERT_EQ(records.size(), 4u);
+  EXPECT_TRUE(NoDuplicateConfigs(records));
+  for (const tuner::Record& r : records) {
+    EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
+    EXPECT_EQ(r.built_by, builder_id_);
+    EXPECT_EQ(r.measured_by, board_id_);
+    EXPECT_EQ(r.device_key, kBoardKey);
+  }
+  absl::StatusOr<std::vector<client::BestRecord>> best =
+      client_->QueryBest(spec.workload, "", kBoardKey);
+  ASSERT_TRUE(best.ok()) << best.status();
+  ASSERT_FALSE(best->empty());
+  EXPECT_EQ(best->front().record.measured_by, board_id_);
+  EXPECT_GT(best->front().median_seconds, 0);
+}
+
+TEST_F(FarmBoardTest, TheBoardKilledMidLeaseComesBackAndEachTrialIsRecordedOnce) {
+  StartBuilderAndBoard();
+  farm_api::JobSpec spec = BoardJob(6);
+  absl::StatusOr<farm_api::JobStatus> job = client_->SubmitJob(spec);
+  ASSERT_TRUE(job.ok()) << job.status();
+  // Killed once it holds a lease (the builder has built it); a new board process takes over.
+  const auto deadline = Farm::Deadline(120);
+  bool busy = false;
+  while (!busy && std::chrono::steady_clock::now() < deadline) {
+    auto workers = client_->ListWorkers(kBoardKey);
+    const farm_api::WorkerSnapshot* board = workers.ok() ? Find(*workers, false) : nullptr;
+    busy = board != nullptr && board->state == farm_api::WorkerState::kBusy;
+    if (!busy) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_TRUE(busy) << "the board should hold a lease";
+  board_.Signal(SIGKILL);
+  EXPECT_EQ(board_.Wait(10), 128 + SIGKILL);
+  StartBoard();
+  farm_api::JobStatus done = farm_.WaitForJob(job->id, 300);
+  ASSERT_EQ(done.state, farm_api::JobState::kSucceeded) << done.message << "\n" << board_.Log();
+  std::vector<tuner::Record> records = farm_.JobRecords(job->id);
+  EXPECT_EQ(records.size(), 6u);
+  EXPECT_TRUE(NoDuplicateConfigs(records));
+  for (const tuner::Record& r : records) {
+    EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
+    EXPECT_EQ(r.built_by, builder_id_);
+  }
+}
+
+TEST_F(FarmBoardTest, AJobForAnotherArchitectureIsRefusedNamingBoth) {
+  StartBuilderAndBoard();
+  farm_api::JobSpec spec = BoardJob(2);
+  spec.target = "llvm -mtriple=x86_64-linux-gnu";
+  absl::StatusOr<farm_api::JobStatus> job = client_->SubmitJob(spec);
+  ASSERT_FALSE(job.ok());
+  EXPECT_EQ(job.status().code(), absl::StatusCode::kInvalidArgument);
+  const std::string message(job.status().message());
+  EXPECT_NE(message.find("x86_64"), std::string::npos) << message;
+  EXPECT_NE(message.find("aarch64"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace tunefarm::integration
