@@ -4,14 +4,20 @@
 // build or qemu is missing.
 #include <algorithm>
 #include <csignal>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
 
+#include "driver/model_executor.h"
 #include "tests/integration/farm_fixture.h"
 #include "tests/testing/deployed_programs.h"
+#include "tests/testing/files.h"
+#include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
+#include "tools/commands/model_tune_command.h"
 
 #ifndef TUNEFARM_AARCH64_SLIM_WORKER
 #define TUNEFARM_AARCH64_SLIM_WORKER ""
@@ -49,6 +55,34 @@ const farm_api::WorkerSnapshot* Find(const std::vector<farm_api::WorkerSnapshot>
     if (w.description.build_only == builder) return &w;
   }
   return nullptr;
+}
+
+// conv 3x3 -> relu -> global average pool -> dense -> softmax: a classifier small enough for
+// qemu, whose two kinds of layer both become tasks.
+std::string BoardCnn() {
+  using B = frontend::onnx::testing::OnnxModelBuilder;
+  B b(13);
+  b.Input("image", {1, 3, 12, 12});
+  b.FloatInit("k", {16, 3, 3, 3});
+  b.FloatInit("fc", {10, 16});
+  B::Ints(b.Node("Conv", {"image", "k"}, {"c"}), "pads", {1, 1, 1, 1});
+  b.Node("Relu", {"c"}, {"r"});
+  b.Node("GlobalAveragePool", {"r"}, {"p"});
+  b.Node("Flatten", {"p"}, {"f"});
+  B::Int(b.Node("Gemm", {"f", "fc"}, {"logits"}), "transB", 1);
+  b.Node("Softmax", {"logits"}, {"prob"});
+  b.Output("prob");
+  return fixtures::WriteTempFile("board_cnn.onnx", b.Bytes());
+}
+
+// The classes of the 5 largest of `prob`, largest first.
+std::vector<int> Top5(const float* prob, int n) {
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::partial_sort(order.begin(), order.begin() + 5, order.end(),
+                    [&](int a, int b) { return prob[a] > prob[b]; });
+  order.resize(5);
+  return order;
 }
 
 farm_api::JobSpec BoardJob(int trials) {
@@ -187,6 +221,70 @@ TEST_F(FarmBoardTest, TheBoardKilledMidLeaseComesBackAndEachTrialIsRecordedOnce)
     EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
     EXPECT_EQ(r.built_by, builder_id_);
   }
+}
+
+TEST_F(FarmBoardTest, AModelJobBuildsAModuleForTheBoardThatComputesWhatTheHostDoes) {
+  StartBuilderAndBoard();
+  const std::string model = BoardCnn();
+  tools::ModelTuneOptions tune;
+  tune.file = model;
+  tune.output = farm_.dir() + "/board_cnn.so";
+  tune.tune.tracker = farm_.address();
+  tune.tune.key = kBoardKey;
+  tune.tune.target = kBoardTarget;
+  tune.tune.trials = 8;
+  tune.tune.batch_size = 4;
+  tune.tune.tuner = "random";
+  tune.tune.repeat = 1;
+  tune.tune.min_repeat_ms = 1;
+  tune.tune.progress = false;
+  std::ostringstream out, err;
+  ASSERT_EQ(tools::RunModelTuneCommand(tune, nullptr, out, err), 0)
+      << out.str() << err.str() << board_.Log();
+  EXPECT_NE(out.str().find("succeeded"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("wrote " + tune.output), std::string::npos) << out.str();
+  // The built module was timed end to end on the board, through a session.
+  EXPECT_NE(out.str().find("end to end on " + board_id_), std::string::npos) << out.str();
+  absl::StatusOr<std::vector<farm_api::ModelJobStatus>> jobs = client_->ListModelJobs(true, 1);
+  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  ASSERT_EQ(jobs->size(), 1u);
+  EXPECT_EQ(jobs->front().latency.measured_by, board_id_);
+  for (const farm_api::ModelTaskStatus& t : jobs->front().tasks) {
+    for (const tuner::Record& r : farm_.JobRecords(t.job_id)) {
+      EXPECT_EQ(r.measured_by, board_id_) << t.workload_key;
+      EXPECT_EQ(r.built_by, builder_id_) << t.workload_key;
+    }
+  }
+
+  // The module on the board (deploy/run_model for AArch64, under qemu) picks the classes the host
+  // computes for the same input.
+  std::vector<float> input(3 * 12 * 12);
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>((i * 29) % 23) / 11 - 1;
+  const std::string input_file = farm_.dir() + "/input.bin";
+  std::ofstream(input_file, std::ios::binary)
+      .write(reinterpret_cast<const char*>(input.data()),
+             static_cast<std::streamsize>(input.size() * sizeof(float)));
+  std::string missing;
+  const std::string qemu = fixtures::QemuAarch64Command(&missing);
+  const std::string run_model =
+      std::filesystem::path(TUNEFARM_AARCH64_SLIM_WORKER).parent_path() / "run_model";
+  std::vector<std::string> argv;
+  std::istringstream words(qemu);
+  for (std::string word; words >> word;) argv.push_back(word);
+  argv.insert(argv.end(), {run_model, tune.output, "--input", input_file});
+  ChildProcess run = farm_.StartProgram(argv, "run_model");
+  ASSERT_EQ(run.Wait(120), 0) << run.Log();
+
+  absl::StatusOr<std::unique_ptr<driver::ModelExecutor>> host =
+      driver::LoadModelForRun(model, {}, target::Target::Host());
+  ASSERT_TRUE(host.ok()) << host.status();
+  ASSERT_TRUE((*host)->SetInput(0, input.data(), input.size() * sizeof(float)).ok());
+  ASSERT_TRUE((*host)->Run().ok());
+  absl::StatusOr<const DLTensor*> prob = (*host)->Output(0);
+  ASSERT_TRUE(prob.ok()) << prob.status();
+  EXPECT_EQ(fixtures::PrintedTop5(run.Log(), "prob"),
+            Top5(static_cast<const float*>((*prob)->data), 10))
+      << run.Log();
 }
 
 TEST_F(FarmBoardTest, AJobForAnotherArchitectureIsRefusedNamingBoth) {
