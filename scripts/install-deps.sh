@@ -80,8 +80,14 @@ if [[ "${DEPS_DRY_RUN:-0}" == "1" ]]; then
   exit 0
 fi
 
+# A name without ":arch" means this machine's architecture (or an "all" package): with arm64
+# added, dpkg-query lists a package once per installed architecture.
+NATIVE_ARCH="$(dpkg --print-architecture)"
 is_installed() {
-  [[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" == "install ok installed" ]]
+  local name=$1 want
+  if [[ "$name" == *:* ]]; then want="${name#*:}"; name="${name%%:*}"; else want="$NATIVE_ARCH"; fi
+  dpkg-query -W -f='${Architecture} ${Status}\n' "$name" 2>/dev/null |
+    grep -Eq "^($want|all) install ok installed$"
 }
 
 missing=()
