@@ -5,7 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "client/farm_channel.h"
+#include "compiler/target/target.h"
 #include "proto/tunefarm/v1/session.grpc.pb.h"
+#include "runtime/core/elf_machine.h"
 #include "runtime/measure/library_file.h"
 
 namespace tunefarm::client {
@@ -84,6 +86,18 @@ absl::StatusOr<std::unique_ptr<RemoteSession>> RemoteSession::Open(const FarmCli
 
 absl::StatusOr<UploadedModule> RemoteSession::Upload(const std::string& library_bytes,
                                                      const std::string& name) {
+  // Refused here, before the bytes travel: the worker could not load it, and would say only
+  // that dlopen() failed.
+  absl::StatusOr<target::Target> theirs = target::ParseTarget(target_);
+  if (theirs.ok() && !theirs->is_cuda() && target_.find("-mtriple") != std::string::npos) {
+    const std::string want = runtime::TripleMachine(theirs->llvm().triple);
+    const std::string got = runtime::ElfMachine(library_bytes);
+    if (!got.empty() && !want.empty() && got != want) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, " was built for ", got, ", and worker ", worker_id_, " runs ", want,
+                       ": build it with --target '", target::DisplayTarget(target_), "'"));
+    }
+  }
   pb::UploadModuleRequest request;
   request.set_session_id(impl_->session_id);
   request.set_library(library_bytes);

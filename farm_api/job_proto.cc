@@ -127,6 +127,7 @@ v1::WorkerInfo WorkerSnapshotToProto(const WorkerSnapshot& w) {
   p.set_build_only(d.build_only);
   for (const std::string& f : d.cpu_features) p.add_cpu_features(f);
   p.set_emulated(d.emulated);
+  p.set_slowness(d.slowness);
   p.set_tunefarm_version(d.tunefarm_version);
   p.set_hostname(d.hostname);
   p.set_peer(d.peer);
@@ -211,6 +212,7 @@ WorkerSnapshot WorkerSnapshotFromProto(const v1::WorkerInfo& p) {
   w.description.build_only = p.build_only();
   w.description.cpu_features.assign(p.cpu_features().begin(), p.cpu_features().end());
   w.description.emulated = p.emulated();
+  w.description.slowness = p.slowness() >= 1 ? p.slowness() : 1;
   w.description.tunefarm_version = p.tunefarm_version();
   w.description.hostname = p.hostname();
   w.description.peer = p.peer();

@@ -33,6 +33,9 @@ struct WorkerDescription {
   std::string previous_worker_id;
   std::vector<std::string> cpu_features;  // "neon", "dotprod", "avx512_vnni", ...
   bool emulated = false;                  // under qemu-user: its times are not a device's
+  // How many times longer than the tracker it takes over the same work (runtime/measure/
+  // speed_probe.h), in [1, 100]: its leases' run timeouts and deadlines are this much longer.
+  double slowness = 1;
 };
 
 // kBusy is named "measuring"; kGone is only in RecentlyGone() snapshots.

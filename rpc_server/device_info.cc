@@ -5,6 +5,8 @@
 #include <sstream>
 #include <thread>
 #include <unistd.h>
+
+#include "runtime/measure/speed_probe.h"
 #if defined(__aarch64__)
 #include <asm/hwcap.h>
 #include <sys/auxv.h>
@@ -118,6 +120,7 @@ DeviceInfo DetectDeviceInfo(const std::string& hostname) {
   info.cpu_model = CpuModel(cpuinfo);
   info.cpu_features = CpuFeatures(cpuinfo);
   info.cpuinfo_architecture = CpuinfoArchitecture(cpuinfo);
+  info.speed_probe_seconds = runtime::measure::SpeedProbeSeconds();
   info.emulated =
       !info.cpuinfo_architecture.empty() && info.cpuinfo_architecture != CompiledArchitecture();
   // The host's model is not this device's: say what is emulated on what.

@@ -22,6 +22,7 @@ struct DeviceInfo {
   // architecture than the one it was compiled for (qemu-user passes the host's through).
   bool emulated = false;
   std::string cpuinfo_architecture;  // "x86_64", "aarch64" or "" (unknown), as /proc/cpuinfo reads
+  double speed_probe_seconds = 0;    // runtime/measure/speed_probe.h, measured at start
 };
 
 // `hostname` non-empty overrides gethostname(). Missing facts stay empty or zero.

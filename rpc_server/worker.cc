@@ -152,6 +152,7 @@ v1::Register Worker::Impl::MakeRegister() const {
   hello.set_hostname(device.hostname);
   for (const std::string& f : device.cpu_features) hello.add_cpu_features(f);
   hello.set_emulated(device.emulated || options.emulated);
+  hello.set_speed_probe_seconds(device.speed_probe_seconds);
   std::lock_guard<std::mutex> lock(mu);
   hello.set_previous_worker_id(previous_worker_id);
   return hello;

@@ -274,9 +274,11 @@ void DispatcherState::Dispatch(const std::string& queue_name, int64_t now_ms,
     int64_t lease_id = next_lease_++;
     // A worker that builds has the build's timeout too; a builder measures nothing.
     const MeasureWork& work = *item.work;
+    // A slower device's run timeout is longer (worker_service sends it so): so is its lease.
+    const double run_s = runtime::measure::CandidateDeadlineSeconds(
+        runtime::measure::ForSlowerDevice(work.options, w.description.slowness));
     const double seconds =
-        (work.build_only ? 0 : runtime::measure::CandidateDeadlineSeconds(work.options) * 2) +
-        (work.build ? work.build->build_timeout_s : 0);
+        (work.build_only ? 0 : run_s * 2) + (work.build ? work.build->build_timeout_s : 0);
     int64_t deadline = now_ms + static_cast<int64_t>(seconds * 1000) + options_.lease_slack_ms;
     leases_[lease_id] = Lease{item_id, w.description.worker_id, deadline};
     deadlines_.insert({deadline, lease_id});

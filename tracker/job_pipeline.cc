@@ -7,6 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "compiler/space/config_json.h"
+#include "compiler/target/target.h"
+#include "runtime/core/elf_machine.h"
 #include "spdlog/spdlog.h"
 #include "tracker/metrics.h"
 #include "tuner/templates/template_registry.h"
@@ -96,6 +98,12 @@ void JobPipeline::Handle(std::vector<PipelineEvent> events) {
     }
   }
   if (ended_ || !started_) return;
+  bool broken_devices = false;
+  for (const tuner::MeasureResult& r : results) {
+    if (!r.cancelled && device_failures_.Add(r.error_kind, spec_.device_key, r.error_message)) {
+      broken_devices = true;
+    }
+  }
   if (!configs.empty()) {
     // Every result that arrived since the last call, stored in one transaction before the
     // strategy learns from it: a tracker killed from here on loses nothing measured.
@@ -111,6 +119,9 @@ void JobPipeline::Handle(std::vector<PipelineEvent> events) {
     if (!s.ok()) return Fail(s);
     ReportProgress();
   }
+  // After the results are stored: the job keeps every trial it made.
+  if (broken_devices && !stop_)
+    return Fail(absl::FailedPreconditionError(device_failures_.Reason()));
   Refill();
   OffloadToIdleWorkers();
   EndIfDone();
@@ -335,6 +346,10 @@ bool JobPipeline::FromBuilder(PipelineEvent& e) {
   } else if (!o.built) {
     e.build.error_kind = tuner::ErrorKind::kBuildError;  // the dispatcher lets none through
     e.build.error_message = "the builder sent no library";
+  } else if (std::string wrong = WrongMachine(*o.built); !wrong.empty()) {
+    // Never leased to a device, which could not load it: a build error naming both.
+    e.build.error_kind = tuner::ErrorKind::kBuildError;
+    e.build.error_message = absl::StrCat("builder ", o.worker_id, " sent ", wrong);
   } else {
     e.build.function_name = o.built->function_name;
     e.build.reference_key = o.built->reference_key;
@@ -342,6 +357,16 @@ bool JobPipeline::FromBuilder(PipelineEvent& e) {
     if (spec_.measure.check_correctness) e.reference = o.built->reference;
   }
   return true;
+}
+
+std::string JobPipeline::WrongMachine(const BuiltLibraries& built) const {
+  if (task_->target().is_cuda() || built.library.bytes == nullptr) return "";
+  const std::string want = runtime::TripleMachine(task_->target().llvm().triple);
+  const std::string got = runtime::ElfMachine(*built.library.bytes);
+  if (want.empty() || got.empty() || got == want) return "";
+  return absl::StrCat("a library built for ", got, ", and the job's target '",
+                      target::DisplayTarget(task_->target().str()), "' is ", want,
+                      " (is the builder's --target for another architecture?)");
 }
 
 void JobPipeline::SubmitMeasurement(MeasureWork work, space::Config config, double build_seconds,

@@ -21,6 +21,7 @@
 #include "farm_api/job.h"
 #include "runtime/clock.h"
 #include "tracker/build_placement.h"
+#include "tracker/device_failure_run.h"
 #include "tracker/dispatcher.h"
 #include "tracker/job_runner.h"
 #include "tracker/lease_sender.h"
@@ -122,6 +123,9 @@ class JobPipeline {
   // Turns a builder's answer (kBuilt by_builder) into the build's result in `e`; false when the
   // builder could not make it, or left, and the candidate went to be built elsewhere.
   bool FromBuilder(PipelineEvent& e);
+  // What is wrong with a builder's library for this job's target: "a library built for x86_64,
+  // and the job's target ... is aarch64 (...)", or "" when its architecture is the target's.
+  std::string WrongMachine(const BuiltLibraries& built) const;
   void Refill();
   // The key's workers can build their own candidates: there are some and every one of them can.
   bool WorkersCanBuild() const;
@@ -153,6 +157,7 @@ class JobPipeline {
   farm_api::JobProgress base_;              // the job's records from before this start
   runtime::measure::BuildSpec build_spec_;  // every candidate's, less its config
   std::atomic<bool> stop_{false};
+  DeviceFailureRun device_failures_;  // results in a row that failed on the key's devices
   bool started_ = false;
   // Workers and builders that could not make the task (a template they do not know): while one
   // of them is connected the job's candidates are built elsewhere, and never sent to them.

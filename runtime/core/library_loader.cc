@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <utility>
 
+#include "runtime/core/elf_machine.h"
+
 namespace tunefarm::runtime {
 namespace {
 
@@ -16,45 +18,12 @@ std::string LastDlError() {
   return text != nullptr ? text : "unknown dlopen error";
 }
 
-const char* MachineName(unsigned machine) {
-  switch (machine) {
-    case EM_X86_64:
-      return "x86_64";
-    case EM_AARCH64:
-      return "aarch64";
-    case EM_ARM:
-      return "arm";
-    case EM_RISCV:
-      return "riscv";
-    case EM_386:
-      return "i386";
-    default:
-      return nullptr;
-  }
-}
-
 // Why a file dlopen() refused may not load here, when its ELF header says so: dlopen() reports a
 // library built for another architecture as "No such file or directory" for a file that exists.
 std::string ForeignMachine(const std::string& path) {
-#if defined(__x86_64__)
-  constexpr unsigned kHost = EM_X86_64;
-#elif defined(__aarch64__)
-  constexpr unsigned kHost = EM_AARCH64;
-#else
-  return "";
-#endif
-  unsigned char header[EI_NIDENT + 4] = {};
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return "";
-  const size_t n = std::fread(header, 1, sizeof(header), f);
-  std::fclose(f);
-  if (n < sizeof(header) || std::memcmp(header, ELFMAG, SELFMAG) != 0) return "";
-  // e_machine follows e_ident and e_type; our targets are little-endian.
-  const unsigned machine = header[EI_NIDENT + 2] | (header[EI_NIDENT + 3] << 8);
-  if (machine == kHost) return "";
-  const char* name = MachineName(machine);
-  return std::string("it was built for ") + (name ? name : "another architecture") +
-         " and this machine is " + MachineName(kHost);
+  const std::string machine = ElfMachineOfFile(path);
+  if (machine.empty() || machine == HostMachine()) return "";
+  return "it was built for " + machine + " and this machine is " + HostMachine();
 }
 
 }  // namespace

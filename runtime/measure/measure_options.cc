@@ -1,5 +1,6 @@
 #include "runtime/measure/measure_options.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -32,6 +33,13 @@ double CandidateDeadlineSeconds(const MeasureOptions& options) {
   const double timing_ms =
       options.warmup_ms + options.repeat * (options.min_repeat_ms + options.cooldown_ms);
   return options.run_timeout_s + 2 * StableTimingPolicy{}.max_attempts * timing_ms / 1000;
+}
+
+MeasureOptions ForSlowerDevice(MeasureOptions options, double slowness) {
+  if (std::isfinite(slowness) && slowness > 1) {
+    options.run_timeout_s = std::min(options.run_timeout_s * slowness, 86400.0);
+  }
+  return options;
 }
 
 absl::Status ValidateMeasureOptions(const MeasureOptions& m, absl::string_view prefix) {

@@ -63,6 +63,10 @@ inline CacheFlush TimedFlush(const MeasureOptions& options) {
 // canaries around it). A timing of many long repeats is then not a timeout by construction.
 double CandidateDeadlineSeconds(const MeasureOptions& options);
 
+// The options as a device `slowness` times slower than the tracker gets them: run_timeout_s that
+// many times longer (at most 86400 s); the timing itself is in wall time and stays as it is.
+MeasureOptions ForSlowerDevice(MeasureOptions options, double slowness);
+
 // The user's names for how a candidate is timed (`--timing`): hot (kNone: back-to-back calls, as
 // a kernel runs in a loop), weights (kWeights: as a layer inside a model), cold (kAll).
 const std::map<std::string, CacheFlush>& TimingChoices();

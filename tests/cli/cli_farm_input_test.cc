@@ -2,6 +2,7 @@
 // token, a device key no worker has, a target no worker of the key runs, a bad dashboard address.
 // Each checks the exit code and the one-line reason, as a user would meet them.
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <gmock/gmock.h>
@@ -121,13 +122,16 @@ TEST(CliFarmInputTest, AJobForATargetNoWorkerOfTheKeyRunsIsRefusedAtSubmit) {
 
 // Item 6: a job whose every trial failed ended "succeeded", rc 0.
 TEST(CliFarmInputTest, AJobWhoseEveryTrialFailedFailsWithItsCommonestError) {
+  // A worker whose measure child cannot run: every trial fails on it, the same way.
+  ASSERT_EQ(setenv("TUNEFARM_MEASURE_PROGRAM", "/bin/false", 1), 0);
   CliFarm farm("all_failed", "all-failed");
+  unsetenv("TUNEFARM_MEASURE_PROGRAM");
   ASSERT_TRUE(farm.ok()) << farm.TrackerLog();
   Outcome o = Tunefarm({"tune", "--tracker", farm.address(), "--token-file", farm.token_file(),
                         "--key", "all-failed", "--workload", "matmul:64,64,64", "--trials", "3",
-                        "--batch-size", "3", "--run-timeout", "0.000001", "--no-progress"});
+                        "--batch-size", "3", "--no-progress"});
   EXPECT_EQ(o.code, 1) << o.output;
-  EXPECT_THAT(o.output, HasSubstr("failed: no trial succeeded: 3 of 3 ended run_timeout"));
+  EXPECT_THAT(o.output, HasSubstr("failed: no trial succeeded: 3 of 3 ended runtime_error"));
   Outcome jobs =
       Tunefarm({"jobs", "--tracker", farm.address(), "--token-file", farm.token_file(), "--all"});
   EXPECT_THAT(jobs.output, HasSubstr(" failed ")) << jobs.output;

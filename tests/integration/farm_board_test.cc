@@ -4,6 +4,7 @@
 // build or qemu is missing.
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <numeric>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "driver/model_executor.h"
+#include "runtime/core/elf_machine.h"
 #include "tests/integration/farm_fixture.h"
 #include "tests/testing/deployed_programs.h"
 #include "tests/testing/files.h"
@@ -116,6 +118,15 @@ class FarmBoardTest : public ::testing::Test {
     board_id_ = Find(*workers, false)->description.worker_id;
   }
 
+  // Waits for `id` to succeed (ASSERTs) and returns its records, each config once.
+  std::vector<tuner::Record> SucceededRecords(const std::string& id) {
+    farm_api::JobStatus done = farm_.WaitForJob(id, 300);
+    EXPECT_EQ(done.state, farm_api::JobState::kSucceeded) << done.message << "\n" << board_.Log();
+    std::vector<tuner::Record> records = farm_.JobRecords(id);
+    EXPECT_TRUE(NoDuplicateConfigs(records));
+    return records;
+  }
+
   void StartBoard() {
     std::string missing;
     const int n = ++boards_;
@@ -145,6 +156,10 @@ TEST_F(FarmBoardTest, TheBoardRegistersItsArchitectureFeaturesAndThatItIsEmulate
   EXPECT_NE(std::find(board.cpu_features.begin(), board.cpu_features.end(), "dotprod"),
             board.cpu_features.end());
   EXPECT_FALSE(board.can_build) << "the slim worker has no compiler";
+  // Its speed probe against the tracker's: qemu is many times slower natively, less so beside a
+  // sanitizer-built tracker; its run timeouts are scaled by this.
+  EXPECT_GE(board.slowness, 1);
+  std::printf("the board under qemu: %.1fx slower than the tracker\n", board.slowness);
   EXPECT_FALSE(Find(*workers, true)->description.emulated) << "the builder runs natively";
 
   // `tunefarm workers` says so too, so nobody takes its times for a board's.
@@ -175,11 +190,8 @@ TEST_F(FarmBoardTest, AKernelJobIsBuiltByTheBuilderAndMeasuredOnTheBoard) {
   farm_api::JobSpec spec = BoardJob(4);
   absl::StatusOr<farm_api::JobStatus> job = client_->SubmitJob(spec);
   ASSERT_TRUE(job.ok()) << job.status();
-  farm_api::JobStatus done = farm_.WaitForJob(job->id, 300);
-  ASSERT_EQ(done.state, farm_api::JobState::kSucceeded) << done.message << "\n" << board_.Log();
-  std::vector<tuner::Record> records = farm_.JobRecords(job->id);
+  std::vector<tuner::Record> records = SucceededRecords(job->id);
   ASSERT_EQ(records.size(), 4u);
-  EXPECT_TRUE(NoDuplicateConfigs(records));
   for (const tuner::Record& r : records) {
     EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
     EXPECT_EQ(r.built_by, builder_id_);
@@ -212,11 +224,8 @@ TEST_F(FarmBoardTest, TheBoardKilledMidLeaseComesBackAndEachTrialIsRecordedOnce)
   board_.Signal(SIGKILL);
   EXPECT_EQ(board_.Wait(10), 128 + SIGKILL);
   StartBoard();
-  farm_api::JobStatus done = farm_.WaitForJob(job->id, 300);
-  ASSERT_EQ(done.state, farm_api::JobState::kSucceeded) << done.message << "\n" << board_.Log();
-  std::vector<tuner::Record> records = farm_.JobRecords(job->id);
+  std::vector<tuner::Record> records = SucceededRecords(job->id);
   EXPECT_EQ(records.size(), 6u);
-  EXPECT_TRUE(NoDuplicateConfigs(records));
   for (const tuner::Record& r : records) {
     EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
     EXPECT_EQ(r.built_by, builder_id_);
@@ -297,6 +306,23 @@ TEST_F(FarmBoardTest, AJobForAnotherArchitectureIsRefusedNamingBoth) {
   const std::string message(job.status().message());
   EXPECT_NE(message.find("x86_64"), std::string::npos) << message;
   EXPECT_NE(message.find("aarch64"), std::string::npos) << message;
+}
+
+TEST_F(FarmBoardTest, ALibraryForAnotherArchitectureIsRefusedBeforeItIsSent) {
+  StartBuilderAndBoard();
+  const std::string host_library = farm_.dir() + "/host_matmul.so";
+  ChildProcess build = farm_.StartProgram(
+      {TUNEFARM_BINARY, "build", "--workload", "matmul:16,16,16", "-o", host_library}, "build");
+  ASSERT_EQ(build.Wait(60), 0) << build.Log();
+  ChildProcess session = farm_.StartProgram(
+      {TUNEFARM_BINARY, "session", "--tracker", farm_.address(), "--key", kBoardKey, host_library},
+      "session");
+  EXPECT_EQ(session.Wait(60), 2) << session.Log();
+  EXPECT_NE(session.Log().find("host_matmul.so was built for " +
+                               std::string(runtime::HostMachine()) + ", and worker " + board_id_ +
+                               " runs aarch64: build it with --target 'llvm"),
+            std::string::npos)
+      << session.Log();
 }
 
 }  // namespace

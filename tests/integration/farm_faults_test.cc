@@ -2,6 +2,7 @@
 // candidates that crash or hang, and a worker whose cached libraries are gone. Jobs complete,
 // and no record is lost or stored twice.
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <gmock/gmock.h>
@@ -97,6 +98,31 @@ TEST(FarmFaultsTest, WorkerKilledMidMeasurementIsRequeuedAndNothingIsLostOrDupli
         << "the lost lease was measured again: " << r.error_message;
   }
   EXPECT_TRUE(survivor.Running());
+}
+
+TEST(FarmFaultsTest, ADeviceThatFailsEveryTrialStopsItsJobWithTheReason) {
+  Farm farm("broken_device");
+  farm.StartTracker();
+  // A worker whose measure child cannot run anything, as a broken board's: every lease fails.
+  ASSERT_EQ(setenv("TUNEFARM_MEASURE_PROGRAM", "/bin/false", 1), 0);
+  ChildProcess broken = farm.StartWorker("cpu-broken");
+  unsetenv("TUNEFARM_MEASURE_PROGRAM");
+  ASSERT_TRUE(farm.WaitForWorkers("cpu-broken", 1));
+  auto client = farm.Client();
+  absl::StatusOr<farm_api::JobStatus> job = client->SubmitJob(SmallJob("cpu-broken", 200));
+  ASSERT_TRUE(job.ok()) << job.status();
+  farm_api::JobStatus done = farm.WaitForJob(job->id);
+  EXPECT_EQ(done.state, farm_api::JobState::kFailed) << done.message;
+  // 16 or a few more: the results of one batch arrive together.
+  EXPECT_THAT(done.message,
+              ::testing::MatchesRegex("stopped: the last (1[6-9]|2[0-9]) trials failed on the "
+                                      "devices of 'cpu-broken' \\(runtime_error: .*exited with "
+                                      "status 1.*\\); check the devices .*"));
+  // What it tried is kept; the rest of the budget is not spent.
+  std::vector<tuner::Record> records = farm.JobRecords(job->id);
+  EXPECT_GE(records.size(), 16u);
+  EXPECT_LE(records.size(), 40u);
+  EXPECT_TRUE(broken.Running());
 }
 
 TEST(FarmFaultsTest, WorkerKilledWhileBuildingItsCandidateLeavesItToAnotherWorker) {

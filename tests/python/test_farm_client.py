@@ -2,6 +2,7 @@
 
 import json
 import os
+import platform
 
 import grpc
 import pytest
@@ -62,6 +63,11 @@ def test_workers_are_listed(farm):
     assert len(workers) == 1
     assert workers[0].state in ("idle", "measuring", "session")
     assert workers[0].target.startswith("llvm")
+    # This machine, natively: not emulated, its ISA listed, about as fast as the tracker.
+    assert not workers[0].emulated
+    if platform.machine() == "x86_64":
+        assert "sse4_2" in workers[0].cpu_features
+    assert 1 <= workers[0].slowness <= 100
 
 
 def test_a_template_job_tunes_a_script_with_its_sizes(farm):

@@ -53,7 +53,7 @@ int RunSessionCommand(const SessionCommandOptions& o, std::ostream& out, std::os
   out << "device " << o.key << ": worker " << (*session)->worker_id() << ", "
       << (*session)->cpu_model() << ", target " << (*session)->target() << "\n";
   absl::StatusOr<client::UploadedModule> module = (*session)->Upload(*library, o.library);
-  if (!module.ok()) return fail(1, module.status());
+  if (!module.ok()) return fail(ExitCodeOf(module.status()), module.status());
   absl::StatusOr<const runtime::FunctionSignature*> f = client::PickFunction(*module, o.function);
   if (!f.ok()) return fail(kExitUsage, f.status());
   out << "function " << runtime::SignatureText(**f) << "\n";
@@ -65,7 +65,7 @@ int RunSessionCommand(const SessionCommandOptions& o, std::ostream& out, std::os
   }
   if (!o.compare.empty()) {
     absl::StatusOr<client::UploadedModule> second = (*session)->Upload(*other, o.compare);
-    if (!second.ok()) return fail(1, second.status());
+    if (!second.ok()) return fail(ExitCodeOf(second.status()), second.status());
     absl::StatusOr<const runtime::FunctionSignature*> g = client::PickFunction(*second, o.function);
     if (!g.ok()) return fail(kExitUsage, g.status());
     if (!client::SameArguments(**f, **g)) {

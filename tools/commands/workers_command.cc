@@ -34,6 +34,12 @@ int RunWorkersCommand(const WorkersOptions& o, std::ostream& out, std::ostream& 
     out << line;
     if (!d.gpu_model.empty()) out << ", " << d.gpu_model;
     if (d.emulated) out << " (emulated: its times are not a device's)";
+    if (d.slowness >= 1.5) {
+      char slower[96];
+      std::snprintf(slower, sizeof(slower), " (%.1fx slower than the tracker: longer timeouts)",
+                    d.slowness);
+      out << slower;
+    }
     if (d.build_only) out << " (builder: builds for the key, measures nothing)";
     out << "\n";
   }

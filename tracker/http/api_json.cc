@@ -45,6 +45,7 @@ json WorkerJson(const farm_api::WorkerSnapshot& w, int64_t now_ms) {
         {"gpu_memory_bytes", d.gpu_memory_bytes},
         {"cpu_features", d.cpu_features}}},
       {"emulated", d.emulated},
+      {"slowness", d.slowness},
       {"hostname", d.hostname},
       {"peer", d.peer},
       {"version", d.tunefarm_version},

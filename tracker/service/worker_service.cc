@@ -9,9 +9,11 @@
 #include <set>
 #include <utility>
 
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "proto/mapping/build_spec_proto.h"
 #include "proto/mapping/measure_options_proto.h"
+#include "runtime/measure/speed_probe.h"
 #include "spdlog/spdlog.h"
 #include "tracker/device_key.h"
 #include "tracker/service/auth.h"
@@ -158,7 +160,8 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
       lease->set_reference_key(w.reference_key);
     }
     for (const auto& [name, value] : w.bindings) (*lease->mutable_bindings())[name] = value;
-    *lease->mutable_options() = proto_mapping::MeasureOptionsToProto(w.options);
+    *lease->mutable_options() = proto_mapping::MeasureOptionsToProto(
+        runtime::measure::ForSlowerDevice(w.options, slowness_));
     lease->set_best_seconds(w.best_seconds);
   }
 
@@ -274,7 +277,10 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
     desc.peer = context_->peer();
     // A reconnect: the dispatcher decides whether the claim holds (it counts losses per worker).
     desc.previous_worker_id = reg.previous_worker_id();
+    desc.slowness = runtime::measure::Slowness(reg.speed_probe_seconds(),
+                                               service_.options().speed_probe_seconds);
     worker_id_ = desc.worker_id;
+    slowness_ = desc.slowness;
     service_.links().Add(worker_id_, self_);
     v1::TrackerMessage reply;
     v1::Registered* registered = reply.mutable_registered();
@@ -292,8 +298,12 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
     }
     registered_ = true;
     ReleaseHold();
-    spdlog::info("worker {} registered (device key '{}', {})", worker_id_, desc.device_key,
-                 desc.peer);
+    spdlog::info("worker {} registered (device key '{}', {}{})", worker_id_, desc.device_key,
+                 desc.peer,
+                 desc.slowness >= 1.5 ? absl::StrFormat(", %.1fx slower than the tracker: its run "
+                                                        "timeouts are that much longer",
+                                                        desc.slowness)
+                                      : std::string());
     service_.links().Send(std::move(*assignments));
     return grpc::Status::OK;
   }
@@ -358,6 +368,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
   v1::WorkerMessage incoming_;  // only the read chain touches it
   bool registered_ = false;     // read chain only
   std::string worker_id_;       // set once at registration, before the link is shared
+  double slowness_ = 1;         // set once at registration: its leases' run timeouts scale by it
 
   std::mutex mu_;
   std::deque<v1::TrackerMessage> queue_;
@@ -378,7 +389,11 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
 
 WorkerService::WorkerService(Dispatcher& dispatcher, WorkerLinks& links,
                              WorkerServiceOptions options)
-    : dispatcher_(dispatcher), links_(links), options_(std::move(options)) {}
+    : dispatcher_(dispatcher), links_(links), options_(std::move(options)) {
+  if (options_.speed_probe_seconds <= 0) {
+    options_.speed_probe_seconds = runtime::measure::SpeedProbeSeconds();
+  }
+}
 
 std::string WorkerService::NextWorkerId(const std::string& hostname) {
   std::string host;

@@ -20,6 +20,9 @@ struct WorkerServiceOptions {
   int heartbeat_timeout_ms = 10000;
   int64_t max_message_bytes = 256ll << 20;  // told to workers: their session replies must fit
   const runtime::Clock* clock = &runtime::SystemClock();  // registrations, heartbeats, leases
+  // The tracker's runtime::measure::SpeedProbeSeconds(), against which each worker's slowness is
+  // taken (0: measured when the service is made).
+  double speed_probe_seconds = 0;
 };
 
 class WorkerService final : public v1::WorkerService::CallbackService {

@@ -37,6 +37,18 @@ TEST(DispatcherTest, ALeaseOfLongRepeatsHasTheirTimeOnTopOfTheRunTimeout) {
   EXPECT_EQ((*leases)[0].deadline_ms, 100 + 2 * (1000 + 2 * 3 * 10 * 1000) + 500);
 }
 
+TEST(DispatcherTest, ASlowerDevicesLeaseLastsAsMuchLonger) {
+  Dispatcher d(Options());
+  Outcomes out;
+  EXPECT_TRUE(d.Submit(Work("j", "a"), out.For("a"), 0).empty());
+  farm_api::WorkerDescription board = Worker("board");
+  board.slowness = 20;  // its run timeout is 20 s instead of 1 s
+  auto leases = d.AddWorker(board, 100);
+  ASSERT_TRUE(leases.ok());
+  ASSERT_EQ(leases->size(), 1u);
+  EXPECT_EQ((*leases)[0].deadline_ms, 100 + 2 * 20 * 1000 + 500);
+}
+
 TEST(DispatcherTest, AnIdleWorkerGetsALeaseWithADeadline) {
   Dispatcher d(Options());
   Outcomes out;
