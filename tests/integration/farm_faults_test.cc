@@ -2,7 +2,6 @@
 // candidates that crash or hang, and a worker whose cached libraries are gone. Jobs complete,
 // and no record is lost or stored twice.
 #include <csignal>
-#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <gmock/gmock.h>
@@ -104,9 +103,8 @@ TEST(FarmFaultsTest, ADeviceThatFailsEveryTrialStopsItsJobWithTheReason) {
   Farm farm("broken_device");
   farm.StartTracker();
   // A worker whose measure child cannot run anything, as a broken board's: every lease fails.
-  ASSERT_EQ(setenv("TUNEFARM_MEASURE_PROGRAM", "/bin/false", 1), 0);
-  ChildProcess broken = farm.StartWorker("cpu-broken");
-  unsetenv("TUNEFARM_MEASURE_PROGRAM");
+  ChildProcess broken =
+      farm.StartWorkerWithEnvironment("cpu-broken", {"TUNEFARM_MEASURE_PROGRAM=/bin/false"});
   ASSERT_TRUE(farm.WaitForWorkers("cpu-broken", 1));
   auto client = farm.Client();
   absl::StatusOr<farm_api::JobStatus> job = client->SubmitJob(SmallJob("cpu-broken", 200));

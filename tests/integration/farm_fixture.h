@@ -101,6 +101,12 @@ class Farm {
     if (!target.empty()) flags.insert(flags.end(), {"--target", target});
     return StartWorkerProcess(key, flags);
   }
+  // A `tunefarm worker` with VAR=VALUE settings in its environment only (set through env(1): a
+  // setenv() here would race with the tracker's threads reading the environment).
+  ChildProcess StartWorkerWithEnvironment(const std::string& key,
+                                          const std::vector<std::string>& environment) {
+    return StartWorkerProcess(key, {}, environment);
+  }
   // Any other program of the farm (a board's worker under an emulator), logging to dir/NAME.log.
   ChildProcess StartProgram(const std::vector<std::string>& argv, const std::string& name) {
     return ChildProcess(argv, absl::StrCat(dir_, "/", name, ".log"));
@@ -164,12 +170,17 @@ class Farm {
   }
 
  private:
-  ChildProcess StartWorkerProcess(const std::string& key, const std::vector<std::string>& flags) {
+  ChildProcess StartWorkerProcess(const std::string& key, const std::vector<std::string>& flags,
+                                  const std::vector<std::string>& environment = {}) {
     const int n = ++workers_started_;
     std::vector<std::string> argv = {
         TUNEFARM_BINARY, "worker", "--tracker",  address(),
         "--key",         key,      "--work-dir", absl::StrCat(dir_, "/worker", n)};
     argv.insert(argv.end(), flags.begin(), flags.end());
+    if (!environment.empty()) {
+      argv.insert(argv.begin(), environment.begin(), environment.end());
+      argv.insert(argv.begin(), "/usr/bin/env");
+    }
     if (!token_.empty()) argv.insert(argv.end(), {"--token-file", TokenFile()});
     return ChildProcess(argv, absl::StrCat(dir_, "/worker", n, ".log"));
   }
