@@ -67,7 +67,9 @@ OPTIONAL_PKGS=(qemu-user g++-aarch64-linux-gnu clang-14 libclang-rt-14-dev)
 # Installed in a step of their own (the arm64 architecture is added first); where that fails,
 # the board tests skip with the reason and everything else still installs.
 BOARD_PKGS=(libgrpc++-dev:arm64 libprotobuf-dev:arm64 libabsl-dev:arm64 libssl-dev:arm64
-  pkgconf:arm64)
+  pkgconf:arm64
+  # The container images (docker/, scripts/docker-check.sh): Debian roots and podman, no registry.
+  podman mmdebstrap podman-compose)
 
 pkgs=("${TOOL_PKGS[@]}" "${REQUIRED_PKGS[@]}")
 if [[ "${DEPS_SKIP_OPTIONAL:-0}" != "1" ]]; then
@@ -122,7 +124,7 @@ if [[ "${DEPS_SKIP_OPTIONAL:-0}" != "1" ]]; then
   done
 fi
 if [[ ${#board_missing[@]} -gt 0 ]]; then
-  echo "install-deps.sh: arm64 packages for the board's slim worker: ${board_missing[*]}"
+  echo "install-deps.sh: the boards' and containers' packages: ${board_missing[*]}"
   SUDO=()
   [[ "$(id -u)" -eq 0 ]] || SUDO=(sudo)
   APT=("${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get
@@ -130,8 +132,8 @@ if [[ ${#board_missing[@]} -gt 0 ]]; then
   if ! { dpkg --print-foreign-architectures | grep -qx arm64 ||
          "${SUDO[@]}" dpkg --add-architecture arm64; } ||
      ! "${APT[@]}" update || ! "${APT[@]}" install -y --no-install-recommends "${BOARD_PKGS[@]}"; then
-    echo "install-deps.sh: WARNING: the arm64 packages did not install; the AArch64 slim worker" \
-      "is not built and the farm's board tests skip" >&2
+    echo "install-deps.sh: WARNING: the arm64 or container packages did not install; the AArch64" \
+      "slim worker is not built, the farm's board tests skip, docker-check.sh cannot run" >&2
   fi
 fi
 
