@@ -114,6 +114,11 @@ std::string CpuinfoArchitecture(const std::string& cpuinfo) {
   return "";
 }
 
+std::string EmulatedOn() {
+  const std::string described = CpuinfoArchitecture(ReadCpuinfo());
+  return described.empty() || described == CompiledArchitecture() ? "" : described;
+}
+
 DeviceInfo DetectDeviceInfo(const std::string& hostname) {
   DeviceInfo info;
   const std::string cpuinfo = ReadCpuinfo();

@@ -28,6 +28,10 @@ struct DeviceInfo {
 // `hostname` non-empty overrides gethostname(). Missing facts stay empty or zero.
 DeviceInfo DetectDeviceInfo(const std::string& hostname = "");
 
+// The architecture /proc/cpuinfo describes when it is not the one this binary was compiled for
+// (it runs under an emulator), else "": the cheap part of DetectDeviceInfo, without its probe.
+std::string EmulatedOn();
+
 // The architecture this binary was compiled for: "x86_64", "aarch64" or "unknown".
 const char* CompiledArchitecture();
 

@@ -131,14 +131,14 @@ std::string ParseFlags(int argc, char** argv, WorkerOptions* options, bool* help
 // exec of this binary fails in every child: say so now, not in every lease's error.
 std::string CheckChildrenCanStart(const std::string& emulator) {
   if (!emulator.empty()) return "";
-  const tunefarm::rpc_server::DeviceInfo device = tunefarm::rpc_server::DetectDeviceInfo();
-  if (!device.emulated) return "";
+  // Only the cpuinfo check: the worker runs the whole detection (with its speed probe) itself.
+  const std::string host_arch = tunefarm::rpc_server::EmulatedOn();
+  if (host_arch.empty()) return "";
   const std::string arch = tunefarm::rpc_server::CompiledArchitecture();
   if (access(("/proc/sys/fs/binfmt_misc/qemu-" + arch).c_str(), F_OK) == 0) return "";
   return "this " + arch + " binary runs under an emulator (/proc/cpuinfo describes an " +
-         device.cpuinfo_architecture +
-         " CPU) that the kernel cannot start by itself (no binfmt_misc entry qemu-" + arch +
-         "): pass the command, e.g. --emulator 'qemu-" + arch + " -L /usr/" + arch +
+         host_arch + " CPU) that the kernel cannot start by itself (no binfmt_misc entry qemu-" +
+         arch + "): pass the command, e.g. --emulator 'qemu-" + arch + " -L /usr/" + arch +
          "-linux-gnu -E LD_LIBRARY_PATH=/usr/" + arch + "-linux-gnu/lib'";
 }
 
