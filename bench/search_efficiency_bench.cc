@@ -1,14 +1,20 @@
 // Search-efficiency benchmark: how many trials the model-based tuner (xgb) and random search need
-// to reach 95 % of the best throughput any run found, per workload, for 3 seeds; the median is
-// compared (target: xgb needs at most a third of random's trials). Runs measure for real with the
+// to reach 95 % of the best throughput any run found, per workload, for 5 seeds; the median is
+// compared (targets: xgb at most a third of random's trials, warmed by another device's records
+// at most a tenth). Runs measure for real with the
 // local builder and isolated runner on one thread, without the default config first (it would
 // hand both strategies a good start), each into a fresh database. A config measured by an earlier
 // run of the same workload is not measured again: it keeps its first result, so every strategy
 // searches the same landscape and the drift of a shared VM between runs (10 % over minutes, as
-// large as the 95 % band) does not decide the comparison. A third row, "xgb+transfer", warms the
-// model with 64 random records of a related shape first (as earlier tuning would leave them).
-// Environment: BENCH_TRIALS (default 150) trials per run; BENCH_SEEDS (default 3); BENCH_BATCH
-// (default 16) candidates per batch; BENCH_WORKLOAD: one workload key instead of the two.
+// large as the 95 % band) does not decide the comparison. Rows: "xgb" cold; "random";
+// "xgb+shape" warmed by 64 random records of a related shape on this machine, as earlier tuning
+// would leave them; "xgb+device" warmed by 64 random records of the same workload built for another
+// CPU (-mcpu=haswell: AVX2 and 16 vector registers instead of AVX-512's 32, under its own device
+// key), as another device of a farm would leave them; "xgb-global" cold without the local search
+// and growing batches (the model-based search before them), to show what they add.
+// Environment: BENCH_TRIALS (default 96) trials per run; BENCH_SEEDS (default 5); BENCH_BATCH
+// (default 16) candidates per batch; BENCH_WORKLOAD: one workload key instead of the four;
+// BENCH_TUNERS: a comma-separated subset of the rows.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +25,7 @@
 #include <vector>
 
 #include "compiler/space/config_json.h"
+#include "compiler/target/target.h"
 #include "tuner/measure/local_measure.h"
 #include "tuner/search/random_search.h"
 #include "tuner/search/strategy_factory.h"
@@ -93,15 +100,23 @@ class MemoRunner final : public tuner::Runner {
 };
 
 // Every run measures on one thread, filed under one device key.
-absl::StatusOr<tuner::LocalMeasure> OneThreadMeasure() {
+absl::StatusOr<tuner::LocalMeasure> OneThreadMeasure(const std::string& device_key) {
   tuner::MeasureOptions m;
   m.threads = 1;
-  return tuner::MakeLocalMeasure(m, "bench-1t");
+  return tuner::MakeLocalMeasure(m, device_key);
 }
 
-// Records of a related shape of the same template (random search, `trials` trials), what
-// "xgb+transfer" warms its model from, as a user's earlier tuning would leave them.
+// The device key of every run; the "other device" of xgb+device is a haswell build of the same
+// workload, filed under its own key.
+constexpr char kDeviceKey[] = "bench-1t";
+constexpr char kOtherDeviceKey[] = "bench-haswell-1t";
+constexpr char kOtherDeviceTarget[] = "llvm -mcpu=haswell";
+
+// Records of `key` built for `target` (random search, `trials` trials) under `device_key`: what
+// xgb+shape and xgb+device warm their models from, as earlier tuning would leave them.
 absl::StatusOr<std::unique_ptr<tuner::RecordStore>> SourceRecords(const std::string& key,
+                                                                  const target::Target& target,
+                                                                  const std::string& device_key,
                                                                   int trials,
                                                                   const std::string& db) {
   std::filesystem::remove(db);
@@ -109,9 +124,9 @@ absl::StatusOr<std::unique_ptr<tuner::RecordStore>> SourceRecords(const std::str
   if (!store.ok()) return store.status();
   absl::StatusOr<tuner::Workload> w = tuner::ParseWorkloadKey(key);
   if (!w.ok()) return w.status();
-  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, target::Target::Host());
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, target);
   if (!task.ok()) return task.status();
-  absl::StatusOr<tuner::LocalMeasure> measure = OneThreadMeasure();
+  absl::StatusOr<tuner::LocalMeasure> measure = OneThreadMeasure(device_key);
   if (!measure.ok()) return measure.status();
   tuner::RandomSearch random((*task)->space(), 99);
   tuner::TuneOptions to;
@@ -130,12 +145,17 @@ absl::StatusOr<std::vector<double>> RunCurve(const tuner::Task& task, const std:
   std::filesystem::remove(db);
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(db);
   if (!store.ok()) return store.status();
-  absl::StatusOr<tuner::LocalMeasure> measure = OneThreadMeasure();
+  absl::StatusOr<tuner::LocalMeasure> measure = OneThreadMeasure(kDeviceKey);
   if (!measure.ok()) return measure.status();
   tuner::StrategyOptions so;
-  so.name = tuner_name == "xgb+transfer" ? "xgb" : tuner_name;
+  so.name = tuner_name == "random" ? "random" : "xgb";
   so.seed = seed;
-  if (tuner_name == "xgb+transfer") {
+  so.device_key = kDeviceKey;
+  if (tuner_name == "xgb-global") {
+    so.model_based.local_fraction = 0;
+    so.model_based.grow_batches = false;
+  }
+  if (transfer_from != nullptr) {
     so.transfer_from = transfer_from;
     so.make_task = [](const tuner::Workload& w) {
       return tuner::CreateTask(w, target::Target::Host());
@@ -180,39 +200,62 @@ std::string Cell(int n, int trials) {
   return n > trials ? ">" + std::to_string(trials) : std::to_string(n);
 }
 
+// The median of `values` (the upper one of an even count).
+template <typename T>
+T Median(std::vector<T> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> out;
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    size_t comma = text.find(',', begin);
+    if (comma == std::string::npos) comma = text.size();
+    if (comma > begin) out.push_back(text.substr(begin, comma - begin));
+    begin = comma + 1;
+  }
+  return out;
+}
+
 int Main() {
-  const int trials = EnvInt("BENCH_TRIALS", 150);
-  const int seeds = EnvInt("BENCH_SEEDS", 3);
+  const int trials = EnvInt("BENCH_TRIALS", 96);
+  const int seeds = EnvInt("BENCH_SEEDS", 5);
   const int batch = EnvInt("BENCH_BATCH", 16);
-  // The blocked conv is the template a user tunes. On the 28x28 layer its space is flat at the
-  // top (random points reach 95 % of the best within about 5 trials), so no search can need a
-  // third of random's trials there; on the 7x7 layer the best points are rarer (a whole row per
-  // register tile, padding skipped), which is where a search's choices show. The NCHW conv is
-  // the plain template.
-  std::vector<std::string> workloads = {"matmul:512,512,512", "conv2d:1,128,28,28,128,3,3,1,1",
-                                        "conv2d_nchwc:1,128,28,28,128,3,3,1,1",
-                                        "conv2d_nchwc:1,512,7,7,512,3,3,1,1"};
+  // One workload of each template a model's layers tune with. The conv layers are those whose best
+  // points are rare (on a 28x28 layer the blocked conv's space is flat at the top: random points
+  // reach 95 % of the best within about 5 trials, so no search can need a third of that).
+  std::vector<std::string> workloads = {"matmul:512,512,512", "dense:16,1024,1024",
+                                        "conv2d_nchwc:1,512,7,7,512,3,3,1,1",
+                                        "depthwise_conv2d_nchwc:1,256,28,28,3,3,1,1"};
   if (const char* only = std::getenv("BENCH_WORKLOAD")) workloads = {only};
-  const std::vector<std::string> tuners = {"xgb", "random", "xgb+transfer"};
-  // The related shape each workload's "xgb+transfer" runs learn from first.
+  std::vector<std::string> tuners = {"xgb", "random", "xgb+shape", "xgb+device", "xgb-global"};
+  if (const char* only = std::getenv("BENCH_TUNERS")) tuners = SplitList(only);
+  // The related shape each workload's xgb+shape runs learn from first.
   const std::map<std::string, std::string> related = {
       {"matmul:512,512,512", "matmul:384,384,384"},
-      {"conv2d:1,128,28,28,128,3,3,1,1", "conv2d:1,128,14,14,128,3,3,1,1"},
-      {"conv2d_nchwc:1,128,28,28,128,3,3,1,1", "conv2d_nchwc:1,128,14,14,128,3,3,1,1"},
-      {"conv2d_nchwc:1,512,7,7,512,3,3,1,1", "conv2d_nchwc:1,256,14,14,256,3,3,1,1"}};
+      {"dense:16,1024,1024", "dense:16,768,768"},
+      {"conv2d_nchwc:1,512,7,7,512,3,3,1,1", "conv2d_nchwc:1,256,14,14,256,3,3,1,1"},
+      {"depthwise_conv2d_nchwc:1,256,28,28,3,3,1,1", "depthwise_conv2d_nchwc:1,128,56,56,3,3,1,1"}};
+  absl::StatusOr<target::Target> other_device = target::ParseTarget(kOtherDeviceTarget);
+  if (!other_device.ok()) {
+    std::printf("error: %s\n", std::string(other_device.status().message()).c_str());
+    return 1;
+  }
   std::string dir = (std::filesystem::temp_directory_path() /
                      ("tunefarm_search_bench_" + std::to_string(::getpid())))
                         .string();
   std::filesystem::create_directories(dir);
   std::printf(
-      "%d trials per run in batches of %d, %d seeds, 1 thread; trials to reach 95%% of the best "
-      "found\n\n",
+      "%d trials per run in batches of %d, %d seeds, 1 thread; trials to reach 95%% (99%%) of the "
+      "best any run found, and the best after 16 and 32 trials as a fraction of it (median)\n\n",
       trials, batch, seeds);
   std::printf(
-      "| workload | tuner | to 95%%, per seed | median | to 99%%, per seed | median | best GFLOPS "
-      "of its runs |\n");
-  // (configs measured for real per workload are printed after its rows)
-  std::printf("|---|---|---|---|---|---|---|\n");
+      "| workload | tuner | to 95%%, per seed | median | to 99%%, per seed | median | at 16 | at "
+      "32 "
+      "| best GFLOPS of its runs |\n");
+  std::printf("|---|---|---|---|---|---|---|---|---|\n");
   int failures = 0;
   std::vector<std::string> verdicts;
   for (const std::string& key : workloads) {
@@ -228,19 +271,31 @@ int Main() {
     // curves[t][s]: tuner t, seed s.
     std::vector<std::vector<std::vector<double>>> curves(tuners.size());
     Memo memo;
-    std::unique_ptr<tuner::RecordStore> source;
-    if (auto it = related.find(key); it != related.end()) {
+    std::map<std::string, std::unique_ptr<tuner::RecordStore>> sources;
+    auto source_for = [&](const std::string& tuner_name) -> tuner::RecordStore* {
+      if (tuner_name != "xgb+shape" && tuner_name != "xgb+device") return nullptr;
+      if (auto it = sources.find(tuner_name); it != sources.end()) return it->second.get();
+      const bool device = tuner_name == "xgb+device";
+      auto it = related.find(key);
       absl::StatusOr<std::unique_ptr<tuner::RecordStore>> s =
-          SourceRecords(it->second, 64, dir + "/source.db");
-      if (s.ok()) source = *std::move(s);
-      if (!s.ok())
-        std::printf("(no transfer source: %s)\n", std::string(s.status().message()).c_str());
-    }
+          device ? SourceRecords(key, *other_device, kOtherDeviceKey, 64, dir + "/device.db")
+          : it != related.end()
+              ? SourceRecords(it->second, target::Target::Host(), kDeviceKey, 64, dir + "/shape.db")
+              : absl::NotFoundError("no related shape listed");
+      if (!s.ok()) {
+        std::printf("(%s: no transfer source: %s)\n", tuner_name.c_str(),
+                    std::string(s.status().message()).c_str());
+        sources[tuner_name] = nullptr;
+        return nullptr;
+      }
+      return (sources[tuner_name] = *std::move(s)).get();
+    };
     double best_found = 0;
     for (size_t t = 0; t < tuners.size(); ++t) {
+      tuner::RecordStore* source = source_for(tuners[t]);
       for (int s = 1; s <= seeds; ++s) {
         absl::StatusOr<std::vector<double>> c =
-            RunCurve(**task, tuners[t], s, trials, batch, dir + "/run.db", memo, source.get());
+            RunCurve(**task, tuners[t], s, trials, batch, dir + "/run.db", memo, source);
         if (!c.ok()) {
           std::printf("| %s | %s | error: %s |\n", key.c_str(), tuners[t].c_str(),
                       std::string(c.status().message()).c_str());
@@ -251,12 +306,21 @@ int Main() {
         curves[t].push_back(*std::move(c));
       }
     }
-    std::printf("| %s | (measured for real: %zu distinct configs) | | | | | |\n", key.c_str(),
+    std::printf("| %s | (measured for real: %zu distinct configs) | | | | | | | |\n", key.c_str(),
                 memo.size());
-    std::vector<int> medians;
+    std::map<std::string, int> medians;
     for (size_t t = 0; t < tuners.size(); ++t) {
       std::string row[2];
       double best_of_tuner = 0;
+      std::vector<double> at16, at32;
+      for (const std::vector<double>& c : curves[t]) {
+        auto at = [&](size_t n) {
+          return c.empty() || best_found <= 0 ? 0.0 : c[std::min(n, c.size()) - 1] / best_found;
+        };
+        at16.push_back(at(16));
+        at32.push_back(at(32));
+        if (!c.empty()) best_of_tuner = std::max(best_of_tuner, c.back());
+      }
       for (int level = 0; level < 2; ++level) {
         const double fraction = level == 0 ? 0.95 : 0.99;
         std::vector<int> needed;
@@ -264,26 +328,31 @@ int Main() {
         for (const std::vector<double>& c : curves[t]) {
           needed.push_back(TrialsToReach(c, fraction * best_found, trials));
           cells += (cells.empty() ? "" : ", ") + Cell(needed.back(), trials);
-          if (!c.empty()) best_of_tuner = std::max(best_of_tuner, c.back());
         }
-        std::sort(needed.begin(), needed.end());
-        int median = needed[needed.size() / 2];
-        if (level == 0) medians.push_back(median);
+        const int median = Median(needed);
+        if (level == 0) medians[tuners[t]] = median;
         row[level] = cells + " | " + Cell(median, trials);
       }
-      std::printf("| %s | %s | %s | %s | %.1f |\n", key.c_str(), tuners[t].c_str(), row[0].c_str(),
-                  row[1].c_str(), best_of_tuner);
+      std::printf("| %s | %s | %s | %s | %.2f | %.2f | %.1f |\n", key.c_str(), tuners[t].c_str(),
+                  row[0].c_str(), row[1].c_str(), Median(at16), Median(at32), best_of_tuner);
       std::fflush(stdout);
     }
-    char line[320];
-    std::snprintf(line, sizeof(line),
-                  "%s: xgb needs %s trials, random %s: ratio %.2f (target <= 0.33; a run that "
-                  "never reached 95%% counts as %d); xgb warmed by 64 records of %s: %s (%.2f)",
-                  key.c_str(), Cell(medians[0], trials).c_str(), Cell(medians[1], trials).c_str(),
-                  static_cast<double>(medians[0]) / medians[1], trials + 1,
-                  related.contains(key) ? related.at(key).c_str() : "-",
-                  Cell(medians[2], trials).c_str(), static_cast<double>(medians[2]) / medians[1]);
-    verdicts.push_back(line);
+    if (!medians.contains("random")) continue;
+    std::string verdict = key + ": random needs " + Cell(medians["random"], trials) + " trials";
+    for (const auto& [name, target] :
+         std::vector<std::pair<std::string, double>>{{"xgb", 1.0 / 3},
+                                                     {"xgb+shape", 1.0 / 3},
+                                                     {"xgb+device", 0.1},
+                                                     {"xgb-global", 1.0 / 3}}) {
+      if (!medians.contains(name)) continue;
+      char part[160];
+      std::snprintf(part, sizeof(part), "; %s %s: ratio %.2f (target <= %.2f)", name.c_str(),
+                    Cell(medians[name], trials).c_str(),
+                    static_cast<double>(medians[name]) / medians["random"], target);
+      verdict += part;
+    }
+    verdicts.push_back(verdict + " (a run that never reached 95 % counts as " +
+                       std::to_string(trials + 1) + ")");
   }
   std::printf("\n");
   for (const std::string& v : verdicts) std::printf("%s\n", v.c_str());

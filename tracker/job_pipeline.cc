@@ -185,6 +185,7 @@ void JobPipeline::Begin() {
     so.seed = spec_.seed;
     so.transfer_from = spec_.transfer ? &store : nullptr;
     so.transfer_cache_flush = runtime::measure::TimedFlush(spec_.measure);
+    so.device_key = spec_.device_key;
     so.make_task = [target = task_->target()](const tuner::Workload& w) {
       return tuner::CreateTask(w, target);
     };

@@ -31,6 +31,18 @@ struct BestQuery {
   CacheFlush cache_flush = CacheFlush::kNone;   // only records timed this way (Record)
 };
 
+// What a cost model may learn from for one task: records of its template on other shapes and, when
+// `other_devices`, of any shape (its own included) on other device keys and targets.
+struct TransferQuery {
+  std::string template_name;
+  std::string workload_key;  // the task's own
+  std::string target;        // the task's own
+  std::string device_key;    // the task's own; empty: its workload on every device is its own
+  bool other_devices = true;
+  CacheFlush cache_flush = CacheFlush::kNone;  // only records timed this way
+  int64_t limit = 400;                         // newest first, at most this many
+};
+
 // " AND cache_flush = N": a query's filter on how its records were timed.
 std::string CacheFlushFilter(CacheFlush cache_flush);
 
@@ -69,12 +81,9 @@ class RecordStore {
                                                   std::string_view target,
                                                   std::string_view device_key,
                                                   CacheFlush cache_flush);
-  // Records of other workloads of the same template (keys starting "<template>:") on `target`,
-  // newest first, at most `limit`: the training data of transfer learning.
-  absl::StatusOr<std::vector<Record>> TemplateRecords(std::string_view template_name,
-                                                      std::string_view target,
-                                                      std::string_view exclude_workload_key,
-                                                      CacheFlush cache_flush, int64_t limit);
+  // Records of the query's template (keys starting "<template>:") other than the task's own,
+  // newest first: the training data of transfer learning.
+  absl::StatusOr<std::vector<Record>> TransferRecords(const TransferQuery& query);
   // The best ok record of `workload_key` per (target, device key, timing), fastest first; `target`
   // empty means every target.
   absl::StatusOr<std::vector<Record>> BestPerDevice(std::string_view workload_key,

@@ -16,16 +16,24 @@ absl::StatusOr<std::vector<Record>> RecordStore::TaskRecords(std::string_view wo
                       {std::string(workload_key), std::string(target), std::string(device_key)});
 }
 
-absl::StatusOr<std::vector<Record>> RecordStore::TemplateRecords(
-    std::string_view template_name, std::string_view target, std::string_view exclude_workload_key,
-    CacheFlush cache_flush, int64_t limit) {
+absl::StatusOr<std::vector<Record>> RecordStore::TransferRecords(const TransferQuery& query) {
   // substr rather than LIKE: template names may contain '_', which LIKE treats as a wildcard.
-  std::string prefix = absl::StrCat(std::string(template_name), ":");
-  return QueryRecords(
-      absl::StrCat("WHERE substr(workload_key, 1, ", prefix.size(),
-                   ") = ? AND target = ? AND workload_key != ?", CacheFlushFilter(cache_flush),
-                   " ORDER BY id DESC LIMIT ", limit),
-      {prefix, std::string(target), std::string(exclude_workload_key)});
+  std::string prefix = absl::StrCat(query.template_name, ":");
+  std::vector<std::string> params = {prefix};
+  std::string where = absl::StrCat("WHERE substr(workload_key, 1, ", prefix.size(), ") = ?");
+  if (!query.other_devices) {
+    where += " AND target = ? AND workload_key != ?";
+    params.insert(params.end(), {query.target, query.workload_key});
+  } else if (query.device_key.empty()) {
+    where += " AND NOT (workload_key = ? AND target = ?)";
+    params.insert(params.end(), {query.workload_key, query.target});
+  } else {
+    where += " AND NOT (workload_key = ? AND target = ? AND device_key = ?)";
+    params.insert(params.end(), {query.workload_key, query.target, query.device_key});
+  }
+  return QueryRecords(absl::StrCat(where, CacheFlushFilter(query.cache_flush),
+                                   " ORDER BY id DESC LIMIT ", query.limit),
+                      params);
 }
 
 absl::StatusOr<std::vector<Record>> RecordStore::BestPerDevice(std::string_view workload_key,

@@ -135,6 +135,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
     so.seed = SeedOf(t) + runs.size();  // each task its own stream, the run reproducible
     so.transfer_from = t.transfer ? store->get() : nullptr;
     so.transfer_cache_flush = t.cache_flush;
+    so.device_key = device_key;
     so.make_task = [&target](const tuner::Workload& w) { return tuner::CreateTask(w, *target); };
     absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> strategy =
         tuner::MakeSearchStrategy(*run.task, so);

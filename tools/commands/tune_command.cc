@@ -119,6 +119,7 @@ int RunLocalTune(const TuneCommandOptions& o, const target::Target& target,
   strategy_options.seed = SeedOf(o);
   strategy_options.transfer_from = o.transfer ? store->get() : nullptr;
   strategy_options.transfer_cache_flush = o.cache_flush;
+  strategy_options.device_key = runner->device_key();
   strategy_options.make_task = [&target](const tuner::Workload& w) {
     return tuner::CreateTask(w, target);
   };

@@ -4,12 +4,14 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <unordered_set>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/space/config_sampler.h"
 #include "spdlog/spdlog.h"
 #include "tuner/search/knob_features.h"
+#include "tuner/search/one_knob_neighbors.h"
 #include "tuner/search/rank_metrics.h"
 
 namespace tunefarm::tuner {
@@ -144,7 +146,11 @@ absl::Status ModelBasedSearch::JudgeTransfer() {
     return absl::OkStatus();
   }
   stats_.transfer_correlation = SpearmanCorrelation(*predicted, truth);
-  bool keep = stats_.transfer_correlation >= options_.transfer_min_correlation;
+  // Dropped only when significantly below the bar (one-sided 95 %: 1.645 standard errors).
+  const double standard_error =
+      1.0 / std::sqrt(std::max(static_cast<double>(truth.size()), 2.0) - 1.0);
+  bool keep =
+      stats_.transfer_correlation >= options_.transfer_min_correlation - 1.645 * standard_error;
   // With enough own rows, the transferred ones must also not make the model worse than one
   // trained on own rows alone (two-fold cross-validation on the own rows).
   if (keep && static_cast<int>(truth.size()) >= options_.transfer_cv_rows) {
@@ -208,6 +214,61 @@ absl::StatusOr<std::vector<space::Config>> ModelBasedSearch::ChainStarts() {
   return starts;
 }
 
+absl::Status ModelBasedSearch::Rerank(Scored& candidates, size_t keep) const {
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  if (candidates.size() > keep)
+    candidates.erase(candidates.begin() + static_cast<long>(keep), candidates.end());
+  if (features_.knob_only() || candidates.empty()) return absl::OkStatus();
+  // Lowering each candidate for its full features is the expensive part, hence only the best.
+  std::vector<std::vector<float>> rows;
+  std::vector<bool> valid;
+  for (const auto& [c, s] : candidates) {
+    FeatureRow row = features_.Get(c);
+    valid.push_back(row.valid);
+    rows.push_back(std::move(row.values));
+  }
+  absl::StatusOr<std::vector<double>> full = rank_model_->Predict(rows);
+  if (!full.ok()) return full.status();
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    candidates[i].second = valid[i] ? (*full)[i] : -std::numeric_limits<double>::infinity();
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ModelBasedSearch::Scored> ModelBasedSearch::LocalCandidates(
+    const CostModel& knob_model, size_t keep) {
+  const space::ConfigSpace& space = features_.space();
+  std::vector<space::Config> neighbors;
+  std::unordered_set<int64_t> taken;
+  for (size_t i : history_.TopMeasured(static_cast<size_t>(std::max(options_.local_parents, 0)))) {
+    const MeasuredConfig& parent = history_.measured()[i];
+    if (parent.throughput <= 0) continue;  // failures are no place to search around
+    absl::StatusOr<space::Config> c = space.Get(parent.index);
+    if (!c.ok()) return c.status();
+    absl::StatusOr<std::vector<space::Config>> around =
+        OneKnobNeighbors(space, *c, options_.local_max_per_knob, rng_);
+    if (!around.ok()) return around.status();
+    for (space::Config& n : *around) {
+      if (!history_.Seen(n.index()) && taken.insert(n.index()).second) {
+        neighbors.push_back(std::move(n));
+      }
+    }
+  }
+  Scored out;
+  if (neighbors.empty()) return out;
+  std::vector<std::vector<float>> rows;
+  rows.reserve(neighbors.size());
+  for (const space::Config& c : neighbors) rows.push_back(KnobFeatureVector(c));
+  absl::StatusOr<std::vector<double>> scores = knob_model.Predict(rows);
+  if (!scores.ok()) return scores.status();
+  for (size_t i = 0; i < neighbors.size(); ++i) out.emplace_back(neighbors[i], (*scores)[i]);
+  if (absl::Status s = Rerank(out, keep); !s.ok()) return s;
+  return out;
+}
+
 absl::StatusOr<std::vector<space::Config>> ModelBasedSearch::ModelBatch(int n) {
   const CostModel& knob_model = knob_model_ ? *knob_model_ : *rank_model_;
   BatchScorer score = [&](const std::vector<space::Config>& configs) {
@@ -220,46 +281,55 @@ absl::StatusOr<std::vector<space::Config>> ModelBasedSearch::ModelBatch(int n) {
   if (!starts.ok()) return starts.status();
   AnnealingOptions annealing = options_.annealing;
   annealing.keep = std::max(annealing.keep, 4 * n);
-  absl::StatusOr<std::vector<std::pair<space::Config, double>>> found = Anneal(
+  absl::StatusOr<Scored> global = Anneal(
       features_.space(), *starts, score, [&](int64_t i) { return history_.Seen(i); }, rng_,
       annealing, &stats_.annealing);
-  if (!found.ok()) return found.status();
-  std::vector<std::pair<space::Config, double>>& candidates = *found;
-  if (!features_.knob_only() && !candidates.empty()) {
-    // Re-rank the best by the full-feature model (lowering each: the expensive part).
-    const size_t keep =
-        std::min(candidates.size(), static_cast<size_t>(std::max(options_.rerank, 2 * n)));
-    candidates.erase(candidates.begin() + static_cast<long>(keep), candidates.end());
-    std::vector<std::vector<float>> rows;
-    std::vector<bool> valid;
-    for (const auto& [c, s] : candidates) {
-      FeatureRow row = features_.Get(c);
-      valid.push_back(row.valid);
-      rows.push_back(std::move(row.values));
-    }
-    absl::StatusOr<std::vector<double>> full = rank_model_->Predict(rows);
-    if (!full.ok()) return full.status();
-    for (size_t i = 0; i < candidates.size(); ++i) {
-      candidates[i].second = valid[i] ? (*full)[i] : -std::numeric_limits<double>::infinity();
-    }
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const auto& a, const auto& b) { return a.second > b.second; });
-  }
+  if (!global.ok()) return global.status();
+  const size_t keep = static_cast<size_t>(std::max(options_.rerank, 2 * n));
+  if (absl::Status s = Rerank(*global, keep); !s.ok()) return s;
   const int random_count = static_cast<int>(std::floor(options_.epsilon * n + 0.5));
   const int model_count = n - random_count;
+  const int local_quota = static_cast<int>(
+      std::floor(std::clamp(options_.local_fraction, 0.0, 1.0) * model_count + 0.5));
+  Scored local;
+  if (local_quota > 0) {
+    absl::StatusOr<Scored> l = LocalCandidates(knob_model, keep);
+    if (!l.ok()) return l.status();
+    local = *std::move(l);
+  }
   std::vector<space::Config> out;
-  // Diverse picks first; if that leaves the batch short, any unseen candidate in score order.
-  for (int min_distance : {options_.min_knob_distance, 1}) {
-    for (const auto& candidate : candidates) {
-      // Not a structured binding: lambdas may not capture those before C++20's clang 16.
-      const space::Config& c = candidate.first;
-      if (static_cast<int>(out.size()) >= model_count) break;
+  // Takes the next unseen candidate of `list` that differs from every pick in `min_distance`
+  // knobs or more; false when the list has none left.
+  auto take = [&](const Scored& list, size_t& cursor, int min_distance) {
+    while (cursor < list.size()) {
+      const space::Config& c = list[cursor++].first;
+      if (history_.Seen(c.index())) continue;
       bool far = std::all_of(out.begin(), out.end(), [&](const space::Config& o) {
         return KnobDistance(o.knob_indices(), c.knob_indices()) >= min_distance;
       });
-      if (far && !history_.Seen(c.index())) {
-        history_.MarkSeen(c.index());
-        out.push_back(c);
+      if (!far) continue;
+      history_.MarkSeen(c.index());
+      out.push_back(c);
+      return true;
+    }
+    return false;
+  };
+  // Global and local picks alternate, so the best of each is measured early; diverse picks
+  // first, and if that leaves the batch short, any unseen candidate in score order.
+  int local_taken = 0;
+  for (int min_distance : {options_.min_knob_distance, 1}) {
+    size_t g = 0, l = 0;
+    bool more = true;
+    while (static_cast<int>(out.size()) < model_count && more) {
+      more = false;
+      if (static_cast<int>(out.size()) - local_taken < model_count - local_quota ||
+          l >= local.size()) {
+        more = take(*global, g, min_distance) || more;
+      }
+      if (static_cast<int>(out.size()) < model_count &&
+          (local_taken < local_quota || g >= global->size()) && take(local, l, min_distance)) {
+        ++local_taken;
+        more = true;
       }
     }
   }
@@ -275,13 +345,14 @@ absl::StatusOr<std::vector<space::Config>> ModelBasedSearch::NextBatch(int n) {
   if (dirty_) {
     if (absl::Status s = Retrain(); !s.ok()) return s;
   }
+  const int own = static_cast<int>(own_features_.size());
   if (!rank_model_) {
     // Only as many random draws as the first model needs: every further random trial is one
     // the model could have chosen (a first batch of 16 where 8 train the model cost 8 trials).
-    const int own = static_cast<int>(own_features_.size());
     const int want = own < options_.min_train_rows ? std::min(n, options_.min_train_rows - own) : n;
     return DrawUnseen(history_, rng_, want);
   }
+  if (options_.grow_batches) n = std::min(n, std::max(options_.min_train_rows, own));
   auto start = std::chrono::steady_clock::now();
   absl::StatusOr<std::vector<space::Config>> batch = ModelBatch(n);
   stats_.last_batch_seconds =

@@ -1,7 +1,8 @@
 // ModelBasedSearch: a cost model trained on every result proposes what to measure next —
-// simulated annealing over the space scored by the model, then an epsilon-greedy, diverse batch
-// of the best candidates. Random until enough results arrive. Can be warmed with rows of other
-// tasks of the same template (transfer), kept only while they rank this task's results well.
+// simulated annealing over the space scored by the model and the model's best one-knob moves
+// around the best measured configs, then an epsilon-greedy, diverse batch of both. Random until
+// enough results arrive. Can be warmed with rows of other tasks of the same template (transfer),
+// kept only while they rank this task's results well.
 #pragma once
 
 #include <cstdint>
@@ -28,12 +29,27 @@ struct ModelBasedOptions {
   int min_train_rows = 8;
   double epsilon = 0.05;      // fraction of each batch drawn at random (rounded)
   int min_knob_distance = 2;  // a batch's model picks differ pairwise in at least this many knobs
+  // Local search: this fraction of a batch's model picks (rounded) are the best-scored unseen
+  // one-knob neighbours of the `local_parents` best measured configs (knobs with more values
+  // contribute `local_max_per_knob` of them). Annealing alone spreads its picks over the model's
+  // optima; a model trained on a few dozen rows is least wrong next to what was measured.
+  double local_fraction = 0.5;
+  int local_parents = 3;
+  int local_max_per_knob = 32;
+  // A model-guided batch holds at most as many configs as there are own results (and at least
+  // min_train_rows): the model is retrained after 8, 16 and 32 results rather than every 16.
+  bool grow_batches = true;
   AnnealingOptions annealing = {};
   // With full (lowered) features, annealing scores knob features with a second model and this
   // many of its best candidates are re-ranked by the full-feature model.
   int rerank = 48;
   // Transfer: from this many own results on, the transferred rows are kept only while a model
-  // trained on them alone ranks the own results with Spearman >= transfer_min_correlation.
+  // trained on them alone ranks the own results with Spearman >= transfer_min_correlation, less
+  // 1.645 of the Spearman's standard errors on that many rows (1 / sqrt(rows - 1): -0.32 at 8
+  // rows, -0.12 at 16, +0.06 at 48), not significantly worse: the own results are
+  // the ones the transferred model picked as best, among which a ranking is hardest, and 8 of
+  // them rank a useful model below zero by chance (another device's records of one matmul: -0.5
+  // to +0.2 at 8 rows, +0.4 to +0.7 at 48).
   int transfer_check_rows = 8;
   double transfer_min_correlation = 0.3;
   // From this many own results on, they must also not cross-validate worse (Spearman, two
@@ -91,6 +107,11 @@ class ModelBasedSearch final : public SearchStrategy {
   absl::StatusOr<std::pair<double, double>> CrossValidate() const;
   absl::StatusOr<std::unique_ptr<CostModel>> Train(const Rows& rows) const;
   absl::StatusOr<std::vector<space::Config>> ModelBatch(int n);
+  // Scored candidates, best first: `keep` of them, re-ranked by the full-feature model when
+  // features are lowered.
+  using Scored = std::vector<std::pair<space::Config, double>>;
+  absl::Status Rerank(Scored& candidates, size_t keep) const;
+  absl::StatusOr<Scored> LocalCandidates(const CostModel& knob_model, size_t keep);
   absl::StatusOr<std::vector<space::Config>> ChainStarts();
 
   const FeatureExtractor& features_;

@@ -1,6 +1,8 @@
 #include "tuner/search/strategy_factory.h"
 
 #include <map>
+#include <string>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -14,36 +16,47 @@
 namespace tunefarm::tuner {
 namespace {
 
-// Groups the template's other records by workload and turns each group into training rows.
+// Groups the records other tasks left (another shape, device or target) by where they were
+// measured and turns each group into training rows.
 void AddTransferSources(const Task& task, const StrategyOptions& o, StrategyBundle& bundle,
                         ModelBasedSearch& search) {
   if (o.transfer_from == nullptr || !o.make_task) return;
-  absl::StatusOr<std::vector<Record>> records =
-      o.transfer_from->TemplateRecords(task.workload().template_name, task.target().str(),
-                                       task.key(), o.transfer_cache_flush, o.transfer_limit);
+  TransferQuery query;
+  query.template_name = task.workload().template_name;
+  query.workload_key = task.key();
+  query.target = task.target().str();
+  query.device_key = o.device_key;
+  query.other_devices = o.transfer_other_devices;
+  query.cache_flush = o.transfer_cache_flush;
+  query.limit = o.transfer_limit;
+  absl::StatusOr<std::vector<Record>> records = o.transfer_from->TransferRecords(query);
   if (!records.ok()) {
     spdlog::warn("transfer: cannot read records: {}", std::string(records.status().message()));
     return;
   }
-  std::map<std::string, std::vector<Record>> by_workload;
-  for (Record& r : *records) by_workload[r.workload_key].push_back(std::move(r));
+  std::map<std::tuple<std::string, std::string, std::string>, std::vector<Record>> groups;
+  for (Record& r : *records) {
+    groups[{r.workload_key, r.target, r.device_key}].push_back(std::move(r));
+  }
   int rows = 0, sources = 0;
-  for (auto& [key, group] : by_workload) {
+  for (auto& [where, group] : groups) {
+    const auto& [key, target, device] = where;
+    const std::string source = absl::StrCat(key, " on ", device);
     absl::StatusOr<Workload> w = ParseWorkloadKey(key);
     absl::StatusOr<std::unique_ptr<Task>> other =
         w.ok() ? o.make_task(*w) : absl::StatusOr<std::unique_ptr<Task>>(w.status());
     if (!other.ok()) {
-      spdlog::info("transfer: skipping {}: {}", key, std::string(other.status().message()));
+      spdlog::info("transfer: skipping {}: {}", source, std::string(other.status().message()));
       continue;
     }
     FeatureOptions fo;
     fo.knob_only = o.knob_features_only;
     auto extractor = std::make_unique<FeatureExtractor>(**other, fo);
-    absl::StatusOr<TransferRows> t = RowsFromRecords(*extractor, group, key);
+    absl::StatusOr<TransferRows> t = RowsFromRecords(*extractor, group, source);
     if (!t.ok()) continue;
     int n = static_cast<int>(t->throughput.size());
     if (absl::Status s = search.AddTransfer(*std::move(t)); !s.ok()) {
-      spdlog::info("transfer: skipping {}: {}", key, std::string(s.message()));
+      spdlog::info("transfer: skipping {}: {}", source, std::string(s.message()));
       continue;
     }
     rows += n;
@@ -53,7 +66,7 @@ void AddTransferSources(const Task& task, const StrategyOptions& o, StrategyBund
   }
   if (sources > 0) {
     bundle.transfer_summary =
-        absl::StrCat("transfer: ", rows, " rows from ", sources, " other workloads");
+        absl::StrCat("transfer: ", rows, " rows from ", sources, " other workloads or devices");
   }
 }
 
@@ -83,7 +96,7 @@ absl::StatusOr<std::unique_ptr<StrategyBundle>> MakeSearchStrategy(const Task& t
     FeatureOptions fo;
     fo.knob_only = o.knob_features_only;
     bundle->extractors.push_back(std::make_unique<FeatureExtractor>(task, fo));
-    ModelBasedOptions m;
+    ModelBasedOptions m = o.model_based;
     m.seed = o.seed;
     auto search = std::make_unique<ModelBasedSearch>(*bundle->extractors.front(), m);
     AddTransferSources(task, o, *bundle, *search);

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "tuner/record_store.h"
 #include "tuner/search/feature_extractor.h"
+#include "tuner/search/model_based_search.h"
 #include "tuner/search_strategy.h"
 #include "tuner/task.h"
 
@@ -21,21 +22,28 @@ namespace tunefarm::tuner {
 struct StrategyOptions {
   std::string name = "xgb";
   uint64_t seed = 0;
-  // Transfer learning (xgb only): records of other workloads of the task's template on the same
-  // target in this store warm the model; null disables it. `make_task` rebuilds those workloads'
-  // tasks (their spaces parse the configs, their loop nests give the features).
+  // Transfer learning (xgb only): records of the task's template in this store warm the model:
+  // other workloads on the same target, and with `transfer_other_devices` every workload (the
+  // task's own included) measured on other device keys or targets; null disables it. `make_task`
+  // rebuilds those workloads' tasks (their spaces parse the configs, their loop nests give the
+  // features). Each (workload, target, device) is ranked as its own group.
   RecordStore* transfer_from = nullptr;
   std::function<absl::StatusOr<std::unique_ptr<Task>>(const Workload&)> make_task;
+  std::string device_key;  // the task's own: its records there are its history, not transfer
+  bool transfer_other_devices = true;
   int transfer_limit = 400;                             // newest records read
   CacheFlush transfer_cache_flush = CacheFlush::kNone;  // read records timed this way (Record)
   bool knob_features_only = false;
+  // xgb's search settings (its seed is `seed` above); the defaults are what the tools use.
+  ModelBasedOptions model_based = {};
 };
 
 struct StrategyBundle {
   std::vector<std::unique_ptr<Task>> transfer_tasks;
   std::vector<std::unique_ptr<FeatureExtractor>> extractors;  // [0]: the task's own
   std::unique_ptr<SearchStrategy> strategy;
-  std::string transfer_summary;  // e.g. "transfer: 180 rows from 2 workloads"; empty when none
+  std::string
+      transfer_summary;  // e.g. "transfer: 180 rows from 2 workloads or devices"; empty when none
 };
 
 // OK when `name` is a search strategy (xgb, random, grid, ga); else InvalidArgument listing them,

@@ -1,4 +1,4 @@
-// The tuning loop's queries: a task's earlier records, other shapes of a template (transfer), the
+// The tuning loop's queries: a task's earlier records, other shapes and devices (transfer), the
 // best per device, and cost models saved with the records.
 #include <gtest/gtest.h>
 
@@ -33,7 +33,18 @@ TEST(RecordStoreQueriesTest, TaskRecordsAreThoseOfOneWorkloadTargetAndDevice) {
   EXPECT_EQ((*rows)[1], d);
 }
 
-TEST(RecordStoreQueriesTest, TemplateRecordsMatchTheTemplateNameExactlyAndExcludeTheTask) {
+TransferQuery SameTargetQuery(std::string key, CacheFlush cache_flush, int64_t limit) {
+  TransferQuery q;
+  q.template_name = "matmul";
+  q.workload_key = std::move(key);
+  q.target = "llvm";
+  q.other_devices = false;
+  q.cache_flush = cache_flush;
+  q.limit = limit;
+  return q;
+}
+
+TEST(RecordStoreQueriesTest, TransferRecordsMatchTheTemplateNameExactlyAndExcludeTheTask) {
   auto store = RecordStore::Open(FreshDbPath("template_records"));
   ASSERT_TRUE(store.ok()) << store.status();
   Record own = With(SampleRecord({1.0}), "matmul:8,8,8:float32", "d", {1.0});
@@ -44,15 +55,48 @@ TEST(RecordStoreQueriesTest, TemplateRecordsMatchTheTemplateNameExactlyAndExclud
   Record dense = With(SampleRecord({1.0}), "dense:8,8,8:float32", "d", {1.0});
   ASSERT_TRUE((*store)->InsertBatch({own, other, lookalike, dense, newer}).ok());
   auto rows =
-      (*store)->TemplateRecords("matmul", "llvm", "matmul:8,8,8:float32", CacheFlush::kNone, 10);
+      (*store)->TransferRecords(SameTargetQuery("matmul:8,8,8:float32", CacheFlush::kNone, 10));
   ASSERT_TRUE(rows.ok()) << rows.status();
   ASSERT_EQ(rows->size(), 2u);
   EXPECT_EQ((*rows)[0], newer);  // newest first
   EXPECT_EQ((*rows)[1], other);
   auto limited =
-      (*store)->TemplateRecords("matmul", "llvm", "matmul:8,8,8:float32", CacheFlush::kNone, 1);
+      (*store)->TransferRecords(SameTargetQuery("matmul:8,8,8:float32", CacheFlush::kNone, 1));
   ASSERT_TRUE(limited.ok());
   EXPECT_EQ(limited->size(), 1u);
+}
+
+TEST(RecordStoreQueriesTest, TransferRecordsOfOtherDevicesIncludeTheTasksOwnWorkloadThere) {
+  auto store = RecordStore::Open(FreshDbPath("transfer_devices"));
+  ASSERT_TRUE(store.ok()) << store.status();
+  const std::string key = "matmul:8,8,8:float32";
+  Record own = With(SampleRecord({1.0}), key, "board", {1.0});
+  Record same_key_other_device = With(SampleRecord({1.0}), key, "phone", {1.0});
+  Record other_shape_same_device =
+      With(SampleRecord({1.0}), "matmul:16,16,16:float32", "board", {1.0});
+  Record other_target = With(SampleRecord({1.0}), key, "board", {1.0});
+  other_target.target = "llvm -mtriple=aarch64-linux-gnu";
+  ASSERT_TRUE((*store)
+                  ->InsertBatch({own, same_key_other_device, other_shape_same_device, other_target})
+                  .ok());
+  TransferQuery q;
+  q.template_name = "matmul";
+  q.workload_key = key;
+  q.target = "llvm";
+  q.device_key = "board";
+  auto rows = (*store)->TransferRecords(q);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_EQ(rows->size(), 3u);  // all but the task's own history, newest first
+  EXPECT_EQ((*rows)[0], other_target);
+  EXPECT_EQ((*rows)[1], other_shape_same_device);
+  EXPECT_EQ((*rows)[2], same_key_other_device);
+  // Without a device key the workload on every device of the target is the task's own.
+  q.device_key.clear();
+  rows = (*store)->TransferRecords(q);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_EQ((*rows)[0], other_target);
+  EXPECT_EQ((*rows)[1], other_shape_same_device);
 }
 
 TEST(RecordStoreQueriesTest, BestPerDeviceGivesTheFastestOkRecordOfEachDevice) {
@@ -105,12 +149,12 @@ TEST(RecordStoreQueriesTest, RecordsTimedDifferentlyAreNeverComparedWithEachOthe
   }
 
   // Transfer learning reads other shapes timed the same way only.
-  auto template_cold = (*store)->TemplateRecords("matmul", "llvm", key, CacheFlush::kAll, 10);
+  auto template_cold = (*store)->TransferRecords(SameTargetQuery(key, CacheFlush::kAll, 10));
   ASSERT_TRUE(template_cold.ok());
   ASSERT_EQ(template_cold->size(), 1u);
   EXPECT_EQ(template_cold->front(), cold_other);
   for (CacheFlush other : {CacheFlush::kNone, CacheFlush::kWeights}) {
-    auto template_other = (*store)->TemplateRecords("matmul", "llvm", key, other, 10);
+    auto template_other = (*store)->TransferRecords(SameTargetQuery(key, other, 10));
     ASSERT_TRUE(template_other.ok());
     EXPECT_TRUE(template_other->empty());
   }

@@ -75,6 +75,62 @@ TEST(ModelBasedSearchTest, ExhaustsTheSpaceWithoutRepeats) {
   EXPECT_EQ(std::set<int64_t>(run.proposed.begin(), run.proposed.end()).size(), 387u);
 }
 
+TEST(ModelBasedSearchTest, BatchesGrowWithTheResults) {
+  auto space = testing::MakeSyntheticSpace();
+  FeatureExtractor features(*space);
+  ModelBasedSearch search(features, ModelBasedOptions{.seed = 5});
+  std::vector<size_t> sizes;
+  for (int batch = 0; batch < 4; ++batch) {
+    absl::StatusOr<std::vector<space::Config>> configs = search.NextBatch(16);
+    ASSERT_TRUE(configs.ok()) << configs.status();
+    sizes.push_back(configs->size());
+    std::vector<MeasureResult> results;
+    for (const space::Config& c : *configs) {
+      results.push_back(testing::SyntheticResult(testing::SyntheticThroughput(c)));
+    }
+    ASSERT_TRUE(search.Update(*configs, results).ok());
+  }
+  EXPECT_EQ(sizes, (std::vector<size_t>{8, 8, 16, 16}));
+  ModelBasedOptions fixed{.seed = 5};
+  fixed.grow_batches = false;
+  ModelBasedSearch fixed_search(features, fixed);
+  testing::RunSynthetic(fixed_search, 8, 16);
+  EXPECT_EQ(fixed_search.NextBatch(16)->size(), 16u);
+}
+
+// With local search, half of a model batch are one-knob moves around the best measured config.
+TEST(ModelBasedSearchTest, LocalPicksAreOneKnobMovesAroundTheBest) {
+  auto space = testing::MakeSyntheticSpace();
+  FeatureExtractor features(*space);
+  std::vector<int> moves;
+  for (double fraction : {0.5, 0.0}) {
+    ModelBasedOptions options{.seed = 7, .epsilon = 0};
+    options.local_fraction = fraction;
+    options.local_parents = 1;
+    ModelBasedSearch search(features, options);
+    testing::SearchRun run = testing::RunSynthetic(search, 32, 16);
+    std::vector<int64_t> top_knobs;
+    double top = -1;
+    for (int64_t index : run.proposed) {
+      absl::StatusOr<space::Config> c = space->Get(index);
+      ASSERT_TRUE(c.ok());
+      if (double t = testing::SyntheticThroughput(*c); t > top) {
+        top = t;
+        top_knobs = c->knob_indices();
+      }
+    }
+    absl::StatusOr<std::vector<space::Config>> batch = search.NextBatch(16);
+    ASSERT_TRUE(batch.ok()) << batch.status();
+    ASSERT_EQ(batch->size(), 16u);
+    moves.push_back(0);
+    for (const space::Config& c : *batch) {
+      moves.back() += KnobDistance(c.knob_indices(), top_knobs) == 1;
+    }
+  }
+  EXPECT_GE(moves[0], 8) << "local picks around the best";
+  EXPECT_GT(moves[0], moves[1]) << "annealing alone";
+}
+
 // Full features on a real (lowered) 512^3 matmul space: what one batch of 16 costs here.
 TEST(ModelBasedSearchTest, RealTaskBatchOfSixteen) {
   std::unique_ptr<Task> task = testing::MakeMatmulTask(512, 512, 512);
@@ -96,8 +152,9 @@ TEST(ModelBasedSearchTest, RealTaskBatchOfSixteen) {
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ASSERT_TRUE(configs.ok()) << configs.status();
-    // The first batch holds only the min_train_rows (8) random draws the first model needs.
-    ASSERT_EQ(configs->size(), batch == 0 ? 8u : 16u);
+    // The first batch holds only the min_train_rows (8) random draws the first model needs; the
+    // model's batches grow with the results (at most one config per result).
+    ASSERT_EQ(configs->size(), batch < 2 ? 8u : 16u);
     if (batch > 0) worst = std::max(worst, seconds);
     std::vector<MeasureResult> results;
     for (const space::Config& c : *configs) results.push_back(measure(c));
@@ -147,8 +204,9 @@ TEST(ModelBasedSearchTest, LargeSpaceBatchCost) {
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ASSERT_TRUE(configs.ok()) << configs.status();
-    // The first batch holds only the min_train_rows (8) random draws the first model needs.
-    ASSERT_EQ(configs->size(), batch == 0 ? 8u : 16u);
+    // The first batch holds only the min_train_rows (8) random draws the first model needs; the
+    // model's batches grow with the results (at most one config per result).
+    ASSERT_EQ(configs->size(), batch < 2 ? 8u : 16u);
     if (batch > 0) worst = std::max(worst, seconds);
     std::vector<MeasureResult> results;
     for (const space::Config& c : *configs) results.push_back(measure(c));
