@@ -103,6 +103,7 @@ v1::Record RecordToProto(const tuner::Record& r, double flops) {
   p.set_spread(tuner::SpreadOf(r.repeat_seconds));
   p.set_canary_ratio(r.canary_ratio);
   p.set_noisy(r.noisy);
+  p.set_emulated(r.emulated);
   if (r.error_kind == tuner::ErrorKind::kOk) {
     if (auto median = tuner::MedianSeconds(r.repeat_seconds); median && *median > 0) {
       p.set_median_seconds(*median);
@@ -248,6 +249,7 @@ tuner::Record RecordFromProto(const v1::Record& p) {
   r.timestamp_ms = p.timestamp_ms();
   r.canary_ratio = p.canary_ratio() > 0 && std::isfinite(p.canary_ratio()) ? p.canary_ratio() : 1;
   r.noisy = p.noisy();
+  r.emulated = p.emulated();
   r.tunefarm_version = p.tunefarm_version();
   r.job_id = p.job_id();
   return r;

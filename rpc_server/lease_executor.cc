@@ -42,6 +42,11 @@ void LeaseExecutor::Submit(LeaseTask task) {
   cv_.notify_all();
 }
 
+int64_t LeaseExecutor::Running() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return running_;
+}
+
 bool LeaseExecutor::Cancel(int64_t lease_id) {
   std::lock_guard<std::mutex> lock(mu_);
   for (auto it = queue_.begin(); it != queue_.end(); ++it) {

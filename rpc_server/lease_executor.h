@@ -75,6 +75,8 @@ class LeaseExecutor {
   std::vector<int64_t> DropQueued();
   // No lease queued or running.
   bool Idle() const;
+  // The lease being built or measured now; 0: none.
+  int64_t Running() const;
   int children_started() const;
 
  private:

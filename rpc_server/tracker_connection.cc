@@ -30,6 +30,7 @@ struct TrackerConnection::State {
   std::condition_variable keeper_cv;
   std::thread keeper;
   int heartbeat_interval_ms = 0;
+  std::function<int64_t()> lease_in_hand;  // set before the keeper starts
   bool keeper_stop = false;
   bool close_pending = false;
   Clock::time_point close_deadline;
@@ -119,9 +120,10 @@ absl::Status TrackerConnection::Register(const v1::Register& hello, v1::Register
                       absl::StrCat("tracker ", state_->tracker, ": ", status.message()));
 }
 
-void TrackerConnection::StartHeartbeats(int interval_ms) {
+void TrackerConnection::StartHeartbeats(int interval_ms, std::function<int64_t()> lease_in_hand) {
   std::lock_guard<std::mutex> lock(state_->keeper_mu);
   state_->heartbeat_interval_ms = interval_ms > 0 ? interval_ms : 1000;
+  if (!state_->keeper.joinable()) state_->lease_in_hand = std::move(lease_in_hand);
   if (!state_->keeper.joinable()) state_->keeper = std::thread([this] { Keep(); });
 }
 
@@ -146,6 +148,7 @@ void TrackerConnection::Keep() {
       lock.unlock();
       v1::WorkerMessage beat;
       beat.mutable_heartbeat()->set_sent_ms(state_->wall_clock->NowMs());
+      if (state_->lease_in_hand) beat.mutable_heartbeat()->set_lease_id(state_->lease_in_hand());
       Write(beat);
       lock.lock();
     }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -39,8 +40,9 @@ class TrackerConnection {
   // status when it refuses (Unauthenticated, InvalidArgument, ...); Unavailable when it cannot
   // be reached. Call once, before anything else.
   absl::Status Register(const v1::Register& hello, v1::Registered* registered);
-  // Sends a heartbeat every `interval_ms` from now on.
-  void StartHeartbeats(int interval_ms);
+  // Sends a heartbeat every `interval_ms` from now on, naming the lease `lease_in_hand` returns
+  // (0: none; called on the heartbeat thread, so it must be safe to call from there).
+  void StartHeartbeats(int interval_ms, std::function<int64_t()> lease_in_hand = nullptr);
 
   // The next message; false when the stream has ended (then call Finish). One reader at a time.
   bool Read(v1::TrackerMessage* message);

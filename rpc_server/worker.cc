@@ -363,7 +363,8 @@ absl::Status Worker::Impl::Run() {
       backoff.Reset();
       WorkerLog(LogLevel::kInfo,
                 absl::StrCat("registered with ", options.tracker, " as ", registered.worker_id()));
-      conn->StartHeartbeats(registered.heartbeat_interval_ms());
+      conn->StartHeartbeats(registered.heartbeat_interval_ms(),
+                            [executor = executor.get()] { return executor->Running(); });
       // A session reply must fit the tracker's messages (older trackers do not say).
       if (registered.max_message_bytes() > 0) {
         sessions->SetMaxReplyBytes(registered.max_message_bytes());

@@ -58,9 +58,9 @@ std::vector<Assignment> Dispatcher::RemoveWorker(const std::string& worker_id, i
   return out;
 }
 
-void Dispatcher::Heartbeat(const std::string& worker_id, int64_t now_ms) {
+void Dispatcher::Heartbeat(const std::string& worker_id, int64_t now_ms, int64_t lease_in_hand) {
   std::lock_guard<std::mutex> lock(state_->mu);
-  state_->s.Heartbeat(worker_id, now_ms);
+  state_->s.Heartbeat(worker_id, now_ms, lease_in_hand);
 }
 
 void Dispatcher::SetDraining(const std::string& worker_id) {

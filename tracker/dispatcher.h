@@ -32,6 +32,10 @@ struct DispatcherOptions {
   // upload of its libraries count too; not for build-only work) + its BuildSpec's
   // build_timeout_s (when the worker builds) + this.
   int64_t lease_slack_ms = 30000;
+  // A heartbeat that names the worker's lease moves its deadline to now + the lease's first span,
+  // up to this many spans after it was leased: a worker's own deadline on its measure child ends
+  // any honest lease long before, so this only bounds a worker that names a lease forever.
+  int lease_max_spans = 4;
   // A piece of work whose lease was lost this many times is completed as worker_lost.
   int max_attempts = 3;
   // A piece of work that was held by this many *different* workers when each of them was lost
@@ -84,7 +88,9 @@ class Dispatcher {
   // The worker is gone (stream closed, heartbeats missed): its lease is re-queued (or completed
   // as worker_lost / quarantined), possibly onto another idle worker at once.
   std::vector<Assignment> RemoveWorker(const std::string& worker_id, int64_t now_ms);
-  void Heartbeat(const std::string& worker_id, int64_t now_ms);
+  // `lease_in_hand`: the lease the worker says it is working on (0: none); when it holds that
+  // lease, its deadline moves on (DispatcherOptions::lease_max_spans).
+  void Heartbeat(const std::string& worker_id, int64_t now_ms, int64_t lease_in_hand = 0);
   // The worker finishes its lease (if any) and takes no new ones.
   void SetDraining(const std::string& worker_id);
 

@@ -81,9 +81,21 @@ std::optional<std::string> DispatcherState::RemoveWorker(const std::string& work
   return queue;
 }
 
-void DispatcherState::Heartbeat(const std::string& worker_id, int64_t now_ms) {
+void DispatcherState::Heartbeat(const std::string& worker_id, int64_t now_ms,
+                                int64_t lease_in_hand) {
   auto it = workers_.find(worker_id);
-  if (it != workers_.end()) Touch(it->second, now_ms);
+  if (it == workers_.end()) return;
+  Touch(it->second, now_ms);
+  if (lease_in_hand == 0 || it->second.lease_id != lease_in_hand) return;
+  auto lease = leases_.find(lease_in_hand);
+  if (lease == leases_.end()) return;
+  Lease& l = lease->second;
+  const int64_t last = l.leased_ms + std::max(options_.lease_max_spans, 1) * l.span_ms;
+  const int64_t moved = std::min(now_ms + l.span_ms, last);
+  if (moved <= l.deadline_ms) return;
+  deadlines_.erase({l.deadline_ms, lease_in_hand});
+  l.deadline_ms = moved;
+  deadlines_.insert({moved, lease_in_hand});
 }
 
 void DispatcherState::Touch(WorkerEntry& w, int64_t now_ms) {
@@ -133,6 +145,8 @@ std::optional<std::string> DispatcherState::Complete(const std::string& worker_i
     if (outcome.error_kind != tuner::ErrorKind::kOk) ++w.failures;
   }
   if (outcome.worker_id.empty()) outcome.worker_id = worker_id;
+  // What the worker said of itself when it registered, not what each answer claims.
+  outcome.emulated = w.description.emulated;
   outcome.cancelled = false;
   // Build-only work is answered with libraries and a measurement with timings; a worker that
   // mixes them up has not done what it was leased.
@@ -280,7 +294,8 @@ void DispatcherState::Dispatch(const std::string& queue_name, int64_t now_ms,
     const double seconds =
         (work.build_only ? 0 : run_s * 2) + (work.build ? work.build->build_timeout_s : 0);
     int64_t deadline = now_ms + static_cast<int64_t>(seconds * 1000) + options_.lease_slack_ms;
-    leases_[lease_id] = Lease{item_id, w.description.worker_id, deadline};
+    leases_[lease_id] =
+        Lease{item_id, w.description.worker_id, deadline, now_ms, deadline - now_ms};
     deadlines_.insert({deadline, lease_id});
     item.lease_id = lease_id;
     w.lease_id = lease_id;

@@ -72,6 +72,8 @@ struct Lease {
   int64_t item_id = 0;
   std::string worker_id;
   int64_t deadline_ms = 0;
+  int64_t leased_ms = 0;  // when it was leased
+  int64_t span_ms = 0;    // its first deadline - leased_ms
 };
 
 struct Job {
@@ -96,7 +98,7 @@ class DispatcherState {
   std::vector<farm_api::WorkerSnapshot> RecentlyGone() const {
     return {recently_gone_.begin(), recently_gone_.end()};
   }
-  void Heartbeat(const std::string& worker_id, int64_t now_ms);
+  void Heartbeat(const std::string& worker_id, int64_t now_ms, int64_t lease_in_hand);
   void SetDraining(const std::string& worker_id);
   // Returns the item's queue. Work to build for a queue without workers that can build completes
   // as unbuilt.

@@ -87,6 +87,7 @@ void JobPipeline::Handle(std::vector<PipelineEvent> events) {
           r.repeat_seconds = std::move(e.outcome.repeat_seconds);
           r.canary_ratio = e.outcome.canary_ratio;
           r.noisy = e.outcome.noisy;
+          r.emulated = e.outcome.emulated;
           r.measured_by = e.outcome.worker_id.empty() ? kTrackerSide : e.outcome.worker_id;
           // A lease lost on every try was built by nobody we can name.
           r.built_by = worker_built ? e.outcome.worker_id : e.built_by;

@@ -63,6 +63,7 @@ struct WorkOutcome {
   std::vector<double> repeat_seconds;
   double canary_ratio = 1;  // how far to trust them (tuner::Record)
   bool noisy = false;
+  bool emulated = false;     // the worker that measured it runs under an emulator (its Register)
   std::string worker_id;     // who measured it; empty when no worker did (cancelled, quarantined)
   double build_seconds = 0;  // the worker's build, when the work had a BuildSpec
   bool cancelled = false;    // the job was cancelled before a result came: not a measurement

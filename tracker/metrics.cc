@@ -202,9 +202,12 @@ std::string RenderMetricsText(const Metrics& metrics, const Dispatcher& dispatch
   // dashboard's series do not vanish when a state empties.
   const std::vector<std::string> keys = dispatcher.DeviceKeys();
   std::map<std::string, std::map<farm_api::WorkerState, int>> workers;
+  std::map<std::string, int> emulated;
   for (const std::string& key : keys) workers[key];
-  for (const farm_api::WorkerSnapshot& s : dispatcher.Workers())
+  for (const farm_api::WorkerSnapshot& s : dispatcher.Workers()) {
     ++workers[s.description.device_key][s.state];
+    if (s.description.emulated) ++emulated[s.description.device_key];
+  }
   w.Family("tunefarm_workers", "gauge", "Connected workers by device key and state.");
   for (const auto& [key, by_state] : workers) {
     for (farm_api::WorkerState state : kAllWorkerStates) {
@@ -213,6 +216,13 @@ std::string RenderMetricsText(const Metrics& metrics, const Dispatcher& dispatch
                {{"device_key", key}, {"state", std::string(farm_api::WorkerStateName(state))}},
                it == by_state.end() ? 0 : it->second);
     }
+  }
+
+  w.Family("tunefarm_workers_emulated", "gauge",
+           "Connected workers that run under an emulator (qemu-user), by device key: their times "
+           "are the emulator's, not the device's.");
+  for (const auto& [key, unused] : workers) {
+    w.Sample("tunefarm_workers_emulated", {{"device_key", key}}, emulated[key]);
   }
 
   w.Family("tunefarm_queue_depth", "gauge",

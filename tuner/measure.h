@@ -45,6 +45,7 @@ struct MeasureResult {
   // they stayed too spread or in a slow phase after being timed again (runtime/measure).
   double canary_ratio = 1;
   bool noisy = false;
+  bool emulated = false;  // measured under an emulator (tuner::Record)
   double build_seconds = 0;
   std::string measured_by;  // "local" or the worker's key
   std::string built_by;     // "local", "tracker" or the key of the worker that compiled it

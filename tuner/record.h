@@ -44,6 +44,9 @@ struct Record {
   // SpreadOf(repeat_seconds).
   double canary_ratio = 1;
   bool noisy = false;
+  // Measured under an emulator (qemu-user): its times are the emulator's, not the device's. Where
+  // a key has records of real devices, best and model builds use only those.
+  bool emulated = false;
 
   bool operator==(const Record&) const = default;
 };

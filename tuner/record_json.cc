@@ -18,7 +18,7 @@ constexpr const char* kFields[] = {
     "workload",         "target",        "device_key",    "config",      "repeat_seconds",
     "error_kind",       "error_message", "build_seconds", "measured_by", "timestamp_ms",
     "tunefarm_version", "job_id",        "built_by",      "cold_cache",  "cache_flush",
-    "spread",           "canary_ratio",  "noisy",
+    "spread",           "canary_ratio",  "noisy",         "emulated",
 };
 
 absl::Status FieldError(std::string_view field, std::string_view expected) {
@@ -136,6 +136,10 @@ absl::Status FillFromJson(const Json& obj, Record* r) {
     if (!noisy->is_boolean()) return FieldError("noisy", "a boolean");
     r->noisy = noisy->get<bool>();
   }
+  if (auto emulated = obj.find("emulated"); emulated != obj.end()) {
+    if (!emulated->is_boolean()) return FieldError("emulated", "a boolean");
+    r->emulated = emulated->get<bool>();
+  }
   auto config = obj.find("config");
   if (config == obj.end() || !config->is_object()) return FieldError("config", "an object");
   absl::StatusOr<std::string> canonical = CanonicalKnobsJson(*config);
@@ -180,6 +184,7 @@ std::string RecordToJsonLine(const Record& record) {
   out["spread"] = SpreadOf(record.repeat_seconds);
   out["canary_ratio"] = record.canary_ratio;
   out["noisy"] = record.noisy;
+  out["emulated"] = record.emulated;
   // Replace invalid UTF-8 (say, in a compiler's error message) instead of throwing.
   return out.dump(-1, ' ', false, Json::error_handler_t::replace);
 }

@@ -60,6 +60,7 @@ absl::StatusOr<Record> ReadRow(const SqliteStatement& stmt, int c = 0) {
   r.cache_flush = static_cast<CacheFlush>(cache_flush);
   r.canary_ratio = stmt.ColumnDouble(c + 14);
   r.noisy = stmt.ColumnInt(c + 15) != 0;
+  r.emulated = stmt.ColumnInt(c + 16) != 0;
   return r;
 }
 
@@ -67,6 +68,13 @@ absl::StatusOr<Record> ReadRow(const SqliteStatement& stmt, int c = 0) {
 
 std::string CacheFlushFilter(CacheFlush cache_flush) {
   return absl::StrCat(" AND cache_flush = ", static_cast<int>(cache_flush));
+}
+
+std::string RealBeforeEmulatedFilter() {
+  return " AND (emulated = 0 OR NOT EXISTS (SELECT 1 FROM records AS real WHERE "
+         "real.workload_key = records.workload_key AND real.target = records.target AND "
+         "real.device_key = records.device_key AND real.cache_flush = records.cache_flush AND "
+         "real.error_kind = 'ok' AND real.emulated = 0))";
 }
 
 absl::StatusOr<std::unique_ptr<RecordStore>> RecordStore::Open(const std::string& path,
@@ -103,7 +111,7 @@ absl::Status RecordStore::InsertRecordRow(const Record& r, std::string_view tabl
   if (r.workload_key.empty()) return absl::InvalidArgumentError("record without a workload key");
   absl::StatusOr<SqliteStatement> stmt =
       db_.Prepare(absl::StrCat("INSERT INTO ", std::string(table), " (", kRecordColumns,
-                               ", median_seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
+                               ", median_seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"));
   if (!stmt.ok()) return stmt.status();
   int i = 1;
   for (const std::string* text :
@@ -122,6 +130,7 @@ absl::Status RecordStore::InsertRecordRow(const Record& r, std::string_view tabl
   TF_RETURN_IF_ERROR(stmt->BindInt(i++, static_cast<int>(r.cache_flush)));
   TF_RETURN_IF_ERROR(stmt->BindDouble(i++, r.canary_ratio));
   TF_RETURN_IF_ERROR(stmt->BindInt(i++, r.noisy ? 1 : 0));
+  TF_RETURN_IF_ERROR(stmt->BindInt(i++, r.emulated ? 1 : 0));
   std::optional<double> median = MedianSeconds(r.repeat_seconds);
   TF_RETURN_IF_ERROR(median ? stmt->BindDouble(i, *median) : stmt->BindNull(i));
   return stmt->Run();
@@ -210,7 +219,7 @@ absl::StatusOr<std::optional<Record>> RecordStore::Best(const BestQuery& q) {
   std::string where =
       "WHERE workload_key = ? AND target = ? AND device_key = ? AND error_kind = 'ok' "
       "AND median_seconds IS NOT NULL" +
-      CacheFlushFilter(q.cache_flush);
+      CacheFlushFilter(q.cache_flush) + RealBeforeEmulatedFilter();
   if (q.tunefarm_version) {
     where += " AND tunefarm_version = ?";
     params.push_back(*q.tunefarm_version);

@@ -46,6 +46,10 @@ struct TransferQuery {
 // " AND cache_flush = N": a query's filter on how its records were timed.
 std::string CacheFlushFilter(CacheFlush cache_flush);
 
+// " AND ...": leaves out a record measured under an emulator where its workload, target, device
+// key and timing have an ok record of a real device (best queries never mix the two).
+std::string RealBeforeEmulatedFilter();
+
 // A record with its row id (increasing in insertion order), for pages that link to one record.
 struct StoredRecord {
   int64_t id = 0;
@@ -137,7 +141,7 @@ class RecordStore {
       "workload_key, target, device_key, config_json, repeat_seconds_json, error_kind, "
       "error_message, build_seconds, measured_by, timestamp_ms, tunefarm_version, job_id, "
       "built_by, "
-      "cache_flush, canary_ratio, noisy";
+      "cache_flush, canary_ratio, noisy, emulated";
 
   explicit RecordStore(SqliteDb db) : db_(std::move(db)) {}
   absl::Status InsertOne(const Record& record);

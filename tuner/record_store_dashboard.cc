@@ -43,7 +43,8 @@ absl::StatusOr<std::vector<StoredRecord>> RecordStore::BestPerDeviceWithIds(
       "WHERE id IN (SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY target, device_key, "
       "cache_flush ORDER BY median_seconds, id) AS rank FROM records WHERE workload_key = ? AND "
       "error_kind = "
-      "'ok' AND median_seconds IS NOT NULL) WHERE rank = 1) ORDER BY median_seconds, id",
+      "'ok' AND median_seconds IS NOT NULL" +
+          RealBeforeEmulatedFilter() + ") WHERE rank = 1) ORDER BY median_seconds, id",
       {std::string(workload_key)});
 }
 
@@ -55,7 +56,8 @@ absl::StatusOr<std::optional<StoredRecord>> RecordStore::BestWithConfig(
   absl::StatusOr<std::vector<StoredRecord>> rows = QueryStoredRecords(
       absl::StrCat("WHERE workload_key = ? AND target = ? AND device_key = ? AND error_kind = 'ok' "
                    "AND median_seconds IS NOT NULL AND config_json = ?",
-                   CacheFlushFilter(query.cache_flush), " ORDER BY median_seconds, id LIMIT 1"),
+                   CacheFlushFilter(query.cache_flush), RealBeforeEmulatedFilter(),
+                   " ORDER BY median_seconds, id LIMIT 1"),
       {query.workload_key, query.target, query.device_key, *config});
   if (!rows.ok()) return rows.status();
   if (rows->empty()) return std::optional<StoredRecord>();

@@ -44,7 +44,7 @@ absl::StatusOr<std::vector<Record>> RecordStore::BestPerDevice(std::string_view 
     where += " AND target = ?";
     params.push_back(std::string(target));
   }
-  where += " ORDER BY median_seconds, id";
+  where += RealBeforeEmulatedFilter() + " ORDER BY median_seconds, id";
   absl::StatusOr<std::vector<Record>> rows = QueryRecords(where, params);
   if (!rows.ok()) return rows.status();
   // Rows come fastest first, so the first of each (target, device, timing) is its best.

@@ -122,6 +122,10 @@ ALTER TABLE records RENAME COLUMN cold_cache TO cache_flush;
 ALTER TABLE records ADD COLUMN canary_ratio REAL NOT NULL DEFAULT 1;
 ALTER TABLE records ADD COLUMN noisy INTEGER NOT NULL DEFAULT 0;
 )sql"},
+    {10, "whether a record was measured under an emulator (its times are not the device's)",
+     R"sql(
+ALTER TABLE records ADD COLUMN emulated INTEGER NOT NULL DEFAULT 0;
+)sql"},
 };
 
 absl::Status ApplyOne(SqliteDb& db, const Migration& m) {

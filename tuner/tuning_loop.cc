@@ -39,6 +39,7 @@ Record MakeRecord(const Task& task, const space::Config& config, const MeasureRe
   r.cache_flush = options.cache_flush;
   r.canary_ratio = result.canary_ratio;
   r.noisy = result.noisy;
+  r.emulated = result.emulated;
   return r;
 }
 

@@ -35,6 +35,7 @@ History LoadHistory(const Task& task, const std::vector<Record>& records) {
     m.repeat_seconds = r.repeat_seconds;
     m.canary_ratio = r.canary_ratio;
     m.noisy = r.noisy;
+    m.emulated = r.emulated;
     m.build_seconds = r.build_seconds;
     m.measured_by = r.measured_by;
     m.built_by = r.built_by;

@@ -26,6 +26,7 @@ class Record:
     timing: str  # hot, weights or cold: how each timed call found the caches
     spread: float
     noisy: bool
+    emulated: bool  # measured under an emulator: the emulator's times, not the device's
 
     @property
     def ok(self):
@@ -40,7 +41,7 @@ class Record:
                       measured_by=p.measured_by, built_by=p.built_by, job_id=p.job_id,
                       timestamp_ms=p.timestamp_ms,
                       timing=_FLUSH_NAMES.get(p.cache_flush, "hot"), spread=p.spread,
-                      noisy=p.noisy)
+                      noisy=p.noisy, emulated=p.emulated)
 
 
 __all__ = ["Record", "common_pb2"]

@@ -197,12 +197,14 @@ TEST_F(FarmBoardTest, AKernelJobIsBuiltByTheBuilderAndMeasuredOnTheBoard) {
     EXPECT_EQ(r.built_by, builder_id_);
     EXPECT_EQ(r.measured_by, board_id_);
     EXPECT_EQ(r.device_key, kBoardKey);
+    EXPECT_TRUE(r.emulated) << "the board runs under qemu: its records say so";
   }
   absl::StatusOr<std::vector<client::BestRecord>> best =
       client_->QueryBest(spec.workload, "", kBoardKey);
   ASSERT_TRUE(best.ok()) << best.status();
   ASSERT_FALSE(best->empty());
   EXPECT_EQ(best->front().record.measured_by, board_id_);
+  EXPECT_TRUE(best->front().record.emulated);
   EXPECT_GT(best->front().median_seconds, 0);
 }
 
@@ -262,6 +264,7 @@ TEST_F(FarmBoardTest, AModelJobBuildsAModuleForTheBoardThatComputesWhatTheHostDo
     for (const tuner::Record& r : farm_.JobRecords(t.job_id)) {
       EXPECT_EQ(r.measured_by, board_id_) << t.workload_key;
       EXPECT_EQ(r.built_by, builder_id_) << t.workload_key;
+      EXPECT_TRUE(r.emulated) << t.workload_key;
     }
   }
 

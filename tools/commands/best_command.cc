@@ -100,8 +100,8 @@ int RunBestCommand(const BestOptions& o, std::ostream& out, std::ostream& err) {
     }
     std::snprintf(line, sizeof(line), "  spread=%.1f%%%s", 100 * tuner::SpreadOf(r.repeat_seconds),
                   r.noisy ? "  noisy" : "");
-    out << line << "  measured_by=" << r.measured_by << "  version=" << r.tunefarm_version
-        << "\n  config=" << r.config_json << "\n";
+    out << line << "  measured_by=" << r.measured_by << (r.emulated ? "  emulated" : "")
+        << "  version=" << r.tunefarm_version << "\n  config=" << r.config_json << "\n";
   }
   return 0;
 }

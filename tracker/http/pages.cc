@@ -322,6 +322,8 @@ std::string RecordFragment(const json& r) {
       "</td></tr><tr><th>GFLOPS</th><td>", E(r["gflops"]), "</td></tr><tr><th>build</th><td>",
       Seconds(r["build_seconds"]), "</td></tr><tr><th>built by</th><td>", E(r["built_by"]),
       "</td></tr><tr><th>measured by</th><td>", E(r["measured_by"]),
+      r.value("emulated", false) ? " (<b>emulated</b>: the emulator's times, not the device's)"
+                                 : "",
       "</td></tr><tr><th>caches</th><td>", CachesText(r.value("cache_flush", "none")),
       "</td></tr><tr><th>spread</th><td id=\"spread\">",
       absl::StrFormat("%.1f %%", 100 * r.value("spread", 0.0)),

@@ -311,7 +311,11 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
   grpc::Status HandleMessage() {
     Dispatcher& dispatcher = service_.dispatcher();
     const int64_t now = service_.options().clock->NowMs();
-    dispatcher.Heartbeat(worker_id_, now);  // any message shows the worker is alive
+    // Any message shows the worker is alive; a heartbeat also names the lease it works on.
+    dispatcher.Heartbeat(worker_id_, now,
+                         incoming_.kind_case() == v1::WorkerMessage::kHeartbeat
+                             ? incoming_.heartbeat().lease_id()
+                             : 0);
     switch (incoming_.kind_case()) {
       case v1::WorkerMessage::kHeartbeat:
         break;

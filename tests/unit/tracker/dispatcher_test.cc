@@ -49,6 +49,26 @@ TEST(DispatcherTest, ASlowerDevicesLeaseLastsAsMuchLonger) {
   EXPECT_EQ((*leases)[0].deadline_ms, 100 + 2 * 20 * 1000 + 500);
 }
 
+// Whether a result came from an emulator is what its worker registered as, whatever it answers.
+TEST(DispatcherTest, AnEmulatedWorkersResultsSaySo) {
+  Dispatcher d(Options());
+  Outcomes out;
+  farm_api::WorkerDescription board = Worker("board");
+  board.emulated = true;
+  ASSERT_TRUE(d.AddWorker(board, 0).ok());
+  ASSERT_TRUE(d.AddWorker(Worker("real"), 0).ok());
+  auto leases = d.Submit(Work("j", "a"), out.For("a"), 0);
+  auto more = d.Submit(Work("j", "b"), out.For("b"), 0);
+  leases.insert(leases.end(), more.begin(), more.end());
+  ASSERT_EQ(leases.size(), 2u);
+  for (const auto& lease : leases) d.Complete(lease.worker_id, lease.lease_id, Ok(), 1);
+  for (const char* name : {"a", "b"}) {
+    ASSERT_EQ(out.by_name[name].size(), 1u);
+    const WorkOutcome& o = out.by_name[name][0];
+    EXPECT_EQ(o.emulated, o.worker_id == "board") << name;
+  }
+}
+
 TEST(DispatcherTest, AnIdleWorkerGetsALeaseWithADeadline) {
   Dispatcher d(Options());
   Outcomes out;
@@ -155,6 +175,41 @@ TEST(DispatcherTest, AJobThatWasIdleDoesNotBankTurns) {
   }
   EXPECT_NEAR(leased["a"], 10, 1);  // alternating, not b twenty times in a row
   EXPECT_NEAR(leased["b"], 10, 1);
+}
+
+// A worker still at work on its lease says so in its heartbeats: the lease is not lost while
+// they come, however slow the device (up to lease_max_spans of it, against a worker that would
+// name a lease forever); heartbeats that name another lease, or none, move nothing.
+TEST(DispatcherTest, HeartbeatsNamingTheLeaseKeepItFromExpiring) {
+  DispatcherOptions o = Options();
+  o.lease_max_spans = 4;
+  Dispatcher d(o);
+  Outcomes out;
+  ASSERT_TRUE(d.AddWorker(Worker("slow"), 0).ok());
+  auto first = d.Submit(Work("j", "a"), out.For("a"), 0);
+  ASSERT_EQ(first.size(), 1u);
+  const int64_t span = first[0].deadline_ms;  // leased at 0
+  const int64_t lease = first[0].lease_id;
+  int64_t now = 0;
+  const int64_t beat = 500;  // within the heartbeat timeout (1000)
+  for (; now + beat < 4 * span; now += beat) {
+    d.Heartbeat("slow", now, lease);
+    EXPECT_TRUE(d.Tick(now + beat).empty()) << "lost at " << now + beat;
+  }
+  // Past four spans the lease is lost even though the heartbeats still name it.
+  d.Heartbeat("slow", now, lease);
+  auto again = d.Tick(4 * span);
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_NE(again[0].lease_id, lease);
+
+  // A heartbeat naming no lease, or one it does not hold, leaves the deadline where it is.
+  Dispatcher plain(Options());
+  ASSERT_TRUE(plain.AddWorker(Worker("w"), 0).ok());
+  auto leased = plain.Submit(Work("j", "b"), out.For("b"), 0);
+  ASSERT_EQ(leased.size(), 1u);
+  plain.Heartbeat("w", leased[0].deadline_ms - 1, 0);
+  plain.Heartbeat("w", leased[0].deadline_ms - 1, leased[0].lease_id + 7);
+  EXPECT_EQ(plain.Tick(leased[0].deadline_ms).size(), 1u);  // lost on time, leased again
 }
 
 TEST(DispatcherTest, AnExpiredLeaseIsRequeuedAndItsLateResultIgnored) {

@@ -25,12 +25,16 @@ TEST(RecordStoreJsonlTest, ImportOfExportIsByteIdentical) {
   odd.cache_flush = CacheFlush::kWeights;
   odd.canary_ratio = 1.375;  // how far to trust it travels with it
   odd.noisy = true;
+  odd.emulated = true;
   ASSERT_TRUE((*source)->InsertBatch({SampleRecord({0.5, 0.25}), odd, SampleRecord({})}).ok());
   std::string exported = Export(**source);
   EXPECT_EQ(std::count(exported.begin(), exported.end(), '\n'), 3);
-  EXPECT_NE(exported.find(R"("spread":1.0,"canary_ratio":1.0,"noisy":false)"), std::string::npos)
+  EXPECT_NE(exported.find(R"("spread":1.0,"canary_ratio":1.0,"noisy":false,"emulated":false)"),
+            std::string::npos)
       << exported;  // {0.5, 0.25}: (0.5 - 0.25) / 0.25
-  EXPECT_NE(exported.find(R"("canary_ratio":1.375,"noisy":true)"), std::string::npos) << exported;
+  EXPECT_NE(exported.find(R"("canary_ratio":1.375,"noisy":true,"emulated":true)"),
+            std::string::npos)
+      << exported;
 
   auto dest = RecordStore::Open(FreshDbPath("export_dst"));
   ASSERT_TRUE(dest.ok()) << dest.status();

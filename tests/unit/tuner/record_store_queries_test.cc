@@ -99,6 +99,47 @@ TEST(RecordStoreQueriesTest, TransferRecordsOfOtherDevicesIncludeTheTasksOwnWork
   EXPECT_EQ((*rows)[1], other_shape_same_device);
 }
 
+// A key's records from an emulator (fast or slow, they are not the device's times) count only
+// until the key has a record from a real device; then every best query leaves them out.
+TEST(RecordStoreQueriesTest, BestNeverMixesEmulatedAndRealRecordsOfAKey) {
+  auto store = RecordStore::Open(FreshDbPath("emulated_best"));
+  ASSERT_TRUE(store.ok()) << store.status();
+  const std::string key = "matmul:8,8,8:float32";
+  Record emulated_fast = With(SampleRecord({1.0}), key, "board", {0.5});
+  emulated_fast.emulated = true;
+  ASSERT_TRUE((*store)->Insert(emulated_fast).ok());
+  auto alone = (*store)->Best({key, "llvm", "board", std::nullopt, CacheFlush::kNone});
+  ASSERT_TRUE(alone.ok() && alone->has_value()) << alone.status();
+  EXPECT_TRUE((*alone)->emulated);  // nothing else to go by: used, and it says so
+
+  Record real_slow = With(SampleRecord({1.0}), key, "board", {2.0});
+  ASSERT_TRUE((*store)->Insert(real_slow).ok());
+  auto best = (*store)->Best({key, "llvm", "board", std::nullopt, CacheFlush::kNone});
+  ASSERT_TRUE(best.ok() && best->has_value()) << best.status();
+  EXPECT_EQ(**best, real_slow);
+  auto per_device = (*store)->BestPerDevice(key, "");
+  ASSERT_TRUE(per_device.ok()) << per_device.status();
+  ASSERT_EQ(per_device->size(), 1u);
+  EXPECT_EQ(per_device->front(), real_slow);
+  auto with_ids = (*store)->BestPerDeviceWithIds(key);
+  ASSERT_TRUE(with_ids.ok()) << with_ids.status();
+  ASSERT_EQ(with_ids->size(), 1u);
+  EXPECT_EQ(with_ids->front().record, real_slow);
+  auto with_config = (*store)->BestWithConfig(
+      {key, "llvm", "board", std::nullopt, CacheFlush::kNone}, emulated_fast.config_json);
+  ASSERT_TRUE(with_config.ok()) << with_config.status();
+  EXPECT_EQ((*with_config)->record, real_slow);  // same config: the real device's time
+
+  // Another key's emulated records are not affected by this key's real ones.
+  Record other_key = With(SampleRecord({1.0}), key, "other-board", {0.7});
+  other_key.emulated = true;
+  ASSERT_TRUE((*store)->Insert(other_key).ok());
+  per_device = (*store)->BestPerDevice(key, "");
+  ASSERT_TRUE(per_device.ok());
+  ASSERT_EQ(per_device->size(), 2u);
+  EXPECT_EQ(per_device->front(), other_key);
+}
+
 TEST(RecordStoreQueriesTest, BestPerDeviceGivesTheFastestOkRecordOfEachDevice) {
   auto store = RecordStore::Open(FreshDbPath("best_per_device"));
   ASSERT_TRUE(store.ok()) << store.status();

@@ -159,6 +159,7 @@ TEST(ProtoConversionTest, JobStatusWorkerAndRecordReadBackAsSent) {
   r.measured_by = "w-1-pi";
   r.canary_ratio = 1.25;
   r.noisy = true;
+  r.emulated = true;
   EXPECT_EQ(farm_api::RecordFromProto(farm_api::RecordToProto(r, 0)), r);
   EXPECT_DOUBLE_EQ(farm_api::RecordToProto(r, 0).spread(), 1.0);  // (0.5 - 0.25) / 0.25
 }

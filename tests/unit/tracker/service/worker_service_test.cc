@@ -94,6 +94,16 @@ class WorkerServiceTest : public ::testing::Test {
         .count();
   }
   int64_t NowMs() const { return clock_.NowMs(); }
+  int64_t SetUpMs() const { return set_up_ms_; }
+  // Waits (bounded) until the dispatcher has seen the only worker's heartbeat of `ms`.
+  bool WaitHeartbeat(int64_t ms) {
+    for (int i = 0; i < 2000; ++i) {
+      std::vector<farm_api::WorkerSnapshot> snapshots = dispatcher_->Workers();
+      if (snapshots.size() == 1 && snapshots[0].last_heartbeat_ms == ms) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return false;
+  }
   // Waits (bounded) until the dispatcher knows `n` workers.
   bool WaitWorkers(size_t n) {
     for (int i = 0; i < 2000; ++i) {
@@ -118,6 +128,7 @@ class WorkerServiceTest : public ::testing::Test {
 
   // The stream's and the dispatcher's time: a test moves it past a lease's deadline.
   fixtures::FakeClock clock_{SystemNowMs()};
+  const int64_t set_up_ms_ = clock_.NowMs();
   std::unique_ptr<Dispatcher> dispatcher_;
   WorkerLinks links_;
   std::unique_ptr<WorkerService> workers_;
@@ -390,6 +401,31 @@ TEST_F(WorkerServiceTest, AMissingAnswerToAnExpiredLeaseLeavesItToTheDispatchers
   ASSERT_EQ(outcomes.size(), 2u);
   EXPECT_EQ(outcomes[1].error_kind, tuner::ErrorKind::kOk) << outcomes[1].error_message;
   EXPECT_EQ(outcomes[1].repeat_seconds, std::vector<double>{0.002});
+}
+
+// Over the wire: a slow device that keeps naming its lease in heartbeats keeps it past its first
+// deadline, and its answer is then taken.
+TEST_F(WorkerServiceTest, HeartbeatsNamingTheLeaseKeepItPastItsFirstDeadline) {
+  StreamWorker worker(channel_, kToken);
+  ASSERT_TRUE(worker.Register("pi").has_value());
+  Submit(Work("job-1", "lib"));
+  std::optional<v1::Lease> lease = worker.NextLease();
+  ASSERT_TRUE(lease.has_value());
+  const int64_t first_deadline = lease->deadline_ms();
+  // Heartbeats every second naming the lease, until twice its first deadline.
+  while (clock_.NowMs() < first_deadline + (first_deadline - SetUpMs())) {
+    clock_.Advance(1000);
+    v1::WorkerMessage beat;
+    beat.mutable_heartbeat()->set_lease_id(lease->lease_id());
+    ASSERT_TRUE(worker.Send(beat));
+    ASSERT_TRUE(WaitHeartbeat(clock_.NowMs()));
+    EXPECT_TRUE(dispatcher_->Tick(clock_.NowMs()).empty()) << "lost at " << clock_.NowMs();
+  }
+  EXPECT_EQ(dispatcher_->LeasesOutstanding(), 1);
+  ASSERT_TRUE(worker.Answer(lease->lease_id(), "ok", {0.002}));
+  std::vector<WorkOutcome> outcomes = WaitOutcomes(1);
+  ASSERT_EQ(outcomes.size(), 1u);
+  EXPECT_EQ(outcomes[0].error_kind, tuner::ErrorKind::kOk) << outcomes[0].error_message;
 }
 
 TEST_F(WorkerServiceTest, ADrainingWorkersMissingAnswerLeavesTheLeaseToAnotherWorker) {
