@@ -101,18 +101,20 @@ std::string_view JobStateName(JobState state) {
       return "failed";
     case JobState::kCancelled:
       return "cancelled";
+    case JobState::kPaused:
+      return "paused";
   }
   return "unknown";
 }
 
 absl::StatusOr<JobState> ParseJobState(std::string_view name) {
   for (JobState s : {JobState::kQueued, JobState::kRunning, JobState::kSucceeded, JobState::kFailed,
-                     JobState::kCancelled}) {
+                     JobState::kCancelled, JobState::kPaused}) {
     if (JobStateName(s) == name) return s;
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown job state '", std::string(name),
-                   "'; known: queued, running, succeeded, failed, cancelled"));
+                   "'; known: queued, running, succeeded, failed, cancelled, paused"));
 }
 
 }  // namespace tunefarm::farm_api

@@ -38,7 +38,9 @@ struct JobSpec {
 std::string JobSpecToJson(const JobSpec& spec);
 absl::StatusOr<JobSpec> JobSpecFromJson(std::string_view json);
 
-enum class JobState { kQueued, kRunning, kSucceeded, kFailed, kCancelled };
+// kPaused: its key's devices failed its last trials in a row (tracker::DeviceFailureRun); it
+// resumes when a worker of the key registers (or the tracker restarts), and can be cancelled.
+enum class JobState { kQueued, kRunning, kSucceeded, kFailed, kCancelled, kPaused };
 std::string_view JobStateName(JobState state);  // "queued", "running", ...
 absl::StatusOr<JobState> ParseJobState(std::string_view name);
 inline bool IsFinished(JobState s) {

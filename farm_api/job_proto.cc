@@ -54,6 +54,8 @@ v1::JobState JobStateToProto(JobState state) {
       return v1::JOB_STATE_FAILED;
     case JobState::kCancelled:
       return v1::JOB_STATE_CANCELLED;
+    case JobState::kPaused:
+      return v1::JOB_STATE_PAUSED;
   }
   return v1::JOB_STATE_UNSPECIFIED;
 }
@@ -170,6 +172,8 @@ JobState JobStateFromProto(v1::JobState s) {
       return JobState::kFailed;
     case v1::JOB_STATE_CANCELLED:
       return JobState::kCancelled;
+    case v1::JOB_STATE_PAUSED:
+      return JobState::kPaused;
     default:
       return JobState::kQueued;
   }

@@ -25,10 +25,10 @@ bool DeviceFailureRun::Add(tuner::ErrorKind kind, const std::string& device_key,
 }
 
 std::string DeviceFailureRun::Reason() const {
-  return absl::StrCat("stopped: the last ", length_, " trials failed on the devices of '",
-                      device_key_, "' (", std::string(tuner::ErrorKindName(last_kind_)),
+  return absl::StrCat("the last ", length_, " trials failed on the devices of '", device_key_,
+                      "' (", std::string(tuner::ErrorKindName(last_kind_)),
                       last_message_.empty() ? "" : absl::StrCat(": ", last_message_),
-                      "); check the devices (tunefarm workers) and submit the job again");
+                      "); check the devices (tunefarm workers)");
 }
 
 }  // namespace tunefarm::tracker

@@ -184,6 +184,10 @@ struct JobManager::Impl {
     } else if (shutting_down) {
       // Stopped by the tracker going down: the job stays running in the table and resumes with
       // the next start.
+    } else if (!end.paused.empty() && end.status.ok()) {
+      SetState(job, farm_api::JobState::kPaused,
+               absl::StrCat("paused: ", end.paused, "; it resumes when a worker of '",
+                            job.spec.device_key, "' registers, or cancel it"));
     } else if (!end.status.ok()) {
       SetState(job, farm_api::JobState::kFailed, std::string(end.status.message()));
     } else if (nothing_succeeded.has_value()) {
@@ -206,7 +210,11 @@ struct JobManager::Impl {
             std::chrono::steady_clock::now() - job->last_save_attempt >= kUnsavedRetryPeriod) {
           Persist(*job);
         }
-        if (farm_api::IsFinished(job->status.state) || job->cancel_requested) continue;
+        // A paused job's message is why it paused.
+        if (farm_api::IsFinished(job->status.state) || job->cancel_requested ||
+            job->status.state == farm_api::JobState::kPaused) {
+          continue;
+        }
         std::string message = DesiredMessage(*job);
         if (message == job->status.message) continue;
         job->status.message = std::move(message);
@@ -479,6 +487,20 @@ std::vector<farm_api::JobStatus> JobManager::ListOfModelJob(const std::string& m
   return out;
 }
 
+void JobManager::ResumePaused(const std::string& device_key) {
+  Impl& m = *impl_;
+  std::lock_guard<std::mutex> lock(m.mu);
+  if (m.shutting_down) return;
+  for (auto& [id, job] : m.jobs) {
+    if (job->status.state != farm_api::JobState::kPaused || job->spec.device_key != device_key) {
+      continue;
+    }
+    spdlog::info("job {}: resuming: a worker of '{}' registered", id, device_key);
+    m.SetState(*job, farm_api::JobState::kRunning, m.DesiredMessage(*job));
+    m.engine->Start(id, job->spec, nullptr);
+  }
+}
+
 void JobManager::SetEndListener(std::function<void(const std::string& job_id)> listener) {
   std::lock_guard<std::mutex> lock(impl_->mu);
   impl_->end_listener = std::move(listener);
@@ -498,6 +520,12 @@ absl::StatusOr<farm_api::JobStatus> JobManager::Cancel(const std::string& id) {
   }
   std::shared_ptr<Job> job = it->second;
   if (farm_api::IsFinished(job->status.state) || job->cancel_requested) return job->status;
+  if (job->status.state == farm_api::JobState::kPaused) {
+    // Nothing runs: cancelled at once.
+    m.SetState(*job, farm_api::JobState::kCancelled, "cancelled");
+    if (m.end_listener) m.end_listener(id);
+    return job->status;
+  }
   job->cancel_requested = true;
   job->status.message = "cancelling";
   m.Touch(*job);

@@ -71,9 +71,12 @@ class JobManager {
   absl::StatusOr<farm_api::JobStatus> Extend(const std::string& id, int trials);
   // The jobs of a model job's tasks, oldest first.
   std::vector<farm_api::JobStatus> ListOfModelJob(const std::string& model_job_id) const;
-  // Called with a job's id each time it ends, on an engine thread under the manager's lock: it
-  // must only note the end and wake its own thread, never call back into the manager. Set once,
-  // before jobs run.
+  // Starts the paused jobs of `device_key` again (a worker of the key registered): the rest of
+  // their budgets, from their records.
+  void ResumePaused(const std::string& device_key);
+  // Called with a job's id each time it ends or pauses, on an engine thread under the manager's
+  // lock: it must only note the end and wake its own thread, never call back into the manager.
+  // Set once, before jobs run.
   void SetEndListener(std::function<void(const std::string& job_id)> listener);
   // Newest first; `include_finished` false: queued and running only.
   std::vector<farm_api::JobStatus> List(bool include_finished, int limit) const;

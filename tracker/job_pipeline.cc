@@ -120,9 +120,13 @@ void JobPipeline::Handle(std::vector<PipelineEvent> events) {
     if (!s.ok()) return Fail(s);
     ReportProgress();
   }
-  // After the results are stored: the job keeps every trial it made.
-  if (broken_devices && !stop_)
-    return Fail(absl::FailedPreconditionError(device_failures_.Reason()));
+  // After the results are stored: the job keeps every trial it made, and the rest of its budget
+  // for when its devices work again.
+  if (broken_devices && !stop_) {
+    pause_reason_ = device_failures_.Reason();
+    spdlog::warn("job {}: pausing: {}", job_id_, pause_reason_);
+    Stop();
+  }
   Refill();
   OffloadToIdleWorkers();
   EndIfDone();
@@ -476,6 +480,7 @@ void JobPipeline::EndIfDone() {
   end.interrupted = summary->interrupted;
   end.early_stopped = summary->early_stopped;
   end.exhausted = summary->exhausted;
+  end.paused = pause_reason_;
   end_ = end;
 }
 

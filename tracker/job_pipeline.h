@@ -42,6 +42,9 @@ struct JobEnd {
   bool interrupted = false;
   bool early_stopped = false;
   bool exhausted = false;
+  // Non-empty: the job paused, for this reason (its key's devices failed its last trials in a
+  // row); it is started again when a worker of the key registers.
+  std::string paused;
 };
 
 // What happened to a job: the engine delivers these to Handle in order.
@@ -158,6 +161,7 @@ class JobPipeline {
   runtime::measure::BuildSpec build_spec_;  // every candidate's, less its config
   std::atomic<bool> stop_{false};
   DeviceFailureRun device_failures_;  // results in a row that failed on the key's devices
+  std::string pause_reason_;          // set when that run stopped the job (JobEnd::paused)
   bool started_ = false;
   // Workers and builders that could not make the task (a template they do not know): while one
   // of them is connected the job's candidates are built elsewhere, and never sent to them.

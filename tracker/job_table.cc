@@ -19,7 +19,7 @@ constexpr char kColumns[] =
 constexpr char kModelJobColumns[] =
     "id, model_name, target, device_key, spec_json, state, message, trials, created_ms, "
     "updated_ms, measured_seconds, untuned_seconds, measured_by";
-constexpr char kUnfinished[] = "WHERE state IN ('queued', 'running') ";
+constexpr char kUnfinished[] = "WHERE state IN ('queued', 'running', 'paused') ";
 
 // Must wait for the record store's writers (the job engine's, on another connection) rather
 // than fail at once.

@@ -100,8 +100,8 @@ constexpr farm_api::WorkerState kAllWorkerStates[] = {
     farm_api::WorkerState::kIdle, farm_api::WorkerState::kBusy, farm_api::WorkerState::kSession,
     farm_api::WorkerState::kDraining};
 constexpr farm_api::JobState kAllJobStates[] = {
-    farm_api::JobState::kQueued, farm_api::JobState::kRunning, farm_api::JobState::kSucceeded,
-    farm_api::JobState::kFailed, farm_api::JobState::kCancelled};
+    farm_api::JobState::kQueued, farm_api::JobState::kRunning,   farm_api::JobState::kSucceeded,
+    farm_api::JobState::kFailed, farm_api::JobState::kCancelled, farm_api::JobState::kPaused};
 
 }  // namespace
 

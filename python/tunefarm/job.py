@@ -11,7 +11,7 @@ from tunefarm.errors import farm_error
 
 # The CLI's words for a job's state (tracker.proto's JobState).
 STATE_NAMES = {0: "unspecified", 1: "queued", 2: "running", 3: "succeeded", 4: "failed",
-               5: "cancelled"}
+               5: "cancelled", 6: "paused"}
 FINISHED = ("succeeded", "failed", "cancelled")
 
 

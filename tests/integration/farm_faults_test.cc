@@ -99,7 +99,9 @@ TEST(FarmFaultsTest, WorkerKilledMidMeasurementIsRequeuedAndNothingIsLostOrDupli
   EXPECT_TRUE(survivor.Running());
 }
 
-TEST(FarmFaultsTest, ADeviceThatFailsEveryTrialStopsItsJobWithTheReason) {
+// The job pauses with the reason, keeping what it tried and the rest of its budget; a worker of
+// the key that works (a board replaced or fixed) registers, and the job resumes and finishes.
+TEST(FarmFaultsTest, ADeviceThatFailsEveryTrialPausesItsJobUntilAWorkingOneJoins) {
   Farm farm("broken_device");
   farm.StartTracker();
   // A worker whose measure child cannot run anything, as a broken board's: every lease fails.
@@ -107,20 +109,51 @@ TEST(FarmFaultsTest, ADeviceThatFailsEveryTrialStopsItsJobWithTheReason) {
       farm.StartWorkerWithEnvironment("cpu-broken", {"TUNEFARM_MEASURE_PROGRAM=/bin/false"});
   ASSERT_TRUE(farm.WaitForWorkers("cpu-broken", 1));
   auto client = farm.Client();
-  absl::StatusOr<farm_api::JobStatus> job = client->SubmitJob(SmallJob("cpu-broken", 200));
+  absl::StatusOr<farm_api::JobStatus> job = client->SubmitJob(SmallJob("cpu-broken", 60));
   ASSERT_TRUE(job.ok()) << job.status();
-  farm_api::JobStatus done = farm.WaitForJob(job->id);
-  EXPECT_EQ(done.state, farm_api::JobState::kFailed) << done.message;
+  farm_api::JobStatus paused = farm.WaitForJob(job->id, 120, /*until_paused=*/true);
+  ASSERT_EQ(paused.state, farm_api::JobState::kPaused) << paused.message;
   // 16 or a few more: the results of one batch arrive together.
-  EXPECT_THAT(done.message,
-              ::testing::MatchesRegex("stopped: the last (1[6-9]|2[0-9]) trials failed on the "
+  EXPECT_THAT(paused.message,
+              ::testing::MatchesRegex("paused: the last (1[6-9]|2[0-9]) trials failed on the "
                                       "devices of 'cpu-broken' \\(runtime_error: .*exited with "
-                                      "status 1.*\\); check the devices .*"));
-  // What it tried is kept; the rest of the budget is not spent.
-  std::vector<tuner::Record> records = farm.JobRecords(job->id);
-  EXPECT_GE(records.size(), 16u);
-  EXPECT_LE(records.size(), 40u);
+                                      "status 1.*\\); check the devices \\(tunefarm workers\\); "
+                                      "it resumes when a worker of 'cpu-broken' registers, or "
+                                      "cancel it"));
+  // What it tried is kept; the rest of the budget is not spent while it is paused.
+  std::vector<tuner::Record> tried = farm.JobRecords(job->id);
+  EXPECT_GE(tried.size(), 16u);
+  EXPECT_LE(tried.size(), 40u);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(farm.JobRecords(job->id).size(), tried.size());
   EXPECT_TRUE(broken.Running());
+
+  broken.Signal(SIGTERM);
+  broken.Wait(30);
+  ChildProcess working = farm.StartWorker("cpu-broken");
+  farm_api::JobStatus done = farm.WaitForJob(job->id);
+  EXPECT_EQ(done.state, farm_api::JobState::kSucceeded) << done.message;
+  std::vector<tuner::Record> records = farm.JobRecords(job->id);
+  EXPECT_EQ(records.size(), 60u);  // every trial once: the paused ones and the rest
+  int ok = 0;
+  for (const tuner::Record& r : records) ok += r.error_kind == tuner::ErrorKind::kOk;
+  EXPECT_EQ(ok, static_cast<int>(60 - tried.size()));
+}
+
+// A paused job is cancelled at once (nothing of it runs).
+TEST(FarmFaultsTest, APausedJobCanBeCancelled) {
+  Farm farm("cancel_paused");
+  farm.StartTracker();
+  ChildProcess broken =
+      farm.StartWorkerWithEnvironment("cpu-broken", {"TUNEFARM_MEASURE_PROGRAM=/bin/false"});
+  ASSERT_TRUE(farm.WaitForWorkers("cpu-broken", 1));
+  auto client = farm.Client();
+  absl::StatusOr<farm_api::JobStatus> job = client->SubmitJob(SmallJob("cpu-broken", 60));
+  ASSERT_TRUE(job.ok()) << job.status();
+  ASSERT_EQ(farm.WaitForJob(job->id, 120, true).state, farm_api::JobState::kPaused);
+  absl::StatusOr<farm_api::JobStatus> cancelled = client->CancelJob(job->id);
+  ASSERT_TRUE(cancelled.ok()) << cancelled.status();
+  EXPECT_EQ(cancelled->state, farm_api::JobState::kCancelled);
 }
 
 TEST(FarmFaultsTest, WorkerKilledWhileBuildingItsCandidateLeavesItToAnotherWorker) {

@@ -138,8 +138,10 @@ class Farm {
     return false;
   }
 
-  // Polls GetJob until the job is finished; the last status seen otherwise.
-  farm_api::JobStatus WaitForJob(const std::string& id, double timeout_s = 120) {
+  // Polls GetJob until the job is finished (or, with `until_paused`, paused); the last status
+  // seen otherwise.
+  farm_api::JobStatus WaitForJob(const std::string& id, double timeout_s = 120,
+                                 bool until_paused = false) {
     auto client = Client();
     farm_api::JobStatus last;
     auto deadline = Deadline(timeout_s);
@@ -148,6 +150,7 @@ class Farm {
       if (job.ok()) {
         last = *job;
         if (farm_api::IsFinished(job->state)) break;
+        if (until_paused && job->state == farm_api::JobState::kPaused) break;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }

@@ -104,6 +104,8 @@ struct TrackerServer::Impl {
   std::unique_ptr<JobTable> job_table;  // shared by the two job managers
   std::unique_ptr<JobManager> jobs;
   std::unique_ptr<ModelJobManager> model_jobs;  // drives jobs of `jobs`: destroyed before it
+  std::mutex resume_mu;
+  JobManager* resume_jobs = nullptr;  // `jobs` until StopJobs: the workers' registrations use it
   std::unique_ptr<WorkerService> worker_service;
   std::unique_ptr<TrackerService> tracker_service;
   std::unique_ptr<SessionService> session_service;
@@ -122,8 +124,19 @@ struct TrackerServer::Impl {
   // jobs). Unfinished jobs and model jobs stay resumable in the database.
   void StopJobs() {
     if (tracker_service) tracker_service->DetachJobs();
+    {
+      // Workers still register until the server shuts down, after the managers are gone.
+      std::lock_guard lock(resume_mu);
+      resume_jobs = nullptr;
+    }
     model_jobs.reset();
     jobs.reset();
+  }
+
+  // A worker of `device_key` registered: the key's paused jobs run again.
+  void ResumePausedJobs(const std::string& device_key) {
+    std::lock_guard lock(resume_mu);
+    if (resume_jobs != nullptr) resume_jobs->ResumePaused(device_key);
   }
 
   void Tick() {
@@ -192,6 +205,7 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
                                  *std::move(job_records));
   if (!jobs.ok()) return jobs.status();
   impl->jobs = std::move(*jobs);
+  impl->resume_jobs = impl->jobs.get();
   ModelJobManagerOptions model_jobs_options;
   model_jobs_options.max_trials = options.jobs.max_trials;
   model_jobs_options.clock = options.clock;
@@ -209,6 +223,9 @@ absl::StatusOr<std::unique_ptr<TrackerServer>> TrackerServer::Start(TrackerServe
       static_cast<int>(std::min<int64_t>(options.dispatcher.heartbeat_timeout_ms, INT_MAX));
   worker_options.max_message_bytes = std::min<int64_t>(options.max_message_bytes, INT_MAX);
   worker_options.clock = options.clock;
+  worker_options.on_registered = [raw = impl.get()](const std::string& device_key) {
+    raw->ResumePausedJobs(device_key);
+  };
   impl->worker_service =
       std::make_unique<WorkerService>(*impl->dispatcher, impl->links, worker_options);
   TrackerServiceOptions tracker_options;

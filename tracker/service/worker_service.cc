@@ -305,6 +305,7 @@ class WorkerStream final : public grpc::ServerBidiReactor<v1::WorkerMessage, v1:
                                                         desc.slowness)
                                       : std::string());
     service_.links().Send(std::move(*assignments));
+    if (service_.options().on_registered) service_.options().on_registered(desc.device_key);
     return grpc::Status::OK;
   }
 

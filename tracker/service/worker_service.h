@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "proto/tunefarm/v1/worker.grpc.pb.h"
@@ -23,6 +24,9 @@ struct WorkerServiceOptions {
   // The tracker's runtime::measure::SpeedProbeSeconds(), against which each worker's slowness is
   // taken (0: measured when the service is made).
   double speed_probe_seconds = 0;
+  // Called (on a gRPC thread, no service lock held) once a worker has registered, with its
+  // device key: the tracker resumes the key's paused jobs.
+  std::function<void(const std::string& device_key)> on_registered;
 };
 
 class WorkerService final : public v1::WorkerService::CallbackService {

@@ -9,15 +9,15 @@ namespace {
 
 using tuner::ErrorKind;
 
-TEST(DeviceFailureRunTest, SixteenDeviceFailuresInARowStopTheJob) {
+TEST(DeviceFailureRunTest, SixteenDeviceFailuresInARowPauseTheJob) {
   DeviceFailureRun run;
   for (int i = 1; i < DeviceFailureRun::kLimit; ++i) {
     EXPECT_FALSE(run.Add(ErrorKind::kRuntimeError, "rpi", "exited with status 127")) << i;
   }
   EXPECT_TRUE(run.Add(ErrorKind::kRunTimeout, "rpi", "no result within 10 s"));
   EXPECT_EQ(run.Reason(),
-            "stopped: the last 16 trials failed on the devices of 'rpi' (run_timeout: no result "
-            "within 10 s); check the devices (tunefarm workers) and submit the job again");
+            "the last 16 trials failed on the devices of 'rpi' (run_timeout: no result "
+            "within 10 s); check the devices (tunefarm workers)");
 }
 
 TEST(DeviceFailureRunTest, ASuccessEndsTheRunAndTheCandidatesOwnErrorsDoNotCount) {

@@ -424,7 +424,9 @@ TEST(MetricsTextTest, EveryLineParsesAndEveryFamilyHasHelpAndType) {
   ASSERT_TRUE(jobs.ok()) << jobs.status();
   const std::string odd_key = "odd\"key\\with\nnewline";
   ASSERT_TRUE(d.AddWorker(MetricsWorker("w1", odd_key), 0).ok());
-  ASSERT_TRUE(d.AddWorker(MetricsWorker("w2", odd_key), 0).ok());
+  farm_api::WorkerDescription under_qemu = MetricsWorker("w2", odd_key);
+  under_qemu.emulated = true;
+  ASSERT_TRUE(d.AddWorker(under_qemu, 0).ok());
   d.Submit(
       MetricsWork("j", odd_key), [](const WorkOutcome&) {}, 0);  // w1 or w2 busy
   d.Submit(
@@ -454,6 +456,8 @@ TEST(MetricsTextTest, EveryLineParsesAndEveryFamilyHasHelpAndType) {
   EXPECT_EQ(workers(odd_key, "session"), 0);
   EXPECT_EQ(workers(odd_key, "draining"), 0);
   EXPECT_EQ(workers("nobody", "idle"), 0);  // a key with queued work only
+  EXPECT_EQ(e.Value("tunefarm_workers_emulated", {{"device_key", odd_key}}), 1);
+  EXPECT_EQ(e.Value("tunefarm_workers_emulated", {{"device_key", "nobody"}}), 0);
   const Sample* depth = e.Find("tunefarm_queue_depth", {{"device_key", "nobody"}});
   ASSERT_NE(depth, nullptr);
   EXPECT_EQ(depth->value, 1);
@@ -461,7 +465,7 @@ TEST(MetricsTextTest, EveryLineParsesAndEveryFamilyHasHelpAndType) {
   EXPECT_EQ(e.families.at("tunefarm_results_total").samples.size(),
             std::size(tuner::kAllErrorKinds));
   EXPECT_EQ(e.Value("tunefarm_results_total", {{"outcome", "run_timeout"}}), 1);
-  EXPECT_EQ(e.families.at("tunefarm_jobs").samples.size(), 5u);
+  EXPECT_EQ(e.families.at("tunefarm_jobs").samples.size(), 6u);  // one per JobState
   EXPECT_EQ(e.Sum("tunefarm_jobs"), 0);
   EXPECT_EQ(e.Value("tunefarm_db_write_seconds_bucket", {{"le", "0.0025"}}), 0);
   EXPECT_EQ(e.Value("tunefarm_db_write_seconds_bucket", {{"le", "0.005"}}), 1);
