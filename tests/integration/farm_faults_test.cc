@@ -99,19 +99,30 @@ TEST(FarmFaultsTest, WorkerKilledMidMeasurementIsRequeuedAndNothingIsLostOrDupli
   EXPECT_TRUE(survivor.Running());
 }
 
+// A worker of 'cpu-broken' whose measure child cannot run anything, as a broken board's (every
+// lease fails), and a 60-trial job for it, waited on until it pauses (or ends).
+struct JobOnABrokenDevice {
+  ChildProcess broken;
+  farm_api::JobStatus status;
+};
+JobOnABrokenDevice SubmitToABrokenDevice(Farm& farm) {
+  JobOnABrokenDevice out;
+  out.broken =
+      farm.StartWorkerWithEnvironment("cpu-broken", {"TUNEFARM_MEASURE_PROGRAM=/bin/false"});
+  EXPECT_TRUE(farm.WaitForWorkers("cpu-broken", 1));
+  absl::StatusOr<farm_api::JobStatus> job = farm.Client()->SubmitJob(SmallJob("cpu-broken", 60));
+  EXPECT_TRUE(job.ok()) << job.status();
+  if (job.ok()) out.status = farm.WaitForJob(job->id, 120, /*until_paused=*/true);
+  return out;
+}
+
 // The job pauses with the reason, keeping what it tried and the rest of its budget; a worker of
 // the key that works (a board replaced or fixed) registers, and the job resumes and finishes.
 TEST(FarmFaultsTest, ADeviceThatFailsEveryTrialPausesItsJobUntilAWorkingOneJoins) {
   Farm farm("broken_device");
   farm.StartTracker();
-  // A worker whose measure child cannot run anything, as a broken board's: every lease fails.
-  ChildProcess broken =
-      farm.StartWorkerWithEnvironment("cpu-broken", {"TUNEFARM_MEASURE_PROGRAM=/bin/false"});
-  ASSERT_TRUE(farm.WaitForWorkers("cpu-broken", 1));
-  auto client = farm.Client();
-  absl::StatusOr<farm_api::JobStatus> job = client->SubmitJob(SmallJob("cpu-broken", 60));
-  ASSERT_TRUE(job.ok()) << job.status();
-  farm_api::JobStatus paused = farm.WaitForJob(job->id, 120, /*until_paused=*/true);
+  JobOnABrokenDevice job = SubmitToABrokenDevice(farm);
+  const farm_api::JobStatus& paused = job.status;
   ASSERT_EQ(paused.state, farm_api::JobState::kPaused) << paused.message;
   // 16 or a few more: the results of one batch arrive together.
   EXPECT_THAT(paused.message,
@@ -121,19 +132,19 @@ TEST(FarmFaultsTest, ADeviceThatFailsEveryTrialPausesItsJobUntilAWorkingOneJoins
                                       "it resumes when a worker of 'cpu-broken' registers, or "
                                       "cancel it"));
   // What it tried is kept; the rest of the budget is not spent while it is paused.
-  std::vector<tuner::Record> tried = farm.JobRecords(job->id);
+  std::vector<tuner::Record> tried = farm.JobRecords(paused.id);
   EXPECT_GE(tried.size(), 16u);
   EXPECT_LE(tried.size(), 40u);
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  EXPECT_EQ(farm.JobRecords(job->id).size(), tried.size());
-  EXPECT_TRUE(broken.Running());
+  EXPECT_EQ(farm.JobRecords(paused.id).size(), tried.size());
+  EXPECT_TRUE(job.broken.Running());
 
-  broken.Signal(SIGTERM);
-  broken.Wait(30);
+  job.broken.Signal(SIGTERM);
+  job.broken.Wait(30);
   ChildProcess working = farm.StartWorker("cpu-broken");
-  farm_api::JobStatus done = farm.WaitForJob(job->id);
+  farm_api::JobStatus done = farm.WaitForJob(paused.id);
   EXPECT_EQ(done.state, farm_api::JobState::kSucceeded) << done.message;
-  std::vector<tuner::Record> records = farm.JobRecords(job->id);
+  std::vector<tuner::Record> records = farm.JobRecords(paused.id);
   EXPECT_EQ(records.size(), 60u);  // every trial once: the paused ones and the rest
   int ok = 0;
   for (const tuner::Record& r : records) ok += r.error_kind == tuner::ErrorKind::kOk;
@@ -144,14 +155,9 @@ TEST(FarmFaultsTest, ADeviceThatFailsEveryTrialPausesItsJobUntilAWorkingOneJoins
 TEST(FarmFaultsTest, APausedJobCanBeCancelled) {
   Farm farm("cancel_paused");
   farm.StartTracker();
-  ChildProcess broken =
-      farm.StartWorkerWithEnvironment("cpu-broken", {"TUNEFARM_MEASURE_PROGRAM=/bin/false"});
-  ASSERT_TRUE(farm.WaitForWorkers("cpu-broken", 1));
-  auto client = farm.Client();
-  absl::StatusOr<farm_api::JobStatus> job = client->SubmitJob(SmallJob("cpu-broken", 60));
-  ASSERT_TRUE(job.ok()) << job.status();
-  ASSERT_EQ(farm.WaitForJob(job->id, 120, true).state, farm_api::JobState::kPaused);
-  absl::StatusOr<farm_api::JobStatus> cancelled = client->CancelJob(job->id);
+  JobOnABrokenDevice job = SubmitToABrokenDevice(farm);
+  ASSERT_EQ(job.status.state, farm_api::JobState::kPaused) << job.status.message;
+  absl::StatusOr<farm_api::JobStatus> cancelled = farm.Client()->CancelJob(job.status.id);
   ASSERT_TRUE(cancelled.ok()) << cancelled.status();
   EXPECT_EQ(cancelled->state, farm_api::JobState::kCancelled);
 }
