@@ -14,7 +14,10 @@
 // and growing batches (the model-based search before them), to show what they add.
 // Environment: BENCH_TRIALS (default 96) trials per run; BENCH_SEEDS (default 5); BENCH_BATCH
 // (default 16) candidates per batch; BENCH_WORKLOAD: one workload key instead of the four;
-// BENCH_TUNERS: a comma-separated subset of the rows.
+// BENCH_TUNERS: a comma-separated subset of the rows; BENCH_MEMO_DB: a record database that keeps
+// every measurement of the runs, from which a later run starts (only configs it never measured
+// are measured again): strategies compared on one recorded landscape, which is how a change to a
+// search is tried in minutes. Its table says how many results came from the file.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -67,10 +70,14 @@ class MemoBuilder final : public tuner::Builder {
   const Memo& memo_;
 };
 
+// Measurements made in this process, to keep in BENCH_MEMO_DB.
+using Fresh = std::vector<std::pair<space::Config, tuner::MeasureResult>>;
+
 // Answers remembered configs from the memo and measures the rest, remembering them.
 class MemoRunner final : public tuner::Runner {
  public:
-  MemoRunner(tuner::Runner& real, Memo& memo) : real_(real), memo_(memo) {}
+  MemoRunner(tuner::Runner& real, Memo& memo, Fresh& fresh)
+      : real_(real), memo_(memo), fresh_(fresh) {}
   std::vector<tuner::MeasureResult> Run(const std::vector<tuner::MeasureInput>& inputs,
                                         const std::vector<tuner::BuildResult>& builds,
                                         double best_seconds) override {
@@ -86,6 +93,7 @@ class MemoRunner final : public tuner::Runner {
         real_.Run(missing_inputs, missing_builds, best_seconds);
     for (size_t i = 0; i < missing_inputs.size(); ++i) {
       memo_[space::ConfigToJson(missing_inputs[i].config)] = measured[i];
+      fresh_.emplace_back(missing_inputs[i].config, measured[i]);
     }
     std::vector<tuner::MeasureResult> out;
     for (const tuner::MeasureInput& in : inputs)
@@ -97,6 +105,7 @@ class MemoRunner final : public tuner::Runner {
  private:
   tuner::Runner& real_;
   Memo& memo_;
+  Fresh& fresh_;
 };
 
 // Every run measures on one thread, filed under one device key.
@@ -111,6 +120,33 @@ absl::StatusOr<tuner::LocalMeasure> OneThreadMeasure(const std::string& device_k
 constexpr char kDeviceKey[] = "bench-1t";
 constexpr char kOtherDeviceKey[] = "bench-haswell-1t";
 constexpr char kOtherDeviceTarget[] = "llvm -mcpu=haswell";
+
+// The results BENCH_MEMO_DB holds for `task` into `memo` (their count in `loaded`); the store,
+// or null without the variable.
+absl::StatusOr<std::unique_ptr<tuner::RecordStore>> LoadMemo(const tuner::Task& task, Memo& memo,
+                                                             size_t& loaded) {
+  loaded = 0;
+  const char* path = std::getenv("BENCH_MEMO_DB");
+  if (path == nullptr) return nullptr;
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(path);
+  if (!store.ok()) return store.status();
+  absl::StatusOr<std::vector<tuner::Record>> records =
+      (*store)->TaskRecords(task.key(), task.target().str(), kDeviceKey, tuner::CacheFlush::kNone);
+  if (!records.ok()) return records.status();
+  for (const tuner::Record& r : *records) {
+    absl::StatusOr<space::Config> c = space::ConfigFromJson(task.space(), r.config_json);
+    if (!c.ok()) continue;
+    tuner::MeasureResult m;
+    m.error_kind = r.error_kind;
+    m.error_message = r.error_message;
+    m.repeat_seconds = r.repeat_seconds;
+    m.canary_ratio = r.canary_ratio;
+    m.noisy = r.noisy;
+    m.measured_by = r.measured_by;
+    loaded += memo.emplace(space::ConfigToJson(*c), std::move(m)).second ? 1 : 0;
+  }
+  return store;
+}
 
 // Records of `key` built for `target` (random search, `trials` trials) under `device_key`: what
 // xgb+shape and xgb+device warm their models from, as earlier tuning would leave them.
@@ -140,7 +176,7 @@ absl::StatusOr<std::unique_ptr<tuner::RecordStore>> SourceRecords(const std::str
 // Best throughput (GFLOPS) after each trial of one run, in measurement order.
 absl::StatusOr<std::vector<double>> RunCurve(const tuner::Task& task, const std::string& tuner_name,
                                              uint64_t seed, int trials, int batch,
-                                             const std::string& db, Memo& memo,
+                                             const std::string& db, Memo& memo, Fresh& fresh,
                                              tuner::RecordStore* transfer_from = nullptr) {
   std::filesystem::remove(db);
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = tuner::RecordStore::Open(db);
@@ -170,7 +206,7 @@ absl::StatusOr<std::vector<double>> RunCurve(const tuner::Task& task, const std:
   to.measure_default_first = false;
   to.job_id = "run";
   MemoBuilder memo_builder(*measure->builder, memo);
-  MemoRunner memo_runner(*measure->runner, memo);
+  MemoRunner memo_runner(*measure->runner, memo, fresh);
   absl::StatusOr<tuner::TuneSummary> summary =
       tuner::Tune(task, *(*strategy)->strategy, memo_builder, memo_runner, store->get(), to);
   if (!summary.ok()) return summary.status();
@@ -271,6 +307,13 @@ int Main() {
     // curves[t][s]: tuner t, seed s.
     std::vector<std::vector<std::vector<double>>> curves(tuners.size());
     Memo memo;
+    Fresh fresh;
+    size_t loaded = 0;
+    absl::StatusOr<std::unique_ptr<tuner::RecordStore>> memo_db = LoadMemo(**task, memo, loaded);
+    if (!memo_db.ok()) {
+      std::printf("error: BENCH_MEMO_DB: %s\n", std::string(memo_db.status().message()).c_str());
+      return 1;
+    }
     std::map<std::string, std::unique_ptr<tuner::RecordStore>> sources;
     auto source_for = [&](const std::string& tuner_name) -> tuner::RecordStore* {
       if (tuner_name != "xgb+shape" && tuner_name != "xgb+device") return nullptr;
@@ -295,7 +338,7 @@ int Main() {
       tuner::RecordStore* source = source_for(tuners[t]);
       for (int s = 1; s <= seeds; ++s) {
         absl::StatusOr<std::vector<double>> c =
-            RunCurve(**task, tuners[t], s, trials, batch, dir + "/run.db", memo, source);
+            RunCurve(**task, tuners[t], s, trials, batch, dir + "/run.db", memo, fresh, source);
         if (!c.ok()) {
           std::printf("| %s | %s | error: %s |\n", key.c_str(), tuners[t].c_str(),
                       std::string(c.status().message()).c_str());
@@ -306,8 +349,19 @@ int Main() {
         curves[t].push_back(*std::move(c));
       }
     }
-    std::printf("| %s | (measured for real: %zu distinct configs) | | | | | | | |\n", key.c_str(),
-                memo.size());
+    if (*memo_db != nullptr && !fresh.empty()) {
+      std::vector<tuner::Record> keep;
+      for (const auto& [config, result] : fresh) {
+        keep.push_back(tuner::MakeRecord(**task, config, result, kDeviceKey, tuner::TuneOptions{}));
+      }
+      if (absl::Status st = (*memo_db)->InsertBatch(keep); !st.ok()) {
+        std::printf("(BENCH_MEMO_DB: not kept: %s)\n", std::string(st.message()).c_str());
+      }
+    }
+    std::printf(
+        "| %s | (measured for real: %zu distinct configs, %zu of them by an earlier run) | | | | "
+        "| | | |\n",
+        key.c_str(), memo.size(), loaded);
     std::map<std::string, int> medians;
     for (size_t t = 0; t < tuners.size(); ++t) {
       std::string row[2];
