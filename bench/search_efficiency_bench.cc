@@ -141,14 +141,7 @@ absl::StatusOr<std::unique_ptr<tuner::RecordStore>> LoadMemo(const tuner::Task& 
   for (const tuner::Record& r : *records) {
     absl::StatusOr<space::Config> c = space::ConfigFromJson(task.space(), r.config_json);
     if (!c.ok()) continue;
-    tuner::MeasureResult m;
-    m.error_kind = r.error_kind;
-    m.error_message = r.error_message;
-    m.repeat_seconds = r.repeat_seconds;
-    m.canary_ratio = r.canary_ratio;
-    m.noisy = r.noisy;
-    m.measured_by = r.measured_by;
-    loaded += memo.emplace(space::ConfigToJson(*c), std::move(m)).second ? 1 : 0;
+    loaded += memo.emplace(space::ConfigToJson(*c), tuner::ResultOfRecord(r)).second ? 1 : 0;
   }
   return store;
 }

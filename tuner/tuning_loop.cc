@@ -20,6 +20,20 @@ std::string ModelScope(const Task& task, const std::string& device_key, CacheFlu
                       timing);
 }
 
+MeasureResult ResultOfRecord(const Record& r) {
+  MeasureResult m;
+  m.error_kind = r.error_kind;
+  m.error_message = r.error_message;
+  m.repeat_seconds = r.repeat_seconds;
+  m.canary_ratio = r.canary_ratio;
+  m.noisy = r.noisy;
+  m.emulated = r.emulated;
+  m.build_seconds = r.build_seconds;
+  m.measured_by = r.measured_by;
+  m.built_by = r.built_by;
+  return m;
+}
+
 Record MakeRecord(const Task& task, const space::Config& config, const MeasureResult& result,
                   const std::string& device_key, const TuneOptions& options) {
   Record r;

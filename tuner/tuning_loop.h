@@ -74,5 +74,7 @@ std::string ModelScope(const Task& task, const std::string& device_key, CacheFlu
 // The record of one measured candidate of `options`' job and timing, stamped with its clock's time.
 Record MakeRecord(const Task& task, const space::Config& config, const MeasureResult& result,
                   const std::string& device_key, const TuneOptions& options);
+// The measurement a stored record holds (what a resumed run teaches its strategy).
+MeasureResult ResultOfRecord(const Record& record);
 
 }  // namespace tunefarm::tuner

@@ -29,18 +29,8 @@ History LoadHistory(const Task& task, const std::vector<Record>& records) {
       ++skipped;
       continue;
     }
-    MeasureResult m;
-    m.error_kind = r.error_kind;
-    m.error_message = r.error_message;
-    m.repeat_seconds = r.repeat_seconds;
-    m.canary_ratio = r.canary_ratio;
-    m.noisy = r.noisy;
-    m.emulated = r.emulated;
-    m.build_seconds = r.build_seconds;
-    m.measured_by = r.measured_by;
-    m.built_by = r.built_by;
     h.configs.push_back(*std::move(c));
-    h.results.push_back(std::move(m));
+    h.results.push_back(ResultOfRecord(r));
   }
   if (skipped > 0) {
     spdlog::warn("tune {}: {} earlier records do not fit this config space; ignored", task.key(),
