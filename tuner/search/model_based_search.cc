@@ -217,9 +217,10 @@ absl::StatusOr<std::vector<space::Config>> ModelBasedSearch::ChainStarts() {
 absl::Status ModelBasedSearch::Rerank(Scored& candidates, size_t keep) const {
   std::stable_sort(candidates.begin(), candidates.end(),
                    [](const auto& a, const auto& b) { return a.second > b.second; });
-  if (candidates.size() > keep)
-    candidates.erase(candidates.begin() + static_cast<long>(keep), candidates.end());
   if (features_.knob_only() || candidates.empty()) return absl::OkStatus();
+  if (candidates.size() > keep) {
+    candidates.erase(candidates.begin() + static_cast<long>(keep), candidates.end());
+  }
   // Lowering each candidate for its full features is the expensive part, hence only the best.
   std::vector<std::vector<float>> rows;
   std::vector<bool> valid;

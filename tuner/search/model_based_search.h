@@ -107,8 +107,8 @@ class ModelBasedSearch final : public SearchStrategy {
   absl::StatusOr<std::pair<double, double>> CrossValidate() const;
   absl::StatusOr<std::unique_ptr<CostModel>> Train(const Rows& rows) const;
   absl::StatusOr<std::vector<space::Config>> ModelBatch(int n);
-  // Scored candidates, best first: `keep` of them, re-ranked by the full-feature model when
-  // features are lowered.
+  // Sorts scored candidates best first; when features are lowered, keeps the best `keep` and
+  // re-ranks them by the full-feature model.
   using Scored = std::vector<std::pair<space::Config, double>>;
   absl::Status Rerank(Scored& candidates, size_t keep) const;
   absl::StatusOr<Scored> LocalCandidates(const CostModel& knob_model, size_t keep);
