@@ -89,7 +89,7 @@ absl::StatusOr<UploadedModule> RemoteSession::Upload(const std::string& library_
   // Refused here, before the bytes travel: the worker could not load it, and would say only
   // that dlopen() failed.
   absl::StatusOr<target::Target> theirs = target::ParseTarget(target_);
-  if (theirs.ok() && !theirs->is_cuda() && target_.find("-mtriple") != std::string::npos) {
+  if (theirs.ok() && !theirs->is_gpu() && target_.find("-mtriple") != std::string::npos) {
     const std::string want = runtime::TripleMachine(theirs->llvm().triple);
     const std::string got = runtime::ElfMachine(library_bytes);
     if (!got.empty() && !want.empty() && got != want) {

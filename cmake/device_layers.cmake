@@ -7,15 +7,27 @@ tf_add_layer(tf_runtime runtime runtime/core
   DEPS absl::status absl::statusor absl::strings Threads::Threads ${CMAKE_DL_LIBS}
   SYSTEM_INCLUDES ${DLPACK_INCLUDE})
 
-# The CUDA device of the runtime (driver API through dlopen) and the module format it loads.
-tf_add_layer(tf_runtime_cuda runtime/cuda DEPS tf_runtime ${CMAKE_DL_LIBS})
+# The device API (one interface for GPUs), the GPU module format and the functions run on it.
+tf_add_layer(tf_runtime_gpu runtime/gpu DEPS tf_runtime)
+# Its implementations, each loading its driver with dlopen: CUDA's driver API, and OpenCL's ICD
+# loader (the Khronos headers give the types; they are architecture-independent, so a cross build
+# uses the host's through a directory holding only them).
+tf_add_layer(tf_runtime_cuda runtime/cuda DEPS tf_runtime_gpu ${CMAKE_DL_LIBS})
+find_path(TF_OPENCL_HEADERS CL/cl.h PATHS /usr/include NO_CMAKE_FIND_ROOT_PATH REQUIRED)
+set(TF_OPENCL_INCLUDE ${CMAKE_BINARY_DIR}/opencl-headers)
+file(MAKE_DIRECTORY ${TF_OPENCL_INCLUDE})
+file(CREATE_LINK ${TF_OPENCL_HEADERS}/CL ${TF_OPENCL_INCLUDE}/CL SYMBOLIC)
+tf_add_layer(tf_runtime_opencl runtime/opencl DEPS tf_runtime_gpu ${CMAKE_DL_LIBS}
+  SYSTEM_INCLUDES ${TF_OPENCL_INCLUDE})
+# The process's device of each API (CUDA device 0, the chosen OpenCL device).
+tf_add_layer(tf_runtime_devices runtime/devices DEPS tf_runtime_cuda tf_runtime_opencl)
 
 # The graph executor: runs a built model module with runtime/core alone (no absl, no compiler).
 tf_add_layer(tf_runtime_graph runtime/graph DEPS tf_runtime)
 
 # Candidate checking and timing on a device: runtime only, shared by the local runner's child
 # process (tunefarm-measure) and the farm's device-side worker.
-tf_add_layer(tf_runtime_measure runtime/measure DEPS tf_runtime tf_runtime_cuda tf_runtime_graph
+tf_add_layer(tf_runtime_measure runtime/measure DEPS tf_runtime tf_runtime_devices tf_runtime_graph
   nlohmann_json::nlohmann_json
   OpenSSL::Crypto)
 # The measure child (tunefarm-measure): the local runner runs every candidate in it.

@@ -77,7 +77,7 @@ absl::StatusOr<std::unique_ptr<KernelRunner>> KernelRunner::Interpret(const ir::
 
 absl::StatusOr<std::unique_ptr<KernelRunner>> KernelRunner::Create(const ir::PrimFunc& func,
                                                                    const target::Target& target) {
-  if (target.is_cuda()) return CreateCudaRunner(func, target.cuda());
+  if (target.is_gpu()) return CreateGpuRunner(func, target);
   const codegen::LlvmTarget& llvm = target.llvm();
   if (!llvm.is_host) {
     return absl::FailedPreconditionError(

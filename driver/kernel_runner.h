@@ -51,8 +51,9 @@ absl::StatusOr<std::vector<runtime::PackedArg>> PackArguments(
     const runtime::FunctionSignature& signature, const std::vector<runtime::NDArray*>& arrays,
     const Bindings& bindings);
 
-// The CUDA runner behind KernelRunner::Create (cuda_kernel_runner.cc).
-absl::StatusOr<std::unique_ptr<KernelRunner>> CreateCudaRunner(const ir::PrimFunc& func,
-                                                               const target::CudaTarget& target);
+// The GPU runner behind KernelRunner::Create for a `cuda` or `opencl` target
+// (gpu_kernel_runner.cc): Unavailable "no opencl device present (...)" where the machine has none.
+absl::StatusOr<std::unique_ptr<KernelRunner>> CreateGpuRunner(const ir::PrimFunc& func,
+                                                              const target::Target& target);
 
 }  // namespace tunefarm::driver

@@ -9,7 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "compiler/codegen/llvm/temp_dir.h"
 #include "compiler/frontend/onnx/onnx_importer.h"
-#include "compiler/graph/cuda_model_export.h"
+#include "compiler/graph/gpu_model_export.h"
 #include "compiler/graph/graph_pipeline.h"
 #include "driver/model_records.h"
 
@@ -39,9 +39,10 @@ absl::StatusOr<OptimizedModel> OptimizeModel(const std::string& onnx_path,
     return absl::InvalidArgumentError(
         "records: a conv's algorithm is chosen over records: no --db");
   }
-  if (target.is_cuda() && !options.db.empty()) {
+  if (target.is_gpu() && !options.db.empty()) {
     return absl::UnimplementedError(
-        "records: tuned configs apply to CPU builds so far; build `cuda` without --db");
+        absl::StrCat("records: tuned configs apply to CPU builds so far; build `",
+                     target.kind_name(), "` without --db"));
   }
   OptimizedModel result;
   result.kernel_target = graph::KernelTarget::For(target);
@@ -114,10 +115,10 @@ absl::StatusOr<CompiledModel> CompileModel(const std::string& onnx_path,
 absl::Status ExportCompiledModel(const CompiledModel& model, const std::string& path,
                                  double* export_ms) {
   auto start = std::chrono::steady_clock::now();
-  // A CUDA module's host part runs where the GPU is plugged in: this machine.
+  // A GPU module's host part runs where the GPU is plugged in: this machine.
   const target::Target& target = model.built.target.target;
-  absl::Status s = target.is_cuda() ? graph::ExportCudaModel(model.built, path)
-                                    : graph::ExportModel(model.built, target.llvm(), path);
+  absl::Status s = target.is_gpu() ? graph::ExportGpuModel(model.built, path)
+                                   : graph::ExportModel(model.built, target.llvm(), path);
   if (!s.ok()) return InPhase("export", s);
   if (export_ms != nullptr) *export_ms = MillisecondsSince(start);
   return absl::OkStatus();
@@ -126,7 +127,7 @@ absl::Status ExportCompiledModel(const CompiledModel& model, const std::string& 
 absl::StatusOr<target::Target> ParseTargetToRunHere(const std::string& text) {
   absl::StatusOr<target::Target> target = target::ParseTarget(text);
   if (!target.ok()) return target.status();
-  if (!target->is_cuda() && !target->llvm().is_host) {
+  if (!target->is_gpu() && !target->llvm().is_host) {
     return absl::InvalidArgumentError(
         absl::StrCat("'", text,
                      "' is not this machine: models run here; build for it with `tunefarm model "

@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/core/c_abi.h"
 #include "runtime/core/library_loader.h"
-#include "runtime/graph/cuda/cuda_graph_executor.h"
+#include "runtime/graph/gpu/gpu_graph_executor.h"
 #include "runtime/ndarray.h"
 
 namespace tunefarm::driver {
@@ -50,9 +50,9 @@ class CpuModelExecutor : public ModelExecutor {
   std::unique_ptr<runtime::GraphExecutor> executor_;
 };
 
-class CudaModelExecutor : public ModelExecutor {
+class GpuModelExecutor : public ModelExecutor {
  public:
-  explicit CudaModelExecutor(std::unique_ptr<runtime::cuda::CudaGraphExecutor> executor)
+  explicit GpuModelExecutor(std::unique_ptr<runtime::gpu::GpuGraphExecutor> executor)
       : executor_(std::move(executor)) {}
 
   const std::vector<runtime::GraphTensorInfo>& inputs() const override {
@@ -86,10 +86,10 @@ class CudaModelExecutor : public ModelExecutor {
     }
     return host_[index].dl();
   }
-  std::string device() const override { return executor_->device().name(); }
+  std::string device() const override { return executor_->device().attributes().name; }
 
  private:
-  std::unique_ptr<runtime::cuda::CudaGraphExecutor> executor_;
+  std::unique_ptr<runtime::gpu::GpuGraphExecutor> executor_;
   std::vector<runtime::NDArray> host_;
 };
 
@@ -101,17 +101,17 @@ int ModelExecutor::InputIndex(std::string_view name) const {
 
 absl::StatusOr<std::unique_ptr<ModelExecutor>> OpenModelModule(const std::string& path) {
   std::string error;
-  bool cuda = false;
+  bool gpu = false;
   {
     std::unique_ptr<runtime::LoadedLibrary> library = runtime::LoadedLibrary::Open(path, &error);
     if (library == nullptr) return absl::InvalidArgumentError(error);
-    cuda = library->FindSymbol(TF_CUDA_MODULE_SYMBOL) != nullptr;
+    gpu = library->FindSymbol(TF_GPU_MODULE_SYMBOL) != nullptr;
   }
-  if (cuda) {
-    absl::StatusOr<std::unique_ptr<runtime::cuda::CudaGraphExecutor>> executor =
-        runtime::cuda::CudaGraphExecutor::Load(path);
+  if (gpu) {
+    absl::StatusOr<std::unique_ptr<runtime::gpu::GpuGraphExecutor>> executor =
+        runtime::gpu::GpuGraphExecutor::Load(path);
     if (!executor.ok()) return executor.status();
-    return std::make_unique<CudaModelExecutor>(*std::move(executor));
+    return std::make_unique<GpuModelExecutor>(*std::move(executor));
   }
   std::unique_ptr<runtime::GraphExecutor> executor = runtime::GraphExecutor::Load(path, &error);
   if (executor == nullptr) return absl::InvalidArgumentError(error);

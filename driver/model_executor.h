@@ -37,7 +37,7 @@ class ModelExecutor {
 };
 
 // The executor for the module file at `path`: the CUDA executor for a module built for CUDA
-// (TF_CUDA_MODULE_SYMBOL), else the CPU one. Errors: what loading says, naming the path;
+// (TF_GPU_MODULE_SYMBOL), else the CPU one. Errors: what loading says, naming the path;
 // Unavailable for a CUDA module on a machine without a GPU.
 absl::StatusOr<std::unique_ptr<ModelExecutor>> OpenModelModule(const std::string& path);
 

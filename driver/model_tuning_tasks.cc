@@ -48,7 +48,7 @@ absl::StatusOr<ModelTuning> ModelTuningTasks(const ModelTuningRequest& o,
   const tuner::TaskAlgorithms algorithms =
       winograd_off ? tuner::TaskAlgorithms::kBuilt : tuner::TaskAlgorithms::kAll;
   std::optional<topi::CpuInfo> layouts;
-  if (o.layouts != LayoutTuning::kOff && !target.is_cuda()) layouts = target::CpuInfoOf(target);
+  if (o.layouts != LayoutTuning::kOff && !target.is_gpu()) layouts = target::CpuInfoOf(target);
   int skipped = 0;
   std::vector<tuner::ModelTask> tasks =
       BuildTasks(model->graph, plan, algorithms, layouts, skipped);
@@ -69,7 +69,7 @@ absl::StatusOr<ModelTuning> ModelTuningTasks(const ModelTuningRequest& o,
           tasks.size(), " tasks",
           o.layouts == LayoutTuning::kOn ? "" : "; --no-layouts: the rule's blocks only", ")");
     }
-  } else if (!target.is_cuda()) {
+  } else if (!target.is_gpu()) {
     tuning.layouts_line = "layouts: the rule's channel blocks (--no-layouts)";
   }
   if (tasks.empty()) {

@@ -1,5 +1,6 @@
 #include "farm_api/job_proto.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -126,6 +127,7 @@ v1::WorkerInfo WorkerSnapshotToProto(const WorkerSnapshot& w) {
   p.set_memory_bytes(d.memory_bytes);
   p.set_gpu_model(d.gpu_model);
   p.set_gpu_memory_bytes(d.gpu_memory_bytes);
+  if (!d.gpu.api.empty()) *p.mutable_gpu() = GpuDescriptionToProto(d.gpu);
   p.set_can_build(d.can_build);
   p.set_build_only(d.build_only);
   for (const std::string& f : d.cpu_features) p.add_cpu_features(f);
@@ -203,6 +205,37 @@ JobStatus JobStatusFromProto(const v1::Job& p) {
   return j;
 }
 
+v1::GpuLimits GpuDescriptionToProto(const GpuDescription& gpu) {
+  v1::GpuLimits p;
+  p.set_api(gpu.api);
+  p.set_vendor(gpu.vendor);
+  p.set_driver_version(gpu.driver_version);
+  p.set_arch(gpu.arch);
+  p.set_extensions(gpu.extensions);
+  p.set_compute_units(gpu.compute_units);
+  p.set_max_threads_per_block(gpu.max_threads_per_block);
+  for (int64_t d : gpu.max_block_dims) p.add_max_block_dims(d);
+  p.set_max_shared_bytes(gpu.max_shared_bytes);
+  return p;
+}
+
+GpuDescription GpuDescriptionFromProto(const v1::GpuLimits& p) {
+  GpuDescription gpu;
+  gpu.api = p.api();
+  gpu.vendor = p.vendor();
+  gpu.driver_version = p.driver_version();
+  gpu.arch = p.arch();
+  gpu.extensions = p.extensions();
+  gpu.compute_units = std::max(0, p.compute_units());
+  gpu.max_threads_per_block = std::max<int64_t>(0, p.max_threads_per_block());
+  // x, y, z: more is a malformed message, not more dimensions.
+  for (int i = 0; i < p.max_block_dims_size() && i < 3; ++i) {
+    gpu.max_block_dims.push_back(std::max<int64_t>(0, p.max_block_dims(i)));
+  }
+  gpu.max_shared_bytes = std::max<int64_t>(0, p.max_shared_bytes());
+  return gpu;
+}
+
 WorkerSnapshot WorkerSnapshotFromProto(const v1::WorkerInfo& p) {
   WorkerSnapshot w;
   w.description.worker_id = p.worker_id();
@@ -213,6 +246,7 @@ WorkerSnapshot WorkerSnapshotFromProto(const v1::WorkerInfo& p) {
   w.description.memory_bytes = p.memory_bytes();
   w.description.gpu_model = p.gpu_model();
   w.description.gpu_memory_bytes = p.gpu_memory_bytes();
+  if (p.has_gpu()) w.description.gpu = GpuDescriptionFromProto(p.gpu());
   w.description.can_build = p.can_build();
   w.description.build_only = p.build_only();
   w.description.cpu_features.assign(p.cpu_features().begin(), p.cpu_features().end());

@@ -26,6 +26,8 @@ v1::Job JobStatusToProto(const JobStatus& status);
 v1::Record RecordToProto(const tuner::Record& record, double flops);
 
 v1::WorkerInfo WorkerSnapshotToProto(const WorkerSnapshot& worker);
+v1::GpuLimits GpuDescriptionToProto(const GpuDescription& gpu);
+GpuDescription GpuDescriptionFromProto(const v1::GpuLimits& gpu);
 
 // The client's directions (`tunefarm tune --tracker`, jobs, workers, best).
 v1::SubmitJobRequest JobSpecToProto(const JobSpec& spec);

@@ -11,6 +11,20 @@
 namespace tunefarm::farm_api {
 
 // What a worker registered as; the tracker's dispatcher keeps it for ListWorkers and metrics.
+// The GPU a worker serves, as its driver describes it (runtime/gpu's DeviceAttributes); `api`
+// empty for a CPU worker.
+struct GpuDescription {
+  std::string api;  // "opencl", "cuda"
+  std::string vendor;
+  std::string driver_version;
+  std::string arch;        // OpenCL: its OpenCL C version; CUDA: "sm_90"
+  std::string extensions;  // OpenCL: space-separated
+  int compute_units = 0;
+  int64_t max_threads_per_block = 0;
+  std::vector<int64_t> max_block_dims;  // x, y, z
+  int64_t max_shared_bytes = 0;
+};
+
 struct WorkerDescription {
   std::string worker_id;  // assigned by the caller (the service), unique
   std::string device_key;
@@ -36,6 +50,7 @@ struct WorkerDescription {
   // How many times longer than the tracker it takes over the same work (runtime/measure/
   // speed_probe.h), in [1, 100]: its leases' run timeouts and deadlines are this much longer.
   double slowness = 1;
+  GpuDescription gpu;  // with gpu_model and gpu_memory_bytes
 };
 
 // kBusy is named "measuring"; kGone is only in RecentlyGone() snapshots.

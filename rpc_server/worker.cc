@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -20,6 +21,7 @@
 #include "rpc_server/device_info.h"
 #include "rpc_server/lease_executor.h"
 #include "rpc_server/lease_request.h"
+#include "rpc_server/served_gpu.h"
 #include "rpc_server/session_program.h"
 #include "rpc_server/session_runner.h"
 #include "rpc_server/tracker_connection.h"
@@ -95,6 +97,7 @@ struct Worker::Impl {
   WorkerOptions options;
   ConnectionOptions connection;
   DeviceInfo device;
+  std::optional<ServedGpu> gpu;  // options.gpu, opened
   std::string work_dir;
   bool owns_work_dir = false;
   std::unique_ptr<ArtifactCache> cache;
@@ -140,7 +143,21 @@ struct Worker::Impl {
 v1::Register Worker::Impl::MakeRegister() const {
   v1::Register hello;
   hello.set_device_key(options.device_key);
-  hello.set_target(RegisteredTarget(options.target));
+  hello.set_target(gpu ? gpu->target : RegisteredTarget(options.target));
+  if (gpu) {
+    hello.set_gpu_model(gpu->attributes.name);
+    hello.set_gpu_memory_bytes(gpu->attributes.global_memory_bytes);
+    v1::GpuLimits* limits = hello.mutable_gpu();
+    limits->set_api("opencl");
+    limits->set_vendor(gpu->attributes.vendor);
+    limits->set_driver_version(gpu->attributes.driver_version);
+    limits->set_arch(gpu->attributes.arch);
+    limits->set_extensions(gpu->attributes.extensions);
+    limits->set_compute_units(gpu->attributes.compute_units);
+    limits->set_max_threads_per_block(gpu->attributes.max_threads_per_block);
+    for (int64_t d : gpu->attributes.max_block_dims) limits->add_max_block_dims(d);
+    limits->set_max_shared_bytes(gpu->attributes.max_shared_bytes);
+  }
   hello.set_cpu_model(device.cpu_model);
   hello.set_cores(device.cores);
   hello.set_memory_bytes(device.memory_bytes);
@@ -471,6 +488,13 @@ absl::StatusOr<std::unique_ptr<Worker>> Worker::Create(WorkerOptions options) {
   session_options.max_sessions = options.max_sessions;
   impl->sessions = std::make_unique<SessionRunner>(std::move(session_options));
   impl->device = DetectDeviceInfo(options.hostname);
+  if (!options.gpu.empty()) {
+    absl::StatusOr<ServedGpu> gpu = OpenServedGpu(options.gpu, options.target);
+    if (!gpu.ok()) return gpu.status();
+    options.measure_program_args.push_back(runtime::devices::kOpenClDeviceFlag);
+    options.measure_program_args.push_back(gpu->choice_text);
+    impl->gpu = *std::move(gpu);
+  }
   Impl* raw = impl.get();
   impl->executor = std::make_unique<LeaseExecutor>(
       program, options.measure_program_args, options.builder,

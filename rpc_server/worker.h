@@ -48,6 +48,10 @@ struct WorkerOptions {
   bool build_only = false;
   // Declared emulated (`--emulator`): registered so, as a detected emulator is (device_info.h).
   bool emulated = false;
+  // "opencl" or "opencl:P:D": serve that OpenCL device instead of the CPU (served_gpu.h): it is
+  // registered with what its driver says of it, `target` defaults to its `opencl` profile, and
+  // the measure children run candidates on it.
+  std::string gpu;
 };
 
 struct WorkerStats {

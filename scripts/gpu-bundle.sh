@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build=${1:-build}
 dest=${2:-gpu-bundle}
-binaries=(tunefarm tunefarm-measure tunefarm-rpc-server runtime_cuda_tests tuner_measure_tests)
+binaries=(tunefarm tunefarm-measure tunefarm-rpc-server runtime_gpu_tests tuner_measure_tests)
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 root="$stage/tunefarm-gpu"

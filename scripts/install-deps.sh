@@ -57,6 +57,10 @@ REQUIRED_PKGS=(
   # The Python client (python/tunefarm, PYTHONPATH=build/python): gRPC 1.51 as the C++ side, and
   # its tests.
   python3-grpcio python3-protobuf python3-pytest
+  # OpenCL: the Khronos headers and the ICD loader (runtime/opencl dlopen()s libOpenCL.so.1), and
+  # PoCL, an OpenCL 3.0 device on the CPU, so the OpenCL tests and an OpenCL worker run here;
+  # clinfo lists what a machine has.
+  ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo
 )
 
 # Optional: run aarch64 binaries under user-mode emulation.

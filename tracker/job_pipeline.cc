@@ -366,7 +366,7 @@ bool JobPipeline::FromBuilder(PipelineEvent& e) {
 }
 
 std::string JobPipeline::WrongMachine(const BuiltLibraries& built) const {
-  if (task_->target().is_cuda() || built.library.bytes == nullptr) return "";
+  if (task_->target().is_gpu() || built.library.bytes == nullptr) return "";
   const std::string want = runtime::TripleMachine(task_->target().llvm().triple);
   const std::string got = runtime::ElfMachine(*built.library.bytes);
   if (want.empty() || got.empty() || got == want) return "";

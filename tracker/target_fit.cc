@@ -15,9 +15,11 @@ std::string ArchOf(const std::string& triple) { return triple.substr(0, triple.f
 
 bool TargetRunsOn(const target::Target& job, const std::string& worker_target) {
   absl::StatusOr<target::Target> worker = target::ParseTarget(worker_target);
-  if (!worker.ok() || worker->is_cuda() != job.is_cuda()) return false;
+  // A GPU worker serves its API's jobs (any OpenCL profile: the profile picks schedules, the
+  // device's own limits decide what runs); a CPU worker, CPU jobs of its architecture.
+  if (!worker.ok() || worker->kind() != job.kind()) return false;
   // A worker that did not say its architecture is given the benefit of the doubt.
-  if (job.is_cuda() || worker_target.find("-mtriple") == std::string::npos) return true;
+  if (job.is_gpu() || worker_target.find("-mtriple") == std::string::npos) return true;
   return ArchOf(worker->llvm().triple) == ArchOf(job.llvm().triple);
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu_session.sh - everything tunefarm checks and measures on a GPU machine, in one go (the
 # `device` tool's machines have a driver, CUDA 13 and PyTorch but none of our packages):
-#   1. the GPU tests of the bundle (runtime_cuda_tests, the CUDA measure tests);
+#   1. the GPU tests of the bundle (runtime_gpu_tests, the CUDA measure tests);
 #   2. every GPU example under `tunefarm run --target cuda`, checked against the reference;
 #   3. a tuning run of the tutorial conv2d (3x3, 256 channels, 14x14, batch 256) and of a matmul
 #      on this GPU, each against cuDNN / cuBLAS timed in the same run;
@@ -34,7 +34,7 @@ ls /usr/local/cuda/lib64/libnvrtc.so* 2>/dev/null | head -2
 
 if [[ " $steps " == *" tests "* ]]; then
   section "GPU tests"
-  "$bin/runtime_cuda_tests" --gtest_brief=1 || status=1
+  "$bin/runtime_gpu_tests" --gtest_brief=1 || status=1
   "$bin/tuner_measure_tests" --gtest_filter='CudaMeasure*' --gtest_brief=1 || status=1
 fi
 

@@ -17,10 +17,10 @@ std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target, WinogradCh
       {"fold_scales", FoldScales},
   };
   // CPU kernels stream a packed weight a vector of columns at a time; GPU schedules read [K][N].
-  const int64_t column_block = target.is_cuda() ? 0 : target.cpu.Lanes(4);
+  const int64_t column_block = target.is_gpu() ? 0 : target.cpu.Lanes(4);
   passes.push_back({"pack_weights",
                     [column_block](Graph g) { return PackWeights(std::move(g), column_block); }});
-  if (!target.is_cuda()) {
+  if (!target.is_gpu()) {
     passes.push_back(
         {"layout_rewrite",
          [cpu = target.cpu, plan_layout = std::move(layout)](Graph g) -> absl::StatusOr<Graph> {

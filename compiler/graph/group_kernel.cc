@@ -256,15 +256,15 @@ absl::StatusOr<topi::ScheduledOp> ScheduleGroup(const Graph& graph, const FusedG
   if (t.anchor.kind != AnchorTemplate::kNone && t.outputs.size() == 1 &&
       IsAnchorWithEpilogue(graph, group)) {
     absl::StatusOr<topi::ScheduledOp> op =
-        target.is_cuda() ? ScheduleByGpuTemplate(t.anchor, t.outputs[0], description)
-                         : ScheduleByTemplate(t.anchor, t.winograd, t.outputs[0], target.cpu,
-                                              config, description);
+        target.is_gpu() ? ScheduleByGpuTemplate(t.anchor, t.outputs[0], description)
+                        : ScheduleByTemplate(t.anchor, t.winograd, t.outputs[0], target.cpu, config,
+                                             description);
     // An epilogue that does not keep the anchor's shape (a broadcast that widens it) is left
     // to the default schedule; any other failure is a bug worth reporting.
     if (op.ok() || op.status().code() != absl::StatusCode::kFailedPrecondition) return op;
   }
   *description = "default";
-  if (target.is_cuda()) return topi::ScheduleGpuDefault(t.placeholders, t.outputs);
+  if (target.is_gpu()) return topi::ScheduleGpuDefault(t.placeholders, t.outputs);
   return topi::ScheduleDefault(t.placeholders, t.outputs, target.cpu);
 }
 
@@ -291,7 +291,7 @@ absl::StatusOr<GroupKernel> LowerCopy(const TensorType& type, const std::string&
   te::Tensor in = PlaceholderOf(type, "p0");
   absl::StatusOr<te::Tensor> out = topi::IdentityCompute(in);
   if (!out.ok()) return out.status();
-  absl::StatusOr<topi::ScheduledOp> op = target.is_cuda()
+  absl::StatusOr<topi::ScheduledOp> op = target.is_gpu()
                                              ? topi::ScheduleGpuDefault({in}, {*out})
                                              : topi::ScheduleDefault({in}, {*out}, target.cpu);
   if (!op.ok()) return op.status();
@@ -308,7 +308,7 @@ absl::StatusOr<GroupKernel> LowerGroup(const Graph& graph, const FusedGroup& gro
                                        const AnchorConfig& config) {
   GroupKernel kernel;
   ComputeOptions compute_options;
-  compute_options.whole_vector_rows = !target.is_cuda();
+  compute_options.whole_vector_rows = !target.is_gpu();
   absl::StatusOr<GroupTensors> t = ComputeGroup(graph, group, compute_options, kernel);
   if (!t.ok()) return t.status();
   if (t->outputs.empty()) {

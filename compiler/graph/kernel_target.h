@@ -11,12 +11,12 @@ namespace tunefarm::graph {
 
 struct KernelTarget {
   target::Target target;
-  topi::CpuInfo cpu;  // the host's for a CUDA target (what launches the kernels)
+  topi::CpuInfo cpu;  // the host's for a GPU target (what launches the kernels)
 
   static KernelTarget For(const target::Target& t) { return {t, target::CpuInfoOf(t)}; }
   // This machine, as `llvm` builds for it.
   static KernelTarget Host() { return For(target::Target::Host()); }
-  bool is_cuda() const { return target.is_cuda(); }
+  bool is_gpu() const { return target.is_gpu(); }
   // PassOptions::target of the lowering pipeline.
   passes::LoweringTarget lowering_target() const { return target.lowering(); }
 };

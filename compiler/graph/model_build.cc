@@ -162,8 +162,7 @@ absl::StatusOr<BuiltModel> BuildModel(const Graph& graph, const KernelTarget& ta
     auto config = configs.find(static_cast<int>(g));
     absl::Status s =
         add_kernel(group, name, config == configs.end() ? AnchorConfig() : config->second);
-    if (s.code() == absl::StatusCode::kUnimplemented && target.is_cuda() &&
-        group.nodes.size() > 1) {
+    if (s.code() == absl::StatusCode::kUnimplemented && target.is_gpu() && group.nodes.size() > 1) {
       // Nodes of a group are in graph order, so each one's inputs are written before it runs.
       s = absl::OkStatus();
       for (size_t i = 0; i < group.nodes.size() && s.ok(); ++i) {
@@ -223,9 +222,9 @@ std::vector<codegen::DataSymbol> ModelDataSymbols(const BuiltModel& model,
 
 absl::Status ExportModel(const BuiltModel& model, const codegen::LlvmTarget& target,
                          const std::string& path) {
-  if (model.target.is_cuda()) {
+  if (model.target.is_gpu()) {
     return absl::FailedPreconditionError(
-        "the model was built for CUDA: export it as a CUDA model module");
+        "the model was built for a GPU: export it as a GPU model module (ExportGpuModel)");
   }
   std::vector<ir::PrimFunc> funcs;
   for (const GroupKernel& k : model.kernels) funcs.push_back(k.func);

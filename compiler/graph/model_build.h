@@ -42,7 +42,7 @@ std::vector<codegen::DataSymbol> ModelDataSymbols(const BuiltModel& model, std::
 
 // Writes a CPU-built `model` for `target` (host or cross) as one shared library at `path`: the
 // kernels with their manifest, and ModelDataSymbols. FailedPrecondition for a GPU-built model
-// (cuda_model_export.h writes those).
+// (gpu_model_export.h writes those).
 absl::Status ExportModel(const BuiltModel& model, const codegen::LlvmTarget& target,
                          const std::string& path);
 

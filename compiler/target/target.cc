@@ -25,6 +25,13 @@ Target Target::Cuda(CudaTarget cuda) {
   return t;
 }
 
+Target Target::OpenCl(OpenClTarget opencl) {
+  Target t(Kind::kOpenCl);
+  t.canonical_ = opencl.ToString();
+  t.opencl_ = opencl;
+  return t;
+}
+
 const Target& Target::Host() {
   static const Target host = [] {
     absl::StatusOr<codegen::LlvmTarget> llvm = codegen::ParseLlvmTarget("llvm");
@@ -34,7 +41,7 @@ const Target& Target::Host() {
   return host;
 }
 
-const codegen::LlvmTarget& Target::llvm() const { return is_cuda() ? Host().llvm() : llvm_; }
+const codegen::LlvmTarget& Target::llvm() const { return is_gpu() ? Host().llvm() : llvm_; }
 
 std::string DisplayTarget(std::string_view canonical) {
   std::string shown;
@@ -50,12 +57,18 @@ std::string DisplayTarget(std::string_view canonical) {
 absl::StatusOr<Target> ParseTarget(std::string_view text) {
   const std::vector<std::string> words =
       absl::StrSplit(absl::string_view(text.data(), text.size()), ' ', absl::SkipWhitespace());
-  if (words.empty() || (words[0] != "llvm" && words[0] != "cuda")) {
+  if (words.empty() || (words[0] != "llvm" && words[0] != "cuda" && words[0] != "opencl")) {
     return absl::InvalidArgumentError(absl::StrCat(
         "bad target '", std::string(text),
-        "': the kind must be 'llvm' or 'cuda'; accepted: 'llvm' (this host) or 'llvm "
+        "': the kind must be 'llvm', 'cuda' or 'opencl'; accepted: 'llvm' (this host) or 'llvm "
         "-mtriple=<arch>-linux-gnu [-mcpu=<cpu>] [-mattr=<+feature,...>]' for a CPU (arch: "
-        "x86_64, aarch64), 'cuda' / 'cuda -arch=sm_XY' for an NVIDIA GPU"));
+        "x86_64, aarch64), 'cuda' / 'cuda -arch=sm_XY' for an NVIDIA GPU, 'opencl' / 'opencl "
+        "-device=mali|adreno|intel_graphics|pocl' for an OpenCL GPU"));
+  }
+  if (words[0] == "opencl") {
+    absl::StatusOr<OpenClTarget> opencl = ParseOpenClTarget(text);
+    if (!opencl.ok()) return opencl.status();
+    return Target::OpenCl(*opencl);
   }
   if (words[0] == "cuda") {
     absl::StatusOr<CudaTarget> cuda = ParseCudaTarget(text);

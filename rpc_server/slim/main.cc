@@ -20,6 +20,7 @@
 #include "rpc_server/session_program.h"
 #include "rpc_server/session_server.h"
 #include "rpc_server/worker.h"
+#include "runtime/devices/process_gpu.h"
 #include "runtime/measure/measure_server.h"
 
 namespace {
@@ -33,7 +34,9 @@ constexpr char kServeMeasureFlag[] = "--serve-measure";
 constexpr char kUsage[] =
     "usage: tunefarm-rpc-server --tracker HOST:PORT --key DEVICE_KEY [--target TARGET]\n"
     "                           [--token-file FILE] [--tls-root-cert FILE] [--work-dir DIR]\n"
-    "                           [--emulator 'COMMAND ARGS']\n"
+    "                           [--emulator 'COMMAND ARGS'] [--device opencl[:P:D]]\n"
+    "  --device opencl[:P:D]: serve this board's OpenCL GPU (platform P, device D; 0:0 by\n"
+    "  default) instead of its CPU: the worker registers the device and an `opencl` target.\n"
     "  --emulator: this binary runs under an emulator that the kernel does not start by itself\n"
     "  (no binfmt_misc entry), e.g. 'qemu-aarch64 -L /usr/aarch64-linux-gnu': its measure and\n"
     "  session children are started through it, and the worker registers as emulated.\n";
@@ -60,7 +63,18 @@ int PrepareChildMode() {
   return out;
 }
 
-int ServeMeasure() {
+int ServeMeasure(int argc, char** argv) {
+  namespace devices = tunefarm::runtime::devices;
+  for (int i = 2; i < argc; ++i) {
+    absl::Status s = std::strcmp(argv[i], devices::kOpenClDeviceFlag) == 0 && i + 1 < argc
+                         ? devices::ChooseOpenClDevice(argv[++i])
+                         : absl::InvalidArgumentError(std::string("unknown argument ") + argv[i]);
+    if (!s.ok()) {
+      std::fprintf(stderr, "tunefarm-rpc-server --serve-measure: %s\n",
+                   std::string(s.message()).c_str());
+      return 2;
+    }
+  }
   const int out = PrepareChildMode();
   if (out < 0) return 2;
   return tunefarm::runtime::measure::ServeMeasureRequests(0, out);
@@ -115,6 +129,7 @@ std::string ParseFlags(int argc, char** argv, WorkerOptions* options, bool* help
     if (flag == "--tls-root-cert") target = &options->tls_root_cert_file;
     if (flag == "--work-dir") target = &options->work_dir;
     if (flag == "--emulator") target = emulator;
+    if (flag == "--device") target = &options->gpu;
     if (target == nullptr) return "unknown flag '" + flag + "'";
     if (i + 1 >= argc) return "flag " + flag + " needs a value";
     *target = argv[++i];
@@ -193,7 +208,7 @@ std::string SetChildPrograms(const std::string& emulator, WorkerOptions* options
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc >= 2 && std::strcmp(argv[1], kServeMeasureFlag) == 0) return ServeMeasure();
+  if (argc >= 2 && std::strcmp(argv[1], kServeMeasureFlag) == 0) return ServeMeasure(argc, argv);
   if (argc >= 2 && std::strcmp(argv[1], kServeSessionsFlag) == 0) return ServeSessions(argc, argv);
 
   WorkerOptions options;

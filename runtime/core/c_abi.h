@@ -77,10 +77,11 @@ void TFBackendWorkspaceFree(void* p);
 #define TF_GRAPH_SYMBOL "__tf_graph"
 #define TF_PARAMS_SYMBOL "__tf_params"
 #define TF_PARAMS_SIZE_SYMBOL "__tf_params_size"
-// A model module built for a CUDA GPU holds no host kernels; its kernels are one CUDA module:
-//   TF_CUDA_MODULE_SYMBOL: a NUL-terminated `const char[]`, runtime/cuda's SerializeCudaModule
-//                          text (the PTX, and per graph kernel its signature and launches).
-#define TF_CUDA_MODULE_SYMBOL "__tf_cuda_module"
+// A model module built for a GPU holds no host kernels; its kernels are one GPU module:
+//   TF_GPU_MODULE_SYMBOL: a NUL-terminated `const char[]`, runtime/gpu's SerializeGpuModule text
+//                         (the PTX or OpenCL C, and per graph kernel its signature and launches).
+// The symbol keeps the name it had when CUDA was the only GPU, so older files still load.
+#define TF_GPU_MODULE_SYMBOL "__tf_cuda_module"
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1,65 +1,49 @@
-// A CUDA device through the driver API: its primary context, device memory and host<->device
-// copies. Modules (PTX) are loaded onto it with CudaLoadedModule (cuda_function.h).
+// A CUDA device through the driver API (GpuDevice's CUDA implementation): its primary context,
+// device memory, PTX modules, launches on the default stream and event timers.
 #pragma once
 
-#include <cstddef>
 #include <memory>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "runtime/cuda/cuda_driver.h"
+#include "runtime/gpu/gpu_device.h"
 
 namespace tunefarm::runtime::cuda {
 
-class CudaDevice;
-
-// Device memory, freed with the buffer. Move-only; keeps its device (and context) alive.
-class DeviceBuffer {
- public:
-  DeviceBuffer() = default;
-  ~DeviceBuffer();
-  DeviceBuffer(DeviceBuffer&& other) noexcept;
-  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept;
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-
-  drv::CUdeviceptr ptr() const { return ptr_; }
-  size_t size() const { return size_; }
-
-  // Copies `size()` bytes from or to host memory (synchronous).
-  absl::Status CopyFromHost(const void* host, size_t num_bytes);
-  absl::Status CopyToHost(void* host, size_t num_bytes) const;
-
- private:
-  friend class CudaDevice;
-  void Reset();
-
-  std::shared_ptr<const CudaDevice> device_;
-  drv::CUdeviceptr ptr_ = 0;
-  size_t size_ = 0;
-};
-
-class CudaDevice : public std::enable_shared_from_this<CudaDevice> {
+class CudaDevice final : public gpu::GpuDevice {
  public:
   // Retains device `ordinal`'s primary context. Unavailable when there is no driver or GPU
   // (CudaDriver::Get's message); InvalidArgument for an ordinal out of range.
   static absl::StatusOr<std::shared_ptr<CudaDevice>> Open(int ordinal = 0);
-  ~CudaDevice();
-  CudaDevice(const CudaDevice&) = delete;
-  CudaDevice& operator=(const CudaDevice&) = delete;
+  ~CudaDevice() override;
 
+  gpu::GpuApi api() const override { return gpu::GpuApi::kCuda; }
+  int dl_device_type() const override;
+  int ordinal() const override { return ordinal_; }
+  const gpu::DeviceAttributes& attributes() const override { return attributes_; }
   const CudaDriver& driver() const { return *driver_; }
-  int ordinal() const { return ordinal_; }
-  const std::string& name() const { return name_; }
+  const std::string& name() const { return attributes_.name; }
   // "sm_90" for compute capability 9.0.
-  const std::string& arch() const { return arch_; }
+  const std::string& arch() const { return attributes_.arch; }
 
   // Makes this device's context current on the calling thread (every driver call needs it).
   absl::Status MakeCurrent() const;
-  // At least one byte is allocated, so a zero-sized tensor still has a valid pointer.
-  absl::StatusOr<DeviceBuffer> Allocate(size_t num_bytes) const;
-  absl::Status Synchronize() const;
+
+  absl::StatusOr<std::shared_ptr<gpu::LoadedCode>> Load(
+      const gpu::GpuModuleImage& image) const override;
+  absl::Status Launch(void* kernel, const gpu::LaunchDims& dims,
+                      absl::Span<const gpu::KernelArg> args) const override;
+  absl::Status Synchronize() const override;
+  absl::StatusOr<double> TimeQueued(const std::function<absl::Status()>& enqueue) const override;
+
+ protected:
+  absl::StatusOr<uint64_t> AllocateHandle(size_t num_bytes) const override;
+  void FreeHandle(uint64_t handle) const override;
+  absl::Status CopyIn(uint64_t handle, size_t offset, const void* host,
+                      size_t num_bytes) const override;
+  absl::Status CopyOut(void* host, uint64_t handle, size_t offset, size_t num_bytes) const override;
 
  private:
   CudaDevice() = default;
@@ -68,8 +52,7 @@ class CudaDevice : public std::enable_shared_from_this<CudaDevice> {
   int ordinal_ = 0;
   drv::CUdevice device_ = 0;
   drv::CUcontext context_ = nullptr;
-  std::string name_;
-  std::string arch_;
+  gpu::DeviceAttributes attributes_;
 };
 
 }  // namespace tunefarm::runtime::cuda

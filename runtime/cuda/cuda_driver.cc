@@ -56,6 +56,8 @@ absl::StatusOr<CudaDriver*> CudaDriver::Load() {
           {"cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"});
   resolve(&d->CtxSetCurrent, {"cuCtxSetCurrent"});
   resolve(&d->CtxSynchronize, {"cuCtxSynchronize"});
+  resolve(&d->DriverGetVersion, {"cuDriverGetVersion"});
+  resolve(&d->DeviceTotalMem, {"cuDeviceTotalMem_v2"});
   resolve(&d->MemAlloc, {"cuMemAlloc_v2"});
   resolve(&d->MemFree, {"cuMemFree_v2"});
   resolve(&d->MemcpyHtoD, {"cuMemcpyHtoD_v2"});

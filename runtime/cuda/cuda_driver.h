@@ -29,6 +29,10 @@ using CUstream = CUstream_st*;
 
 inline constexpr CUresult CUDA_SUCCESS = 0;
 inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+inline constexpr int CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 1;
+inline constexpr int CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X = 2;
+inline constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK = 8;
+inline constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
 inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
 inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 inline constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
@@ -62,6 +66,8 @@ class CudaDriver {
   drv::CUresult (*DeviceGet)(drv::CUdevice*, int) = nullptr;
   drv::CUresult (*DeviceGetName)(char*, int, drv::CUdevice) = nullptr;
   drv::CUresult (*DeviceGetAttribute)(int*, int, drv::CUdevice) = nullptr;
+  drv::CUresult (*DriverGetVersion)(int*) = nullptr;
+  drv::CUresult (*DeviceTotalMem)(size_t*, drv::CUdevice) = nullptr;
   drv::CUresult (*DevicePrimaryCtxRetain)(drv::CUcontext*, drv::CUdevice) = nullptr;
   drv::CUresult (*DevicePrimaryCtxRelease)(drv::CUdevice) = nullptr;
   drv::CUresult (*CtxSetCurrent)(drv::CUcontext) = nullptr;

@@ -6,27 +6,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "runtime/cuda/cuda_device.h"
-#include "runtime/cuda/cuda_function.h"
-#include "runtime/cuda/cuda_module.h"
+#include "runtime/devices/process_gpu.h"
+#include "runtime/gpu/gpu_function.h"
+#include "runtime/gpu/gpu_module.h"
 #include "runtime/module.h"
 
 namespace tunefarm::runtime::measure {
 namespace {
-
-constexpr std::string_view kCudaModuleHeader = "tunefarm-cuda-module";
-
-// The GPU is opened once per process: a context costs hundreds of milliseconds, and every
-// candidate of a tuning run measures on the same device.
-absl::StatusOr<std::shared_ptr<cuda::CudaDevice>> ProcessGpu() {
-  static std::mutex mu;
-  static absl::StatusOr<std::shared_ptr<cuda::CudaDevice>>* device = nullptr;
-  std::lock_guard<std::mutex> lock(mu);
-  if (device == nullptr) {
-    device = new absl::StatusOr<std::shared_ptr<cuda::CudaDevice>>(cuda::CudaDevice::Open(0));
-  }
-  return *device;
-}
 
 // `function`, or the module's only one when it is empty; errors name the file.
 absl::StatusOr<std::string> PickFunction(const std::vector<std::string>& names,
@@ -42,17 +28,19 @@ absl::StatusOr<std::string> PickFunction(const std::vector<std::string>& names,
 
 }  // namespace
 
-bool IsCudaModuleFile(const std::string& path) {
+bool IsGpuModuleFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  std::string head(kCudaModuleHeader.size(), '\0');
-  return in.read(head.data(), static_cast<std::streamsize>(head.size())) &&
-         head == kCudaModuleHeader;
+  std::string head(64, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  return gpu::LooksLikeGpuModule(head, gpu::GpuApi::kCuda) ||
+         gpu::LooksLikeGpuModule(head, gpu::GpuApi::kOpenCl);
 }
 
 absl::StatusOr<MeasuredKernel> MeasuredKernel::Load(const std::string& path,
                                                     const std::string& function) {
   MeasuredKernel kernel;
-  if (!IsCudaModuleFile(path)) {
+  if (!IsGpuModuleFile(path)) {
     absl::StatusOr<std::shared_ptr<Module>> module = LoadModule(path);
     if (!module.ok()) return module.status();
     absl::StatusOr<std::string> name = PickFunction((*module)->FunctionNames(), function, path);
@@ -64,26 +52,30 @@ absl::StatusOr<MeasuredKernel> MeasuredKernel::Load(const std::string& path,
   }
   std::ifstream in(path, std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  absl::StatusOr<cuda::CudaModuleImage> image = cuda::ParseCudaModule(text);
+  absl::StatusOr<gpu::GpuModuleImage> image = gpu::ParseGpuModule(text);
   if (!image.ok()) {
     return absl::InvalidArgumentError(absl::StrCat(path, ": ", image.status().message()));
   }
-  absl::StatusOr<std::shared_ptr<cuda::CudaDevice>> device = ProcessGpu();
+  // The device is opened once per process: a context costs hundreds of milliseconds, and every
+  // candidate of a tuning run measures on the same device.
+  const gpu::GpuApi api = image->api;
+  absl::StatusOr<std::shared_ptr<gpu::GpuDevice>> device = devices::ProcessGpuDevice(api);
   if (!device.ok()) {
-    return absl::UnavailableError(absl::StrCat(
-        path, " is a CUDA module, and this machine cannot run it: ", device.status().message()));
+    return absl::UnavailableError(
+        absl::StrCat(path, " is a ", gpu::GpuApiTitle(api),
+                     " module, and this machine cannot run it: ", device.status().message()));
   }
-  absl::StatusOr<std::shared_ptr<cuda::CudaLoadedModule>> module =
-      cuda::CudaLoadedModule::Load(*device, *std::move(image));
+  absl::StatusOr<std::shared_ptr<gpu::GpuLoadedModule>> module =
+      gpu::GpuLoadedModule::Load(*device, *std::move(image));
   if (!module.ok()) {
     return absl::Status(module.status().code(),
                         absl::StrCat(path, ": ", module.status().message()));
   }
   absl::StatusOr<std::string> name = PickFunction((*module)->FunctionNames(), function, path);
   if (!name.ok()) return name.status();
-  absl::StatusOr<cuda::CudaFunction> fn = (*module)->GetFunction(*name);
+  absl::StatusOr<gpu::GpuFunction> fn = (*module)->GetFunction(*name);
   if (!fn.ok()) return fn.status();
-  kernel.gpu_ = std::make_unique<cuda::CudaFunction>(*std::move(fn));
+  kernel.gpu_ = std::make_unique<gpu::GpuFunction>(*std::move(fn));
   return kernel;
 }
 

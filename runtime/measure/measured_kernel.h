@@ -1,6 +1,6 @@
 // The kernel a measure request names, whatever it was built for: a CPU function from a shared
-// library (run in this process) or a host function of a CUDA module (`.cuda`, run on this
-// machine's first GPU). The measurer checks and times both the same way.
+// library (run in this process) or a host function of a GPU module (CUDA or OpenCL, run on this
+// process's device of that API, runtime/devices). The measurer checks and times both the same way.
 #pragma once
 
 #include <memory>
@@ -15,18 +15,18 @@
 #include "runtime/packed_function.h"
 #include "runtime/time_evaluator.h"
 
-namespace tunefarm::runtime::cuda {
-class CudaFunction;
+namespace tunefarm::runtime::gpu {
+class GpuFunction;
 }
 
 namespace tunefarm::runtime::measure {
 
 class MeasuredKernel {
  public:
-  // Loads `path`: a CUDA module when the file starts with the module header, else a shared
+  // Loads `path`: a GPU module when the file starts with a module header, else a shared
   // library. `function` empty: the module's only function (InvalidArgument when it has several).
-  // Errors name the file; a CUDA module on a machine without a GPU is Unavailable with the
-  // driver's reason.
+  // Errors name the file; a GPU module on a machine without its driver or device is Unavailable
+  // with the driver's reason.
   static absl::StatusOr<MeasuredKernel> Load(const std::string& path, const std::string& function);
 
   MeasuredKernel(MeasuredKernel&&) noexcept;
@@ -39,8 +39,9 @@ class MeasuredKernel {
   // One checked call on host arrays (a GPU kernel's tensors go to the device and back).
   absl::Status Call(absl::Span<const PackedArg> args) const;
 
-  // GPU only: each repeat's mean seconds per call, timed with CUDA events around the launches
-  // alone (no copies); `min_repeat_ms` raises `number`. The arrays hold the last run's results.
+  // GPU only: each repeat's mean seconds per call, timed on the device around the launches
+  // alone (CUDA events, OpenCL profiling events; no copies or program builds); `min_repeat_ms`
+  // raises `number`. The arrays hold the last run's results.
   absl::StatusOr<std::vector<double>> TimeOnDevice(absl::Span<const PackedArg> args,
                                                    const TimeEvaluatorOptions& options) const;
 
@@ -48,10 +49,10 @@ class MeasuredKernel {
   MeasuredKernel() = default;
 
   std::optional<PackedFunction> cpu_;
-  std::unique_ptr<cuda::CudaFunction> gpu_;
+  std::unique_ptr<gpu::GpuFunction> gpu_;
 };
 
-// True when the file at `path` is a serialized CUDA module (cheap: reads its first line).
-bool IsCudaModuleFile(const std::string& path);
+// True when the file at `path` is a serialized GPU module (cheap: reads its first line).
+bool IsGpuModuleFile(const std::string& path);
 
 }  // namespace tunefarm::runtime::measure

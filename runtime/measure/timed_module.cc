@@ -93,7 +93,7 @@ absl::StatusOr<std::unique_ptr<TimedModule>> LoadGraph(const std::string& path, 
 absl::StatusOr<std::unique_ptr<TimedModule>> TimedModule::Load(
     const std::string& path, const std::string& function,
     const std::map<std::string, int64_t>& bindings, uint64_t seed) {
-  if (!IsCudaModuleFile(path)) {
+  if (!IsGpuModuleFile(path)) {
     absl::StatusOr<bool> model = IsModelModule(path);
     if (!model.ok()) return model.status();
     if (*model) return LoadGraph(path, seed);

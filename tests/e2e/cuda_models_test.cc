@@ -10,14 +10,14 @@
 #include <set>
 #include <sstream>
 
-#include "compiler/graph/cuda_model_export.h"
+#include "compiler/graph/gpu_model_export.h"
 #include "driver/model_compiler.h"
 #include "runtime/cuda/cuda_driver.h"
 #include "tests/testing/pytorch_models.h"
 #include "tools/commands/model_run_command.h"
 #ifdef TUNEFARM_HAVE_CUDA
 #include "compiler/codegen/cuda/nvrtc_compile.h"
-#include "runtime/cuda/cuda_module.h"
+#include "runtime/gpu/gpu_module.h"
 #endif
 
 namespace tunefarm::tools {
@@ -55,20 +55,20 @@ TEST_P(CudaModelsTest, EveryKernelCompilesToPtxAndAssemblesWithPtxas) {
     if (k.schedule.rfind("gpu conv2d template", 0) == 0) ++templated;
   }
   EXPECT_EQ(templated, GetParam() == "vgg16" ? 13 : 20);
-  absl::StatusOr<std::string> text = graph::BuildCudaModelKernels(model->built);
+  absl::StatusOr<std::string> text = graph::BuildGpuModelKernels(model->built);
   ASSERT_TRUE(text.ok()) << text.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = runtime::cuda::ParseCudaModule(*text);
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image = runtime::gpu::ParseGpuModule(*text);
   ASSERT_TRUE(image.ok()) << image.status();
   std::set<std::string> functions, launched;
-  for (const runtime::cuda::CudaHostFunction& f : image->functions) {
+  for (const runtime::gpu::GpuHostFunction& f : image->functions) {
     functions.insert(f.signature.name);
-    for (const runtime::cuda::CudaLaunch& l : f.launches) launched.insert(l.kernel);
+    for (const runtime::gpu::GpuLaunch& l : f.launches) launched.insert(l.kernel);
   }
   for (const runtime::GraphStep& step : model->built.graph.steps) {
     EXPECT_TRUE(functions.count(step.kernel)) << step.kernel;
   }
   absl::StatusOr<std::vector<codegen::cuda::KernelResources>> report =
-      codegen::cuda::PtxasReport(image->ptx, image->arch);
+      codegen::cuda::PtxasReport(image->code, image->arch);
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->size(), launched.size());
   for (const codegen::cuda::KernelResources& k : *report) {

@@ -101,6 +101,10 @@ class Farm {
     if (!target.empty()) flags.insert(flags.end(), {"--target", target});
     return StartWorkerProcess(key, flags);
   }
+  // A `tunefarm worker` with more flags (`--device opencl:0:0`).
+  ChildProcess StartWorkerWithFlags(const std::string& key, const std::vector<std::string>& flags) {
+    return StartWorkerProcess(key, flags);
+  }
   // A `tunefarm worker` with VAR=VALUE settings in its environment only (set through env(1): a
   // setenv() here would race with the tracker's threads reading the environment).
   ChildProcess StartWorkerWithEnvironment(const std::string& key,

@@ -106,6 +106,9 @@ void AddFarmCommands(CLI::App& app, CommandTable& table) {
   worker_cmd->add_flag("--build-only", worker->build_only,
                        "Build for the devices of --key that cannot (the slim server on a "
                        "board): cross-compile for --target, measure nothing");
+  worker_cmd->add_option("--device", worker->device,
+                         "Serve an OpenCL device instead of the CPU: opencl or "
+                         "opencl:PLATFORM:DEVICE (clinfo -l lists them)");
   worker_cmd
       ->add_option("--parallel", worker->parallel,
                    "With --build-only: builders in this process, one candidate each at a time "

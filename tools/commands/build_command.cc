@@ -6,7 +6,7 @@
 #include "compiler/passes/lower.h"
 #include "compiler/target/target.h"
 #include "driver/bindings.h"
-#include "driver/cuda_module_writer.h"
+#include "driver/gpu_module_writer.h"
 #include "driver/script_file.h"
 #include "driver/tuned_schedule.h"
 #include "runtime/signature_text.h"
@@ -94,13 +94,12 @@ int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream
   }
   absl::StatusOr<runtime::FunctionSignature> signature = codegen::SignatureOf(*func);
   if (!signature.ok()) return fail(signature.status());
-  if (target->is_cuda()) {
-    absl::StatusOr<std::string> report =
-        driver::WriteCudaModule(*func, target->cuda(), options.output);
+  if (target->is_gpu()) {
+    absl::StatusOr<std::string> report = driver::WriteGpuModule(*func, *target, options.output);
     if (!report.ok()) return fail(report.status());
-    out << "wrote " << options.output << ": CUDA module, function "
-        << runtime::SignatureText(*signature) << " for " << target::DisplayTarget(target->str())
-        << "\n"
+    out << "wrote " << options.output << ": " << (target->is_cuda() ? "CUDA" : "OpenCL")
+        << " module, function " << runtime::SignatureText(*signature) << " for "
+        << target::DisplayTarget(target->str()) << "\n"
         << *report;
     return 0;
   }

@@ -28,7 +28,7 @@ int RunModelBuildCommand(const ModelBuildOptions& options, std::ostream& out, st
       err << "tunefarm: --race needs --db and --device-key: the records name each conv's rivals\n";
       return 2;
     }
-    if (target->is_cuda() || !target->llvm().is_host) {
+    if (target->is_gpu() || !target->llvm().is_host) {
       err << "tunefarm: --race times the model here: build for this machine (or race on the "
              "device through `model tune --tracker ... --output`)\n";
       return 2;

@@ -100,7 +100,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   // The local runner loads candidates into a process on this machine.
   absl::StatusOr<target::Target> target = target::ParseTarget(t.target);
   if (!target.ok()) return fail(kExitUsage, target.status());
-  if (target->is_cuda() || !target->llvm().is_host) {
+  if (target->is_gpu() || !target->llvm().is_host) {
     return fail(kExitUsage, absl::InvalidArgumentError(absl::StrCat(
                                 "cannot measure '", t.target,
                                 "' on this machine: model tune runs candidates here")));

@@ -193,7 +193,7 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
   bool interp_reference = !target || *flops <= kInterpReferenceMaxFlops;
   absl::StatusOr<std::unique_ptr<driver::KernelRunner>> reference_runner =
       interp_reference ? driver::KernelRunner::Interpret(*reference)
-      : target->is_cuda()
+      : target->is_gpu()
           ? driver::KernelRunner::Create(*reference, target::Target::Host())  // CPU code
           : driver::KernelRunner::Create(*reference, *target);
   if (!reference_runner.ok()) return fail(reference_runner.status());

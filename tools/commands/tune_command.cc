@@ -11,7 +11,7 @@
 #include "compiler/target/target.h"
 #include "driver/bindings.h"
 #include "driver/record_db.h"
-#include "runtime/cuda/cuda_device.h"
+#include "runtime/devices/process_gpu.h"
 #include "tools/commands/exit_codes.h"
 #include "tools/commands/tune_progress.h"
 #include "tools/commands/verified_summary.h"
@@ -160,16 +160,20 @@ int RunLocalTune(const TuneCommandOptions& o, const target::Target& target,
 // `cuda` target becomes that GPU's arch (a module built for another arch would not load). The
 // default device key names the GPU ("local-nvidia-h100-80gb-hbm3").
 absl::StatusOr<target::Target> ResolveLocalGpu(TuneCommandOptions& o, target::Target target) {
-  absl::StatusOr<std::shared_ptr<runtime::cuda::CudaDevice>> gpu =
-      runtime::cuda::CudaDevice::Open(0);
+  const runtime::gpu::GpuApi api =
+      target.is_cuda() ? runtime::gpu::GpuApi::kCuda : runtime::gpu::GpuApi::kOpenCl;
+  absl::StatusOr<std::shared_ptr<runtime::gpu::GpuDevice>> gpu =
+      runtime::devices::ProcessGpuDevice(api);
   if (!gpu.ok()) {
     return absl::FailedPreconditionError(
-        absl::StrCat("cannot measure '", o.target, "' on this machine: no GPU present (",
-                     gpu.status().message(), "); tune it on a farm with a GPU worker (--tracker)"));
+        absl::StrCat("cannot measure '", o.target, "' on this machine: no ",
+                     runtime::gpu::GpuApiTitle(api), " device present (", gpu.status().message(),
+                     "); tune it on a farm with a worker of it "
+                     "(--tracker)"));
   }
-  if (o.device_key.empty()) o.device_key = tuner::LocalDeviceKey((*gpu)->name());
+  if (o.device_key.empty()) o.device_key = tuner::LocalDeviceKey((*gpu)->attributes().name);
   if (o.target != "cuda") return target;
-  return target::ParseTarget(absl::StrCat("cuda -arch=", (*gpu)->arch()));
+  return target::ParseTarget(absl::StrCat("cuda -arch=", (*gpu)->attributes().arch));
 }
 
 }  // namespace
@@ -210,7 +214,7 @@ int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, s
   if (!o.tracker.empty()) return RunRemoteTuneCommand(o, stop, out, err);
   absl::StatusOr<target::Target> target = target::ParseTarget(o.target);
   if (!target.ok()) return fail(kExitUsage, target.status());
-  if (target->is_cuda()) {
+  if (target->is_gpu()) {
     TuneCommandOptions gpu_options = o;
     absl::StatusOr<target::Target> gpu = ResolveLocalGpu(gpu_options, *target);
     if (!gpu.ok()) return fail(1, gpu.status());

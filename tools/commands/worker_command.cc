@@ -59,6 +59,7 @@ int RunWorkerCommand(const WorkerCommandOptions& o, const std::atomic<bool>* dra
     // This binary has the compiler: it builds the candidates it is sent as build specs.
     if (!o.no_build) options.builder = std::make_shared<tuner::SpecBuilder>(options.work_dir);
     options.build_only = o.build_only;
+    options.gpu = o.device;
     absl::StatusOr<std::unique_ptr<rpc_server::Worker>> worker =
         rpc_server::Worker::Create(options);
     if (!worker.ok()) {
@@ -70,6 +71,7 @@ int RunWorkerCommand(const WorkerCommandOptions& o, const std::atomic<bool>* dra
   const std::string role = o.build_only ? "builder for " : "worker ";
   out << role << o.key << " serving tracker " << o.tracker;
   if (o.parallel > 1) out << " (" << o.parallel << " builders)";
+  if (!o.device.empty()) out << " with its OpenCL device " << o.device;
   out << std::endl;
   // Run blocks; a watcher turns the signal flag into a drain of every one.
   std::atomic<bool> done{false};

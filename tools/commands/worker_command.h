@@ -26,6 +26,8 @@ struct WorkerCommandOptions {
   // With build_only: this many builders in one process, each its own connection, building one
   // candidate at a time (a builder holds one lease, as every worker does).
   int parallel = 1;
+  // "opencl" or "opencl:P:D": serve that OpenCL device (its target: `opencl -device=<profile>`).
+  std::string device;
 };
 
 // 0 after draining; 1 with "tunefarm: ..." when the tracker refuses the token; 2 for bad options.

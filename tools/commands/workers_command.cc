@@ -33,6 +33,10 @@ int RunWorkersCommand(const WorkersOptions& o, std::ostream& out, std::ostream& 
                   d.cpu_model.c_str(), d.cores);
     out << line;
     if (!d.gpu_model.empty()) out << ", " << d.gpu_model;
+    if (!d.gpu.api.empty()) {
+      out << " (" << d.gpu.api << ", " << d.gpu.compute_units << " compute units, work-groups of "
+          << d.gpu.max_threads_per_block << ", " << d.gpu.max_shared_bytes / 1024 << " KiB local)";
+    }
     if (d.emulated) out << " (emulated: its times are not a device's)";
     if (d.slowness >= 1.5) {
       char slower[96];

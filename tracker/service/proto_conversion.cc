@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "farm_api/job_proto.h"
 #include "proto/mapping/measure_options_proto.h"
 #include "proto/mapping/or_default.h"
 #include "proto/tunefarm/v1/session.pb.h"
@@ -37,6 +38,7 @@ farm_api::WorkerDescription WorkerDescriptionFromRegister(const v1::Register& re
   d.memory_bytes = reg.memory_bytes();
   d.gpu_model = reg.gpu_model();
   d.gpu_memory_bytes = reg.gpu_memory_bytes();
+  if (reg.has_gpu()) d.gpu = farm_api::GpuDescriptionFromProto(reg.gpu());
   d.can_build = reg.can_build();
   d.build_only = reg.build_only();
   d.cpu_features.assign(reg.cpu_features().begin(), reg.cpu_features().end());

@@ -1,5 +1,5 @@
 // One schedule to one loadable file: lowering and code generation into a shared library (LLVM) or
-// a CUDA module (CUDA C, NVRTC), with failures sorted into the tuner's error kinds
+// a GPU module (CUDA C and NVRTC, or OpenCL C), with failures sorted into the tuner's error kinds
 // (invalid_config or build_error).
 #pragma once
 

@@ -93,6 +93,9 @@ std::vector<TemplateInfo> ListTemplates() {
 absl::StatusOr<std::unique_ptr<TaskTemplate>> MakeTemplate(const Workload& workload,
                                                            const topi::CpuInfo& cpu,
                                                            target::Target::Kind target) {
+  // The GPU templates serve both GPU APIs: they schedule threads, shared memory and barriers,
+  // which both dialects print.
+  if (target == target::Target::Kind::kOpenCl) target = target::Target::Kind::kCuda;
   TemplateFactory factory = nullptr;
   std::vector<std::string> names;
   {

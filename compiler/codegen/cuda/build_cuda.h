@@ -8,7 +8,7 @@
 #include "absl/status/statusor.h"
 #include "compiler/ir/function.h"
 #include "compiler/target/cuda_target.h"
-#include "runtime/cuda/cuda_module.h"
+#include "runtime/gpu/gpu_module.h"
 
 namespace tunefarm::codegen::cuda {
 
@@ -18,15 +18,15 @@ absl::StatusOr<std::string> GenerateCudaSource(const std::vector<ir::PrimFunc>& 
 
 // Errors: what SplitHostDevice and the emitter refuse (InvalidArgument/Unimplemented, naming the
 // statement), a signature the runtime cannot describe, NVRTC's rejection (with source lines).
-absl::StatusOr<runtime::cuda::CudaModuleImage> BuildCuda(const std::vector<ir::PrimFunc>& funcs,
-                                                         const target::CudaTarget& target);
-absl::StatusOr<runtime::cuda::CudaModuleImage> BuildCuda(const ir::PrimFunc& func,
-                                                         const target::CudaTarget& target);
+absl::StatusOr<runtime::gpu::GpuModuleImage> BuildCuda(const std::vector<ir::PrimFunc>& funcs,
+                                                       const target::CudaTarget& target);
+absl::StatusOr<runtime::gpu::GpuModuleImage> BuildCuda(const ir::PrimFunc& func,
+                                                       const target::CudaTarget& target);
 
-// BuildCuda with the module written to `path` (SerializeCudaModule). Errors: BuildCuda's,
+// BuildCuda with the module written to `path` (SerializeGpuModule). Errors: BuildCuda's,
 // Unavailable when the file cannot be written.
-absl::StatusOr<runtime::cuda::CudaModuleImage> ExportCudaModule(const ir::PrimFunc& func,
-                                                                const target::CudaTarget& target,
-                                                                const std::string& path);
+absl::StatusOr<runtime::gpu::GpuModuleImage> ExportCudaModule(const ir::PrimFunc& func,
+                                                              const target::CudaTarget& target,
+                                                              const std::string& path);
 
 }  // namespace tunefarm::codegen::cuda

@@ -2,10 +2,13 @@
 // beside this folder). Generated code runs here, so a crash or a hang costs this process only.
 #include <chrono>
 #include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <fcntl.h>
 #include <thread>
 #include <unistd.h>
 
+#include "runtime/devices/process_gpu.h"
 #include "runtime/measure/measure_server.h"
 
 namespace {
@@ -35,7 +38,20 @@ extern "C" const char* __tsan_default_options() {
   return "handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0";
 }
 
-int main() {
+int main(int argc, char** argv) {
+  // `--opencl-device P:D`: the OpenCL device a worker serves (its `--device opencl:P:D`).
+  namespace devices = tunefarm::runtime::devices;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], devices::kOpenClDeviceFlag) != 0 || i + 1 >= argc) {
+      std::fprintf(stderr, "tunefarm-measure: usage: tunefarm-measure [%s P:D]\n",
+                   devices::kOpenClDeviceFlag);
+      return 2;
+    }
+    if (absl::Status s = devices::ChooseOpenClDevice(argv[++i]); !s.ok()) {
+      std::fprintf(stderr, "tunefarm-measure: %s\n", std::string(s.message()).c_str());
+      return 2;
+    }
+  }
   // A runner that went away must end this process through EOF or EPIPE, not a signal.
   std::signal(SIGPIPE, SIG_IGN);
   ExitWhenOrphaned(getppid());

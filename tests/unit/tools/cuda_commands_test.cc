@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "runtime/cuda/cuda_driver.h"
-#include "runtime/cuda/cuda_module.h"
+#include "runtime/gpu/gpu_module.h"
 #include "tests/testing/files.h"
 #include "tools/commands/build_command.h"
 #include "tools/commands/run_command.h"
@@ -29,15 +29,15 @@ TEST(CudaCommandsTest, BuildWritesAModuleWithItsLaunches) {
   std::ifstream in(build.output, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = runtime::cuda::ParseCudaModule(text.str());
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image = runtime::gpu::ParseGpuModule(text.str());
   ASSERT_TRUE(image.ok()) << image.status();
   EXPECT_EQ(image->arch, "sm_90");
   ASSERT_EQ(image->functions.size(), 1u);
   ASSERT_EQ(image->functions[0].launches.size(), 1u);
-  const runtime::cuda::CudaLaunch& launch = image->functions[0].launches[0];
-  EXPECT_EQ(*runtime::cuda::EvalLaunchExpr(launch.grid[0], {{"n", 1000}}), 16);
-  EXPECT_EQ(*runtime::cuda::EvalLaunchExpr(launch.block[0], {{"n", 1000}}), 64);
-  EXPECT_NE(image->ptx.find(".entry"), std::string::npos);
+  const runtime::gpu::GpuLaunch& launch = image->functions[0].launches[0];
+  EXPECT_EQ(*runtime::gpu::EvalLaunchExpr(launch.grid[0], {{"n", 1000}}), 16);
+  EXPECT_EQ(*runtime::gpu::EvalLaunchExpr(launch.block[0], {{"n", 1000}}), 64);
+  EXPECT_NE(image->code.find(".entry"), std::string::npos);
 }
 
 TEST(CudaCommandsTest, LibraryWorkloadsBuildTheirGpuTemplate) {
@@ -50,7 +50,7 @@ TEST(CudaCommandsTest, LibraryWorkloadsBuildTheirGpuTemplate) {
   EXPECT_NE(out.str().find("CUDA module"), std::string::npos) << out.str();
   std::ifstream in(build.output, std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = runtime::cuda::ParseCudaModule(text);
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image = runtime::gpu::ParseGpuModule(text);
   ASSERT_TRUE(image.ok()) << image.status();
   EXPECT_EQ(image->functions.at(0).signature.args.size(), 3u);  // data, kernel, out
 }
@@ -64,7 +64,7 @@ TEST(CudaCommandsTest, RunSaysNoGpuIsPresentOrMatchesOnOne) {
   const int code = RunRunCommand(run, out, err);
   if (!runtime::cuda::CudaDriver::Get().ok()) {
     EXPECT_EQ(code, 1);
-    EXPECT_NE(err.str().find("no GPU present"), std::string::npos) << err.str();
+    EXPECT_NE(err.str().find("no CUDA device present"), std::string::npos) << err.str();
   } else {
     EXPECT_EQ(code, 0) << err.str();
     EXPECT_NE(out.str().find("ok"), std::string::npos) << out.str();

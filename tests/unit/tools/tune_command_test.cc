@@ -68,7 +68,7 @@ TEST(TuneCommandTest, CudaNeedsAGpuHere) {
   o.target = "cuda";
   CommandOutcome r = Invoke(o);
   EXPECT_EQ(r.code, 1);
-  EXPECT_THAT(r.err, HasSubstr("cannot measure 'cuda' on this machine: no GPU present"));
+  EXPECT_THAT(r.err, HasSubstr("cannot measure 'cuda' on this machine: no CUDA device present"));
   EXPECT_THAT(r.err, HasSubstr("--tracker"));
   EXPECT_FALSE(std::filesystem::exists(o.db));  // refused before anything was stored
 }

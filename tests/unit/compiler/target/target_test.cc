@@ -57,7 +57,8 @@ TEST(TargetTest, TheDisplayedTargetDropsTheFeatureListOnly) {
 
 TEST(TargetTest, TheCanonicalStringParsesBackToTheSameTarget) {
   for (const char* text : {"llvm", "llvm -mtriple=x86_64-linux-gnu -mcpu=znver3",
-                           "llvm -mtriple=aarch64-linux-gnu -mattr=+neon", "cuda"}) {
+                           "llvm -mtriple=aarch64-linux-gnu -mattr=+neon", "cuda", "opencl",
+                           "opencl -device=mali", "opencl -device=adreno"}) {
     absl::StatusOr<Target> t = ParseTarget(text);
     ASSERT_TRUE(t.ok()) << text << ": " << t.status();
     absl::StatusOr<Target> again = ParseTarget(t->str());
@@ -72,7 +73,8 @@ TEST(TargetTest, BadStringsNameThemselvesAndListWhatIsAccepted) {
     ASSERT_FALSE(t.ok()) << text;
     EXPECT_EQ(t.status().code(), absl::StatusCode::kInvalidArgument) << text;
     EXPECT_THAT(t.status().message(), HasSubstr(absl::StrCat("'", text, "'"))) << text;
-    EXPECT_THAT(t.status().message(), HasSubstr("the kind must be 'llvm' or 'cuda'")) << text;
+    EXPECT_THAT(t.status().message(), HasSubstr("the kind must be 'llvm', 'cuda' or 'opencl'"))
+        << text;
     EXPECT_THAT(t.status().message(), HasSubstr("-mtriple=")) << text;
     EXPECT_THAT(t.status().message(), HasSubstr("cuda -arch=sm_XY")) << text;
   }

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "runtime/cuda/cuda_device.h"
-#include "runtime/cuda/cuda_module.h"
+#include "runtime/gpu/gpu_module.h"
 #include "tests/unit/runtime/measure/measure_test_kernels.h"
 
 namespace tunefarm::runtime::measure {
@@ -19,7 +19,7 @@ using ::testing::HasSubstr;
 TEST(MeasuredKernelTest, ASharedLibraryIsACpuKernel) {
   const std::string path = testing::ScratchLibrary("measured_cpu");
   ASSERT_EQ(testing::ExportAddKernel(path, "add", 2.0f), "");
-  EXPECT_FALSE(IsCudaModuleFile(path));
+  EXPECT_FALSE(IsGpuModuleFile(path));
   absl::StatusOr<MeasuredKernel> k = MeasuredKernel::Load(path, "");  // its only function
   ASSERT_TRUE(k.ok()) << k.status();
   EXPECT_FALSE(k->on_gpu());
@@ -31,11 +31,11 @@ TEST(MeasuredKernelTest, ASharedLibraryIsACpuKernel) {
 
 TEST(MeasuredKernelTest, ACudaModuleNeedsAGpu) {
   const std::string path = testing::ScratchLibrary("measured_gpu") + ".cuda";
-  cuda::CudaModuleImage image;
+  gpu::GpuModuleImage image;
   image.arch = "sm_90";
-  image.ptx = ".version 8.0\n.target sm_90\n.address_size 64\n";
-  std::ofstream(path, std::ios::binary) << cuda::SerializeCudaModule(image);
-  EXPECT_TRUE(IsCudaModuleFile(path));
+  image.code = ".version 8.0\n.target sm_90\n.address_size 64\n";
+  std::ofstream(path, std::ios::binary) << gpu::SerializeGpuModule(image);
+  EXPECT_TRUE(IsGpuModuleFile(path));
   absl::StatusOr<MeasuredKernel> k = MeasuredKernel::Load(path, "");
   ASSERT_FALSE(k.ok());
   if (!cuda::CudaDevice::Open(0).ok()) {

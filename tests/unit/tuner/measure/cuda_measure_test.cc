@@ -11,7 +11,7 @@
 
 #include "compiler/space/config_sampler.h"
 #include "runtime/cuda/cuda_device.h"
-#include "runtime/cuda/cuda_module.h"
+#include "runtime/gpu/gpu_module.h"
 #include "runtime/measure/measured_kernel.h"
 #include "tuner/measure/local_builder.h"
 #include "tuner/measure/local_runner.h"
@@ -68,8 +68,8 @@ TEST(CudaMeasureTest, CandidatesAndReferenceBuildIntoCudaModules) {
   for (const BuildResult& b : builds) {
     ASSERT_EQ(b.error_kind, ErrorKind::kOk) << b.error_message;
     EXPECT_THAT(b.library_path, ::testing::EndsWith(".cuda"));
-    EXPECT_TRUE(runtime::measure::IsCudaModuleFile(b.library_path));
-    EXPECT_TRUE(runtime::measure::IsCudaModuleFile(b.reference_library_path));
+    EXPECT_TRUE(runtime::measure::IsGpuModuleFile(b.library_path));
+    EXPECT_TRUE(runtime::measure::IsGpuModuleFile(b.reference_library_path));
     EXPECT_EQ(b.reference_library_path, builds[0].reference_library_path);
   }
 }
@@ -108,11 +108,11 @@ TEST(CudaMeasureTest, AWrongGpuKernelIsAWrongAnswer) {
   // The candidate launched on one block only: most of the output is never written.
   std::ifstream in(builds[0].library_path, std::ios::binary);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image = runtime::cuda::ParseCudaModule(text);
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image = runtime::gpu::ParseGpuModule(text);
   ASSERT_TRUE(image.ok()) << image.status();
   image->functions.at(0).launches.at(0).grid = {"1", "1", "1"};
   std::ofstream(builds[0].library_path, std::ios::binary | std::ios::trunc)
-      << runtime::cuda::SerializeCudaModule(*image);
+      << runtime::gpu::SerializeGpuModule(*image);
   std::vector<MeasureResult> results = p.runner->Run(inputs, builds, 0);
   EXPECT_EQ(results[0].error_kind, ErrorKind::kWrongAnswer) << results[0].error_message;
   EXPECT_THAT(results[0].error_message, HasSubstr("expected"));

@@ -9,7 +9,7 @@
 
 #include "compiler/codegen/cuda/nvrtc_compile.h"
 #include "compiler/ir/op.h"
-#include "runtime/cuda/cuda_module.h"
+#include "runtime/gpu/gpu_module.h"
 #include "tests/unit/compiler/codegen/cuda/cuda_test_util.h"
 
 namespace tunefarm::codegen::cuda {
@@ -19,7 +19,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 int64_t Eval(const std::string& expr, const std::map<std::string, int64_t>& values) {
-  absl::StatusOr<int64_t> v = runtime::cuda::EvalLaunchExpr(expr, values);
+  absl::StatusOr<int64_t> v = runtime::gpu::EvalLaunchExpr(expr, values);
   EXPECT_TRUE(v.ok()) << expr << ": " << v.status();
   return v.ok() ? *v : -1;
 }
@@ -27,13 +27,13 @@ int64_t Eval(const std::string& expr, const std::map<std::string, int64_t>& valu
 TEST(BuildCudaTest, LaunchSizesFollowTheSymbolicShape) {
   absl::StatusOr<ir::PrimFunc> f = LowerScriptForCuda(kSplitBind, "vadd");
   ASSERT_TRUE(f.ok()) << f.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image =
       BuildCuda(*f, *target::ParseCudaTarget("cuda"));
   ASSERT_TRUE(image.ok()) << image.status();
   ASSERT_EQ(image->functions.size(), 1u);
-  const runtime::cuda::CudaHostFunction& host = image->functions[0];
+  const runtime::gpu::GpuHostFunction& host = image->functions[0];
   ASSERT_EQ(host.launches.size(), 1u);
-  const runtime::cuda::CudaLaunch& launch = host.launches[0];
+  const runtime::gpu::GpuLaunch& launch = host.launches[0];
   EXPECT_EQ(launch.kernel, "vadd_kernel0");
   EXPECT_EQ(Eval(launch.grid[0], {{"n", 1000}}), 16);
   EXPECT_EQ(Eval(launch.grid[0], {{"n", 1024}}), 16);
@@ -44,10 +44,10 @@ TEST(BuildCudaTest, LaunchSizesFollowTheSymbolicShape) {
   // Tensors by argument name, then the symbolic size.
   ASSERT_EQ(launch.params.size(), 4u);
   EXPECT_EQ(launch.params[0].name, "A");
-  EXPECT_EQ(launch.params[0].kind, runtime::cuda::KernelParam::Kind::kPointer);
+  EXPECT_EQ(launch.params[0].kind, runtime::gpu::KernelParam::Kind::kPointer);
   EXPECT_EQ(launch.params[2].name, "C");
   EXPECT_EQ(launch.params[3].name, "n");
-  EXPECT_EQ(launch.params[3].kind, runtime::cuda::KernelParam::Kind::kInt32);
+  EXPECT_EQ(launch.params[3].kind, runtime::gpu::KernelParam::Kind::kInt32);
   ASSERT_EQ(host.signature.args.size(), 3u);
   EXPECT_EQ(host.signature.args[0].shape[0].symbol, "n");
 
@@ -73,16 +73,16 @@ TEST(BuildCudaTest, SharedMemoryGetsBarriers) {
   EXPECT_NE(source->rfind("__syncthreads();", fill), std::string::npos);
   EXPECT_NE(source->find("__syncthreads();", fill), std::string::npos);
 
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image =
       BuildCuda(*f, *target::ParseCudaTarget("cuda"));
   ASSERT_TRUE(image.ok()) << image.status();
-  const runtime::cuda::CudaLaunch& launch = image->functions[0].launches[0];
+  const runtime::gpu::GpuLaunch& launch = image->functions[0].launches[0];
   EXPECT_EQ(Eval(launch.grid[0], {}), 8);
   EXPECT_EQ(Eval(launch.grid[1], {}), 8);
   EXPECT_EQ(Eval(launch.block[0], {}), 8);
   EXPECT_EQ(Eval(launch.block[1], {}), 8);
-  EXPECT_THAT(image->ptx, HasSubstr("bar.sync"));
-  absl::StatusOr<std::vector<KernelResources>> report = PtxasReport(image->ptx, "sm_90");
+  EXPECT_THAT(image->code, HasSubstr("bar.sync"));
+  absl::StatusOr<std::vector<KernelResources>> report = PtxasReport(image->code, "sm_90");
   ASSERT_TRUE(report.ok()) << report.status();
   ASSERT_EQ(report->size(), 1u);
   EXPECT_EQ((*report)[0].kernel, "mm_shared_kernel0");
@@ -113,7 +113,7 @@ args = [A, C]
 )";
   absl::StatusOr<ir::PrimFunc> f = LowerScriptForCuda(kCpuOnly, "cpu_only");
   ASSERT_TRUE(f.ok()) << f.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image =
       BuildCuda(*f, *target::ParseCudaTarget("cuda"));
   ASSERT_FALSE(image.ok());
   EXPECT_THAT(image.status().message(), HasSubstr("outside every thread-bound region"));
@@ -125,7 +125,7 @@ args = [A, C]
 TEST(BuildCudaTest, IntermediateGlobalBufferIsRefused) {
   absl::StatusOr<ir::PrimFunc> f = LowerScriptForCuda(TwoStages("[A, C]"), "two");
   ASSERT_TRUE(f.ok()) << f.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image =
       BuildCuda(*f, *target::ParseCudaTarget("cuda"));
   ASSERT_FALSE(image.ok());
   EXPECT_EQ(image.status().code(), absl::StatusCode::kUnimplemented);
@@ -140,7 +140,7 @@ TEST(BuildCudaTest, NvrtcErrorQuotesTheSourceLine) {
   ir::IterVar iv(ir::Range::FromMinExtent(0, 4), tx, ir::IterVarType::kThreadIndex, "threadIdx.x");
   ir::Stmt store = ir::StoreNode::Make(a->data, ir::Cast(ir::DataType::Float(32), a->data), tx);
   ir::PrimFunc f{"bad", {a}, ir::AttrStmtNode::Make(iv, ir::attr::kThreadExtent, 4, store)};
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image =
       BuildCuda(f, *target::ParseCudaTarget("cuda"));
   ASSERT_FALSE(image.ok());
   EXPECT_EQ(image.status().code(), absl::StatusCode::kInvalidArgument);
@@ -174,7 +174,7 @@ TEST(BuildCudaTest, SiblingThreadRegionsShareTheLargestBlock) {
     return ir::SeqStmtNode::Make({first, second});
   });
   ir::PrimFunc f{"siblings", {a, b}, body};
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image =
       BuildCuda(f, *target::ParseCudaTarget("cuda"));
   ASSERT_TRUE(image.ok()) << image.status();
   EXPECT_EQ(image->functions[0].launches[0].block[0], "8");
@@ -195,7 +195,7 @@ std::string VectorAddSource(int offset) {
     return ir::StoreNode::Make(b->data, load + ir::Expr(1.0f), index);
   });
   ir::PrimFunc f{"vec", {a, b}, body};
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image =
       BuildCuda(f, *target::ParseCudaTarget("cuda"));
   EXPECT_TRUE(image.ok()) << image.status();
   absl::StatusOr<std::string> source = GenerateCudaSource({f});
@@ -220,7 +220,7 @@ TEST(BuildCudaTest, BlocksOverCudaLimitsAreRefused) {
   ir::Stmt body = ThreadRegion("threadIdx.x", 2048, [&](ir::Var tx) {
     return ir::StoreNode::Make(a->data, ir::Expr(1.0f), tx);
   });
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image =
       BuildCuda(ir::PrimFunc{"big", {a}, body}, *target::ParseCudaTarget("cuda"));
   ASSERT_FALSE(image.ok());
   EXPECT_THAT(image.status().message(), HasSubstr("block dimension x of 2048"));
@@ -264,12 +264,12 @@ TEST(BuildCudaTest, RebindingAThreadWithAnotherExtentIsRefused) {
 TEST(BuildCudaTest, OtherArchitecturesCompile) {
   absl::StatusOr<ir::PrimFunc> f = LowerScriptForCuda(kSplitBind, "vadd");
   ASSERT_TRUE(f.ok()) << f.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image =
       BuildCuda(*f, *target::ParseCudaTarget("cuda -arch=sm_80"));
   ASSERT_TRUE(image.ok()) << image.status();
   EXPECT_EQ(image->arch, "sm_80");
-  EXPECT_THAT(image->ptx, HasSubstr(".target sm_80"));
-  EXPECT_THAT(image->ptx, Not(HasSubstr(".target sm_90")));
+  EXPECT_THAT(image->code, HasSubstr(".target sm_80"));
+  EXPECT_THAT(image->code, Not(HasSubstr(".target sm_90")));
 }
 
 }  // namespace

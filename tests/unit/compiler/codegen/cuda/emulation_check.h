@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "compiler/codegen/cuda/build_cuda.h"
-#include "runtime/cuda/cuda_module.h"
+#include "runtime/gpu/gpu_module.h"
 #include "tests/unit/compiler/codegen/cuda/host_emulation.h"
 #include "tests/unit/compiler/codegen/llvm/codegen_test_util.h"
 
@@ -28,10 +28,10 @@ inline std::string CTypeOf(DLDataType t) {
 inline void ExpectEmulationMatchesInterpreter(const ir::PrimFunc& f,
                                               const std::map<std::string, int64_t>& values,
                                               double rtol = 1e-4) {
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image =
       BuildCuda(f, *target::ParseCudaTarget("cuda"));
   ASSERT_TRUE(image.ok()) << image.status();
-  const runtime::cuda::CudaHostFunction& host = image->functions[0];
+  const runtime::gpu::GpuHostFunction& host = image->functions[0];
   // Arrays for the interpreter and copies for the emulation, filled alike.
   std::vector<runtime::NDArray> ref, emu;
   std::map<std::string, runtime::NDArray*> by_name;
@@ -58,17 +58,17 @@ inline void ExpectEmulationMatchesInterpreter(const ir::PrimFunc& f,
 
   // One typed trampoline per kernel: args[i] points at the i-th parameter's value.
   std::string trampolines;
-  for (const runtime::cuda::CudaLaunch& launch : host.launches) {
+  for (const runtime::gpu::GpuLaunch& launch : host.launches) {
     std::string call;
     for (size_t i = 0; i < launch.params.size(); ++i) {
-      const runtime::cuda::KernelParam& p = launch.params[i];
+      const runtime::gpu::KernelParam& p = launch.params[i];
       std::string arg;
-      if (p.kind == runtime::cuda::KernelParam::Kind::kPointer) {
+      if (p.kind == runtime::gpu::KernelParam::Kind::kPointer) {
         ASSERT_TRUE(by_name.count(p.name)) << p.name;
         arg = absl::StrCat("(", CTypeOf(by_name[p.name]->dtype()), "*)args[", i, "]");
       } else {
         arg = absl::StrCat("*(",
-                           p.kind == runtime::cuda::KernelParam::Kind::kInt64 ? "long long" : "int",
+                           p.kind == runtime::gpu::KernelParam::Kind::kInt64 ? "long long" : "int",
                            "*)args[", i, "]");
       }
       absl::StrAppend(&call, i ? ", " : "", arg);
@@ -81,11 +81,11 @@ inline void ExpectEmulationMatchesInterpreter(const ir::PrimFunc& f,
   absl::StatusOr<EmulatedModule> module = EmulatedModule::Compile(*source, trampolines);
   ASSERT_TRUE(module.ok()) << module.status();
 
-  for (const runtime::cuda::CudaLaunch& launch : host.launches) {
+  for (const runtime::gpu::GpuLaunch& launch : host.launches) {
     std::array<unsigned, 3> grid{}, block{};
     for (int d = 0; d < 3; ++d) {
-      absl::StatusOr<int64_t> g = runtime::cuda::EvalLaunchExpr(launch.grid[d], values);
-      absl::StatusOr<int64_t> b = runtime::cuda::EvalLaunchExpr(launch.block[d], values);
+      absl::StatusOr<int64_t> g = runtime::gpu::EvalLaunchExpr(launch.grid[d], values);
+      absl::StatusOr<int64_t> b = runtime::gpu::EvalLaunchExpr(launch.block[d], values);
       ASSERT_TRUE(g.ok() && b.ok()) << launch.grid[d] << " " << launch.block[d];
       grid[d] = static_cast<unsigned>(*g);
       block[d] = static_cast<unsigned>(*b);
@@ -93,8 +93,8 @@ inline void ExpectEmulationMatchesInterpreter(const ir::PrimFunc& f,
     std::vector<int64_t> ints;
     ints.reserve(launch.params.size());
     std::vector<void*> args;
-    for (const runtime::cuda::KernelParam& p : launch.params) {
-      if (p.kind == runtime::cuda::KernelParam::Kind::kPointer) {
+    for (const runtime::gpu::KernelParam& p : launch.params) {
+      if (p.kind == runtime::gpu::KernelParam::Kind::kPointer) {
         args.push_back(by_name[p.name]->data());
       } else {
         ints.push_back(values.at(p.name));  // little-endian: an int reads the low half

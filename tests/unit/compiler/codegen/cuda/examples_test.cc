@@ -13,7 +13,7 @@
 #include "absl/strings/strip.h"
 #include "compiler/codegen/cuda/build_cuda.h"
 #include "compiler/codegen/cuda/nvrtc_compile.h"
-#include "runtime/cuda/cuda_module.h"
+#include "runtime/gpu/gpu_module.h"
 #include "tests/unit/compiler/codegen/cuda/cuda_test_util.h"
 #include "tests/unit/compiler/codegen/cuda/emulation_check.h"
 
@@ -61,17 +61,17 @@ TEST_P(CudaExamplesTest, CompilesToPtxThatAssemblesForSm90) {
     absl::StatusOr<std::string> cuda = GenerateCudaSource({*f});
     std::cout << (cuda.ok() ? *cuda : cuda.status().ToString()) << "\n";
   }
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image =
       BuildCuda(*f, *target::ParseCudaTarget("cuda"));
   ASSERT_TRUE(image.ok()) << image.status();
   EXPECT_EQ(image->arch, "sm_90");
-  EXPECT_THAT(image->ptx, ::testing::HasSubstr(".target sm_90"));
+  EXPECT_THAT(image->code, ::testing::HasSubstr(".target sm_90"));
   ASSERT_EQ(image->functions.size(), 1u);
-  const runtime::cuda::CudaHostFunction& host = image->functions[0];
+  const runtime::gpu::GpuHostFunction& host = image->functions[0];
   EXPECT_EQ(host.signature.name, GetParam());
   ASSERT_FALSE(host.launches.empty());
 
-  absl::StatusOr<std::vector<KernelResources>> report = PtxasReport(image->ptx, "sm_90");
+  absl::StatusOr<std::vector<KernelResources>> report = PtxasReport(image->code, "sm_90");
   ASSERT_TRUE(report.ok()) << report.status();
   ASSERT_EQ(report->size(), host.launches.size());
   for (const KernelResources& k : *report) {
@@ -82,12 +82,12 @@ TEST_P(CudaExamplesTest, CompilesToPtxThatAssemblesForSm90) {
   }
 
   std::map<std::string, int64_t> values = Bindings(source);
-  for (const runtime::cuda::CudaLaunch& launch : host.launches) {
-    EXPECT_THAT(image->ptx, ::testing::HasSubstr(".entry " + launch.kernel));
+  for (const runtime::gpu::GpuLaunch& launch : host.launches) {
+    EXPECT_THAT(image->code, ::testing::HasSubstr(".entry " + launch.kernel));
     int64_t threads = 1;
     for (int d = 0; d < 3; ++d) {
-      absl::StatusOr<int64_t> grid = runtime::cuda::EvalLaunchExpr(launch.grid[d], values);
-      absl::StatusOr<int64_t> block = runtime::cuda::EvalLaunchExpr(launch.block[d], values);
+      absl::StatusOr<int64_t> grid = runtime::gpu::EvalLaunchExpr(launch.grid[d], values);
+      absl::StatusOr<int64_t> block = runtime::gpu::EvalLaunchExpr(launch.block[d], values);
       ASSERT_TRUE(grid.ok()) << launch.grid[d] << ": " << grid.status();
       ASSERT_TRUE(block.ok()) << launch.block[d] << ": " << block.status();
       EXPECT_GE(*grid, 1);

@@ -16,7 +16,7 @@
 #include "compiler/topi/gpu_depthwise_conv2d_knobs.h"
 #include "compiler/topi/gpu_matmul_knobs.h"
 #include "compiler/topi/static_shape.h"
-#include "runtime/cuda/cuda_module.h"
+#include "runtime/gpu/gpu_module.h"
 
 namespace tunefarm::codegen::cuda {
 namespace {
@@ -45,19 +45,19 @@ void ExpectBuilds(const Kernel& k, const std::string& name) {
   options.target = passes::LoweringTarget::kCuda;
   absl::StatusOr<ir::PrimFunc> f = passes::Lower(k.op->schedule, k.op->args, name, options);
   ASSERT_TRUE(f.ok()) << f.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image =
       BuildCuda(*f, *target::ParseCudaTarget("cuda"));
   ASSERT_TRUE(image.ok()) << image.status();
-  EXPECT_NE(image->ptx.find(".entry"), std::string::npos);
+  EXPECT_NE(image->code.find(".entry"), std::string::npos);
   ASSERT_EQ(image->functions.size(), 1u);
   ASSERT_EQ(image->functions[0].launches.size(), 1u);
-  const runtime::cuda::CudaLaunch& launch = image->functions[0].launches[0];
+  const runtime::gpu::GpuLaunch& launch = image->functions[0].launches[0];
   for (int d = 0; d < 3; ++d) {
-    absl::StatusOr<int64_t> b = runtime::cuda::EvalLaunchExpr(launch.block[d], {});
+    absl::StatusOr<int64_t> b = runtime::gpu::EvalLaunchExpr(launch.block[d], {});
     ASSERT_TRUE(b.ok()) << b.status();
     EXPECT_EQ(*b, k.block[d]) << "block dimension " << d;
   }
-  absl::StatusOr<std::vector<KernelResources>> report = PtxasReport(image->ptx, "sm_90");
+  absl::StatusOr<std::vector<KernelResources>> report = PtxasReport(image->code, "sm_90");
   ASSERT_TRUE(report.ok()) << report.status();
   ASSERT_EQ(report->size(), 1u);
   EXPECT_GT((*report)[0].registers, 0);

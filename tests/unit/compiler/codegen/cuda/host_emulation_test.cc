@@ -8,7 +8,7 @@
 #include <random>
 
 #include "compiler/codegen/cuda/build_cuda.h"
-#include "runtime/cuda/cuda_module.h"
+#include "runtime/gpu/gpu_module.h"
 #include "tests/unit/compiler/codegen/cuda/cuda_test_util.h"
 #include "tests/unit/compiler/codegen/cuda/emulation_check.h"
 
@@ -24,7 +24,7 @@ std::vector<float> Random(size_t n, uint32_t seed) {
 }
 
 struct Built {
-  runtime::cuda::CudaLaunch launch;
+  runtime::gpu::GpuLaunch launch;
   std::array<unsigned, 3> grid{};
   std::array<unsigned, 3> block{};
   std::string ptx;
@@ -36,15 +36,15 @@ void Build(const std::string& script, const std::string& name,
            const std::map<std::string, int64_t>& values, Built* out) {
   absl::StatusOr<ir::PrimFunc> f = LowerScriptForCuda(script, name);
   ASSERT_TRUE(f.ok()) << f.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image =
       BuildCuda(*f, *target::ParseCudaTarget("cuda"));
   ASSERT_TRUE(image.ok()) << image.status();
   ASSERT_EQ(image->functions[0].launches.size(), 1u);
   out->launch = image->functions[0].launches[0];
-  out->ptx = image->ptx;
+  out->ptx = image->code;
   for (int d = 0; d < 3; ++d) {
-    absl::StatusOr<int64_t> g = runtime::cuda::EvalLaunchExpr(out->launch.grid[d], values);
-    absl::StatusOr<int64_t> b = runtime::cuda::EvalLaunchExpr(out->launch.block[d], values);
+    absl::StatusOr<int64_t> g = runtime::gpu::EvalLaunchExpr(out->launch.grid[d], values);
+    absl::StatusOr<int64_t> b = runtime::gpu::EvalLaunchExpr(out->launch.block[d], values);
     ASSERT_TRUE(g.ok() && b.ok());
     out->grid[d] = static_cast<unsigned>(*g);
     out->block[d] = static_cast<unsigned>(*b);
@@ -123,10 +123,10 @@ args = [A, B, C]
 TEST(HostEmulationTest, TwoStagesAreTwoKernelsInOrder) {
   absl::StatusOr<ir::PrimFunc> f = LowerScriptForCuda(TwoStages("[A, B, C]"), "two");
   ASSERT_TRUE(f.ok()) << f.status();
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image =
       BuildCuda(*f, *target::ParseCudaTarget("cuda"));
   ASSERT_TRUE(image.ok()) << image.status();
-  const std::vector<runtime::cuda::CudaLaunch>& launches = image->functions[0].launches;
+  const std::vector<runtime::gpu::GpuLaunch>& launches = image->functions[0].launches;
   ASSERT_EQ(launches.size(), 2u);
   EXPECT_EQ(launches[0].kernel, "two_kernel0");
   EXPECT_EQ(launches[0].grid[0], "4");

@@ -14,7 +14,7 @@
 
 #include "compiler/codegen/cuda/build_cuda.h"
 #include "compiler/graph/model_build.h"
-#include "runtime/cuda/cuda_module.h"
+#include "runtime/gpu/gpu_module.h"
 #include "runtime/ndarray.h"
 #include "tests/unit/compiler/codegen/cuda/emulation_check.h"
 #include "tests/unit/compiler/codegen/cuda/host_emulation.h"
@@ -27,7 +27,7 @@ inline std::map<std::string, runtime::NDArray> EmulateCudaModel(
     const BuiltModel& model, const std::map<std::string, const runtime::NDArray*>& inputs) {
   std::vector<ir::PrimFunc> funcs;
   for (const GroupKernel& k : model.kernels) funcs.push_back(k.func);
-  absl::StatusOr<runtime::cuda::CudaModuleImage> image =
+  absl::StatusOr<runtime::gpu::GpuModuleImage> image =
       codegen::cuda::BuildCuda(funcs, *target::ParseCudaTarget("cuda"));
   EXPECT_TRUE(image.ok()) << image.status();
   absl::StatusOr<std::string> source = codegen::cuda::GenerateCudaSource(funcs);
@@ -37,14 +37,14 @@ inline std::map<std::string, runtime::NDArray> EmulateCudaModel(
   // One typed trampoline per kernel: args[i] points at the i-th parameter's value.
   std::string trampolines;
   std::set<std::string> seen;
-  for (const runtime::cuda::CudaHostFunction& fn : image->functions) {
-    for (const runtime::cuda::CudaLaunch& launch : fn.launches) {
+  for (const runtime::gpu::GpuHostFunction& fn : image->functions) {
+    for (const runtime::gpu::GpuLaunch& launch : fn.launches) {
       if (!seen.insert(launch.kernel).second) continue;
       std::string call;
       for (size_t i = 0; i < launch.params.size(); ++i) {
-        const runtime::cuda::KernelParam& p = launch.params[i];
+        const runtime::gpu::KernelParam& p = launch.params[i];
         std::string arg;
-        if (p.kind == runtime::cuda::KernelParam::Kind::kPointer) {
+        if (p.kind == runtime::gpu::KernelParam::Kind::kPointer) {
           size_t a = 0;
           while (a < fn.signature.args.size() && fn.signature.args[a].name != p.name) ++a;
           EXPECT_LT(a, fn.signature.args.size()) << p.name;
@@ -53,7 +53,7 @@ inline std::map<std::string, runtime::NDArray> EmulateCudaModel(
                              "]");
         } else {
           arg = absl::StrCat(
-              p.kind == runtime::cuda::KernelParam::Kind::kInt64 ? "*(long long*)" : "*(int*)",
+              p.kind == runtime::gpu::KernelParam::Kind::kInt64 ? "*(long long*)" : "*(int*)",
               "args[", i, "]");
         }
         absl::StrAppend(&call, i ? ", " : "", arg);
@@ -85,8 +85,8 @@ inline std::map<std::string, runtime::NDArray> EmulateCudaModel(
     tensors.push_back(*std::move(a));
   }
   for (const runtime::GraphStep& step : graph.steps) {
-    const runtime::cuda::CudaHostFunction* fn = nullptr;
-    for (const runtime::cuda::CudaHostFunction& f : image->functions) {
+    const runtime::gpu::GpuHostFunction* fn = nullptr;
+    for (const runtime::gpu::GpuHostFunction& f : image->functions) {
       if (f.signature.name == step.kernel) fn = &f;
     }
     EXPECT_NE(fn, nullptr) << step.kernel;
@@ -95,18 +95,18 @@ inline std::map<std::string, runtime::NDArray> EmulateCudaModel(
     for (size_t a = 0; a < step.args.size(); ++a) {
       by_name[fn->signature.args[a].name] = tensors[step.args[a].value].data();
     }
-    for (const runtime::cuda::CudaLaunch& launch : fn->launches) {
+    for (const runtime::gpu::GpuLaunch& launch : fn->launches) {
       std::array<unsigned, 3> grid{}, block{};
       for (int d = 0; d < 3; ++d) {
-        absl::StatusOr<int64_t> gd = runtime::cuda::EvalLaunchExpr(launch.grid[d], {});
-        absl::StatusOr<int64_t> bd = runtime::cuda::EvalLaunchExpr(launch.block[d], {});
+        absl::StatusOr<int64_t> gd = runtime::gpu::EvalLaunchExpr(launch.grid[d], {});
+        absl::StatusOr<int64_t> bd = runtime::gpu::EvalLaunchExpr(launch.block[d], {});
         EXPECT_TRUE(gd.ok() && bd.ok()) << launch.grid[d] << " " << launch.block[d];
         if (!gd.ok() || !bd.ok()) return {};
         grid[d] = static_cast<unsigned>(*gd);
         block[d] = static_cast<unsigned>(*bd);
       }
       std::vector<void*> args;
-      for (const runtime::cuda::KernelParam& p : launch.params) args.push_back(by_name[p.name]);
+      for (const runtime::gpu::KernelParam& p : launch.params) args.push_back(by_name[p.name]);
       using CallFn = void(void**);
       CallFn* call = emulated->Kernel<CallFn>("tf_call_" + launch.kernel);
       EXPECT_NE(call, nullptr) << launch.kernel;
