@@ -1,5 +1,5 @@
 // What `tunefarm model run|test` drive: a built model module on the CPU (runtime/graph) or on a
-// CUDA GPU (runtime/graph/cuda), with its inputs and outputs in host memory either way.
+// GPU (runtime/graph/gpu: CUDA or OpenCL), with its inputs and outputs in host memory either way.
 #pragma once
 
 #include <dlpack/dlpack.h>
@@ -36,9 +36,9 @@ class ModelExecutor {
   virtual std::string device() const = 0;
 };
 
-// The executor for the module file at `path`: the CUDA executor for a module built for CUDA
+// The executor for the module file at `path`: the GPU executor for a module built for a GPU
 // (TF_GPU_MODULE_SYMBOL), else the CPU one. Errors: what loading says, naming the path;
-// Unavailable for a CUDA module on a machine without a GPU.
+// Unavailable for a GPU module on a machine without a device of its API.
 absl::StatusOr<std::unique_ptr<ModelExecutor>> OpenModelModule(const std::string& path);
 
 }  // namespace tunefarm::driver

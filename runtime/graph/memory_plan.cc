@@ -10,10 +10,10 @@ bool IsInputOrOutput(const GraphTensor& t) {
   return t.kind == GraphTensorKind::kInput || t.kind == GraphTensorKind::kOutput;
 }
 
-// Rounds up to kArenaAlignment; false on overflow.
-bool AlignUp(uint64_t bytes, uint64_t* out) {
-  if (bytes > std::numeric_limits<uint64_t>::max() - (kArenaAlignment - 1)) return false;
-  *out = (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
+// Rounds up to `alignment`; false on overflow.
+bool AlignUp(uint64_t bytes, uint64_t alignment, uint64_t* out) {
+  if (bytes > std::numeric_limits<uint64_t>::max() - (alignment - 1)) return false;
+  *out = (bytes + alignment - 1) / alignment * alignment;
   return true;
 }
 
@@ -76,14 +76,19 @@ bool LifetimesIntersect(const BufferLifetime& a, const BufferLifetime& b) {
   return a.first_step <= b.last_step && b.first_step <= a.last_step;
 }
 
-bool PlanMemory(const std::vector<BufferLifetime>& buffers, MemoryPlan* plan, std::string* error) {
+bool PlanMemory(const std::vector<BufferLifetime>& buffers, MemoryPlan* plan, std::string* error,
+                uint64_t alignment) {
+  if (alignment == 0 || alignment % kArenaAlignment != 0) {
+    *error = "memory plan: the alignment must be a multiple of 64 bytes";
+    return false;
+  }
   const size_t n = buffers.size();
   std::vector<uint64_t> sizes(n);
   MemoryPlan result;
   result.offsets.assign(n, 0);
   result.stats.num_buffers = static_cast<int64_t>(n);
   for (size_t i = 0; i < n; ++i) {
-    if (!AlignUp(buffers[i].bytes, &sizes[i]) ||
+    if (!AlignUp(buffers[i].bytes, alignment, &sizes[i]) ||
         __builtin_add_overflow(result.stats.unplanned_bytes, sizes[i],
                                &result.stats.unplanned_bytes)) {
       *error = "memory plan: the buffers' sizes overflow 64 bits";

@@ -26,7 +26,7 @@ struct MemoryPlanStats {
 };
 
 struct MemoryPlan {
-  std::vector<uint64_t> offsets;  // one per buffer, multiples of kArenaAlignment
+  std::vector<uint64_t> offsets;  // one per buffer, multiples of the plan's alignment
   MemoryPlanStats stats;
 };
 
@@ -37,9 +37,12 @@ bool LifetimesIntersect(const BufferLifetime& a, const BufferLifetime& b);
 
 // Greedy best fit by size: buffers are placed largest first (ties: earlier first_step, then
 // index), each in the smallest gap between already placed buffers that are live at the same time
-// and that it fits in, or above them all. Sizes are rounded up to kArenaAlignment. Deterministic.
-// Returns false (and sets `*error`) only when the arena's size would overflow 64 bits.
-bool PlanMemory(const std::vector<BufferLifetime>& buffers, MemoryPlan* plan, std::string* error);
+// and that it fits in, or above them all. Sizes are rounded up to `alignment` (a multiple of
+// kArenaAlignment: an OpenCL device's sub-buffers may need 128 bytes or more), so every offset is
+// a multiple of it. Deterministic. Returns false (and sets `*error`) when the arena's size would
+// overflow 64 bits or `alignment` is not a multiple of kArenaAlignment.
+bool PlanMemory(const std::vector<BufferLifetime>& buffers, MemoryPlan* plan, std::string* error,
+                uint64_t alignment = kArenaAlignment);
 
 // The buffers of `graph` that live in the arena (every tensor but params), with their lifetimes;
 // `tensor_ids` (when given) gets each buffer's tensor id. Expects a graph ParseGraph accepted.

@@ -1,5 +1,6 @@
 #include "runtime/graph/gpu/gpu_graph_executor.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -106,23 +107,30 @@ absl::Status GpuGraphExecutor::Prepare(const unsigned char* params, const std::s
                                        const GraphLoadOptions& options) {
   absl::StatusOr<GpuModuleImage> image = ParseGpuModule(module_text);
   if (!image.ok()) return image.status();
-  // Everything the file says is checked before the GPU is touched: each step against its
-  // kernel's signature, then the arena's size.
+  // Everything the file says is checked before any device memory is allocated: each step against
+  // its kernel's signature, then the arena's size.
   if (absl::Status s = CheckSteps(*image); !s.ok()) return s;
+  absl::StatusOr<std::shared_ptr<GpuDevice>> device = devices::ProcessGpuDevice(image->api);
+  if (!device.ok()) return device.status();
+  device_ = *std::move(device);
+  // Tensors are views into two buffers; an OpenCL view's offset must be a multiple of the
+  // device's base alignment (128 bytes on PoCL and most Mali GPUs), so the arena and the weights
+  // are laid out at that alignment.
+  const uint64_t alignment =
+      (std::max<uint64_t>(kArenaAlignment, device_->attributes().view_alignment_bytes) +
+       kArenaAlignment - 1) /
+      kArenaAlignment * kArenaAlignment;
   std::vector<size_t> planned;
   std::vector<BufferLifetime> buffers = ArenaBuffers(graph_, &planned);
   MemoryPlan plan;
   std::string what;
-  if (!PlanMemory(buffers, &plan, &what)) return absl::InvalidArgumentError(what);
+  if (!PlanMemory(buffers, &plan, &what, alignment)) return absl::InvalidArgumentError(what);
   memory_stats_ = plan.stats;
   if (plan.stats.arena_bytes > options.max_arena_bytes) {
     return absl::ResourceExhaustedError(absl::StrCat("the graph needs a ", plan.stats.arena_bytes,
                                                      "-byte arena, more than the limit of ",
                                                      options.max_arena_bytes, " bytes"));
   }
-  absl::StatusOr<std::shared_ptr<GpuDevice>> device = devices::ProcessGpuDevice(image->api);
-  if (!device.ok()) return device.status();
-  device_ = *std::move(device);
   absl::StatusOr<std::shared_ptr<GpuLoadedModule>> module =
       GpuLoadedModule::Load(device_, *std::move(image));
   if (!module.ok()) return module.status();
@@ -130,11 +138,25 @@ absl::Status GpuGraphExecutor::Prepare(const unsigned char* params, const std::s
   absl::StatusOr<DeviceBuffer> arena = device_->Allocate(plan.stats.arena_bytes);
   if (!arena.ok()) return arena.status();
   arena_ = *std::move(arena);
-  absl::StatusOr<DeviceBuffer> weights = device_->Allocate(graph_.params_bytes);
+  // The weights, each at an aligned offset of its own (the file packs them tighter).
+  std::vector<uint64_t> param_offsets(graph_.tensors.size(), 0);
+  uint64_t params_bytes = 0;
+  for (size_t i = 0; i < graph_.tensors.size(); ++i) {
+    const GraphTensor& t = graph_.tensors[i];
+    if (t.kind != GraphTensorKind::kParam) continue;
+    param_offsets[i] = params_bytes;
+    params_bytes += (t.bytes + alignment - 1) / alignment * alignment;
+  }
+  absl::StatusOr<DeviceBuffer> weights = device_->Allocate(params_bytes);
   if (!weights.ok()) return weights.status();
   params_ = *std::move(weights);
-  if (graph_.params_bytes > 0) {
-    if (absl::Status s = params_.CopyFromHost(params, graph_.params_bytes); !s.ok()) return s;
+  for (size_t i = 0; i < graph_.tensors.size(); ++i) {
+    const GraphTensor& t = graph_.tensors[i];
+    if (t.kind != GraphTensorKind::kParam || t.bytes == 0) continue;
+    if (absl::Status s = params_.CopyFromHost(params + t.param_offset, t.bytes, param_offsets[i]);
+        !s.ok()) {
+      return s;
+    }
   }
 
   tensors_.resize(graph_.tensors.size());
@@ -148,7 +170,7 @@ absl::Status GpuGraphExecutor::Prepare(const unsigned char* params, const std::s
     d.shape = t.shape.data();
     if (t.kind == GraphTensorKind::kParam) {
       d.data = reinterpret_cast<void*>(params_.handle());
-      d.byte_offset = t.param_offset;
+      d.byte_offset = param_offsets[i];
     } else if (t.kind == GraphTensorKind::kInput) {
       inputs_.push_back(GraphTensorInfo{t.name, t.dtype, t.shape, t.bytes});
       input_ids_.push_back(static_cast<int64_t>(i));

@@ -111,3 +111,30 @@ TEST(MemoryPlanTest, EmptyAndOverflowingPlans) {
 
 }  // namespace
 }  // namespace tunefarm::runtime
+
+namespace tunefarm::runtime {
+namespace {
+
+TEST(MemoryPlanTest, AWiderAlignmentPlacesEveryBufferOnItsMultiples) {
+  // An OpenCL device's sub-buffers start at multiples of its base alignment (128 bytes on PoCL).
+  std::mt19937 rng(3);
+  std::vector<BufferLifetime> buffers;
+  for (int i = 0; i < 40; ++i) {
+    const int64_t first = static_cast<int64_t>(rng() % 20);
+    buffers.push_back({1 + rng() % 1000, first, first + static_cast<int64_t>(rng() % 5)});
+  }
+  for (uint64_t alignment : {64u, 128u, 1024u}) {
+    MemoryPlan plan;
+    std::string error;
+    ASSERT_TRUE(PlanMemory(buffers, &plan, &error, alignment)) << error;
+    ExpectNoOverlap(buffers, plan);
+    for (uint64_t offset : plan.offsets) EXPECT_EQ(offset % alignment, 0u) << alignment;
+  }
+  MemoryPlan plan;
+  std::string error;
+  EXPECT_FALSE(PlanMemory(buffers, &plan, &error, 96));
+  EXPECT_NE(error.find("multiple of 64"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace tunefarm::runtime

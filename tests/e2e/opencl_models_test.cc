@@ -1,0 +1,92 @@
+// A model built with `--target opencl`: a small CNN (conv, bias, ReLU, max-pool, dense, softmax)
+// imported from ONNX, built into one module whose kernels are OpenCL C, loaded by the GPU graph
+// executor on this machine's OpenCL device (PoCL here; skipped without one) and run against the
+// CPU build of the same file on the same input.
+#include <cmath>
+#include <filesystem>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <random>
+
+#include "driver/model_compiler.h"
+#include "driver/model_executor.h"
+#include "runtime/devices/process_gpu.h"
+#include "tests/testing/files.h"
+#include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
+
+namespace tunefarm::driver {
+namespace {
+
+using B = frontend::onnx::testing::OnnxModelBuilder;
+
+std::string SmallCnn() {
+  B b(13);  // the opset
+  b.Input("image", {1, 3, 16, 16});
+  b.FloatInit("w1", {8, 3, 3, 3});
+  b.FloatInit("b1", {8});
+  b.FloatInit("fc", {10, 8 * 8 * 8});
+  auto* conv = b.Node("Conv", {"image", "w1", "b1"}, {"c"});
+  B::Ints(conv, "pads", {1, 1, 1, 1});
+  b.Node("Relu", {"c"}, {"r"});
+  auto* pool = b.Node("MaxPool", {"r"}, {"p"});
+  B::Ints(pool, "kernel_shape", {2, 2});
+  B::Ints(pool, "strides", {2, 2});
+  b.Node("Flatten", {"p"}, {"f"});
+  auto* gemm = b.Node("Gemm", {"f", "fc"}, {"logits"});
+  B::Int(gemm, "transB", 1);
+  b.Node("Softmax", {"logits"}, {"prob"});
+  b.Output("prob");
+  return fixtures::WriteTempFile("opencl_small_cnn.onnx", b.Bytes());
+}
+
+std::vector<float> RunModule(const std::string& path, const std::vector<float>& input,
+                             std::string* device) {
+  absl::StatusOr<std::unique_ptr<ModelExecutor>> executor = OpenModelModule(path);
+  EXPECT_TRUE(executor.ok()) << executor.status();
+  if (!executor.ok()) return {};
+  *device = (*executor)->device();
+  EXPECT_TRUE((*executor)->SetInput(0, input.data(), input.size() * sizeof(float)).ok());
+  absl::Status run = (*executor)->Run();
+  EXPECT_TRUE(run.ok()) << run;
+  absl::StatusOr<const DLTensor*> out = (*executor)->Output(0);
+  EXPECT_TRUE(out.ok()) << out.status();
+  if (!out.ok()) return {};
+  const auto* data = static_cast<const float*>((*out)->data);
+  return std::vector<float>(data, data + 10);
+}
+
+TEST(OpenClModelsTest, ASmallCnnBuiltForOpenClMatchesTheCpuBuild) {
+  absl::StatusOr<std::shared_ptr<runtime::gpu::GpuDevice>> device =
+      runtime::devices::ProcessGpuDevice(runtime::gpu::GpuApi::kOpenCl);
+  if (!device.ok()) GTEST_SKIP() << "no OpenCL device: " << device.status().message();
+  const std::string onnx = SmallCnn();
+  const std::string dir = std::filesystem::path(onnx).parent_path().string();
+  const std::string cpu_module = dir + "/small_cnn.cpu.so";
+  const std::string gpu_module = dir + "/small_cnn.opencl.so";
+  for (const auto& [text, path] : std::vector<std::pair<std::string, std::string>>{
+           {"llvm", cpu_module}, {"opencl -device=pocl", gpu_module}}) {
+    absl::StatusOr<CompiledModel> model =
+        CompileModel(onnx, ModelCompileOptions(), *target::ParseTarget(text));
+    ASSERT_TRUE(model.ok()) << text << ": " << model.status();
+    absl::Status exported = ExportCompiledModel(*model, path);
+    ASSERT_TRUE(exported.ok()) << text << ": " << exported;
+  }
+  std::vector<float> input(3 * 16 * 16);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> uniform(-1, 1);
+  for (float& v : input) v = uniform(rng);
+  std::string cpu_device, gpu_device;
+  std::vector<float> want = RunModule(cpu_module, input, &cpu_device);
+  std::vector<float> got = RunModule(gpu_module, input, &gpu_device);
+  ASSERT_EQ(got.size(), want.size());
+  EXPECT_EQ(gpu_device, (*device)->attributes().name);
+  float sum = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_NEAR(got[i], want[i], 1e-5f + 1e-4f * std::fabs(want[i])) << i;
+    sum += got[i];
+  }
+  EXPECT_NEAR(sum, 1.0f, 1e-4f);  // a softmax
+}
+
+}  // namespace
+}  // namespace tunefarm::driver
