@@ -357,10 +357,16 @@ absl::StatusOr<std::unique_ptr<tuner::Task>> JobManager::CheckedTask(
   if (absl::Status s = ValidateJobSpec(spec, impl_->options.max_trials); !s.ok()) return s;
   absl::StatusOr<std::unique_ptr<tuner::Task>> task = MakeJobTask(spec);
   if (!task.ok()) return task.status();
-  if (absl::Status s = CheckWorkersRun((*task)->target(), spec.device_key,
-                                       impl_->dispatcher.Workers(spec.device_key));
-      !s.ok()) {
+  const std::vector<farm_api::WorkerSnapshot> workers = impl_->dispatcher.Workers(spec.device_key);
+  if (absl::Status s = CheckWorkersRun((*task)->target(), spec.device_key, workers); !s.ok()) {
     return s;
+  }
+  // No trial is spent on a launch the key's devices would refuse: the space keeps the configs
+  // within what they registered (a device joining later with smaller limits refuses the launch,
+  // which is recorded as a runtime error naming the limit).
+  if (std::optional<target::GpuLimits> reported = ReportedGpuLimits(workers);
+      reported && (*task)->target().is_gpu()) {
+    if (absl::Status s = (*task)->LimitGpuLaunches(*reported); !s.ok()) return s;
   }
   // The factory knows the strategy names; the job's pipeline builds the real one.
   tuner::StrategyOptions so;

@@ -38,4 +38,16 @@ absl::Status CheckWorkersRun(const target::Target& job, const std::string& devic
                    absl::StrJoin(theirs, "', '"), "'"));
 }
 
+std::optional<target::GpuLimits> ReportedGpuLimits(
+    const std::vector<farm_api::WorkerSnapshot>& workers) {
+  std::optional<target::GpuLimits> limits;
+  for (const farm_api::WorkerSnapshot& w : workers) {
+    const farm_api::GpuDescription& gpu = w.description.gpu;
+    if (w.description.build_only || gpu.api.empty()) continue;
+    const target::GpuLimits reported{gpu.max_threads_per_block, gpu.max_shared_bytes};
+    limits = limits ? limits->Narrowed(reported) : reported;
+  }
+  return limits;
+}
+
 }  // namespace tunefarm::tracker

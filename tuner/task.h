@@ -8,6 +8,7 @@
 #include "absl/status/statusor.h"
 #include "compiler/space/config.h"
 #include "compiler/space/config_space.h"
+#include "compiler/target/gpu_limits.h"
 #include "compiler/target/target.h"
 #include "compiler/topi/cpu_info.h"
 #include "compiler/topi/scheduled_op.h"
@@ -35,6 +36,13 @@ class Task {
   const space::ConfigSpace& space() const { return *space_; }
   const TaskTemplate& tmpl() const { return *tmpl_; }
 
+  // Leaves out of the space every config whose launch is over `limits` (a GPU template's
+  // LaunchShape): FromTemplate applies the target's (target::GpuLimitsOf); a farm narrows them to
+  // what the devices of a key report. No effect for a CPU template. FailedPrecondition when no
+  // config is left, naming the limits.
+  absl::Status LimitGpuLaunches(const target::GpuLimits& limits);
+  const target::GpuLimits& gpu_limits() const { return gpu_limits_; }
+
   absl::StatusOr<space::Config> DefaultConfig() const { return tmpl_->DefaultConfig(*space_); }
   absl::StatusOr<topi::ScheduledOp> Apply(const space::Config& config) const {
     return tmpl_->Apply(config);
@@ -50,6 +58,8 @@ class Task {
   std::unique_ptr<space::ConfigSpace> space_;
   target::Target target_;
   topi::CpuInfo cpu_;
+  target::GpuLimits gpu_limits_;
+  bool gpu_limited_ = false;  // a launch constraint is in the space
 };
 
 }  // namespace tunefarm::tuner

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,18 @@ class TaskTemplate {
   }
 
   // Floating-point operations of one run (what GFLOPS figures divide by).
+  // GPU templates: the threads per block and the shared (__local) bytes `config` launches with,
+  // so that a task for a device with smaller limits leaves out the configs it would refuse.
+  // nullopt: not a GPU template (or a config it cannot read).
+  struct GpuLaunchShape {
+    int64_t threads = 0;
+    int64_t shared_bytes = 0;
+  };
+  virtual std::optional<GpuLaunchShape> LaunchShape(const space::Config& config) const {
+    (void)config;
+    return std::nullopt;
+  }
+
   virtual double Flops() const = 0;
 };
 

@@ -91,20 +91,14 @@ TEST_F(FarmOpenClTest, AJobForEachKeyAtOnceRecordsEveryTrialOnceOnItsOwnDevice) 
   ASSERT_EQ(gpu_records.size(), 8u) << gpu.Log();
   ASSERT_EQ(cpu_records.size(), 8u) << cpu.Log();
   std::set<std::string> gpu_measurers;
-  int ok = 0;
   for (const tuner::Record& r : gpu_records) {
     EXPECT_EQ(r.device_key, kGpuKey);
     EXPECT_EQ(r.target, "opencl -device=pocl");
-    // A config over the device's work-group limit fails with its message; the others run.
-    if (r.error_kind == tuner::ErrorKind::kOk) {
-      ++ok;
-      EXPECT_GT(tuner::MedianSeconds(r.repeat_seconds).value_or(0), 0);
-    } else {
-      EXPECT_TRUE(absl::StrContains(r.error_message, "limit")) << r.error_message;
-    }
+    // The space holds only launches within the profile's and the device's limits: all run.
+    EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
+    EXPECT_GT(tuner::MedianSeconds(r.repeat_seconds).value_or(0), 0);
     gpu_measurers.insert(r.measured_by);
   }
-  EXPECT_GT(ok, 0) << gpu.Log();
   for (const tuner::Record& r : cpu_records) {
     EXPECT_EQ(r.device_key, kCpuKey);
     EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;

@@ -46,6 +46,12 @@ class GpuConv2dTemplate final : public TaskTemplate {
     return topi::ScheduleGpuConv2d(*c, *t, s_.window());
   }
 
+  std::optional<GpuLaunchShape> LaunchShape(const space::Config& config) const override {
+    absl::StatusOr<topi::GpuConv2dScheduleConfig> c = topi::GpuConv2dConfigFromKnobs(config);
+    if (!c.ok()) return std::nullopt;
+    return GpuLaunchShape{c->Threads(), c->SharedBytes(s_.window(), s_.kh, s_.kw)};
+  }
+
   absl::StatusOr<topi::ScheduledOp> Reference(const space::Config& config) const override {
     (void)config;
     absl::StatusOr<topi::Conv2dTensors> t = s_.Conv2d();
@@ -84,6 +90,13 @@ class GpuDepthwiseConv2dTemplate final : public TaskTemplate {
     absl::StatusOr<topi::DepthwiseConv2dTensors> t = s_.DepthwiseConv2d();
     if (!t.ok()) return t.status();
     return topi::ScheduleGpuDepthwiseConv2d(*c, *t, s_.window());
+  }
+
+  std::optional<GpuLaunchShape> LaunchShape(const space::Config& config) const override {
+    absl::StatusOr<topi::GpuDepthwiseConv2dScheduleConfig> c =
+        topi::GpuDepthwiseConv2dConfigFromKnobs(config);
+    if (!c.ok()) return std::nullopt;
+    return GpuLaunchShape{c->Threads(), c->SharedBytes(s_.window(), s_.kh, s_.kw)};
   }
 
   absl::StatusOr<topi::ScheduledOp> Reference(const space::Config& config) const override {

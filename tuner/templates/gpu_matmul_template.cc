@@ -42,6 +42,12 @@ class GpuMatmulTemplate final : public TaskTemplate {
     return topi::ScheduleGpuReference(t->c, {}, {t->a, t->b, t->c});
   }
 
+  std::optional<GpuLaunchShape> LaunchShape(const space::Config& config) const override {
+    absl::StatusOr<topi::GpuMatmulScheduleConfig> c = topi::GpuMatmulConfigFromKnobs(config);
+    if (!c.ok()) return std::nullopt;
+    return GpuLaunchShape{c->Threads(), c->SharedBytes()};
+  }
+
   double Flops() const override {
     return 2.0 * static_cast<double>(m_) * static_cast<double>(n_) * static_cast<double>(k_);
   }
