@@ -1,6 +1,6 @@
 // A lowered function ready to run on arrays: on the reference interpreter (`interp`), compiled for
-// this machine by LLVM (`llvm ...`), or for this machine's GPU (`cuda ...`), so `tunefarm run`
-// treats them the same way.
+// this machine by LLVM (`llvm ...`), or for this machine's GPU (`cuda ...`, `opencl ...`), so
+// `tunefarm run` treats them the same way.
 #pragma once
 
 #include <memory>

@@ -128,8 +128,8 @@ void AddModelCommands(CLI::App& app, CommandTable& table) {
       ->check(ReadableFile());
   model_run_cmd
       ->add_option("--target", model_run->target,
-                   "What an .onnx model is built for before it runs: llvm (this host) or cuda "
-                   "(this machine's GPU)")
+                   "What an .onnx model is built for before it runs: llvm (this host), cuda or "
+                   "opencl (this machine's GPU of that API)")
       ->capture_default_str();
   model_run_cmd->add_option("--input", model_run->inputs,
                             "NAME=FILE (.pb TensorProto or .npy); inputs not given are random");
