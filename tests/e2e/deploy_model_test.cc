@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "driver/model_compiler.h"
+#include "tests/e2e/small_cnn_onnx.h"
 #include "tests/testing/deployed_programs.h"
 #include "tests/testing/files.h"
-#include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
 #include "tools/commands/model_build_command.h"
 
 #ifndef TUNEFARM_AARCH64_RUN_MODEL
@@ -26,27 +26,7 @@
 namespace tunefarm::tools {
 namespace {
 
-using B = frontend::onnx::testing::OnnxModelBuilder;
-
-std::string SmallCnn() {
-  B b(13);
-  b.Input("image", {1, 3, 16, 16});
-  b.FloatInit("w1", {8, 3, 3, 3});
-  b.FloatInit("b1", {8});
-  b.FloatInit("fc", {10, 8 * 8 * 8});
-  auto* conv = b.Node("Conv", {"image", "w1", "b1"}, {"c"});
-  B::Ints(conv, "pads", {1, 1, 1, 1});
-  b.Node("Relu", {"c"}, {"r"});
-  auto* pool = b.Node("MaxPool", {"r"}, {"p"});
-  B::Ints(pool, "kernel_shape", {2, 2});
-  B::Ints(pool, "strides", {2, 2});
-  b.Node("Flatten", {"p"}, {"f"});
-  auto* gemm = b.Node("Gemm", {"f", "fc"}, {"logits"});
-  B::Int(gemm, "transB", 1);
-  b.Node("Softmax", {"logits"}, {"prob"});
-  b.Output("prob");
-  return fixtures::WriteTempFile("small_cnn.onnx", b.Bytes());
-}
+std::string SmallCnn() { return fixtures::SmallCnnOnnx("small_cnn.onnx"); }
 
 TEST(DeployModelTest, AModelBuiltForAArch64RunsUnderQemuAsOnThisHost) {
   const std::string runner = TUNEFARM_AARCH64_RUN_MODEL;

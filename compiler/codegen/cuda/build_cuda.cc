@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/cuda/nvrtc_compile.h"
@@ -46,18 +45,6 @@ absl::StatusOr<runtime::gpu::GpuModuleImage> BuildCuda(const std::vector<ir::Pri
 absl::StatusOr<runtime::gpu::GpuModuleImage> BuildCuda(const ir::PrimFunc& func,
                                                        const target::CudaTarget& target) {
   return BuildCuda(std::vector<ir::PrimFunc>{func}, target);
-}
-
-absl::StatusOr<runtime::gpu::GpuModuleImage> ExportCudaModule(const ir::PrimFunc& func,
-                                                              const target::CudaTarget& target,
-                                                              const std::string& path) {
-  absl::StatusOr<runtime::gpu::GpuModuleImage> image = BuildCuda(func, target);
-  if (!image.ok()) return image.status();
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << runtime::gpu::SerializeGpuModule(*image);
-  out.close();
-  if (!out) return absl::UnavailableError(absl::StrCat("cannot write ", path));
-  return image;
 }
 
 }  // namespace tunefarm::codegen::cuda

@@ -23,10 +23,4 @@ absl::StatusOr<runtime::gpu::GpuModuleImage> BuildCuda(const std::vector<ir::Pri
 absl::StatusOr<runtime::gpu::GpuModuleImage> BuildCuda(const ir::PrimFunc& func,
                                                        const target::CudaTarget& target);
 
-// BuildCuda with the module written to `path` (SerializeGpuModule). Errors: BuildCuda's,
-// Unavailable when the file cannot be written.
-absl::StatusOr<runtime::gpu::GpuModuleImage> ExportCudaModule(const ir::PrimFunc& func,
-                                                              const target::CudaTarget& target,
-                                                              const std::string& path);
-
 }  // namespace tunefarm::codegen::cuda

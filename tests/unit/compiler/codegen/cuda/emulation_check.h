@@ -10,7 +10,7 @@
 #include "compiler/codegen/cuda/build_cuda.h"
 #include "runtime/gpu/gpu_module.h"
 #include "tests/unit/compiler/codegen/cuda/host_emulation.h"
-#include "tests/unit/compiler/codegen/llvm/codegen_test_util.h"
+#include "tests/unit/compiler/codegen/gpu_reference_arrays.h"
 
 namespace tunefarm::codegen::cuda {
 
@@ -33,28 +33,13 @@ inline void ExpectEmulationMatchesInterpreter(const ir::PrimFunc& f,
   ASSERT_TRUE(image.ok()) << image.status();
   const runtime::gpu::GpuHostFunction& host = image->functions[0];
   // Arrays for the interpreter and copies for the emulation, filled alike.
-  std::vector<runtime::NDArray> ref, emu;
+  codegen::testing::ReferenceArrays arrays;
+  ASSERT_NO_FATAL_FAILURE(
+      codegen::testing::MakeReferenceArrays(f, host.signature, values, &arrays));
+  std::vector<runtime::NDArray>& ref = arrays.ref;
+  std::vector<runtime::NDArray>& emu = arrays.dut;
   std::map<std::string, runtime::NDArray*> by_name;
-  for (size_t i = 0; i < host.signature.args.size(); ++i) {
-    const runtime::ArgSpec& arg = host.signature.args[i];
-    ASSERT_EQ(arg.kind, runtime::ArgKind::kTensor) << arg.name;
-    std::vector<int64_t> shape;
-    for (const runtime::DimSpec& d : arg.shape) {
-      shape.push_back(d.is_symbol() ? values.at(d.symbol) : d.value);
-    }
-    absl::StatusOr<runtime::NDArray> a = runtime::NDArray::Empty(shape, arg.dtype);
-    ASSERT_TRUE(a.ok()) << a.status();
-    codegen::testing::Fill(*a, 100 + i, -2, 2);
-    absl::StatusOr<runtime::NDArray> b = a->Clone();
-    ASSERT_TRUE(b.ok());
-    ref.push_back(std::move(*a));
-    emu.push_back(std::move(*b));
-  }
   for (size_t i = 0; i < emu.size(); ++i) by_name[host.signature.args[i].name] = &emu[i];
-  std::vector<runtime::NDArray*> ref_ptrs;
-  for (runtime::NDArray& a : ref) ref_ptrs.push_back(&a);
-  absl::Status st = interp::Run(f, ref_ptrs);
-  ASSERT_TRUE(st.ok()) << st;
 
   // One typed trampoline per kernel: args[i] points at the i-th parameter's value.
   std::string trampolines;

@@ -92,22 +92,9 @@ TEST(HostEmulationTest, SharedMemoryMatmulMatchesTheReference) {
 
 // Four consecutive elements per thread, vectorized: float4 loads and store, in the PTX too.
 TEST(HostEmulationTest, VectorizedElementwiseUsesFloat4) {
-  constexpr const char* kScript = R"(
-n = 1024
-A = placeholder((n,), name="A")
-B = placeholder((n,), name="B")
-C = compute((n,), lambda i: A[i] * B[i] + 1.0, name="C")
-s = create_schedule(C)
-xo, xi = s[C].split(C.op.axis[0], factor=4)
-bx, tx = s[C].split(xo, factor=64)
-s[C].bind(bx, thread_axis("blockIdx.x"))
-s[C].bind(tx, thread_axis("threadIdx.x"))
-s[C].vectorize(xi)
-args = [A, B, C]
-)";
   const int n = 1024;
   Built b;
-  ASSERT_NO_FATAL_FAILURE(Build(kScript, "vmuladd", {}, &b));
+  ASSERT_NO_FATAL_FAILURE(Build(testing::kVectorized, "vmuladd", {}, &b));
   EXPECT_EQ(b.grid[0], 4u);
   EXPECT_EQ(b.block[0], 64u);
   EXPECT_NE(b.ptx.find("ld.global.nc.v4.f32"), std::string::npos) << b.ptx;

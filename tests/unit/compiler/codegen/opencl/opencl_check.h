@@ -9,12 +9,11 @@
 #include <vector>
 
 #include "compiler/codegen/opencl/build_opencl.h"
-#include "compiler/interp/interpreter.h"
 #include "compiler/passes/lower.h"
 #include "compiler/script/script.h"
 #include "runtime/devices/process_gpu.h"
 #include "runtime/gpu/gpu_function.h"
-#include "tests/unit/compiler/codegen/llvm/codegen_test_util.h"
+#include "tests/unit/compiler/codegen/gpu_reference_arrays.h"
 
 namespace tunefarm::codegen::opencl {
 
@@ -62,26 +61,11 @@ inline void ExpectOpenClMatchesInterpreter(const ir::PrimFunc& f,
   ASSERT_TRUE(fn.ok()) << fn.status();
 
   const runtime::FunctionSignature& sig = fn->signature();
-  std::vector<runtime::NDArray> ref, dev;
-  for (size_t i = 0; i < sig.args.size(); ++i) {
-    const runtime::ArgSpec& arg = sig.args[i];
-    ASSERT_EQ(arg.kind, runtime::ArgKind::kTensor) << arg.name;
-    std::vector<int64_t> shape;
-    for (const runtime::DimSpec& d : arg.shape) {
-      shape.push_back(d.is_symbol() ? values.at(d.symbol) : d.value);
-    }
-    absl::StatusOr<runtime::NDArray> a = runtime::NDArray::Empty(shape, arg.dtype);
-    ASSERT_TRUE(a.ok()) << a.status();
-    codegen::testing::Fill(*a, 100 + i, -2, 2);
-    absl::StatusOr<runtime::NDArray> b = a->Clone();
-    ASSERT_TRUE(b.ok());
-    ref.push_back(std::move(*a));
-    dev.push_back(std::move(*b));
-  }
-  std::vector<runtime::NDArray*> ref_ptrs;
-  for (runtime::NDArray& a : ref) ref_ptrs.push_back(&a);
-  absl::Status st = interp::Run(f, ref_ptrs);
-  ASSERT_TRUE(st.ok()) << st;
+  codegen::testing::ReferenceArrays arrays;
+  ASSERT_NO_FATAL_FAILURE(codegen::testing::MakeReferenceArrays(f, sig, values, &arrays));
+  std::vector<runtime::NDArray>& ref = arrays.ref;
+  std::vector<runtime::NDArray>& dev = arrays.dut;
+  absl::Status st;
   std::vector<runtime::PackedArg> args;
   for (runtime::NDArray& a : dev) args.emplace_back(&a);
   st = fn->Call(args);

@@ -12,6 +12,7 @@
 #include "compiler/topi/gpu_depthwise_conv2d_knobs.h"
 #include "compiler/topi/gpu_matmul_knobs.h"
 #include "compiler/topi/static_shape.h"
+#include "tests/unit/compiler/codegen/gpu_test_scripts.h"
 #include "tests/unit/compiler/codegen/opencl/opencl_check.h"
 
 namespace tunefarm::codegen::opencl {
@@ -20,70 +21,9 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-constexpr const char* kSplitBind = R"(
-n = var("n")
-A = placeholder((n,), name="A")
-B = placeholder((n,), name="B")
-C = compute((n,), lambda i: A[i] + B[i], name="C")
-s = create_schedule(C)
-bx, tx = s[C].split(C.op.axis[0], factor=64)
-s[C].bind(bx, thread_axis("blockIdx.x"))
-s[C].bind(tx, thread_axis("threadIdx.x"))
-args = [A, B, C]
-)";
-
-constexpr const char* kSharedMatmul = R"(
-n = 64
-A = placeholder((n, n), name="A")
-B = placeholder((n, n), name="B")
-k = reduce_axis((0, n), name="k")
-C = compute((n, n), lambda i, j: sum(A[i, k] * B[k, j], axis=k), name="C")
-s = create_schedule(C)
-AA = s.cache_read(A, "shared", [C])
-i, j = s[C].op.axis
-bi, ti = s[C].split(i, factor=8)
-bj, tj = s[C].split(j, factor=8)
-s[C].reorder(bi, bj, ti, tj)
-s[C].bind(bi, thread_axis("blockIdx.y"))
-s[C].bind(bj, thread_axis("blockIdx.x"))
-s[C].bind(ti, thread_axis("threadIdx.y"))
-s[C].bind(tj, thread_axis("threadIdx.x"))
-ko, ki = s[C].split(s[C].op.reduce_axis[0], factor=8)
-s[AA].compute_at(s[C], ko)
-a0, a1 = s[AA].op.axis
-s[AA].bind(a0, thread_axis("threadIdx.y"))
-s[AA].bind(a1, thread_axis("threadIdx.x"))
-args = [A, B, C]
-)";
-
-constexpr const char* kVectorized = R"(
-n = 1024
-A = placeholder((n,), name="A")
-B = placeholder((n,), name="B")
-C = compute((n,), lambda i: A[i] * B[i] + 1.0, name="C")
-s = create_schedule(C)
-xo, xi = s[C].split(C.op.axis[0], factor=4)
-bx, tx = s[C].split(xo, factor=64)
-s[C].bind(bx, thread_axis("blockIdx.x"))
-s[C].bind(tx, thread_axis("threadIdx.x"))
-s[C].vectorize(xi)
-args = [A, B, C]
-)";
-
-constexpr const char* kTwoStages = R"(
-n = 256
-A = placeholder((n,), name="A")
-B = compute((n,), lambda i: A[i] + 1.0, name="B")
-C = compute((n,), lambda i: B[i] * 2.0, name="C")
-s = create_schedule(C)
-bx, tx = s[B].split(B.op.axis[0], factor=64)
-s[B].bind(bx, thread_axis("blockIdx.x"))
-s[B].bind(tx, thread_axis("threadIdx.x"))
-cx, ctx = s[C].split(C.op.axis[0], factor=32)
-s[C].bind(cx, thread_axis("blockIdx.x"))
-s[C].bind(ctx, thread_axis("threadIdx.x"))
-args = [A, B, C]
-)";
+using testing::kSharedMatmul;
+using testing::kSplitBind;
+using testing::kVectorized;
 
 // Integer floor division and modulo with negative operands (int32 data), and float math.
 constexpr const char* kIntegerHelpers = R"(
@@ -169,7 +109,7 @@ TEST(OpenClCodegenTest, VectorizedElementwiseMatchesTheInterpreter) {
 
 TEST(OpenClCodegenTest, TwoStagesAreTwoKernelsRunInOrder) {
   TF_SKIP_WITHOUT_OPENCL();
-  absl::StatusOr<ir::PrimFunc> f = LowerScriptForGpu(kTwoStages, "two");
+  absl::StatusOr<ir::PrimFunc> f = LowerScriptForGpu(testing::TwoStages("[A, B, C]"), "two");
   ASSERT_TRUE(f.ok()) << f.status();
   absl::StatusOr<runtime::gpu::GpuModuleImage> image =
       BuildOpenCl(*f, *target::ParseOpenClTarget("opencl"));
