@@ -27,6 +27,7 @@ tf_add_fuzz_target(te_script DEPS tf_script)
 tf_add_fuzz_target(tracker_requests DEPS tf_tracker_service)
 tf_add_fuzz_target(onnx_import DEPS tf_frontend_onnx)
 tf_add_fuzz_target(npy DEPS tf_runtime)
+tf_add_fuzz_target(gpu_module DEPS tf_runtime_gpu)
 tf_add_fuzz_target(query_token DEPS tf_tracker_http)
 tf_add_fuzz_target(elf_machine DEPS tf_runtime)
 # TUNEFARM_LOG's check lives with the command line (tools/cli), which no library holds.

@@ -96,7 +96,9 @@ class Reader {
     for (size_t i = 1; i < tokens.size(); ++i) {
       int64_t v = -1;
       auto [end, ec] = std::from_chars(tokens[i].data(), tokens[i].data() + tokens[i].size(), v);
-      if (ec != std::errc() || end != tokens[i].data() + tokens[i].size() || v < 0) {
+      // Only the canonical spelling ("2", never "02"): a file has one text per module.
+      if (ec != std::errc() || end != tokens[i].data() + tokens[i].size() || v < 0 ||
+          (tokens[i].size() > 1 && tokens[i][0] == '0')) {
         return Error(absl::StrCat("bad number '", std::string(tokens[i]), "' in '",
                                   std::string(key), "' record"));
       }
@@ -160,7 +162,8 @@ absl::StatusOr<KernelParam> ReadParam(Reader& in) {
   uint64_t size = 0;
   std::string_view num = space == std::string_view::npos ? "" : rest.substr(space + 1);
   auto [end, ec] = std::from_chars(num.data(), num.data() + num.size(), size);
-  if (num.empty() || ec != std::errc() || end != num.data() + num.size()) {
+  if (num.empty() || ec != std::errc() || end != num.data() + num.size() ||
+      (num.size() > 1 && num[0] == '0')) {
     return in.Error(absl::StrCat("bad param name length '", std::string(num), "'"));
   }
   absl::StatusOr<std::string> name = in.BlobBody("param", size);
