@@ -172,7 +172,8 @@ absl::StatusOr<std::vector<OpenClDeviceInfo>> ListOpenClDevices() {
 
 int OpenClDevice::dl_device_type() const { return kDLOpenCL; }
 
-absl::StatusOr<std::shared_ptr<OpenClDevice>> OpenClDevice::Open(int platform, int device) {
+absl::StatusOr<std::shared_ptr<OpenClDevice>> OpenClDevice::Open(
+    int platform, int device, const std::string& binary_cache_dir) {
   absl::StatusOr<const OpenClDriver*> driver = OpenClDriver::Get();
   if (!driver.ok()) return driver.status();
   const OpenClDriver& d = **driver;
@@ -196,6 +197,9 @@ absl::StatusOr<std::shared_ptr<OpenClDevice>> OpenClDevice::Open(int platform, i
   out->ordinal_ += device;
   out->device_ = pd.devices[device];
   out->attributes_ = AttributesOf(d, out->device_);
+  out->binary_cache_ = std::make_unique<ProgramBinaryCache>(
+      binary_cache_dir, absl::StrCat(out->attributes_.name, "|", out->attributes_.vendor, "|",
+                                     out->attributes_.driver_version));
   cl_int error = CL_SUCCESS;
   out->context_ = d.CreateContext(nullptr, 1, &out->device_, nullptr, nullptr, &error);
   if (absl::Status s = OpenClDriver::Check(error, "clCreateContext"); !s.ok()) return s;
@@ -247,12 +251,32 @@ absl::Status OpenClDevice::CopyOut(void* host, uint64_t handle, size_t offset,
       "clEnqueueReadBuffer");
 }
 
+int64_t OpenClDevice::programs_from_binary_cache() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return programs_from_binary_cache_;
+}
+
 absl::StatusOr<cl_program> OpenClDevice::BuildProgram(const std::string& source) const {
   std::lock_guard<std::mutex> lock(mu_);
   if (auto it = programs_.find(source); it != programs_.end()) return it->second;
+  cl_int error = CL_SUCCESS;
+  if (std::optional<std::string> binary = binary_cache_->Find(source)) {
+    const size_t size = binary->size();
+    const auto* bytes = reinterpret_cast<const unsigned char*>(binary->data());
+    cl_int binary_status = CL_SUCCESS;
+    cl_program program = driver_->CreateProgramWithBinary(context_, 1, &device_, &size, &bytes,
+                                                          &binary_status, &error);
+    if (program != nullptr && error == CL_SUCCESS && binary_status == CL_SUCCESS &&
+        driver_->BuildProgram(program, 1, &device_, "", nullptr, nullptr) == CL_SUCCESS) {
+      programs_[source] = program;
+      ++programs_from_binary_cache_;
+      return program;
+    }
+    // A binary the driver no longer takes: compile the source, and replace it below.
+    if (program != nullptr) (void)driver_->ReleaseProgram(program);
+  }
   const char* text = source.c_str();
   const size_t length = source.size();
-  cl_int error = CL_SUCCESS;
   cl_program program = driver_->CreateProgramWithSource(context_, 1, &text, &length, &error);
   if (absl::Status s = OpenClDriver::Check(error, "clCreateProgramWithSource"); !s.ok()) return s;
   error = driver_->BuildProgram(program, 1, &device_, "", nullptr, nullptr);
@@ -274,6 +298,18 @@ absl::StatusOr<cl_program> OpenClDevice::BuildProgram(const std::string& source)
                      OpenClDriver::ErrorName(error), "): ", log, QuoteNamedLines(log, source)));
   }
   programs_[source] = program;
+  size_t binary_size = 0;
+  if (binary_cache_->enabled() &&
+      driver_->GetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(binary_size), &binary_size,
+                              nullptr) == CL_SUCCESS &&
+      binary_size > 0) {
+    std::string binary(binary_size, '\0');
+    auto* data = reinterpret_cast<unsigned char*>(binary.data());
+    if (driver_->GetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(data), &data, nullptr) ==
+        CL_SUCCESS) {
+      binary_cache_->Store(source, binary);
+    }
+  }
   return program;
 }
 

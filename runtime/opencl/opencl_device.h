@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "runtime/gpu/gpu_device.h"
 #include "runtime/opencl/opencl_driver.h"
+#include "runtime/opencl/program_binary_cache.h"
 
 namespace tunefarm::runtime::opencl {
 
@@ -31,9 +32,12 @@ absl::StatusOr<std::vector<OpenClDeviceInfo>> ListOpenClDevices();
 
 class OpenClDevice final : public gpu::GpuDevice {
  public:
-  // Device `device` of platform `platform` (indices as ListOpenClDevices gives them).
+  // Device `device` of platform `platform` (indices as ListOpenClDevices gives them), keeping
+  // the program binaries its compiler makes in `binary_cache_dir` ("" for none).
   // Unavailable without a loader or platform; InvalidArgument for indices out of range.
-  static absl::StatusOr<std::shared_ptr<OpenClDevice>> Open(int platform = 0, int device = 0);
+  static absl::StatusOr<std::shared_ptr<OpenClDevice>> Open(
+      int platform = 0, int device = 0,
+      const std::string& binary_cache_dir = ProgramBinaryCache::DefaultDir());
   ~OpenClDevice() override;
 
   gpu::GpuApi api() const override { return gpu::GpuApi::kOpenCl; }
@@ -52,8 +56,11 @@ class OpenClDevice final : public gpu::GpuDevice {
   absl::StatusOr<double> TimeQueued(const std::function<absl::Status()>& enqueue) const override;
 
   // Builds `source` with the device's compiler (the build log in the error, with the source's
-  // lines it names). Programs are cached per source for the device's lifetime.
+  // lines it names). Programs are kept per source for the device's lifetime, and their binaries
+  // on disk (ProgramBinaryCache), which a later process loads instead of compiling again.
   absl::StatusOr<cl_program> BuildProgram(const std::string& source) const;
+  // Programs this handle loaded from the binary cache rather than compiled.
+  int64_t programs_from_binary_cache() const;
 
  protected:
   absl::StatusOr<uint64_t> AllocateHandle(size_t num_bytes) const override;
@@ -77,6 +84,8 @@ class OpenClDevice final : public gpu::GpuDevice {
   // Serialises the queue and kernel arguments: clSetKernelArg on one kernel is not thread-safe.
   mutable std::mutex mu_;
   mutable std::map<std::string, cl_program> programs_;  // by source
+  std::unique_ptr<ProgramBinaryCache> binary_cache_;
+  mutable int64_t programs_from_binary_cache_ = 0;
   // While TimeQueued runs: the first and the last launch's events.
   mutable bool capturing_ = false;
   mutable cl_event first_event_ = nullptr;
