@@ -11,6 +11,9 @@ import pytest
 BINARY = os.environ.get("TUNEFARM_BINARY", os.path.join(os.path.dirname(__file__), "..", "..",
                                                          "build", "tunefarm"))
 KEY = "py-cpu"
+# An OpenCL worker joins too where an OpenCL device is installed (PoCL in CI).
+OPENCL_KEY = "py-opencl"
+HAS_OPENCL = os.path.isdir("/etc/OpenCL/vendors") and bool(os.listdir("/etc/OpenCL/vendors"))
 
 
 class RealFarm:
@@ -30,6 +33,10 @@ class RealFarm:
         self.address = "127.0.0.1:" + open(port_file).read().strip()
         self._start(["worker", "--tracker", self.address, "--key", KEY, "--token-file",
                      self.token_file, "--work-dir", os.path.join(root, "worker")], "worker.log")
+        if HAS_OPENCL:
+            self._start(["worker", "--tracker", self.address, "--key", OPENCL_KEY, "--device",
+                         "opencl:0:0", "--token-file", self.token_file, "--work-dir",
+                         os.path.join(root, "opencl-worker")], "opencl-worker.log")
 
     def _start(self, args, log):
         out = open(os.path.join(self.root, log), "w")

@@ -3,12 +3,13 @@
 import json
 import os
 import platform
+import time
 
 import grpc
 import pytest
 
 import tunefarm
-from conftest import KEY
+from conftest import HAS_OPENCL, KEY, OPENCL_KEY
 
 SMALL = "matmul:64,64,64"
 
@@ -68,6 +69,25 @@ def test_workers_are_listed(farm):
     if platform.machine() == "x86_64":
         assert "sse4_2" in workers[0].cpu_features
     assert 1 <= workers[0].slowness <= 100
+
+
+@pytest.mark.skipif(not HAS_OPENCL, reason="no OpenCL device installed (pocl-opencl-icd)")
+def test_an_opencl_worker_reports_its_gpu_and_tunes_for_it(farm):
+    for _ in range(200):
+        workers = farm.workers(key=OPENCL_KEY)
+        if workers:
+            break
+        time.sleep(0.05)
+    assert len(workers) == 1
+    gpu = workers[0].gpu
+    assert gpu is not None and gpu.api == "opencl"
+    assert gpu.compute_units > 0 and gpu.max_threads_per_block > 0 and gpu.max_shared_bytes > 0
+    assert workers[0].target.startswith("opencl")
+    assert farm.workers(key=KEY)[0].gpu is None
+    job = farm.tune(workload="matmul:64,64,64", key=OPENCL_KEY, target=workers[0].target,
+                    trials=4, tuner="random")
+    assert job.wait(timeout=300).state == "succeeded", job.progress.message
+    assert job.progress.trials_done == 4
 
 
 def test_a_template_job_tunes_a_script_with_its_sizes(farm):
