@@ -39,11 +39,6 @@ absl::StatusOr<OptimizedModel> OptimizeModel(const std::string& onnx_path,
     return absl::InvalidArgumentError(
         "records: a conv's algorithm is chosen over records: no --db");
   }
-  if (target.is_gpu() && !options.db.empty()) {
-    return absl::UnimplementedError(
-        absl::StrCat("records: tuned configs apply to CPU builds so far; build `",
-                     target.kind_name(), "` without --db"));
-  }
   OptimizedModel result;
   result.kernel_target = graph::KernelTarget::For(target);
   auto start = std::chrono::steady_clock::now();

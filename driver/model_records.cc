@@ -17,6 +17,8 @@
 #include "compiler/topi/conv2d_winograd_knobs.h"
 #include "compiler/topi/depthwise_conv2d_knobs.h"
 #include "compiler/topi/depthwise_conv2d_nchwc_knobs.h"
+#include "compiler/topi/gpu_conv2d_knobs.h"
+#include "compiler/topi/gpu_depthwise_conv2d_knobs.h"
 #include "driver/record_db.h"
 #include "tuner/model_tasks.h"
 #include "tuner/record.h"
@@ -24,6 +26,7 @@
 #include "tuner/templates/conv2d_template.h"
 #include "tuner/templates/conv_shape.h"
 #include "tuner/templates/depthwise_conv2d_template.h"
+#include "tuner/templates/gpu_conv_templates.h"
 
 namespace tunefarm::driver {
 
@@ -45,6 +48,42 @@ absl::StatusOr<space::Config> RecordPoint(
     const std::function<absl::Status(space::ConfigSpace&)>& define) {
   if (absl::Status s = define(space); !s.ok()) return s;
   return space::ConfigFromJson(space, json);
+}
+
+// A GPU record's config: the GPU conv2d's or depthwise conv2d's (NCHW, the layout GPU builds
+// keep).
+absl::StatusOr<graph::AnchorConfig> GpuConfigOf(const tuner::Workload& w, const std::string& json) {
+  const bool depthwise = w.template_name == "depthwise_conv2d";
+  if (!depthwise && w.template_name != "conv2d") {
+    return absl::InvalidArgumentError(
+        absl::StrCat(w.Key(), ": GPU builds configure conv2d and depthwise_conv2d only"));
+  }
+  absl::StatusOr<tuner::templates::ConvShape> shape = tuner::templates::ParseConvShape(
+      w, depthwise ? tuner::templates::GpuDepthwiseConv2dTemplateInfo()
+                   : tuner::templates::GpuConv2dTemplateInfo());
+  if (!shape.ok()) return shape.status();
+  space::ConfigSpace space;
+  if (depthwise) {
+    absl::StatusOr<space::Config> point = RecordPoint(space, json, [&](space::ConfigSpace& knobs) {
+      absl::StatusOr<topi::DepthwiseConv2dTensors> t = shape->DepthwiseConv2d();
+      if (!t.ok()) return t.status();
+      return topi::DefineGpuDepthwiseConv2dKnobs(knobs, *t, shape->window());
+    });
+    if (!point.ok()) return point.status();
+    absl::StatusOr<topi::GpuDepthwiseConv2dScheduleConfig> c =
+        topi::GpuDepthwiseConv2dConfigFromKnobs(*point);
+    if (!c.ok()) return c.status();
+    return graph::AnchorConfig(*c);
+  }
+  absl::StatusOr<space::Config> point = RecordPoint(space, json, [&](space::ConfigSpace& knobs) {
+    absl::StatusOr<topi::Conv2dTensors> t = shape->Conv2d();
+    if (!t.ok()) return t.status();
+    return topi::DefineGpuConv2dKnobs(knobs, *t, shape->window());
+  });
+  if (!point.ok()) return point.status();
+  absl::StatusOr<topi::GpuConv2dScheduleConfig> c = topi::GpuConv2dConfigFromKnobs(*point);
+  if (!c.ok()) return c.status();
+  return graph::AnchorConfig(*c);
 }
 
 // The record's config as the template's own config struct.
@@ -141,6 +180,7 @@ struct ModelRecords::State {
   std::string target;  // canonical, as records are keyed
   std::string device_key;
   topi::CpuInfo cpu;
+  bool gpu = false;  // the records are a GPU target's: its templates' configs
   std::map<std::string, absl::StatusOr<std::vector<Candidate>>> by_key;
   std::map<std::string, absl::StatusOr<std::optional<double>>> transform_seconds;
   std::optional<LayoutPlan> chosen_layout;
@@ -213,7 +253,8 @@ struct ModelRecords::State {
       if (r.error_kind != tuner::ErrorKind::kOk) continue;
       const std::optional<double> seconds = tuner::MedianSeconds(r.repeat_seconds);
       if (!seconds || *seconds <= 0) continue;
-      absl::StatusOr<graph::AnchorConfig> config = ConfigOf(w, r.config_json, cpu);
+      absl::StatusOr<graph::AnchorConfig> config =
+          gpu ? GpuConfigOf(w, r.config_json) : ConfigOf(w, r.config_json, cpu);
       if (!config.ok()) {
         if (unfit.ok()) unfit = config.status();
         continue;
@@ -241,6 +282,7 @@ absl::StatusOr<ModelRecords> ModelRecords::Open(const std::string& db,
   state->target = target.target.str();
   state->device_key = device_key;
   state->cpu = target.cpu;
+  state->gpu = target.is_gpu();
   return ModelRecords(std::move(state));
 }
 

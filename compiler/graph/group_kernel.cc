@@ -218,22 +218,28 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(
 // GPU template applies (pooling runs one thread per output under the default schedule).
 absl::StatusOr<topi::ScheduledOp> ScheduleByGpuTemplate(const AnchorTensors& a,
                                                         const te::Tensor& output,
+                                                        const AnchorConfig& tuned,
                                                         std::string* description) {
   // The epilogue starts after the template's own output (a conv's bias is part of it).
   const te::Tensor epilogue = output.same_as(a.reduced) ? te::Tensor() : output;
   switch (a.kind) {
     case AnchorTemplate::kConv2d: {
       topi::Conv2dTensors t{a.data, a.weight, a.padded, a.reduced, a.out};
-      const topi::GpuConv2dScheduleConfig config = topi::DefaultGpuConv2dConfig(t);
-      *description = absl::StrCat("gpu conv2d template, default (", config.ToString(), ")");
+      const auto* record = std::get_if<topi::GpuConv2dScheduleConfig>(&tuned);
+      const topi::GpuConv2dScheduleConfig config =
+          record != nullptr ? *record : topi::DefaultGpuConv2dConfig(t);
+      *description = absl::StrCat("gpu conv2d template, ", record != nullptr ? "tuned" : "default",
+                                  " (", config.ToString(), ")");
       return topi::ScheduleGpuConv2d(config, t, a.window, epilogue);
     }
     case AnchorTemplate::kDepthwiseConv2d: {
       topi::DepthwiseConv2dTensors t{a.data, a.weight, a.padded, a.reduced, a.out};
+      const auto* record = std::get_if<topi::GpuDepthwiseConv2dScheduleConfig>(&tuned);
       const topi::GpuDepthwiseConv2dScheduleConfig config =
-          topi::DefaultGpuDepthwiseConv2dConfig(t);
+          record != nullptr ? *record : topi::DefaultGpuDepthwiseConv2dConfig(t);
       *description =
-          absl::StrCat("gpu depthwise_conv2d template, default (", config.ToString(), ")");
+          absl::StrCat("gpu depthwise_conv2d template, ", record != nullptr ? "tuned" : "default",
+                       " (", config.ToString(), ")");
       return topi::ScheduleGpuDepthwiseConv2d(config, t, a.window, epilogue);
     }
     case AnchorTemplate::kPool2d:
@@ -256,7 +262,7 @@ absl::StatusOr<topi::ScheduledOp> ScheduleGroup(const Graph& graph, const FusedG
   if (t.anchor.kind != AnchorTemplate::kNone && t.outputs.size() == 1 &&
       IsAnchorWithEpilogue(graph, group)) {
     absl::StatusOr<topi::ScheduledOp> op =
-        target.is_gpu() ? ScheduleByGpuTemplate(t.anchor, t.outputs[0], description)
+        target.is_gpu() ? ScheduleByGpuTemplate(t.anchor, t.outputs[0], config, description)
                         : ScheduleByTemplate(t.anchor, t.winograd, t.outputs[0], target.cpu, config,
                                              description);
     // An epilogue that does not keep the anchor's shape (a broadcast that widens it) is left

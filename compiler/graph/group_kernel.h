@@ -17,6 +17,8 @@
 #include "compiler/topi/conv2d_nchwc.h"
 #include "compiler/topi/conv2d_winograd.h"
 #include "compiler/topi/depthwise_conv2d_nchwc.h"
+#include "compiler/topi/gpu_conv2d.h"
+#include "compiler/topi/gpu_depthwise_conv2d.h"
 #include "compiler/topi/window_schedule.h"
 
 namespace tunefarm::graph {
@@ -30,14 +32,16 @@ struct GroupKernel {
 
 // A schedule config for a group's anchor template in place of its default: a tuning record's
 // (conv2d's, the window schedule of depthwise conv2d and pooling, a blocked convolution's, which
-// applies only where its blocks are the layout's, or a Winograd conv's, only for its tile).
+// applies only where its blocks are the layout's, or a Winograd conv's, only for its tile; on a
+// GPU, the GPU conv2d's or depthwise conv2d's).
 using AnchorConfig =
     std::variant<std::monostate, topi::Conv2dScheduleConfig, topi::WindowScheduleConfig,
                  topi::Conv2dNchwcScheduleConfig, topi::DepthwiseConv2dNchwcScheduleConfig,
-                 topi::Conv2dWinogradScheduleConfig>;
+                 topi::Conv2dWinogradScheduleConfig, topi::GpuConv2dScheduleConfig,
+                 topi::GpuDepthwiseConv2dScheduleConfig>;
 
-// The kernel of `group` named `name` for `target`, with `config` for its anchor's CPU template
-// when it holds the template's kind (else the default config; GPU templates take their defaults).
+// The kernel of `group` named `name` for `target`, with `config` for its anchor's template when
+// it holds the template's kind for the target (else the template's default config).
 // Errors: what the computes say of the nodes (naming them), and scheduling or lowering failures
 // (Internal, naming the kernel; Unimplemented where the GPU default schedule cannot apply).
 absl::StatusOr<GroupKernel> LowerGroup(const Graph& graph, const FusedGroup& group,

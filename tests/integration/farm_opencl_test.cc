@@ -7,8 +7,11 @@
 #include <thread>
 
 #include "absl/strings/match.h"
+#include "driver/model_executor.h"
 #include "runtime/devices/process_gpu.h"
+#include "tests/e2e/small_cnn_onnx.h"
 #include "tests/integration/farm_fixture.h"
+#include "tools/commands/model_tune_command.h"
 
 namespace tunefarm::integration {
 namespace {
@@ -124,6 +127,61 @@ TEST_F(FarmOpenClTest, TheDeviceLostMidLeaseIsReleasedAndEachTrialRecordedOnce) 
   ChildProcess again = StartGpuWorker();
   std::vector<tuner::Record> records = SucceededRecords(job->id);
   EXPECT_EQ(records.size(), 6u) << again.Log();
+}
+
+// The model's outputs for a fixed input through `executor`.
+std::vector<float> Probabilities(driver::ModelExecutor& executor) {
+  std::vector<float> input(3 * 16 * 16);
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>((i * 37) % 29) / 14 - 1;
+  EXPECT_TRUE(executor.SetInput(0, input.data(), input.size() * sizeof(float)).ok());
+  EXPECT_TRUE(executor.Run().ok());
+  absl::StatusOr<const DLTensor*> out = executor.Output(0);
+  EXPECT_TRUE(out.ok()) << out.status();
+  if (!out.ok()) return {};
+  const auto* p = static_cast<const float*>((*out)->data);
+  return std::vector<float>(p, p + 10);
+}
+
+TEST_F(FarmOpenClTest, AModelJobForTheOpenClKeyBuildsWithItsRecordsAndMatchesTheCpuBuild) {
+  ChildProcess gpu = StartGpuWorker();
+  ASSERT_TRUE(farm_.WaitForWorkers(kGpuKey, 1)) << gpu.Log();
+  const std::string model = fixtures::SmallCnnOnnx("farm_opencl_cnn.onnx");
+  tools::ModelTuneOptions tune;
+  tune.file = model;
+  tune.output = farm_.dir() + "/cnn.opencl.so";
+  tune.tune.tracker = farm_.address();
+  tune.tune.key = kGpuKey;
+  tune.tune.target = "opencl -device=pocl";
+  tune.tune.trials = 6;
+  tune.tune.batch_size = 3;
+  tune.tune.tuner = "random";
+  tune.tune.repeat = 1;
+  tune.tune.min_repeat_ms = 1;
+  tune.tune.progress = false;
+  std::ostringstream out, err;
+  ASSERT_EQ(tools::RunModelTuneCommand(tune, nullptr, out, err), 0)
+      << out.str() << err.str() << gpu.Log();
+  EXPECT_NE(out.str().find("wrote " + tune.output), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("remote sessions run CPU models only"), std::string::npos) << out.str();
+  absl::StatusOr<std::vector<farm_api::ModelJobStatus>> jobs = client_->ListModelJobs(true, 1);
+  ASSERT_TRUE(jobs.ok()) << jobs.status();
+  ASSERT_EQ(jobs->size(), 1u);
+  for (const farm_api::ModelTaskStatus& t : jobs->front().tasks) {
+    for (const tuner::Record& r : farm_.JobRecords(t.job_id)) {
+      EXPECT_EQ(r.target, "opencl -device=pocl") << t.workload_key;
+      EXPECT_EQ(r.error_kind, tuner::ErrorKind::kOk) << r.error_message;
+    }
+  }
+  absl::StatusOr<std::unique_ptr<driver::ModelExecutor>> on_gpu =
+      driver::OpenModelModule(tune.output);
+  ASSERT_TRUE(on_gpu.ok()) << on_gpu.status();
+  absl::StatusOr<std::unique_ptr<driver::ModelExecutor>> on_cpu =
+      driver::LoadModelForRun(model, {}, target::Target::Host());
+  ASSERT_TRUE(on_cpu.ok()) << on_cpu.status();
+  const std::vector<float> got = Probabilities(**on_gpu);
+  const std::vector<float> want = Probabilities(**on_cpu);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5f) << i;
 }
 
 }  // namespace

@@ -80,7 +80,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
     err << "tunefarm: " << s.message() << "\n";
     return code;
   };
-  const TuneCommandOptions& t = o.tune;
+  TuneCommandOptions t = o.tune;
   if (t.trials <= 0 || t.batch_size <= 0 || t.repeat <= 0) {
     return fail(kExitUsage,
                 absl::InvalidArgumentError("--trials, --batch-size and --repeat must be positive"));
@@ -100,7 +100,11 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   // The local runner loads candidates into a process on this machine.
   absl::StatusOr<target::Target> target = target::ParseTarget(t.target);
   if (!target.ok()) return fail(kExitUsage, target.status());
-  if (target->is_gpu() || !target->llvm().is_host) {
+  if (target->is_gpu()) {
+    absl::StatusOr<target::Target> gpu = ResolveLocalGpu(t, *target);
+    if (!gpu.ok()) return fail(1, gpu.status());
+    target = *std::move(gpu);
+  } else if (!target->llvm().is_host) {
     return fail(kExitUsage, absl::InvalidArgumentError(absl::StrCat(
                                 "cannot measure '", t.target,
                                 "' on this machine: model tune runs candidates here")));
@@ -205,8 +209,13 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
   for (const auto& [name, dims] : o.compile.input_shapes) {
     out << " --input-shape " << name << "=" << absl::StrJoin(dims, ",");
   }
-  out << " -o MODEL.so --db " << t.db << " --device-key " << device_key << " --race";
-  if (t.threads > 0) out << " --threads " << t.threads;
+  out << " -o MODEL.so --db " << t.db << " --device-key " << device_key;
+  if (target->is_gpu()) {
+    out << " --target \"" << target->str() << "\"";  // a GPU's kernels: no CPU race to run
+  } else {
+    out << " --race";
+    if (t.threads > 0) out << " --threads " << t.threads;
+  }
   out << "\n";
   return 0;
 }

@@ -119,9 +119,9 @@ absl::StatusOr<tuner::VerifiedBest> VerifyOnDevice(client::FarmClient& client,
   if (target->is_gpu()) {
     // A remote session loads shared libraries; a GPU module is timed by the worker's measure
     // children only, so its result stands as they measured it.
-    return absl::UnimplementedError(absl::StrCat(
-        "remote sessions run CPU libraries only; the ", target->kind_name(),
-        " result stands as the worker measured it"));
+    return absl::UnimplementedError(absl::StrCat("remote sessions run CPU libraries only; the ",
+                                                 target->kind_name(),
+                                                 " result stands as the worker measured it"));
   }
   absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, *target);
   if (!task.ok()) return task.status();

@@ -159,6 +159,8 @@ int RunLocalTune(const TuneCommandOptions& o, const target::Target& target,
 // A local `cuda` tune measures on this machine's first GPU: refused without one, and the plain
 // `cuda` target becomes that GPU's arch (a module built for another arch would not load). The
 // default device key names the GPU ("local-nvidia-h100-80gb-hbm3").
+}  // namespace
+
 absl::StatusOr<target::Target> ResolveLocalGpu(TuneCommandOptions& o, target::Target target) {
   const runtime::gpu::GpuApi api =
       target.is_cuda() ? runtime::gpu::GpuApi::kCuda : runtime::gpu::GpuApi::kOpenCl;
@@ -175,8 +177,6 @@ absl::StatusOr<target::Target> ResolveLocalGpu(TuneCommandOptions& o, target::Ta
   if (o.target != "cuda") return target;
   return target::ParseTarget(absl::StrCat("cuda -arch=", (*gpu)->attributes().arch));
 }
-
-}  // namespace
 
 uint64_t SeedOf(const TuneCommandOptions& o) { return o.seed == 0 ? 1 : o.seed; }
 
