@@ -57,6 +57,7 @@ std::vector<Entry>& Registry() {
         {templates::GpuConv2dTemplateInfo(), &templates::MakeGpuConv2dTemplate},
         {templates::GpuDepthwiseConv2dTemplateInfo(), &templates::MakeGpuDepthwiseConv2dTemplate},
         {templates::GpuMatmulTemplateInfo(), &templates::MakeGpuMatmulTemplate},
+        {templates::GpuDenseTemplateInfo(), &templates::MakeGpuDenseTemplate},
     };
     SortByName(*e);
     return e;

@@ -377,6 +377,13 @@ void CodeGenGpu::Stmt(const ir::Stmt& s) {
       Line(absl::StrCat("for (", type, " ", v, " = ", min, "; ", v, " < ", end, "; ++", v, ") {"));
       ++indent_;
       Stmt(op->body);
+      if (opencl() && ContainsBarrier(op->body)) {
+        // A loop with a barrier runs alike on every work-item, so a barrier at the end of its
+        // body costs one wait per iteration; it makes the latch a region boundary, without which
+        // PoCL 3.1's work-group compiler aborts on such loops ("Incoming edges to non-entry
+        // block!") when the kernel is first launched.
+        Line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);");
+      }
       --indent_;
       Line("}");
       return;

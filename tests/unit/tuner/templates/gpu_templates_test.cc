@@ -11,7 +11,7 @@
 namespace tunefarm::tuner {
 namespace {
 
-const char* const kGpuKeys[] = {"matmul:37,29,23", "conv2d:2,5,11,13,7,3,3,1,1",
+const char* const kGpuKeys[] = {"matmul:37,29,23", "dense:19,27,33", "conv2d:2,5,11,13,7,3,3,1,1",
                                 "conv2d:1,4,12,9,6,3,2,2,0", "depthwise_conv2d:2,6,9,11,3,3,1,1"};
 
 std::unique_ptr<Task> GpuTask(const std::string& key, const std::string& text = "cuda") {
@@ -46,6 +46,17 @@ TEST(GpuTemplatesTest, CudaTargetsGetTheGpuTemplates) {
   std::unique_ptr<Task> sm80 = GpuTask("matmul:64,64,64", "cuda -arch=sm_80");
   ASSERT_NE(sm80, nullptr);
   EXPECT_EQ(sm80->target().str(), "cuda -arch=sm_80");
+}
+
+TEST(GpuTemplatesTest, OpenClTargetsGetTheSameGpuTemplates) {
+  for (const char* key : kGpuKeys) {
+    std::unique_ptr<Task> cuda = GpuTask(key);
+    std::unique_ptr<Task> opencl = GpuTask(key, "opencl -device=adreno");
+    ASSERT_TRUE(cuda != nullptr && opencl != nullptr) << key;
+    EXPECT_EQ(opencl->target().str(), "opencl -device=adreno");
+    EXPECT_EQ(opencl->space().size(), cuda->space().size()) << key;
+    EXPECT_DOUBLE_EQ(opencl->flops(), cuda->flops());
+  }
 }
 
 TEST(GpuTemplatesTest, UnknownOpsAndBadArchsAreErrors) {

@@ -205,6 +205,14 @@ TEST(OpenClCodegenTest, GpuMatmulTemplateMatchesAtItsDefaultAndRandomConfigs) {
   EXPECT_EQ(tried, 4);
 }
 
+TEST(OpenClCodegenTest, GpuMatmulScheduleOfADenseLayerMatches) {
+  TF_SKIP_WITHOUT_OPENCL();
+  // W is [N, K]: the shared tiles are fetched from the transposed layout.
+  const topi::GemmTensors t = *topi::DenseCompute(Input({19, 33}, "X"), Input({27, 33}, "W"));
+  ExpectTemplateMatches(topi::ScheduleGpuMatmul(topi::DefaultGpuMatmulConfig(19, 27, 33), t),
+                        "gpu_dense");
+}
+
 TEST(OpenClCodegenTest, GpuConv2dTemplateMatches) {
   TF_SKIP_WITHOUT_OPENCL();
   const topi::Window2d window = topi::Window2d::Make(1, 1);
