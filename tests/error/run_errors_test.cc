@@ -61,8 +61,8 @@ TEST(RunErrorsTest, NegativeShape) {
 
 TEST(RunErrorsTest, UnknownTarget) {
   std::string err;
-  EXPECT_EQ(RunWithBind("n=4,m=2", &err, "opencl"), 2);
-  EXPECT_THAT(err, HasSubstr("bad target 'opencl'"));
+  EXPECT_EQ(RunWithBind("n=4,m=2", &err, "vulkan"), 2);
+  EXPECT_THAT(err, HasSubstr("bad target 'vulkan'"));
   EXPECT_THAT(err, HasSubstr("-mtriple"));
   EXPECT_THAT(err, HasSubstr("cuda -arch=sm_XY"));
   EXPECT_THAT(err, HasSubstr("(run also accepts: interp)"));

@@ -118,14 +118,14 @@ TEST(ModelCommandsTest, AnInputOfTheWrongShapeIsRefusedNamingBothShapes) {
 TEST(ModelCommandsTest, ABadOrForeignTargetIsAUsageErrorBeforeAnythingIsBuilt) {
   REQUIRE_TESTDATA();
   const std::string model = (kNode / "test_relu" / "model.onnx").string();
-  for (const char* target : {"opencl", "llvm -mtriple=aarch64-linux-gnu"}) {
-    const bool foreign = std::string(target) != "opencl";
+  for (const char* target : {"vulkan", "llvm -mtriple=aarch64-linux-gnu"}) {
+    const bool foreign = std::string(target) != "vulkan";
     ModelRunOptions run;
     run.model = model;
     run.target = target;
     std::ostringstream out, err;
     EXPECT_EQ(RunModelRunCommand(run, out, err), 2) << target;
-    EXPECT_THAT(err.str(), HasSubstr(foreign ? "is not this machine" : "bad target 'opencl'"));
+    EXPECT_THAT(err.str(), HasSubstr(foreign ? "is not this machine" : "bad target 'vulkan'"));
     ModelTestOptions test;
     test.cases = {(kNode / "test_relu").string()};
     test.target = target;
@@ -138,10 +138,10 @@ TEST(ModelCommandsTest, ABadOrForeignTargetIsAUsageErrorBeforeAnythingIsBuilt) {
   ModelBuildOptions build;
   build.file = model;
   build.output = ::testing::TempDir() + "/relu_bad_target.so";
-  build.target = "opencl";
+  build.target = "vulkan";
   std::ostringstream out, err;
   EXPECT_EQ(RunModelBuildCommand(build, out, err), 2);
-  EXPECT_THAT(err.str(), HasSubstr("--target: bad target 'opencl'"));
+  EXPECT_THAT(err.str(), HasSubstr("--target: bad target 'vulkan'"));
   EXPECT_FALSE(fs::exists(build.output));
 }
 
