@@ -15,6 +15,14 @@ absl::StatusOr<const OpenClDriver*> OpenClDriver::Get() {
 }
 
 absl::StatusOr<const OpenClDriver*> OpenClDriver::Load() {
+#if defined(__SANITIZE_THREAD__)
+  // PoCL (and LLVM inside it) reserve address space where ThreadSanitizer keeps its shadow, and
+  // the process dies at the first kernel ("ThreadSanitizer failed to allocate ..."): a TSan build
+  // says OpenCL is unavailable, and the OpenCL paths are checked under ASan instead.
+  return absl::UnavailableError(
+      "OpenCL is off in ThreadSanitizer builds (PoCL's address-space reservations collide with "
+      "TSan's shadow memory)");
+#endif
   void* library = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) library = dlopen("libOpenCL.so", RTLD_NOW | RTLD_LOCAL);
   if (library == nullptr) {
