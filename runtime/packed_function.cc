@@ -34,6 +34,10 @@ struct ToValue {
 
 }  // namespace
 
+void PackedArg::ToAbi(TFValue* value, int32_t* code) const {
+  std::visit(ToValue{value, code}, value_);
+}
+
 PackedFunction::PackedFunction(FunctionSignature signature, TFKernelFunc entry,
                                std::shared_ptr<const void> owner)
     : signature_(std::move(signature)), entry_(entry), owner_(std::move(owner)) {}
@@ -47,7 +51,7 @@ absl::Status PackedFunction::Call(absl::Span<const PackedArg> args) const {
   absl::InlinedVector<TFValue, 8> values(args.size());
   absl::InlinedVector<int32_t, 8> codes(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
-    std::visit(ToValue{&values[i], &codes[i]}, args[i].value());
+    args[i].ToAbi(&values[i], &codes[i]);
   }
   const auto num_args = static_cast<int32_t>(args.size());
   std::string error = CheckArguments(signature_, values.data(), codes.data(), num_args);

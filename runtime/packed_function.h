@@ -29,6 +29,8 @@ class PackedArg {
   };
   using Value = std::variant<DLTensor*, int64_t, double, HandleTag>;
   const Value& value() const { return value_; }
+  // This argument as the kernel C ABI passes it: its TFValue and type code (kTFArgTensor, ...).
+  void ToAbi(TFValue* value, int32_t* code) const;
 
  private:
   explicit PackedArg(HandleTag h) : value_(h) {}

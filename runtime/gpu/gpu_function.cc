@@ -14,28 +14,6 @@
 namespace tunefarm::runtime::gpu {
 namespace {
 
-// Fills one TFValue and its type code from a PackedArg (as PackedFunction::Call does).
-struct ToValue {
-  TFValue* value;
-  int32_t* code;
-  void operator()(DLTensor* t) const {
-    value->v_handle = t;
-    *code = kTFArgTensor;
-  }
-  void operator()(int64_t v) const {
-    value->v_int64 = v;
-    *code = kTFArgInt;
-  }
-  void operator()(double v) const {
-    value->v_float64 = v;
-    *code = kTFArgFloat;
-  }
-  void operator()(PackedArg::HandleTag h) const {
-    value->v_handle = h.ptr;
-    *code = kTFArgHandle;
-  }
-};
-
 size_t TensorBytes(const DLTensor& t) {
   int64_t elements = 1;
   for (int i = 0; i < t.ndim; ++i) elements *= t.shape[i];
@@ -102,7 +80,7 @@ absl::Status GpuFunction::Prepare(absl::Span<const PackedArg> args, bool copy_to
   std::vector<TFValue> values(args.size());
   std::vector<int32_t> codes(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
-    std::visit(ToValue{&values[i], &codes[i]}, args[i].value());
+    args[i].ToAbi(&values[i], &codes[i]);
   }
   // Device tensors are checked as host views of themselves (shape, dtype, alignment): the
   // argument checker speaks for CPU kernels, and where the bytes live is this call's concern.
