@@ -8,6 +8,7 @@
 #include "compiler/topi/elementwise.h"
 #include "compiler/topi/gemm_general.h"
 #include "compiler/topi/group_conv2d.h"
+#include "compiler/topi/layer_norm.h"
 #include "compiler/topi/lrn.h"
 #include "compiler/topi/matmul_broadcast.h"
 #include "compiler/topi/pool.h"
@@ -215,6 +216,44 @@ ComputeResult ComputeSoftmax(const ComputeContext& ctx) {
       topi::SoftmaxAxisCompute(ctx.inputs[0], NormalizedAxis(*axis, ctx.input_types[0].rank()));
   if (!t.ok()) return ctx.Annotate(t.status());
   return One(ctx, t->out, {t->max, t->exp, t->sum});
+}
+
+ComputeResult ComputeLogSoftmax(const ComputeContext& ctx) {
+  absl::StatusOr<int64_t> axis = IntAttr(ctx, "axis", -1);
+  if (!axis.ok()) return axis.status();
+  absl::StatusOr<topi::SoftmaxTensors> t = topi::SoftmaxAxisCompute(
+      ctx.inputs[0], NormalizedAxis(*axis, ctx.input_types[0].rank()), /*log=*/true);
+  if (!t.ok()) return ctx.Annotate(t.status());
+  return One(ctx, t->out, {t->max, t->exp, t->sum});
+}
+
+ComputeResult ComputeLayerNorm(const ComputeContext& ctx) {
+  absl::StatusOr<int64_t> axis = IntAttr(ctx, "axis", -1);
+  absl::StatusOr<double> epsilon = FloatAttr(ctx, "epsilon", 1e-5);
+  if (!axis.ok()) return axis.status();
+  if (!epsilon.ok()) return epsilon.status();
+  const te::Tensor scale = ctx.inputs.size() > 1 ? ctx.inputs[1] : te::Tensor();
+  const te::Tensor bias = ctx.inputs.size() > 2 ? ctx.inputs[2] : te::Tensor();
+  absl::StatusOr<topi::LayerNormTensors> t = topi::LayerNormCompute(
+      ctx.inputs[0], scale, bias, NormalizedAxis(*axis, ctx.input_types[0].rank()), *epsilon);
+  if (!t.ok()) return ctx.Annotate(t.status());
+  ComputeResult result = One(ctx, t->out, {t->sum, t->mean, t->squares, t->rstd});
+  if (!result.ok() || ctx.output_types.size() == 1) return result;
+  const int axis_index = NormalizedAxis(*axis, ctx.input_types[0].rank());
+  for (const te::Tensor* stat : {&t->mean, &t->rstd}) {
+    std::vector<ir::Expr> shape;
+    for (int64_t d : ctx.output_types[1].shape)
+      shape.push_back(ir::IntImm(ir::DataType::Int(32), d));
+    absl::StatusOr<te::Tensor> kept = te::compute(
+        shape,
+        [&](const std::vector<ir::Var>& i) {
+          return (*stat)(std::vector<ir::Expr>(i.begin(), i.begin() + axis_index));
+        },
+        stat == &t->mean ? "layer_norm_mean_out" : "layer_norm_rstd_out");
+    if (!kept.ok()) return ctx.Annotate(kept.status());
+    result->outputs.push_back(*kept);
+  }
+  return result;
 }
 
 ComputeResult ComputeLrn(const ComputeContext& ctx) {

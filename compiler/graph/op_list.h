@@ -20,6 +20,16 @@
 //   hard_sigmoid(x) alpha (0.2), beta (0.5): max(0, min(1, alpha * x + beta))
 //   hard_swish(x): x * hard_sigmoid(x) with alpha = 1/6, beta = 0.5
 //   add, sub, mul, div (a, b): broadcast; both operands of one dtype
+//   unary(x) fn, alpha, gamma: an elementwise math function of topi/unary_math.h by name ("erf",
+//     "leaky_relu", "gelu" ...); alpha and gamma are the parameters of those that take them
+//   pow, maximum, minimum (a, b): broadcast, as add; pow on floats
+//   prelu(x, slope): x < 0 ? slope * x : x, slope broadcast to x (unidirectionally)
+//   reduce(x) fn, axes, keep_dims (1): a reduction of topi/reduce.h by name ("sum", "mean",
+//     "log_sum_exp" ...) over `axes` (all when absent), reduced axes kept as 1s or dropped
+//   gather(data, indices) axis (0): numpy's take; indices int32/int64, negative ones count from
+//     the end, out-of-range ones are clamped (a constant index out of range is refused at import)
+//   expand(x) shape: x broadcast to `shape` broadcast with x's (ONNX Expand)
+//   tile(x) repeats: x repeated repeats[d] times along each axis d
 //   conv2d(data, weight[, bias]) strides, pads, dilations (1s and 0s), groups (1)
 //   gemm(a, b[, c]) trans_a, trans_b (0), alpha, beta (1.0): alpha * a' b' + beta * c, a' and b'
 //     2-D, c unidirectionally broadcast to [M, N]; with b_block (0) > 0, b is pack_gemm_weight's
@@ -31,6 +41,10 @@
 //     (both also over blocked [N,CB,H,W,c], made by the layout rewrite: the output is blocked too)
 //   global_avg_pool2d(x), global_max_pool2d(x): [N,C,H,W] -> [N,C,1,1]
 //   softmax(x) axis (-1): over one axis
+//   log_softmax(x) axis (-1): log(softmax(x)), computed as x - max - log(sum(exp(x - max)))
+//   layer_norm(x[, scale[, bias]]) axis (-1), epsilon (1e-5): normalized over the axes from
+//     `axis` to the last (mean and biased variance), then * scale + bias, broadcast to those axes;
+//     with statistics (0) = 1, also -> (mean, 1 / sqrt(variance + epsilon)), normalized axes as 1s
 //   lrn(x) size, alpha (1e-4), beta (0.75), bias (1.0): across channels
 //   flatten(x) axis (1): to 2-D [prod(d[:axis]), prod(d[axis:])]
 //   reshape(x) shape, allow_zero (0): a 0 copies the input's dimension (unless allow_zero), one
@@ -68,6 +82,17 @@
   X(Sub, "sub", kBroadcast)                                           \
   X(Mul, "mul", kBroadcast)                                           \
   X(Div, "div", kBroadcast)                                           \
+  X(Unary, "unary", kElementwise)                                     \
+  X(Pow, "pow", kBroadcast)                                           \
+  X(Maximum, "maximum", kBroadcast)                                   \
+  X(Minimum, "minimum", kBroadcast)                                   \
+  X(PRelu, "prelu", kBroadcast)                                       \
+  X(Reduce, "reduce", kCommReduce)                                    \
+  X(Gather, "gather", kInjective)                                     \
+  X(Expand, "expand", kInjective)                                     \
+  X(Tile, "tile", kInjective)                                         \
+  X(LogSoftmax, "log_softmax", kOpaque)                               \
+  X(LayerNorm, "layer_norm", kOpaque)                                 \
   X(Conv2d, "conv2d", kOutEWiseFusable)                               \
   X(Gemm, "gemm", kOutEWiseFusable)                                   \
   X(MatMul, "matmul", kOutEWiseFusable)                               \

@@ -1,4 +1,5 @@
-// Type inference of the normalizing ops: batch_norm, softmax and lrn keep their input's type.
+// Type inference of the normalizing ops: batch_norm, softmax, log_softmax, layer_norm and lrn keep
+// their input's type.
 #include "absl/strings/str_cat.h"
 #include "compiler/graph/op_inference.h"
 
@@ -48,6 +49,42 @@ InferResult InferLrn(const InferContext& ctx) {
     if (!v.ok()) return ctx.Annotate(v.status());
   }
   return std::vector<TensorType>{ctx.inputs[0]};
+}
+
+InferResult InferLogSoftmax(const InferContext& ctx) { return InferSoftmax(ctx); }
+
+InferResult InferLayerNorm(const InferContext& ctx) {
+  absl::Status s = ExpectInputCount(ctx, 1, 3);
+  if (s.ok()) s = ExpectSameDtype(ctx);
+  if (s.ok()) s = ExpectFloat(ctx, 0);
+  if (!s.ok()) return s;
+  const TensorType& x = ctx.inputs[0];
+  absl::StatusOr<int64_t> axis = ctx.node.attrs.Int("axis", -1);
+  if (!axis.ok()) return ctx.Annotate(axis.status());
+  absl::StatusOr<int> a = NormalizeAxis(ctx, *axis, x.rank(), "axis");
+  if (!a.ok()) return a.status();
+  absl::StatusOr<double> epsilon = ctx.node.attrs.Float("epsilon", 1e-5);
+  if (!epsilon.ok()) return ctx.Annotate(epsilon.status());
+  if (!(*epsilon >= 0)) return ctx.Error("epsilon must not be negative");
+  // scale and bias broadcast to the normalized axes [axis, rank).
+  const std::vector<int64_t> normalized(x.shape.begin() + *a, x.shape.end());
+  static constexpr const char* kNames[] = {"scale", "bias"};
+  for (size_t i = 1; i < ctx.inputs.size(); ++i) {
+    const TensorType& p = ctx.inputs[i];
+    absl::StatusOr<std::vector<int64_t>> b = BroadcastShapes(ctx, normalized, p.shape);
+    if (!b.ok() || *b != normalized) {
+      return ctx.Error(absl::StrCat(kNames[i - 1], " ", p.ToString(),
+                                    " does not broadcast to the normalized axes ",
+                                    ShapeToString(normalized)));
+    }
+  }
+  absl::StatusOr<int64_t> statistics = ctx.node.attrs.Int("statistics", 0);
+  if (!statistics.ok()) return ctx.Annotate(statistics.status());
+  if (*statistics == 0) return std::vector<TensorType>{x};
+  // The mean and 1 / standard deviation, one per slice, the normalized axes kept as 1s.
+  TensorType stat = x;
+  for (int d = *a; d < x.rank(); ++d) stat.shape[d] = 1;
+  return std::vector<TensorType>{x, stat, stat};
 }
 
 }  // namespace tunefarm::graph

@@ -166,6 +166,10 @@ double ApplyMath(ir::Intrinsic op, double a, double b) {
       return std::floor(a);
     case ir::Intrinsic::kCeil:
       return std::ceil(a);
+    case ir::Intrinsic::kErf:
+      return std::erf(a);
+    case ir::Intrinsic::kRound:
+      return std::nearbyint(a);
     default:
       TF_UNREACHABLE() << "not a math intrinsic: " << ir::IntrinsicName(op);
   }

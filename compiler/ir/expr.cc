@@ -34,6 +34,8 @@ constexpr IntrinsicInfo kIntrinsics[] = {
     {Intrinsic::kPow, "pow", 2},
     {Intrinsic::kFloor, "floor", 1},
     {Intrinsic::kCeil, "ceil", 1},
+    {Intrinsic::kErf, "erf", 1},
+    {Intrinsic::kRound, "round", 1},
     {Intrinsic::kLikely, "likely", 1},
     {Intrinsic::kIfThenElse, "if_then_else", 3},
     {Intrinsic::kSyncThreads, "sync_threads", 0},

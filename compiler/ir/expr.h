@@ -178,6 +178,8 @@ enum class Intrinsic : uint8_t {
   kPow,
   kFloor,
   kCeil,
+  kErf,
+  kRound,  // to the nearest integer, halfway cases to even (ONNX Round, C's nearbyint)
   kLikely,
   kIfThenElse,
   kSyncThreads,  // __syncthreads(): a barrier among the threads of a block; only in Evaluate

@@ -288,6 +288,8 @@ constexpr NativeEntry kTeBuiltins[] = {
     {"fabs", MathUnary<ir::Intrinsic::kFabs>},
     {"floor", MathUnary<ir::Intrinsic::kFloor>},
     {"ceil", MathUnary<ir::Intrinsic::kCeil>},
+    {"erf", MathUnary<ir::Intrinsic::kErf>},
+    {"round", MathUnary<ir::Intrinsic::kRound>},
     {"pow", MathBinary<Pow>},
 };
 

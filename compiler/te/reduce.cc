@@ -15,6 +15,7 @@ ir::Expr MakeReduction(const char* name, ir::Expr source, std::vector<ir::IterVa
 }
 
 ir::Expr Plus(ir::Expr a, ir::Expr b) { return std::move(a) + std::move(b); }
+ir::Expr Times(ir::Expr a, ir::Expr b) { return std::move(a) * std::move(b); }
 ir::Expr Maximum(ir::Expr a, ir::Expr b) { return ir::Max(std::move(a), std::move(b)); }
 ir::Expr Minimum(ir::Expr a, ir::Expr b) { return ir::Min(std::move(a), std::move(b)); }
 
@@ -34,6 +35,11 @@ ir::IterVar thread_axis(ir::Range dom, std::string tag, std::string name) {
 ir::Expr sum(ir::Expr source, std::vector<ir::IterVar> axis, ir::Expr where) {
   ir::Expr zero = ir::MakeZero(source.dtype());
   return MakeReduction("sum", std::move(source), std::move(axis), std::move(where), Plus, zero);
+}
+
+ir::Expr prod(ir::Expr source, std::vector<ir::IterVar> axis, ir::Expr where) {
+  ir::Expr one = ir::MakeConst(source.dtype(), 1);
+  return MakeReduction("prod", std::move(source), std::move(axis), std::move(where), Times, one);
 }
 
 ir::Expr max(ir::Expr source, std::vector<ir::IterVar> axis, ir::Expr where) {

@@ -52,6 +52,7 @@ ir::IterVar thread_axis(ir::Range dom, std::string tag, std::string name = "");
 // Reductions over `axis`, restricted to `where` when defined.
 ir::Expr sum(ir::Expr source, std::vector<ir::IterVar> axis, ir::Expr where = ir::Expr());
 ir::Expr max(ir::Expr source, std::vector<ir::IterVar> axis, ir::Expr where = ir::Expr());
+ir::Expr prod(ir::Expr source, std::vector<ir::IterVar> axis, ir::Expr where = ir::Expr());
 ir::Expr min(ir::Expr source, std::vector<ir::IterVar> axis, ir::Expr where = ir::Expr());
 
 }  // namespace tunefarm::te

@@ -114,6 +114,27 @@ absl::StatusOr<te::Tensor> DivideCompute(const te::Tensor& a, const te::Tensor& 
   return Binary(a, b, "divide", [](Expr x, Expr y) { return ir::Div(x, y); });
 }
 
+absl::StatusOr<te::Tensor> PowCompute(const te::Tensor& a, const te::Tensor& b) {
+  if (a.defined() && !a.dtype().is_float()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("pow: needs floats, ", a.name(), " is ", a.dtype().ToString()));
+  }
+  return Binary(a, b, "pow", [](Expr x, Expr y) { return ir::Call(ir::Intrinsic::kPow, {x, y}); });
+}
+
+absl::StatusOr<te::Tensor> MaximumCompute(const te::Tensor& a, const te::Tensor& b) {
+  return Binary(a, b, "maximum", [](Expr x, Expr y) { return ir::Max(x, y); });
+}
+
+absl::StatusOr<te::Tensor> MinimumCompute(const te::Tensor& a, const te::Tensor& b) {
+  return Binary(a, b, "minimum", [](Expr x, Expr y) { return ir::Min(x, y); });
+}
+
+absl::StatusOr<te::Tensor> PReluCompute(const te::Tensor& x, const te::Tensor& slope) {
+  return Binary(x, slope, "prelu",
+                [](Expr v, Expr s) { return ir::Select(v < ir::MakeZero(v.dtype()), s * v, v); });
+}
+
 absl::StatusOr<te::Tensor> ClipCompute(const te::Tensor& x, double lo, double hi) {
   if (!(lo <= hi)) {
     return absl::InvalidArgumentError(absl::StrCat("clip: lower bound ", lo, " > upper ", hi));

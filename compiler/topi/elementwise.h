@@ -25,6 +25,12 @@ absl::StatusOr<te::Tensor> MultiplyCompute(const te::Tensor& a, const te::Tensor
 // a - b and a / b, broadcast the same way (`/` is ir::Div: floor division for integers).
 absl::StatusOr<te::Tensor> SubtractCompute(const te::Tensor& a, const te::Tensor& b);
 absl::StatusOr<te::Tensor> DivideCompute(const te::Tensor& a, const te::Tensor& b);
+// pow(a, b), max(a, b), min(a, b) and PReLU (a < 0 ? b * a : a), broadcast the same way; pow
+// needs floats.
+absl::StatusOr<te::Tensor> PowCompute(const te::Tensor& a, const te::Tensor& b);
+absl::StatusOr<te::Tensor> MaximumCompute(const te::Tensor& a, const te::Tensor& b);
+absl::StatusOr<te::Tensor> MinimumCompute(const te::Tensor& a, const te::Tensor& b);
+absl::StatusOr<te::Tensor> PReluCompute(const te::Tensor& x, const te::Tensor& slope);
 // min(max(x, lo), hi); lo <= hi.
 absl::StatusOr<te::Tensor> ClipCompute(const te::Tensor& x, double lo, double hi);
 absl::StatusOr<te::Tensor> SigmoidCompute(const te::Tensor& x);

@@ -8,7 +8,7 @@
 
 namespace tunefarm::topi {
 
-absl::StatusOr<SoftmaxTensors> SoftmaxAxisCompute(const te::Tensor& x, int axis) {
+absl::StatusOr<SoftmaxTensors> SoftmaxAxisCompute(const te::Tensor& x, int axis, bool log) {
   absl::StatusOr<std::vector<int64_t>> xs = StaticShape("softmax", x);
   if (!xs.ok()) return xs.status();
   const int rank = static_cast<int>(xs->size());
@@ -16,7 +16,7 @@ absl::StatusOr<SoftmaxTensors> SoftmaxAxisCompute(const te::Tensor& x, int axis)
     return absl::InvalidArgumentError(
         absl::StrCat("softmax: axis ", axis, " is not an axis of ", ShapeString(*xs)));
   }
-  if (axis == rank - 1) return SoftmaxCompute(x);
+  if (axis == rank - 1 && !log) return SoftmaxCompute(x);
   std::vector<ir::Expr> shape, reduced;
   for (int d = 0; d < rank; ++d) {
     shape.push_back(Imm((*xs)[d]));
@@ -62,9 +62,13 @@ absl::StatusOr<SoftmaxTensors> SoftmaxAxisCompute(const te::Tensor& x, int axis)
   absl::StatusOr<te::Tensor> out = te::compute(
       shape,
       [&](const std::vector<ir::Var>& i) {
+        if (log) {
+          return x(full(i)) - t.max(without_axis(i)) -
+                 ir::Call(ir::Intrinsic::kLog, {t.sum(without_axis(i))});
+        }
         return ir::Div(t.exp(full(i)), t.sum(without_axis(i)));
       },
-      "softmax");
+      log ? "log_softmax" : "softmax");
   if (!out.ok()) return out.status();
   t.out = *out;
   return t;

@@ -8,8 +8,9 @@
 
 namespace tunefarm::topi {
 
-// `axis` in [0, rank). The max and sum stages have x's shape without `axis`. Errors: a rank-0 or
-// symbolic-shaped input, an axis out of range.
-absl::StatusOr<SoftmaxTensors> SoftmaxAxisCompute(const te::Tensor& x, int axis);
+// `axis` in [0, rank). The max and sum stages have x's shape without `axis`. With `log`, the
+// output is log(softmax(x)) as x - max - log(sum), which stays finite where softmax underflows
+// (ONNX's LogSoftmax). Errors: a rank-0 or symbolic-shaped input, an axis out of range.
+absl::StatusOr<SoftmaxTensors> SoftmaxAxisCompute(const te::Tensor& x, int axis, bool log = false);
 
 }  // namespace tunefarm::topi

@@ -156,6 +156,10 @@ std::string CodeGenGpu::Call(const ir::CallNode* op, int lane) {
       return math("floor");
     case ir::Intrinsic::kCeil:
       return math("ceil");
+    case ir::Intrinsic::kErf:
+      return math("erf");
+    case ir::Intrinsic::kRound:  // rint rounds halfway cases to even, in both languages
+      return math("rint");
     case ir::Intrinsic::kSigmoid:
       if (op->dtype.element_of() == ir::DataType::Float(32)) {
         return absl::StrCat("(1.0f / (1.0f + ", f32 ? "expf" : "exp", "(-", arg(0), ")))");

@@ -36,6 +36,10 @@ llvm::Value* CodeGenLLVM::EmitMath(const ir::CallNode* op) {
       return unary(llvm::Intrinsic::floor);
     case ir::Intrinsic::kCeil:
       return unary(llvm::Intrinsic::ceil);
+    case ir::Intrinsic::kRound:
+      return unary(llvm::Intrinsic::roundeven);
+    case ir::Intrinsic::kErf:
+      return EmitLibmCall(a, a->getType()->getScalarType()->isFloatTy() ? "erff" : "erf");
     case ir::Intrinsic::kPow:
       return builder_->CreateBinaryIntrinsic(llvm::Intrinsic::pow, a, VisitExpr(op->args[1]));
     case ir::Intrinsic::kSigmoid: {
@@ -47,6 +51,23 @@ llvm::Value* CodeGenLLVM::EmitMath(const ir::CallNode* op) {
     default:
       return Unsupported(op, absl::StrCat("intrinsic ", ir::IntrinsicName(op->op)));
   }
+}
+
+// LLVM has no intrinsic for some math functions: call the C library's, lane by lane for a
+// vector (the JIT resolves it from the process, a shared library from libm).
+llvm::Value* CodeGenLLVM::EmitLibmCall(llvm::Value* a, const char* name) {
+  llvm::Type* scalar = a->getType()->getScalarType();
+  llvm::FunctionCallee fn =
+      module_.getOrInsertFunction(name, llvm::FunctionType::get(scalar, {scalar}, false));
+  if (auto* function = llvm::dyn_cast<llvm::Function>(fn.getCallee())) function->setDoesNotThrow();
+  auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(a->getType());
+  if (vector == nullptr) return builder_->CreateCall(fn, {a});
+  llvm::Value* out = llvm::PoisonValue::get(vector);
+  for (unsigned lane = 0; lane < vector->getNumElements(); ++lane) {
+    llvm::Value* x = builder_->CreateExtractElement(a, lane);
+    out = builder_->CreateInsertElement(out, builder_->CreateCall(fn, {x}), lane);
+  }
+  return out;
 }
 
 // Only the chosen operand may run: a scalar condition branches; a vector condition evaluates

@@ -66,6 +66,7 @@ class CodeGenLLVM : public ir::ExprFunctor<llvm::Value*(const ir::Expr&)>,
   llvm::Value* FloatToInt(ir::DataType from, ir::DataType to, llvm::Value* v);
   llvm::Value* EmitIfThenElse(const ir::CallNode* op);
   llvm::Value* EmitMath(const ir::CallNode* op);
+  llvm::Value* EmitLibmCall(llvm::Value* a, const char* name);
 
   // ---- memory (codegen_memory.cc)
   llvm::Value* BufferBase(const ir::Var& buffer, const char* what);

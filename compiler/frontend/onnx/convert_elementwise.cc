@@ -18,13 +18,38 @@ absl::Status Unary(ImportContext& ctx, const NodeProto& node) {
   return ctx.Emit(node, kOp, {}, {*x});
 }
 
+// Before opset 7, B broadcasts only with broadcast=1, and `axis` says where its dimensions line
+// up with A's (numpy's right alignment when absent): B gets trailing 1s to align it that way.
+absl::StatusOr<graph::ValueId> LegacyBroadcastOperand(ImportContext& ctx, const NodeProto& node,
+                                                      graph::ValueId b) {
+  absl::StatusOr<int64_t> axis = ctx.AttrInt(node, "axis", -1);
+  if (!axis.ok()) return axis.status();
+  if (ctx.opset() >= 7 || !ctx.HasAttr(node, "axis")) return b;
+  absl::StatusOr<graph::TensorType> ta = ctx.InputType(node, 0);
+  absl::StatusOr<graph::TensorType> tb = ctx.InputType(node, 1);
+  if (!ta.ok()) return ta.status();
+  if (!tb.ok()) return tb.status();
+  const int64_t a = *axis < 0 ? *axis + ta->rank() : *axis;
+  const int64_t trailing = ta->rank() - a - tb->rank();
+  if (a < 0 || trailing < 0) return ctx.Error(node, "axis does not fit B's rank into A's");
+  if (trailing == 0) return b;
+  std::vector<int64_t> shape = tb->shape;
+  shape.insert(shape.end(), trailing, 1);
+  absl::StatusOr<std::vector<graph::ValueId>> out =
+      ctx.graph().AddOp(OpKind::kReshape, node.name() + "/aligned", {{"shape", shape}}, {b});
+  if (!out.ok()) return ctx.Error(node, std::string(out.status().message()));
+  return (*out)[0];
+}
+
 template <OpKind kOp>
 absl::Status Binary(ImportContext& ctx, const NodeProto& node) {
   absl::StatusOr<graph::ValueId> a = ctx.Input(node, 0);
   if (!a.ok()) return a.status();
   absl::StatusOr<graph::ValueId> b = ctx.Input(node, 1);
   if (!b.ok()) return b.status();
-  return ctx.Emit(node, kOp, {}, {*a, *b});
+  absl::StatusOr<graph::ValueId> aligned = LegacyBroadcastOperand(ctx, node, *b);
+  if (!aligned.ok()) return aligned.status();
+  return ctx.Emit(node, kOp, {}, {*a, *aligned});
 }
 
 // Identity and inference-mode Dropout: the output is the input value itself, no node.

@@ -1,7 +1,9 @@
 // Converters of the ONNX ops that the importer evaluates itself, because on static shapes their
-// results are constants: Constant, Shape, Gather and Cast (the Shape -> Gather -> Unsqueeze ->
-// Concat -> Reshape chains of exported models). On values not known at import time they are
-// unsupported.
+// results are constants: Constant, Shape, Size, ConstantOfShape, Range, Gather and Cast (the
+// Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains of exported models). Gather on values
+// not known at import time becomes the gather op; the others are unsupported there.
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <type_traits>
 
@@ -13,6 +15,7 @@
 namespace tunefarm::frontend::onnx {
 namespace {
 
+using graph::OpKind;
 using Ints = std::vector<int64_t>;
 
 // Gather results up to this size are folded; larger ones would be data, not shapes.
@@ -67,18 +70,53 @@ absl::Status Shape(ImportContext& ctx, const NodeProto& node) {
   return ctx.DefineConstant(node.output(0), *std::move(a));
 }
 
+double ElementAsDouble(const runtime::NDArray& a, int64_t i) {
+  DLDataType t = a.dtype();
+  const void* p = a.data();
+  if (t.code == kDLFloat) {
+    return t.bits == 32 ? static_cast<const float*>(p)[i] : static_cast<const double*>(p)[i];
+  }
+  return t.bits == 32 ? static_cast<double>(static_cast<const int32_t*>(p)[i])
+                      : static_cast<double>(static_cast<const int64_t*>(p)[i]);
+}
+
+// A Gather that reads tensors of the graph (an embedding lookup, a class token): the gather op,
+// its constant indices checked here since a kernel clamps them.
+absl::Status GatherOp(ImportContext& ctx, const NodeProto& node, int64_t axis) {
+  absl::StatusOr<graph::TensorType> t = ctx.InputType(node, 0);
+  if (!t.ok()) return t.status();
+  if (ctx.ConstantInput(node, 1) != nullptr && t->rank() > 0) {
+    const int64_t a = axis < 0 ? axis + t->rank() : axis;
+    absl::StatusOr<graph::TensorType> it = ctx.InputType(node, 1);
+    if (!it.ok()) return it.status();
+    if (a >= 0 && a < t->rank() && it->dtype.code == kDLInt) {
+      const runtime::NDArray* c = ctx.ConstantInput(node, 1);
+      for (int64_t i = 0; i < c->NumElements(); ++i) {
+        const int64_t k = static_cast<int64_t>(ElementAsDouble(*c, i));
+        if (k < -t->shape[a] || k >= t->shape[a]) {
+          return ctx.Error(node, absl::StrCat("index ", k, " is out of range for axis ", a, " of ",
+                                              t->ToString()));
+        }
+      }
+    }
+  }
+  absl::StatusOr<graph::ValueId> data = ctx.Input(node, 0);
+  if (!data.ok()) return data.status();
+  absl::StatusOr<graph::ValueId> indices = ctx.Input(node, 1);
+  if (!indices.ok()) return indices.status();
+  return ctx.Emit(node, OpKind::kGather, {{"axis", axis}}, {*data, *indices});
+}
+
 absl::Status Gather(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<int64_t> axis = ctx.AttrInt(node, "axis", 0);
+  if (!axis.ok()) return axis.status();
   const runtime::NDArray* data = ctx.ConstantInput(node, 0);
-  if (data == nullptr || ctx.ConstantInput(node, 1) == nullptr) {
-    return absl::UnimplementedError(
-        absl::StrCat("Gather node '", node.name(),
-                     "': only Gather on constants (shape computations) is "
-                     "supported"));
+  if (data == nullptr || ctx.ConstantInput(node, 1) == nullptr ||
+      data->NumBytes() > static_cast<size_t>(kMaxFoldedBytes)) {
+    return GatherOp(ctx, node, *axis);
   }
   absl::StatusOr<Ints> indices = ctx.ConstantInts(node, 1, "indices");
   if (!indices.ok()) return indices.status();
-  absl::StatusOr<int64_t> axis = ctx.AttrInt(node, "axis", 0);
-  if (!axis.ok()) return axis.status();
   int rank = data->ndim();
   int64_t a = *axis < 0 ? *axis + rank : *axis;
   if (a < 0 || a >= rank) return ctx.Error(node, "axis is out of range");
@@ -111,16 +149,6 @@ absl::Status Gather(ImportContext& ctx, const NodeProto& node) {
     }
   }
   return ctx.DefineConstant(node.output(0), *std::move(out));
-}
-
-double ElementAsDouble(const runtime::NDArray& a, int64_t i) {
-  DLDataType t = a.dtype();
-  const void* p = a.data();
-  if (t.code == kDLFloat) {
-    return t.bits == 32 ? static_cast<const float*>(p)[i] : static_cast<const double*>(p)[i];
-  }
-  return t.bits == 32 ? static_cast<double>(static_cast<const int32_t*>(p)[i])
-                      : static_cast<double>(static_cast<const int64_t*>(p)[i]);
 }
 
 // Converts every element; false when a value does not fit an integer target (NaN, too large),
@@ -185,10 +213,89 @@ absl::Status Cast(ImportContext& ctx, const NodeProto& node) {
   return ctx.DefineConstant(node.output(0), *std::move(out));
 }
 
+absl::Status Size(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::TensorType> t = ctx.InputType(node, 0);
+  if (!t.ok()) return t.status();
+  absl::StatusOr<int64_t> n = t->NumElements();
+  if (!n.ok()) return ctx.Error(node, std::string(n.status().message()));
+  absl::StatusOr<runtime::NDArray> a = IntArray({*n}, {});
+  if (!a.ok()) return a.status();
+  return ctx.DefineConstant(node.output(0), *std::move(a));
+}
+
+// A tensor of `shape` (a constant input) filled with the one value of attribute `value` (a float32
+// 0 by default).
+absl::Status ConstantOfShape(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<Ints> shape = ctx.ConstantInts(node, 0, "shape");
+  if (!shape.ok()) return shape.status();
+  absl::StatusOr<int64_t> count = graph::CheckedNumElements(*shape);
+  if (!count.ok()) return ctx.Error(node, std::string(count.status().message()));
+  runtime::NDArray fill;
+  for (const ::onnx::AttributeProto& attr : node.attribute()) {
+    if (attr.name() != "value") continue;
+    absl::StatusOr<runtime::NDArray> v = ArrayFromTensorProto(attr.t(), "ConstantOfShape value");
+    if (!v.ok()) return v.status();
+    if (v->NumElements() != 1) return ctx.Error(node, "value must have one element");
+    fill = *std::move(v);
+  }
+  if (!fill.defined()) {
+    absl::StatusOr<runtime::NDArray> zero = runtime::NDArray::Empty({}, {kDLFloat, 32, 1});
+    if (!zero.ok()) return zero.status();
+    *static_cast<float*>(zero->data()) = 0.0f;
+    fill = *std::move(zero);
+  }
+  const size_t elem = runtime::DataTypeBytes(fill.dtype());
+  if (*count * static_cast<int64_t>(elem) > kMaxFoldedBytes) {
+    return absl::UnimplementedError(
+        absl::StrCat("ConstantOfShape node '", node.name(), "': result too large to fold"));
+  }
+  absl::StatusOr<runtime::NDArray> out = runtime::NDArray::Empty(*shape, fill.dtype());
+  if (!out.ok()) return out.status();
+  char* dst = static_cast<char*>(out->data());
+  for (int64_t i = 0; i < *count; ++i) std::memcpy(dst + i * elem, fill.data(), elem);
+  return ctx.DefineConstant(node.output(0), *std::move(out));
+}
+
+// start, start + delta, ... below `limit` (above it for a negative delta), of the inputs' type.
+absl::Status Range(ImportContext& ctx, const NodeProto& node) {
+  double v[3];
+  static constexpr const char* kNames[] = {"start", "limit", "delta"};
+  for (int i = 0; i < 3; ++i) {
+    absl::StatusOr<double> s = ctx.ConstantScalar(node, i, kNames[i]);
+    if (!s.ok()) return s.status();
+    v[i] = *s;
+  }
+  if (v[2] == 0) return ctx.Error(node, "delta must not be 0");
+  const double steps = std::ceil((v[1] - v[0]) / v[2]);
+  const int64_t n = steps > 0 ? static_cast<int64_t>(std::min(steps, 1e15)) : 0;
+  const DLDataType t = ctx.ConstantInput(node, 0)->dtype();
+  if (n * static_cast<int64_t>(runtime::DataTypeBytes(t)) > kMaxFoldedBytes) {
+    return absl::UnimplementedError(
+        absl::StrCat("Range node '", node.name(), "': result too large to fold"));
+  }
+  absl::StatusOr<runtime::NDArray> out = runtime::NDArray::Empty({n}, t);
+  if (!out.ok()) return out.status();
+  for (int64_t i = 0; i < n; ++i) {
+    // ONNX computes start + i * delta in the inputs' type.
+    if (t.code == kDLFloat && t.bits == 32) {
+      static_cast<float*>(out->data())[i] =
+          static_cast<float>(v[0]) + static_cast<float>(i) * static_cast<float>(v[2]);
+    } else if (t.code == kDLFloat) {
+      static_cast<double*>(out->data())[i] = v[0] + static_cast<double>(i) * v[2];
+    } else if (t.bits == 32) {
+      static_cast<int32_t*>(out->data())[i] = static_cast<int32_t>(v[0] + i * v[2]);
+    } else {
+      static_cast<int64_t*>(out->data())[i] =
+          static_cast<int64_t>(v[0]) + i * static_cast<int64_t>(v[2]);
+    }
+  }
+  return ctx.DefineConstant(node.output(0), *std::move(out));
+}
+
 constexpr OnnxConverter kFoldConverters[] = {
-    {"Constant", &Constant},
-    {"Shape", &Shape},
-    {"Gather", &Gather},
+    {"Constant", &Constant}, {"Shape", &Shape},
+    {"Size", &Size},         {"ConstantOfShape", &ConstantOfShape},
+    {"Range", &Range},       {"Gather", &Gather},
     {"Cast", &Cast},
 };
 

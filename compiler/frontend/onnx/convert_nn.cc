@@ -1,5 +1,8 @@
 // Converters of the ONNX neural-network ops: Conv, Gemm, MatMul, BatchNormalization, the pools,
-// Softmax and LRN. 2-D (NCHW) convolutions and pools only.
+// Softmax, LogSoftmax and LRN. 2-D (NCHW) convolutions and pools, and 1-D ones as 2-D.
+#include <algorithm>
+#include <optional>
+
 #include "absl/strings/str_cat.h"
 #include "compiler/frontend/onnx/converters.h"
 
@@ -111,14 +114,6 @@ absl::Status Pool(ImportContext& ctx, const NodeProto& node, OpKind op) {
   return ctx.Emit(node, op, std::move(attrs), {*x});
 }
 
-absl::Status MaxPool(ImportContext& ctx, const NodeProto& node) {
-  return Pool(ctx, node, OpKind::kMaxPool2d);
-}
-
-absl::Status AveragePool(ImportContext& ctx, const NodeProto& node) {
-  return Pool(ctx, node, OpKind::kAvgPool2d);
-}
-
 template <OpKind kOp>
 absl::Status GlobalPool(ImportContext& ctx, const NodeProto& node) {
   absl::StatusOr<Ints> hw = SpatialSize(ctx, node);
@@ -126,6 +121,69 @@ absl::Status GlobalPool(ImportContext& ctx, const NodeProto& node) {
   absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
   return ctx.Emit(node, kOp, {}, {*x});
+}
+
+// A 1-D convolution or pool ([N, C, L]) as the 2-D one over [N, C, 1, L]: its window attributes
+// get a leading 1 (pads a 0 before each side), its data and weight a height of 1, and its output
+// loses it again.
+absl::Status ConvertAs2d(ImportContext& ctx, const NodeProto& node,
+                         absl::Status (*convert)(ImportContext&, const NodeProto&)) {
+  NodeProto lifted = node;
+  lifted.clear_attribute();
+  for (const ::onnx::AttributeProto& a : node.attribute()) {
+    ::onnx::AttributeProto* b = lifted.add_attribute();
+    *b = a;
+    if (a.name() == "kernel_shape" || a.name() == "strides" || a.name() == "dilations") {
+      if (a.ints_size() != 1) return ctx.Error(node, a.name() + " must have 1 value");
+      b->clear_ints();
+      b->add_ints(1);
+      b->add_ints(a.ints(0));
+    } else if (a.name() == "pads") {
+      if (a.ints_size() != 2) return ctx.Error(node, "pads must have 2 values");
+      b->clear_ints();
+      for (int64_t v : {int64_t{0}, a.ints(0), int64_t{0}, a.ints(1)}) b->add_ints(v);
+    }
+  }
+  // The data and a convolution's weight, with a height of 1.
+  for (int i = 0; i < std::min(node.input_size(), 2); ++i) {
+    absl::StatusOr<graph::TensorType> t = ctx.InputType(node, i);
+    if (!t.ok()) return t.status();
+    if (t->rank() != 3) return ctx.Error(node, "input " + std::to_string(i) + " must have rank 3");
+    absl::StatusOr<graph::ValueId> v = ctx.Input(node, i);
+    if (!v.ok()) return v.status();
+    const std::string name = node.input(i) + "/as_2d/" + node.output(0);
+    absl::StatusOr<std::vector<graph::ValueId>> r =
+        ctx.graph().AddOp(OpKind::kUnsqueeze, name, {{"axes", Ints{2}}}, {*v});
+    if (!r.ok()) return ctx.Error(node, std::string(r.status().message()));
+    absl::Status s = ctx.Define(name, (*r)[0]);
+    if (!s.ok()) return s;
+    lifted.set_input(i, name);
+  }
+  const std::string out2d = node.output(0) + "/2d";
+  lifted.clear_output();
+  lifted.add_output(out2d);
+  absl::Status s = convert(ctx, lifted);
+  if (!s.ok()) return s;
+  std::optional<graph::ValueId> y = ctx.Lookup(out2d);
+  if (!y) return ctx.Error(node, "has no output");
+  return ctx.Emit(node, OpKind::kSqueeze, {{"axes", Ints{2}}}, {*y});
+}
+
+// 1-D forms go through ConvertAs2d; the rest as they are.
+template <absl::Status (*kConvert)(ImportContext&, const NodeProto&)>
+absl::Status OneOrTwoD(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::TensorType> x = ctx.InputType(node, 0);
+  if (!x.ok()) return x.status();
+  if (x->rank() == 3) return ConvertAs2d(ctx, node, kConvert);
+  return kConvert(ctx, node);
+}
+
+absl::Status MaxPool(ImportContext& ctx, const NodeProto& node) {
+  return Pool(ctx, node, OpKind::kMaxPool2d);
+}
+
+absl::Status AveragePool(ImportContext& ctx, const NodeProto& node) {
+  return Pool(ctx, node, OpKind::kAvgPool2d);
 }
 
 absl::Status Gemm(ImportContext& ctx, const NodeProto& node) {
@@ -169,8 +227,9 @@ absl::Status BatchNormalization(ImportContext& ctx, const NodeProto& node) {
 
 // Before opset 13, Softmax flattens the input to 2-D at `axis` (default 1) and normalizes over
 // the second dimension; from 13 it normalizes over one axis (default -1). The old form becomes
-// reshape -> softmax -> reshape unless the axis is the last one anyway.
+// reshape -> softmax -> reshape unless the axis is the last one anyway. LogSoftmax alike.
 absl::Status Softmax(ImportContext& ctx, const NodeProto& node) {
+  const OpKind op = node.op_type() == "LogSoftmax" ? OpKind::kLogSoftmax : OpKind::kSoftmax;
   bool coerced = ctx.opset() < 13;
   absl::StatusOr<int64_t> axis = ctx.AttrInt(node, "axis", coerced ? 1 : -1);
   if (!axis.ok()) return axis.status();
@@ -180,7 +239,7 @@ absl::Status Softmax(ImportContext& ctx, const NodeProto& node) {
   if (!x.ok()) return x.status();
   int64_t a = *axis < 0 ? *axis + t->rank() : *axis;
   if (!coerced || a == t->rank() - 1) {
-    return ctx.Emit(node, OpKind::kSoftmax, {{"axis", *axis}}, {*x});
+    return ctx.Emit(node, op, {{"axis", *axis}}, {*x});
   }
   graph::Graph& g = ctx.graph();
   auto part = [&](const char* suffix) {
@@ -190,7 +249,7 @@ absl::Status Softmax(ImportContext& ctx, const NodeProto& node) {
       g.AddOp(OpKind::kFlatten, part("/flatten"), {{"axis", *axis}}, {*x});
   if (!flat.ok()) return ctx.Error(node, std::string(flat.status().message()));
   absl::StatusOr<std::vector<graph::ValueId>> sm =
-      g.AddOp(OpKind::kSoftmax, part("/softmax"), {{"axis", int64_t{1}}}, {(*flat)[0]});
+      g.AddOp(op, part("/softmax"), {{"axis", int64_t{1}}}, {(*flat)[0]});
   if (!sm.ok()) return ctx.Error(node, std::string(sm.status().message()));
   return ctx.Emit(node, OpKind::kReshape, {{"shape", t->shape}}, {(*sm)[0]});
 }
@@ -210,15 +269,16 @@ absl::Status Lrn(ImportContext& ctx, const NodeProto& node) {
 }
 
 constexpr OnnxConverter kNnConverters[] = {
-    {"Conv", &Conv},
+    {"Conv", &OneOrTwoD<&Conv>},
     {"Gemm", &Gemm},
     {"MatMul", &MatMul},
     {"BatchNormalization", &BatchNormalization},
-    {"MaxPool", &MaxPool},
-    {"AveragePool", &AveragePool},
-    {"GlobalAveragePool", &GlobalPool<OpKind::kGlobalAvgPool2d>},
-    {"GlobalMaxPool", &GlobalPool<OpKind::kGlobalMaxPool2d>},
+    {"MaxPool", &OneOrTwoD<&MaxPool>},
+    {"AveragePool", &OneOrTwoD<&AveragePool>},
+    {"GlobalAveragePool", &OneOrTwoD<&GlobalPool<OpKind::kGlobalAvgPool2d>>},
+    {"GlobalMaxPool", &OneOrTwoD<&GlobalPool<OpKind::kGlobalMaxPool2d>>},
     {"Softmax", &Softmax},
+    {"LogSoftmax", &Softmax},
     {"LRN", &Lrn},
 };
 

@@ -1,8 +1,8 @@
 // Converters of the ONNX ops that move data: Flatten, Reshape, Transpose, Concat, Pad, Slice,
-// Split, Squeeze, Unsqueeze. Their parameters became inputs in later opsets (Reshape 5, Slice 10,
-// Pad 11, Split/Squeeze/Unsqueeze 13); those inputs must be constants and become attributes.
-// On constant data the shape-only ops and Concat are folded, as the shape chains of exported
-// models need.
+// Split, Squeeze, Unsqueeze, Expand and Tile. Their parameters became inputs in later opsets
+// (Reshape 5, Slice 10, Pad 11, Split/Squeeze/Unsqueeze 13); those inputs must be constants and
+// become attributes. On constant data the shape-only ops and Concat are folded, as the shape chains
+// of exported models need.
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -141,6 +141,25 @@ absl::Status Concat(ImportContext& ctx, const NodeProto& node) {
 absl::Status Pad(ImportContext& ctx, const NodeProto& node) {
   absl::StatusOr<Ints> pads = AttrOrInput(ctx, node, "pads", 11, 1, {});
   if (!pads.ok()) return pads.status();
+  if (ctx.HasInput(node, 3)) {
+    // From opset 18 the pads may name only some axes: spread them over all of them.
+    absl::StatusOr<Ints> axes = ctx.ConstantInts(node, 3, "axes");
+    if (!axes.ok()) return axes.status();
+    absl::StatusOr<graph::TensorType> t = ctx.InputType(node, 0);
+    if (!t.ok()) return t.status();
+    const int64_t rank = t->rank();
+    if (pads->size() != 2 * axes->size()) {
+      return ctx.Error(node, "pads must have two entries per axis in 'axes'");
+    }
+    Ints full(2 * rank, 0);
+    for (size_t i = 0; i < axes->size(); ++i) {
+      const int64_t a = (*axes)[i] < 0 ? (*axes)[i] + rank : (*axes)[i];
+      if (a < 0 || a >= rank) return ctx.Error(node, "an axis in 'axes' is out of range");
+      full[a] = (*pads)[i];
+      full[a + rank] = (*pads)[i + axes->size()];
+    }
+    *pads = std::move(full);
+  }
   double value = 0;
   if (ctx.opset() < 11) {
     absl::StatusOr<double> v = ctx.AttrFloat(node, "value", 0.0);
@@ -179,14 +198,26 @@ absl::Status Split(ImportContext& ctx, const NodeProto& node) {
   absl::StatusOr<graph::TensorType> t = ctx.InputType(node, 0);
   if (!t.ok()) return t.status();
   if (sizes->empty()) {
-    // Equal parts, one per output.
+    // Equal parts, one per output; from opset 18 `num_outputs` may leave a smaller last part.
+    absl::StatusOr<int64_t> num_outputs = ctx.AttrInt(node, "num_outputs", 0);
+    if (!num_outputs.ok()) return num_outputs.status();
     int64_t a = *axis < 0 ? *axis + t->rank() : *axis;
     int64_t parts = node.output_size();
-    if (a < 0 || a >= t->rank() || parts == 0 || t->shape[a] % parts != 0) {
+    const bool uneven = *num_outputs > 0;
+    if (uneven && *num_outputs != parts) {
+      return ctx.Error(node, "num_outputs differs from the number of outputs");
+    }
+    if (a < 0 || a >= t->rank() || parts == 0 || (!uneven && t->shape[a] % parts != 0)) {
       return ctx.Error(node, absl::StrCat("cannot split ", t->ToString(), " on axis ", *axis,
                                           " into ", parts, " equal parts"));
     }
-    sizes->assign(parts, t->shape[a] / parts);
+    const int64_t part = (t->shape[a] + parts - 1) / parts;
+    if (part * (parts - 1) >= t->shape[a] && parts > 1) {
+      return ctx.Error(node, absl::StrCat("cannot split ", t->ToString(), " on axis ", *axis,
+                                          " into ", parts, " parts"));
+    }
+    sizes->assign(parts, part);
+    sizes->back() = t->shape[a] - part * (parts - 1);
   }
   if (static_cast<int>(sizes->size()) != node.output_size()) {
     return ctx.Error(node, "the split sizes and the outputs differ in number");
@@ -194,6 +225,22 @@ absl::Status Split(ImportContext& ctx, const NodeProto& node) {
   absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
   return ctx.Emit(node, OpKind::kSplit, {{"axis", *axis}, {"sizes", *sizes}}, {*x});
+}
+
+absl::Status Expand(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<Ints> shape = ctx.ConstantInts(node, 1, "shape");
+  if (!shape.ok()) return shape.status();
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  return ctx.Emit(node, OpKind::kExpand, {{"shape", *shape}}, {*x});
+}
+
+absl::Status Tile(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<Ints> repeats = ctx.ConstantInts(node, 1, "repeats");
+  if (!repeats.ok()) return repeats.status();
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  return ctx.Emit(node, OpKind::kTile, {{"repeats", *repeats}}, {*x});
 }
 
 constexpr OnnxConverter kTransformConverters[] = {
@@ -206,6 +253,8 @@ constexpr OnnxConverter kTransformConverters[] = {
     {"Split", &Split},
     {"Squeeze", &Squeeze},
     {"Unsqueeze", &Unsqueeze},
+    {"Expand", &Expand},
+    {"Tile", &Tile},
 };
 
 }  // namespace

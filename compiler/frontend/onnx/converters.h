@@ -12,10 +12,6 @@
 
 namespace tunefarm::frontend::onnx {
 
-// The largest constant the importer computes at import time (folded shapes, constant subgraphs):
-// bigger ones stay nodes of the graph, so that a model cannot make the import allocate at will.
-inline constexpr int64_t kMaxFoldedBytes = int64_t{1} << 20;
-
 using ConvertFn = absl::Status (*)(ImportContext& ctx, const NodeProto& node);
 
 struct OnnxConverter {
@@ -26,7 +22,9 @@ struct OnnxConverter {
 };
 
 std::span<const OnnxConverter> ElementwiseConverters();  // convert_elementwise.cc
+std::span<const OnnxConverter> MathConverters();         // convert_math.cc
 std::span<const OnnxConverter> NnConverters();           // convert_nn.cc
+std::span<const OnnxConverter> NormalizeConverters();    // convert_normalize.cc
 std::span<const OnnxConverter> TransformConverters();    // convert_transform.cc
 std::span<const OnnxConverter> FoldConverters();         // convert_fold.cc
 

@@ -1,7 +1,9 @@
 #include "compiler/frontend/onnx/import_context.h"
 
 #include "absl/strings/str_cat.h"
+#include "compiler/graph/op_evaluate.h"
 #include "compiler/graph/op_kind.h"
+#include "compiler/graph/op_registry.h"
 
 namespace tunefarm::frontend::onnx {
 
@@ -110,8 +112,44 @@ absl::Status ImportContext::DefineConstant(const std::string& name, runtime::NDA
   return absl::OkStatus();
 }
 
+absl::StatusOr<bool> ImportContext::FoldIntegerOp(const NodeProto& node, graph::OpKind op,
+                                                  const graph::Attributes& attrs,
+                                                  const std::vector<graph::ValueId>& inputs) {
+  std::vector<const runtime::NDArray*> data;
+  std::vector<graph::TensorType> types;
+  for (graph::ValueId id : inputs) {
+    const runtime::NDArray* c = graph_.ConstantData(id);
+    if (c == nullptr) return false;
+    data.push_back(c);
+    types.push_back(graph_.value(id).type);
+  }
+  graph::Node n{op, node.name(), attrs, inputs, {}};
+  absl::StatusOr<std::vector<graph::TensorType>> outs = graph::InferOutputTypes(n, types);
+  if (!outs.ok()) return false;  // Emit reports it
+  int64_t bytes = 0;
+  for (const graph::TensorType& t : *outs) {
+    absl::StatusOr<int64_t> b = t.NumBytes();
+    if (t.dtype.code != kDLInt || !b.ok()) return false;
+    bytes += *b;
+  }
+  if (bytes > kMaxFoldedBytes || outs->size() > static_cast<size_t>(node.output_size())) {
+    return false;
+  }
+  absl::StatusOr<std::vector<runtime::NDArray>> values = graph::EvaluateOp(n, data);
+  if (!values.ok()) return Error(node, std::string(values.status().message()));
+  for (size_t i = 0; i < values->size(); ++i) {
+    if (node.output(i).empty()) continue;
+    absl::Status s = DefineConstant(node.output(i), std::move((*values)[i]));
+    if (!s.ok()) return s;
+  }
+  return true;
+}
+
 absl::Status ImportContext::Emit(const NodeProto& node, graph::OpKind op, graph::Attributes attrs,
                                  std::vector<graph::ValueId> inputs) {
+  absl::StatusOr<bool> folded = FoldIntegerOp(node, op, attrs, inputs);
+  if (!folded.ok()) return folded.status();
+  if (*folded) return absl::OkStatus();
   std::vector<std::string> names(node.output().begin(), node.output().end());
   absl::StatusOr<std::vector<graph::ValueId>> outs =
       graph_.AddOp(op, node.name(), std::move(attrs), std::move(inputs), names);

@@ -16,6 +16,10 @@ namespace tunefarm::frontend::onnx {
 
 using ::onnx::NodeProto;
 
+// The largest constant the importer computes at import time (folded shapes, constant subgraphs):
+// bigger ones stay nodes of the graph, so that a model cannot make the import allocate at will.
+inline constexpr int64_t kMaxFoldedBytes = int64_t{1} << 20;
+
 class ImportContext {
  public:
   explicit ImportContext(int64_t opset) : opset_(opset) {}
@@ -47,7 +51,10 @@ class ImportContext {
   // Defines `name` (a graph input) as `value`.
   absl::Status Define(const std::string& name, graph::ValueId value);
   absl::Status DefineConstant(const std::string& name, runtime::NDArray value);
-  // Adds `op` over `inputs` and defines the node's outputs as its results.
+  // Adds `op` over `inputs` and defines the node's outputs as its results. An op of constant
+  // inputs with integer outputs (shape arithmetic: Shape -> Gather -> Mul -> Concat -> Reshape)
+  // is evaluated instead, its outputs defined as constants, so that the ops reading shapes from
+  // inputs see them at import time.
   absl::Status Emit(const NodeProto& node, graph::OpKind op, graph::Attributes attrs,
                     std::vector<graph::ValueId> inputs);
   // The value that `name` stands for, materializing a constant; nullopt when undefined.
@@ -65,6 +72,10 @@ class ImportContext {
   bool HasAttr(const NodeProto& node, const std::string& name) const;
 
  private:
+  // Whether `op` was folded into constants as Emit describes.
+  absl::StatusOr<bool> FoldIntegerOp(const NodeProto& node, graph::OpKind op,
+                                     const graph::Attributes& attrs,
+                                     const std::vector<graph::ValueId>& inputs);
   const ::onnx::AttributeProto* FindAttr(const NodeProto& node, const std::string& name) const;
 
   int64_t opset_;

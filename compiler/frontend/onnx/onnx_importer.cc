@@ -21,8 +21,8 @@ namespace {
 using ::onnx::GraphProto;
 using ::onnx::ModelProto;
 
-constexpr int64_t kMinOpset = 7;
-constexpr int64_t kMaxOpset = 17;
+constexpr int64_t kMinOpset = 1;
+constexpr int64_t kMaxOpset = 21;
 
 absl::StatusOr<int64_t> DefaultDomainOpset(const ModelProto& model) {
   for (const auto& o : model.opset_import()) {

@@ -1,4 +1,4 @@
-// ONNX import: a model file (opsets 7 to 17) into a graph::Graph. The ONNX protobuf classes stay
+// ONNX import: a model file (opsets 1 to 21) into a graph::Graph. The ONNX protobuf classes stay
 // behind this header.
 #pragma once
 

@@ -1,5 +1,7 @@
 // Which ONNX nodes the importer can take, decided from each node alone so that every
 // unsupported one is reported at once.
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "compiler/frontend/onnx/converters.h"
 
@@ -48,8 +50,8 @@ std::string AttributeReason(const NodeProto& node) {
 }  // namespace
 
 const OnnxConverter* FindConverter(std::string_view op_type) {
-  for (auto table :
-       {ElementwiseConverters(), NnConverters(), TransformConverters(), FoldConverters()}) {
+  for (auto table : {ElementwiseConverters(), MathConverters(), NnConverters(),
+                     NormalizeConverters(), TransformConverters(), FoldConverters()}) {
     for (const OnnxConverter& c : table) {
       if (c.op_type == op_type) return &c;
     }
@@ -63,6 +65,15 @@ std::string UnsupportedReason(const NodeProto& node, int64_t opset) {
   }
   const OnnxConverter* converter = FindConverter(node.op_type());
   if (converter == nullptr) return "op not supported";
+  // Before opset 6 most ops had other attributes (consumed_inputs, legacy broadcasting); these
+  // kept their first definition up to opset 6 at least.
+  static constexpr std::string_view kUnchangedSinceOpset1[] = {
+      "GlobalAveragePool", "GlobalMaxPool", "Softplus", "Softsign", "Transpose", "LRN",
+      "Identity",          "Flatten",       "Constant"};
+  if (opset < 6 && std::find(std::begin(kUnchangedSinceOpset1), std::end(kUnchangedSinceOpset1),
+                             node.op_type()) == std::end(kUnchangedSinceOpset1)) {
+    return absl::StrCat("supported from opset 6 (the model's is ", opset, ")");
+  }
   if (opset < converter->min_opset) {
     return absl::StrCat("supported from opset ", converter->min_opset);
   }

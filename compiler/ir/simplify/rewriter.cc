@@ -216,6 +216,8 @@ Expr Rewriter::VisitExpr_(const ir::CallNode* op) {
       return ir::FloatImm(x.dtype(), std::floor(f->value));
     case ir::Intrinsic::kCeil:
       return ir::FloatImm(x.dtype(), std::ceil(f->value));
+    case ir::Intrinsic::kRound:
+      return ir::FloatImm(x.dtype(), std::nearbyint(f->value));
     default:
       return r;
   }

@@ -40,9 +40,9 @@ void CheckMath(Intrinsic op, DataType t, int lanes) {
 }
 
 TEST(CodegenIntrinsicsTest, MathFunctionsMatchTheInterpreter) {
-  for (Intrinsic op :
-       {Intrinsic::kExp, Intrinsic::kLog, Intrinsic::kSqrt, Intrinsic::kTanh, Intrinsic::kSigmoid,
-        Intrinsic::kFabs, Intrinsic::kPow, Intrinsic::kFloor, Intrinsic::kCeil}) {
+  for (Intrinsic op : {Intrinsic::kExp, Intrinsic::kLog, Intrinsic::kSqrt, Intrinsic::kTanh,
+                       Intrinsic::kSigmoid, Intrinsic::kFabs, Intrinsic::kPow, Intrinsic::kFloor,
+                       Intrinsic::kCeil, Intrinsic::kErf, Intrinsic::kRound}) {
     for (DataType t : {kF32, kF64}) {
       for (int lanes : {1, 8}) CheckMath(op, t, lanes);
     }

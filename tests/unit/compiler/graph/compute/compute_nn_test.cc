@@ -320,6 +320,75 @@ TEST(ComputeNnTest, SoftmaxOverOneAxis) {
   }
 }
 
+TEST(ComputeNnTest, LogSoftmaxStaysFiniteWhereSoftmaxUnderflows) {
+  const Shape xs = {3, 6};
+  runtime::NDArray x = Random(xs, 81, -60, 60);
+  for (int64_t axis : {-1, 0}) {
+    const int a = static_cast<int>(axis < 0 ? axis + 2 : axis);
+    std::vector<runtime::NDArray> out = Eval(OpKind::kLogSoftmax, {{"axis", axis}}, {&x});
+    ASSERT_EQ(out.size(), 1u);
+    std::vector<float> want(Count(xs));
+    const int64_t stride = Strides(xs)[a];
+    for (int64_t i = 0; i < Count(xs); ++i) {
+      Shape idx = Unflatten(i, xs);
+      int64_t first = i - idx[a] * stride;
+      double mx = -1e30, sum = 0;
+      for (int64_t k = 0; k < xs[a]; ++k) mx = std::max<double>(mx, F(x)[first + k * stride]);
+      for (int64_t k = 0; k < xs[a]; ++k) sum += std::exp(F(x)[first + k * stride] - mx);
+      want[i] = static_cast<float>(F(x)[i] - mx - std::log(sum));
+    }
+    EXPECT_TRUE(Close(out[0], xs, want, 1e-5, 1e-5)) << "axis " << axis;
+  }
+}
+
+// Each slice over the axes from `axis` on, normalized by its own mean and biased variance.
+std::vector<float> NaiveLayerNorm(const runtime::NDArray& x, int axis, const float* scale,
+                                  const float* bias, double epsilon) {
+  const Shape& xs = x.shape();
+  int64_t inner = 1;
+  for (size_t d = axis; d < xs.size(); ++d) inner *= xs[d];
+  std::vector<float> out(x.NumElements());
+  for (int64_t o = 0; o < x.NumElements() / inner; ++o) {
+    const float* row = F(x) + o * inner;
+    double mean = 0, var = 0;
+    for (int64_t k = 0; k < inner; ++k) mean += row[k];
+    mean /= inner;
+    for (int64_t k = 0; k < inner; ++k) var += (row[k] - mean) * (row[k] - mean);
+    var /= inner;
+    for (int64_t k = 0; k < inner; ++k) {
+      double v = (row[k] - mean) / std::sqrt(var + epsilon);
+      if (scale) v *= scale[k];
+      if (bias) v += bias[k];
+      out[o * inner + k] = static_cast<float>(v);
+    }
+  }
+  return out;
+}
+
+TEST(ComputeNnTest, LayerNormOverTrailingAxes) {
+  const Shape xs = {2, 5, 3, 8};
+  runtime::NDArray x = Random(xs, 82, -3, 5);
+  runtime::NDArray scale = Random({3, 8}, 83, 0.5, 1.5);
+  runtime::NDArray bias = Random({3, 8}, 84);
+  std::vector<runtime::NDArray> out =
+      Eval(OpKind::kLayerNorm, {{"axis", int64_t{2}}, {"epsilon", 1e-3}}, {&x, &scale, &bias});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(Close(out[0], xs, NaiveLayerNorm(x, 2, F(scale), F(bias), 1e-3), 1e-5, 1e-4));
+  // The transformer form: the last axis, a scale of its size, no bias.
+  runtime::NDArray gamma = Random({8}, 85, 0.5, 1.5);
+  out = Eval(OpKind::kLayerNorm, {}, {&x, &gamma});
+  ASSERT_EQ(out.size(), 1u);
+  std::vector<float> want(x.NumElements());
+  {
+    std::vector<float> plain = NaiveLayerNorm(x, 3, nullptr, nullptr, 1e-5);
+    for (int64_t i = 0; i < x.NumElements(); ++i) want[i] = plain[i] * F(gamma)[i % 8];
+  }
+  EXPECT_TRUE(Close(out[0], xs, want, 1e-5, 1e-4));
+  Node bad{OpKind::kLayerNorm, "ln", {}, {}, {}};
+  runtime::NDArray wrong = Random({5}, 86);
+  EXPECT_FALSE(EvaluateOp(bad, {&x, &wrong}).ok());
+}
+
 TEST(ComputeNnTest, LrnAcrossChannels) {
   const Shape xs = {2, 7, 3, 5};
   runtime::NDArray x = Random(xs, 90, -2, 2);

@@ -1,0 +1,222 @@
+// Converters of ONNX's math ops beyond the four arithmetic ones: the unary functions and
+// activations (Abs ... Gelu), Pow, PRelu, the variadic Max/Min/Sum/Mean, and every Reduce*.
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/frontend/onnx/converters.h"
+#include "runtime/data_type.h"
+
+namespace tunefarm::frontend::onnx {
+namespace {
+
+using graph::Attributes;
+using graph::OpKind;
+
+// A unary function of topi/unary_math.h with its ONNX parameters: alpha and gamma attributes and
+// their defaults (NaN: the function takes none).
+struct UnaryOp {
+  const char* fn;
+  double alpha = NAN;
+  double gamma = NAN;
+};
+
+absl::Status EmitUnary(ImportContext& ctx, const NodeProto& node, const UnaryOp& op) {
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  Attributes attrs{{"fn", std::string(op.fn)}};
+  if (!std::isnan(op.alpha)) {
+    absl::StatusOr<double> alpha = ctx.AttrFloat(node, "alpha", op.alpha);
+    if (!alpha.ok()) return alpha.status();
+    attrs.Set("alpha", *alpha);
+  }
+  if (!std::isnan(op.gamma)) {
+    absl::StatusOr<double> gamma = ctx.AttrFloat(node, "gamma", op.gamma);
+    if (!gamma.ok()) return gamma.status();
+    attrs.Set("gamma", *gamma);
+  }
+  return ctx.Emit(node, OpKind::kUnary, std::move(attrs), {*x});
+}
+
+template <const UnaryOp& kOp>
+absl::Status UnaryFn(ImportContext& ctx, const NodeProto& node) {
+  return EmitUnary(ctx, node, kOp);
+}
+
+constexpr UnaryOp kAbs{"abs"}, kNeg{"neg"}, kSign{"sign"}, kFloor{"floor"}, kCeil{"ceil"},
+    kRound{"round"}, kSqrt{"sqrt"}, kReciprocal{"reciprocal"}, kLog{"log"}, kErf{"erf"},
+    kSoftplus{"softplus"}, kSoftsign{"softsign"}, kMish{"mish"}, kElu{"elu", 1.0},
+    kCelu{"celu", 1.0}, kLeakyRelu{"leaky_relu", 0.01}, kThresholdedRelu{"thresholded_relu", 1.0},
+    // Selu's defaults are float32 values: ONNX's reference computes with them.
+    kSelu{"selu", 1.67326319217681884765625, 1.05070102214813232421875};
+
+absl::Status Gelu(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<std::string> approximate = ctx.AttrString(node, "approximate", "none");
+  if (!approximate.ok()) return approximate.status();
+  if (*approximate != "none" && *approximate != "tanh") {
+    return ctx.Error(node, "approximate must be 'none' or 'tanh', not '" + *approximate + "'");
+  }
+  return EmitUnary(ctx, node, {*approximate == "tanh" ? "gelu_tanh" : "gelu"});
+}
+
+template <OpKind kOp>
+absl::Status MathBinary(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::ValueId> a = ctx.Input(node, 0);
+  if (!a.ok()) return a.status();
+  absl::StatusOr<graph::ValueId> b = ctx.Input(node, 1);
+  if (!b.ok()) return b.status();
+  return ctx.Emit(node, kOp, {}, {*a, *b});
+}
+
+// Pow's exponent may have another type than its base (an int64 2, a double 0.5): a constant
+// exponent is converted to the base's type (exactly for the exponents models use).
+absl::Status Pow(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::TensorType> base = ctx.InputType(node, 0);
+  absl::StatusOr<graph::TensorType> exponent = ctx.InputType(node, 1);
+  if (!base.ok()) return base.status();
+  if (!exponent.ok()) return exponent.status();
+  if (base->dtype.code != kDLFloat) return ctx.Error(node, "the base must be a float tensor");
+  if (runtime::SameDataType(exponent->dtype, base->dtype))
+    return MathBinary<OpKind::kPow>(ctx, node);
+  const runtime::NDArray* e = ctx.ConstantInput(node, 1);
+  const DLDataType et = exponent->dtype;
+  const bool numeric =
+      (et.code == kDLFloat || et.code == kDLInt) && (et.bits == 32 || et.bits == 64);
+  if (e == nullptr || !numeric) {
+    return absl::UnimplementedError(
+        absl::StrCat("Pow node '", node.name(),
+                     "': an exponent of another type than the base must be a numeric constant"));
+  }
+  absl::StatusOr<runtime::NDArray> converted = runtime::NDArray::Empty(e->shape(), base->dtype);
+  if (!converted.ok()) return converted.status();
+  for (int64_t i = 0; i < e->NumElements(); ++i) {
+    const void* p = e->data();
+    const double v =
+        et.code == kDLFloat
+            ? (et.bits == 32 ? static_cast<const float*>(p)[i] : static_cast<const double*>(p)[i])
+            : (et.bits == 32 ? static_cast<const int32_t*>(p)[i]
+                             : static_cast<double>(static_cast<const int64_t*>(p)[i]));
+    if (base->dtype.bits == 32) {
+      static_cast<float*>(converted->data())[i] = static_cast<float>(v);
+    } else {
+      static_cast<double*>(converted->data())[i] = v;
+    }
+  }
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  graph::ValueId c =
+      ctx.graph().AddConstant(node.input(1) + "/as_base_type", *std::move(converted));
+  return ctx.Emit(node, OpKind::kPow, {}, {*x, c});
+}
+
+// Max, Min, Sum and Mean of any number of inputs: a chain of binary ops (Mean then scaled).
+absl::Status Variadic(ImportContext& ctx, const NodeProto& node) {
+  const std::string& type = node.op_type();
+  const OpKind op = type == "Max"   ? OpKind::kMaximum
+                    : type == "Min" ? OpKind::kMinimum
+                                    : OpKind::kAdd;
+  if (node.input_size() < 1) return ctx.Error(node, "needs at least one input");
+  absl::StatusOr<graph::ValueId> acc = ctx.Input(node, 0);
+  if (!acc.ok()) return acc.status();
+  const bool mean = type == "Mean";
+  const int n = node.input_size();
+  if (n == 1 && !mean) return ctx.DefineValue(node, 0, *acc);
+  graph::Graph& g = ctx.graph();
+  for (int i = 1; i < n; ++i) {
+    absl::StatusOr<graph::ValueId> next = ctx.Input(node, i);
+    if (!next.ok()) return next.status();
+    if (i == n - 1 && !mean) return ctx.Emit(node, op, {}, {*acc, *next});
+    absl::StatusOr<std::vector<graph::ValueId>> out =
+        g.AddOp(op, node.name() + "/" + std::to_string(i), {}, {*acc, *next});
+    if (!out.ok()) return ctx.Error(node, std::string(out.status().message()));
+    acc = (*out)[0];
+  }
+  absl::StatusOr<graph::TensorType> t = ctx.InputType(node, 0);
+  if (!t.ok()) return t.status();
+  if (t->dtype.code != kDLFloat || t->dtype.bits != 32) {
+    return ctx.Error(node, "Mean is supported on float32");
+  }
+  absl::StatusOr<runtime::NDArray> scale = runtime::NDArray::Empty({}, t->dtype);
+  if (!scale.ok()) return scale.status();
+  *static_cast<float*>(scale->data()) = 1.0f / static_cast<float>(n);
+  graph::ValueId c = g.AddConstant(node.name() + "/inverse_count", *std::move(scale));
+  return ctx.Emit(node, OpKind::kMul, {}, {*acc, c});
+}
+
+// ONNX's Reduce* ops: axes as an attribute, or (ReduceSum from opset 13, the rest from 18) as an
+// optional constant input, where noop_with_empty_axes makes an empty list a no-op.
+absl::Status Reduce(ImportContext& ctx, const NodeProto& node) {
+  static constexpr std::pair<std::string_view, const char*> kFns[] = {
+      {"ReduceSum", "sum"},        {"ReduceMean", "mean"},
+      {"ReduceMax", "max"},        {"ReduceMin", "min"},
+      {"ReduceProd", "prod"},      {"ReduceL1", "l1"},
+      {"ReduceL2", "l2"},          {"ReduceSumSquare", "sum_square"},
+      {"ReduceLogSum", "log_sum"}, {"ReduceLogSumExp", "log_sum_exp"}};
+  const char* fn = nullptr;
+  for (const auto& [type, name] : kFns) {
+    if (type == node.op_type()) fn = name;
+  }
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<int64_t> keep = ctx.AttrInt(node, "keepdims", 1);
+  absl::StatusOr<int64_t> noop = ctx.AttrInt(node, "noop_with_empty_axes", 0);
+  if (!keep.ok()) return keep.status();
+  if (!noop.ok()) return noop.status();
+  Attributes attrs{{"fn", std::string(fn)}, {"keep_dims", *keep != 0 ? int64_t{1} : int64_t{0}}};
+  std::optional<std::vector<int64_t>> axes;
+  if (ctx.HasInput(node, 1)) {
+    absl::StatusOr<std::vector<int64_t>> v = ctx.ConstantInts(node, 1, "axes");
+    if (!v.ok()) return v.status();
+    axes = *v;
+  } else if (ctx.HasAttr(node, "axes")) {
+    absl::StatusOr<std::vector<int64_t>> v = ctx.AttrInts(node, "axes", {});
+    if (!v.ok()) return v.status();
+    axes = *v;
+  }
+  if (axes && axes->empty() && *noop != 0) return ctx.DefineValue(node, 0, *x);
+  if (axes && !axes->empty()) attrs.Set("axes", *axes);
+  return ctx.Emit(node, OpKind::kReduce, std::move(attrs), {*x});
+}
+
+constexpr OnnxConverter kMathConverters[] = {
+    {"Abs", &UnaryFn<kAbs>},
+    {"Neg", &UnaryFn<kNeg>},
+    {"Sign", &UnaryFn<kSign>},
+    {"Floor", &UnaryFn<kFloor>},
+    {"Ceil", &UnaryFn<kCeil>},
+    {"Round", &UnaryFn<kRound>},
+    {"Sqrt", &UnaryFn<kSqrt>},
+    {"Reciprocal", &UnaryFn<kReciprocal>},
+    {"Log", &UnaryFn<kLog>},
+    {"Erf", &UnaryFn<kErf>},
+    {"Softplus", &UnaryFn<kSoftplus>},
+    {"Softsign", &UnaryFn<kSoftsign>},
+    {"Mish", &UnaryFn<kMish>},
+    {"Elu", &UnaryFn<kElu>},
+    {"Selu", &UnaryFn<kSelu>},
+    {"Celu", &UnaryFn<kCelu>},
+    {"LeakyRelu", &UnaryFn<kLeakyRelu>},
+    {"ThresholdedRelu", &UnaryFn<kThresholdedRelu>},
+    {"Gelu", &Gelu},
+    {"Pow", &Pow},
+    {"PRelu", &MathBinary<OpKind::kPRelu>},
+    {"Max", &Variadic},
+    {"Min", &Variadic},
+    {"Sum", &Variadic},
+    {"Mean", &Variadic},
+    {"ReduceSum", &Reduce},
+    {"ReduceMean", &Reduce},
+    {"ReduceMax", &Reduce},
+    {"ReduceMin", &Reduce},
+    {"ReduceProd", &Reduce},
+    {"ReduceL1", &Reduce},
+    {"ReduceL2", &Reduce},
+    {"ReduceSumSquare", &Reduce},
+    {"ReduceLogSum", &Reduce},
+    {"ReduceLogSumExp", &Reduce},
+};
+
+}  // namespace
+
+std::span<const OnnxConverter> MathConverters() { return kMathConverters; }
+
+}  // namespace tunefarm::frontend::onnx

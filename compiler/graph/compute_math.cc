@@ -1,0 +1,61 @@
+// Computes of the math ops: unary functions by name, pow/maximum/minimum/prelu and reduce, from
+// topi's unary_math.h, elementwise.h and reduce.h.
+#include <algorithm>
+#include <numeric>
+
+#include "compiler/graph/op_compute_impl.h"
+#include "compiler/topi/elementwise.h"
+#include "compiler/topi/reduce.h"
+#include "compiler/topi/unary_math.h"
+
+namespace tunefarm::graph {
+
+ComputeResult ComputeUnary(const ComputeContext& ctx) {
+  absl::StatusOr<std::string> name = ctx.node.attrs.String("fn", "");
+  if (!name.ok()) return ctx.Annotate(name.status());
+  std::optional<topi::UnaryFn> fn = topi::UnaryFnFromName(*name);
+  if (!fn) return ctx.Error("unknown function '" + *name + "'");
+  absl::StatusOr<double> alpha = FloatAttr(ctx, "alpha", 0);
+  absl::StatusOr<double> gamma = FloatAttr(ctx, "gamma", 0);
+  if (!alpha.ok()) return alpha.status();
+  if (!gamma.ok()) return gamma.status();
+  return One(ctx, topi::UnaryMathCompute(ctx.inputs[0], *fn, {*alpha, *gamma}));
+}
+
+ComputeResult ComputePow(const ComputeContext& ctx) {
+  return One(ctx, topi::PowCompute(ctx.inputs[0], ctx.inputs[1]));
+}
+
+ComputeResult ComputeMaximum(const ComputeContext& ctx) {
+  return One(ctx, topi::MaximumCompute(ctx.inputs[0], ctx.inputs[1]));
+}
+
+ComputeResult ComputeMinimum(const ComputeContext& ctx) {
+  return One(ctx, topi::MinimumCompute(ctx.inputs[0], ctx.inputs[1]));
+}
+
+ComputeResult ComputePRelu(const ComputeContext& ctx) {
+  return One(ctx, topi::PReluCompute(ctx.inputs[0], ctx.inputs[1]));
+}
+
+ComputeResult ComputeReduce(const ComputeContext& ctx) {
+  absl::StatusOr<std::string> name = ctx.node.attrs.String("fn", "");
+  if (!name.ok()) return ctx.Annotate(name.status());
+  std::optional<topi::ReduceFn> fn = topi::ReduceFnFromName(*name);
+  if (!fn) return ctx.Error("unknown reduction '" + *name + "'");
+  const int rank = ctx.input_types[0].rank();
+  std::vector<int64_t> all(rank);
+  std::iota(all.begin(), all.end(), 0);
+  absl::StatusOr<std::vector<int64_t>> axes = IntsAttr(ctx, "axes", all);
+  absl::StatusOr<int64_t> keep = IntAttr(ctx, "keep_dims", 1);
+  if (!axes.ok()) return axes.status();
+  if (!keep.ok()) return keep.status();
+  std::vector<int> normalized;
+  for (int64_t a : *axes) normalized.push_back(NormalizedAxis(a, rank));
+  absl::StatusOr<topi::ReduceTensors> t =
+      topi::ReduceCompute(ctx.inputs[0], *fn, normalized, *keep != 0);
+  if (!t.ok()) return ctx.Annotate(t.status());
+  return One(ctx, t->out, t->stages);
+}
+
+}  // namespace tunefarm::graph

@@ -1,0 +1,112 @@
+// Type inference of the math ops beyond the four arithmetic ones: unary (a function by name),
+// pow/maximum/minimum/prelu, and reduce.
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/graph/op_inference.h"
+#include "compiler/topi/reduce.h"
+#include "compiler/topi/unary_math.h"
+
+namespace tunefarm::graph {
+namespace {
+
+bool IsFloatType(const TensorType& t) { return t.dtype.code == kDLFloat; }
+
+InferResult BroadcastMath(const InferContext& ctx, bool floats_only) {
+  absl::Status s = ExpectInputCount(ctx, 2, 2);
+  if (s.ok()) s = ExpectSameDtype(ctx);
+  if (s.ok() && floats_only) s = ExpectFloat(ctx, 0);
+  if (!s.ok()) return s;
+  absl::StatusOr<std::vector<int64_t>> shape =
+      BroadcastShapes(ctx, ctx.inputs[0].shape, ctx.inputs[1].shape);
+  if (!shape.ok()) return shape.status();
+  return OneOutput(ctx, ctx.inputs[0].dtype, *std::move(shape));
+}
+
+// `axes` (every axis when absent) as distinct indices.
+absl::StatusOr<std::vector<int>> ReducedAxes(const InferContext& ctx) {
+  const int rank = ctx.inputs[0].rank();
+  std::vector<int64_t> all(rank);
+  for (int d = 0; d < rank; ++d) all[d] = d;
+  absl::StatusOr<std::vector<int64_t>> axes = ctx.node.attrs.Ints("axes", all);
+  if (!axes.ok()) return ctx.Annotate(axes.status());
+  std::vector<int> out;
+  for (int64_t a : *axes) {
+    absl::StatusOr<int> d = NormalizeAxis(ctx, a, rank, "axes");
+    if (!d.ok()) return d.status();
+    if (std::find(out.begin(), out.end(), *d) != out.end()) {
+      return ctx.Error(absl::StrCat("axis ", a, " is repeated in 'axes'"));
+    }
+    out.push_back(*d);
+  }
+  return out;
+}
+
+}  // namespace
+
+InferResult InferUnary(const InferContext& ctx) {
+  absl::Status s = ExpectInputCount(ctx, 1, 1);
+  if (!s.ok()) return s;
+  absl::StatusOr<std::string> name = ctx.node.attrs.String("fn", "");
+  if (!name.ok()) return ctx.Annotate(name.status());
+  std::optional<topi::UnaryFn> fn = topi::UnaryFnFromName(*name);
+  if (!fn) return ctx.Error(absl::StrCat("unknown function '", *name, "'"));
+  if (!IsFloatType(ctx.inputs[0]) && !topi::UnaryFnTakesIntegers(*fn)) {
+    return ctx.Error(absl::StrCat(*name, " needs a float input, not ", ctx.inputs[0].ToString()));
+  }
+  for (const char* param : {"alpha", "gamma"}) {
+    absl::StatusOr<double> v = ctx.node.attrs.Float(param, 0);
+    if (!v.ok()) return ctx.Annotate(v.status());
+  }
+  if (*fn == topi::UnaryFn::kCelu && ctx.node.attrs.Float("alpha", 0).value_or(0) == 0) {
+    return ctx.Error("celu's alpha must not be 0");
+  }
+  return std::vector<TensorType>{ctx.inputs[0]};
+}
+
+InferResult InferPow(const InferContext& ctx) { return BroadcastMath(ctx, true); }
+InferResult InferMaximum(const InferContext& ctx) { return BroadcastMath(ctx, false); }
+InferResult InferMinimum(const InferContext& ctx) { return BroadcastMath(ctx, false); }
+
+InferResult InferPRelu(const InferContext& ctx) {
+  absl::StatusOr<std::vector<TensorType>> out = BroadcastMath(ctx, true);
+  if (!out.ok()) return out;
+  // The slope stretches to x, never the other way.
+  if ((*out)[0].shape != ctx.inputs[0].shape) {
+    return ctx.Error(absl::StrCat("slope ", ctx.inputs[1].ToString(), " does not broadcast to ",
+                                  ctx.inputs[0].ToString()));
+  }
+  return out;
+}
+
+InferResult InferReduce(const InferContext& ctx) {
+  absl::Status s = ExpectInputCount(ctx, 1, 1);
+  if (!s.ok()) return s;
+  absl::StatusOr<std::string> name = ctx.node.attrs.String("fn", "");
+  if (!name.ok()) return ctx.Annotate(name.status());
+  std::optional<topi::ReduceFn> fn = topi::ReduceFnFromName(*name);
+  if (!fn) return ctx.Error(absl::StrCat("unknown reduction '", *name, "'"));
+  const TensorType& x = ctx.inputs[0];
+  if (!IsFloatType(x) && !topi::ReduceFnTakesIntegers(*fn)) {
+    return ctx.Error(absl::StrCat(*name, " needs a float input, not ", x.ToString()));
+  }
+  absl::StatusOr<std::vector<int>> axes = ReducedAxes(ctx);
+  if (!axes.ok()) return axes.status();
+  absl::StatusOr<int64_t> keep = ctx.node.attrs.Int("keep_dims", 1);
+  if (!keep.ok()) return ctx.Annotate(keep.status());
+  std::vector<int64_t> shape;
+  for (int d = 0; d < x.rank(); ++d) {
+    const bool reduced = std::find(axes->begin(), axes->end(), d) != axes->end();
+    if (reduced && x.shape[d] == 0) {
+      return ctx.Error(absl::StrCat("axis ", d, " of ", x.ToString(), " is empty"));
+    }
+    if (!reduced) {
+      shape.push_back(x.shape[d]);
+    } else if (*keep != 0) {
+      shape.push_back(1);
+    }
+  }
+  return OneOutput(ctx, x.dtype, std::move(shape));
+}
+
+}  // namespace tunefarm::graph
