@@ -170,6 +170,28 @@ double ApplyMath(ir::Intrinsic op, double a, double b) {
       return std::erf(a);
     case ir::Intrinsic::kRound:
       return std::nearbyint(a);
+    case ir::Intrinsic::kSin:
+      return std::sin(a);
+    case ir::Intrinsic::kCos:
+      return std::cos(a);
+    case ir::Intrinsic::kTan:
+      return std::tan(a);
+    case ir::Intrinsic::kSinh:
+      return std::sinh(a);
+    case ir::Intrinsic::kCosh:
+      return std::cosh(a);
+    case ir::Intrinsic::kAsin:
+      return std::asin(a);
+    case ir::Intrinsic::kAcos:
+      return std::acos(a);
+    case ir::Intrinsic::kAtan:
+      return std::atan(a);
+    case ir::Intrinsic::kAsinh:
+      return std::asinh(a);
+    case ir::Intrinsic::kAcosh:
+      return std::acosh(a);
+    case ir::Intrinsic::kAtanh:
+      return std::atanh(a);
     default:
       TF_UNREACHABLE() << "not a math intrinsic: " << ir::IntrinsicName(op);
   }

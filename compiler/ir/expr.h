@@ -180,6 +180,17 @@ enum class Intrinsic : uint8_t {
   kCeil,
   kErf,
   kRound,  // to the nearest integer, halfway cases to even (ONNX Round, C's nearbyint)
+  kSin,
+  kCos,
+  kTan,
+  kSinh,
+  kCosh,
+  kAsin,
+  kAcos,
+  kAtan,
+  kAsinh,
+  kAcosh,
+  kAtanh,
   kLikely,
   kIfThenElse,
   kSyncThreads,  // __syncthreads(): a barrier among the threads of a block; only in Evaluate

@@ -290,6 +290,17 @@ constexpr NativeEntry kTeBuiltins[] = {
     {"ceil", MathUnary<ir::Intrinsic::kCeil>},
     {"erf", MathUnary<ir::Intrinsic::kErf>},
     {"round", MathUnary<ir::Intrinsic::kRound>},
+    {"sin", MathUnary<ir::Intrinsic::kSin>},
+    {"cos", MathUnary<ir::Intrinsic::kCos>},
+    {"tan", MathUnary<ir::Intrinsic::kTan>},
+    {"sinh", MathUnary<ir::Intrinsic::kSinh>},
+    {"cosh", MathUnary<ir::Intrinsic::kCosh>},
+    {"asin", MathUnary<ir::Intrinsic::kAsin>},
+    {"acos", MathUnary<ir::Intrinsic::kAcos>},
+    {"atan", MathUnary<ir::Intrinsic::kAtan>},
+    {"asinh", MathUnary<ir::Intrinsic::kAsinh>},
+    {"acosh", MathUnary<ir::Intrinsic::kAcosh>},
+    {"atanh", MathUnary<ir::Intrinsic::kAtanh>},
     {"pow", MathBinary<Pow>},
 };
 

@@ -39,6 +39,18 @@ constexpr UnaryFnInfo kUnaryFns[] = {
     {UnaryFn::kMish, "mish", false},
     {UnaryFn::kGelu, "gelu", false},
     {UnaryFn::kGeluTanh, "gelu_tanh", false},
+    {UnaryFn::kShrink, "shrink", false},
+    {UnaryFn::kSin, "sin", false},
+    {UnaryFn::kCos, "cos", false},
+    {UnaryFn::kTan, "tan", false},
+    {UnaryFn::kSinh, "sinh", false},
+    {UnaryFn::kCosh, "cosh", false},
+    {UnaryFn::kAsin, "asin", false},
+    {UnaryFn::kAcos, "acos", false},
+    {UnaryFn::kAtan, "atan", false},
+    {UnaryFn::kAsinh, "asinh", false},
+    {UnaryFn::kAcosh, "acosh", false},
+    {UnaryFn::kAtanh, "atanh", false},
 };
 
 const UnaryFnInfo& UnaryInfoOf(UnaryFn fn) { return kUnaryFns[static_cast<int>(fn)]; }
@@ -99,6 +111,31 @@ Expr ApplyUnary(UnaryFn fn, const Expr& v, const UnaryParams& p) {
       return TypedConst(v, 0.5) * v *
              (TypedConst(v, 1.0) +
               ir::Call(ir::Intrinsic::kErf, {v * TypedConst(v, std::numbers::sqrt2 / 2)}));
+    case UnaryFn::kShrink:
+      return ir::Select(v < TypedConst(v, -p.alpha), v + TypedConst(v, p.gamma),
+                        ir::Select(v > TypedConst(v, p.alpha), v - TypedConst(v, p.gamma), zero));
+    case UnaryFn::kSin:
+      return ir::Call(ir::Intrinsic::kSin, {v});
+    case UnaryFn::kCos:
+      return ir::Call(ir::Intrinsic::kCos, {v});
+    case UnaryFn::kTan:
+      return ir::Call(ir::Intrinsic::kTan, {v});
+    case UnaryFn::kSinh:
+      return ir::Call(ir::Intrinsic::kSinh, {v});
+    case UnaryFn::kCosh:
+      return ir::Call(ir::Intrinsic::kCosh, {v});
+    case UnaryFn::kAsin:
+      return ir::Call(ir::Intrinsic::kAsin, {v});
+    case UnaryFn::kAcos:
+      return ir::Call(ir::Intrinsic::kAcos, {v});
+    case UnaryFn::kAtan:
+      return ir::Call(ir::Intrinsic::kAtan, {v});
+    case UnaryFn::kAsinh:
+      return ir::Call(ir::Intrinsic::kAsinh, {v});
+    case UnaryFn::kAcosh:
+      return ir::Call(ir::Intrinsic::kAcosh, {v});
+    case UnaryFn::kAtanh:
+      return ir::Call(ir::Intrinsic::kAtanh, {v});
     case UnaryFn::kGeluTanh: {
       Expr inner = TypedConst(v, std::sqrt(2 / std::numbers::pi)) *
                    (v + TypedConst(v, 0.044715) * v * v * v);

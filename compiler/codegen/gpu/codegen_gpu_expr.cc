@@ -160,6 +160,28 @@ std::string CodeGenGpu::Call(const ir::CallNode* op, int lane) {
       return math("erf");
     case ir::Intrinsic::kRound:  // rint rounds halfway cases to even, in both languages
       return math("rint");
+    case ir::Intrinsic::kSin:
+      return math("sin");
+    case ir::Intrinsic::kCos:
+      return math("cos");
+    case ir::Intrinsic::kTan:
+      return math("tan");
+    case ir::Intrinsic::kSinh:
+      return math("sinh");
+    case ir::Intrinsic::kCosh:
+      return math("cosh");
+    case ir::Intrinsic::kAsin:
+      return math("asin");
+    case ir::Intrinsic::kAcos:
+      return math("acos");
+    case ir::Intrinsic::kAtan:
+      return math("atan");
+    case ir::Intrinsic::kAsinh:
+      return math("asinh");
+    case ir::Intrinsic::kAcosh:
+      return math("acosh");
+    case ir::Intrinsic::kAtanh:
+      return math("atanh");
     case ir::Intrinsic::kSigmoid:
       if (op->dtype.element_of() == ir::DataType::Float(32)) {
         return absl::StrCat("(1.0f / (1.0f + ", f32 ? "expf" : "exp", "(-", arg(0), ")))");

@@ -38,8 +38,25 @@ llvm::Value* CodeGenLLVM::EmitMath(const ir::CallNode* op) {
       return unary(llvm::Intrinsic::ceil);
     case ir::Intrinsic::kRound:
       return unary(llvm::Intrinsic::roundeven);
+    case ir::Intrinsic::kSin:
+      return unary(llvm::Intrinsic::sin);
+    case ir::Intrinsic::kCos:
+      return unary(llvm::Intrinsic::cos);
     case ir::Intrinsic::kErf:
-      return EmitLibmCall(a, a->getType()->getScalarType()->isFloatTy() ? "erff" : "erf");
+    case ir::Intrinsic::kTan:
+    case ir::Intrinsic::kSinh:
+    case ir::Intrinsic::kCosh:
+    case ir::Intrinsic::kAsin:
+    case ir::Intrinsic::kAcos:
+    case ir::Intrinsic::kAtan:
+    case ir::Intrinsic::kAsinh:
+    case ir::Intrinsic::kAcosh:
+    case ir::Intrinsic::kAtanh: {
+      // The C library's name: "erf", and "erff" for float.
+      std::string name = ir::IntrinsicName(op->op);
+      if (a->getType()->getScalarType()->isFloatTy()) name += "f";
+      return EmitLibmCall(a, name.c_str());
+    }
     case ir::Intrinsic::kPow:
       return builder_->CreateBinaryIntrinsic(llvm::Intrinsic::pow, a, VisitExpr(op->args[1]));
     case ir::Intrinsic::kSigmoid: {

@@ -115,8 +115,13 @@ absl::Status Gather(ImportContext& ctx, const NodeProto& node) {
       data->NumBytes() > static_cast<size_t>(kMaxFoldedBytes)) {
     return GatherOp(ctx, node, *axis);
   }
-  absl::StatusOr<Ints> indices = ctx.ConstantInts(node, 1, "indices");
-  if (!indices.ok()) return indices.status();
+  const runtime::NDArray* index_array = ctx.ConstantInput(node, 1);
+  if (index_array->dtype().code != kDLInt) return ctx.Error(node, "indices must be integers");
+  Ints indices_storage(index_array->NumElements());
+  for (size_t i = 0; i < indices_storage.size(); ++i) {
+    indices_storage[i] = static_cast<int64_t>(ElementAsDouble(*index_array, i));
+  }
+  const Ints* indices = &indices_storage;
   int rank = data->ndim();
   int64_t a = *axis < 0 ? *axis + rank : *axis;
   if (a < 0 || a >= rank) return ctx.Error(node, "axis is out of range");

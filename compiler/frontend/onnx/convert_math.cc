@@ -44,10 +44,24 @@ absl::Status UnaryFn(ImportContext& ctx, const NodeProto& node) {
 
 constexpr UnaryOp kAbs{"abs"}, kNeg{"neg"}, kSign{"sign"}, kFloor{"floor"}, kCeil{"ceil"},
     kRound{"round"}, kSqrt{"sqrt"}, kReciprocal{"reciprocal"}, kLog{"log"}, kErf{"erf"},
-    kSoftplus{"softplus"}, kSoftsign{"softsign"}, kMish{"mish"}, kElu{"elu", 1.0},
+    kSoftplus{"softplus"}, kSin{"sin"}, kCos{"cos"}, kTan{"tan"}, kSinh{"sinh"}, kCosh{"cosh"},
+    kAsin{"asin"}, kAcos{"acos"}, kAtan{"atan"}, kAsinh{"asinh"}, kAcosh{"acosh"},
+    kAtanh{"atanh"}, kSoftsign{"softsign"}, kMish{"mish"}, kElu{"elu", 1.0},
     kCelu{"celu", 1.0}, kLeakyRelu{"leaky_relu", 0.01}, kThresholdedRelu{"thresholded_relu", 1.0},
     // Selu's defaults are float32 values: ONNX's reference computes with them.
     kSelu{"selu", 1.67326319217681884765625, 1.05070102214813232421875};
+
+// Shrink's parameters are lambd and bias: alpha and gamma of the unary op.
+absl::Status Shrink(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<double> lambd = ctx.AttrFloat(node, "lambd", 0.5);
+  absl::StatusOr<double> bias = ctx.AttrFloat(node, "bias", 0.0);
+  if (!lambd.ok()) return lambd.status();
+  if (!bias.ok()) return bias.status();
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  return ctx.Emit(node, OpKind::kUnary,
+                  {{"fn", std::string("shrink")}, {"alpha", *lambd}, {"gamma", *bias}}, {*x});
+}
 
 absl::Status Gelu(ImportContext& ctx, const NodeProto& node) {
   absl::StatusOr<std::string> approximate = ctx.AttrString(node, "approximate", "none");
@@ -106,6 +120,27 @@ absl::Status Pow(ImportContext& ctx, const NodeProto& node) {
   graph::ValueId c =
       ctx.graph().AddConstant(node.input(1) + "/as_base_type", *std::move(converted));
   return ctx.Emit(node, OpKind::kPow, {}, {*x, c});
+}
+
+// Before opset 7 a 1-D slope of C values applies per channel (axis 1), not along the last axis.
+absl::Status PRelu(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::TensorType> x = ctx.InputType(node, 0);
+  absl::StatusOr<graph::TensorType> slope = ctx.InputType(node, 1);
+  if (!x.ok()) return x.status();
+  if (!slope.ok()) return slope.status();
+  if (ctx.opset() >= 7 || slope->rank() != 1 || x->rank() < 3 || slope->shape[0] == 1) {
+    return MathBinary<OpKind::kPRelu>(ctx, node);
+  }
+  absl::StatusOr<graph::ValueId> a = ctx.Input(node, 0);
+  absl::StatusOr<graph::ValueId> b = ctx.Input(node, 1);
+  if (!a.ok()) return a.status();
+  if (!b.ok()) return b.status();
+  std::vector<int64_t> per_channel(x->rank() - 1, 1);
+  per_channel[0] = slope->shape[0];
+  absl::StatusOr<std::vector<graph::ValueId>> shaped = ctx.graph().AddOp(
+      OpKind::kReshape, node.name() + "/per_channel", {{"shape", per_channel}}, {*b});
+  if (!shaped.ok()) return ctx.Error(node, std::string(shaped.status().message()));
+  return ctx.Emit(node, OpKind::kPRelu, {}, {*a, (*shaped)[0]});
 }
 
 // Max, Min, Sum and Mean of any number of inputs: a chain of binary ops (Mean then scaled).
@@ -197,8 +232,20 @@ constexpr OnnxConverter kMathConverters[] = {
     {"LeakyRelu", &UnaryFn<kLeakyRelu>},
     {"ThresholdedRelu", &UnaryFn<kThresholdedRelu>},
     {"Gelu", &Gelu},
+    {"Sin", &UnaryFn<kSin>},
+    {"Cos", &UnaryFn<kCos>},
+    {"Tan", &UnaryFn<kTan>},
+    {"Sinh", &UnaryFn<kSinh>},
+    {"Cosh", &UnaryFn<kCosh>},
+    {"Asin", &UnaryFn<kAsin>},
+    {"Acos", &UnaryFn<kAcos>},
+    {"Atan", &UnaryFn<kAtan>},
+    {"Asinh", &UnaryFn<kAsinh>},
+    {"Acosh", &UnaryFn<kAcosh>},
+    {"Atanh", &UnaryFn<kAtanh>},
+    {"Shrink", &Shrink},
     {"Pow", &Pow},
-    {"PRelu", &MathBinary<OpKind::kPRelu>},
+    {"PRelu", &PRelu},
     {"Max", &Variadic},
     {"Min", &Variadic},
     {"Sum", &Variadic},

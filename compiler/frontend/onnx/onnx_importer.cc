@@ -34,6 +34,15 @@ absl::StatusOr<int64_t> DefaultDomainOpset(const ModelProto& model) {
     }
     return o.version();
   }
+  if (model.opset_import_size() > 0) {
+    // Only other domains (training ops, a vendor's): nothing here can run it.
+    std::string domains;
+    for (const auto& o : model.opset_import()) {
+      absl::StrAppend(&domains, domains.empty() ? "" : ", ", "'", o.domain(), "'");
+    }
+    return absl::UnimplementedError(
+        absl::StrCat("the model imports only the domains ", domains, ", not the default one"));
+  }
   return absl::InvalidArgumentError("the model imports no opset of the default ONNX domain");
 }
 

@@ -17,6 +17,11 @@
 namespace tunefarm::frontend::onnx::testing {
 
 inline constexpr const char* kNodeTests = "/usr/share/libonnx-testdata/data/node";
+// Every folder of cases: ONNX's node tests, PyTorch's converted modules (opset 6) and operators,
+// and the small multi-node models.
+inline constexpr const char* kCaseFolders[] = {
+    "/usr/share/libonnx-testdata/data/node", "/usr/share/libonnx-testdata/data/pytorch-converted",
+    "/usr/share/libonnx-testdata/data/pytorch-operator", "/usr/share/libonnx-testdata/data/simple"};
 
 // The ONNX ops the graph level covers (the importer's converters, op_support.cc).
 inline const std::set<std::string>& ListedOps() {
@@ -41,12 +46,9 @@ inline bool ReadProto(const std::filesystem::path& path, google::protobuf::Messa
   return bytes && message.ParseFromString(*bytes);
 }
 
-// A float32 case of listed ops only (int64 inputs allowed: they carry parameters).
-inline bool IsListedFloatCase(const ::onnx::ModelProto& model) {
+// A float32 case of any ops: float32 outputs, float32 or int64 inputs (which carry parameters).
+inline bool IsFloatCase(const ::onnx::ModelProto& model) {
   if (model.graph().node_size() == 0) return false;
-  for (const auto& node : model.graph().node()) {
-    if (!ListedOps().count(node.op_type())) return false;
-  }
   for (const auto& out : model.graph().output()) {
     if (out.type().tensor_type().elem_type() != ::onnx::TensorProto::FLOAT) return false;
   }
@@ -55,6 +57,14 @@ inline bool IsListedFloatCase(const ::onnx::ModelProto& model) {
     if (t != ::onnx::TensorProto::FLOAT && t != ::onnx::TensorProto::INT64) return false;
   }
   return true;
+}
+
+// A float32 case of listed ops only.
+inline bool IsListedFloatCase(const ::onnx::ModelProto& model) {
+  for (const auto& node : model.graph().node()) {
+    if (!ListedOps().count(node.op_type())) return false;
+  }
+  return IsFloatCase(model);
 }
 
 // The inputs of a case's test_data_set_0 by graph input name: parameters (int64 or scalar:
