@@ -1,5 +1,5 @@
-// Computes of the math ops: unary functions by name, pow/maximum/minimum/prelu and reduce, from
-// topi's unary_math.h, elementwise.h and reduce.h.
+// Computes of the math ops: unary functions by name, pow/maximum/minimum/prelu, reduce, the
+// comparisons and logic, where and cast, from topi's unary_math.h, elementwise.h and reduce.h.
 #include <algorithm>
 #include <numeric>
 
@@ -7,6 +7,7 @@
 #include "compiler/topi/elementwise.h"
 #include "compiler/topi/reduce.h"
 #include "compiler/topi/unary_math.h"
+#include "runtime/data_type.h"
 
 namespace tunefarm::graph {
 
@@ -56,6 +57,37 @@ ComputeResult ComputeReduce(const ComputeContext& ctx) {
       topi::ReduceCompute(ctx.inputs[0], *fn, normalized, *keep != 0);
   if (!t.ok()) return ctx.Annotate(t.status());
   return One(ctx, t->out, t->stages);
+}
+
+ComputeResult ComputeCompare(const ComputeContext& ctx) {
+  absl::StatusOr<std::string> fn = ctx.node.attrs.String("fn", "");
+  if (!fn.ok()) return ctx.Annotate(fn.status());
+  std::optional<topi::CompareFn> f = topi::CompareFnFromName(*fn);
+  if (!f) return ctx.Error("unknown comparison '" + *fn + "'");
+  return One(ctx, topi::CompareCompute(ctx.inputs[0], ctx.inputs[1], *f));
+}
+
+ComputeResult ComputeLogical(const ComputeContext& ctx) {
+  absl::StatusOr<std::string> fn = ctx.node.attrs.String("fn", "");
+  if (!fn.ok()) return ctx.Annotate(fn.status());
+  std::optional<topi::LogicalFn> f = topi::LogicalFnFromName(*fn);
+  if (!f) return ctx.Error("unknown logical function '" + *fn + "'");
+  return One(ctx, topi::LogicalCompute(ctx.inputs[0], ctx.inputs[1], *f));
+}
+
+ComputeResult ComputeLogicalNot(const ComputeContext& ctx) {
+  return One(ctx, topi::LogicalNotCompute(ctx.inputs[0]));
+}
+
+ComputeResult ComputeWhere(const ComputeContext& ctx) {
+  return One(ctx, topi::WhereCompute(ctx.inputs[0], ctx.inputs[1], ctx.inputs[2]));
+}
+
+ComputeResult ComputeCast(const ComputeContext& ctx) {
+  std::optional<ir::DataType> to =
+      ir::DataType::Parse(runtime::DataTypeToString(ctx.output_types[0].dtype));
+  if (!to) return ctx.Error("no IR type for " + ctx.output_types[0].ToString());
+  return One(ctx, topi::CastCompute(ctx.inputs[0], *to));
 }
 
 }  // namespace tunefarm::graph

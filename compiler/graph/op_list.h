@@ -24,6 +24,12 @@
 //     "leaky_relu", "gelu" ...); alpha and gamma are the parameters of those that take them
 //   pow, maximum, minimum (a, b): broadcast, as add; pow on floats
 //   prelu(x, slope): x < 0 ? slope * x : x, slope broadcast to x (unidirectionally)
+//   compare(a, b) fn ("equal", "less", "less_equal", "greater", "greater_equal"): broadcast,
+//     bool output
+//   logical(a, b) fn ("and", "or", "xor"): on bools, broadcast; logical_not(x)
+//   where(cond, a, b): cond ? a : b, the three broadcast; cond bool
+//   cast(x) to (a dtype string: "float32", "int64", "bool" ...): float to integer truncates, to
+//     bool is != 0
 //   reduce(x) fn, axes, keep_dims (1): a reduction of topi/reduce.h by name ("sum", "mean",
 //     "log_sum_exp" ...) over `axes` (all when absent), reduced axes kept as 1s or dropped
 //   gather(data, indices) axis (0): numpy's take; indices int32/int64, negative ones count from
@@ -87,6 +93,11 @@
   X(Maximum, "maximum", kBroadcast)                                   \
   X(Minimum, "minimum", kBroadcast)                                   \
   X(PRelu, "prelu", kBroadcast)                                       \
+  X(Compare, "compare", kBroadcast)                                   \
+  X(Logical, "logical", kBroadcast)                                   \
+  X(LogicalNot, "logical_not", kElementwise)                          \
+  X(Where, "where", kBroadcast)                                       \
+  X(Cast, "cast", kElementwise)                                       \
   X(Reduce, "reduce", kCommReduce)                                    \
   X(Gather, "gather", kInjective)                                     \
   X(Expand, "expand", kInjective)                                     \

@@ -1,10 +1,12 @@
 // Type inference of the math ops beyond the four arithmetic ones: unary (a function by name),
-// pow/maximum/minimum/prelu, and reduce.
+// pow/maximum/minimum/prelu, reduce, the comparisons and logic (bool results), where and cast.
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/graph/op_inference.h"
+#include "compiler/topi/elementwise.h"
 #include "compiler/topi/reduce.h"
+#include "runtime/data_type.h"
 #include "compiler/topi/unary_math.h"
 
 namespace tunefarm::graph {
@@ -107,6 +109,67 @@ InferResult InferReduce(const InferContext& ctx) {
     }
   }
   return OneOutput(ctx, x.dtype, std::move(shape));
+}
+
+namespace {
+
+constexpr DLDataType kBool = {kDLUInt, 1, 1};
+
+bool IsBool(const TensorType& t) { return t.dtype.code == kDLUInt && t.dtype.bits == 1; }
+
+}  // namespace
+
+InferResult InferCompare(const InferContext& ctx) {
+  absl::StatusOr<std::vector<TensorType>> out = BroadcastMath(ctx, false);
+  if (!out.ok()) return out;
+  absl::StatusOr<std::string> fn = ctx.node.attrs.String("fn", "");
+  if (!fn.ok()) return ctx.Annotate(fn.status());
+  if (!topi::CompareFnFromName(*fn)) return ctx.Error("unknown comparison '" + *fn + "'");
+  (*out)[0].dtype = kBool;
+  return out;
+}
+
+InferResult InferLogical(const InferContext& ctx) {
+  absl::StatusOr<std::vector<TensorType>> out = BroadcastMath(ctx, false);
+  if (!out.ok()) return out;
+  absl::StatusOr<std::string> fn = ctx.node.attrs.String("fn", "");
+  if (!fn.ok()) return ctx.Annotate(fn.status());
+  if (!topi::LogicalFnFromName(*fn)) return ctx.Error("unknown logical function '" + *fn + "'");
+  if (!IsBool(ctx.inputs[0])) return ctx.Error("operands must be bool");
+  return out;
+}
+
+InferResult InferLogicalNot(const InferContext& ctx) {
+  absl::Status s = ExpectInputCount(ctx, 1, 1);
+  if (!s.ok()) return s;
+  if (!IsBool(ctx.inputs[0])) return ctx.Error("the operand must be bool");
+  return std::vector<TensorType>{ctx.inputs[0]};
+}
+
+InferResult InferWhere(const InferContext& ctx) {
+  absl::Status s = ExpectInputCount(ctx, 3, 3);
+  if (!s.ok()) return s;
+  const TensorType& cond = ctx.inputs[0];
+  if (!IsBool(cond)) return ctx.Error("the condition " + cond.ToString() + " must be bool");
+  if (!runtime::SameDataType(ctx.inputs[1].dtype, ctx.inputs[2].dtype)) {
+    return ctx.Error("the two values must have one dtype");
+  }
+  absl::StatusOr<std::vector<int64_t>> values =
+      BroadcastShapes(ctx, ctx.inputs[1].shape, ctx.inputs[2].shape);
+  if (!values.ok()) return values.status();
+  absl::StatusOr<std::vector<int64_t>> shape = BroadcastShapes(ctx, cond.shape, *values);
+  if (!shape.ok()) return shape.status();
+  return OneOutput(ctx, ctx.inputs[1].dtype, *std::move(shape));
+}
+
+InferResult InferCast(const InferContext& ctx) {
+  absl::Status s = ExpectInputCount(ctx, 1, 1);
+  if (!s.ok()) return s;
+  absl::StatusOr<std::string> to = ctx.node.attrs.String("to", "");
+  if (!to.ok()) return ctx.Annotate(to.status());
+  absl::StatusOr<DLDataType> dtype = runtime::ParseDataType(*to);
+  if (!dtype.ok()) return ctx.Error("attribute 'to': " + std::string(dtype.status().message()));
+  return OneOutput(ctx, *dtype, ctx.inputs[0].shape);
 }
 
 }  // namespace tunefarm::graph

@@ -42,33 +42,51 @@ std::vector<Expr> BroadcastIndex(const te::Tensor& t, const std::vector<ir::Var>
   return index;
 }
 
+// The broadcast shape of two shapes (aligned at the right; a missing leading dimension acts as
+// 1), or the first dimension where they do not broadcast (-1 in `bad`).
+std::vector<Expr> BroadcastShape(const std::vector<Expr>& a, const std::vector<Expr>& b, int* bad) {
+  const size_t rank = std::max(a.size(), b.size());
+  std::vector<Expr> shape(rank);
+  *bad = -1;
+  for (size_t d = 0; d < rank; ++d) {
+    Expr da = d + a.size() >= rank ? a[d + a.size() - rank] : Imm(1);
+    Expr db = d + b.size() >= rank ? b[d + b.size() - rank] : Imm(1);
+    if (ir::IsConstInt(da, 1)) {
+      shape[d] = db;
+    } else if (ir::IsConstInt(db, 1) || ir::StructuralEqual(da, db)) {
+      shape[d] = da;
+    } else if (*bad < 0) {
+      *bad = static_cast<int>(d);
+    }
+  }
+  return shape;
+}
+
+absl::StatusOr<std::vector<Expr>> BroadcastShape(const te::Tensor& a, const te::Tensor& b,
+                                                 const std::string& name) {
+  int bad;
+  std::vector<Expr> shape = BroadcastShape(a.shape(), b.shape(), &bad);
+  if (bad >= 0) {
+    return absl::InvalidArgumentError(absl::StrCat(name, ": shapes ", ShapeOf(a), " (", a.name(),
+                                                   ") and ", ShapeOf(b), " (", b.name(),
+                                                   ") do not broadcast at dimension ", bad));
+  }
+  return shape;
+}
+
 absl::StatusOr<te::Tensor> Binary(const te::Tensor& a, const te::Tensor& b, const std::string& name,
                                   const std::function<Expr(Expr, Expr)>& fn) {
   if (!a.defined() || !b.defined()) {
     return absl::InvalidArgumentError(absl::StrCat(name, ": undefined input"));
   }
-  const size_t rank = std::max(a.ndim(), b.ndim());
-  std::vector<Expr> shape(rank);
-  for (size_t d = 0; d < rank; ++d) {
-    // Aligned at the right: a missing leading dimension acts as 1.
-    Expr da = d + a.ndim() >= rank ? a.shape()[d + a.ndim() - rank] : Imm(1);
-    Expr db = d + b.ndim() >= rank ? b.shape()[d + b.ndim() - rank] : Imm(1);
-    if (ir::IsConstInt(da, 1)) {
-      shape[d] = db;
-    } else if (ir::IsConstInt(db, 1) || ir::StructuralEqual(da, db)) {
-      shape[d] = da;
-    } else {
-      return absl::InvalidArgumentError(absl::StrCat(name, ": shapes ", ShapeOf(a), " (", a.name(),
-                                                     ") and ", ShapeOf(b), " (", b.name(),
-                                                     ") do not broadcast at dimension ", d));
-    }
-  }
+  absl::StatusOr<std::vector<Expr>> shape = BroadcastShape(a, b, name);
+  if (!shape.ok()) return shape.status();
   if (a.dtype() != b.dtype()) {
     return absl::InvalidArgumentError(
         absl::StrCat(name, ": ", a.name(), " and ", b.name(), " have different dtypes"));
   }
   return te::compute(
-      shape,
+      *shape,
       [&](const std::vector<ir::Var>& i) {
         return fn(a(BroadcastIndex(a, i)), b(BroadcastIndex(b, i)));
       },
@@ -133,6 +151,98 @@ absl::StatusOr<te::Tensor> MinimumCompute(const te::Tensor& a, const te::Tensor&
 absl::StatusOr<te::Tensor> PReluCompute(const te::Tensor& x, const te::Tensor& slope) {
   return Binary(x, slope, "prelu",
                 [](Expr v, Expr s) { return ir::Select(v < ir::MakeZero(v.dtype()), s * v, v); });
+}
+
+absl::StatusOr<te::Tensor> CompareCompute(const te::Tensor& a, const te::Tensor& b, CompareFn fn) {
+  return Binary(a, b, "compare", [fn](Expr x, Expr y) {
+    switch (fn) {
+      case CompareFn::kEqual:
+        return x == y;
+      case CompareFn::kLess:
+        return x < y;
+      case CompareFn::kLessEqual:
+        return x <= y;
+      case CompareFn::kGreater:
+        return x > y;
+      case CompareFn::kGreaterEqual:
+        return x >= y;
+    }
+    return x == y;
+  });
+}
+
+std::optional<CompareFn> CompareFnFromName(std::string_view name) {
+  if (name == "equal") return CompareFn::kEqual;
+  if (name == "less") return CompareFn::kLess;
+  if (name == "less_equal") return CompareFn::kLessEqual;
+  if (name == "greater") return CompareFn::kGreater;
+  if (name == "greater_equal") return CompareFn::kGreaterEqual;
+  return std::nullopt;
+}
+
+std::optional<LogicalFn> LogicalFnFromName(std::string_view name) {
+  if (name == "and") return LogicalFn::kAnd;
+  if (name == "or") return LogicalFn::kOr;
+  if (name == "xor") return LogicalFn::kXor;
+  return std::nullopt;
+}
+
+absl::StatusOr<te::Tensor> LogicalCompute(const te::Tensor& a, const te::Tensor& b, LogicalFn fn) {
+  if (a.defined() && b.defined() && (!a.dtype().is_bool() || !b.dtype().is_bool())) {
+    return absl::InvalidArgumentError("logical: both operands must be bool");
+  }
+  return Binary(a, b, "logical", [fn](Expr x, Expr y) {
+    if (fn == LogicalFn::kAnd) return x && y;
+    if (fn == LogicalFn::kOr) return x || y;
+    return x != y;
+  });
+}
+
+absl::StatusOr<te::Tensor> LogicalNotCompute(const te::Tensor& x) {
+  if (!x.defined() || !x.dtype().is_bool()) {
+    return absl::InvalidArgumentError("logical_not: the operand must be bool");
+  }
+  return te::compute(
+      x.shape(), [&](const std::vector<ir::Var>& i) { return !x(std::vector<Expr>(i.begin(), i.end())); },
+      "logical_not");
+}
+
+absl::StatusOr<te::Tensor> WhereCompute(const te::Tensor& cond, const te::Tensor& a,
+                                        const te::Tensor& b) {
+  if (!cond.defined() || !cond.dtype().is_bool() || !a.defined() || !b.defined()) {
+    return absl::InvalidArgumentError("where: the condition must be bool");
+  }
+  if (a.dtype() != b.dtype()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("where: ", a.name(), " and ", b.name(), " have different dtypes"));
+  }
+  absl::StatusOr<std::vector<Expr>> values = BroadcastShape(a, b, "where");
+  if (!values.ok()) return values.status();
+  int bad;
+  std::vector<Expr> shape = BroadcastShape(cond.shape(), *values, &bad);
+  if (bad >= 0) {
+    return absl::InvalidArgumentError(absl::StrCat("where: the condition ", ShapeOf(cond),
+                                                   " does not broadcast at dimension ", bad));
+  }
+  return te::compute(
+      shape,
+      [&](const std::vector<ir::Var>& i) {
+        return ir::Select(cond(BroadcastIndex(cond, i)), a(BroadcastIndex(a, i)),
+                          b(BroadcastIndex(b, i)));
+      },
+      "where");
+}
+
+absl::StatusOr<te::Tensor> CastCompute(const te::Tensor& x, ir::DataType dtype) {
+  if (!x.defined()) return absl::InvalidArgumentError("cast: undefined input");
+  return te::compute(
+      x.shape(),
+      [&](const std::vector<ir::Var>& i) {
+        Expr v = x(std::vector<Expr>(i.begin(), i.end()));
+        if (dtype.is_bool()) return v != ir::MakeZero(v.dtype());
+        return ir::Cast(dtype, v);
+      },
+      "cast");
 }
 
 absl::StatusOr<te::Tensor> ClipCompute(const te::Tensor& x, double lo, double hi) {

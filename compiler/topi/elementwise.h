@@ -3,6 +3,8 @@
 // stage.
 #pragma once
 
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -31,6 +33,22 @@ absl::StatusOr<te::Tensor> PowCompute(const te::Tensor& a, const te::Tensor& b);
 absl::StatusOr<te::Tensor> MaximumCompute(const te::Tensor& a, const te::Tensor& b);
 absl::StatusOr<te::Tensor> MinimumCompute(const te::Tensor& a, const te::Tensor& b);
 absl::StatusOr<te::Tensor> PReluCompute(const te::Tensor& x, const te::Tensor& slope);
+// a == b, a < b, a <= b, a > b, a >= b (bool), broadcast the same way.
+enum class CompareFn : uint8_t { kEqual, kLess, kLessEqual, kGreater, kGreaterEqual };
+absl::StatusOr<te::Tensor> CompareCompute(const te::Tensor& a, const te::Tensor& b, CompareFn fn);
+// "equal", "less", "less_equal", "greater", "greater_equal"; nullopt for another name.
+std::optional<CompareFn> CompareFnFromName(std::string_view name);
+// a && b, a || b, a != b on bools, broadcast; !x.
+enum class LogicalFn : uint8_t { kAnd, kOr, kXor };
+absl::StatusOr<te::Tensor> LogicalCompute(const te::Tensor& a, const te::Tensor& b, LogicalFn fn);
+// "and", "or", "xor".
+std::optional<LogicalFn> LogicalFnFromName(std::string_view name);
+absl::StatusOr<te::Tensor> LogicalNotCompute(const te::Tensor& x);
+// cond ? a : b with the three broadcast together; cond bool, a and b of one dtype.
+absl::StatusOr<te::Tensor> WhereCompute(const te::Tensor& cond, const te::Tensor& a,
+                                        const te::Tensor& b);
+// x converted to `dtype` (C's conversions; to bool: x != 0).
+absl::StatusOr<te::Tensor> CastCompute(const te::Tensor& x, ir::DataType dtype);
 // min(max(x, lo), hi); lo <= hi.
 absl::StatusOr<te::Tensor> ClipCompute(const te::Tensor& x, double lo, double hi);
 absl::StatusOr<te::Tensor> SigmoidCompute(const te::Tensor& x);

@@ -201,10 +201,10 @@ absl::Status Cast(ImportContext& ctx, const NodeProto& node) {
   };
   if (c == nullptr || !numeric(t->dtype) || !numeric(*dtype) ||
       c->NumBytes() > static_cast<size_t>(kMaxFoldedBytes)) {
-    return absl::UnimplementedError(
-        absl::StrCat("Cast node '", node.name(),
-                     "': only casts of small int32/int64/float32/float64 "
-                     "constants are supported"));
+    // Not foldable here: the cast op (a constant one is folded by the graph's passes).
+    absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+    if (!x.ok()) return x.status();
+    return ctx.Emit(node, OpKind::kCast, {{"to", runtime::DataTypeToString(*dtype)}}, {*x});
   }
   absl::StatusOr<runtime::NDArray> out = runtime::NDArray::Empty(c->shape(), *dtype);
   if (!out.ok()) return out.status();

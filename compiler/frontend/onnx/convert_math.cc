@@ -1,5 +1,6 @@
 // Converters of ONNX's math ops beyond the four arithmetic ones: the unary functions and
-// activations (Abs ... Gelu), Pow, PRelu, the variadic Max/Min/Sum/Mean, and every Reduce*.
+// activations (Abs ... Gelu), Pow, PRelu, the comparisons and logic, Where, the variadic
+// Max/Min/Sum/Mean, and every Reduce*.
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -143,6 +144,36 @@ absl::Status PRelu(ImportContext& ctx, const NodeProto& node) {
   return ctx.Emit(node, OpKind::kPRelu, {}, {*a, (*shaped)[0]});
 }
 
+// Equal, Less ... and And, Or, Xor: the compare or logical op with the function by name.
+template <OpKind kOp, const char* kFn>
+absl::Status NamedBinary(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::ValueId> a = ctx.Input(node, 0);
+  if (!a.ok()) return a.status();
+  absl::StatusOr<graph::ValueId> b = ctx.Input(node, 1);
+  if (!b.ok()) return b.status();
+  return ctx.Emit(node, kOp, {{"fn", std::string(kFn)}}, {*a, *b});
+}
+
+constexpr char kEqual[] = "equal", kLess[] = "less", kLessEqual[] = "less_equal",
+               kGreater[] = "greater", kGreaterEqual[] = "greater_equal", kAnd[] = "and",
+               kOr[] = "or", kXor[] = "xor";
+
+absl::Status Not(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  return ctx.Emit(node, OpKind::kLogicalNot, {}, {*x});
+}
+
+absl::Status Where(ImportContext& ctx, const NodeProto& node) {
+  std::vector<graph::ValueId> inputs;
+  for (int i = 0; i < 3; ++i) {
+    absl::StatusOr<graph::ValueId> v = ctx.Input(node, i);
+    if (!v.ok()) return v.status();
+    inputs.push_back(*v);
+  }
+  return ctx.Emit(node, OpKind::kWhere, {}, std::move(inputs));
+}
+
 // Max, Min, Sum and Mean of any number of inputs: a chain of binary ops (Mean then scaled).
 absl::Status Variadic(ImportContext& ctx, const NodeProto& node) {
   const std::string& type = node.op_type();
@@ -246,6 +277,16 @@ constexpr OnnxConverter kMathConverters[] = {
     {"Shrink", &Shrink},
     {"Pow", &Pow},
     {"PRelu", &PRelu},
+    {"Equal", &NamedBinary<OpKind::kCompare, kEqual>},
+    {"Less", &NamedBinary<OpKind::kCompare, kLess>},
+    {"LessOrEqual", &NamedBinary<OpKind::kCompare, kLessEqual>},
+    {"Greater", &NamedBinary<OpKind::kCompare, kGreater>},
+    {"GreaterOrEqual", &NamedBinary<OpKind::kCompare, kGreaterEqual>},
+    {"And", &NamedBinary<OpKind::kLogical, kAnd>},
+    {"Or", &NamedBinary<OpKind::kLogical, kOr>},
+    {"Xor", &NamedBinary<OpKind::kLogical, kXor>},
+    {"Not", &Not},
+    {"Where", &Where},
     {"Max", &Variadic},
     {"Min", &Variadic},
     {"Sum", &Variadic},

@@ -129,7 +129,8 @@ absl::StatusOr<bool> ImportContext::FoldIntegerOp(const NodeProto& node, graph::
   int64_t bytes = 0;
   for (const graph::TensorType& t : *outs) {
     absl::StatusOr<int64_t> b = t.NumBytes();
-    if (t.dtype.code != kDLInt || !b.ok()) return false;
+    // Integers and bools: shape arithmetic and its comparisons (Equal -> Where in exports).
+    if ((t.dtype.code != kDLInt && t.dtype.code != kDLUInt) || !b.ok()) return false;
     bytes += *b;
   }
   if (bytes > kMaxFoldedBytes || outs->size() > static_cast<size_t>(node.output_size())) {

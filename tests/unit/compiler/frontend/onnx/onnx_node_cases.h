@@ -37,7 +37,9 @@ inline const std::set<std::string>& ListedOps() {
       "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSum",
       "ReduceLogSumExp", "LogSoftmax", "LayerNormalization", "InstanceNormalization",
       "MeanVarianceNormalization", "Gather", "Expand", "Tile", "Shape", "Size", "ConstantOfShape",
-      "Range", "Cast", "Constant"};
+      "Range", "Cast", "Constant", "Sin", "Cos", "Tan", "Sinh", "Cosh", "Asin", "Acos", "Atan",
+      "Asinh", "Acosh", "Atanh", "Shrink", "Equal", "Less", "LessOrEqual", "Greater",
+      "GreaterOrEqual", "And", "Or", "Xor", "Not", "Where"};
   return ops;
 }
 

@@ -68,10 +68,10 @@ TEST(ComputeMathTest, RoundHalvesToEven) {
 
 TEST(ComputeMathTest, UnaryRefusesUnknownFunctionsAndIntegersForFloatOnes) {
   runtime::NDArray x = Random({4}, 1);
-  Node unknown{OpKind::kUnary, "u", {{"fn", std::string("cosh")}}, {}, {}};
+  Node unknown{OpKind::kUnary, "u", {{"fn", std::string("frobnicate")}}, {}, {}};
   absl::StatusOr<std::vector<runtime::NDArray>> r = EvaluateOp(unknown, {&x});
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(std::string(r.status().message()), ::testing::HasSubstr("unknown function 'cosh'"));
+  EXPECT_THAT(std::string(r.status().message()), ::testing::HasSubstr("unknown function 'frobnicate'"));
   runtime::NDArray ints = *runtime::NDArray::Empty({4}, {kDLInt, 32, 1});
   Node erf{OpKind::kUnary, "u", {{"fn", std::string("erf")}}, {}, {}};
   r = EvaluateOp(erf, {&ints});
@@ -208,6 +208,34 @@ TEST(ComputeMathTest, LogSumExpDoesNotOverflow) {
     want.push_back(static_cast<float>(m + std::log(s)));
   }
   EXPECT_TRUE(Close(out[0], {2, 1}, want, 1e-5, 1e-6));
+}
+
+TEST(ComputeMathTest, CompareWhereAndCastAgreeWithScalarCode) {
+  runtime::NDArray a = Random({2, 3, 5}, 11, -2.0f, 2.0f);
+  runtime::NDArray b = Random({3, 1}, 12, -2.0f, 2.0f);
+  std::vector<runtime::NDArray> less = Eval(OpKind::kCompare, {{"fn", std::string("less")}}, {&a, &b});
+  ASSERT_EQ(less.size(), 1u);
+  ASSERT_EQ(less[0].shape(), (Shape{2, 3, 5}));
+  // where(a < b, a, b) is min(a, b); cast of the mask to float is 1 or 0.
+  std::vector<runtime::NDArray> picked = Eval(OpKind::kWhere, {}, {&less[0], &a, &b});
+  std::vector<runtime::NDArray> mask =
+      Eval(OpKind::kCast, {{"to", std::string("float32")}}, {&less[0]});
+  ASSERT_EQ(picked.size(), 1u);
+  ASSERT_EQ(mask.size(), 1u);
+  std::vector<float> want_min(30), want_mask(30);
+  for (int64_t i = 0; i < 30; ++i) {
+    const float bv = F(b)[Unflatten(i, {2, 3, 5})[1]];
+    want_min[i] = std::min(F(a)[i], bv);
+    want_mask[i] = F(a)[i] < bv ? 1.0f : 0.0f;
+  }
+  EXPECT_TRUE(Close(picked[0], {2, 3, 5}, want_min, 0, 0));
+  EXPECT_TRUE(Close(mask[0], {2, 3, 5}, want_mask, 0, 0));
+  // A float cast to int32 truncates toward zero.
+  std::vector<runtime::NDArray> ints = Eval(OpKind::kCast, {{"to", std::string("int32")}}, {&a});
+  ASSERT_EQ(ints.size(), 1u);
+  for (int64_t i = 0; i < 30; ++i) {
+    EXPECT_EQ(static_cast<const int32_t*>(ints[0].data())[i], static_cast<int32_t>(F(a)[i]));
+  }
 }
 
 }  // namespace
