@@ -1,6 +1,8 @@
-// Computes of gather, expand and tile, from topi's repeat.h.
+// Computes of gather, expand, tile and resize, from topi's repeat.h and resize.h.
 #include "compiler/graph/op_compute_impl.h"
+#include "compiler/graph/resize_attributes.h"
 #include "compiler/topi/repeat.h"
+#include "compiler/topi/resize.h"
 
 namespace tunefarm::graph {
 
@@ -19,6 +21,12 @@ ComputeResult ComputeTile(const ComputeContext& ctx) {
   absl::StatusOr<std::vector<int64_t>> repeats = IntsAttr(ctx, "repeats", {});
   if (!repeats.ok()) return repeats.status();
   return One(ctx, topi::TileCompute(ctx.inputs[0], *repeats));
+}
+
+ComputeResult ComputeResize(const ComputeContext& ctx) {
+  absl::StatusOr<ResizeAttributes> r = ReadResize(ctx.node.attrs);
+  if (!r.ok()) return ctx.Annotate(r.status());
+  return One(ctx, topi::ResizeCompute(ctx.inputs[0], r->params));
 }
 
 }  // namespace tunefarm::graph

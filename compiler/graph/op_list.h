@@ -36,6 +36,8 @@
 //     the end, out-of-range ones are clamped (a constant index out of range is refused at import)
 //   expand(x) shape: x broadcast to `shape` broadcast with x's (ONNX Expand)
 //   tile(x) repeats: x repeated repeats[d] times along each axis d
+//   resize(x) sizes, scales (out/in when absent), mode ("nearest"), coordinates ("half_pixel"),
+//     rounding ("round_prefer_floor"), cubic_a (-0.75), exclude_outside (0): topi/resize.h
 //   conv2d(data, weight[, bias]) strides, pads, dilations (1s and 0s), groups (1)
 //   gemm(a, b[, c]) trans_a, trans_b (0), alpha, beta (1.0): alpha * a' b' + beta * c, a' and b'
 //     2-D, c unidirectionally broadcast to [M, N]; with b_block (0) > 0, b is pack_gemm_weight's
@@ -102,6 +104,7 @@
   X(Gather, "gather", kInjective)                                     \
   X(Expand, "expand", kInjective)                                     \
   X(Tile, "tile", kInjective)                                         \
+  X(Resize, "resize", kOpaque)                                        \
   X(LogSoftmax, "log_softmax", kOpaque)                               \
   X(LayerNorm, "layer_norm", kOpaque)                                 \
   X(Conv2d, "conv2d", kOutEWiseFusable)                               \

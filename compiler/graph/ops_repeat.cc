@@ -1,7 +1,8 @@
-// Type inference of the ops that read their input at computed positions, repeating or picking
-// elements: gather, expand and tile.
+// Type inference of the ops that read their input at computed positions, repeating, picking or
+// interpolating elements: gather, expand, tile and resize.
 #include "absl/strings/str_cat.h"
 #include "compiler/graph/op_inference.h"
+#include "compiler/graph/resize_attributes.h"
 
 namespace tunefarm::graph {
 
@@ -57,6 +58,28 @@ InferResult InferTile(const InferContext& ctx) {
     }
   }
   return OneOutput(ctx, x.dtype, std::move(shape));
+}
+
+InferResult InferResize(const InferContext& ctx) {
+  absl::Status s = ExpectInputCount(ctx, 1, 1);
+  if (!s.ok()) return s;
+  const TensorType& x = ctx.inputs[0];
+  absl::StatusOr<ResizeAttributes> r = ReadResize(ctx.node.attrs);
+  if (!r.ok()) return ctx.Annotate(r.status());
+  if (static_cast<int>(r->params.sizes.size()) != x.rank() ||
+      (!r->params.scales.empty() && static_cast<int>(r->params.scales.size()) != x.rank())) {
+    return ctx.Error("sizes and scales must have one entry per axis of " + x.ToString());
+  }
+  for (int d = 0; d < x.rank(); ++d) {
+    if (r->params.sizes[d] < 1 || x.shape[d] < 1) return ctx.Error("an axis is empty");
+    if (!r->params.scales.empty() && !(r->params.scales[d] > 0)) {
+      return ctx.Error("scales must be positive");
+    }
+  }
+  if (r->params.mode != topi::ResizeMode::kNearest && x.dtype.code != kDLFloat) {
+    return ctx.Error("linear and cubic modes need a float input");
+  }
+  return OneOutput(ctx, x.dtype, r->params.sizes);
 }
 
 }  // namespace tunefarm::graph

@@ -23,8 +23,11 @@ Expr SourceCoordinate(const ResizeParams& p, Expr i, int64_t in, int64_t out, do
       return (x + f(0.5)) * f(1.0 / scale) - f(0.5);
     case ResizeCoordinates::kPytorchHalfPixel:
       return out > 1 ? (x + f(0.5)) * f(1.0 / scale) - f(0.5) : f(0.0);
-    case ResizeCoordinates::kAlignCorners:
-      return out > 1 ? x * f(static_cast<double>(in - 1) / static_cast<double>(out - 1)) : f(0.0);
+    case ResizeCoordinates::kAlignCorners: {
+      // ONNX's output length here is in * scale, not floored.
+      const double length = static_cast<double>(in) * scale;
+      return out > 1 ? x * f(static_cast<double>(in - 1) / (length - 1)) : f(0.0);
+    }
     case ResizeCoordinates::kAsymmetric:
       return x * f(1.0 / scale);
     case ResizeCoordinates::kTfHalfPixelForNn:

@@ -25,6 +25,7 @@ std::span<const OnnxConverter> ElementwiseConverters();  // convert_elementwise.
 std::span<const OnnxConverter> MathConverters();         // convert_math.cc
 std::span<const OnnxConverter> NnConverters();           // convert_nn.cc
 std::span<const OnnxConverter> NormalizeConverters();    // convert_normalize.cc
+std::span<const OnnxConverter> ResizeConverters();       // convert_resize.cc
 std::span<const OnnxConverter> TransformConverters();    // convert_transform.cc
 std::span<const OnnxConverter> FoldConverters();         // convert_fold.cc
 

@@ -38,6 +38,19 @@ std::string AttributeReason(const NodeProto& node) {
     if (NamesExtraOutputs(node, 1)) return "training outputs (running mean and variance)";
   }
   if (op == "Dropout" && NamesExtraOutputs(node, 1)) return "the mask output";
+  if (op == "Resize") {
+    const auto* coordinates = FindAttr(node, "coordinate_transformation_mode");
+    if (coordinates != nullptr &&
+        (coordinates->s() == "tf_crop_and_resize" || coordinates->s() == "half_pixel_symmetric")) {
+      return "coordinate_transformation_mode '" + coordinates->s() + "'";
+    }
+    const auto* antialias = FindAttr(node, "antialias");
+    if (antialias != nullptr && antialias->i() != 0) return "antialias=1";
+    const auto* policy = FindAttr(node, "keep_aspect_ratio_policy");
+    if (policy != nullptr && policy->s() != "stretch") {
+      return "keep_aspect_ratio_policy '" + policy->s() + "'";
+    }
+  }
   if (op == "MaxPool" && NamesExtraOutputs(node, 1)) return "the indices output";
   if (op == "AveragePool" && FindAttr(node, "dilations") != nullptr) return "dilations";
   if (op == "Constant" && (FindAttr(node, "sparse_value") || FindAttr(node, "value_string") ||
@@ -51,7 +64,8 @@ std::string AttributeReason(const NodeProto& node) {
 
 const OnnxConverter* FindConverter(std::string_view op_type) {
   for (auto table : {ElementwiseConverters(), MathConverters(), NnConverters(),
-                     NormalizeConverters(), TransformConverters(), FoldConverters()}) {
+                     NormalizeConverters(), ResizeConverters(), TransformConverters(),
+                     FoldConverters()}) {
     for (const OnnxConverter& c : table) {
       if (c.op_type == op_type) return &c;
     }
