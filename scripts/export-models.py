@@ -1,13 +1,20 @@
 #!/usr/bin/python3
-"""Exports torchvision's ResNet-18, MobileNet-v2 and VGG-16 to ONNX (opset 13) with random weights
-and non-trivial batch-norm statistics, for the model tests and benchmarks. The batch (and, but for
-VGG-16, height and width) are named dimensions: set them with `--input-shape input=N,3,H,W`. Beside each NAME.onnx it writes references for
-`tunefarm model run --expect`: NAME.input.npy / NAME.output.npy (batch 1, 224x224), NAME.b4.*.npy
-(batch 4) and NAME.wide.*.npy (batch 1, 160x224; not for VGG-16, whose adaptive pool exports for
-224x224 only), PyTorch's outputs for random inputs.
+"""Exports torchvision models and a transformer encoder to ONNX with random weights and
+non-trivial batch-norm statistics, for the model tests and benchmarks. The batch (and, for the
+CNNs that allow it, height and width) are named dimensions: set them with
+`--input-shape input=N,3,H,W`. Beside each NAME.onnx it writes references for
+`tunefarm model run --expect`: NAME.input.npy / NAME.output.npy (batch 1, 224x224; the encoder:
+batch 1, 128 tokens of 256), NAME.b4.*.npy (batch 4) and, for the fully convolutional CNNs,
+NAME.wide.*.npy (batch 1, 160x224), PyTorch's outputs for random inputs.
+
+Models (NAME): resnet18, mobilenet_v2, vgg16 (opset 13, the round-2 set, the default), and
+vit_b_16, convnext_tiny, efficientnet_b0, shufflenet_v2_x1_0, regnet_y_400mf, resnet50,
+lraspp_mobilenet_v3_large (segmentation, upsampling head: its "out" map) and
+transformer_encoder (4 layers of torch.nn.TransformerEncoderLayer, d=256, 4 heads, GELU, batch
+first) at opset 17.
 
 Usage: /usr/bin/python3 scripts/export-models.py OUT_DIR [NAME...]
-       (Debian's python3-torch/-torchvision; NAME: resnet18, mobilenet_v2, vgg16; default all)
+       (Debian's python3-torch/-torchvision)
 """
 import os
 import sys
@@ -16,38 +23,95 @@ import numpy
 import torch
 import torchvision
 
+ROUND2 = ["resnet18", "mobilenet_v2", "vgg16"]
+
+
+class SegmentationOutput(torch.nn.Module):
+    """torchvision's segmentation models return a dict; ONNX wants the "out" tensor."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)["out"]
+
+
+def transformer_encoder():
+    # A callable activation (not the string "gelu") keeps PyTorch off its fused inference kernel,
+    # which has no ONNX export; the computation is the same.
+    layer = torch.nn.TransformerEncoderLayer(256, 4, 1024, dropout=0.0, batch_first=True,
+                                             activation=lambda x: torch.nn.functional.gelu(x))
+    return torch.nn.TransformerEncoder(layer, 4, enable_nested_tensor=False)
+
+
+def build(name):
+    if name == "transformer_encoder":
+        return transformer_encoder()
+    if name == "lraspp_mobilenet_v3_large":
+        return SegmentationOutput(torchvision.models.segmentation.lraspp_mobilenet_v3_large(
+            weights=None, weights_backbone=None, num_classes=21))
+    return getattr(torchvision.models, name)()
+
 
 def randomize_batch_norm(model):
     # Fresh batch norms have mean 0 and variance 1, which hides mistakes in folding them.
     for m in model.modules():
-        if isinstance(m, torch.nn.BatchNorm2d):
+        if isinstance(m, (torch.nn.BatchNorm2d, torch.nn.BatchNorm1d)):
             m.running_mean.uniform_(-0.5, 0.5)
             m.running_var.uniform_(0.5, 2.0)
             m.weight.data.uniform_(0.5, 1.5)
             m.bias.data.uniform_(-0.2, 0.2)
 
 
+def randomize_zero_layers(model):
+    # ViT initializes its classification head to zeros: an all-zero output would match anything.
+    for m in model.modules():
+        if isinstance(m, torch.nn.Linear) and not m.weight.data.any():
+            torch.nn.init.normal_(m.weight, std=0.02)
+            torch.nn.init.uniform_(m.bias, -0.1, 0.1)
+
+
+def unfuse_attention(model):
+    # In inference, nn.MultiheadAttention takes a fused kernel that ONNX cannot export unless its
+    # dropout is non-zero; a dropout probability is unused in eval mode, so this changes nothing
+    # that is computed.
+    for m in model.modules():
+        if isinstance(m, torch.nn.MultiheadAttention):
+            m.dropout = 1e-12
+
+
+def variants_of(name):
+    """(suffix, input shape) pairs, the named input dimensions and the opset."""
+    if name == "transformer_encoder":
+        return [("", (1, 128, 256)), (".b4", (4, 128, 256))], {0: "batch"}, 17
+    variants = [("", (1, 3, 224, 224)), (".b4", (4, 3, 224, 224))]
+    # ViT's position embedding, VGG's adaptive pool and the segmentation head's pool export for
+    # one image size only.
+    if name in ("vit_b_16", "vgg16", "lraspp_mobilenet_v3_large"):
+        return variants, {0: "batch"}, 13 if name in ROUND2 else 17
+    variants.append((".wide", (1, 3, 160, 224)))
+    return variants, {0: "batch", 2: "height", 3: "width"}, 13 if name in ROUND2 else 17
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit("usage: export-models.py OUT_DIR [NAME...]")
     out_dir = sys.argv[1]
-    names = sys.argv[2:] or ["resnet18", "mobilenet_v2", "vgg16"]
+    names = sys.argv[2:] or ROUND2
     os.makedirs(out_dir, exist_ok=True)
     for name in names:
         torch.manual_seed(0)
-        model = getattr(torchvision.models, name)()
+        model = build(name)
         randomize_batch_norm(model)
+        randomize_zero_layers(model)
+        unfuse_attention(model)
         model.eval()
-        x = torch.randn(1, 3, 224, 224)
-        variants = [("", (1, 3, 224, 224)), (".b4", (4, 3, 224, 224))]
-        input_axes = {0: "batch"}
-        # VGG's adaptive average pool exports only for a fixed image size.
-        if name != "vgg16":
-            variants.append((".wide", (1, 3, 160, 224)))
-            input_axes.update({2: "height", 3: "width"})
+        variants, input_axes, opset = variants_of(name)
         path = os.path.join(out_dir, name + ".onnx")
         with torch.no_grad():
-            torch.onnx.export(model, x, path, opset_version=13, input_names=["input"],
+            x = torch.randn(*variants[0][1])
+            torch.onnx.export(model, x, path, opset_version=opset, input_names=["input"],
                               output_names=["output"], do_constant_folding=True,
                               dynamic_axes={"input": input_axes, "output": {0: "batch"}})
             for suffix, shape in variants:
