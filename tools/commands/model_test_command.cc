@@ -64,10 +64,13 @@ CaseResult RunCase(const fs::path& dir, const ModelTestOptions& options,
   const std::string model = (dir / "model.onnx").string();
   absl::StatusOr<std::vector<std::string>> names = frontend::onnx::ReadOnnxInputNames(model);
   if (!names.ok()) return Failed(names.status());
+  absl::StatusOr<std::set<std::string>> parameters =
+      frontend::onnx::ReadOnnxParameterInputs(model);
+  if (!parameters.ok()) return Failed(parameters.status());
   const std::vector<fs::path> sets = DataSets(dir);
   if (sets.empty()) return {Outcome::kFailed, "no test_data_set_* folder"};
-  // Parameters passed as inputs (Reshape's shape, Clip's bounds: integers or scalars) must be
-  // known when the model is built; they are read from the first data set.
+  // Parameters passed as inputs (Reshape's shape, Resize's scales, Clip's bounds; integers and
+  // scalars too) must be known when the model is built; they are read from the first data set.
   driver::ModelCompileOptions compile;
   std::vector<std::vector<runtime::NDArray>> data(sets.size());
   for (size_t s = 0; s < sets.size(); ++s) {
@@ -75,7 +78,8 @@ CaseResult RunCase(const fs::path& dir, const ModelTestOptions& options,
       absl::StatusOr<runtime::NDArray> a =
           ReadArrayFile((sets[s] / absl::StrCat("input_", i, ".pb")).string());
       if (!a.ok()) return Failed(a.status());
-      const bool parameter = a->dtype().code == kDLInt || a->ndim() == 0;
+      const bool parameter =
+          a->dtype().code == kDLInt || a->ndim() == 0 || parameters->count((*names)[i]) != 0;
       if (s == 0 && parameter) {
         absl::StatusOr<runtime::NDArray> view = a->View(a->shape());
         if (!view.ok()) return Failed(view.status());

@@ -248,6 +248,35 @@ absl::StatusOr<std::vector<std::string>> ReadOnnxInputNames(const std::string& p
   return names;
 }
 
+absl::StatusOr<std::set<std::string>> ReadOnnxParameterInputs(const std::string& path,
+                                                              int64_t max_file_bytes) {
+  absl::StatusOr<std::vector<std::string>> inputs = ReadOnnxInputNames(path, max_file_bytes);
+  if (!inputs.ok()) return inputs.status();
+  absl::StatusOr<std::string> bytes = ReadModelFile(path, max_file_bytes);
+  if (!bytes.ok()) return bytes.status();
+  absl::StatusOr<ModelProto> model = ParseModel(*bytes, max_file_bytes);
+  if (!model.ok()) return model.status();
+  // The first input of each op from which on every input is a parameter.
+  static constexpr std::pair<std::string_view, int> kFirstParameter[] = {
+      {"Reshape", 1},   {"Resize", 1},          {"Upsample", 1},     {"Pad", 1},
+      {"Slice", 1},     {"Split", 1},           {"Squeeze", 1},      {"Unsqueeze", 1},
+      {"Clip", 1},      {"Expand", 1},          {"Tile", 1},         {"Dropout", 1},
+      {"ReduceSum", 1}, {"ReduceMean", 1},      {"ReduceMax", 1},    {"ReduceMin", 1},
+      {"ReduceProd", 1}, {"ReduceL1", 1},       {"ReduceL2", 1},     {"ReduceSumSquare", 1},
+      {"ReduceLogSum", 1}, {"ReduceLogSumExp", 1}, {"ConstantOfShape", 0}, {"Range", 0}};
+  const std::set<std::string> graph_inputs(inputs->begin(), inputs->end());
+  std::set<std::string> parameters;
+  for (const auto& node : model->graph().node()) {
+    for (const auto& [op, first] : kFirstParameter) {
+      if (op != node.op_type()) continue;
+      for (int i = first; i < node.input_size(); ++i) {
+        if (graph_inputs.count(node.input(i))) parameters.insert(node.input(i));
+      }
+    }
+  }
+  return parameters;
+}
+
 absl::StatusOr<graph::Graph> ImportOnnxFile(const std::string& path,
                                             const OnnxImportOptions& options) {
   absl::StatusOr<std::string> bytes = ReadModelFile(path, options.max_file_bytes);

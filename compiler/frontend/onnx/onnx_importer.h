@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,12 @@ absl::StatusOr<graph::Graph> ImportOnnxBytes(std::string_view bytes,
 // The model's graph inputs that are not initializers, in the file's order: the order of ONNX test
 // data's input_N.pb files. Errors as ImportOnnxFile's for a file that is not a model.
 absl::StatusOr<std::vector<std::string>> ReadOnnxInputNames(
+    const std::string& path, int64_t max_file_bytes = (int64_t{1} << 31) - 1);
+
+// Those of them that an op reads as a parameter, which must be a constant at import (Reshape's
+// shape, Resize's scales, Slice's starts, a Reduce's axes ...): bind them through
+// OnnxImportOptions::constant_inputs.
+absl::StatusOr<std::set<std::string>> ReadOnnxParameterInputs(
     const std::string& path, int64_t max_file_bytes = (int64_t{1} << 31) - 1);
 
 }  // namespace tunefarm::frontend::onnx

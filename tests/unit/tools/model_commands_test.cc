@@ -50,8 +50,8 @@ TEST(ModelCommandsTest, AnUnsupportedOpIsCountedAsSuch) {
 }
 
 // Every float32 case of the ops the graph level lists (onnx_node_cases.h), built and run: none
-// fails; the unsupported ones are opsets before 7, 1-D and 3-D pooling, training-mode batch norm
-// and zero-size tensors.
+// fails; the unsupported ones are 3-D pooling, training-mode batch norm, Resize's
+// tf_crop_and_resize and zero-size tensors.
 TEST(ModelCommandsTest, EveryListedBackendCaseBuildsAndRunsOrIsUnsupported) {
   REQUIRE_TESTDATA();
   ModelTestOptions options;

@@ -77,21 +77,15 @@ inline absl::Status ReadCaseInputs(const std::filesystem::path& dir, OnnxImportO
   absl::StatusOr<std::vector<std::string>> names =
       ReadOnnxInputNames((dir / "model.onnx").string());
   if (!names.ok()) return names.status();
-  // Float inputs that are parameters too: Resize's roi and scales, Upsample's scales.
-  std::set<std::string> float_parameters;
-  ::onnx::ModelProto model;
-  if (ReadProto(dir / "model.onnx", model)) {
-    for (const auto& node : model.graph().node()) {
-      const bool resize = node.op_type() == "Resize" || node.op_type() == "Upsample";
-      for (int k = 1; resize && k < node.input_size(); ++k) float_parameters.insert(node.input(k));
-    }
-  }
+  absl::StatusOr<std::set<std::string>> parameters =
+      ReadOnnxParameterInputs((dir / "model.onnx").string());
+  if (!parameters.ok()) return parameters.status();
   for (size_t i = 0; i < names->size(); ++i) {
     absl::StatusOr<runtime::NDArray> a = ReadTensorProtoFile(
         (dir / "test_data_set_0" / ("input_" + std::to_string(i) + ".pb")).string());
     if (!a.ok()) return a.status();
     const bool parameter =
-        a->dtype().code == kDLInt || a->ndim() == 0 || float_parameters.count((*names)[i]) != 0;
+        a->dtype().code == kDLInt || a->ndim() == 0 || parameters->count((*names)[i]) != 0;
     if (parameter) {
       options.constant_inputs.emplace((*names)[i], *std::move(a));
     } else if (data != nullptr) {
