@@ -1,12 +1,16 @@
-// model_bench: whole models against PyTorch on this machine, measured in the same run. For
-// ResNet-18, MobileNet-v2 and VGG-16 at batch 1 and 1 and 2 threads: our module (untuned default
-// schedules) built from the ONNX file scripts/export-models.py writes, against PyTorch eager
-// (torch.inference_mode) and against torch.jit.freeze + optimize_for_inference, each at the same
-// thread count (bench/support/pytorch_latency.py). Prints the medians and the ratios (PyTorch's
-// time over ours: above 1 means we are faster), and the build time of each model.
+// model_bench: whole models against ONNX Runtime and PyTorch on this machine, measured in the
+// same run. For each model of scripts/export-models.py (the round-2 CNNs, ViT-B/16, ConvNeXt-T,
+// EfficientNet-B0, ShuffleNet-v2, RegNet-Y-400MF, ResNet-50, LR-ASPP and a transformer encoder)
+// at batch 1 and 1 and 2 threads: our module (untuned default schedules) built from the ONNX file,
+// against ONNX Runtime's CPU provider on the same file (bench/support/ort_latency.js; install it
+// with bench/setup-onnxruntime.sh, else the column reads n/a), PyTorch eager
+// (torch.inference_mode) and torch.jit.freeze + optimize_for_inference, each at the same thread
+// count. Prints the medians and the ratios (their time over ours: above 1 means we are faster),
+// and the build time of each model.
 //
 //   model_bench [MODEL_DIR] [MODEL...]   (default /tmp/models, exported there when missing)
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -14,6 +18,7 @@
 #include <vector>
 
 #include "bench/support/median_time.h"
+#include "bench/support/ort_reference.h"
 #include "bench/support/pytorch_reference.h"
 #include "driver/model_compiler.h"
 #include "runtime/core/thread_pool.h"
@@ -25,11 +30,17 @@ int Run(int argc, char** argv) {
   const std::string dir = argc > 1 ? argv[1] : "/tmp/models";
   std::vector<std::string> models;
   for (int i = 2; i < argc; ++i) models.push_back(argv[i]);
-  if (models.empty()) models = {"resnet18", "mobilenet_v2", "vgg16"};
+  if (models.empty()) {
+    models = {"resnet18",       "mobilenet_v2",       "vgg16",          "resnet50",
+              "vit_b_16",       "convnext_tiny",      "efficientnet_b0", "shufflenet_v2_x1_0",
+              "regnet_y_400mf", "lraspp_mobilenet_v3_large", "transformer_encoder"};
+  }
   std::printf(
-      "model_bench: batch 1, 3x224x224, untuned default schedules; ratio = PyTorch / ours\n");
-  std::printf("%-13s %3s %10s %10s %10s %8s %8s %9s\n", "model", "thr", "ours_ms", "eager_ms",
-              "frozen_ms", "x_eager", "x_frozen", "build_s");
+      "model_bench: batch 1 (3x224x224; the encoder 128x256), untuned default schedules; "
+      "ratio = theirs / ours\n");
+  std::printf("%-26s %3s %9s %9s %9s %9s %7s %7s %8s %8s\n", "model", "thr", "ours_ms", "ort_ms",
+              "eager_ms", "frozen_ms", "x_ort", "x_eager", "x_frozen", "build_s");
+  std::string ort_note;
   for (const std::string& name : models) {
     absl::StatusOr<std::string> exported_onnx = bench::ExportedModel(dir, name);
     if (!exported_onnx.ok()) {
@@ -39,7 +50,10 @@ int Run(int argc, char** argv) {
     }
     const std::string& onnx = *exported_onnx;
     driver::ModelCompileOptions options;
-    options.input_shapes["input"] = {1, 3, 224, 224};
+    const std::vector<int64_t> shape = name == "transformer_encoder"
+                                           ? std::vector<int64_t>{1, 128, 256}
+                                           : std::vector<int64_t>{1, 3, 224, 224};
+    options.input_shapes["input"] = shape;
     const auto start = std::chrono::steady_clock::now();
     absl::StatusOr<driver::CompiledModel> compiled =
         driver::CompileModel(onnx, options, target::Target::Host());
@@ -68,14 +82,22 @@ int Run(int argc, char** argv) {
                      std::string((!ours.ok() ? ours.status() : torch.status()).message()).c_str());
         return 1;
       }
+      absl::StatusOr<bench::OrtTime> ort = bench::MeasureOnnxRuntime(onnx, shape, threads);
+      if (!ort.ok()) {
+        ort_note = std::string(ort.status().message());
+      } else {
+        ort_note = "ONNX Runtime " + ort->version + " (CPU provider, all graph optimizations)";
+      }
       const double ms = *ours * 1000;
-      std::printf("%-13s %3d %10.2f %10.2f %10.2f %8.2f %8.2f %9.1f\n", name.c_str(), threads, ms,
-                  torch->eager_ms, torch->frozen_ms, torch->eager_ms / ms, torch->frozen_ms / ms,
-                  build_s);
+      const double ort_ms = ort.ok() ? ort->ms : std::nan("");
+      std::printf("%-26s %3d %9.2f %9.2f %9.2f %9.2f %7.2f %7.2f %8.2f %8.1f\n", name.c_str(),
+                  threads, ms, ort_ms, torch->eager_ms, torch->frozen_ms, ort_ms / ms,
+                  torch->eager_ms / ms, torch->frozen_ms / ms, build_s);
       std::fflush(stdout);
     }
     std::filesystem::remove(module);
   }
+  std::printf("ort: %s\n", ort_note.c_str());
   return 0;
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Writes the seed corpus of the ONNX importer's fuzz harness (tests/fuzz/corpus/onnx_import):
 small models built with onnx.helper that reach the importer's main paths (convolutions,
-initializers, a Shape->Gather->Concat->Reshape chain, attributes turned inputs, an unsupported
-op, a claimed tensor larger than its data). Run with Debian's python3-onnx:
+initializers, a Shape->Gather->Concat->Reshape chain, attributes turned inputs, a transformer
+block at opset 18, a Resize head, an unsupported op, a claimed tensor larger than its data). Run with Debian's python3-onnx:
 
     /usr/bin/python3 tests/fuzz/make_onnx_corpus.py tests/fuzz/corpus/onnx_import
 """
@@ -68,6 +68,44 @@ def clip_pad_opset11():
                  opset=11)
 
 
+def transformer_block():
+    # LayerNorm, attention-style MatMul/Softmax, erf GELU, a reduction and an Equal -> Where ->
+    # Expand shape chain: the converters of opset 17 models.
+    scale = numpy_helper.from_array(np.ones(8, np.float32), "scale")
+    sqrt2 = numpy_helper.from_array(np.array(1.4142135, np.float32), "sqrt2")
+    shape = numpy_helper.from_array(np.array([2, 4, 8], np.int64), "shape")
+    minus1 = numpy_helper.from_array(np.array([-1, -1, -1], np.int64), "minus1")
+    ones = numpy_helper.from_array(np.array([1, 1, 1], np.int64), "ones")
+    axes = numpy_helper.from_array(np.array([-1], np.int64), "axes")
+    nodes = [
+        helper.make_node("LayerNormalization", ["x", "scale"], ["n"], axis=-1, epsilon=1e-5),
+        helper.make_node("Transpose", ["n"], ["t"], perm=[0, 2, 1]),
+        helper.make_node("MatMul", ["n", "t"], ["s"]),
+        helper.make_node("Softmax", ["s"], ["p"], axis=-1),
+        helper.make_node("MatMul", ["p", "n"], ["a"]),
+        helper.make_node("Div", ["a", "sqrt2"], ["d"]),
+        helper.make_node("Erf", ["d"], ["e"]),
+        helper.make_node("Mul", ["a", "e"], ["g"]),
+        helper.make_node("Equal", ["shape", "minus1"], ["eq"]),
+        helper.make_node("Where", ["eq", "ones", "shape"], ["target"]),
+        helper.make_node("Expand", ["g", "target"], ["big"]),
+        helper.make_node("ReduceMean", ["big", "axes"], ["y"], keepdims=1),
+    ]
+    return model(nodes, [value("x", [1, 4, 8])], [value("y", [2, 4, 1])],
+                 [scale, sqrt2, shape, minus1, ones, axes], opset=18)
+
+
+def resize_head():
+    scales = numpy_helper.from_array(np.array([1, 1, 2, 2], np.float32), "scales")
+    nodes = [
+        helper.make_node("Resize", ["x", "", "scales"], ["r"], mode="linear",
+                         coordinate_transformation_mode="pytorch_half_pixel"),
+        helper.make_node("Gather", ["r", "idx"], ["y"], axis=1),
+    ]
+    idx = numpy_helper.from_array(np.array([0, 2], np.int64), "idx")
+    return model(nodes, [value("x", [1, 3, 4, 4])], [value("y", [1, 2, 8, 8])], [scales, idx])
+
+
 def unsupported():
     nodes = [helper.make_node("NonMaxSuppression", ["x"], ["y"], name="nms_1")]
     return model(nodes, [value("x", [1, 4])], [value("y", [1, 4])])
@@ -92,6 +130,8 @@ def main():
         "shape_chain": shape_chain(),
         "gemm_softmax": gemm_softmax(),
         "clip_pad_opset11": clip_pad_opset11(),
+        "transformer_block": transformer_block(),
+        "resize_head": resize_head(),
         "unsupported": unsupported(),
         "oversized_claim": oversized_claim(),
     }
