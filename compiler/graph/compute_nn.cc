@@ -35,7 +35,7 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
     if (!t.ok()) return t.status();
     stages.push_back(t->padded);
     if (!t->cropped.same_as(t->out)) stages.push_back(t->out);
-    anchor = {AnchorTemplate::kConv2d, t->data, t->kernel, t->padded, t->out, t->cropped, window};
+    anchor = {AnchorTemplate::kConv2d, t->data, t->kernel, t->padded, t->out, t->cropped, window, {}};
     return t->cropped;
   }
   if (groups == channels) {
@@ -60,7 +60,7 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
                 t->padded,
                 t->out,
                 t->cropped,
-                window};
+                window, {}};
     }
     return t->cropped;
   }
@@ -104,7 +104,7 @@ ComputeResult Pool(const ComputeContext& ctx, topi::PoolType type, bool global) 
                       t->padded,
                       t->pooled,
                       t->out,
-                      params.window};
+                      params.window, {}};
   }
   return result;
 }
@@ -166,7 +166,16 @@ ComputeResult ComputeGemm(const ComputeContext& ctx) {
   const topi::GemmTensors& p = t->product;
   // A packed b is the kernel's input, not a stage of it.
   const te::Tensor packed_b = *b_block > 0 ? te::Tensor() : p.packed_b;
-  return One(ctx, t->out, {t->a_t, p.packed_a, packed_b, p.blocked, p.c});
+  ComputeResult result = One(ctx, t->out, {t->a_t, p.packed_a, packed_b, p.blocked, p.c});
+  // The GEMM template tiles the product with C and alpha as (part of) its epilogue; a
+  // transposed A would be an injective stage inside its loop nest.
+  if (result.ok() && !*trans_a && ctx.options.whole_vector_rows) {
+    result->anchor.kind = AnchorTemplate::kGemm;
+    result->anchor.gemm = p;
+    result->anchor.reduced = p.c;
+    result->anchor.out = t->out;
+  }
+  return result;
 }
 
 ComputeResult ComputePackGemmWeight(const ComputeContext& ctx) {

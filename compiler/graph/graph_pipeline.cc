@@ -5,6 +5,7 @@
 #include "compiler/graph/dead_code.h"
 #include "compiler/graph/fold_scales.h"
 #include "compiler/graph/fusion.h"
+#include "compiler/graph/matmul_as_gemm.h"
 #include "compiler/graph/pack_weights.h"
 #include "compiler/graph/simplify_inference.h"
 
@@ -16,6 +17,8 @@ std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target, WinogradCh
       {"simplify_inference", SimplifyInference},
       {"fold_scales", FoldScales},
   };
+  // Linear layers on sequences: gemms with a packed weight and the GEMM template (CPU).
+  if (!target.is_gpu()) passes.push_back({"matmul_as_gemm", RewriteMatmulAsGemm});
   // CPU kernels stream a packed weight a vector of columns at a time; GPU schedules read [K][N].
   const int64_t column_block = target.is_gpu() ? 0 : target.cpu.Lanes(4);
   passes.push_back({"pack_weights",

@@ -13,6 +13,7 @@
 #include "compiler/topi/default_schedule.h"
 #include "compiler/topi/depthwise_conv2d.h"
 #include "compiler/topi/depthwise_conv2d_nchwc.h"
+#include "compiler/topi/gemm_schedule.h"
 #include "compiler/topi/gpu_conv2d.h"
 #include "compiler/topi/gpu_default_schedule.h"
 #include "compiler/topi/gpu_depthwise_conv2d.h"
@@ -96,6 +97,13 @@ absl::StatusOr<GroupTensors> ComputeGroup(const Graph& graph, const FusedGroup& 
   }
   return t;
 }
+
+int64_t GemmExtent(const te::Tensor& t, size_t d) {
+  const auto* imm = t.shape()[d].As<ir::IntImmNode>();
+  return imm != nullptr ? imm->value : -1;
+}
+
+int64_t RoundUpToMultiple(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
 // Whether every node but the anchor is an elementwise or broadcast op after it: an epilogue.
 bool IsAnchorWithEpilogue(const Graph& graph, const FusedGroup& group) {
@@ -208,6 +216,44 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(
                        ", 3x3), ", tuned ? "tuned" : "default", " (", config.ToString(), ")");
       return topi::ScheduleConv2dWinograd(config, t, epilogue_of_reduced);
     }
+    case AnchorTemplate::kGemm: {
+      const topi::GemmTensors& g = a.gemm;
+      const std::vector<int64_t> shape = g.c.shape().size() == 2
+                                             ? std::vector<int64_t>{GemmExtent(g.c, 0),
+                                                                    GemmExtent(g.c, 1)}
+                                             : std::vector<int64_t>{};
+      if (shape.empty() || g.batched) return absl::FailedPreconditionError("not a 2-D gemm");
+      const int64_t k = GemmExtent(g.a, 1);
+      topi::GemmScheduleConfig config = topi::DefaultGemmConfig(
+          1, shape[0], shape[1], k, cpu,
+          g.layout.b_block > 0 ? topi::WeightLayout::kKN : topi::WeightLayout::kNK);
+      // The compute's layout decides the packing: a weight packed at build time fixes the
+      // register tile's columns; an unpacked one is read as it is.
+      config.pack_input = false;
+      config.pack_weight_at_block = false;
+      if (g.layout.b_block > 0) {
+        if (g.layout.b_block % config.vector_lanes != 0) {
+          return absl::FailedPreconditionError("weight block is not whole vectors");
+        }
+        config.pack_weight = true;
+        config.reg_n_vectors = g.layout.b_block / config.vector_lanes;
+        config.reg_m = std::min<int64_t>(
+            std::clamp<int64_t>((cpu.vector_registers - config.reg_n_vectors - 1) /
+                                    config.reg_n_vectors,
+                                1, 6),
+            shape[0]);
+        config.tile_m = std::min(RoundUpToMultiple(16 * config.reg_m, config.reg_m),
+                                 RoundUpToMultiple(shape[0], config.reg_m));
+        config.tile_n = std::max(config.tile_n / config.reg_n() * config.reg_n(), config.reg_n());
+        config.accumulator = topi::GemmAccumulator::kRegisterTile;
+        config.order = topi::GemmBlockOrder::kMN;
+      } else {
+        config.pack_weight = false;
+      }
+      *description = absl::StrCat("gemm template, default (", config.ToString(), ")");
+      const te::Tensor gemm_epilogue = output.same_as(g.c) ? te::Tensor() : output;
+      return topi::ScheduleGemm(config, g, gemm_epilogue);
+    }
     case AnchorTemplate::kNone:
       break;
   }
@@ -247,6 +293,7 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByGpuTemplate(const AnchorTensors& a,
     case AnchorTemplate::kConv2dNchwc:
     case AnchorTemplate::kDepthwiseConv2dNchwc:
     case AnchorTemplate::kConv2dWinogradNchwc:
+    case AnchorTemplate::kGemm:
     case AnchorTemplate::kNone:
       break;
   }

@@ -10,6 +10,7 @@
 #include "compiler/graph/node.h"
 #include "compiler/graph/tensor_type.h"
 #include "compiler/te/tensor.h"
+#include "compiler/topi/gemm.h"
 #include "compiler/topi/window.h"
 
 namespace tunefarm::graph {
@@ -24,6 +25,7 @@ enum class AnchorTemplate : uint8_t {
   kDepthwiseConv2dNchwc,
   kConv2dWinogradNchwc,
   kPool2dNchwc,
+  kGemm,  // gemm.h's GEMM template (gemm without a transposed A, alpha 1: the product is C)
 };
 
 // An op whose output comes from one reduction a topi template tiles (conv2d with groups 1,
@@ -36,6 +38,7 @@ struct AnchorTensors {
   te::Tensor reduced;               // the window's Reduce (a conv's bias comes after it)
   te::Tensor out;                   // the template's own output (pool: the average's division)
   topi::Window2d window;            // the convolution's or pool's strides, padding and dilation
+  topi::GemmTensors gemm;           // kGemm: the product's tensors
 };
 
 // A Winograd convolution's inner stages, which its template schedules (conv2d_winograd.h).

@@ -26,7 +26,14 @@ absl::StatusOr<Graph> PackWeights(Graph graph, int64_t column_block) {
       continue;
     }
     const int64_t n = Columns(graph, node, *trans_b);
-    const bool pack = column_block > 0 && *trans_a == 0 && n > 0 && n % column_block == 0;
+    // Many rows (a sequence through a Linear layer) are compute bound: blocks of two vectors
+    // give the GEMM template's register tile two accumulators per row.
+    const std::vector<int64_t>& a_shape = graph.value(node.inputs[0]).type.shape;
+    const int64_t block = column_block > 0 && !a_shape.empty() && a_shape[0] >= 4 &&
+                                  n % (2 * column_block) == 0
+                              ? 2 * column_block
+                              : column_block;
+    const bool pack = block > 0 && *trans_a == 0 && n > 0 && n % block == 0;
     if (!pack && *trans_b == 0) {
       rebuilt.Copy(node);
       continue;
@@ -36,14 +43,14 @@ absl::StatusOr<Graph> PackWeights(Graph graph, int64_t column_block) {
     const std::string name = node.name.empty() ? "" : absl::StrCat(node.name, ".pack_b");
     absl::StatusOr<std::vector<ValueId>> packed =
         pack ? g.AddOp(OpKind::kPackGemmWeight, name,
-                       Attributes{{"block", column_block}, {"trans_b", *trans_b}},
+                       Attributes{{"block", block}, {"trans_b", *trans_b}},
                        {rebuilt.Map(node.inputs[1])})
              : g.AddOp(OpKind::kTranspose, name, Attributes{{"perm", std::vector<int64_t>{1, 0}}},
                        {rebuilt.Map(node.inputs[1])});
     if (!packed.ok()) return packed.status();
     Node copy = node;
     copy.attrs.Set("trans_b", int64_t{0});
-    if (pack) copy.attrs.Set("b_block", column_block);
+    if (pack) copy.attrs.Set("b_block", block);
     for (size_t i = 0; i < copy.inputs.size(); ++i) {
       copy.inputs[i] = i == 1 ? (*packed)[0] : rebuilt.Map(node.inputs[i]);
     }

@@ -15,7 +15,8 @@
 namespace tunefarm::graph {
 
 // `column_block` 0: transpose only (GPU builds, whose schedules read [K][N]); > 0: pack a gemm's
-// constant weight (transposed or not) when N is a multiple of it and a is not transposed.
+// constant weight (transposed or not) when N is a multiple of it and a is not transposed, in
+// blocks of two of it for a gemm of 4 rows or more.
 absl::StatusOr<Graph> PackWeights(Graph graph, int64_t column_block = 0);
 
 }  // namespace tunefarm::graph

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "compiler/topi/epilogue.h"
 #include "compiler/topi/injective_schedule.h"
 #include "compiler/topi/loop_tiling.h"
 #include "compiler/topi/static_shape.h"
@@ -236,7 +237,8 @@ GemmScheduleConfig DefaultGemmConfig(int64_t batch, int64_t m, int64_t n, int64_
   return c;
 }
 
-absl::StatusOr<ScheduledOp> ScheduleGemm(const GemmScheduleConfig& config, const GemmTensors& t) {
+absl::StatusOr<ScheduledOp> ScheduleGemm(const GemmScheduleConfig& config, const GemmTensors& t,
+                                         const te::Tensor& epilogue) {
   if (absl::Status st = Validate(config); !st.ok()) return st;
   if (!t.c.defined()) return absl::InvalidArgumentError("gemm schedule: no output tensor");
   const GemmLayout want = config.Layout();
@@ -247,23 +249,34 @@ absl::StatusOr<ScheduledOp> ScheduleGemm(const GemmScheduleConfig& config, const
         ", ", want.a_block, "); declare it with config.Layout()"));
   }
   const GemmPlan plan = Plan(config, t);
-  schedule::Schedule s = schedule::Schedule::Create({t.c.op()});
+  const te::Tensor& out = epilogue.defined() ? epilogue : t.c;
+  schedule::Schedule s = schedule::Schedule::Create({out.op()});
+  // A weight the kernel packs (not one packed at build time, an input here).
+  auto packs = [](const te::Tensor& p) {
+    return p.defined() && p.op()->kind == te::OpKind::kCompute;
+  };
+  if (epilogue.defined()) {
+    absl::Status inlined = InlineEpilogue(s, t.c, out, {t.packed_a, t.packed_b}, "gemm");
+    if (!inlined.ok()) return inlined;
+  }
   // A weight packed per column block is packed inside the (already parallel) block loop.
-  if (t.packed_b.defined()) {
+  if (packs(t.packed_b)) {
     SchedulePack(s[t.packed_b], config, t.batched, !config.pack_weight_at_block);
   }
-  if (t.packed_a.defined()) SchedulePack(s[t.packed_a], config, t.batched, true);
+  if (packs(t.packed_a)) SchedulePack(s[t.packed_a], config, t.batched, true);
   // The accumulator: a local copy of the product, which (packed) replaces the blocked tensor.
   absl::StatusOr<te::Tensor> acc = s.cache_write(t.blocked.defined() ? t.blocked : t.c, "local");
   if (!acc.ok()) return acc.status();
   if (t.blocked.defined()) s[t.blocked].compute_inline();
+  // With an epilogue, its stage is tiled in place of the copy-out, which it reads through.
+  if (epilogue.defined() && !t.blocked.defined()) s[t.c].compute_inline();
   if (config.accumulator == GemmAccumulator::kRegisterTile) {
-    ScheduleRegisterTile(s, s[t.c], s[*acc], config, plan, t);
+    ScheduleRegisterTile(s, s[out], s[*acc], config, plan, t);
   } else {
-    ScheduleCacheBlock(s, s[t.c], s[*acc], config, plan, t);
+    ScheduleCacheBlock(s, s[out], s[*acc], config, plan, t);
   }
   if (!s.error().ok()) return s.error();
-  return ScheduledOp{s, {t.a, t.b, t.c}};
+  return ScheduledOp{s, {t.a, t.b, out}};
 }
 
 }  // namespace tunefarm::topi

@@ -78,10 +78,15 @@ inline BatchMatmulScheduleConfig DefaultBatchMatmulConfig(int64_t batch, int64_t
                            transpose_b ? WeightLayout::kNK : WeightLayout::kKN);
 }
 
-// Applies `config` to tensors from MatmulCompute, DenseCompute or BatchMatmulCompute. Errors:
-// a non-positive or inconsistent config field (named), or tensors declared with a layout other
-// than config.Layout() (FailedPrecondition). Tile sizes larger than the shape are clamped to it.
-absl::StatusOr<ScheduledOp> ScheduleGemm(const GemmScheduleConfig& config, const GemmTensors& t);
+// Applies `config` to tensors from MatmulCompute, DenseCompute, BatchMatmulCompute or
+// PackedMatmulCompute (whose weight, packed at build time, is an input). With `epilogue` (the
+// elementwise and broadcast stages a fused kernel computes from C: a bias, GELU, a residual
+// add), the epilogue's stage is tiled in C's place and applied to each register tile before its
+// one store (epilogue.h). Errors: a non-positive or inconsistent config field (named), tensors
+// declared with a layout other than config.Layout() (FailedPrecondition), an epilogue of another
+// shape. Tile sizes larger than the shape are clamped to it.
+absl::StatusOr<ScheduledOp> ScheduleGemm(const GemmScheduleConfig& config, const GemmTensors& t,
+                                         const te::Tensor& epilogue = te::Tensor());
 inline absl::StatusOr<ScheduledOp> ScheduleMatmul(const MatmulScheduleConfig& config,
                                                   const GemmTensors& t) {
   return ScheduleGemm(config, t);
