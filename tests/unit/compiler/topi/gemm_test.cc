@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "compiler/ir/op.h"
 #include "compiler/topi/gemm_schedule.h"
 #include "tests/unit/compiler/topi/topi_harness.h"
 
@@ -188,6 +189,63 @@ TEST_P(GemmTest, OddKnobsCacheBlock) {
 
 INSTANTIATE_TEST_SUITE_P(Backends, GemmTest, ::testing::ValuesIn(testing::AllBackends()),
                          testing::BackendName);
+
+// A fused kernel's epilogue, relu(C + bias[n]), applied per register tile: packed in the kernel,
+// and with the weight packed beforehand (PackedMatmulCompute, the build-time packing).
+TEST_P(GemmTest, EpilogueAppliedInTheTile) {
+  const Shape s{1, 13, 64, 11};
+  GemmScheduleConfig config = DefaultGemmConfig(1, s.m, s.n, s.k, Avx2Cpu());
+  config.pack_weight_at_block = false;
+  te::Tensor a = Placeholder({s.m, s.k}, "A"), b = Placeholder({s.k, s.n}, "B");
+  te::Tensor bias = Placeholder({s.n}, "bias");
+  runtime::NDArray da = RandomArray({s.m, s.k}, 1), db = RandomArray({s.k, s.n}, 2);
+  runtime::NDArray dbias = RandomArray({s.n}, 3);
+  std::vector<float> want = ReferenceGemm(da, db, s, false);
+  for (int64_t i = 0; i < s.m * s.n; ++i) {
+    want[i] = std::max(0.0f, want[i] + testing::Data(dbias)[i % s.n]);
+  }
+  auto epilogue_of = [&](const te::Tensor& c) {
+    return te::compute(
+        c.shape(),
+        [&](const std::vector<ir::Var>& i) {
+          return ir::Max(c({i[0], i[1]}) + bias({i[1]}), ir::MakeZero(c.dtype()));
+        },
+        "epilogue");
+  };
+  // Packed in the kernel.
+  absl::StatusOr<GemmTensors> t = MatmulCompute(a, b, config.Layout());
+  ASSERT_TRUE(t.ok()) << t.status();
+  absl::StatusOr<te::Tensor> out = epilogue_of(t->c);
+  ASSERT_TRUE(out.ok()) << out.status();
+  absl::StatusOr<ScheduledOp> scheduled = ScheduleGemm(config, *t, *out);
+  ASSERT_TRUE(scheduled.ok()) << scheduled.status();
+  scheduled->args.insert(scheduled->args.end() - 1, bias);
+  runtime::NDArray dc = OutputArray({s.m, s.n});
+  ASSERT_TRUE(testing::RunOn(GetParam(), *scheduled, {&da, &db, &dbias, &dc}).ok());
+  EXPECT_TRUE(AllClose(dc, want, kGemmAtol, kGemmRtol));
+  // Packed beforehand: the kernel reads [N/bn][K][bn].
+  const int64_t bn = config.reg_n();
+  te::Tensor packed = Placeholder({s.n / bn, s.k, bn}, "P");
+  absl::StatusOr<GemmTensors> tp = PackedMatmulCompute(a, packed);
+  ASSERT_TRUE(tp.ok()) << tp.status();
+  absl::StatusOr<te::Tensor> out_p = epilogue_of(tp->c);
+  ASSERT_TRUE(out_p.ok());
+  absl::StatusOr<ScheduledOp> scheduled_p = ScheduleGemm(config, *tp, *out_p);
+  ASSERT_TRUE(scheduled_p.ok()) << scheduled_p.status();
+  scheduled_p->args = {a, packed, bias, *out_p};
+  runtime::NDArray dp = OutputArray({s.n / bn, s.k, bn});
+  for (int64_t nb = 0; nb < s.n / bn; ++nb) {
+    for (int64_t k = 0; k < s.k; ++k) {
+      for (int64_t j = 0; j < bn; ++j) {
+        static_cast<float*>(dp.data())[(nb * s.k + k) * bn + j] =
+            testing::Data(db)[k * s.n + nb * bn + j];
+      }
+    }
+  }
+  runtime::NDArray dcp = OutputArray({s.m, s.n});
+  ASSERT_TRUE(testing::RunOn(GetParam(), *scheduled_p, {&da, &dp, &dbias, &dcp}).ok());
+  EXPECT_TRUE(AllClose(dcp, want, kGemmAtol, kGemmRtol));
+}
 
 TEST(GemmErrorTest, ShapesThatDisagreeNameTheOpAndShapes) {
   te::Tensor a = Placeholder({4, 5}, "A"), b = Placeholder({6, 7}, "B");
