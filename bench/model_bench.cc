@@ -31,9 +31,17 @@ int Run(int argc, char** argv) {
   std::vector<std::string> models;
   for (int i = 2; i < argc; ++i) models.push_back(argv[i]);
   if (models.empty()) {
-    models = {"resnet18",       "mobilenet_v2",       "vgg16",          "resnet50",
-              "vit_b_16",       "convnext_tiny",      "efficientnet_b0", "shufflenet_v2_x1_0",
-              "regnet_y_400mf", "lraspp_mobilenet_v3_large", "transformer_encoder"};
+    models = {"resnet18",
+              "mobilenet_v2",
+              "vgg16",
+              "resnet50",
+              "vit_b_16",
+              "convnext_tiny",
+              "efficientnet_b0",
+              "shufflenet_v2_x1_0",
+              "regnet_y_400mf",
+              "lraspp_mobilenet_v3_large",
+              "transformer_encoder"};
   }
   std::printf(
       "model_bench: batch 1 (3x224x224; the encoder 128x256), untuned default schedules; "

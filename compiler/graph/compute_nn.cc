@@ -35,7 +35,8 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
     if (!t.ok()) return t.status();
     stages.push_back(t->padded);
     if (!t->cropped.same_as(t->out)) stages.push_back(t->out);
-    anchor = {AnchorTemplate::kConv2d, t->data, t->kernel, t->padded, t->out, t->cropped, window, {}};
+    anchor = {
+        AnchorTemplate::kConv2d, t->data, t->kernel, t->padded, t->out, t->cropped, window, {}};
     return t->cropped;
   }
   if (groups == channels) {
@@ -60,7 +61,8 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
                 t->padded,
                 t->out,
                 t->cropped,
-                window, {}};
+                window,
+                {}};
     }
     return t->cropped;
   }
@@ -104,7 +106,8 @@ ComputeResult Pool(const ComputeContext& ctx, topi::PoolType type, bool global) 
                       t->padded,
                       t->pooled,
                       t->out,
-                      params.window, {}};
+                      params.window,
+                      {}};
   }
   return result;
 }

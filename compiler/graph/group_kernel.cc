@@ -218,10 +218,9 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(
     }
     case AnchorTemplate::kGemm: {
       const topi::GemmTensors& g = a.gemm;
-      const std::vector<int64_t> shape = g.c.shape().size() == 2
-                                             ? std::vector<int64_t>{GemmExtent(g.c, 0),
-                                                                    GemmExtent(g.c, 1)}
-                                             : std::vector<int64_t>{};
+      const std::vector<int64_t> shape =
+          g.c.shape().size() == 2 ? std::vector<int64_t>{GemmExtent(g.c, 0), GemmExtent(g.c, 1)}
+                                  : std::vector<int64_t>{};
       if (shape.empty() || g.batched) return absl::FailedPreconditionError("not a 2-D gemm");
       const int64_t k = GemmExtent(g.a, 1);
       topi::GemmScheduleConfig config = topi::DefaultGemmConfig(
@@ -238,9 +237,8 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(
         config.pack_weight = true;
         config.reg_n_vectors = g.layout.b_block / config.vector_lanes;
         config.reg_m = std::min<int64_t>(
-            std::clamp<int64_t>((cpu.vector_registers - config.reg_n_vectors - 1) /
-                                    config.reg_n_vectors,
-                                1, 6),
+            std::clamp<int64_t>(
+                (cpu.vector_registers - config.reg_n_vectors - 1) / config.reg_n_vectors, 1, 6),
             shape[0]);
         config.tile_m = std::min(RoundUpToMultiple(16 * config.reg_m, config.reg_m),
                                  RoundUpToMultiple(shape[0], config.reg_m));

@@ -65,10 +65,9 @@ absl::StatusOr<Graph> RewriteMatmulAsGemm(Graph graph) {
     Graph& g = rebuilt.graph();
     const std::string name = node.name.empty() ? "" : node.name;
     auto part = [&](const char* suffix) { return name.empty() ? "" : absl::StrCat(name, suffix); };
-    absl::StatusOr<std::vector<ValueId>> rows_view =
-        g.AddOp(OpKind::kReshape, part("/rows"),
-                Attributes{{"shape", std::vector<int64_t>{rows, k}}},
-                {rebuilt.Map(node.inputs[0])});
+    absl::StatusOr<std::vector<ValueId>> rows_view = g.AddOp(
+        OpKind::kReshape, part("/rows"), Attributes{{"shape", std::vector<int64_t>{rows, k}}},
+        {rebuilt.Map(node.inputs[0])});
     if (!rows_view.ok()) return rows_view.status();
     std::vector<ValueId> inputs = {(*rows_view)[0], rebuilt.Map(node.inputs[1])};
     if (bias >= 0) {

@@ -6,8 +6,8 @@
 #include "compiler/graph/op_inference.h"
 #include "compiler/topi/elementwise.h"
 #include "compiler/topi/reduce.h"
-#include "runtime/data_type.h"
 #include "compiler/topi/unary_math.h"
+#include "runtime/data_type.h"
 
 namespace tunefarm::graph {
 namespace {

@@ -29,10 +29,10 @@ absl::StatusOr<Graph> PackWeights(Graph graph, int64_t column_block) {
     // Many rows (a sequence through a Linear layer) are compute bound: blocks of two vectors
     // give the GEMM template's register tile two accumulators per row.
     const std::vector<int64_t>& a_shape = graph.value(node.inputs[0]).type.shape;
-    const int64_t block = column_block > 0 && !a_shape.empty() && a_shape[0] >= 4 &&
-                                  n % (2 * column_block) == 0
-                              ? 2 * column_block
-                              : column_block;
+    const int64_t block =
+        column_block > 0 && !a_shape.empty() && a_shape[0] >= 4 && n % (2 * column_block) == 0
+            ? 2 * column_block
+            : column_block;
     const bool pack = block > 0 && *trans_a == 0 && n > 0 && n % block == 0;
     if (!pack && *trans_b == 0) {
       rebuilt.Copy(node);

@@ -13,9 +13,9 @@ absl::StatusOr<ResizeAttributes> ReadResize(const Attributes& attrs) {
   absl::StatusOr<std::string> rounding = attrs.String("rounding", "round_prefer_floor");
   absl::StatusOr<double> cubic_a = attrs.Float("cubic_a", -0.75);
   absl::StatusOr<int64_t> exclude = attrs.Int("exclude_outside", 0);
-  for (const absl::Status& s : {sizes.status(), scales.status(), mode.status(),
-                                coordinates.status(), rounding.status(), cubic_a.status(),
-                                exclude.status()}) {
+  for (const absl::Status& s :
+       {sizes.status(), scales.status(), mode.status(), coordinates.status(), rounding.status(),
+        cubic_a.status(), exclude.status()}) {
     if (!s.ok()) return s;
   }
   if (!attrs.Has("sizes")) return absl::InvalidArgumentError("attribute 'sizes' is required");

@@ -203,7 +203,8 @@ absl::StatusOr<te::Tensor> LogicalNotCompute(const te::Tensor& x) {
     return absl::InvalidArgumentError("logical_not: the operand must be bool");
   }
   return te::compute(
-      x.shape(), [&](const std::vector<ir::Var>& i) { return !x(std::vector<Expr>(i.begin(), i.end())); },
+      x.shape(),
+      [&](const std::vector<ir::Var>& i) { return !x(std::vector<Expr>(i.begin(), i.end())); },
       "logical_not");
 }
 

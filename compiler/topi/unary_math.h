@@ -31,7 +31,7 @@ enum class UnaryFn : uint8_t {
   kMish,             // x * tanh(softplus(x))
   kGelu,             // x * Phi(x), exactly (erf)
   kGeluTanh,         // GELU's tanh approximation, as ONNX's Gelu approximate="tanh" defines it
-  kShrink,           // x < -alpha ? x + gamma : x > alpha ? x - gamma : 0 (alpha: lambd, gamma: bias)
+  kShrink,  // x < -alpha ? x + gamma : x > alpha ? x - gamma : 0 (alpha: lambd, gamma: bias)
   kSin,
   kCos,
   kTan,
@@ -51,8 +51,8 @@ std::optional<UnaryFn> UnaryFnFromName(std::string_view name);
 // Whether the function is defined on integers too (abs, neg, sign); the rest need floats.
 bool UnaryFnTakesIntegers(UnaryFn fn);
 
-// The parameters some functions take (elu, selu, celu, leaky_relu, thresholded_relu, shrink); ONNX's
-// defaults are the caller's business.
+// The parameters some functions take (elu, selu, celu, leaky_relu, thresholded_relu, shrink);
+// ONNX's defaults are the caller's business.
 struct UnaryParams {
   double alpha = 0;
   double gamma = 0;

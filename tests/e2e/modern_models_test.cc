@@ -41,9 +41,8 @@ class ModernModelsTest : public ::testing::TestWithParam<ModernModel> {
     run.threads = 2;
     ASSERT_TRUE(driver::ParseInputShape(input_shape, &run.compile.input_shapes).ok());
     std::ostringstream out, err;
-    EXPECT_EQ(RunModelRunCommand(run, out, err), 0)
-        << GetParam().name << variant << ":\n"
-        << out.str() << err.str();
+    EXPECT_EQ(RunModelRunCommand(run, out, err), 0) << GetParam().name << variant << ":\n"
+                                                    << out.str() << err.str();
     EXPECT_THAT(out.str(), HasSubstr("max_abs_err="));
   }
   std::string dir_;

@@ -64,8 +64,7 @@ CaseResult RunCase(const fs::path& dir, const ModelTestOptions& options,
   const std::string model = (dir / "model.onnx").string();
   absl::StatusOr<std::vector<std::string>> names = frontend::onnx::ReadOnnxInputNames(model);
   if (!names.ok()) return Failed(names.status());
-  absl::StatusOr<std::set<std::string>> parameters =
-      frontend::onnx::ReadOnnxParameterInputs(model);
+  absl::StatusOr<std::set<std::string>> parameters = frontend::onnx::ReadOnnxParameterInputs(model);
   if (!parameters.ok()) return Failed(parameters.status());
   const std::vector<fs::path> sets = DataSets(dir);
   if (sets.empty()) return {Outcome::kFailed, "no test_data_set_* folder"};

@@ -46,9 +46,9 @@ absl::Status UnaryFn(ImportContext& ctx, const NodeProto& node) {
 constexpr UnaryOp kAbs{"abs"}, kNeg{"neg"}, kSign{"sign"}, kFloor{"floor"}, kCeil{"ceil"},
     kRound{"round"}, kSqrt{"sqrt"}, kReciprocal{"reciprocal"}, kLog{"log"}, kErf{"erf"},
     kSoftplus{"softplus"}, kSin{"sin"}, kCos{"cos"}, kTan{"tan"}, kSinh{"sinh"}, kCosh{"cosh"},
-    kAsin{"asin"}, kAcos{"acos"}, kAtan{"atan"}, kAsinh{"asinh"}, kAcosh{"acosh"},
-    kAtanh{"atanh"}, kSoftsign{"softsign"}, kMish{"mish"}, kElu{"elu", 1.0},
-    kCelu{"celu", 1.0}, kLeakyRelu{"leaky_relu", 0.01}, kThresholdedRelu{"thresholded_relu", 1.0},
+    kAsin{"asin"}, kAcos{"acos"}, kAtan{"atan"}, kAsinh{"asinh"}, kAcosh{"acosh"}, kAtanh{"atanh"},
+    kSoftsign{"softsign"}, kMish{"mish"}, kElu{"elu", 1.0}, kCelu{"celu", 1.0},
+    kLeakyRelu{"leaky_relu", 0.01}, kThresholdedRelu{"thresholded_relu", 1.0},
     // Selu's defaults are float32 values: ONNX's reference computes with them.
     kSelu{"selu", 1.67326319217681884765625, 1.05070102214813232421875};
 

@@ -14,8 +14,8 @@ using graph::OpKind;
 using Ints = std::vector<int64_t>;
 
 // A constant float input as doubles; an empty list when it is absent or has no elements.
-absl::StatusOr<std::vector<double>> ConstantFloats(ImportContext& ctx, const NodeProto& node,
-                                                   int i, const char* what) {
+absl::StatusOr<std::vector<double>> ConstantFloats(ImportContext& ctx, const NodeProto& node, int i,
+                                                   const char* what) {
   if (!ctx.HasInput(node, i)) return std::vector<double>{};
   const runtime::NDArray* a = ctx.ConstantInput(node, i);
   if (a == nullptr) {

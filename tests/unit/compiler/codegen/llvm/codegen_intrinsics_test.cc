@@ -35,7 +35,8 @@ void CheckMath(Intrinsic op, DataType t, int lanes) {
   // Each function's domain (and tan away from its poles).
   double lo = -6, hi = 6;
   if (op == Intrinsic::kLog || op == Intrinsic::kSqrt || op == Intrinsic::kPow) lo = 0.01;
-  if (op == Intrinsic::kAsin || op == Intrinsic::kAcos || op == Intrinsic::kAtanh) lo = -0.99, hi = 0.99;
+  if (op == Intrinsic::kAsin || op == Intrinsic::kAcos || op == Intrinsic::kAtanh)
+    lo = -0.99, hi = 0.99;
   if (op == Intrinsic::kTan) lo = -1.4, hi = 1.4;
   if (op == Intrinsic::kAcosh) lo = 1;
   Fill(av, 11, lo, hi);
@@ -45,12 +46,12 @@ void CheckMath(Intrinsic op, DataType t, int lanes) {
 }
 
 TEST(CodegenIntrinsicsTest, MathFunctionsMatchTheInterpreter) {
-  for (Intrinsic op : {Intrinsic::kExp, Intrinsic::kLog, Intrinsic::kSqrt, Intrinsic::kTanh,
-                       Intrinsic::kSigmoid, Intrinsic::kFabs, Intrinsic::kPow, Intrinsic::kFloor,
-                       Intrinsic::kCeil, Intrinsic::kErf, Intrinsic::kRound,
-                       Intrinsic::kSin, Intrinsic::kCos, Intrinsic::kTan, Intrinsic::kSinh,
-                       Intrinsic::kCosh, Intrinsic::kAsin, Intrinsic::kAcos, Intrinsic::kAtan,
-                       Intrinsic::kAsinh, Intrinsic::kAcosh, Intrinsic::kAtanh}) {
+  for (Intrinsic op : {Intrinsic::kExp,     Intrinsic::kLog,  Intrinsic::kSqrt,  Intrinsic::kTanh,
+                       Intrinsic::kSigmoid, Intrinsic::kFabs, Intrinsic::kPow,   Intrinsic::kFloor,
+                       Intrinsic::kCeil,    Intrinsic::kErf,  Intrinsic::kRound, Intrinsic::kSin,
+                       Intrinsic::kCos,     Intrinsic::kTan,  Intrinsic::kSinh,  Intrinsic::kCosh,
+                       Intrinsic::kAsin,    Intrinsic::kAcos, Intrinsic::kAtan,  Intrinsic::kAsinh,
+                       Intrinsic::kAcosh,   Intrinsic::kAtanh}) {
     for (DataType t : {kF32, kF64}) {
       for (int lanes : {1, 8}) CheckMath(op, t, lanes);
     }

@@ -71,7 +71,8 @@ TEST(ComputeMathTest, UnaryRefusesUnknownFunctionsAndIntegersForFloatOnes) {
   Node unknown{OpKind::kUnary, "u", {{"fn", std::string("frobnicate")}}, {}, {}};
   absl::StatusOr<std::vector<runtime::NDArray>> r = EvaluateOp(unknown, {&x});
   ASSERT_FALSE(r.ok());
-  EXPECT_THAT(std::string(r.status().message()), ::testing::HasSubstr("unknown function 'frobnicate'"));
+  EXPECT_THAT(std::string(r.status().message()),
+              ::testing::HasSubstr("unknown function 'frobnicate'"));
   runtime::NDArray ints = *runtime::NDArray::Empty({4}, {kDLInt, 32, 1});
   Node erf{OpKind::kUnary, "u", {{"fn", std::string("erf")}}, {}, {}};
   r = EvaluateOp(erf, {&ints});
@@ -213,7 +214,8 @@ TEST(ComputeMathTest, LogSumExpDoesNotOverflow) {
 TEST(ComputeMathTest, CompareWhereAndCastAgreeWithScalarCode) {
   runtime::NDArray a = Random({2, 3, 5}, 11, -2.0f, 2.0f);
   runtime::NDArray b = Random({3, 1}, 12, -2.0f, 2.0f);
-  std::vector<runtime::NDArray> less = Eval(OpKind::kCompare, {{"fn", std::string("less")}}, {&a, &b});
+  std::vector<runtime::NDArray> less =
+      Eval(OpKind::kCompare, {{"fn", std::string("less")}}, {&a, &b});
   ASSERT_EQ(less.size(), 1u);
   ASSERT_EQ(less[0].shape(), (Shape{2, 3, 5}));
   // where(a < b, a, b) is min(a, b); cast of the mask to float is 1 or 0.
