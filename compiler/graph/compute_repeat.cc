@@ -13,6 +13,13 @@ ComputeResult ComputeGather(const ComputeContext& ctx) {
                                       NormalizedAxis(*axis, ctx.input_types[0].rank())));
 }
 
+ComputeResult ComputeGatherElements(const ComputeContext& ctx) {
+  absl::StatusOr<int64_t> axis = IntAttr(ctx, "axis", 0);
+  if (!axis.ok()) return axis.status();
+  return One(ctx, topi::GatherElementsCompute(ctx.inputs[0], ctx.inputs[1],
+                                              NormalizedAxis(*axis, ctx.input_types[0].rank())));
+}
+
 ComputeResult ComputeExpand(const ComputeContext& ctx) {
   return One(ctx, topi::ExpandCompute(ctx.inputs[0], ctx.output_types[0].shape));
 }

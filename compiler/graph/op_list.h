@@ -34,6 +34,8 @@
 //     "log_sum_exp" ...) over `axes` (all when absent), reduced axes kept as 1s or dropped
 //   gather(data, indices) axis (0): numpy's take; indices int32/int64, negative ones count from
 //     the end, out-of-range ones are clamped (a constant index out of range is refused at import)
+//   gather_elements(data, indices) axis (0): out[i] = data[i with i[axis] = indices[i]], the
+//     shape of indices (same rank as data); indices clamped as gather's
 //   expand(x) shape: x broadcast to `shape` broadcast with x's (ONNX Expand)
 //   tile(x) repeats: x repeated repeats[d] times along each axis d
 //   resize(x) sizes, scales (out/in when absent), mode ("nearest"), coordinates ("half_pixel"),
@@ -102,6 +104,7 @@
   X(Cast, "cast", kElementwise)                                       \
   X(Reduce, "reduce", kCommReduce)                                    \
   X(Gather, "gather", kInjective)                                     \
+  X(GatherElements, "gather_elements", kInjective)                    \
   X(Expand, "expand", kInjective)                                     \
   X(Tile, "tile", kInjective)                                         \
   X(Resize, "resize", kOpaque)                                        \

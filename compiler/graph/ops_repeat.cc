@@ -26,6 +26,30 @@ InferResult InferGather(const InferContext& ctx) {
   return OneOutput(ctx, data.dtype, std::move(shape));
 }
 
+InferResult InferGatherElements(const InferContext& ctx) {
+  absl::Status s = ExpectInputCount(ctx, 2, 2);
+  if (!s.ok()) return s;
+  const TensorType& data = ctx.inputs[0];
+  const TensorType& indices = ctx.inputs[1];
+  if (indices.dtype.code != kDLInt || (indices.dtype.bits != 32 && indices.dtype.bits != 64)) {
+    return ctx.Error(absl::StrCat("indices ", indices.ToString(), " must be int32 or int64"));
+  }
+  absl::StatusOr<int64_t> axis = ctx.node.attrs.Int("axis", 0);
+  if (!axis.ok()) return ctx.Annotate(axis.status());
+  if (data.rank() == 0) return ctx.Error("data must have at least one dimension");
+  absl::StatusOr<int> a = NormalizeAxis(ctx, *axis, data.rank(), "axis");
+  if (!a.ok()) return a.status();
+  bool fits = indices.rank() == data.rank() && data.shape[*a] > 0;
+  for (int d = 0; fits && d < data.rank(); ++d) {
+    fits = d == *a || indices.shape[d] <= data.shape[d];
+  }
+  if (!fits) {
+    return ctx.Error(absl::StrCat("indices ", indices.ToString(), " do not fit data ",
+                                  data.ToString(), " along axis ", *a));
+  }
+  return OneOutput(ctx, data.dtype, indices.shape);
+}
+
 InferResult InferExpand(const InferContext& ctx) {
   absl::Status s = ExpectInputCount(ctx, 1, 1);
   if (!s.ok()) return s;

@@ -46,6 +46,35 @@ absl::StatusOr<te::Tensor> GatherCompute(const te::Tensor& data, const te::Tenso
       "gather");
 }
 
+absl::StatusOr<te::Tensor> GatherElementsCompute(const te::Tensor& data, const te::Tensor& indices,
+                                                 int axis) {
+  absl::StatusOr<std::vector<int64_t>> ds = StaticShape("gather_elements", data);
+  if (!ds.ok()) return ds.status();
+  absl::StatusOr<std::vector<int64_t>> is = StaticShape("gather_elements", indices);
+  if (!is.ok()) return is.status();
+  const int rank = static_cast<int>(ds->size());
+  bool fits = static_cast<int>(is->size()) == rank && axis >= 0 && axis < rank;
+  for (int d = 0; fits && d < rank; ++d) fits = d == axis || (*is)[d] <= (*ds)[d];
+  if (!fits || (*ds)[axis] == 0 || !indices.dtype().is_int()) {
+    return absl::InvalidArgumentError(absl::StrCat("gather_elements: integer indices ",
+                                                   ShapeString(*is), " do not fit data ",
+                                                   ShapeString(*ds), " along axis ", axis));
+  }
+  const int64_t extent = (*ds)[axis];
+  std::vector<Expr> shape;
+  for (int64_t e : *is) shape.push_back(Imm(e));
+  return te::compute(
+      shape,
+      [&](const std::vector<ir::Var>& i) {
+        std::vector<Expr> at(i.begin(), i.end());
+        Expr k = ir::Cast(ir::DataType::Int(32), indices(at));
+        k = ir::Select(k < Imm(0), k + Imm(extent), k);
+        at[axis] = ir::Min(ir::Max(k, Imm(0)), Imm(extent - 1));
+        return data(at);
+      },
+      "gather_elements");
+}
+
 absl::StatusOr<te::Tensor> ExpandCompute(const te::Tensor& x, const std::vector<int64_t>& shape) {
   absl::StatusOr<std::vector<int64_t>> xs = StaticShape("expand", x);
   if (!xs.ok()) return xs.status();

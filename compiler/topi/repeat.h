@@ -17,6 +17,12 @@ namespace tunefarm::topi {
 absl::StatusOr<te::Tensor> GatherCompute(const te::Tensor& data, const te::Tensor& indices,
                                          int axis);
 
+// out[i] = data[i with i[axis] = indices[i]] (ONNX GatherElements, torch.gather): indices have
+// data's rank and no larger extents except along `axis`; negative ones count from the end and
+// the rest are clamped as GatherCompute's.
+absl::StatusOr<te::Tensor> GatherElementsCompute(const te::Tensor& data, const te::Tensor& indices,
+                                                 int axis);
+
 // x broadcast to `shape` (numpy's rules, shapes aligned at the right). Errors: shapes that do not
 // broadcast.
 absl::StatusOr<te::Tensor> ExpandCompute(const te::Tensor& x, const std::vector<int64_t>& shape);

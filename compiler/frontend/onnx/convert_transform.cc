@@ -1,8 +1,8 @@
 // Converters of the ONNX ops that move data: Flatten, Reshape, Transpose, Concat, Pad, Slice,
-// Split, Squeeze, Unsqueeze, Expand and Tile. Their parameters became inputs in later opsets
-// (Reshape 5, Slice 10, Pad 11, Split/Squeeze/Unsqueeze 13); those inputs must be constants and
-// become attributes. On constant data the shape-only ops and Concat are folded, as the shape chains
-// of exported models need.
+// Split, Squeeze, Unsqueeze, Expand, Tile, GatherElements, DepthToSpace and SpaceToDepth. Their
+// parameters became inputs in later opsets (Reshape 5, Slice 10, Pad 11, Split/Squeeze/Unsqueeze
+// 13); those inputs must be constants and become attributes. On constant data the shape-only ops
+// and Concat are folded, as the shape chains of exported models need.
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -227,6 +227,72 @@ absl::Status Split(ImportContext& ctx, const NodeProto& node) {
   return ctx.Emit(node, OpKind::kSplit, {{"axis", *axis}, {"sizes", *sizes}}, {*x});
 }
 
+// DepthToSpace and SpaceToDepth as reshape -> transpose -> reshape over [N, C, H, W].
+absl::Status BlockRearrange(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<int64_t> block = ctx.AttrInt(node, "blocksize", 0);
+  absl::StatusOr<std::string> mode = ctx.AttrString(node, "mode", "DCR");
+  absl::StatusOr<graph::TensorType> t = ctx.InputType(node, 0);
+  if (!block.ok()) return block.status();
+  if (!mode.ok()) return mode.status();
+  if (!t.ok()) return t.status();
+  if (t->rank() != 4) return ctx.Error(node, "input must be [N, C, H, W], got " + t->ToString());
+  const int64_t b = *block, n = t->shape[0], c = t->shape[1], h = t->shape[2], w = t->shape[3];
+  if (b < 1 || b > 4096) return ctx.Error(node, "blocksize must be between 1 and 4096");
+  Ints split, perm, out;
+  if (node.op_type() == "DepthToSpace") {
+    if (c % (b * b) != 0) return ctx.Error(node, "channels must be a multiple of blocksize^2");
+    if (*mode != "DCR" && *mode != "CRD") return ctx.Error(node, "mode must be DCR or CRD");
+    const int64_t cc = c / (b * b);
+    split = *mode == "DCR" ? Ints{n, b, b, cc, h, w} : Ints{n, cc, b, b, h, w};
+    perm = *mode == "DCR" ? Ints{0, 3, 4, 1, 5, 2} : Ints{0, 1, 4, 2, 5, 3};
+    out = {n, cc, h * b, w * b};
+  } else {
+    if (h % b != 0 || w % b != 0)
+      return ctx.Error(node, "height and width must be multiples of blocksize");
+    split = {n, c, h / b, b, w / b, b};
+    perm = {0, 3, 5, 1, 2, 4};
+    out = {n, c * b * b, h / b, w / b};
+  }
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  graph::Graph& g = ctx.graph();
+  const std::string name = node.name();
+  auto part = [&](const char* suffix) { return name.empty() ? std::string() : name + suffix; };
+  absl::StatusOr<std::vector<graph::ValueId>> blocks =
+      g.AddOp(OpKind::kReshape, part("/blocks"), {{"shape", split}}, {*x});
+  if (!blocks.ok()) return ctx.Error(node, std::string(blocks.status().message()));
+  absl::StatusOr<std::vector<graph::ValueId>> moved =
+      g.AddOp(OpKind::kTranspose, part("/moved"), {{"perm", perm}}, {(*blocks)[0]});
+  if (!moved.ok()) return ctx.Error(node, std::string(moved.status().message()));
+  return ctx.Emit(node, OpKind::kReshape, {{"shape", out}}, {(*moved)[0]});
+}
+
+// Constant indices out of range are refused here, since the kernel clamps them.
+absl::Status GatherElements(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<int64_t> axis = ctx.AttrInt(node, "axis", 0);
+  if (!axis.ok()) return axis.status();
+  absl::StatusOr<graph::TensorType> t = ctx.InputType(node, 0);
+  if (!t.ok()) return t.status();
+  const int64_t a = *axis < 0 ? *axis + t->rank() : *axis;
+  const runtime::NDArray* c = ctx.ConstantInput(node, 1);
+  if (c != nullptr && a >= 0 && a < t->rank() && c->dtype().code == kDLInt) {
+    const int64_t extent = t->shape[a];
+    for (int64_t i = 0; i < c->NumElements(); ++i) {
+      const int64_t k = c->dtype().bits == 64 ? static_cast<const int64_t*>(c->data())[i]
+                                              : static_cast<const int32_t*>(c->data())[i];
+      if (k < -extent || k >= extent) {
+        return ctx.Error(node, absl::StrCat("index ", k, " is out of range for axis ", a, " of ",
+                                            t->ToString()));
+      }
+    }
+  }
+  absl::StatusOr<graph::ValueId> data = ctx.Input(node, 0);
+  if (!data.ok()) return data.status();
+  absl::StatusOr<graph::ValueId> indices = ctx.Input(node, 1);
+  if (!indices.ok()) return indices.status();
+  return ctx.Emit(node, OpKind::kGatherElements, {{"axis", *axis}}, {*data, *indices});
+}
+
 absl::Status Expand(ImportContext& ctx, const NodeProto& node) {
   absl::StatusOr<Ints> shape = ctx.ConstantInts(node, 1, "shape");
   if (!shape.ok()) return shape.status();
@@ -253,6 +319,9 @@ constexpr OnnxConverter kTransformConverters[] = {
     {"Split", &Split},
     {"Squeeze", &Squeeze},
     {"Unsqueeze", &Unsqueeze},
+    {"GatherElements", &GatherElements},
+    {"DepthToSpace", &BlockRearrange},
+    {"SpaceToDepth", &BlockRearrange},
     {"Expand", &Expand},
     {"Tile", &Tile},
 };

@@ -39,7 +39,8 @@ inline const std::set<std::string>& ListedOps() {
       "MeanVarianceNormalization", "Gather", "Expand", "Tile", "Shape", "Size", "ConstantOfShape",
       "Range", "Cast", "Constant", "Sin", "Cos", "Tan", "Sinh", "Cosh", "Asin", "Acos", "Atan",
       "Asinh", "Acosh", "Atanh", "Shrink", "Equal", "Less", "LessOrEqual", "Greater",
-      "GreaterOrEqual", "And", "Or", "Xor", "Not", "Where", "Resize", "Upsample"};
+      "GreaterOrEqual", "And", "Or", "Xor", "Not", "Where", "Resize", "Upsample", "GatherElements",
+      "DepthToSpace", "SpaceToDepth"};
   return ops;
 }
 

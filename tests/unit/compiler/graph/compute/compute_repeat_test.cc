@@ -1,4 +1,4 @@
-// gather, expand and tile through EvaluateOp against index arithmetic.
+// gather, gather_elements, expand and tile through EvaluateOp against index arithmetic.
 #include <gmock/gmock.h>
 
 #include "tests/unit/compiler/graph/compute/compute_test_util.h"
@@ -55,6 +55,23 @@ TEST(ComputeRepeatTest, GatherClampsIndicesOutOfRange) {
   std::vector<runtime::NDArray> out = Eval(OpKind::kGather, {}, {&data, &idx});
   ASSERT_EQ(out.size(), 1u);
   EXPECT_TRUE(Close(out[0], {2}, {F(data)[3], F(data)[0]}, 0, 0));
+}
+
+TEST(ComputeRepeatTest, GatherElementsPicksAlongOneAxis) {
+  runtime::NDArray data = Random({3, 4}, 7);
+  runtime::NDArray idx = Indices({2, 4}, {0, 2, -1, 1, 2, 0, 1, -3});
+  std::vector<runtime::NDArray> out =
+      Eval(OpKind::kGatherElements, {{"axis", int64_t{0}}}, {&data, &idx});
+  ASSERT_EQ(out.size(), 1u);
+  std::vector<float> want;
+  for (int r = 0; r < 2; ++r) {
+    for (int c = 0; c < 4; ++c) {
+      int64_t k = static_cast<const int64_t*>(idx.data())[r * 4 + c];
+      if (k < 0) k += 3;
+      want.push_back(F(data)[k * 4 + c]);
+    }
+  }
+  EXPECT_TRUE(Close(out[0], {2, 4}, want, 0, 0));
 }
 
 TEST(ComputeRepeatTest, ExpandBroadcastsBothWays) {
