@@ -67,6 +67,7 @@ class CodeGenLLVM : public ir::ExprFunctor<llvm::Value*(const ir::Expr&)>,
   llvm::Value* EmitIfThenElse(const ir::CallNode* op);
   llvm::Value* EmitMath(const ir::CallNode* op);
   llvm::Value* EmitLibmCall(llvm::Value* a, const char* name);
+  llvm::Value* EmitExp(llvm::Value* x);
 
   // ---- memory (codegen_memory.cc)
   llvm::Value* BufferBase(const ir::Var& buffer, const char* what);
