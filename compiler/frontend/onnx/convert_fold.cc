@@ -1,7 +1,8 @@
 // Converters of the ONNX ops that the importer evaluates itself, because on static shapes their
 // results are constants: Constant, Shape, Size, ConstantOfShape, Range, Gather and Cast (the
 // Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains of exported models). Gather on values
-// not known at import time becomes the gather op; the others are unsupported there.
+// not known at import time becomes the gather op (GatherElements always the gather_elements
+// op); the others are unsupported there.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -80,23 +81,19 @@ double ElementAsDouble(const runtime::NDArray& a, int64_t i) {
                       : static_cast<double>(static_cast<const int64_t*>(p)[i]);
 }
 
-// A Gather that reads tensors of the graph (an embedding lookup, a class token): the gather op,
-// its constant indices checked here since a kernel clamps them.
-absl::Status GatherOp(ImportContext& ctx, const NodeProto& node, int64_t axis) {
+// A Gather or GatherElements that reads tensors of the graph (an embedding lookup, a class
+// token): the graph op, its constant indices checked here since a kernel clamps them.
+absl::Status GatherOp(ImportContext& ctx, const NodeProto& node, OpKind op, int64_t axis) {
   absl::StatusOr<graph::TensorType> t = ctx.InputType(node, 0);
   if (!t.ok()) return t.status();
-  if (ctx.ConstantInput(node, 1) != nullptr && t->rank() > 0) {
-    const int64_t a = axis < 0 ? axis + t->rank() : axis;
-    absl::StatusOr<graph::TensorType> it = ctx.InputType(node, 1);
-    if (!it.ok()) return it.status();
-    if (a >= 0 && a < t->rank() && it->dtype.code == kDLInt) {
-      const runtime::NDArray* c = ctx.ConstantInput(node, 1);
-      for (int64_t i = 0; i < c->NumElements(); ++i) {
-        const int64_t k = static_cast<int64_t>(ElementAsDouble(*c, i));
-        if (k < -t->shape[a] || k >= t->shape[a]) {
-          return ctx.Error(node, absl::StrCat("index ", k, " is out of range for axis ", a, " of ",
-                                              t->ToString()));
-        }
+  const runtime::NDArray* c = ctx.ConstantInput(node, 1);
+  const int64_t a = axis < 0 ? axis + t->rank() : axis;
+  if (c != nullptr && a >= 0 && a < t->rank() && c->dtype().code == kDLInt) {
+    for (int64_t i = 0; i < c->NumElements(); ++i) {
+      const int64_t k = static_cast<int64_t>(ElementAsDouble(*c, i));
+      if (k < -t->shape[a] || k >= t->shape[a]) {
+        return ctx.Error(node, absl::StrCat("index ", k, " is out of range for axis ", a, " of ",
+                                            t->ToString()));
       }
     }
   }
@@ -104,7 +101,13 @@ absl::Status GatherOp(ImportContext& ctx, const NodeProto& node, int64_t axis) {
   if (!data.ok()) return data.status();
   absl::StatusOr<graph::ValueId> indices = ctx.Input(node, 1);
   if (!indices.ok()) return indices.status();
-  return ctx.Emit(node, OpKind::kGather, {{"axis", axis}}, {*data, *indices});
+  return ctx.Emit(node, op, {{"axis", axis}}, {*data, *indices});
+}
+
+absl::Status GatherElements(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<int64_t> axis = ctx.AttrInt(node, "axis", 0);
+  if (!axis.ok()) return axis.status();
+  return GatherOp(ctx, node, OpKind::kGatherElements, *axis);
 }
 
 absl::Status Gather(ImportContext& ctx, const NodeProto& node) {
@@ -113,7 +116,7 @@ absl::Status Gather(ImportContext& ctx, const NodeProto& node) {
   const runtime::NDArray* data = ctx.ConstantInput(node, 0);
   if (data == nullptr || ctx.ConstantInput(node, 1) == nullptr ||
       data->NumBytes() > static_cast<size_t>(kMaxFoldedBytes)) {
-    return GatherOp(ctx, node, *axis);
+    return GatherOp(ctx, node, OpKind::kGather, *axis);
   }
   const runtime::NDArray* index_array = ctx.ConstantInput(node, 1);
   if (index_array->dtype().code != kDLInt) return ctx.Error(node, "indices must be integers");
@@ -298,9 +301,13 @@ absl::Status Range(ImportContext& ctx, const NodeProto& node) {
 }
 
 constexpr OnnxConverter kFoldConverters[] = {
-    {"Constant", &Constant}, {"Shape", &Shape},
-    {"Size", &Size},         {"ConstantOfShape", &ConstantOfShape},
-    {"Range", &Range},       {"Gather", &Gather},
+    {"Constant", &Constant},
+    {"Shape", &Shape},
+    {"Size", &Size},
+    {"ConstantOfShape", &ConstantOfShape},
+    {"Range", &Range},
+    {"Gather", &Gather},
+    {"GatherElements", &GatherElements},
     {"Cast", &Cast},
 };
 

@@ -1,5 +1,5 @@
 // Converters of the ONNX ops that move data: Flatten, Reshape, Transpose, Concat, Pad, Slice,
-// Split, Squeeze, Unsqueeze, Expand, Tile, GatherElements, DepthToSpace and SpaceToDepth. Their
+// Split, Squeeze, Unsqueeze, Expand, Tile, DepthToSpace and SpaceToDepth. Their
 // parameters became inputs in later opsets (Reshape 5, Slice 10, Pad 11, Split/Squeeze/Unsqueeze
 // 13); those inputs must be constants and become attributes. On constant data the shape-only ops
 // and Concat are folded, as the shape chains of exported models need.
@@ -267,32 +267,6 @@ absl::Status BlockRearrange(ImportContext& ctx, const NodeProto& node) {
   return ctx.Emit(node, OpKind::kReshape, {{"shape", out}}, {(*moved)[0]});
 }
 
-// Constant indices out of range are refused here, since the kernel clamps them.
-absl::Status GatherElements(ImportContext& ctx, const NodeProto& node) {
-  absl::StatusOr<int64_t> axis = ctx.AttrInt(node, "axis", 0);
-  if (!axis.ok()) return axis.status();
-  absl::StatusOr<graph::TensorType> t = ctx.InputType(node, 0);
-  if (!t.ok()) return t.status();
-  const int64_t a = *axis < 0 ? *axis + t->rank() : *axis;
-  const runtime::NDArray* c = ctx.ConstantInput(node, 1);
-  if (c != nullptr && a >= 0 && a < t->rank() && c->dtype().code == kDLInt) {
-    const int64_t extent = t->shape[a];
-    for (int64_t i = 0; i < c->NumElements(); ++i) {
-      const int64_t k = c->dtype().bits == 64 ? static_cast<const int64_t*>(c->data())[i]
-                                              : static_cast<const int32_t*>(c->data())[i];
-      if (k < -extent || k >= extent) {
-        return ctx.Error(node, absl::StrCat("index ", k, " is out of range for axis ", a, " of ",
-                                            t->ToString()));
-      }
-    }
-  }
-  absl::StatusOr<graph::ValueId> data = ctx.Input(node, 0);
-  if (!data.ok()) return data.status();
-  absl::StatusOr<graph::ValueId> indices = ctx.Input(node, 1);
-  if (!indices.ok()) return indices.status();
-  return ctx.Emit(node, OpKind::kGatherElements, {{"axis", *axis}}, {*data, *indices});
-}
-
 absl::Status Expand(ImportContext& ctx, const NodeProto& node) {
   absl::StatusOr<Ints> shape = ctx.ConstantInts(node, 1, "shape");
   if (!shape.ok()) return shape.status();
@@ -319,7 +293,6 @@ constexpr OnnxConverter kTransformConverters[] = {
     {"Split", &Split},
     {"Squeeze", &Squeeze},
     {"Unsqueeze", &Unsqueeze},
-    {"GatherElements", &GatherElements},
     {"DepthToSpace", &BlockRearrange},
     {"SpaceToDepth", &BlockRearrange},
     {"Expand", &Expand},

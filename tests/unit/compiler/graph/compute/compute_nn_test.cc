@@ -299,6 +299,22 @@ TEST(ComputeNnTest, GlobalPools) {
   EXPECT_TRUE(Close(m[0], {2, 3, 1, 1}, mx, 0, 0));
 }
 
+// softmax (or log softmax) of x over axis `a`, in double.
+std::vector<float> NaiveSoftmax(const runtime::NDArray& x, int a, bool log) {
+  const Shape& xs = x.shape();
+  std::vector<float> want(Count(xs));
+  const int64_t stride = Strides(xs)[a];
+  for (int64_t i = 0; i < Count(xs); ++i) {
+    Shape idx = Unflatten(i, xs);
+    int64_t first = i - idx[a] * stride;
+    double mx = -1e30, sum = 0;
+    for (int64_t k = 0; k < xs[a]; ++k) mx = std::max<double>(mx, F(x)[first + k * stride]);
+    for (int64_t k = 0; k < xs[a]; ++k) sum += std::exp(F(x)[first + k * stride] - mx);
+    want[i] = static_cast<float>(log ? F(x)[i] - mx - std::log(sum) : std::exp(F(x)[i] - mx) / sum);
+  }
+  return want;
+}
+
 TEST(ComputeNnTest, SoftmaxOverOneAxis) {
   const Shape xs = {2, 5, 3, 4};
   runtime::NDArray x = Random(xs, 80, -5, 5);
@@ -306,17 +322,7 @@ TEST(ComputeNnTest, SoftmaxOverOneAxis) {
     const int a = static_cast<int>(axis < 0 ? axis + 4 : axis);
     std::vector<runtime::NDArray> out = Eval(OpKind::kSoftmax, {{"axis", axis}}, {&x});
     ASSERT_EQ(out.size(), 1u);
-    std::vector<float> want(Count(xs));
-    const int64_t stride = Strides(xs)[a];
-    for (int64_t i = 0; i < Count(xs); ++i) {
-      Shape idx = Unflatten(i, xs);
-      int64_t first = i - idx[a] * stride;
-      double mx = -1e30, sum = 0;
-      for (int64_t k = 0; k < xs[a]; ++k) mx = std::max<double>(mx, F(x)[first + k * stride]);
-      for (int64_t k = 0; k < xs[a]; ++k) sum += std::exp(F(x)[first + k * stride] - mx);
-      want[i] = static_cast<float>(std::exp(F(x)[i] - mx) / sum);
-    }
-    EXPECT_TRUE(Close(out[0], xs, want, 1e-6, 1e-5)) << "axis " << axis;
+    EXPECT_TRUE(Close(out[0], xs, NaiveSoftmax(x, a, false), 1e-6, 1e-5)) << "axis " << axis;
   }
 }
 
@@ -327,17 +333,7 @@ TEST(ComputeNnTest, LogSoftmaxStaysFiniteWhereSoftmaxUnderflows) {
     const int a = static_cast<int>(axis < 0 ? axis + 2 : axis);
     std::vector<runtime::NDArray> out = Eval(OpKind::kLogSoftmax, {{"axis", axis}}, {&x});
     ASSERT_EQ(out.size(), 1u);
-    std::vector<float> want(Count(xs));
-    const int64_t stride = Strides(xs)[a];
-    for (int64_t i = 0; i < Count(xs); ++i) {
-      Shape idx = Unflatten(i, xs);
-      int64_t first = i - idx[a] * stride;
-      double mx = -1e30, sum = 0;
-      for (int64_t k = 0; k < xs[a]; ++k) mx = std::max<double>(mx, F(x)[first + k * stride]);
-      for (int64_t k = 0; k < xs[a]; ++k) sum += std::exp(F(x)[first + k * stride] - mx);
-      want[i] = static_cast<float>(F(x)[i] - mx - std::log(sum));
-    }
-    EXPECT_TRUE(Close(out[0], xs, want, 1e-5, 1e-5)) << "axis " << axis;
+    EXPECT_TRUE(Close(out[0], xs, NaiveSoftmax(x, a, true), 1e-5, 1e-5)) << "axis " << axis;
   }
 }
 
