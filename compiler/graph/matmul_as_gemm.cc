@@ -63,8 +63,10 @@ absl::StatusOr<Graph> RewriteMatmulAsGemm(Graph graph) {
       }
     }
     Graph& g = rebuilt.graph();
-    const std::string name = node.name.empty() ? "" : node.name;
-    auto part = [&](const char* suffix) { return name.empty() ? "" : absl::StrCat(name, suffix); };
+    // An unnamed matmul's parts are unnamed too (names must be unique; empty ones are exempt).
+    auto part = [&](const char* suffix) {
+      return node.name.empty() ? std::string() : absl::StrCat(node.name, suffix);
+    };
     absl::StatusOr<std::vector<ValueId>> rows_view = g.AddOp(
         OpKind::kReshape, part("/rows"), Attributes{{"shape", std::vector<int64_t>{rows, k}}},
         {rebuilt.Map(node.inputs[0])});
