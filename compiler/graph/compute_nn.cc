@@ -239,6 +239,15 @@ ComputeResult ComputeLogSoftmax(const ComputeContext& ctx) {
   return One(ctx, t->out, {t->max, t->exp, t->sum});
 }
 
+ComputeResult ComputeHardmax(const ComputeContext& ctx) {
+  absl::StatusOr<int64_t> axis = IntAttr(ctx, "axis", -1);
+  if (!axis.ok()) return axis.status();
+  absl::StatusOr<topi::HardmaxTensors> t =
+      topi::HardmaxAxisCompute(ctx.inputs[0], NormalizedAxis(*axis, ctx.input_types[0].rank()));
+  if (!t.ok()) return ctx.Annotate(t.status());
+  return One(ctx, t->out, {t->max, t->first});
+}
+
 ComputeResult ComputeLayerNorm(const ComputeContext& ctx) {
   absl::StatusOr<int64_t> axis = IntAttr(ctx, "axis", -1);
   absl::StatusOr<double> epsilon = FloatAttr(ctx, "epsilon", 1e-5);

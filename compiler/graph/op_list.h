@@ -52,6 +52,7 @@
 //   global_avg_pool2d(x), global_max_pool2d(x): [N,C,H,W] -> [N,C,1,1]
 //   softmax(x) axis (-1): over one axis
 //   log_softmax(x) axis (-1): log(softmax(x)), computed as x - max - log(sum(exp(x - max)))
+//   hardmax(x) axis (-1): 1 at the first maximum along the axis, 0 elsewhere
 //   layer_norm(x[, scale[, bias]]) axis (-1), epsilon (1e-5): normalized over the axes from
 //     `axis` to the last (mean and biased variance), then * scale + bias, broadcast to those axes;
 //     with statistics (0) = 1, also -> (mean, 1 / sqrt(variance + epsilon)), normalized axes as 1s
@@ -109,6 +110,7 @@
   X(Tile, "tile", kInjective)                                         \
   X(Resize, "resize", kOpaque)                                        \
   X(LogSoftmax, "log_softmax", kOpaque)                               \
+  X(Hardmax, "hardmax", kOpaque)                                      \
   X(LayerNorm, "layer_norm", kOpaque)                                 \
   X(Conv2d, "conv2d", kOutEWiseFusable)                               \
   X(Gemm, "gemm", kOutEWiseFusable)                                   \

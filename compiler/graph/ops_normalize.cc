@@ -52,6 +52,7 @@ InferResult InferLrn(const InferContext& ctx) {
 }
 
 InferResult InferLogSoftmax(const InferContext& ctx) { return InferSoftmax(ctx); }
+InferResult InferHardmax(const InferContext& ctx) { return InferSoftmax(ctx); }
 
 InferResult InferLayerNorm(const InferContext& ctx) {
   absl::Status s = ExpectInputCount(ctx, 1, 3);

@@ -74,4 +74,58 @@ absl::StatusOr<SoftmaxTensors> SoftmaxAxisCompute(const te::Tensor& x, int axis,
   return t;
 }
 
+absl::StatusOr<HardmaxTensors> HardmaxAxisCompute(const te::Tensor& x, int axis) {
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape("hardmax", x);
+  if (!xs.ok()) return xs.status();
+  const int rank = static_cast<int>(xs->size());
+  if (axis < 0 || axis >= rank) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("hardmax: axis ", axis, " is not an axis of ", ShapeString(*xs)));
+  }
+  std::vector<ir::Expr> shape, reduced;
+  for (int d = 0; d < rank; ++d) {
+    shape.push_back(Imm((*xs)[d]));
+    if (d != axis) reduced.push_back(Imm((*xs)[d]));
+  }
+  auto with_axis = [&](const std::vector<ir::Var>& i, ir::Expr k) {
+    std::vector<ir::Expr> index(i.begin(), i.end());
+    index.insert(index.begin() + axis, std::move(k));
+    return index;
+  };
+  auto without_axis = [&](const std::vector<ir::Var>& i) {
+    std::vector<ir::Expr> index(i.begin(), i.end());
+    index.erase(index.begin() + axis);
+    return index;
+  };
+  HardmaxTensors t;
+  ir::IterVar k = te::reduce_axis({Imm(0), Imm((*xs)[axis])}, "k");
+  absl::StatusOr<te::Tensor> max = te::compute(
+      reduced, [&](const std::vector<ir::Var>& i) { return te::max(x(with_axis(i, k->var)), {k}); },
+      "hardmax_max");
+  if (!max.ok()) return max.status();
+  t.max = *max;
+  // The smallest index holding the max: a min over the indices, the others counting as extent.
+  ir::IterVar j = te::reduce_axis({Imm(0), Imm((*xs)[axis])}, "j");
+  absl::StatusOr<te::Tensor> first = te::compute(
+      reduced,
+      [&](const std::vector<ir::Var>& i) {
+        ir::Expr at_max =
+            x(with_axis(i, j->var)) == t.max(std::vector<ir::Expr>(i.begin(), i.end()));
+        return te::min(ir::Select(at_max, ir::Expr(j->var), Imm((*xs)[axis])), {j});
+      },
+      "hardmax_first");
+  if (!first.ok()) return first.status();
+  t.first = *first;
+  absl::StatusOr<te::Tensor> out = te::compute(
+      shape,
+      [&](const std::vector<ir::Var>& i) {
+        return ir::Select(ir::Expr(i[axis]) == t.first(without_axis(i)),
+                          ir::MakeConst(x.dtype(), 1.0), ir::MakeZero(x.dtype()));
+      },
+      "hardmax");
+  if (!out.ok()) return out.status();
+  t.out = *out;
+  return t;
+}
+
 }  // namespace tunefarm::topi

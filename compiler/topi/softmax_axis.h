@@ -13,4 +13,13 @@ namespace tunefarm::topi {
 // (ONNX's LogSoftmax). Errors: a rank-0 or symbolic-shaped input, an axis out of range.
 absl::StatusOr<SoftmaxTensors> SoftmaxAxisCompute(const te::Tensor& x, int axis, bool log = false);
 
+struct HardmaxTensors {
+  te::Tensor max;    // x's shape without `axis`
+  te::Tensor first;  // the first index along `axis` that holds the max (int32)
+  te::Tensor out;    // 1 there, 0 elsewhere
+};
+
+// ONNX's Hardmax over `axis` in [0, rank). Errors as SoftmaxAxisCompute's.
+absl::StatusOr<HardmaxTensors> HardmaxAxisCompute(const te::Tensor& x, int axis);
+
 }  // namespace tunefarm::topi

@@ -227,9 +227,12 @@ absl::Status BatchNormalization(ImportContext& ctx, const NodeProto& node) {
 
 // Before opset 13, Softmax flattens the input to 2-D at `axis` (default 1) and normalizes over
 // the second dimension; from 13 it normalizes over one axis (default -1). The old form becomes
-// reshape -> softmax -> reshape unless the axis is the last one anyway. LogSoftmax alike.
+// reshape -> softmax -> reshape unless the axis is the last one anyway. LogSoftmax and Hardmax
+// alike.
 absl::Status Softmax(ImportContext& ctx, const NodeProto& node) {
-  const OpKind op = node.op_type() == "LogSoftmax" ? OpKind::kLogSoftmax : OpKind::kSoftmax;
+  const OpKind op = node.op_type() == "LogSoftmax" ? OpKind::kLogSoftmax
+                    : node.op_type() == "Hardmax"  ? OpKind::kHardmax
+                                                   : OpKind::kSoftmax;
   bool coerced = ctx.opset() < 13;
   absl::StatusOr<int64_t> axis = ctx.AttrInt(node, "axis", coerced ? 1 : -1);
   if (!axis.ok()) return axis.status();
@@ -279,6 +282,7 @@ constexpr OnnxConverter kNnConverters[] = {
     {"GlobalMaxPool", &OneOrTwoD<&GlobalPool<OpKind::kGlobalMaxPool2d>>},
     {"Softmax", &Softmax},
     {"LogSoftmax", &Softmax},
+    {"Hardmax", &Softmax},
     {"LRN", &Lrn},
 };
 

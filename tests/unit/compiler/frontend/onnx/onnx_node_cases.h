@@ -40,7 +40,7 @@ inline const std::set<std::string>& ListedOps() {
       "Range", "Cast", "Constant", "Sin", "Cos", "Tan", "Sinh", "Cosh", "Asin", "Acos", "Atan",
       "Asinh", "Acosh", "Atanh", "Shrink", "Equal", "Less", "LessOrEqual", "Greater",
       "GreaterOrEqual", "And", "Or", "Xor", "Not", "Where", "Resize", "Upsample", "GatherElements",
-      "DepthToSpace", "SpaceToDepth"};
+      "DepthToSpace", "Hardmax", "SpaceToDepth"};
   return ops;
 }
 

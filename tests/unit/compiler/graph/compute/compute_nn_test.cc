@@ -337,6 +337,18 @@ TEST(ComputeNnTest, LogSoftmaxStaysFiniteWhereSoftmaxUnderflows) {
   }
 }
 
+TEST(ComputeNnTest, HardmaxMarksTheFirstMaximum) {
+  runtime::NDArray x = *runtime::NDArray::Empty({2, 4}, {kDLFloat, 32, 1});
+  const float in[] = {1, 3, 3, 2, -1, -5, -1, -2};  // ties: the first one wins
+  std::copy(std::begin(in), std::end(in), static_cast<float*>(x.data()));
+  std::vector<runtime::NDArray> out = Eval(OpKind::kHardmax, {{"axis", int64_t{-1}}}, {&x});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(Close(out[0], {2, 4}, {0, 1, 0, 0, 1, 0, 0, 0}, 0, 0));
+  out = Eval(OpKind::kHardmax, {{"axis", int64_t{0}}}, {&x});
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(Close(out[0], {2, 4}, {1, 1, 1, 1, 0, 0, 0, 0}, 0, 0));
+}
+
 // Each slice over the axes from `axis` on, normalized by its own mean and biased variance.
 std::vector<float> NaiveLayerNorm(const runtime::NDArray& x, int axis, const float* scale,
                                   const float* bias, double epsilon) {
