@@ -1,5 +1,5 @@
 // Interleaved timing and its interval: the arithmetic on known rounds, the order of the slots,
-// a real 10 % difference found from real timings, and one callable against itself reported as no
+// a real 20 % difference found from real timings, and one callable against itself reported as no
 // measurable gain (deterministic, on a clock the test drives).
 #include "runtime/measure/interleaved_timing.h"
 
@@ -75,17 +75,19 @@ InterleavedOptions OnManualClock(testing::ManualClock& clock, int rounds) {
   return o;
 }
 
-// Real spin loops on a shared VM: a neighbour on the other core can blur one attempt's rounds
-// (in a fresh clone's ASan phase one attempt gave [0.994x, 1.120x]). So up to three attempts: one
-// of them must find the second faster, and none may ever call it measurably slower.
-TEST(TimeInterleavedTest, FindsTheFasterOfTwoThatDifferByTenPercent) {
+// Real spin loops on a shared 2-vCPU VM, with ctest running another test beside this one: a
+// neighbour can preempt one slot and blur a whole attempt (a fresh clone's ASan phase once saw
+// three 12-round attempts at 10 % all fail to separate). So a 20 % gap, 16 rounds and up to five
+// attempts: one of them must find the second faster, and none may ever call it measurably slower.
+TEST(TimeInterleavedTest, FindsTheFasterOfTwoThatDifferByTwentyPercent) {
+  constexpr int kRounds = 16;
   InterleavedOptions o;
-  o.rounds = 12;
+  o.rounds = kRounds;
   o.min_slot_ms = 20;
   bool found = false;
-  for (int attempt = 0; attempt < 3 && !found; ++attempt) {
+  for (int attempt = 0; attempt < 5 && !found; ++attempt) {
     absl::StatusOr<InterleavedTiming> t = TimeInterleaved({[] {
-                                                             Spin(220000);
+                                                             Spin(250000);
                                                              return absl::OkStatus();
                                                            },
                                                            [] {
@@ -94,16 +96,16 @@ TEST(TimeInterleavedTest, FindsTheFasterOfTwoThatDifferByTenPercent) {
                                                            }},
                                                           o);
     ASSERT_TRUE(t.ok()) << t.status();
-    ASSERT_EQ(t->seconds[1].size(), 12u);
+    ASSERT_EQ(t->seconds[1].size(), static_cast<size_t>(kRounds));
     const RatioInterval& r = t->over_first[1];
     EXPECT_FALSE(r.Measurable() && r.low > 1.0) << "called slower: " << DescribeSpeedup(r);
     if (!r.Measurable()) continue;
     found = true;
     EXPECT_LT(r.high, 1.0);                   // the second is faster
-    EXPECT_NEAR(r.ratio, 200.0 / 220, 0.05);  // by about what it saves
+    EXPECT_NEAR(r.ratio, 200.0 / 250, 0.06);  // by about what it saves
     EXPECT_THAT(DescribeSpeedup(r), HasSubstr("faster"));
   }
-  EXPECT_TRUE(found) << "three attempts in a row could not tell a 10 % difference";
+  EXPECT_TRUE(found) << "five attempts in a row could not tell a 20 % difference";
 }
 
 TEST(TimeInterleavedTest, OneCallableAgainstItselfIsNoMeasurableGain) {
