@@ -117,6 +117,12 @@ const ExprCode* CodeBuilder::VisitExpr_(const ir::CallNode* op) {
     case ir::Intrinsic::kSyncThreads:
       Fail(absl::InvalidArgumentError("sync_threads() used as a value; it may only be Evaluated"));
       return Placeholder(lanes);
+    case ir::Intrinsic::kDot4Add: {
+      const ExprCode* acc = VisitExpr(op->args[0]);
+      const ExprCode* a = VisitExpr(op->args[1]);
+      const ExprCode* b = VisitExpr(op->args[2]);
+      return MakeDot4AddCode(arena_, acc, a, b);
+    }
     default: {
       const ExprCode* a = VisitExpr(op->args[0]);
       const ExprCode* b = op->args.size() > 1 ? VisitExpr(op->args[1]) : nullptr;

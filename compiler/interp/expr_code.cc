@@ -226,6 +226,38 @@ class MathCode final : public ExprCode {
   const ExprCode* b_;  // null for unary functions
 };
 
+// Lanes hold the 8-bit operands already sign- or zero-extended by their loads, so the products
+// are exact; only the int32 sum wraps, as the instructions' does.
+class Dot4AddCode final : public ExprCode {
+ public:
+  Dot4AddCode(const ExprCode* acc, const ExprCode* a, const ExprCode* b)
+      : ExprCode(acc->lanes()), acc_(acc), a_(a), b_(b) {}
+  Lane Scalar(Frame& f) const override {
+    Lane out;
+    Vector(f, &out);
+    return out;
+  }
+  void Vector(Frame& f, Lane* out) const override {
+    Value a(a_->lanes()), b(b_->lanes());
+    acc_->Vector(f, out);
+    a_->Vector(f, a.data());
+    b_->Vector(f, b.data());
+    const bool shared = a_->lanes() == 4;
+    for (int l = 0; l < lanes(); ++l) {
+      uint64_t sum = static_cast<uint64_t>(out[l].i);
+      for (int k = 0; k < 4; ++k) {
+        sum += static_cast<uint64_t>(a[shared ? k : 4 * l + k].i * b[4 * l + k].i);
+      }
+      out[l] = IntLane(WrapSigned(sum, ShiftOf(ir::DataType::Int(32))));
+    }
+  }
+
+ private:
+  const ExprCode* acc_;
+  const ExprCode* a_;
+  const ExprCode* b_;
+};
+
 class IfThenElseCode final : public ExprCode {
  public:
   IfThenElseCode(const ExprCode* c, const ExprCode* t, const ExprCode* e)
@@ -318,6 +350,11 @@ const ExprCode* MakeLetCode(CodeArena& arena, int slot, const ExprCode* value,
 const ExprCode* MakeMathCode(CodeArena& arena, ir::Intrinsic op, ir::DataType type,
                              const ExprCode* a, const ExprCode* b) {
   return arena.New<MathCode>(op, type, a, b);
+}
+
+const ExprCode* MakeDot4AddCode(CodeArena& arena, const ExprCode* acc, const ExprCode* a,
+                                const ExprCode* b) {
+  return arena.New<Dot4AddCode>(acc, a, b);
 }
 
 const ExprCode* MakeIfThenElseCode(CodeArena& arena, const ExprCode* condition,

@@ -24,6 +24,9 @@ const ExprCode* MakeLetCode(CodeArena& arena, int slot, const ExprCode* value,
 // exp log sqrt tanh sigmoid fabs pow floor ceil on float lanes of `type`.
 const ExprCode* MakeMathCode(CodeArena& arena, ir::Intrinsic op, ir::DataType type,
                              const ExprCode* a, const ExprCode* b);
+// dot4_add: int32 lanes of `acc` plus the products of four 8-bit lanes of `a` and `b` each.
+const ExprCode* MakeDot4AddCode(CodeArena& arena, const ExprCode* acc, const ExprCode* a,
+                                const ExprCode* b);
 // Evaluates only the chosen operand; with a vector condition, each operand only for the lanes
 // that choose it.
 const ExprCode* MakeIfThenElseCode(CodeArena& arena, const ExprCode* condition,

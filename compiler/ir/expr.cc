@@ -1,5 +1,6 @@
 #include "compiler/ir/expr.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "compiler/ir/check.h"
@@ -50,6 +51,7 @@ constexpr IntrinsicInfo kIntrinsics[] = {
     {Intrinsic::kLikely, "likely", 1},
     {Intrinsic::kIfThenElse, "if_then_else", 3},
     {Intrinsic::kSyncThreads, "sync_threads", 0},
+    {Intrinsic::kDot4Add, "dot4_add", 3},
 };
 
 const IntrinsicInfo& InfoOf(Intrinsic op) {
@@ -214,6 +216,18 @@ Expr CallNode::Make(Intrinsic op, std::vector<Expr> args) {
       CheckSameType(args[1], args[2], "if_then_else");
       t = args[1].dtype();
       break;
+    case Intrinsic::kDot4Add: {
+      const DataType acc = args[0].dtype(), a = args[1].dtype(), b = args[2].dtype();
+      TF_CHECK(acc.is_int() && acc.bits() == 32) << "dot4_add accumulator " << acc.ToString();
+      for (const DataType& x : {a, b}) {
+        TF_CHECK(x.is_integral() && x.bits() == 8) << "dot4_add operand " << x.ToString();
+      }
+      TF_CHECK(b.lanes() == 4 * acc.lanes())
+          << "dot4_add: " << b.lanes() << " lanes for " << acc.lanes() << " sums";
+      TF_CHECK(a.lanes() == b.lanes() || a.lanes() == 4) << "dot4_add: a has " << a.lanes();
+      t = acc;
+      break;
+    }
     case Intrinsic::kPow:
       CheckSameType(args[0], args[1], "pow");
       [[fallthrough]];
@@ -229,7 +243,14 @@ Expr BufferLoadNode::Make(Buffer buffer, std::vector<Expr> indices) {
   TF_CHECK(indices.size() == buffer->shape.size())
       << "BufferLoad " << buffer->name << ": " << indices.size() << " indices for rank "
       << buffer->shape.size();
-  DataType t = buffer->dtype;
+  // A vector index (a tensorized access) reads that many elements.
+  int lanes = 1;
+  for (const Expr& i : indices) {
+    const int l = i.dtype().lanes();
+    TF_CHECK(l == 1 || lanes == 1 || l == lanes) << "BufferLoad " << buffer->name << ": lanes";
+    lanes = std::max(lanes, l);
+  }
+  DataType t = buffer->dtype.with_lanes(lanes);
   return NewExpr<BufferLoadNode>(t, std::move(buffer), std::move(indices));
 }
 

@@ -194,6 +194,10 @@ enum class Intrinsic : uint8_t {
   kLikely,
   kIfThenElse,
   kSyncThreads,  // __syncthreads(): a barrier among the threads of a block; only in Evaluate
+  // dot4_add(acc, a, b): acc is int32 x N, b is (u)int8 x 4N and a (u)int8 x 4N or x 4 (then
+  // shared by every group); lane i is acc[i] + sum over k < 4 of a[4i+k] * b[4i+k], exactly
+  // (wrapping on int32 overflow). What x86 VNNI's vpdpbusd and AArch64's sdot/udot compute.
+  kDot4Add,
 };
 const char* IntrinsicName(Intrinsic op);
 // nullopt for an unknown name.

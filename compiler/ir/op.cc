@@ -154,6 +154,7 @@ Expr Call(Intrinsic op, std::vector<Expr> args) {
     case Intrinsic::kLikely:
     case Intrinsic::kIfThenElse:
     case Intrinsic::kSyncThreads:
+    case Intrinsic::kDot4Add:
       break;
     case Intrinsic::kPow:
       MatchTypes(args[0], args[1]);

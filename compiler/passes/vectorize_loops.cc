@@ -191,6 +191,12 @@ Expr Vectorizer::VisitExpr_(const ir::CallNode* op) {
   std::vector<Expr> args;
   for (const auto& a : op->args) args.push_back(VisitExpr(a));
   if (failed()) return Self(op);
+  if (op->op == ir::Intrinsic::kDot4Add) {
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!args[i].same_as(op->args[i])) return Fail(Self(op), "a dot4_add does not widen");
+    }
+    return Self(op);
+  }
   if (op->op == ir::Intrinsic::kIfThenElse && args[0].dtype().is_vector()) {
     // Lanes would evaluate both operands, which if_then_else exists to avoid.
     return Fail(Self(op), "an if_then_else condition varies across lanes");

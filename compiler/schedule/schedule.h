@@ -47,6 +47,9 @@ class Stage {
   Stage& vectorize(const ir::IterVar& axis);
   Stage& unroll(const ir::IterVar& axis);
   Stage& pragma(const ir::IterVar& axis, const std::string& name);
+  // Replaces the loops from `axis` inward by `intrin`, which lowering checks computes exactly
+  // what they do (an error names the first mismatch: extent, dtype, stride or expression).
+  Stage& tensorize(const ir::IterVar& axis, std::shared_ptr<const TensorIntrinNode> intrin);
 
   // The current operation (cache_read/cache_write may rewrite it; its buffer never changes).
   const te::Operation& op() const { return op_; }

@@ -9,6 +9,7 @@
 #include "compiler/ir/printer.h"
 #include "compiler/ir/structural_equal.h"
 #include "compiler/ir/visitor.h"
+#include "compiler/schedule/tensorize.h"
 
 namespace tunefarm::schedule {
 namespace {
@@ -87,6 +88,10 @@ class StageNestBuilder {
     PassUpIndex(stage_, parent_->ranges(), &values);
     std::vector<Guard> guards = MakeGuards(values, /*data_par_only=*/false);
     guards.insert(guards.end(), thread_guards_.begin(), thread_guards_.end());
+    for (size_t k = 0; k < leaves.size(); ++k) {
+      const IterVarAttr* attr = stage_.attr_of(leaves[k]);
+      if (attr && attr->tensor_intrin) return BuildTensorized(k, guards);
+    }
     ir::Stmt body = MakeBody(values);
     std::vector<size_t> all(leaves.size());
     std::map<size_t, ir::Var> vars;
@@ -105,7 +110,10 @@ class StageNestBuilder {
   std::vector<Guard> MakeGuards(const ValueMap& values, bool data_par_only) const;
   ir::VarMap RootValues(const ValueMap& values) const;
   ir::Stmt MakeBody(const ValueMap& values) const;
-  absl::StatusOr<ir::Stmt> MakeInit();
+  // The loops outside leaf `t` as usual, the intrinsic's emission in place of the rest.
+  absl::StatusOr<ir::Stmt> BuildTensorized(size_t t, const std::vector<Guard>& guards);
+  // The reduction's initial stores, looping over the data-parallel leaves from `from` on.
+  absl::StatusOr<ir::Stmt> MakeInit(size_t from);
   // Wraps `body` in the loops of `loop_leaves` (outermost first) and places each guard just
   // inside the loop of its level; `loop_vars` maps a leaf index to the variable its loop uses.
   absl::StatusOr<ir::Stmt> Nest(ir::Stmt body, const std::vector<Guard>& guards,
@@ -278,9 +286,46 @@ LaunchScope StageNestBuilder::ScopeAt(size_t k) const {
   return scope;
 }
 
-// The initialisation runs over the data-parallel axes that come after the first reduction
-// axis, with fresh loop variables; axes before it are already bound by the enclosing loops.
-absl::StatusOr<ir::Stmt> StageNestBuilder::MakeInit() {
+absl::StatusOr<ir::Stmt> StageNestBuilder::BuildTensorized(size_t t,
+                                                           const std::vector<Guard>& guards) {
+  const auto& leaves = stage_.leaf_iter_vars();
+  const std::string where =
+      absl::StrCat("tensorize on stage ", stage_.name(), " at axis ", leaves[t]->var.name(), ": ");
+  for (const Guard& g : guards) {
+    if (g.level >= static_cast<int>(t)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, "the loops inside it would need the guard ", ir::ToString(g.condition),
+          " (a split that does not divide its axis); the intrinsic covers whole blocks"));
+    }
+  }
+  for (size_t k = t; k < leaves.size(); ++k) {
+    if (!parent_->graph().AttachedAt(&stage_, leaves[k]).empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(where, "another stage is computed at axis ",
+                                                     leaves[k]->var.name(), " inside it"));
+    }
+  }
+  absl::StatusOr<ir::Stmt> body =
+      TensorizeLoops(stage_, info_.body, t, parent_->ranges(), leaf_values_, parent_->analyzer());
+  if (!body.ok()) return body.status();
+  if (info_.body.As<ir::ReduceNode>() && first_reduce_ >= static_cast<int>(t)) {
+    // Every reduction loop is inside the intrinsic: the output block starts from the identity.
+    absl::StatusOr<ir::Stmt> init = MakeInit(t);
+    if (!init.ok()) return init.status();
+    body = ir::SeqStmtNode::Make({*init, *body});
+  }
+  std::vector<size_t> loops;
+  std::map<size_t, ir::Var> vars;
+  for (size_t k = 0; k < t; ++k) {
+    loops.push_back(k);
+    vars[k] = leaves[k]->var;
+  }
+  return Nest(*body, guards, loops, vars, /*init=*/false);
+}
+
+// The initialisation runs over the data-parallel axes from `from` on (just after the first
+// reduction axis, or a tensorized block's), with fresh loop variables; axes before it are
+// already bound by the enclosing loops.
+absl::StatusOr<ir::Stmt> StageNestBuilder::MakeInit(size_t from) {
   const auto& leaves = stage_.leaf_iter_vars();
   const auto* reduce = info_.body.As<ir::ReduceNode>();
   ValueMap values = leaf_values_;
@@ -289,7 +334,7 @@ absl::StatusOr<ir::Stmt> StageNestBuilder::MakeInit() {
   // The fresh loop variables get their loops' ranges, as the update's do, so that guards the
   // update does not need are not emitted around the init either.
   arith::Analyzer::Scope bound_here = parent_->analyzer()->OpenScope();
-  for (size_t k = first_reduce_ + 1; k < leaves.size(); ++k) {
+  for (size_t k = from; k < leaves.size(); ++k) {
     if (leaves[k]->iter_type == ir::IterVarType::kCommReduce) continue;
     ir::Var v(leaves[k]->var.name() + ".init", leaves[k]->var.dtype());
     ir::Expr extent = RangeOf(leaves[k]).extent;
@@ -302,10 +347,10 @@ absl::StatusOr<ir::Stmt> StageNestBuilder::MakeInit() {
   PassUpIndex(stage_, parent_->ranges(), &values);
   std::vector<Guard> guards;
   for (const Guard& g : MakeGuards(values, /*data_par_only=*/true)) {
-    if (g.level > first_reduce_) guards.push_back(g);
+    if (g.level >= static_cast<int>(from)) guards.push_back(g);
   }
   for (const Guard& g : thread_guards_) {
-    if (g.level > first_reduce_) guards.push_back(g);
+    if (g.level >= static_cast<int>(from)) guards.push_back(g);
   }
   ir::VarMap roots = RootValues(values);
   std::vector<ir::Expr> indices;
@@ -343,7 +388,7 @@ absl::StatusOr<ir::Stmt> StageNestBuilder::Nest(ir::Stmt body, const std::vector
     if (!loop.ok()) return loop.status();
     body = *loop;
     if (!init && static_cast<int>(k) == first_reduce_ && info_.body.As<ir::ReduceNode>()) {
-      absl::StatusOr<ir::Stmt> init_nest = MakeInit();
+      absl::StatusOr<ir::Stmt> init_nest = MakeInit(first_reduce_ + 1);
       if (!init_nest.ok()) return init_nest.status();
       body = ir::SeqStmtNode::Make({*init_nest, body});
     }

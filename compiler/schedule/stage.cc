@@ -4,6 +4,7 @@
 #include "compiler/ir/op.h"
 #include "compiler/ir/printer.h"
 #include "compiler/schedule/schedule_node.h"
+#include "compiler/schedule/tensor_intrin.h"
 
 namespace tunefarm::schedule {
 namespace {
@@ -195,6 +196,27 @@ Stage& Stage::bind(const ir::IterVar& axis, const ir::IterVar& thread) {
   }
   attr.bind_thread = thread;
   attr.kind = ir::ForKind::kThreadBinding;
+  return *this;
+}
+
+Stage& Stage::tensorize(const ir::IterVar& axis, std::shared_ptr<const TensorIntrinNode> intrin) {
+  if (!CheckLeaf("tensorize", axis)) return *this;
+  if (intrin == nullptr) {
+    Fail("tensorize", "no tensor intrinsic given");
+    return *this;
+  }
+  if (op_->kind != te::OpKind::kCompute) {
+    Fail("tensorize", "only a compute stage can be tensorized");
+    return *this;
+  }
+  for (const auto& [iv, attr] : attrs_) {
+    if (attr.tensor_intrin != nullptr && iv != axis.get()) {
+      Fail("tensorize",
+           absl::StrCat("another axis is already tensorized with ", attr.tensor_intrin->name));
+      return *this;
+    }
+  }
+  MutableAttr(axis).tensor_intrin = std::move(intrin);
   return *this;
 }
 

@@ -82,6 +82,9 @@ absl::StatusOr<Value> Evaluator::Attribute(const Value& target, const std::strin
     case Value::Kind::kIterVar:
       if (name == "var") result = Value::FromExpr(target.as<ir::IterVar>()->var);
       break;
+    case Value::Kind::kExpr:
+      if (NativeFn fn = FindNative(ExprMethods(), name)) result = Method(name, fn, target);
+      break;
     case Value::Kind::kCfg:
       result = CfgAttribute(*this, name);
       break;

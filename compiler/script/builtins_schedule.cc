@@ -182,6 +182,21 @@ absl::StatusOr<Value> Pragma(CallContext& ctx) {
   return Checked(ctx, Value());
 }
 
+// tensorize(var, intrin): intrin from a builtin such as dot_int8_intrin(16, "uint8", "int8").
+absl::StatusOr<Value> Tensorize(CallContext& ctx) {
+  auto args = BindArgs(ctx, {{"var"}, {"intrin"}});
+  if (!args.ok()) return args.status();
+  absl::StatusOr<ir::IterVar> axis = ArgIterVar(ctx, *(*args)[0], "var");
+  if (!axis.ok()) return axis.status();
+  const Arg& intrin = *(*args)[1];
+  if (!intrin.value.is(Value::Kind::kTensorIntrin)) {
+    return ctx.Error(intrin.pos, absl::StrCat(ctx.name, ": intrin must be a tensor intrinsic, got ",
+                                              TypeName(intrin.value)));
+  }
+  StageOf(ctx).tensorize(*axis, intrin.value.as<schedule::TensorIntrin>());
+  return Checked(ctx, Value());
+}
+
 // The tensor argument of cache_read/cache_write, checked to be in the schedule.
 absl::StatusOr<te::Tensor> ScheduledTensor(const CallContext& ctx, const Arg& arg,
                                            absl::string_view what) {
@@ -254,6 +269,7 @@ constexpr NativeEntry kStageMethods[] = {
     {"vectorize", Annotate<&schedule::Stage::vectorize>},
     {"unroll", Annotate<&schedule::Stage::unroll>},
     {"pragma", Pragma},
+    {"tensorize", Tensorize},
 };
 
 constexpr NativeEntry kScheduleMethods[] = {

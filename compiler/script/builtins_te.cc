@@ -267,6 +267,18 @@ absl::StatusOr<Value> MathBinary(CallContext& ctx) {
 
 ir::Expr Pow(ir::Expr a, ir::Expr b) { return ir::Call(ir::Intrinsic::kPow, {a, b}); }
 
+// x.astype(dtype): a conversion, as TVM's expressions have it (int8 products are summed in int32).
+absl::StatusOr<Value> AsType(CallContext& ctx) {
+  auto args = BindArgs(ctx, {{"dtype"}});
+  if (!args.ok()) return args.status();
+  absl::StatusOr<ir::DataType> t = ArgDType(ctx, *(*args)[0], "dtype");
+  if (!t.ok()) return t.status();
+  const ir::Expr& x = ctx.self.as<ir::Expr>();
+  return Value::FromExpr(ir::Cast(t->with_lanes(x.dtype().lanes()), x));
+}
+
+constexpr NativeEntry kExprMethods[] = {{"astype", AsType}};
+
 constexpr NativeEntry kTeBuiltins[] = {
     {"var", Var},
     {"placeholder", Placeholder},
@@ -307,5 +319,6 @@ constexpr NativeEntry kTeBuiltins[] = {
 }  // namespace
 
 std::span<const NativeEntry> TeBuiltins() { return kTeBuiltins; }
+std::span<const NativeEntry> ExprMethods() { return kExprMethods; }
 
 }  // namespace tunefarm::script

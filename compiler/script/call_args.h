@@ -86,9 +86,11 @@ struct NativeEntry {
 };
 NativeFn FindNative(std::span<const NativeEntry> table, absl::string_view name);
 
-// The tables (builtins_te.cc, builtins_schedule.cc).
+// The tables (builtins_te.cc, builtins_schedule.cc, builtins_intrin.cc).
 std::span<const NativeEntry> TeBuiltins();
 std::span<const NativeEntry> ScheduleBuiltins();
+std::span<const NativeEntry> IntrinBuiltins();
+std::span<const NativeEntry> ExprMethods();
 std::span<const NativeEntry> StageMethods();
 std::span<const NativeEntry> ScheduleMethods();
 

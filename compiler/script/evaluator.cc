@@ -15,6 +15,7 @@ bool IsModuleName(absl::string_view name) { return name == "te" || name == "tvm"
 
 NativeFn FindBuiltin(absl::string_view name) {
   if (NativeFn fn = FindNative(TeBuiltins(), name)) return fn;
+  if (NativeFn fn = FindNative(IntrinBuiltins(), name)) return fn;
   return FindNative(ScheduleBuiltins(), name);
 }
 

@@ -70,6 +70,8 @@ std::string TypeName(const Value& v) {
       return "the tuning config";
     case Value::Kind::kKnob:
       return "a knob";
+    case Value::Kind::kTensorIntrin:
+      return absl::StrCat("tensor intrinsic ", v.as<schedule::TensorIntrin>()->name);
   }
   return "a value";
 }

@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "compiler/ir/expr.h"
 #include "compiler/schedule/schedule.h"
+#include "compiler/schedule/tensor_intrin.h"
 #include "compiler/script/ast.h"
 #include "compiler/te/tensor.h"
 
@@ -98,11 +99,13 @@ class Value {
     kModule,
     kCfg,
     kKnob,
+    kTensorIntrin,
   };
   using Storage =
       std::variant<NoneValue, int64_t, double, bool, std::string, std::shared_ptr<const ListValue>,
                    ir::Expr, ir::IterVar, te::Tensor, te::Operation, schedule::Schedule, StageRef,
-                   std::shared_ptr<const Closure>, Function, ModuleValue, CfgValue, KnobRef>;
+                   std::shared_ptr<const Closure>, Function, ModuleValue, CfgValue, KnobRef,
+                   schedule::TensorIntrin>;
 
   Value() = default;
   static Value Int(int64_t v) { return Value(Storage(std::in_place_index<1>, v)); }
@@ -125,6 +128,7 @@ class Value {
   static Value FromModule(std::string name) { return Value(Storage(ModuleValue{std::move(name)})); }
   static Value Cfg() { return Value(Storage(CfgValue{})); }
   static Value FromKnob(std::string name) { return Value(Storage(KnobRef{std::move(name)})); }
+  static Value FromTensorIntrin(schedule::TensorIntrin t) { return Value(Storage(std::move(t))); }
 
   Kind kind() const { return static_cast<Kind>(data_.index()); }
   bool is(Kind k) const { return kind() == k; }

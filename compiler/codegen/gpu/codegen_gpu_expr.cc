@@ -194,6 +194,10 @@ std::string CodeGenGpu::Call(const ir::CallNode* op, int lane) {
     case ir::Intrinsic::kSyncThreads:
       Fail(absl::InvalidArgumentError("sync_threads() used as a value (only in Evaluate)"));
       return "0";
+    case ir::Intrinsic::kDot4Add:
+      Fail(absl::UnimplementedError(
+          "dot4_add (a tensorized int8 dot product) has no GPU form; tensorize for a CPU target"));
+      return "0";
   }
   return "0";
 }

@@ -1,5 +1,10 @@
 // CodeGenLLVM, calls: math functions as LLVM intrinsics (vector forms included, so the backend
 // picks vector code or per-lane library calls), likely, and the lazy if_then_else.
+#include <llvm/IR/IntrinsicsAArch64.h>
+#include <llvm/IR/IntrinsicsX86.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/TargetParser/Triple.h>
+
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/codegen_llvm.h"
 
@@ -13,9 +18,67 @@ llvm::Value* CodeGenLLVM::VisitExpr_(const ir::CallNode* op) {
       return EmitIfThenElse(op);
     case ir::Intrinsic::kSyncThreads:
       return Unsupported(op, "sync_threads() is a GPU barrier; a CPU target has no thread blocks");
+    case ir::Intrinsic::kDot4Add:
+      return EmitDot4Add(op);
     default:
       return EmitMath(op);
   }
+}
+
+// The target's own instruction where it has one of the width asked for (x86 VNNI's vpdpbusd:
+// unsigned by signed bytes; AArch64's sdot/udot: bytes of one signedness), else the widened
+// products summed in groups of four, which any target runs.
+llvm::Value* CodeGenLLVM::EmitDot4Add(const ir::CallNode* op) {
+  auto* b = builder_.get();
+  llvm::Value* acc = VisitExpr(op->args[0]);
+  llvm::Value* x = VisitExpr(op->args[1]);
+  llvm::Value* y = VisitExpr(op->args[2]);
+  ir::DataType xt = op->args[1].dtype(), yt = op->args[2].dtype();
+  const unsigned n = static_cast<unsigned>(op->dtype.lanes());
+  auto* i32s = llvm::FixedVectorType::get(b->getInt32Ty(), n);
+  auto* bytes = llvm::FixedVectorType::get(b->getInt8Ty(), 4 * n);
+  if (xt.lanes() == 4 && n > 1) {  // one group of four shared by every sum: splat it as an i32
+    llvm::Value* word = b->CreateBitCast(x, b->getInt32Ty());
+    x = b->CreateBitCast(b->CreateVectorSplat(n, word), bytes);
+    xt = xt.with_lanes(static_cast<int>(4 * n));
+  }
+  if (n > 1) {
+    const llvm::Triple triple(module_.getTargetTriple());
+    const llvm::MCSubtargetInfo* sti = tm_.getMCSubtargetInfo();
+    auto has = [&](const char* f) { return sti->checkFeatures(absl::StrCat("+", f)); };
+    if (triple.getArch() == llvm::Triple::x86_64 && xt.is_uint() != yt.is_uint()) {
+      if (yt.is_uint()) std::swap(x, y);  // vpdpbusd's first byte operand is the unsigned one
+      const bool vnni = has("avx512vnni"), narrow = (vnni && has("avx512vl")) || has("avxvnni");
+      llvm::Intrinsic::ID id = llvm::Intrinsic::not_intrinsic;
+      if (n == 16 && vnni) id = llvm::Intrinsic::x86_avx512_vpdpbusd_512;
+      if (n == 8 && narrow) id = llvm::Intrinsic::x86_avx512_vpdpbusd_256;
+      if (n == 4 && narrow) id = llvm::Intrinsic::x86_avx512_vpdpbusd_128;
+      if (id != llvm::Intrinsic::not_intrinsic) {
+        return b->CreateIntrinsic(id, {},
+                                  {acc, b->CreateBitCast(x, i32s), b->CreateBitCast(y, i32s)});
+      }
+    }
+    if (triple.isAArch64() && xt.is_uint() == yt.is_uint() && (n == 4 || n == 2) &&
+        has("dotprod")) {
+      const llvm::Intrinsic::ID id =
+          xt.is_uint() ? llvm::Intrinsic::aarch64_neon_udot : llvm::Intrinsic::aarch64_neon_sdot;
+      return b->CreateIntrinsic(id, {i32s, bytes}, {acc, x, y});
+    }
+  }
+  auto widen = [&](llvm::Value* v, ir::DataType t) {
+    auto* wide = llvm::FixedVectorType::get(b->getInt32Ty(), 4 * n);
+    return t.is_uint() ? b->CreateZExt(v, wide) : b->CreateSExt(v, wide);
+  };
+  llvm::Value* products = b->CreateMul(widen(x, xt), widen(y, yt));
+  llvm::Value* sum = acc;
+  for (unsigned k = 0; k < 4; ++k) {
+    std::vector<int> lanes;
+    for (unsigned i = 0; i < n; ++i) lanes.push_back(static_cast<int>(4 * i + k));
+    llvm::Value* part = b->CreateShuffleVector(products, lanes);
+    if (n == 1) part = b->CreateExtractElement(part, uint64_t{0});
+    sum = b->CreateAdd(sum, part);
+  }
+  return sum;
 }
 
 llvm::Value* CodeGenLLVM::EmitMath(const ir::CallNode* op) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_join.h"
+#include "compiler/passes/lower.h"
 #include "tests/unit/compiler/script/script_test_support.h"
 
 namespace tunefarm::script {
@@ -160,6 +161,45 @@ args = [A, B]
                                              "t.te");
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_TRUE(r->schedule.Contains(r->args[1]));
+}
+
+}  // namespace
+}  // namespace tunefarm::script
+
+namespace tunefarm::script {
+namespace {
+
+constexpr const char* kInt8Matmul = R"(
+A = placeholder((4, 64), dtype="uint8", name="A")
+Bp = placeholder((2, 16, 16, 4), dtype="int8", name="Bp")
+k = reduce_axis((0, 64), name="k")
+C = compute((4, 32), lambda i, j: sum(A[i, k].astype("int32") *
+            Bp[j // 16, k // 4, j % 16, k % 4].astype("int32"), axis=k), name="C")
+s = create_schedule(C)
+jo, ji = s[C].split(C.op.axis[1], factor=16)
+ko, ki = s[C].split(C.op.reduce_axis[0], factor=4)
+s[C].reorder(C.op.axis[0], jo, ko, ji, ki)
+)";
+
+TEST(ScheduleBuiltinsTest, TensorizeWithTheInt8DotIntrinsicLowersToIt) {
+  auto ev = RunOk(std::string(kInt8Matmul) + R"(
+s[C].tensorize(ji, dot_int8_intrin(16, "uint8", "int8"))
+args = [A, Bp, C]
+)");
+  const auto& s = Global(*ev, "s").as<schedule::Schedule>();
+  const auto& c = Global(*ev, "C").as<te::Tensor>();
+  std::vector<te::Tensor> args = {Global(*ev, "A").as<te::Tensor>(),
+                                  Global(*ev, "Bp").as<te::Tensor>(), c};
+  absl::StatusOr<ir::PrimFunc> f = passes::Lower(s, args, "mm");
+  ASSERT_TRUE(f.ok()) << f.status();
+  EXPECT_THAT(ir::ToString(f->body), ::testing::HasSubstr("dot4_add("));
+}
+
+TEST(ScheduleBuiltinsTest, TensorizeNeedsATensorIntrinsic) {
+  EXPECT_THAT(ScriptError(std::string(kInt8Matmul) + "s[C].tensorize(ji, 16)\n"),
+              ::testing::HasSubstr("intrin must be a tensor intrinsic, got an integer"));
+  EXPECT_THAT(ScriptError(std::string(kInt8Matmul) + "t = dot_int8_intrin(12)\n"),
+              ::testing::HasSubstr("lanes must be a power of two"));
 }
 
 }  // namespace
