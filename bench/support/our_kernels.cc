@@ -1,5 +1,6 @@
 #include "bench/support/our_kernels.h"
 
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -7,6 +8,7 @@
 #include "compiler/codegen/llvm/build.h"
 #include "compiler/passes/lower.h"
 #include "compiler/topi/conv2d_nchwc.h"
+#include "compiler/topi/dense_int8.h"
 #include "compiler/topi/depthwise_conv2d.h"
 #include "compiler/topi/gemm.h"
 #include "compiler/topi/gemm_schedule.h"
@@ -43,13 +45,22 @@ absl::StatusOr<OurKernel> Compile(const topi::ScheduledOp& op, const std::string
   state->module = *module;
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::uniform_int_distribution<int> byte(0, 255);
   for (const runtime::ArgSpec& spec : kernel->signature().args) {
     std::vector<int64_t> shape;
     for (const runtime::DimSpec& d : spec.shape) shape.push_back(d.value);
     absl::StatusOr<runtime::NDArray> array = runtime::NDArray::Empty(shape, spec.dtype);
     if (!array.ok()) return array.status();
-    auto* data = static_cast<float*>(array->data());
-    for (int64_t i = 0; i < array->NumElements(); ++i) data[i] = dist(rng);
+    // Floats uniform in [-1, 1), bytes uniform over their range, anything else zero.
+    if (runtime::SameDataType(spec.dtype, *runtime::ParseDataType("float32"))) {
+      auto* data = static_cast<float*>(array->data());
+      for (int64_t i = 0; i < array->NumElements(); ++i) data[i] = dist(rng);
+    } else if (spec.dtype.bits == 8) {
+      auto* data = static_cast<uint8_t*>(array->data());
+      for (int64_t i = 0; i < array->NumElements(); ++i) data[i] = static_cast<uint8_t>(byte(rng));
+    } else {
+      std::memset(array->data(), 0, array->NumBytes());
+    }
     state->arrays.push_back(*std::move(array));
   }
   KernelState* s = state.get();
@@ -79,6 +90,21 @@ absl::StatusOr<OurKernel> OurMatmul(int64_t m, int64_t n, int64_t k, const topi:
   absl::StatusOr<topi::ScheduledOp> op = topi::ScheduleMatmul(config, *t);
   if (!op.ok()) return op.status();
   return Compile(*op, "matmul", config.ToString());
+}
+
+absl::StatusOr<OurKernel> OurDenseInt8(int64_t m, int64_t n, int64_t k, const topi::CpuInfo& cpu) {
+  topi::DenseInt8Config config = topi::DefaultDenseInt8Config(m, n, k, cpu);
+  const int64_t blocks = (n + config.lanes - 1) / config.lanes;
+  te::Tensor a =
+      te::placeholder({static_cast<int>(m), static_cast<int>(k)}, ir::DataType::UInt(8), "A");
+  te::Tensor w = te::placeholder(
+      {static_cast<int>(blocks), static_cast<int>(k / 4), static_cast<int>(config.lanes), 4},
+      ir::DataType::Int(8), "Wp");
+  absl::StatusOr<topi::DenseInt8Tensors> t = topi::DenseInt8Compute(a, w, n);
+  if (!t.ok()) return t.status();
+  absl::StatusOr<topi::ScheduledOp> op = topi::ScheduleDenseInt8(config, *t);
+  if (!op.ok()) return op.status();
+  return Compile(*op, "dense_int8", config.ToString());
 }
 
 absl::StatusOr<OurKernel> OurConv2d(const ConvShape& s, const topi::CpuInfo& cpu) {

@@ -30,6 +30,10 @@ absl::StatusOr<OurKernel> OurScheduled(const topi::ScheduledOp& op, const std::s
 // timed kernel, as OpenBLAS packs inside sgemm).
 absl::StatusOr<OurKernel> OurMatmul(int64_t m, int64_t n, int64_t k, const topi::CpuInfo& cpu);
 
+// Y[m, n] = sum_k A[m, k] * W[n, k] in int8 (uint8 A, int8 W packed ahead as the dense_int8
+// template reads it, int32 Y) with its default schedule: the dot intrinsic of the host.
+absl::StatusOr<OurKernel> OurDenseInt8(int64_t m, int64_t n, int64_t k, const topi::CpuInfo& cpu);
+
 // A conv2d in the blocked NCHWc layout, data and weights already in that layout (oneDNN's timed
 // call also starts from its preferred layouts); a depthwise conv (groups == channels) uses the
 // NCHW depthwise schedule.

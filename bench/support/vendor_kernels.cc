@@ -61,6 +61,45 @@ absl::StatusOr<VendorKernel> OpenBlasSgemm(int64_t m, int64_t n, int64_t k) {
   return kernel;
 }
 
+absl::StatusOr<VendorKernel> OneDnnInt8Matmul(int64_t m, int64_t n, int64_t k) {
+  using dnnl::memory;
+  using dt = memory::data_type;
+  using tag = memory::format_tag;
+  try {
+    auto state = std::make_shared<ConvState>();
+    memory::desc a_md({m, k}, dt::u8, tag::ab);
+    memory::desc w_md({k, n}, dt::s8, tag::any);
+    memory::desc c_md({m, n}, dt::s32, tag::ab);
+    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a_md, w_md, c_md), state->engine);
+    state->src = memory(pd.src_desc(), state->engine);
+    state->weights = memory(pd.weights_desc(), state->engine);
+    state->dst = memory(pd.dst_desc(), state->engine);
+    std::mt19937 rng(5);
+    std::uniform_int_distribution<int> byte(0, 255);
+    for (dnnl::memory* mem : {&state->src, &state->weights}) {
+      auto* data = static_cast<uint8_t*>(mem->get_data_handle());
+      for (size_t i = 0; i < mem->get_desc().get_size(); ++i) {
+        data[i] = static_cast<uint8_t>(byte(rng));
+      }
+    }
+    state->conv = dnnl::matmul(pd);
+    ConvState* s = state.get();
+    VendorKernel kernel;
+    kernel.library = absl::StrCat("oneDNN ", DNNL_VERSION_MAJOR, ".", DNNL_VERSION_MINOR, ".",
+                                  DNNL_VERSION_PATCH, " int8 matmul");
+    kernel.run = [s] {
+      s->conv.execute(
+          s->stream,
+          {{DNNL_ARG_SRC, s->src}, {DNNL_ARG_WEIGHTS, s->weights}, {DNNL_ARG_DST, s->dst}});
+      s->stream.wait();
+    };
+    kernel.state = std::move(state);
+    return kernel;
+  } catch (const dnnl::error& e) {
+    return absl::InternalError(absl::StrCat("oneDNN int8 matmul: ", e.what()));
+  }
+}
+
 absl::StatusOr<VendorKernel> OneDnnConv2d(const ConvShape& shape) {
   using dnnl::memory;
   using tag = memory::format_tag;

@@ -23,6 +23,10 @@ void SetVendorThreads(int threads);
 // Row-major C[m, n] = A[m, k] * B[k, n] with cblas_sgemm.
 absl::StatusOr<VendorKernel> OpenBlasSgemm(int64_t m, int64_t n, int64_t k);
 
+// Y[m, n] = sum_k A[m, k] * W[k, n] with oneDNN's matmul: uint8 A, int8 W in the layout oneDNN
+// picks (format `any`, reordered once ahead), int32 Y.
+absl::StatusOr<VendorKernel> OneDnnInt8Matmul(int64_t m, int64_t n, int64_t k);
+
 struct ConvShape {
   int64_t batch, in_channels, height, width, out_channels, kernel, stride, pad;
   int64_t groups = 1;  // == in_channels == out_channels for a depthwise conv
