@@ -11,7 +11,10 @@ Models (NAME): resnet18, mobilenet_v2, vgg16 (opset 13, the round-2 set, the def
 vit_b_16, convnext_tiny, efficientnet_b0, shufflenet_v2_x1_0, regnet_y_400mf, resnet50,
 lraspp_mobilenet_v3_large (segmentation, upsampling head: its "out" map) and
 transformer_encoder (4 layers of torch.nn.TransformerEncoderLayer, d=256, 4 heads, GELU, batch
-first) at opset 17.
+first) at opset 17; resnet18_qdq and mobilenet_v2_qdq, torchvision's quantizable models fused
+and fake-quantized (uint8 activations per tensor, int8 weights per output channel) with
+torch.ao.quantization's eager QAT modules, calibrated on random images, exported as QDQ
+(QuantizeLinear/DequantizeLinear) at opset 13; their references are the fake-quant outputs.
 
 Usage: /usr/bin/python3 scripts/export-models.py OUT_DIR [NAME...]
        (Debian's python3-torch/-torchvision)
@@ -45,7 +48,33 @@ def transformer_encoder():
     return torch.nn.TransformerEncoder(layer, 4, enable_nested_tensor=False)
 
 
+def fake_quantized(name):
+    """A quantizable torchvision model with batch norms folded and every conv/linear weight
+    and activation fake-quantized as PyTorch's fbgemm scheme would quantize them."""
+    from torch.ao import quantization as q
+    model = getattr(torchvision.models.quantization, name)(weights=None, quantize=False)
+    randomize_batch_norm(model)
+    model.eval()
+    model.fuse_model()
+    activation = q.FakeQuantize.with_args(observer=q.MovingAverageMinMaxObserver, quant_min=0,
+                                          quant_max=255, dtype=torch.quint8,
+                                          qscheme=torch.per_tensor_affine)
+    weight = q.FakeQuantize.with_args(observer=q.MovingAveragePerChannelMinMaxObserver,
+                                      quant_min=-128, quant_max=127, dtype=torch.qint8,
+                                      qscheme=torch.per_channel_symmetric, ch_axis=0)
+    model.qconfig = q.QConfig(activation=activation, weight=weight)
+    q.prepare_qat(model.train(), inplace=True)
+    model.eval()
+    with torch.no_grad():
+        for _ in range(4):
+            model(torch.randn(2, 3, 224, 224))
+    model.apply(q.disable_observer)
+    return model
+
+
 def build(name):
+    if name.endswith("_qdq"):
+        return fake_quantized(name[:-len("_qdq")])
     if name == "transformer_encoder":
         return transformer_encoder()
     if name == "lraspp_mobilenet_v3_large":
@@ -90,6 +119,8 @@ def variants_of(name):
     # one image size only.
     if name in ("vit_b_16", "vgg16", "lraspp_mobilenet_v3_large"):
         return variants, {0: "batch"}, 13 if name in ROUND2 else 17
+    if name.endswith("_qdq"):
+        return variants, {0: "batch"}, 13
     variants.append((".wide", (1, 3, 160, 224)))
     return variants, {0: "batch", 2: "height", 3: "width"}, 13 if name in ROUND2 else 17
 

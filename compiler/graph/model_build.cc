@@ -42,6 +42,17 @@ class GraphWriter {
       Add(in, runtime::GraphTensorKind::kInput, v.name);
     }
     for (const GraphOutput& out : graph.outputs()) output_names_[out.value].push_back(out.name);
+    // Every output's tensor next, in the model's order: the runtime numbers its outputs in the
+    // order of their tensors, which must not be the order the kernels happen to write them.
+    for (const GraphOutput& out : graph.outputs()) {
+      const bool computed = graph.value(out.value).kind == ValueKind::kNodeOutput;
+      if (computed && output_names_.at(out.value).front() == out.name) {
+        Add(out.value, runtime::GraphTensorKind::kOutput, out.name);
+      } else {
+        copy_tensors_[{out.value, out.name}] =
+            Add(out.value, runtime::GraphTensorKind::kOutput, out.name, /*remember=*/false);
+      }
+    }
   }
 
   absl::StatusOr<int64_t> TensorOf(ValueId value) {
@@ -85,8 +96,7 @@ class GraphWriter {
     runtime::GraphStep step;
     step.kernel = kernel.func.name;
     step.args.push_back({runtime::StepArgKind::kIn, *TensorOf(value), 0});
-    const int64_t out = Add(value, runtime::GraphTensorKind::kOutput, name, /*remember=*/false);
-    step.args.push_back({runtime::StepArgKind::kOut, out, 0});
+    step.args.push_back({runtime::StepArgKind::kOut, copy_tensors_.at({value, name}), 0});
     description_.steps.push_back(std::move(step));
   }
 
@@ -126,6 +136,7 @@ class GraphWriter {
   const Graph& graph_;
   std::map<ValueId, int64_t> ids_;
   std::map<ValueId, std::vector<std::string>> output_names_;
+  std::map<std::pair<ValueId, std::string>, int64_t> copy_tensors_;  // outputs a copy writes
   runtime::GraphDescription description_;
   std::string params_;
 };

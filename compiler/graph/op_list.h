@@ -30,6 +30,10 @@
 //   where(cond, a, b): cond ? a : b, the three broadcast; cond bool
 //   cast(x) to (a dtype string: "float32", "int64", "bool" ...): float to integer truncates, to
 //     bool is != 0
+//   quantize(x, scale, zero_point) axis (1): ONNX QuantizeLinear, in zero_point's dtype (int8 or
+//     uint8); scale and zero_point one element or one per index of `axis`
+//   dequantize(x, scale, zero_point) axis (1): ONNX DequantizeLinear, float32 from int8, uint8 or
+//     int32 x; parameters as quantize's
 //   reduce(x) fn, axes, keep_dims (1): a reduction of topi/reduce.h by name ("sum", "mean",
 //     "log_sum_exp" ...) over `axes` (all when absent), reduced axes kept as 1s or dropped
 //   gather(data, indices) axis (0): numpy's take; indices int32/int64, negative ones count from
@@ -103,6 +107,8 @@
   X(LogicalNot, "logical_not", kElementwise)                          \
   X(Where, "where", kBroadcast)                                       \
   X(Cast, "cast", kElementwise)                                       \
+  X(Quantize, "quantize", kElementwise)                               \
+  X(Dequantize, "dequantize", kElementwise)                           \
   X(Reduce, "reduce", kCommReduce)                                    \
   X(Gather, "gather", kInjective)                                     \
   X(GatherElements, "gather_elements", kInjective)                    \

@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "compiler/codegen/llvm/temp_dir.h"
 #include "compiler/frontend/onnx/onnx_importer.h"
 #include "driver/model_compiler.h"
+#include "runtime/data_type.h"
 #include "tools/commands/model_run_command.h"
 
 namespace tunefarm::tools {
@@ -40,14 +43,34 @@ std::vector<fs::path> DataSets(const fs::path& dir) {
   return sets;
 }
 
-// "" when `got` matches `want` element by element.
+std::string CaseShapeText(const std::vector<int64_t>& shape) {
+  return absl::StrCat("[", absl::StrJoin(shape, ","), "]");
+}
+
+// "" when `got` matches `want` element by element: float32 within the tolerance, integers and
+// bools (quantized tensors, indices, masks) exactly.
 std::string Compare(const DLTensor& got, const runtime::NDArray& want, double rtol, double atol) {
   std::vector<int64_t> shape(got.shape, got.shape + got.ndim);
-  if (shape != want.shape()) return "the shape differs";
-  if (got.dtype.code != kDLFloat || got.dtype.bits != 32 || want.dtype().code != kDLFloat ||
-      want.dtype().bits != 32) {
-    return "not float32";
+  if (shape != want.shape()) {
+    return absl::StrCat("the shape differs: got ", CaseShapeText(shape), ", want ",
+                        CaseShapeText(want.shape()));
   }
+  if (!runtime::SameDataType(got.dtype, want.dtype())) {
+    return absl::StrCat("the dtype differs: got ", runtime::DataTypeToString(got.dtype), ", want ",
+                        runtime::DataTypeToString(want.dtype()));
+  }
+  if (got.dtype.code != kDLFloat) {
+    const size_t bytes = runtime::DataTypeBytes(got.dtype);
+    const auto* g = static_cast<const unsigned char*>(got.data);
+    const auto* w = static_cast<const unsigned char*>(want.data());
+    for (int64_t i = 0; i < want.NumElements(); ++i) {
+      if (std::memcmp(g + i * bytes, w + i * bytes, bytes) != 0) {
+        return absl::StrCat("element ", i, " differs (", runtime::DataTypeToString(got.dtype), ")");
+      }
+    }
+    return "";
+  }
+  if (got.dtype.bits != 32) return "not float32";
   const auto* g = static_cast<const float*>(got.data);
   const auto* w = static_cast<const float*>(want.data());
   for (int64_t i = 0; i < want.NumElements(); ++i) {

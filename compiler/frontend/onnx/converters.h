@@ -28,6 +28,7 @@ std::span<const OnnxConverter> NormalizeConverters();    // convert_normalize.cc
 std::span<const OnnxConverter> ResizeConverters();       // convert_resize.cc
 std::span<const OnnxConverter> TransformConverters();    // convert_transform.cc
 std::span<const OnnxConverter> FoldConverters();         // convert_fold.cc
+std::span<const OnnxConverter> QuantizeConverters();     // convert_quantize.cc
 
 // The converter of `op_type` in the default domain, or null.
 const OnnxConverter* FindConverter(std::string_view op_type);

@@ -65,7 +65,7 @@ std::string AttributeReason(const NodeProto& node) {
 const OnnxConverter* FindConverter(std::string_view op_type) {
   for (auto table :
        {ElementwiseConverters(), MathConverters(), NnConverters(), NormalizeConverters(),
-        ResizeConverters(), TransformConverters(), FoldConverters()}) {
+        ResizeConverters(), TransformConverters(), FoldConverters(), QuantizeConverters()}) {
     for (const OnnxConverter& c : table) {
       if (c.op_type == op_type) return &c;
     }

@@ -326,6 +326,27 @@ TEST(ModelBuildTest, OutputsThatNoKernelWritesAreCopies) {
   for (const GroupKernel& k : b.model.kernels) copies += k.schedule == "copy";
   EXPECT_EQ(copies, 1);  // one kernel per tensor type, called three times
   EXPECT_EQ(b.model.graph.steps.size(), 4u);
+  // Numbered in the model's order, whichever step writes them first.
+  ASSERT_EQ(b.executor->outputs().size(), 4u);
+  const char* order[] = {"same_as_x", "weight", "relu", "relu_again"};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(b.executor->outputs()[i].name, order[i]) << i;
+}
+
+TEST(ModelBuildTest, OutputsKeepTheModelsOrderWhateverOrderTheyAreComputedIn) {
+  // y is computed after z but listed first (as in ONNX's expanded DynamicQuantizeLinear).
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {2, 3}});
+  ValueId z = Op(g, OpKind::kRelu, {x});
+  ValueId y = Op(g, OpKind::kExp, {z});
+  g.AddOutput("y", y);
+  g.AddOutput("z", z);
+  ExpectMatchesReference(g, "order");
+  Built b = BuildAndLoad(g, "order_kernels");
+  ASSERT_NE(b.executor, nullptr);
+  ASSERT_EQ(b.executor->outputs().size(), 2u);
+  EXPECT_EQ(b.executor->outputs()[0].name, "y");
+  EXPECT_EQ(b.executor->outputs()[1].name, "z");
+  EXPECT_EQ(b.executor->GetOutput(0)->ndim, 2);
 }
 
 }  // namespace

@@ -1,0 +1,80 @@
+// QDQ models exported by PyTorch (scripts/export-models.py: torchvision's quantizable ResNet-18
+// and MobileNet-v2, fused, fake-quantized per channel and calibrated, at opset 13) import and
+// build, and their outputs match PyTorch's fake-quant outputs within 5 % of the largest logit
+// with the same top-1 class for every image of a batch of 1 and a batch of 4.
+#include <algorithm>
+#include <cmath>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sstream>
+
+#include "driver/model_executor.h"
+#include "tests/testing/pytorch_models.h"
+#include "tools/commands/model_build_command.h"
+#include "tools/commands/model_run_command.h"
+
+namespace tunefarm::tools {
+namespace {
+
+class QuantizedModelsTest : public ::testing::TestWithParam<const char*> {
+ protected:
+  void SetUp() override {
+    dir_ = fixtures::ExportedPytorchModel(GetParam());
+    if (dir_.empty()) GTEST_SKIP() << "python3-torch/torchvision missing";
+  }
+  std::string File(const std::string& suffix) const { return dir_ + "/" + GetParam() + suffix; }
+
+  void ExpectMatches(const std::string& variant, int batch) {
+    ModelBuildOptions build;
+    build.file = File(".onnx");
+    build.output = ::testing::TempDir() + GetParam() + variant + ".so";
+    ASSERT_TRUE(driver::ParseInputShape("input=" + std::to_string(batch) + ",3,224,224",
+                                        &build.compile.input_shapes)
+                    .ok());
+    std::ostringstream out, err;
+    ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << out.str() << err.str();
+    absl::StatusOr<runtime::NDArray> input = ReadArrayFile(File(variant + ".input.npy"));
+    absl::StatusOr<runtime::NDArray> want = ReadArrayFile(File(variant + ".output.npy"));
+    ASSERT_TRUE(input.ok() && want.ok());
+    absl::StatusOr<std::unique_ptr<driver::ModelExecutor>> exec =
+        driver::OpenModelModule(build.output);
+    ASSERT_TRUE(exec.ok()) << exec.status();
+    ASSERT_TRUE((*exec)->SetInput(0, input->data(), input->NumBytes()).ok());
+    ASSERT_TRUE((*exec)->Run().ok());
+    absl::StatusOr<const DLTensor*> got = (*exec)->Output(0);
+    ASSERT_TRUE(got.ok()) << got.status();
+    const auto* g = static_cast<const float*>((*got)->data);
+    const auto* w = static_cast<const float*>(want->data());
+    const int64_t classes = want->shape()[1];
+    ASSERT_EQ((*got)->shape[0], batch);
+    ASSERT_EQ((*got)->shape[1], classes);
+    double largest = 0, worst = 0;
+    for (int64_t i = 0; i < batch * classes; ++i) {
+      largest = std::max(largest, std::fabs(static_cast<double>(w[i])));
+      worst = std::max(worst, std::fabs(static_cast<double>(g[i]) - w[i]));
+    }
+    EXPECT_LE(worst, 0.05 * largest) << GetParam() << variant << ": largest logit " << largest;
+    for (int b = 0; b < batch; ++b) {
+      const float* gr = g + b * classes;
+      const float* wr = w + b * classes;
+      EXPECT_EQ(std::max_element(gr, gr + classes) - gr, std::max_element(wr, wr + classes) - wr)
+          << GetParam() << variant << " image " << b;
+    }
+    std::remove(build.output.c_str());
+  }
+  std::string dir_;
+};
+
+TEST_P(QuantizedModelsTest, FakeQuantOutputsWithinFivePercentAndTheSameTopOne) {
+  ExpectMatches("", 1);
+  ExpectMatches(".b4", 4);
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, QuantizedModelsTest,
+                         ::testing::Values("resnet18_qdq", "mobilenet_v2_qdq"),
+                         [](const ::testing::TestParamInfo<const char*>& info) {
+                           return std::string(info.param);
+                         });
+
+}  // namespace
+}  // namespace tunefarm::tools
