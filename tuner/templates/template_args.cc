@@ -15,7 +15,7 @@ absl::Status WorkloadError(const Workload& workload, const absl::Status& status)
 }
 
 absl::Status CheckWorkloadArgs(const Workload& workload, const TemplateInfo& info,
-                               const std::string& may_be_zero) {
+                               const std::string& may_be_zero, const std::string& dtype) {
   const std::vector<std::string> names = absl::StrSplit(info.args_help, ',');
   if (workload.args.size() != names.size()) {
     return WorkloadError(workload, absl::InvalidArgumentError(absl::StrCat(
@@ -31,10 +31,10 @@ absl::Status CheckWorkloadArgs(const Workload& workload, const TemplateInfo& inf
                                          " (arguments ", info.args_help, ")")));
     }
   }
-  if (workload.dtype != "float32") {
+  if (workload.dtype != dtype) {
     return WorkloadError(
-        workload, absl::InvalidArgumentError(absl::StrCat(
-                      info.name, " supports dtype float32 only, not '", workload.dtype, "'")));
+        workload, absl::InvalidArgumentError(absl::StrCat(info.name, " supports dtype ", dtype,
+                                                          " only, not '", workload.dtype, "'")));
   }
   return absl::OkStatus();
 }

@@ -15,9 +15,10 @@ namespace tunefarm::tuner::templates {
 
 // InvalidArgument naming the workload key and `info.args_help` for a wrong argument count, a
 // non-positive argument (a negative one for the argument named `may_be_zero`, e.g. "pad"), or a
-// dtype other than float32.
+// dtype other than `dtype`.
 absl::Status CheckWorkloadArgs(const Workload& workload, const TemplateInfo& info,
-                               const std::string& may_be_zero = "");
+                               const std::string& may_be_zero = "",
+                               const std::string& dtype = "float32");
 
 // InvalidArgument naming the key when a tensor of `shape` would not fit 32-bit indexing (the
 // compiler's index type).

@@ -13,6 +13,7 @@
 #include "tuner/templates/conv2d_nchwc_template.h"
 #include "tuner/templates/conv2d_template.h"
 #include "tuner/templates/conv2d_winograd_template.h"
+#include "tuner/templates/dense_int8_template.h"
 #include "tuner/templates/depthwise_conv2d_nchwc_template.h"
 #include "tuner/templates/depthwise_conv2d_template.h"
 #include "tuner/templates/gemm_template.h"
@@ -49,6 +50,7 @@ std::vector<Entry>& Registry() {
         {templates::Conv2dNchwcTemplateInfo(), &templates::MakeConv2dNchwcTemplate},
         {templates::Conv2dWinogradNchwcTemplateInfo(), &templates::MakeConv2dWinogradNchwcTemplate},
         {templates::DenseTemplateInfo(), &templates::MakeDenseTemplate},
+        {templates::DenseInt8TemplateInfo(), &templates::MakeDenseInt8Template},
         {templates::DepthwiseConv2dTemplateInfo(), &templates::MakeDepthwiseConv2dTemplate},
         {templates::DepthwiseConv2dNchwcTemplateInfo(),
          &templates::MakeDepthwiseConv2dNchwcTemplate},

@@ -16,7 +16,8 @@ const char* const kTargetKeys[] = {"matmul:19,40,13",
                                    "conv2d:1,5,9,11,6,3,3,1,1",
                                    "conv2d_nchwc:1,10,8,9,12,3,3,2,1",
                                    "depthwise_conv2d:1,6,9,21,3,3,1,1",
-                                   "depthwise_conv2d_nchwc:1,11,9,10,3,3,1,1"};
+                                   "depthwise_conv2d_nchwc:1,11,9,10,3,3,1,1",
+                                   "dense_int8:9,40,12:int8"};
 
 std::unique_ptr<Task> TaskOn(const std::string& key, const std::string& text) {
   absl::StatusOr<target::Target> target = target::ParseTarget(text);
@@ -35,6 +36,18 @@ TEST(TargetSpacesTest, Avx2PointsMatchTheReference) {
     ASSERT_NE(task, nullptr);
     EXPECT_EQ(task->cpu().Lanes(4), 8);
     testing::CheckSampledConfigs(*task, 1, 51);
+  }
+}
+
+// The sizes tuner/templates/README.md quotes for dense_int8 64x1024x1024: 6 x 4 x 3 x 2 points;
+// the register tiles that do not fit (accumulators + loads + a broadcast) removed.
+TEST(TargetSpacesTest, DenseInt8SpaceSizesFollowTheRegisterCount) {
+  for (const auto& [text, valid] : std::vector<std::pair<std::string, int64_t>>{
+           {"llvm -mcpu=skylake-avx512", 138}, {"llvm -mcpu=haswell", 102}}) {
+    std::unique_ptr<Task> task = TaskOn("dense_int8:64,1024,1024:int8", text);
+    ASSERT_NE(task, nullptr);
+    EXPECT_EQ(task->space().size(), 144) << text;
+    EXPECT_EQ(*task->space().CountValid(), valid) << text;
   }
 }
 

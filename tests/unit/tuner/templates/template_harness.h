@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <gtest/gtest.h>
 #include <map>
 #include <memory>
@@ -41,13 +42,20 @@ inline std::vector<int64_t> ShapeOf(const te::Tensor& t) {
   return shape;
 }
 
-// Uniform in [-1, 1) (inputs) or NaN (outputs, so an element the kernel skips shows).
-inline runtime::NDArray MakeArray(const std::vector<int64_t>& shape, uint64_t seed, bool output) {
-  runtime::NDArray a = *runtime::NDArray::Empty(shape, *runtime::ParseDataType("float32"));
+// Float32 uniform in [-1, 1) (inputs) or NaN (outputs, so an element the kernel skips shows);
+// 8-bit integers over their whole range (inputs) and other integers 0x5a bytes (outputs).
+inline runtime::NDArray MakeArray(const std::vector<int64_t>& shape, uint64_t seed, bool output,
+                                  ir::DataType dtype = ir::DataType::Float(32)) {
+  runtime::NDArray a = *runtime::NDArray::Empty(shape, *runtime::ParseDataType(dtype.ToString()));
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  float* p = static_cast<float*>(a.data());
-  for (int64_t i = 0; i < a.NumElements(); ++i) p[i] = output ? NAN : dist(rng);
+  if (dtype.is_float()) {
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    float* p = static_cast<float*>(a.data());
+    for (int64_t i = 0; i < a.NumElements(); ++i) p[i] = output ? NAN : dist(rng);
+    return a;
+  }
+  auto* bytes = static_cast<uint8_t*>(a.data());
+  for (size_t i = 0; i < a.NumBytes(); ++i) bytes[i] = output ? 0x5a : static_cast<uint8_t>(rng());
   return a;
 }
 
@@ -55,7 +63,8 @@ inline runtime::NDArray MakeArray(const std::vector<int64_t>& shape, uint64_t se
 inline std::vector<runtime::NDArray> MakeArgs(const topi::ScheduledOp& op) {
   std::vector<runtime::NDArray> arrays;
   for (size_t i = 0; i < op.args.size(); ++i) {
-    arrays.push_back(MakeArray(ShapeOf(op.args[i]), 100 + i, i + 1 == op.args.size()));
+    arrays.push_back(
+        MakeArray(ShapeOf(op.args[i]), 100 + i, i + 1 == op.args.size(), op.args[i].dtype()));
   }
   return arrays;
 }
@@ -86,6 +95,12 @@ inline ::testing::AssertionResult Close(const runtime::NDArray& got, const runti
                                         double atol = 1e-4, double rtol = 1e-4) {
   if (got.NumElements() != want.NumElements()) {
     return ::testing::AssertionFailure() << "element counts differ";
+  }
+  if (got.dtype().code != kDLFloat) {  // integers: exactly
+    if (std::memcmp(got.data(), want.data(), got.NumBytes()) != 0) {
+      return ::testing::AssertionFailure() << "the integer outputs differ";
+    }
+    return ::testing::AssertionSuccess();
   }
   const float* g = static_cast<const float*>(got.data());
   const float* w = static_cast<const float*>(want.data());
