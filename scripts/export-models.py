@@ -15,6 +15,8 @@ first) at opset 17; resnet18_qdq and mobilenet_v2_qdq, torchvision's quantizable
 and fake-quantized (uint8 activations per tensor, int8 weights per output channel) with
 torch.ao.quantization's eager QAT modules, calibrated on random images, exported as QDQ
 (QuantizeLinear/DequantizeLinear) at opset 13; their references are the fake-quant outputs.
+mlp_qdq is the same scheme on three Linear layers (1024 -> 1024 -> 1024 -> 16, ReLU between;
+input `N,1024`), each reading a quantized activation.
 
 Usage: /usr/bin/python3 scripts/export-models.py OUT_DIR [NAME...]
        (Debian's python3-torch/-torchvision)
@@ -48,11 +50,34 @@ def transformer_encoder():
     return torch.nn.TransformerEncoder(layer, 4, enable_nested_tensor=False)
 
 
+class QuantizableMlp(torch.nn.Module):
+    """Three Linear layers between a QuantStub and a DeQuantStub, so every layer's input is a
+    quantized activation."""
+
+    def __init__(self):
+        super().__init__()
+        self.quant = torch.ao.quantization.QuantStub()
+        self.layers = torch.nn.Sequential(
+            torch.nn.Linear(1024, 1024), torch.nn.ReLU(), torch.nn.Linear(1024, 1024),
+            torch.nn.ReLU(), torch.nn.Linear(1024, 16))
+        self.dequant = torch.ao.quantization.DeQuantStub()
+
+    def forward(self, x):
+        return self.dequant(self.layers(self.quant(x)))
+
+    def fuse_model(self):
+        torch.ao.quantization.fuse_modules(self.layers, [["0", "1"], ["2", "3"]], inplace=True)
+
+
 def fake_quantized(name):
-    """A quantizable torchvision model with batch norms folded and every conv/linear weight
-    and activation fake-quantized as PyTorch's fbgemm scheme would quantize them."""
+    """A quantizable model (torchvision's, or the MLP) with batch norms folded and every
+    conv/linear weight and activation fake-quantized as PyTorch's fbgemm scheme would quantize
+    them."""
     from torch.ao import quantization as q
-    model = getattr(torchvision.models.quantization, name)(weights=None, quantize=False)
+    if name == "mlp":
+        model = QuantizableMlp()
+    else:
+        model = getattr(torchvision.models.quantization, name)(weights=None, quantize=False)
     randomize_batch_norm(model)
     model.eval()
     model.fuse_model()
@@ -67,7 +92,7 @@ def fake_quantized(name):
     model.eval()
     with torch.no_grad():
         for _ in range(4):
-            model(torch.randn(2, 3, 224, 224))
+            model(torch.randn(2, 1024) if name == "mlp" else torch.randn(2, 3, 224, 224))
     model.apply(q.disable_observer)
     return model
 
@@ -119,6 +144,8 @@ def variants_of(name):
     # one image size only.
     if name in ("vit_b_16", "vgg16", "lraspp_mobilenet_v3_large"):
         return variants, {0: "batch"}, 13 if name in ROUND2 else 17
+    if name == "mlp_qdq":
+        return [("", (1, 1024)), (".b4", (4, 1024))], {0: "batch"}, 13
     if name.endswith("_qdq"):
         return variants, {0: "batch"}, 13
     variants.append((".wide", (1, 3, 160, 224)))

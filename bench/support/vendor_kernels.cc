@@ -23,10 +23,11 @@ struct GemmState {
   std::vector<float> a, b, c;
 };
 
-struct ConvState {
+// A oneDNN primitive of one source, one weight and one destination, ready to execute.
+struct PrimitiveState {
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{engine};
-  dnnl::primitive conv;
+  dnnl::primitive primitive;
   dnnl::memory src, weights, dst;
 };
 
@@ -35,6 +36,22 @@ void FillRandom(dnnl::memory& mem, uint32_t seed) {
   std::vector<float> values = RandomVector(n, seed);
   auto* data = static_cast<float*>(mem.get_data_handle());
   std::copy(values.begin(), values.end(), data);
+}
+
+// The call of a oneDNN primitive of one source, one weight and one destination, set up in `state`.
+VendorKernel OneDnnKernel(std::shared_ptr<PrimitiveState> state, const char* what) {
+  PrimitiveState* s = state.get();
+  VendorKernel kernel;
+  kernel.library = absl::StrCat("oneDNN ", DNNL_VERSION_MAJOR, ".", DNNL_VERSION_MINOR, ".",
+                                DNNL_VERSION_PATCH, what);
+  kernel.run = [s] {
+    s->primitive.execute(
+        s->stream,
+        {{DNNL_ARG_SRC, s->src}, {DNNL_ARG_WEIGHTS, s->weights}, {DNNL_ARG_DST, s->dst}});
+    s->stream.wait();
+  };
+  kernel.state = std::move(state);
+  return kernel;
 }
 
 }  // namespace
@@ -66,7 +83,7 @@ absl::StatusOr<VendorKernel> OneDnnInt8Matmul(int64_t m, int64_t n, int64_t k) {
   using dt = memory::data_type;
   using tag = memory::format_tag;
   try {
-    auto state = std::make_shared<ConvState>();
+    auto state = std::make_shared<PrimitiveState>();
     memory::desc a_md({m, k}, dt::u8, tag::ab);
     memory::desc w_md({k, n}, dt::s8, tag::any);
     memory::desc c_md({m, n}, dt::s32, tag::ab);
@@ -82,19 +99,8 @@ absl::StatusOr<VendorKernel> OneDnnInt8Matmul(int64_t m, int64_t n, int64_t k) {
         data[i] = static_cast<uint8_t>(byte(rng));
       }
     }
-    state->conv = dnnl::matmul(pd);
-    ConvState* s = state.get();
-    VendorKernel kernel;
-    kernel.library = absl::StrCat("oneDNN ", DNNL_VERSION_MAJOR, ".", DNNL_VERSION_MINOR, ".",
-                                  DNNL_VERSION_PATCH, " int8 matmul");
-    kernel.run = [s] {
-      s->conv.execute(
-          s->stream,
-          {{DNNL_ARG_SRC, s->src}, {DNNL_ARG_WEIGHTS, s->weights}, {DNNL_ARG_DST, s->dst}});
-      s->stream.wait();
-    };
-    kernel.state = std::move(state);
-    return kernel;
+    state->primitive = dnnl::matmul(pd);
+    return OneDnnKernel(std::move(state), " int8 matmul");
   } catch (const dnnl::error& e) {
     return absl::InternalError(absl::StrCat("oneDNN int8 matmul: ", e.what()));
   }
@@ -104,7 +110,7 @@ absl::StatusOr<VendorKernel> OneDnnConv2d(const ConvShape& shape) {
   using dnnl::memory;
   using tag = memory::format_tag;
   try {
-    auto state = std::make_shared<ConvState>();
+    auto state = std::make_shared<PrimitiveState>();
     memory::dims src_dims = {shape.batch, shape.in_channels, shape.height, shape.width};
     memory::dims dst_dims = {shape.batch, shape.out_channels, shape.out_height(),
                              shape.out_width()};
@@ -126,19 +132,8 @@ absl::StatusOr<VendorKernel> OneDnnConv2d(const ConvShape& shape) {
     state->dst = memory(pd.dst_desc(), state->engine);
     FillRandom(state->src, 3);
     FillRandom(state->weights, 4);
-    state->conv = dnnl::convolution_forward(pd);
-    ConvState* s = state.get();
-    VendorKernel kernel;
-    kernel.library = absl::StrCat("oneDNN ", DNNL_VERSION_MAJOR, ".", DNNL_VERSION_MINOR, ".",
-                                  DNNL_VERSION_PATCH);
-    kernel.run = [s] {
-      s->conv.execute(
-          s->stream,
-          {{DNNL_ARG_SRC, s->src}, {DNNL_ARG_WEIGHTS, s->weights}, {DNNL_ARG_DST, s->dst}});
-      s->stream.wait();
-    };
-    kernel.state = std::move(state);
-    return kernel;
+    state->primitive = dnnl::convolution_forward(pd);
+    return OneDnnKernel(std::move(state), "");
   } catch (const dnnl::error& e) {
     return absl::InternalError(absl::StrCat("oneDNN convolution: ", e.what()));
   }

@@ -36,7 +36,7 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
     stages.push_back(t->padded);
     if (!t->cropped.same_as(t->out)) stages.push_back(t->out);
     anchor = {
-        AnchorTemplate::kConv2d, t->data, t->kernel, t->padded, t->out, t->cropped, window, {}};
+        AnchorTemplate::kConv2d, t->data, t->kernel, t->padded, t->out, t->cropped, window, {}, {}};
     return t->cropped;
   }
   if (groups == channels) {
@@ -62,6 +62,7 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
                 t->out,
                 t->cropped,
                 window,
+                {},
                 {}};
     }
     return t->cropped;
@@ -107,6 +108,7 @@ ComputeResult Pool(const ComputeContext& ctx, topi::PoolType type, bool global) 
                       t->pooled,
                       t->out,
                       params.window,
+                      {},
                       {}};
   }
   return result;

@@ -15,9 +15,8 @@ bool IsGraphOutput(const Graph& g, ValueId id) {
   return false;
 }
 
-}  // namespace
-
-absl::StatusOr<Graph> FoldConstants(Graph graph) {
+// Folds the nodes `fold` accepts whose inputs are all constants.
+absl::StatusOr<Graph> FoldNodesWhere(Graph graph, bool (*fold)(const Node&)) {
   GraphRebuilder rebuilt(graph);
   // Folded values, by source id: the inputs of later nodes may be among them.
   std::vector<const runtime::NDArray*> known(graph.values().size(), nullptr);
@@ -34,7 +33,7 @@ absl::StatusOr<Graph> FoldConstants(Graph graph) {
       if (known[in] != nullptr) input_bytes += known[in]->NumBytes();
       inputs.push_back(known[in]);
     }
-    bool foldable = all_known;
+    bool foldable = all_known && fold(node);
     for (ValueId out : node.outputs) {
       // A graph output stays computed by a kernel: the module's outputs are never its weights.
       foldable = foldable && !IsGraphOutput(graph, out);
@@ -44,8 +43,11 @@ absl::StatusOr<Graph> FoldConstants(Graph graph) {
       output_bytes += *bytes;
     }
     // A Winograd weight is (m+2)^2 / 9 times its kernel by design, and computing it per run
-    // would cost more than the conv saves: it is folded whatever its size.
-    const bool grows_by_design = node.op == OpKind::kWinogradWeight;
+    // would cost more than the conv saves: it is folded whatever its size. So is a QDQ model's
+    // dequantized weight (4 times its int8 form, the size of the float model's): left a node, the
+    // kernels that read it could not pack it and it would be dequantized on every run.
+    const bool grows_by_design =
+        node.op == OpKind::kWinogradWeight || node.op == OpKind::kDequantize;
     if (!foldable || (output_bytes > input_bytes + kMaxFoldedGrowthBytes && !grows_by_design)) {
       rebuilt.Copy(node);
       continue;
@@ -62,6 +64,22 @@ absl::StatusOr<Graph> FoldConstants(Graph graph) {
     }
   }
   return rebuilt.Finish();
+}
+
+bool AnyNodeFolds(const Node&) { return true; }
+
+bool IsQuantizeOrDequantize(const Node& node) {
+  return node.op == OpKind::kQuantize || node.op == OpKind::kDequantize;
+}
+
+}  // namespace
+
+absl::StatusOr<Graph> FoldConstants(Graph graph) {
+  return FoldNodesWhere(std::move(graph), AnyNodeFolds);
+}
+
+absl::StatusOr<Graph> FoldQuantizedWeights(Graph graph) {
+  return FoldNodesWhere(std::move(graph), IsQuantizeOrDequantize);
 }
 
 }  // namespace tunefarm::graph

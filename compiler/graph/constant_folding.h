@@ -16,4 +16,8 @@ inline constexpr size_t kMaxFoldedGrowthBytes = size_t{1} << 20;
 
 absl::StatusOr<Graph> FoldConstants(Graph graph);
 
+// Folds only the quantize and dequantize nodes of constants: a QDQ model's weights, made float
+// before the passes that pack constant weights (pack_weights, the layout rewrite) look for them.
+absl::StatusOr<Graph> FoldQuantizedWeights(Graph graph);
+
 }  // namespace tunefarm::graph

@@ -7,7 +7,9 @@
 #include "compiler/graph/fusion.h"
 #include "compiler/graph/matmul_as_gemm.h"
 #include "compiler/graph/pack_weights.h"
+#include "compiler/graph/quantized_dense.h"
 #include "compiler/graph/simplify_inference.h"
+#include "compiler/topi/dense_int8.h"
 
 namespace tunefarm::graph {
 
@@ -19,6 +21,14 @@ std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target, WinogradCh
   };
   // Linear layers on sequences: gemms with a packed weight and the GEMM template (CPU).
   if (!target.is_gpu()) passes.push_back({"matmul_as_gemm", RewriteMatmulAsGemm});
+  // A QDQ model's Linear layers: int8 on the CPU's dot product.
+  if (!target.is_gpu()) {
+    const int64_t lanes = topi::DefaultDenseInt8Config(1, 1, 4, target.cpu).lanes;
+    passes.push_back({"quantized_dense",
+                      [lanes](Graph g) { return RewriteQuantizedDense(std::move(g), lanes); }});
+  }
+  // The weights that stay float in a QDQ model, float before anything looks for constant weights.
+  passes.push_back({"fold_quantized_weights", FoldQuantizedWeights});
   // CPU kernels stream a packed weight a vector of columns at a time; GPU schedules read [K][N].
   const int64_t column_block = target.is_gpu() ? 0 : target.cpu.Lanes(4);
   passes.push_back({"pack_weights",

@@ -11,6 +11,7 @@
 #include "compiler/topi/conv2d_nchwc.h"
 #include "compiler/topi/conv2d_winograd.h"
 #include "compiler/topi/default_schedule.h"
+#include "compiler/topi/dense_int8.h"
 #include "compiler/topi/depthwise_conv2d.h"
 #include "compiler/topi/depthwise_conv2d_nchwc.h"
 #include "compiler/topi/gemm_schedule.h"
@@ -252,6 +253,16 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(
       const te::Tensor gemm_epilogue = output.same_as(g.c) ? te::Tensor() : output;
       return topi::ScheduleGemm(config, g, gemm_epilogue);
     }
+    case AnchorTemplate::kDenseInt8: {
+      const topi::DenseInt8Tensors& d = a.dense_int8;
+      const int64_t m = GemmExtent(d.c, 0), n = GemmExtent(d.c, 1), k = GemmExtent(d.a, 1);
+      topi::DenseInt8Config config = topi::DefaultDenseInt8Config(m, n, k, cpu);
+      // The weight was packed at build time for its lanes; the register tile follows them.
+      config.lanes = d.lanes;
+      config.reg_n_vectors = std::min<int64_t>(2, (n + d.lanes - 1) / d.lanes);
+      *description = absl::StrCat("dense_int8 template, default (", config.ToString(), ")");
+      return topi::ScheduleDenseInt8(config, d, output.same_as(d.c) ? te::Tensor() : output);
+    }
     case AnchorTemplate::kNone:
       break;
   }
@@ -292,6 +303,7 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByGpuTemplate(const AnchorTensors& a,
     case AnchorTemplate::kDepthwiseConv2dNchwc:
     case AnchorTemplate::kConv2dWinogradNchwc:
     case AnchorTemplate::kGemm:
+    case AnchorTemplate::kDenseInt8:
     case AnchorTemplate::kNone:
       break;
   }

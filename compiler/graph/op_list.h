@@ -34,6 +34,10 @@
 //     uint8); scale and zero_point one element or one per index of `axis`
 //   dequantize(x, scale, zero_point) axis (1): ONNX DequantizeLinear, float32 from int8, uint8 or
 //     int32 x; parameters as quantize's
+//   dense_int8(x, packed_w, w_sum, scale, bias) x_zero_point: made by the quantized_dense pass,
+//     never imported: y[m, n] = (sum_k x[m,k] w[n,k] - x_zero_point * w_sum[n]) * scale[n] +
+//     bias[n] in float32, for uint8 x [M,K], int8 w packed [ceil(N/L),K/4,L,4] (dense_int8.h),
+//     int32 w_sum [N] (each row's sum), float32 scale and bias [N]
 //   reduce(x) fn, axes, keep_dims (1): a reduction of topi/reduce.h by name ("sum", "mean",
 //     "log_sum_exp" ...) over `axes` (all when absent), reduced axes kept as 1s or dropped
 //   gather(data, indices) axis (0): numpy's take; indices int32/int64, negative ones count from
@@ -109,6 +113,7 @@
   X(Cast, "cast", kElementwise)                                       \
   X(Quantize, "quantize", kElementwise)                               \
   X(Dequantize, "dequantize", kElementwise)                           \
+  X(DenseInt8, "dense_int8", kOutEWiseFusable)                        \
   X(Reduce, "reduce", kCommReduce)                                    \
   X(Gather, "gather", kInjective)                                     \
   X(GatherElements, "gather_elements", kInjective)                    \

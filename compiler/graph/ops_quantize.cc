@@ -77,3 +77,41 @@ InferResult InferDequantize(const InferContext& ctx) {
 }
 
 }  // namespace tunefarm::graph
+
+namespace tunefarm::graph {
+
+InferResult InferDenseInt8(const InferContext& ctx) {
+  absl::Status s = ExpectInputCount(ctx, 5, 5);
+  if (!s.ok()) return s;
+  absl::StatusOr<int64_t> zero = ctx.node.attrs.Int("x_zero_point", 0);
+  if (!zero.ok()) return ctx.Annotate(zero.status());
+  if (*zero < 0 || *zero > 255) return ctx.Error("x_zero_point must be a uint8 value");
+  const TensorType &x = ctx.inputs[0], &w = ctx.inputs[1], &sum = ctx.inputs[2];
+  if (!runtime::SameDataType(x.dtype, DLDataType{kDLUInt, 8, 1}) || x.rank() != 2) {
+    return ctx.Error("x " + x.ToString() + " must be uint8 [M, K]");
+  }
+  if (!runtime::SameDataType(w.dtype, DLDataType{kDLInt, 8, 1}) || w.rank() != 4 ||
+      w.shape[3] != 4 || w.shape[1] * 4 != x.shape[1]) {
+    return ctx.Error("the weight " + w.ToString() + " must be int8 [N/L, K/4, L, 4] for x " +
+                     x.ToString());
+  }
+  if (!runtime::SameDataType(sum.dtype, DLDataType{kDLInt, 32, 1}) || sum.rank() != 1) {
+    return ctx.Error("w_sum " + sum.ToString() + " must be int32 [N]");
+  }
+  const int64_t n = sum.shape[0];
+  if ((n + w.shape[2] - 1) / w.shape[2] != w.shape[0]) {
+    return ctx.Error(absl::StrCat("the weight ", w.ToString(), " does not hold ", n, " rows"));
+  }
+  static constexpr const char* kNames[] = {"scale", "bias"};
+  for (size_t i = 3; i < 5; ++i) {
+    const TensorType& p = ctx.inputs[i];
+    if (!runtime::SameDataType(p.dtype, DLDataType{kDLFloat, 32, 1}) ||
+        p.shape != std::vector<int64_t>{n}) {
+      return ctx.Error(
+          absl::StrCat(kNames[i - 3], " ", p.ToString(), " must be float32 [", n, "]"));
+    }
+  }
+  return OneOutput(ctx, DLDataType{kDLFloat, 32, 1}, {x.shape[0], n});
+}
+
+}  // namespace tunefarm::graph

@@ -217,6 +217,7 @@ absl::StatusOr<ir::Stmt> TensorizeLoops(const Stage& stage, const ir::Expr& body
                              ") and ", iop.reduce_axis.size(), " (", names(iop.reduce_axis), ")"));
   }
   std::unordered_set<const ir::VarNode*> intrin_vars;
+  ir::VarMap unit_axes;
   // The intrinsic's axes stand for the inner loops: the analyzer knows their ranges while the
   // indices are matched (floordiv(no * 16 + i, 16) is no for i < 16).
   arith::Analyzer::Scope intrin_ranges = analyzer->OpenScope();
@@ -228,6 +229,12 @@ absl::StatusOr<ir::Stmt> TensorizeLoops(const Stage& stage, const ir::Expr& body
         return fail(absl::StrCat("axis ", mine[k]->var.name(), " has extent ", ir::ToString(extent),
                                  " where the intrinsic's axis ", its[k]->var.name(), " has ",
                                  ir::ToString(its[k]->dom.extent)));
+      }
+      if (ir::IsConstInt(its[k]->dom.extent, 1)) {
+        // An axis of one iteration is 0 on both sides (the simplifier would not fold it away).
+        values[mine[k].get()] = ir::MakeZero(mine[k]->var.dtype());
+        unit_axes[its[k]->var.get()] = ir::MakeZero(its[k]->var.dtype());
+        continue;
       }
       values[mine[k].get()] = its[k]->var;
       analyzer->Bind(its[k]->var, its[k]->dom);
@@ -264,10 +271,13 @@ absl::StatusOr<ir::Stmt> TensorizeLoops(const Stage& stage, const ir::Expr& body
   }
   RegionMatcher matcher(intrin_vars, analyzer, where);
   const ir::Expr value = ir::Substitute(mine ? mine->source : body, roots);
-  if (absl::Status st = matcher.Match(value, its ? its->source : iop.body); !st.ok()) return st;
+  const ir::Expr intrin_value = ir::Substitute(its ? its->source : iop.body, unit_axes);
+  if (absl::Status st = matcher.Match(value, intrin_value); !st.ok()) return st;
   std::vector<ir::Expr> out_indices, intrin_out_indices;
   for (const ir::IterVar& iv : stage.op()->axis) out_indices.push_back(roots.at(iv->var.get()));
-  for (const ir::IterVar& iv : iop.axis) intrin_out_indices.push_back(iv->var);
+  for (const ir::IterVar& iv : iop.axis) {
+    intrin_out_indices.push_back(ir::Substitute(iv->var, unit_axes));
+  }
   if (absl::Status st =
           matcher.Bind(iop.buffer, stage.op()->buffer, out_indices, intrin_out_indices);
       !st.ok()) {

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/intrin/dot_int8.h"
 #include "compiler/ir/op.h"
+#include "compiler/topi/epilogue.h"
 #include "compiler/topi/loop_tiling.h"
 
 namespace tunefarm::topi {
@@ -96,7 +97,8 @@ std::vector<int8_t> PackDenseInt8Weight(const int8_t* w, int64_t n, int64_t k, i
 }
 
 absl::StatusOr<ScheduledOp> ScheduleDenseInt8(const DenseInt8Config& config,
-                                              const DenseInt8Tensors& t) {
+                                              const DenseInt8Tensors& t,
+                                              const te::Tensor& epilogue) {
   if (config.lanes != t.lanes) {
     return absl::FailedPreconditionError(
         absl::StrCat("dense_int8 schedule: the weight is packed for ", t.lanes,
@@ -109,13 +111,18 @@ absl::StatusOr<ScheduledOp> ScheduleDenseInt8(const DenseInt8Config& config,
   absl::StatusOr<schedule::TensorIntrin> dot =
       intrin::DotInt8Intrin(static_cast<int>(config.lanes), t.a.dtype(), t.packed_w.dtype());
   if (!dot.ok()) return dot.status();
-  schedule::Schedule s = schedule::Schedule::Create({t.c.op()});
+  const te::Tensor& out = epilogue.defined() ? epilogue : t.c;
+  schedule::Schedule s = schedule::Schedule::Create({out.op()});
+  if (epilogue.defined()) {
+    if (absl::Status st = InlineEpilogue(s, t.c, out, {}, "dense_int8"); !st.ok()) return st;
+  }
   absl::StatusOr<te::Tensor> acc = s.cache_write(t.blocked, "local");
   if (!acc.ok()) return acc.status();
   s[t.blocked].compute_inline();
 
-  // The copy-out: register tiles of reg_m rows x reg_n columns in one parallel loop.
-  Stage& c = s[t.c];
+  // The copy-out (or the epilogue that reads through it): register tiles of reg_m rows x reg_n
+  // columns in one parallel loop.
+  Stage& c = s[out];
   ir::IterVar mi, ni;
   ir::IterVar mo = SplitBy(c, c.op()->axis[0], config.reg_m, &mi);
   ir::IterVar no = SplitBy(c, c.op()->axis[1], config.reg_n(), &ni);
@@ -142,7 +149,7 @@ absl::StatusOr<ScheduledOp> ScheduleDenseInt8(const DenseInt8Config& config,
   a.unroll(axes[1]);
   a.tensorize(axes[2], *dot);
   if (!s.error().ok()) return s.error();
-  return ScheduledOp{s, {t.a, t.packed_w, t.c}};
+  return ScheduledOp{s, {t.a, t.packed_w, out}};
 }
 
 }  // namespace tunefarm::topi

@@ -51,8 +51,11 @@ absl::StatusOr<DenseInt8Tensors> DenseInt8Compute(const te::Tensor& a, const te:
 std::vector<int8_t> PackDenseInt8Weight(const int8_t* w, int64_t n, int64_t k, int64_t lanes);
 
 // Register tiles in a parallel loop over (row block, column block); the tile's accumulator is
-// computed over all of K with the dot intrinsic at its lanes. Arguments: a, packed_w, c.
+// computed over all of K with the dot intrinsic at its lanes. With an `epilogue` (elementwise
+// stages after c: dequantizing scales, bias, relu), it is applied to the tile before its one
+// store. Arguments: a, packed_w, then c or the epilogue's output.
 absl::StatusOr<ScheduledOp> ScheduleDenseInt8(const DenseInt8Config& config,
-                                              const DenseInt8Tensors& t);
+                                              const DenseInt8Tensors& t,
+                                              const te::Tensor& epilogue = te::Tensor());
 
 }  // namespace tunefarm::topi

@@ -1,7 +1,8 @@
 // QDQ models exported by PyTorch (scripts/export-models.py: torchvision's quantizable ResNet-18
-// and MobileNet-v2, fused, fake-quantized per channel and calibrated, at opset 13) import and
-// build, and their outputs match PyTorch's fake-quant outputs within 5 % of the largest logit
-// with the same top-1 class for every image of a batch of 1 and a batch of 4.
+// and MobileNet-v2, and a three-layer MLP, fused, fake-quantized per channel and calibrated, at
+// opset 13) import and build, and their outputs match PyTorch's fake-quant outputs within 5 % of
+// the largest logit with the same top-1 class for every input of a batch of 1 and a batch of 4.
+// The MLP's Linear layers, whose inputs are quantized, run as int8 kernels.
 #include <algorithm>
 #include <cmath>
 #include <gmock/gmock.h>
@@ -16,23 +17,38 @@
 namespace tunefarm::tools {
 namespace {
 
-class QuantizedModelsTest : public ::testing::TestWithParam<const char*> {
+struct QuantizedModel {
+  const char* name;
+  const char* sample;  // an input's dimensions after the batch
+  int int8_kernels;    // of the dense_int8 template, in the built module
+};
+
+class QuantizedModelsTest : public ::testing::TestWithParam<QuantizedModel> {
  protected:
   void SetUp() override {
-    dir_ = fixtures::ExportedPytorchModel(GetParam());
+    dir_ = fixtures::ExportedPytorchModel(GetParam().name);
     if (dir_.empty()) GTEST_SKIP() << "python3-torch/torchvision missing";
   }
-  std::string File(const std::string& suffix) const { return dir_ + "/" + GetParam() + suffix; }
+  std::string File(const std::string& suffix) const {
+    return dir_ + "/" + GetParam().name + suffix;
+  }
 
   void ExpectMatches(const std::string& variant, int batch) {
+    const char* name = GetParam().name;
     ModelBuildOptions build;
     build.file = File(".onnx");
-    build.output = ::testing::TempDir() + GetParam() + variant + ".so";
-    ASSERT_TRUE(driver::ParseInputShape("input=" + std::to_string(batch) + ",3,224,224",
+    build.output = ::testing::TempDir() + name + variant + ".so";
+    ASSERT_TRUE(driver::ParseInputShape("input=" + std::to_string(batch) + "," + GetParam().sample,
                                         &build.compile.input_shapes)
                     .ok());
     std::ostringstream out, err;
     ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << out.str() << err.str();
+    int int8 = 0;
+    for (size_t at = out.str().find("dense_int8 template"); at != std::string::npos;
+         at = out.str().find("dense_int8 template", at + 1)) {
+      ++int8;
+    }
+    EXPECT_EQ(int8, GetParam().int8_kernels) << out.str();
     absl::StatusOr<runtime::NDArray> input = ReadArrayFile(File(variant + ".input.npy"));
     absl::StatusOr<runtime::NDArray> want = ReadArrayFile(File(variant + ".output.npy"));
     ASSERT_TRUE(input.ok() && want.ok());
@@ -53,12 +69,12 @@ class QuantizedModelsTest : public ::testing::TestWithParam<const char*> {
       largest = std::max(largest, std::fabs(static_cast<double>(w[i])));
       worst = std::max(worst, std::fabs(static_cast<double>(g[i]) - w[i]));
     }
-    EXPECT_LE(worst, 0.05 * largest) << GetParam() << variant << ": largest logit " << largest;
+    EXPECT_LE(worst, 0.05 * largest) << name << variant << ": largest logit " << largest;
     for (int b = 0; b < batch; ++b) {
       const float* gr = g + b * classes;
       const float* wr = w + b * classes;
       EXPECT_EQ(std::max_element(gr, gr + classes) - gr, std::max_element(wr, wr + classes) - wr)
-          << GetParam() << variant << " image " << b;
+          << name << variant << " image " << b;
     }
     std::remove(build.output.c_str());
   }
@@ -70,10 +86,14 @@ TEST_P(QuantizedModelsTest, FakeQuantOutputsWithinFivePercentAndTheSameTopOne) {
   ExpectMatches(".b4", 4);
 }
 
+// The CNNs' classifiers read a float average (PyTorch does not fake-quantize the pooled
+// activations), so only the MLP's layers are int8.
 INSTANTIATE_TEST_SUITE_P(Models, QuantizedModelsTest,
-                         ::testing::Values("resnet18_qdq", "mobilenet_v2_qdq"),
-                         [](const ::testing::TestParamInfo<const char*>& info) {
-                           return std::string(info.param);
+                         ::testing::Values(QuantizedModel{"resnet18_qdq", "3,224,224", 0},
+                                           QuantizedModel{"mobilenet_v2_qdq", "3,224,224", 0},
+                                           QuantizedModel{"mlp_qdq", "1024", 3}),
+                         [](const ::testing::TestParamInfo<QuantizedModel>& info) {
+                           return std::string(info.param.name);
                          });
 
 }  // namespace

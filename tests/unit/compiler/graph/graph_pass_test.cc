@@ -62,10 +62,10 @@ TEST(GraphPassTest, TheRunnerSkipsTimesAndVerifies) {
                        EXPECT_GE(ms, 0);
                      });
   ASSERT_TRUE(out.ok()) << out.status();
-  EXPECT_EQ(ran,
-            (std::vector<std::string>{"simplify_inference", "fold_scales", "matmul_as_gemm",
-                                      "pack_weights", "layout_rewrite", "winograd",
-                                      "constant_folding", "common_subexpression", "fuse_ops"}));
+  EXPECT_EQ(ran, (std::vector<std::string>{
+                     "simplify_inference", "fold_scales", "matmul_as_gemm", "quantized_dense",
+                     "fold_quantized_weights", "pack_weights", "layout_rewrite", "winograd",
+                     "constant_folding", "common_subexpression", "fuse_ops"}));
 
   options.disabled_passes = {"no_such_pass"};
   Graph h;

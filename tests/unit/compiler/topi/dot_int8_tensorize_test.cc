@@ -117,7 +117,8 @@ void ExpectMatches(const BackendCase& backend, const Matmul& s, int k_factor) {
   runtime::NDArray b = Bytes({s.n / s.lanes, s.k / 4, s.lanes, 4}, s.b_dtype, 2);
   runtime::NDArray c = *runtime::NDArray::Empty({s.m, s.n}, *runtime::ParseDataType("int32"));
   std::fill_n(static_cast<int32_t*>(c.data()), c.NumElements(), 0x5a5a5a5a);
-  ASSERT_TRUE(testing::RunOn(backend, Tensorized(w, s.lanes, k_factor, dot), {&a, &b, &c}).ok());
+  absl::Status st = testing::RunOn(backend, Tensorized(w, s.lanes, k_factor, dot), {&a, &b, &c});
+  ASSERT_TRUE(st.ok()) << st;
   const std::vector<int32_t> want = Reference(s, a, b);
   const auto* got = static_cast<const int32_t*>(c.data());
   for (size_t i = 0; i < want.size(); ++i) {
@@ -131,7 +132,8 @@ TEST_P(DotInt8TensorizeTest, UnsignedBySignedSixteenLanesMatchesTheNaiveLoop) {
   ExpectMatches(GetParam(), {.m = 5, .n = 32, .k = 40, .lanes = 16}, 4);
 }
 
-TEST_P(DotInt8TensorizeTest, FourLanesAndSignedBySignedMatch) {
+TEST_P(DotInt8TensorizeTest, OtherLaneCountsAndSignednessesMatch) {
+  ExpectMatches(GetParam(), {.m = 2, .n = 3, .k = 8, .lanes = 1}, 4);
   ExpectMatches(GetParam(), {.m = 3, .n = 8, .k = 12, .lanes = 4}, 4);
   ExpectMatches(GetParam(), {.m = 3, .n = 16, .k = 8, .lanes = 8, .a_dtype = kI8}, 4);
   ExpectMatches(GetParam(), {.m = 2, .n = 8, .k = 8, .lanes = 8, .a_dtype = kU8, .b_dtype = kU8},

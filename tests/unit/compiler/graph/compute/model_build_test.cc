@@ -6,6 +6,7 @@
 // and its kernels run on the host emulation of the generated CUDA C.
 #include "compiler/graph/model_build.h"
 
+#include <cstring>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <map>
@@ -347,6 +348,61 @@ TEST(ModelBuildTest, OutputsKeepTheModelsOrderWhateverOrderTheyAreComputedIn) {
   EXPECT_EQ(b.executor->outputs()[0].name, "y");
   EXPECT_EQ(b.executor->outputs()[1].name, "z");
   EXPECT_EQ(b.executor->GetOutput(0)->ndim, 2);
+}
+
+// A constant of `dtype` (int8, uint8 or int32) holding `values`.
+template <typename T>
+ValueId IntConstant(Graph& g, const std::string& name, const Shape& shape, DLDataType dtype,
+                    const std::vector<T>& values) {
+  runtime::NDArray a = *runtime::NDArray::Empty(shape, dtype);
+  std::memcpy(a.data(), values.data(), values.size() * sizeof(T));
+  return g.AddConstant(name, std::move(a));
+}
+
+// x -> quantize -> dequantize -> gemm(dequantized int8 weight, bias) -> relu, as a QDQ model's
+// Linear layer exports: `per_row` scales of the weight (else one), trans_b as PyTorch's Linear.
+Graph QuantizedLinear(int64_t m, int64_t n, int64_t k, bool per_row, bool trans_b) {
+  Graph g;
+  const DLDataType u8{kDLUInt, 8, 1}, i8{kDLInt, 8, 1};
+  ValueId x = g.AddInput("x", {kF32, {m, k}});
+  ValueId sx = g.AddConstant("sx", Random({}, 1, 0.02f, 0.021f));
+  ValueId zx = IntConstant<uint8_t>(g, "zx", {}, u8, {131});
+  ValueId dx = Op(g, OpKind::kDequantize, {Op(g, OpKind::kQuantize, {x, sx, zx}), sx, zx});
+  std::vector<int8_t> w(static_cast<size_t>(n * k));
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>((i * 37 + 11) % 256 - 128);
+  ValueId wq = IntConstant(g, "wq", trans_b ? Shape{n, k} : Shape{k, n}, i8, w);
+  const int64_t scales = per_row ? n : 1;
+  ValueId sw = g.AddConstant("sw", Random({scales}, 2, 0.001f, 0.01f));
+  ValueId zw = IntConstant(g, "zw", {scales}, i8, std::vector<int8_t>(scales, 0));
+  ValueId dw = Op(g, OpKind::kDequantize, {wq, sw, zw}, {{"axis", int64_t{trans_b ? 0 : 1}}});
+  ValueId y = Op(g, OpKind::kGemm, {dx, dw, Weight(g, {n}, 3)},
+                 {{"trans_b", int64_t{trans_b}}, {"alpha", 0.5}});
+  g.AddOutput("y", Op(g, OpKind::kRelu, {y}));
+  return g;
+}
+
+TEST(ModelBuildTest, QuantizedLinearLayersRunInInt8AndMatchTheirFloatForm) {
+  for (const auto& [per_row, trans_b] : {std::pair{true, true}, {false, false}}) {
+    // 40 rows: not whole vectors of lanes; 5 rows: not whole register tiles.
+    Graph g = QuantizedLinear(5, 40, 64, per_row, trans_b);
+    ExpectMatchesReference(g, "quantized_linear");
+    Built b = BuildAndLoad(g, "quantized_linear_kernels");
+    int int8 = 0;
+    for (const GroupKernel& kernel : b.model.kernels) {
+      int8 += kernel.schedule.find("dense_int8 template") != std::string::npos;
+    }
+    EXPECT_EQ(int8, 1) << "per_row " << per_row << " trans_b " << trans_b;
+  }
+}
+
+TEST(ModelBuildTest, AQuantizedLinearThatDoesNotFitStaysFloat) {
+  // K = 30 is not whole groups of four: the gemm keeps its float form and still matches.
+  Graph g = QuantizedLinear(3, 16, 30, true, true);
+  ExpectMatchesReference(g, "quantized_linear_float");
+  Built b = BuildAndLoad(g, "quantized_linear_float_kernels");
+  for (const GroupKernel& kernel : b.model.kernels) {
+    EXPECT_EQ(kernel.schedule.find("dense_int8"), std::string::npos) << kernel.schedule;
+  }
 }
 
 }  // namespace

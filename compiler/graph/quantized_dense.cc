@@ -1,0 +1,205 @@
+#include "compiler/graph/quantized_dense.h"
+
+#include <cstring>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/graph/graph_rebuilder.h"
+#include "compiler/graph/op_evaluate.h"
+#include "compiler/topi/dense_int8.h"
+#include "runtime/data_type.h"
+
+namespace tunefarm::graph {
+namespace {
+
+constexpr DLDataType kU8{kDLUInt, 8, 1}, kI8{kDLInt, 8, 1}, kF32{kDLFloat, 32, 1};
+
+// The node that produces `v`, when it is a node output of kind `op`.
+const Node* ProducerOf(const Graph& g, ValueId v, OpKind op) {
+  const Value& value = g.value(v);
+  if (value.kind != ValueKind::kNodeOutput) return nullptr;
+  const Node& node = g.nodes()[value.index];
+  return node.op == op ? &node : nullptr;
+}
+
+// A constant's elements as doubles (float32, or an integer type), or nullopt.
+std::optional<std::vector<double>> Elements(const Graph& g, ValueId v) {
+  const runtime::NDArray* a = g.ConstantData(v);
+  if (a == nullptr) return std::nullopt;
+  std::vector<double> out(static_cast<size_t>(a->NumElements()));
+  const DLDataType t = a->dtype();
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (runtime::SameDataType(t, kF32)) {
+      out[i] = static_cast<const float*>(a->data())[i];
+    } else if (runtime::SameDataType(t, kU8)) {
+      out[i] = static_cast<const uint8_t*>(a->data())[i];
+    } else if (runtime::SameDataType(t, kI8)) {
+      out[i] = static_cast<const int8_t*>(a->data())[i];
+    } else {
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+// An int8 constant: `v` itself, or the quantize of constants that produces it (evaluated here,
+// where constant folding might not, for a weight over its size limit).
+std::optional<runtime::NDArray> Int8Constant(const Graph& g, ValueId v) {
+  if (const runtime::NDArray* a = g.ConstantData(v)) {
+    if (!runtime::SameDataType(a->dtype(), kI8)) return std::nullopt;
+    absl::StatusOr<runtime::NDArray> view = a->View(a->shape());
+    if (!view.ok()) return std::nullopt;
+    return *std::move(view);
+  }
+  const Node* q = ProducerOf(g, v, OpKind::kQuantize);
+  if (q == nullptr) return std::nullopt;
+  std::vector<const runtime::NDArray*> inputs;
+  for (ValueId in : q->inputs) {
+    if (g.ConstantData(in) == nullptr) return std::nullopt;
+    inputs.push_back(g.ConstantData(in));
+  }
+  absl::StatusOr<std::vector<runtime::NDArray>> out = EvaluateOp(*q, inputs);
+  if (!out.ok() || !runtime::SameDataType((*out)[0].dtype(), kI8)) return std::nullopt;
+  return std::move((*out)[0]);
+}
+
+// What the rewrite of one gemm needs, all read from constants.
+struct QuantizedGemm {
+  ValueId x_q = -1;  // the uint8 activations
+  int64_t x_zero_point = 0;
+  std::vector<int8_t> weight;  // [N][K]
+  int64_t n = 0, k = 0;
+  std::vector<float> scale, bias;  // [N]: x's scale times the row's, times alpha; beta * C
+};
+
+std::optional<QuantizedGemm> Match(const Graph& g, const Node& gemm) {
+  if (gemm.op != OpKind::kGemm || gemm.inputs.size() < 2) return std::nullopt;
+  if (gemm.attrs.Int("trans_a", 0).value_or(1) != 0 || gemm.attrs.Int("b_block", 0).value_or(1)) {
+    return std::nullopt;
+  }
+  const bool trans_b = gemm.attrs.Int("trans_b", 0).value_or(0) != 0;
+  const double alpha = gemm.attrs.Float("alpha", 1.0).value_or(0);
+  const double beta = gemm.attrs.Float("beta", 1.0).value_or(0);
+  const Node* dx = ProducerOf(g, gemm.inputs[0], OpKind::kDequantize);
+  const Node* dw = ProducerOf(g, gemm.inputs[1], OpKind::kDequantize);
+  if (dx == nullptr || dw == nullptr || alpha == 0) return std::nullopt;
+  QuantizedGemm q;
+  // A: uint8 with one scale and one zero point.
+  q.x_q = dx->inputs[0];
+  const std::optional<std::vector<double>> sx = Elements(g, dx->inputs[1]);
+  const std::optional<std::vector<double>> zx = Elements(g, dx->inputs[2]);
+  if (!runtime::SameDataType(g.value(q.x_q).type.dtype, kU8) || !sx || !zx || sx->size() != 1 ||
+      zx->size() != 1) {
+    return std::nullopt;
+  }
+  q.x_zero_point = static_cast<int64_t>((*zx)[0]);
+  // B: a constant int8 [N, K] (trans_b) or [K, N], one scale per row of N or one in all, zero
+  // points 0.
+  const std::optional<runtime::NDArray> w = Int8Constant(g, dw->inputs[0]);
+  const std::optional<std::vector<double>> sw = Elements(g, dw->inputs[1]);
+  const std::optional<std::vector<double>> zw = Elements(g, dw->inputs[2]);
+  if (!w || !sw || !zw || w->shape().size() != 2) return std::nullopt;
+  for (double z : *zw) {
+    if (z != 0) return std::nullopt;
+  }
+  q.n = w->shape()[trans_b ? 0 : 1];
+  q.k = w->shape()[trans_b ? 1 : 0];
+  const int64_t n_axis = trans_b ? 0 : 1;
+  const int64_t axis = dw->attrs.Int("axis", 1).value_or(-1);
+  const bool per_row =
+      sw->size() == static_cast<size_t>(q.n) && q.n > 1 && (axis == n_axis || axis == n_axis - 2);
+  if (q.k % 4 != 0 || (sw->size() != 1 && !per_row)) return std::nullopt;
+  // C: a constant float vector of N (or [1, N]).
+  std::vector<double> c(static_cast<size_t>(q.n), 0.0);
+  if (gemm.inputs.size() == 3) {
+    const std::optional<std::vector<double>> given = Elements(g, gemm.inputs[2]);
+    const TensorType& t = g.value(gemm.inputs[2]).type;
+    if (!given || !runtime::SameDataType(t.dtype, kF32) ||
+        given->size() != static_cast<size_t>(q.n) || (t.rank() == 2 && t.shape[0] != 1) ||
+        t.rank() > 2) {
+      return std::nullopt;
+    }
+    c = *given;
+  }
+  const auto* wp = static_cast<const int8_t*>(w->data());
+  q.weight.resize(static_cast<size_t>(q.n * q.k));
+  for (int64_t row = 0; row < q.n; ++row) {
+    for (int64_t col = 0; col < q.k; ++col) {
+      q.weight[row * q.k + col] = trans_b ? wp[row * q.k + col] : wp[col * q.n + row];
+    }
+  }
+  for (int64_t row = 0; row < q.n; ++row) {
+    const double s = (*sw)[sw->size() == 1 ? 0 : row];
+    q.scale.push_back(static_cast<float>((*sx)[0] * s * alpha));
+    q.bias.push_back(static_cast<float>(beta * c[row]));
+  }
+  return q;
+}
+
+template <typename T>
+runtime::NDArray Array(std::vector<int64_t> shape, DLDataType dtype, const std::vector<T>& v) {
+  runtime::NDArray a = *runtime::NDArray::Empty(std::move(shape), dtype);
+  std::memcpy(a.data(), v.data(), v.size() * sizeof(T));
+  return a;
+}
+
+}  // namespace
+
+absl::StatusOr<Graph> RewriteQuantizedDense(Graph graph, int64_t lanes) {
+  if (lanes <= 0) return absl::InvalidArgumentError("quantized_dense: lanes must be positive");
+  // Readers of each value, so that a dequantize (and the quantize of its weight) that only a
+  // rewritten gemm reads is not copied: folded, it would be a float copy of the weight.
+  std::vector<int> readers(graph.values().size(), 0);
+  for (const Node& node : graph.nodes()) {
+    for (ValueId in : node.inputs) ++readers[in];
+  }
+  for (const GraphOutput& out : graph.outputs()) ++readers[out.value];
+  std::vector<std::optional<QuantizedGemm>> matched(graph.nodes().size());
+  std::vector<bool> dropped(graph.nodes().size(), false);
+  for (size_t i = 0; i < graph.nodes().size(); ++i) {
+    const Node& node = graph.nodes()[i];
+    matched[i] = Match(graph, node);
+    if (!matched[i]) continue;
+    // The gemm's operands: each dequantize read by it alone goes, and the weight's quantize too.
+    for (ValueId in : {node.inputs[0], node.inputs[1]}) {
+      const Node* dq = ProducerOf(graph, in, OpKind::kDequantize);
+      if (readers[in] != 1) continue;
+      dropped[graph.value(in).index] = true;
+      const Node* q = ProducerOf(graph, dq->inputs[0], OpKind::kQuantize);
+      if (in == node.inputs[1] && q != nullptr && readers[dq->inputs[0]] == 1) {
+        dropped[graph.value(dq->inputs[0]).index] = true;
+      }
+    }
+  }
+  GraphRebuilder rebuilt(graph);
+  for (size_t i = 0; i < graph.nodes().size(); ++i) {
+    const Node& node = graph.nodes()[i];
+    if (dropped[i]) continue;
+    if (!matched[i]) {
+      rebuilt.Copy(node);
+      continue;
+    }
+    const QuantizedGemm& q = *matched[i];
+    Graph& g = rebuilt.graph();
+    std::vector<int32_t> sum(static_cast<size_t>(q.n), 0);
+    for (int64_t row = 0; row < q.n; ++row) {
+      for (int64_t col = 0; col < q.k; ++col) sum[row] += q.weight[row * q.k + col];
+    }
+    const std::vector<int8_t> packed = topi::PackDenseInt8Weight(q.weight.data(), q.n, q.k, lanes);
+    const std::string base = node.name.empty() ? std::string("dense_int8") : node.name;
+    const ValueId w =
+        g.AddConstant(base + "/packed_weight",
+                      Array({(q.n + lanes - 1) / lanes, q.k / 4, lanes, 4}, kI8, packed));
+    const ValueId s = g.AddConstant(base + "/w_sum", Array({q.n}, {kDLInt, 32, 1}, sum));
+    const ValueId scale = g.AddConstant(base + "/scale", Array({q.n}, kF32, q.scale));
+    const ValueId bias = g.AddConstant(base + "/bias", Array({q.n}, kF32, q.bias));
+    absl::StatusOr<std::vector<ValueId>> out =
+        g.AddOp(OpKind::kDenseInt8, node.name, {{"x_zero_point", q.x_zero_point}},
+                {rebuilt.Map(q.x_q), w, s, scale, bias});
+    if (!out.ok()) return out.status();
+    rebuilt.Replace(node.outputs[0], (*out)[0]);
+  }
+  return rebuilt.Finish();
+}
+
+}  // namespace tunefarm::graph
