@@ -77,8 +77,9 @@ InterleavedOptions OnManualClock(testing::ManualClock& clock, int rounds) {
 
 // Real spin loops on a shared 2-vCPU VM, with ctest running another test beside this one: a
 // neighbour can preempt one slot and blur a whole attempt (a fresh clone's ASan phase once saw
-// three 12-round attempts at 10 % all fail to separate). So a 20 % gap, 16 rounds and up to five
-// attempts: one of them must find the second faster, and none may ever call it measurably slower.
+// three 12-round attempts at 10 % all fail to separate; a loaded run once measured 0.875 for
+// 0.8). So a 20 % gap, 16 rounds and up to five attempts: one of them must find the second faster
+// by about the gap, and none may ever call it measurably slower.
 TEST(TimeInterleavedTest, FindsTheFasterOfTwoThatDifferByTwentyPercent) {
   constexpr int kRounds = 16;
   InterleavedOptions o;
@@ -99,13 +100,13 @@ TEST(TimeInterleavedTest, FindsTheFasterOfTwoThatDifferByTwentyPercent) {
     ASSERT_EQ(t->seconds[1].size(), static_cast<size_t>(kRounds));
     const RatioInterval& r = t->over_first[1];
     EXPECT_FALSE(r.Measurable() && r.low > 1.0) << "called slower: " << DescribeSpeedup(r);
-    if (!r.Measurable()) continue;
+    // Blurred: no interval that excludes 1, or one around a ratio a neighbour's load skewed.
+    if (!r.Measurable() || std::abs(r.ratio - 200.0 / 250) > 0.06) continue;
     found = true;
-    EXPECT_LT(r.high, 1.0);                   // the second is faster
-    EXPECT_NEAR(r.ratio, 200.0 / 250, 0.06);  // by about what it saves
+    EXPECT_LT(r.high, 1.0);  // the second is faster
     EXPECT_THAT(DescribeSpeedup(r), HasSubstr("faster"));
   }
-  EXPECT_TRUE(found) << "five attempts in a row could not tell a 20 % difference";
+  EXPECT_TRUE(found) << "five attempts in a row could not measure a 20 % difference";
 }
 
 TEST(TimeInterleavedTest, OneCallableAgainstItselfIsNoMeasurableGain) {
