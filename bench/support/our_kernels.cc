@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/codegen/llvm/build.h"
 #include "compiler/passes/lower.h"
+#include "compiler/topi/conv2d_int8.h"
 #include "compiler/topi/conv2d_nchwc.h"
 #include "compiler/topi/dense_int8.h"
 #include "compiler/topi/depthwise_conv2d.h"
@@ -105,6 +106,27 @@ absl::StatusOr<OurKernel> OurDenseInt8(int64_t m, int64_t n, int64_t k, const to
   absl::StatusOr<topi::ScheduledOp> op = topi::ScheduleDenseInt8(config, *t);
   if (!op.ok()) return op.status();
   return Compile(*op, "dense_int8", config.ToString());
+}
+
+absl::StatusOr<OurKernel> OurConv2dInt8(const ConvShape& s, const topi::CpuInfo& cpu) {
+  if (s.groups != 1) return absl::InvalidArgumentError("conv2d_int8: groups must be 1");
+  const int64_t ic_block = 16, lanes = topi::DefaultDenseInt8Config(1, 1, 4, cpu).lanes;
+  auto i32 = [](int64_t v) { return ir::Expr(static_cast<int>(v)); };
+  const int64_t cb = (s.in_channels + ic_block - 1) / ic_block;
+  const int64_t ob = (s.out_channels + lanes - 1) / lanes;
+  te::Tensor data =
+      te::placeholder({i32(s.batch), i32(cb), i32(s.height), i32(s.width), i32(ic_block)},
+                      ir::DataType::UInt(8), "data");
+  te::Tensor kernel = te::placeholder(
+      {i32(ob), i32(cb), i32(s.kernel), i32(s.kernel), i32(ic_block / 4), i32(lanes), 4},
+      ir::DataType::Int(8), "kernel");
+  absl::StatusOr<topi::Conv2dInt8Tensors> t =
+      topi::Conv2dInt8Compute(data, kernel, topi::Window2d::Make(s.stride, s.pad));
+  if (!t.ok()) return t.status();
+  const topi::Conv2dInt8Config config = topi::DefaultConv2dInt8Config(*t, cpu);
+  absl::StatusOr<topi::ScheduledOp> op = topi::ScheduleConv2dInt8(config, *t);
+  if (!op.ok()) return op.status();
+  return Compile(*op, "conv2d_int8", absl::StrCat("lanes ", lanes, ", ", config.ToString()));
 }
 
 absl::StatusOr<OurKernel> OurConv2d(const ConvShape& s, const topi::CpuInfo& cpu) {

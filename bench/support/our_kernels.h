@@ -34,6 +34,10 @@ absl::StatusOr<OurKernel> OurMatmul(int64_t m, int64_t n, int64_t k, const topi:
 // template reads it, int32 Y) with its default schedule: the dot intrinsic of the host.
 absl::StatusOr<OurKernel> OurDenseInt8(int64_t m, int64_t n, int64_t k, const topi::CpuInfo& cpu);
 
+// The int8 blocked conv2d (uint8 data NCHW[16c], int8 kernel packed ahead, int32 output
+// NCHW[Lc]) with its default schedule: the dot intrinsic of the host.
+absl::StatusOr<OurKernel> OurConv2dInt8(const ConvShape& shape, const topi::CpuInfo& cpu);
+
 // A conv2d in the blocked NCHWc layout, data and weights already in that layout (oneDNN's timed
 // call also starts from its preferred layouts); a depthwise conv (groups == channels) uses the
 // NCHW depthwise schedule.

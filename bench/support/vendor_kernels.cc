@@ -106,7 +106,12 @@ absl::StatusOr<VendorKernel> OneDnnInt8Matmul(int64_t m, int64_t n, int64_t k) {
   }
 }
 
-absl::StatusOr<VendorKernel> OneDnnConv2d(const ConvShape& shape) {
+namespace {
+
+// A forward-inference convolution of `shape` with these element types, in oneDNN's layouts.
+absl::StatusOr<VendorKernel> OneDnnConvolution(const ConvShape& shape, dnnl::memory::data_type src,
+                                               dnnl::memory::data_type weights,
+                                               dnnl::memory::data_type dst, const char* what) {
   using dnnl::memory;
   using tag = memory::format_tag;
   try {
@@ -119,24 +124,44 @@ absl::StatusOr<VendorKernel> OneDnnConv2d(const ConvShape& shape) {
             ? memory::dims{shape.out_channels, shape.in_channels, shape.kernel, shape.kernel}
             : memory::dims{shape.groups, shape.out_channels / shape.groups,
                            shape.in_channels / shape.groups, shape.kernel, shape.kernel};
-    auto any = [](const memory::dims& d) {
-      return memory::desc(d, memory::data_type::f32, tag::any);
+    auto any = [](const memory::dims& d, memory::data_type t) {
+      return memory::desc(d, t, tag::any);
     };
     dnnl::convolution_forward::desc desc(
-        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, any(src_dims),
-        any(weight_dims), any(dst_dims), {shape.stride, shape.stride}, {shape.pad, shape.pad},
-        {shape.pad, shape.pad});
+        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, any(src_dims, src),
+        any(weight_dims, weights), any(dst_dims, dst), {shape.stride, shape.stride},
+        {shape.pad, shape.pad}, {shape.pad, shape.pad});
     dnnl::convolution_forward::primitive_desc pd(desc, state->engine);
     state->src = memory(pd.src_desc(), state->engine);
     state->weights = memory(pd.weights_desc(), state->engine);
     state->dst = memory(pd.dst_desc(), state->engine);
-    FillRandom(state->src, 3);
-    FillRandom(state->weights, 4);
+    if (src == memory::data_type::f32) {
+      FillRandom(state->src, 3);
+      FillRandom(state->weights, 4);
+    } else {
+      std::mt19937 rng(5);
+      for (dnnl::memory* mem : {&state->src, &state->weights}) {
+        auto* data = static_cast<uint8_t*>(mem->get_data_handle());
+        for (size_t i = 0; i < mem->get_desc().get_size(); ++i) data[i] = rng() & 0xff;
+      }
+    }
     state->primitive = dnnl::convolution_forward(pd);
-    return OneDnnKernel(std::move(state), "");
+    return OneDnnKernel(std::move(state), what);
   } catch (const dnnl::error& e) {
     return absl::InternalError(absl::StrCat("oneDNN convolution: ", e.what()));
   }
+}
+
+}  // namespace
+
+absl::StatusOr<VendorKernel> OneDnnConv2d(const ConvShape& shape) {
+  using dt = dnnl::memory::data_type;
+  return OneDnnConvolution(shape, dt::f32, dt::f32, dt::f32, "");
+}
+
+absl::StatusOr<VendorKernel> OneDnnInt8Conv2d(const ConvShape& shape) {
+  using dt = dnnl::memory::data_type;
+  return OneDnnConvolution(shape, dt::u8, dt::s8, dt::s32, " int8 convolution");
 }
 
 }  // namespace tunefarm::bench

@@ -38,6 +38,9 @@ struct ConvShape {
   }
 };
 
+// The same convolution in int8 (uint8 source, int8 weights, int32 destination), layouts as above.
+absl::StatusOr<VendorKernel> OneDnnInt8Conv2d(const ConvShape& shape);
+
 // A forward-inference fp32 convolution in the layouts oneDNN picks for the shape (format `any`),
 // the counterpart of our blocked NCHWc schedule with pre-packed weights.
 absl::StatusOr<VendorKernel> OneDnnConv2d(const ConvShape& shape);
