@@ -1,4 +1,5 @@
-// Computes of quantize and dequantize, from topi/quantize.h.
+// Computes of quantize and dequantize (topi/quantize.h) and of dense_int8 (topi/dense_int8.h, with
+// its dequantizing epilogue).
 #include "compiler/graph/op_compute_impl.h"
 #include "compiler/ir/op.h"
 #include "compiler/topi/dense_int8.h"
@@ -7,7 +8,7 @@
 namespace tunefarm::graph {
 namespace {
 
-// The normalized axis; for per-tensor parameters (which ignore it) whatever ONNX's default gives.
+// The normalized axis (per-tensor parameters ignore it).
 absl::StatusOr<int> QuantAxis(const ComputeContext& ctx) {
   absl::StatusOr<int64_t> axis = IntAttr(ctx, "axis", 1);
   if (!axis.ok()) return axis.status();
@@ -27,10 +28,6 @@ ComputeResult ComputeDequantize(const ComputeContext& ctx) {
   if (!axis.ok()) return axis.status();
   return One(ctx, topi::DequantizeCompute(ctx.inputs[0], ctx.inputs[1], ctx.inputs[2], *axis));
 }
-
-}  // namespace tunefarm::graph
-
-namespace tunefarm::graph {
 
 // The int8 product, then its dequantizing epilogue: the dense_int8 template tiles them as one.
 ComputeResult ComputeDenseInt8(const ComputeContext& ctx) {

@@ -1,5 +1,6 @@
 // Type inference of quantize and dequantize (ONNX QuantizeLinear, DequantizeLinear): the shape is
-// x's; the dtype the zero point's (quantize) or float32 (dequantize).
+// x's; the dtype the zero point's (quantize) or float32 (dequantize). And of dense_int8, the
+// quantized_dense pass's int8 Linear layer.
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -75,10 +76,6 @@ InferResult InferDequantize(const InferContext& ctx) {
   }
   return OneOutput(ctx, DLDataType{kDLFloat, 32, 1}, ctx.inputs[0].shape);
 }
-
-}  // namespace tunefarm::graph
-
-namespace tunefarm::graph {
 
 InferResult InferDenseInt8(const InferContext& ctx) {
   absl::Status s = ExpectInputCount(ctx, 5, 5);
