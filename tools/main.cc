@@ -36,12 +36,14 @@ void AddTuneCommand(CLI::App& app, CommandTable& table) {
       [tune] {
         return UnlessInterrupted(RunTuneCommand(*tune, StopOnInterrupt(), std::cout, std::cerr));
       });
-  cmd->add_option("--workload", t.workload,
-                  "Workload key, e.g. matmul:1024,1024,1024 (templates: matmul M,N,K; dense "
-                  "M,N,K; dense_int8 M,N,K with :int8 (uint8 x int8, the CPU's dot product); "
-                  "batch_matmul B,M,N,K; conv2d and conv2d_nchwc N,C,H,W,O,KH,KW,stride,"
-                  "pad; depthwise_conv2d and depthwise_conv2d_nchwc N,C,H,W,KH,KW,stride,pad; "
-                  "conv2d_winograd_nchwc N,C,H,W,O,3,3,1,pad,ic_block,oc_block)");
+  cmd->add_option(
+      "--workload", t.workload,
+      "Workload key, e.g. matmul:1024,1024,1024 (templates: matmul M,N,K; dense "
+      "M,N,K; dense_int8 M,N,K and conv2d_int8 N,C,H,W,O,KH,KW,stride,pad with :int8 (uint8 x "
+      "int8 on the CPU's dot product); "
+      "batch_matmul B,M,N,K; conv2d and conv2d_nchwc N,C,H,W,O,KH,KW,stride,"
+      "pad; depthwise_conv2d and depthwise_conv2d_nchwc N,C,H,W,KH,KW,stride,pad; "
+      "conv2d_winograd_nchwc N,C,H,W,O,3,3,1,pad,ic_block,oc_block)");
   cmd->add_option("--template", t.script,
                   "A TE script declaring knobs with cfg (instead of "
                   "--workload)")

@@ -36,8 +36,9 @@ absl::StatusOr<topi::DepthwiseConv2dTensors> ConvShape::DepthwiseConv2dInWholeVe
                                       topi::VectorRowsFor(ow));
 }
 
-absl::StatusOr<ConvShape> ParseConvShape(const Workload& workload, const TemplateInfo& info) {
-  if (absl::Status st = CheckWorkloadArgs(workload, info, "pad"); !st.ok()) return st;
+absl::StatusOr<ConvShape> ParseConvShape(const Workload& workload, const TemplateInfo& info,
+                                         const std::string& dtype) {
+  if (absl::Status st = CheckWorkloadArgs(workload, info, "pad", dtype); !st.ok()) return st;
   const std::vector<int64_t>& a = workload.args;
   ConvShape s;
   s.depthwise = a.size() == 8;

@@ -37,7 +37,8 @@ struct ConvShape {
 // The args in `info.args_help` order (depthwise when there are 8, without O). Errors
 // (InvalidArgument, naming the key): CheckWorkloadArgs's (only pad may be 0), a window larger
 // than the padded input, or a tensor too large for 32-bit indices.
-absl::StatusOr<ConvShape> ParseConvShape(const Workload& workload, const TemplateInfo& info);
+absl::StatusOr<ConvShape> ParseConvShape(const Workload& workload, const TemplateInfo& info,
+                                         const std::string& dtype = "float32");
 
 // A blocked conv template's workload: the shape's arguments and, where a model's layout fixed
 // the channel blocks, those after them (conv2d_nchwc "...,pad,ic_block,oc_block", depthwise

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "compiler/target/target_cpu.h"
+#include "tuner/templates/conv2d_int8_template.h"
 #include "tuner/templates/conv2d_nchwc_template.h"
 #include "tuner/templates/conv2d_template.h"
 #include "tuner/templates/conv2d_winograd_template.h"
@@ -47,6 +48,7 @@ std::vector<Entry>& Registry() {
     auto* e = new std::vector<Entry>{
         {templates::BatchMatmulTemplateInfo(), &templates::MakeBatchMatmulTemplate},
         {templates::Conv2dTemplateInfo(), &templates::MakeConv2dTemplate},
+        {templates::Conv2dInt8TemplateInfo(), &templates::MakeConv2dInt8Template},
         {templates::Conv2dNchwcTemplateInfo(), &templates::MakeConv2dNchwcTemplate},
         {templates::Conv2dWinogradNchwcTemplateInfo(), &templates::MakeConv2dWinogradNchwcTemplate},
         {templates::DenseTemplateInfo(), &templates::MakeDenseTemplate},

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/unit/tuner/templates/template_harness.h"
+#include "tuner/templates/conv2d_int8_template.h"
 #include "tuner/templates/template_registry.h"
 
 namespace tunefarm::tuner {

@@ -39,15 +39,23 @@ TEST(TargetSpacesTest, Avx2PointsMatchTheReference) {
   }
 }
 
-// The sizes tuner/templates/README.md quotes for dense_int8 64x1024x1024: 6 x 4 x 3 x 2 points;
-// the register tiles that do not fit (accumulators + loads + a broadcast) removed.
-TEST(TargetSpacesTest, DenseInt8SpaceSizesFollowTheRegisterCount) {
-  for (const auto& [text, valid] : std::vector<std::pair<std::string, int64_t>>{
-           {"llvm -mcpu=skylake-avx512", 138}, {"llvm -mcpu=haswell", 102}}) {
-    std::unique_ptr<Task> task = TaskOn("dense_int8:64,1024,1024:int8", text);
+// The sizes tuner/templates/README.md quotes: dense_int8 64x1024x1024, 6 x 4 x 3 x 2 points, the
+// register tiles that do not fit (accumulators + loads + a broadcast) removed; conv2d_int8
+// 56x56 64->64 3x3, the tile widths that fit the registers (and the default) x parallel.
+TEST(TargetSpacesTest, Int8SpaceSizesFollowTheRegisterCount) {
+  struct Expected {
+    std::string key, target;
+    int64_t size, valid;
+  };
+  for (const Expected& e : std::vector<Expected>{
+           {"dense_int8:64,1024,1024:int8", "llvm -mcpu=skylake-avx512", 144, 138},
+           {"dense_int8:64,1024,1024:int8", "llvm -mcpu=haswell", 144, 102},
+           {"conv2d_int8:1,64,56,56,64,3,3,1,1:int8", "llvm -mcpu=skylake-avx512", 16, 16},
+           {"conv2d_int8:1,64,56,56,64,3,3,1,1:int8", "llvm -mcpu=haswell", 14, 14}}) {
+    std::unique_ptr<Task> task = TaskOn(e.key, e.target);
     ASSERT_NE(task, nullptr);
-    EXPECT_EQ(task->space().size(), 144) << text;
-    EXPECT_EQ(*task->space().CountValid(), valid) << text;
+    EXPECT_EQ(task->space().size(), e.size) << e.key << " on " << e.target;
+    EXPECT_EQ(*task->space().CountValid(), e.valid) << e.key << " on " << e.target;
   }
 }
 
