@@ -13,7 +13,7 @@
 #include "compiler/graph/gpu_model_export.h"
 #include "driver/model_compiler.h"
 #include "runtime/cuda/cuda_driver.h"
-#include "tests/testing/pytorch_models.h"
+#include "tests/testing/exported_model_test.h"
 #include "tools/commands/model_run_command.h"
 #ifdef TUNEFARM_HAVE_CUDA
 #include "compiler/codegen/cuda/nvrtc_compile.h"
@@ -26,22 +26,19 @@ namespace {
 using ::testing::AnyOf;
 using ::testing::HasSubstr;
 
-class CudaModelsTest : public ::testing::TestWithParam<std::string> {
+class CudaModelsTest : public fixtures::ExportedModelTest<std::string> {
  protected:
   void SetUp() override {
 #ifndef TUNEFARM_HAVE_CUDA
     GTEST_SKIP() << "built without the CUDA toolkit";
 #endif
-    dir_ = fixtures::ExportedPytorchModel(GetParam());
-    if (dir_.empty()) GTEST_SKIP() << "python3-torch/torchvision missing";
+    ExportedModelTest::SetUp();
   }
-  std::string File(const std::string& suffix) const { return dir_ + "/" + GetParam() + suffix; }
   driver::ModelCompileOptions CudaOptions() const {
     driver::ModelCompileOptions options;
     options.input_shapes["input"] = {1, 3, 224, 224};
     return options;
   }
-  std::string dir_;
 };
 
 TEST_P(CudaModelsTest, EveryKernelCompilesToPtxAndAssemblesWithPtxas) {

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 #include <sstream>
 
-#include "tests/testing/pytorch_models.h"
+#include "tests/testing/exported_model_test.h"
 #include "tools/commands/model_run_command.h"
 
 namespace tunefarm::tools {
@@ -24,15 +24,8 @@ struct ModernModel {
   bool any_size;      // also checked at 160x224
 };
 
-class ModernModelsTest : public ::testing::TestWithParam<ModernModel> {
+class ModernModelsTest : public fixtures::ExportedModelTest<ModernModel> {
  protected:
-  void SetUp() override {
-    dir_ = fixtures::ExportedPytorchModel(GetParam().name);
-    if (dir_.empty()) GTEST_SKIP() << "python3-torch/torchvision missing";
-  }
-  std::string File(const std::string& suffix) const {
-    return dir_ + "/" + GetParam().name + suffix;
-  }
   void ExpectMatches(const std::string& variant, const std::string& input_shape) {
     ModelRunOptions run;
     run.model = File(".onnx");
@@ -45,7 +38,6 @@ class ModernModelsTest : public ::testing::TestWithParam<ModernModel> {
                                                     << out.str() << err.str();
     EXPECT_THAT(out.str(), HasSubstr("max_abs_err="));
   }
-  std::string dir_;
 };
 
 TEST_P(ModernModelsTest, BatchOneAndFourMatchPytorch) {

@@ -3,8 +3,6 @@
 // which also writes PyTorch's outputs for random inputs). Each is built into a module file and run
 // by the graph runtime at 1 and 2 threads, and built from the .onnx again for batch 4 and a
 // 160x224 input; every output must be within 1e-4 of the output's largest magnitude.
-#include "tests/testing/pytorch_models.h"
-
 #include <cstdlib>
 #include <filesystem>
 #include <gmock/gmock.h>
@@ -12,6 +10,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "tests/testing/exported_model_test.h"
 #include "tools/commands/model_build_command.h"
 #include "tools/commands/model_run_command.h"
 
@@ -21,14 +20,8 @@ namespace {
 using ::testing::HasSubstr;
 namespace fs = std::filesystem;
 
-class PytorchModelsTest : public ::testing::TestWithParam<std::string> {
+class PytorchModelsTest : public fixtures::ExportedModelTest<std::string> {
  protected:
-  void SetUp() override {
-    dir_ = fixtures::ExportedPytorchModel(GetParam());
-    if (dir_.empty()) GTEST_SKIP() << "python3-torch/torchvision missing";
-  }
-  std::string File(const std::string& suffix) const { return dir_ + "/" + GetParam() + suffix; }
-  std::string dir_;
   // Runs `model` on the reference input of `variant` and checks the output.
   void ExpectMatches(const std::string& model, const std::string& variant, int threads,
                      const std::string& input_shape = "") {

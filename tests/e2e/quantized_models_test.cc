@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "driver/model_executor.h"
-#include "tests/testing/pytorch_models.h"
+#include "tests/testing/exported_model_test.h"
 #include "tools/commands/model_build_command.h"
 #include "tools/commands/model_run_command.h"
 
@@ -23,16 +23,8 @@ struct QuantizedModel {
   int int8_kernels;    // of the dense_int8 template, in the built module
 };
 
-class QuantizedModelsTest : public ::testing::TestWithParam<QuantizedModel> {
+class QuantizedModelsTest : public fixtures::ExportedModelTest<QuantizedModel> {
  protected:
-  void SetUp() override {
-    dir_ = fixtures::ExportedPytorchModel(GetParam().name);
-    if (dir_.empty()) GTEST_SKIP() << "python3-torch/torchvision missing";
-  }
-  std::string File(const std::string& suffix) const {
-    return dir_ + "/" + GetParam().name + suffix;
-  }
-
   void ExpectMatches(const std::string& variant, int batch) {
     const char* name = GetParam().name;
     ModelBuildOptions build;
@@ -78,7 +70,6 @@ class QuantizedModelsTest : public ::testing::TestWithParam<QuantizedModel> {
     }
     std::remove(build.output.c_str());
   }
-  std::string dir_;
 };
 
 TEST_P(QuantizedModelsTest, FakeQuantOutputsWithinFivePercentAndTheSameTopOne) {
