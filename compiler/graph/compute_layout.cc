@@ -33,7 +33,8 @@ ComputeResult BlockedConvolution(const ComputeContext& ctx, AnchorTemplate kind,
     out = BlockedBiasAdd(reduced, ctx.inputs[2]);
   }
   ComputeResult result = One(ctx, out, std::move(stages));
-  if (result.ok()) result->anchor = {kind, data, kernel, padded, reduced, reduced, window, {}, {}};
+  if (result.ok())
+    result->anchor = {kind, data, kernel, padded, reduced, reduced, window, {}, {}, {}};
   return result;
 }
 

@@ -35,8 +35,16 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
     if (!t.ok()) return t.status();
     stages.push_back(t->padded);
     if (!t->cropped.same_as(t->out)) stages.push_back(t->out);
-    anchor = {
-        AnchorTemplate::kConv2d, t->data, t->kernel, t->padded, t->out, t->cropped, window, {}, {}};
+    anchor = {AnchorTemplate::kConv2d,
+              t->data,
+              t->kernel,
+              t->padded,
+              t->out,
+              t->cropped,
+              window,
+              {},
+              {},
+              {}};
     return t->cropped;
   }
   if (groups == channels) {
@@ -62,6 +70,7 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
                 t->out,
                 t->cropped,
                 window,
+                {},
                 {},
                 {}};
     }
@@ -108,6 +117,7 @@ ComputeResult Pool(const ComputeContext& ctx, topi::PoolType type, bool global) 
                       t->pooled,
                       t->out,
                       params.window,
+                      {},
                       {},
                       {}};
   }

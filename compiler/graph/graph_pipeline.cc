@@ -7,6 +7,7 @@
 #include "compiler/graph/fusion.h"
 #include "compiler/graph/matmul_as_gemm.h"
 #include "compiler/graph/pack_weights.h"
+#include "compiler/graph/quantized_conv.h"
 #include "compiler/graph/quantized_dense.h"
 #include "compiler/graph/simplify_inference.h"
 #include "compiler/topi/dense_int8.h"
@@ -27,6 +28,8 @@ std::vector<GraphPass> DefaultGraphPasses(const KernelTarget& target, WinogradCh
     passes.push_back({"quantized_dense",
                       [lanes](Graph g) { return RewriteQuantizedDense(std::move(g), lanes); }});
   }
+  // A QDQ model's convolutions: int8 too, blocked by the layout rewrite below.
+  if (!target.is_gpu()) passes.push_back({"quantized_conv", RewriteQuantizedConv});
   // The weights that stay float in a QDQ model, float before anything looks for constant weights.
   passes.push_back({"fold_quantized_weights", FoldQuantizedWeights});
   // CPU kernels stream a packed weight a vector of columns at a time; GPU schedules read [K][N].

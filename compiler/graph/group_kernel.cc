@@ -1,6 +1,8 @@
 #include "compiler/graph/group_kernel.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/graph/op_compute.h"
@@ -106,13 +108,32 @@ int64_t GemmExtent(const te::Tensor& t, size_t d) {
 
 int64_t RoundUpToMultiple(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
-// Whether every node but the anchor is an elementwise or broadcast op after it: an epilogue.
+// Whether every node but the anchor is an elementwise or broadcast op that does not feed it: an
+// epilogue (a node before the anchor may compute a side operand of it, as a QDQ model's
+// dequantize of a residual input does).
 bool IsAnchorWithEpilogue(const Graph& graph, const FusedGroup& group) {
   if (group.anchor < 0) return false;
+  // The group's nodes that the anchor reads, directly or through others of the group.
+  std::set<int> feeds;
+  std::vector<int> pending = {group.anchor};
+  while (!pending.empty()) {
+    const int n = pending.back();
+    pending.pop_back();
+    for (ValueId in : graph.nodes()[n].inputs) {
+      const Value& v = graph.value(in);
+      if (v.kind != ValueKind::kNodeOutput) continue;
+      const int producer = static_cast<int>(v.index);
+      if (std::find(group.nodes.begin(), group.nodes.end(), producer) != group.nodes.end() &&
+          feeds.insert(producer).second) {
+        pending.push_back(producer);
+      }
+    }
+  }
   for (int n : group.nodes) {
     if (n == group.anchor) continue;
-    if (n < group.anchor || GetOpInfo(graph.nodes()[n].op).pattern > PatternKind::kBroadcast)
+    if (feeds.count(n) || GetOpInfo(graph.nodes()[n].op).pattern > PatternKind::kBroadcast) {
       return false;
+    }
   }
   return true;
 }
@@ -263,6 +284,12 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(
       *description = absl::StrCat("dense_int8 template, default (", config.ToString(), ")");
       return topi::ScheduleDenseInt8(config, d, output.same_as(d.c) ? te::Tensor() : output);
     }
+    case AnchorTemplate::kConv2dInt8: {
+      const topi::Conv2dInt8Config config = topi::DefaultConv2dInt8Config(a.conv2d_int8, cpu);
+      *description = absl::StrCat("conv2d_int8 template, default (", config.ToString(), ")");
+      return topi::ScheduleConv2dInt8(config, a.conv2d_int8,
+                                      output.same_as(a.conv2d_int8.out) ? te::Tensor() : output);
+    }
     case AnchorTemplate::kNone:
       break;
   }
@@ -304,6 +331,7 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByGpuTemplate(const AnchorTensors& a,
     case AnchorTemplate::kConv2dWinogradNchwc:
     case AnchorTemplate::kGemm:
     case AnchorTemplate::kDenseInt8:
+    case AnchorTemplate::kConv2dInt8:
     case AnchorTemplate::kNone:
       break;
   }

@@ -30,6 +30,20 @@ bool IsBinaryBroadcast(OpKind op) {
   return op == OpKind::kAdd || op == OpKind::kSub || op == OpKind::kMul || op == OpKind::kDiv;
 }
 
+// A quantize or dequantize with one scale and one zero point.
+bool IsPerTensorQuantization(const Graph& graph, const Node& node) {
+  if ((node.op != OpKind::kQuantize && node.op != OpKind::kDequantize) || node.inputs.size() != 3 ||
+      node.outputs.size() != 1) {
+    return false;
+  }
+  for (ValueId parameter : {node.inputs[1], node.inputs[2]}) {
+    for (int64_t d : graph.value(parameter).type.shape) {
+      if (d != 1) return false;
+    }
+  }
+  return true;
+}
+
 // A conv2d node's window as topi takes it (the attributes were checked by inference).
 topi::Window2d WindowOf(const Node& node) {
   const std::vector<int64_t> strides =
@@ -78,6 +92,13 @@ class LayoutRewriter {
                native_.count(node.inputs[0])) {
       const Blocked& in = native_.at(node.inputs[0]);
       return Follow(node, {in.value}, in);
+    } else if (node.op == OpKind::kConv2dInt8) {
+      return RewriteInt8Conv(node);
+    } else if (IsPerTensorQuantization(source_, node) && native_.count(node.inputs[0])) {
+      // One scale and zero point for every channel: the blocks as they are.
+      const Blocked& in = native_.at(node.inputs[0]);
+      return Follow(node, {in.value, rebuilt_.Map(node.inputs[1]), rebuilt_.Map(node.inputs[2])},
+                    in);
     } else if ((node.op == OpKind::kMaxPool2d || node.op == OpKind::kAvgPool2d) &&
                node.inputs.size() == 1 && native_.count(node.inputs[0])) {
       // A window over each channel: it pools the blocks as they are (no round trip to NCHW).
@@ -284,6 +305,46 @@ class LayoutRewriter {
       return s;
     }
     return true;
+  }
+
+  // conv2d_int8 -> conv2d_int8_nchwc: output channels in blocks of the dot product's lanes,
+  // input channels in their producer's block when that is whole groups of four, else in one
+  // vector's worth (at most the channels rounded up to four).
+  absl::Status RewriteInt8Conv(const Node& node) {
+    const TensorType& x = source_.value(node.inputs[0]).type;
+    const TensorType& w = source_.value(node.inputs[1]).type;
+    const int64_t channels = x.shape[1], filters = w.shape[0], kh = w.shape[2], kw = w.shape[3];
+    const int64_t lanes = cpu_.Lanes(4);
+    auto native = native_.find(node.inputs[0]);
+    int64_t ic = std::min(lanes, CeilDiv(channels, 4) * 4);
+    if (native != native_.end() && native->second.block % 4 == 0) ic = native->second.block;
+    const int64_t ob = CeilDiv(filters, lanes), cb = CeilDiv(channels, ic);
+    absl::StatusOr<ValueId> data = BlockedOf(node.inputs[0], ic);
+    if (!data.ok()) return data.status();
+    // OIHW -> [OB][CB][KH][KW][ic/4][L][4], zero past the real channels.
+    const std::string wname = Named(node.name, ".weight");
+    absl::StatusOr<ValueId> weight =
+        PadAxes(rebuilt_.Map(node.inputs[1]), {ob * lanes, cb * ic, kh, kw}, Named(wname, ".pad"));
+    if (weight.ok()) {
+      weight = Reshape(*weight, {ob, lanes, cb, ic / 4, 4, kh, kw}, Named(wname, ".split"));
+    }
+    if (weight.ok()) {
+      weight = Add(OpKind::kTranspose, Named(wname, ".blocks"),
+                   Attributes{{"perm", std::vector<int64_t>{0, 2, 5, 6, 3, 1, 4}}}, {*weight});
+    }
+    if (!weight.ok()) return weight.status();
+    std::vector<ValueId> inputs = {*data, *weight};
+    static constexpr const char* kParameters[] = {".w_sum", ".scale", ".bias"};
+    for (size_t i = 2; i < 5; ++i) {
+      absl::StatusOr<ValueId> p =
+          BlockedBias(node.inputs[i], filters, lanes, Named(node.name, kParameters[i - 2]));
+      if (!p.ok()) return p.status();
+      inputs.push_back(*p);
+    }
+    Attributes attrs = node.attrs;
+    attrs.Set("channels", filters);
+    return AddBlocked(node, OpKind::kConv2dInt8Nchwc, std::move(attrs), std::move(inputs), lanes,
+                      filters);
   }
 
   // The plan's output block for conv `index`, else the rule's.

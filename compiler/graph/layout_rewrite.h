@@ -38,6 +38,9 @@ std::vector<int64_t> ConvOcBlockCandidates(int64_t filters, const topi::CpuInfo&
 //   nodes on the constants, which constant folding evaluates once;
 // - depthwise conv2d (multiplier 1) to depthwise_conv2d_nchwc with its input's block when that
 //   is whole vectors, else the default's;
+// - conv2d_int8 to conv2d_int8_nchwc: output channels in blocks of the dot product's int32
+//   lanes, input channels in their producer's block when it is whole groups of four, else one
+//   vector's worth; quantize and dequantize with one scale and zero point follow their input;
 // - elementwise ops of a blocked value, and broadcast ops of two blocked values of one block (or
 //   of a blocked value and a one-element constant), to the same ops on the blocked values;
 // - max and average pooling of a blocked value to the same pools over its blocks;

@@ -10,6 +10,7 @@
 #include "compiler/graph/node.h"
 #include "compiler/graph/tensor_type.h"
 #include "compiler/te/tensor.h"
+#include "compiler/topi/conv2d_int8.h"
 #include "compiler/topi/dense_int8.h"
 #include "compiler/topi/gemm.h"
 #include "compiler/topi/window.h"
@@ -26,8 +27,9 @@ enum class AnchorTemplate : uint8_t {
   kDepthwiseConv2dNchwc,
   kConv2dWinogradNchwc,
   kPool2dNchwc,
-  kGemm,       // gemm.h's GEMM template (gemm without a transposed A, alpha 1: the product is C)
-  kDenseInt8,  // dense_int8.h's template (the dot intrinsic), its dequantizing scale the epilogue
+  kGemm,        // gemm.h's GEMM template (gemm without a transposed A, alpha 1: the product is C)
+  kDenseInt8,   // dense_int8.h's template (the dot intrinsic), its dequantizing scale the epilogue
+  kConv2dInt8,  // conv2d_int8.h's blocked template (the dot intrinsic), dequantized in the epilogue
 };
 
 // An op whose output comes from one reduction a topi template tiles (conv2d with groups 1,
@@ -36,12 +38,13 @@ enum class AnchorTemplate : uint8_t {
 // tensors that template takes.
 struct AnchorTensors {
   AnchorTemplate kind = AnchorTemplate::kNone;
-  te::Tensor data, weight, padded;    // weight: undefined for pooling
-  te::Tensor reduced;                 // the window's Reduce (a conv's bias comes after it)
-  te::Tensor out;                     // the template's own output (pool: the average's division)
-  topi::Window2d window;              // the convolution's or pool's strides, padding and dilation
-  topi::GemmTensors gemm;             // kGemm: the product's tensors
-  topi::DenseInt8Tensors dense_int8;  // kDenseInt8: the int8 product's tensors
+  te::Tensor data, weight, padded;      // weight: undefined for pooling
+  te::Tensor reduced;                   // the window's Reduce (a conv's bias comes after it)
+  te::Tensor out;                       // the template's own output (pool: the average's division)
+  topi::Window2d window;                // the convolution's or pool's strides, padding and dilation
+  topi::GemmTensors gemm;               // kGemm: the product's tensors
+  topi::DenseInt8Tensors dense_int8;    // kDenseInt8: the int8 product's tensors
+  topi::Conv2dInt8Tensors conv2d_int8;  // kConv2dInt8: the int8 convolution's tensors
 };
 
 // A Winograd convolution's inner stages, which its template schedules (conv2d_winograd.h).

@@ -38,6 +38,10 @@
 //     never imported: y[m, n] = (sum_k x[m,k] w[n,k] - x_zero_point * w_sum[n]) * scale[n] +
 //     bias[n] in float32, for uint8 x [M,K], int8 w packed [ceil(N/L),K/4,L,4] (dense_int8.h),
 //     int32 w_sum [N] (each row's sum), float32 scale and bias [N]
+//   conv2d_int8(x, w, w_sum, scale, bias) strides, pads, dilations, x_zero_point: made by the
+//     quantized_conv pass, never imported: y[n, o] = (sum x * w[o] - x_zero_point * w_sum[o]) *
+//     scale[o] + bias[o] in float32, for uint8 x [N,C,H,W] padded with x_zero_point, int8 w
+//     [O,C,KH,KW], int32 w_sum [O] (each filter's sum), float32 scale and bias [O]
 //   reduce(x) fn, axes, keep_dims (1): a reduction of topi/reduce.h by name ("sum", "mean",
 //     "log_sum_exp" ...) over `axes` (all when absent), reduced axes kept as 1s or dropped
 //   gather(data, indices) axis (0): numpy's take; indices int32/int64, negative ones count from
@@ -83,6 +87,9 @@
 //   conv2d_nchwc(data, weight[, bias]) strides, pads, dilations, in_channels, channels (the
 //     real channel counts; all by default): data [N,CB,H,W,ic], weight [OB,CB,KH,KW,ic,oc],
 //     bias [OB,oc] -> [N,OB,OH,OW,oc]
+//   conv2d_int8_nchwc(data, weight, w_sum, scale, bias) strides, pads, dilations, x_zero_point,
+//     channels: conv2d_int8 blocked, uint8 data [N,CB,H,W,c] (c a multiple of 4), int8 weight
+//     [OB,CB,KH,KW,c/4,L,4] (conv2d_int8.h), w_sum, scale and bias [OB,L] -> float32 [N,OB,OH,OW,L]
 //   depthwise_conv2d_nchwc(data, weight[, bias]) strides, pads, dilations, channels: data
 //     [N,CB,H,W,c], weight [CB,KH,KW,c], bias [CB,c] -> [N,CB,OH,OW,c] (channel multiplier 1)
 #pragma once
@@ -114,6 +121,7 @@
   X(Quantize, "quantize", kElementwise)                               \
   X(Dequantize, "dequantize", kElementwise)                           \
   X(DenseInt8, "dense_int8", kOutEWiseFusable)                        \
+  X(Conv2dInt8, "conv2d_int8", kOutEWiseFusable)                      \
   X(Reduce, "reduce", kCommReduce)                                    \
   X(Gather, "gather", kInjective)                                     \
   X(GatherElements, "gather_elements", kInjective)                    \
@@ -146,6 +154,7 @@
   X(FromNchwc, "from_nchwc", kInjective)                              \
   X(Conv2dNchwc, "conv2d_nchwc", kOutEWiseFusable)                    \
   X(DepthwiseConv2dNchwc, "depthwise_conv2d_nchwc", kOutEWiseFusable) \
+  X(Conv2dInt8Nchwc, "conv2d_int8_nchwc", kOutEWiseFusable)           \
   X(WinogradWeight, "winograd_weight", kOpaque)                       \
   X(Conv2dWinogradNchwc, "conv2d_winograd_nchwc", kOutEWiseFusable)   \
   X(PackGemmWeight, "pack_gemm_weight", kOpaque)

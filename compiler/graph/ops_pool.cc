@@ -6,10 +6,13 @@ namespace tunefarm::graph {
 namespace {
 
 // Over NCHW, or the blocked NCHW[c]c the layout rewrite gives a pool after a blocked conv.
-InferResult WindowPool(const InferContext& ctx) {
+// `bytes`: int8 and uint8 data too (ONNX MaxPool's; a max needs no wider type).
+InferResult WindowPool(const InferContext& ctx, bool bytes) {
   absl::Status s = ExpectInputCount(ctx, 1, 1);
   if (s.ok() && ctx.inputs[0].shape.size() != 5) s = ExpectRank(ctx, 0, 4, "data");
-  if (s.ok()) s = ExpectFloat(ctx, 0);
+  const DLDataType t = ctx.inputs.empty() ? DLDataType{} : ctx.inputs[0].dtype;
+  const bool byte = (t.code == kDLInt || t.code == kDLUInt) && t.bits == 8 && t.lanes == 1;
+  if (s.ok() && !(bytes && byte)) s = ExpectFloat(ctx, 0);
   if (!s.ok()) return s;
   absl::StatusOr<Window2d> window = ReadWindow2d(ctx, nullptr);
   if (!window.ok()) return window.status();
@@ -38,13 +41,13 @@ InferResult GlobalPool(const InferContext& ctx) {
 
 }  // namespace
 
-InferResult InferMaxPool2d(const InferContext& ctx) { return WindowPool(ctx); }
+InferResult InferMaxPool2d(const InferContext& ctx) { return WindowPool(ctx, true); }
 
 InferResult InferAvgPool2d(const InferContext& ctx) {
   absl::StatusOr<int64_t> count_pad = ctx.node.attrs.Int("count_include_pad", 0);
   if (!count_pad.ok()) return ctx.Annotate(count_pad.status());
   if (ctx.node.attrs.Has("dilations")) return ctx.Error("avg_pool2d takes no dilations");
-  return WindowPool(ctx);
+  return WindowPool(ctx, false);
 }
 
 InferResult InferGlobalAvgPool2d(const InferContext& ctx) { return GlobalPool(ctx); }

@@ -1,67 +1,17 @@
 #include "compiler/graph/quantized_dense.h"
 
-#include <cstring>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/graph/graph_rebuilder.h"
-#include "compiler/graph/op_evaluate.h"
+#include "compiler/graph/quantized_operands.h"
 #include "compiler/topi/dense_int8.h"
 #include "runtime/data_type.h"
 
 namespace tunefarm::graph {
 namespace {
 
-constexpr DLDataType kU8{kDLUInt, 8, 1}, kI8{kDLInt, 8, 1}, kF32{kDLFloat, 32, 1};
-
-// The node that produces `v`, when it is a node output of kind `op`.
-const Node* ProducerOf(const Graph& g, ValueId v, OpKind op) {
-  const Value& value = g.value(v);
-  if (value.kind != ValueKind::kNodeOutput) return nullptr;
-  const Node& node = g.nodes()[value.index];
-  return node.op == op ? &node : nullptr;
-}
-
-// A constant's elements as doubles (float32, or an integer type), or nullopt.
-std::optional<std::vector<double>> Elements(const Graph& g, ValueId v) {
-  const runtime::NDArray* a = g.ConstantData(v);
-  if (a == nullptr) return std::nullopt;
-  std::vector<double> out(static_cast<size_t>(a->NumElements()));
-  const DLDataType t = a->dtype();
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (runtime::SameDataType(t, kF32)) {
-      out[i] = static_cast<const float*>(a->data())[i];
-    } else if (runtime::SameDataType(t, kU8)) {
-      out[i] = static_cast<const uint8_t*>(a->data())[i];
-    } else if (runtime::SameDataType(t, kI8)) {
-      out[i] = static_cast<const int8_t*>(a->data())[i];
-    } else {
-      return std::nullopt;
-    }
-  }
-  return out;
-}
-
-// An int8 constant: `v` itself, or the quantize of constants that produces it (evaluated here,
-// where constant folding might not, for a weight over its size limit).
-std::optional<runtime::NDArray> Int8Constant(const Graph& g, ValueId v) {
-  if (const runtime::NDArray* a = g.ConstantData(v)) {
-    if (!runtime::SameDataType(a->dtype(), kI8)) return std::nullopt;
-    absl::StatusOr<runtime::NDArray> view = a->View(a->shape());
-    if (!view.ok()) return std::nullopt;
-    return *std::move(view);
-  }
-  const Node* q = ProducerOf(g, v, OpKind::kQuantize);
-  if (q == nullptr) return std::nullopt;
-  std::vector<const runtime::NDArray*> inputs;
-  for (ValueId in : q->inputs) {
-    if (g.ConstantData(in) == nullptr) return std::nullopt;
-    inputs.push_back(g.ConstantData(in));
-  }
-  absl::StatusOr<std::vector<runtime::NDArray>> out = EvaluateOp(*q, inputs);
-  if (!out.ok() || !runtime::SameDataType((*out)[0].dtype(), kI8)) return std::nullopt;
-  return std::move((*out)[0]);
-}
+constexpr DLDataType kDenseU8{kDLUInt, 8, 1}, kDenseI8{kDLInt, 8, 1}, kDenseF32{kDLFloat, 32, 1};
 
 // What the rewrite of one gemm needs, all read from constants.
 struct QuantizedGemm {
@@ -86,18 +36,18 @@ std::optional<QuantizedGemm> Match(const Graph& g, const Node& gemm) {
   QuantizedGemm q;
   // A: uint8 with one scale and one zero point.
   q.x_q = dx->inputs[0];
-  const std::optional<std::vector<double>> sx = Elements(g, dx->inputs[1]);
-  const std::optional<std::vector<double>> zx = Elements(g, dx->inputs[2]);
-  if (!runtime::SameDataType(g.value(q.x_q).type.dtype, kU8) || !sx || !zx || sx->size() != 1 ||
-      zx->size() != 1) {
+  const std::optional<std::vector<double>> sx = ConstantElements(g, dx->inputs[1]);
+  const std::optional<std::vector<double>> zx = ConstantElements(g, dx->inputs[2]);
+  if (!runtime::SameDataType(g.value(q.x_q).type.dtype, kDenseU8) || !sx || !zx ||
+      sx->size() != 1 || zx->size() != 1) {
     return std::nullopt;
   }
   q.x_zero_point = static_cast<int64_t>((*zx)[0]);
   // B: a constant int8 [N, K] (trans_b) or [K, N], one scale per row of N or one in all, zero
   // points 0.
   const std::optional<runtime::NDArray> w = Int8Constant(g, dw->inputs[0]);
-  const std::optional<std::vector<double>> sw = Elements(g, dw->inputs[1]);
-  const std::optional<std::vector<double>> zw = Elements(g, dw->inputs[2]);
+  const std::optional<std::vector<double>> sw = ConstantElements(g, dw->inputs[1]);
+  const std::optional<std::vector<double>> zw = ConstantElements(g, dw->inputs[2]);
   if (!w || !sw || !zw || w->shape().size() != 2) return std::nullopt;
   for (double z : *zw) {
     if (z != 0) return std::nullopt;
@@ -112,9 +62,9 @@ std::optional<QuantizedGemm> Match(const Graph& g, const Node& gemm) {
   // C: a constant float vector of N (or [1, N]).
   std::vector<double> c(static_cast<size_t>(q.n), 0.0);
   if (gemm.inputs.size() == 3) {
-    const std::optional<std::vector<double>> given = Elements(g, gemm.inputs[2]);
+    const std::optional<std::vector<double>> given = ConstantElements(g, gemm.inputs[2]);
     const TensorType& t = g.value(gemm.inputs[2]).type;
-    if (!given || !runtime::SameDataType(t.dtype, kF32) ||
+    if (!given || !runtime::SameDataType(t.dtype, kDenseF32) ||
         given->size() != static_cast<size_t>(q.n) || (t.rank() == 2 && t.shape[0] != 1) ||
         t.rank() > 2) {
       return std::nullopt;
@@ -136,24 +86,13 @@ std::optional<QuantizedGemm> Match(const Graph& g, const Node& gemm) {
   return q;
 }
 
-template <typename T>
-runtime::NDArray Array(std::vector<int64_t> shape, DLDataType dtype, const std::vector<T>& v) {
-  runtime::NDArray a = *runtime::NDArray::Empty(std::move(shape), dtype);
-  std::memcpy(a.data(), v.data(), v.size() * sizeof(T));
-  return a;
-}
-
 }  // namespace
 
 absl::StatusOr<Graph> RewriteQuantizedDense(Graph graph, int64_t lanes) {
   if (lanes <= 0) return absl::InvalidArgumentError("quantized_dense: lanes must be positive");
   // Readers of each value, so that a dequantize (and the quantize of its weight) that only a
   // rewritten gemm reads is not copied: folded, it would be a float copy of the weight.
-  std::vector<int> readers(graph.values().size(), 0);
-  for (const Node& node : graph.nodes()) {
-    for (ValueId in : node.inputs) ++readers[in];
-  }
-  for (const GraphOutput& out : graph.outputs()) ++readers[out.value];
+  const std::vector<int> readers = ReaderCounts(graph);
   std::vector<std::optional<QuantizedGemm>> matched(graph.nodes().size());
   std::vector<bool> dropped(graph.nodes().size(), false);
   for (size_t i = 0; i < graph.nodes().size(); ++i) {
@@ -186,13 +125,14 @@ absl::StatusOr<Graph> RewriteQuantizedDense(Graph graph, int64_t lanes) {
       for (int64_t col = 0; col < q.k; ++col) sum[row] += q.weight[row * q.k + col];
     }
     const std::vector<int8_t> packed = topi::PackDenseInt8Weight(q.weight.data(), q.n, q.k, lanes);
-    const std::string base = node.name.empty() ? std::string("dense_int8") : node.name;
+    // Constant names must be unique: an unnamed node is named by its place.
+    const std::string base = node.name.empty() ? absl::StrCat("dense_int8_", i) : node.name;
     const ValueId w =
         g.AddConstant(base + "/packed_weight",
-                      Array({(q.n + lanes - 1) / lanes, q.k / 4, lanes, 4}, kI8, packed));
-    const ValueId s = g.AddConstant(base + "/w_sum", Array({q.n}, {kDLInt, 32, 1}, sum));
-    const ValueId scale = g.AddConstant(base + "/scale", Array({q.n}, kF32, q.scale));
-    const ValueId bias = g.AddConstant(base + "/bias", Array({q.n}, kF32, q.bias));
+                      ArrayOf({(q.n + lanes - 1) / lanes, q.k / 4, lanes, 4}, kDenseI8, packed));
+    const ValueId s = g.AddConstant(base + "/w_sum", ArrayOf({q.n}, {kDLInt, 32, 1}, sum));
+    const ValueId scale = g.AddConstant(base + "/scale", ArrayOf({q.n}, kDenseF32, q.scale));
+    const ValueId bias = g.AddConstant(base + "/bias", ArrayOf({q.n}, kDenseF32, q.bias));
     absl::StatusOr<std::vector<ValueId>> out =
         g.AddOp(OpKind::kDenseInt8, node.name, {{"x_zero_point", q.x_zero_point}},
                 {rebuilt.Map(q.x_q), w, s, scale, bias});

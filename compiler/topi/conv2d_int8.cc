@@ -6,6 +6,7 @@
 #include "absl/strings/str_join.h"
 #include "compiler/intrin/dot_int8.h"
 #include "compiler/ir/op.h"
+#include "compiler/topi/epilogue.h"
 #include "compiler/topi/loop_tiling.h"
 
 namespace tunefarm::topi {
@@ -101,19 +102,28 @@ Conv2dInt8Config DefaultConv2dInt8Config(const Conv2dInt8Tensors& t, const CpuIn
 }
 
 absl::StatusOr<ScheduledOp> ScheduleConv2dInt8(const Conv2dInt8Config& config,
-                                               const Conv2dInt8Tensors& t) {
+                                               const Conv2dInt8Tensors& t,
+                                               const te::Tensor& epilogue) {
   if (config.reg_w < 1) {
     return absl::InvalidArgumentError("conv2d_int8 schedule: reg_w must be positive");
   }
   absl::StatusOr<schedule::TensorIntrin> dot =
       intrin::DotInt8Intrin(static_cast<int>(t.lanes), ir::DataType::UInt(8), ir::DataType::Int(8));
   if (!dot.ok()) return dot.status();
-  schedule::Schedule s = schedule::Schedule::Create({t.out.op()});
+  const te::Tensor& out = epilogue.defined() ? epilogue : t.out;
+  schedule::Schedule s = schedule::Schedule::Create({out.op()});
+  if (epilogue.defined()) {
+    if (absl::Status st = InlineEpilogue(s, t.out, out, {t.padded}, "conv2d_int8"); !st.ok()) {
+      return st;
+    }
+  }
   absl::StatusOr<te::Tensor> acc = s.cache_write(t.out, "local");
   if (!acc.ok()) return acc.status();
+  // The epilogue reads the accumulators straight from the registers.
+  if (epilogue.defined()) s[t.out].compute_inline();
 
   // The output: (n, out block, row) fused and parallel, then register tiles of reg_w columns.
-  schedule::Stage& c = s[t.out];
+  schedule::Stage& c = s[out];
   const auto axes = c.op()->axis;
   ir::IterVar xi;
   ir::IterVar xo = SplitBy(c, axes[3], config.reg_w, &xi);
@@ -135,7 +145,7 @@ absl::StatusOr<ScheduledOp> ScheduleConv2dInt8(const Conv2dInt8Config& config,
   a.tensorize(aa[4], *dot);
   if (t.padded.op() != t.data.op()) s[t.padded].compute_root();
   if (!s.error().ok()) return s.error();
-  return ScheduledOp{s, {t.data, t.kernel, t.out}};
+  return ScheduledOp{s, {t.data, t.kernel, out}};
 }
 
 std::vector<int8_t> PackConv2dInt8Kernel(const int8_t* w, int64_t o, int64_t c, int64_t kh,

@@ -39,9 +39,12 @@ struct Conv2dInt8Config {
 
 Conv2dInt8Config DefaultConv2dInt8Config(const Conv2dInt8Tensors& t, const CpuInfo& cpu);
 
-// Arguments: data, kernel, out.
+// With an `epilogue` (elementwise stages after `out`: the dequantizing scale, bias, relu, the
+// next layer's quantize), it is applied to each register tile before its one store.
+// Arguments: data, kernel, then out or the epilogue's output.
 absl::StatusOr<ScheduledOp> ScheduleConv2dInt8(const Conv2dInt8Config& config,
-                                               const Conv2dInt8Tensors& t);
+                                               const Conv2dInt8Tensors& t,
+                                               const te::Tensor& epilogue = te::Tensor());
 
 // The kernel OIHW int8 `w` packed for `ic_block` and `lanes` (zero past O and C), as `kernel`.
 std::vector<int8_t> PackConv2dInt8Kernel(const int8_t* w, int64_t o, int64_t c, int64_t kh,

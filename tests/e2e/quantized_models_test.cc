@@ -20,7 +20,7 @@ namespace {
 struct QuantizedModel {
   const char* name;
   const char* sample;  // an input's dimensions after the batch
-  int int8_kernels;    // of the dense_int8 template, in the built module
+  int int8_kernels;    // of the dense_int8 and conv2d_int8 templates, in the built module
 };
 
 class QuantizedModelsTest : public fixtures::ExportedModelTest<QuantizedModel> {
@@ -36,9 +36,11 @@ class QuantizedModelsTest : public fixtures::ExportedModelTest<QuantizedModel> {
     std::ostringstream out, err;
     ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << out.str() << err.str();
     int int8 = 0;
-    for (size_t at = out.str().find("dense_int8 template"); at != std::string::npos;
-         at = out.str().find("dense_int8 template", at + 1)) {
-      ++int8;
+    for (const char* tmpl : {"dense_int8 template", "conv2d_int8 template"}) {
+      for (size_t at = out.str().find(tmpl); at != std::string::npos;
+           at = out.str().find(tmpl, at + 1)) {
+        ++int8;
+      }
     }
     EXPECT_EQ(int8, GetParam().int8_kernels) << out.str();
     absl::StatusOr<runtime::NDArray> input = ReadArrayFile(File(variant + ".input.npy"));
@@ -77,11 +79,11 @@ TEST_P(QuantizedModelsTest, FakeQuantOutputsWithinFivePercentAndTheSameTopOne) {
   ExpectMatches(".b4", 4);
 }
 
-// The CNNs' classifiers read a float average (PyTorch does not fake-quantize the pooled
-// activations), so only the MLP's layers are int8.
+// Every conv (groups 1) of the CNNs is int8; their depthwise convs and their classifiers (which
+// read a float average: PyTorch does not fake-quantize the pooled activations) stay float.
 INSTANTIATE_TEST_SUITE_P(Models, QuantizedModelsTest,
-                         ::testing::Values(QuantizedModel{"resnet18_qdq", "3,224,224", 0},
-                                           QuantizedModel{"mobilenet_v2_qdq", "3,224,224", 0},
+                         ::testing::Values(QuantizedModel{"resnet18_qdq", "3,224,224", 20},
+                                           QuantizedModel{"mobilenet_v2_qdq", "3,224,224", 35},
                                            QuantizedModel{"mlp_qdq", "1024", 3}),
                          [](const ::testing::TestParamInfo<QuantizedModel>& info) {
                            return std::string(info.param.name);

@@ -1,11 +1,55 @@
 // CodeGenLLVM, casts between all IR types with the interpreter's semantics: integer casts wrap,
 // float to integer truncates toward zero and saturates (NaN becomes 0), anything to bool is != 0.
+#include <optional>
+
 #include "compiler/codegen/llvm/codegen_llvm.h"
 
 namespace tunefarm::codegen {
+namespace {
+
+// A float constant, or one broadcast to lanes.
+std::optional<double> FloatConstant(const ir::Expr& e) {
+  if (const auto* b = e.As<ir::BroadcastNode>()) return FloatConstant(b->value);
+  if (const auto* f = e.As<ir::FloatImmNode>()) return f->value;
+  return std::nullopt;
+}
+
+// Whether `e` is min(max(x, lo), hi) or max(min(x, hi), lo) with constant bounds inside int32's
+// range (a NaN passes such a clamp).
+bool ClampedToInt32(const ir::Expr& e) {
+  std::optional<double> lo, hi;
+  if (const auto* mn = e.As<ir::MinNode>()) {
+    const auto* mx = mn->a.As<ir::MaxNode>();
+    if (mx == nullptr) return false;
+    lo = FloatConstant(mx->b);
+    hi = FloatConstant(mn->b);
+  } else if (const auto* mx = e.As<ir::MaxNode>()) {
+    const auto* mn = mx->a.As<ir::MinNode>();
+    if (mn == nullptr) return false;
+    lo = FloatConstant(mx->b);
+    hi = FloatConstant(mn->b);
+  }
+  return lo && hi && *lo >= -2147483648.0 && *hi <= 2147483520.0;
+}
+
+}  // namespace
 
 llvm::Value* CodeGenLLVM::VisitExpr_(const ir::CastNode* op) {
-  return Cast(op->value.dtype(), op->dtype, VisitExpr(op->value));
+  const ir::DataType from = op->value.dtype(), to = op->dtype;
+  // A float clamped into int32's range (a quantize's result) converts in int32, which vectorizes:
+  // the general path's 64-bit saturating conversions cost instructions per lane.
+  if (from.is_float() && (to.is_int() || to.is_uint()) && to.bits() <= 32 &&
+      ClampedToInt32(op->value)) {
+    llvm::Type* i32 = TypeOf(ir::DataType::Int(32, from.lanes()));
+    llvm::Value* v = VisitExpr(op->value);
+    // fptosi is exact inside the clamp; NaN, the one value it lets through, becomes 0 first.
+    // (LLVM's x86 backend expands the saturating fptosi.sat lane by lane.)
+    llvm::Value* nan = builder_->CreateFCmpUNO(v, v);
+    v = builder_->CreateSelect(nan, llvm::Constant::getNullValue(v->getType()), v);
+    llvm::Value* r = builder_->CreateFPToSI(v, i32);
+    return builder_->CreateIntCast(r, TypeOf(to), true);
+  }
+  return Cast(from, to, VisitExpr(op->value));
 }
 
 llvm::Value* CodeGenLLVM::Cast(ir::DataType from, ir::DataType to, llvm::Value* v) {

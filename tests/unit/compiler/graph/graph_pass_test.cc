@@ -64,8 +64,8 @@ TEST(GraphPassTest, TheRunnerSkipsTimesAndVerifies) {
   ASSERT_TRUE(out.ok()) << out.status();
   EXPECT_EQ(ran, (std::vector<std::string>{
                      "simplify_inference", "fold_scales", "matmul_as_gemm", "quantized_dense",
-                     "fold_quantized_weights", "pack_weights", "layout_rewrite", "winograd",
-                     "constant_folding", "common_subexpression", "fuse_ops"}));
+                     "quantized_conv", "fold_quantized_weights", "pack_weights", "layout_rewrite",
+                     "winograd", "constant_folding", "common_subexpression", "fuse_ops"}));
 
   options.disabled_passes = {"no_such_pass"};
   Graph h;

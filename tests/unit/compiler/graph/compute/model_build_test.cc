@@ -405,5 +405,64 @@ TEST(ModelBuildTest, AQuantizedLinearThatDoesNotFitStaysFloat) {
   }
 }
 
+// An int8 weight [O, C, KH, KW] behind its dequantize, per filter or per tensor.
+ValueId QuantizedConvWeight(Graph& g, const std::string& name, const Shape& shape, bool per_filter,
+                            uint64_t seed) {
+  const DLDataType i8{kDLInt, 8, 1};
+  int64_t count = 1;
+  for (int64_t d : shape) count *= d;
+  std::vector<int8_t> w(static_cast<size_t>(count));
+  for (size_t i = 0; i < w.size(); ++i) {
+    w[i] = static_cast<int8_t>((i * 53 + seed * 17 + 5) % 255 - 127);
+  }
+  const int64_t scales = per_filter ? shape[0] : 1;
+  ValueId wq = IntConstant(g, name, shape, i8, w);
+  ValueId sw = g.AddConstant(name + "_scale", Random({scales}, seed, 0.001f, 0.004f));
+  ValueId zw = IntConstant(g, name + "_zero", {scales}, i8, std::vector<int8_t>(scales, 0));
+  return Op(g, OpKind::kDequantize, {wq, sw, zw}, {{"axis", int64_t{0}}});
+}
+
+// A QDQ model's two convolutions as PyTorch exports them: quantized input (zero point 131, so
+// the padding is the zero point), conv + relu requantized with another zero point, a max pool of
+// the dequantized values, a second conv with a per-tensor weight; 20 and 24 filters are not
+// whole vectors of lanes and 3 channels not whole groups of four.
+Graph QuantizedConvs() {
+  Graph g;
+  const DLDataType u8{kDLUInt, 8, 1};
+  ValueId x = g.AddInput("x", {kF32, {1, 3, 10, 10}});
+  ValueId sx = g.AddConstant("sx", Random({}, 1, 0.01f, 0.011f));
+  ValueId zx = IntConstant<uint8_t>(g, "zx", {}, u8, {131});
+  ValueId dx = Op(g, OpKind::kDequantize, {Op(g, OpKind::kQuantize, {x, sx, zx}), sx, zx});
+  ValueId c1 = Op(g, OpKind::kConv2d,
+                  {dx, QuantizedConvWeight(g, "qw1", {20, 3, 3, 3}, true, 1), Weight(g, {20}, 2)},
+                  {{"pads", Pads(1)}});
+  ValueId s1 = g.AddConstant("s1", Random({}, 3, 0.02f, 0.021f));
+  ValueId z1 = IntConstant<uint8_t>(g, "z1", {}, u8, {7});
+  ValueId d1 = Op(g, OpKind::kDequantize,
+                  {Op(g, OpKind::kQuantize, {Op(g, OpKind::kRelu, {c1}), s1, z1}), s1, z1});
+  ValueId pooled =
+      Op(g, OpKind::kMaxPool2d, {d1},
+         {{"kernel", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}});
+  ValueId c2 =
+      Op(g, OpKind::kConv2d,
+         {pooled, QuantizedConvWeight(g, "qw2", {24, 20, 3, 3}, false, 4), Weight(g, {24}, 5)},
+         {{"pads", Pads(1)}});
+  g.AddOutput("y", c2);
+  return g;
+}
+
+TEST(ModelBuildTest, QuantizedConvolutionsRunInInt8AndMatchTheirFloatForm) {
+  Graph g = QuantizedConvs();
+  // The int8 convs compute exactly the float form's products; the requantize between them can
+  // round one value the other way at a tie, a step of 1/1000 of the output here.
+  ExpectMatchesReference(g, "quantized_convs", 2e-3);
+  Built b = BuildAndLoad(g, "quantized_convs_kernels");
+  int int8 = 0;
+  for (const GroupKernel& kernel : b.model.kernels) {
+    int8 += kernel.schedule.find("conv2d_int8 template") != std::string::npos;
+  }
+  EXPECT_EQ(int8, 2);
+}
+
 }  // namespace
 }  // namespace tunefarm::graph

@@ -1,0 +1,63 @@
+#include "compiler/graph/quantized_operands.h"
+
+#include "compiler/graph/op_evaluate.h"
+#include "runtime/data_type.h"
+
+namespace tunefarm::graph {
+
+const Node* ProducerOf(const Graph& g, ValueId v, OpKind op) {
+  const Value& value = g.value(v);
+  if (value.kind != ValueKind::kNodeOutput) return nullptr;
+  const Node& node = g.nodes()[value.index];
+  return node.op == op ? &node : nullptr;
+}
+
+std::optional<std::vector<double>> ConstantElements(const Graph& g, ValueId v) {
+  const runtime::NDArray* a = g.ConstantData(v);
+  if (a == nullptr) return std::nullopt;
+  std::vector<double> out(static_cast<size_t>(a->NumElements()));
+  const DLDataType t = a->dtype();
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (runtime::SameDataType(t, DLDataType{kDLFloat, 32, 1})) {
+      out[i] = static_cast<const float*>(a->data())[i];
+    } else if (runtime::SameDataType(t, DLDataType{kDLUInt, 8, 1})) {
+      out[i] = static_cast<const uint8_t*>(a->data())[i];
+    } else if (runtime::SameDataType(t, DLDataType{kDLInt, 8, 1})) {
+      out[i] = static_cast<const int8_t*>(a->data())[i];
+    } else {
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+std::optional<runtime::NDArray> Int8Constant(const Graph& g, ValueId v) {
+  const DLDataType i8{kDLInt, 8, 1};
+  if (const runtime::NDArray* a = g.ConstantData(v)) {
+    if (!runtime::SameDataType(a->dtype(), i8)) return std::nullopt;
+    absl::StatusOr<runtime::NDArray> view = a->View(a->shape());
+    if (!view.ok()) return std::nullopt;
+    return *std::move(view);
+  }
+  const Node* q = ProducerOf(g, v, OpKind::kQuantize);
+  if (q == nullptr) return std::nullopt;
+  std::vector<const runtime::NDArray*> inputs;
+  for (ValueId in : q->inputs) {
+    if (g.ConstantData(in) == nullptr) return std::nullopt;
+    inputs.push_back(g.ConstantData(in));
+  }
+  absl::StatusOr<std::vector<runtime::NDArray>> out = EvaluateOp(*q, inputs);
+  if (!out.ok() || !runtime::SameDataType((*out)[0].dtype(), i8)) return std::nullopt;
+  return std::move((*out)[0]);
+}
+
+std::vector<int> ReaderCounts(const Graph& g) {
+  std::vector<int> readers(g.values().size(), 0);
+  for (const Node& node : g.nodes()) {
+    for (ValueId in : node.inputs) ++readers[in];
+  }
+  for (const GraphOutput& out : g.outputs()) ++readers[out.value];
+  return readers;
+}
+
+}  // namespace tunefarm::graph
