@@ -6,7 +6,9 @@
 // with bench/setup-onnxruntime.sh, else the column reads n/a), PyTorch eager
 // (torch.inference_mode) and torch.jit.freeze + optimize_for_inference, each at the same thread
 // count. Prints the medians and the ratios (their time over ours: above 1 means we are faster),
-// and the build time of each model.
+// and the build time of each model. resnet18_qdq and mobilenet_v2_qdq are the QDQ int8 exports
+// (our int8 convolutions against ONNX Runtime's int8 kernels on the same file; PyTorch's columns
+// read n/a there: its fake-quant modules time float math, not an int8 runtime).
 //
 //   model_bench [MODEL_DIR] [MODEL...]   (default /tmp/models, exported there when missing)
 #include <chrono>
@@ -41,7 +43,9 @@ int Run(int argc, char** argv) {
               "shufflenet_v2_x1_0",
               "regnet_y_400mf",
               "lraspp_mobilenet_v3_large",
-              "transformer_encoder"};
+              "transformer_encoder",
+              "resnet18_qdq",
+              "mobilenet_v2_qdq"};
   }
   std::printf(
       "model_bench: batch 1 (3x224x224; the encoder 128x256), untuned default schedules; "
@@ -84,7 +88,10 @@ int Run(int argc, char** argv) {
     for (int threads : {1, 2}) {
       runtime::SetNumThreads(threads);
       absl::StatusOr<double> ours = bench::MedianSeconds([&] { return (*executor)->Run(); });
-      absl::StatusOr<bench::PytorchTimes> torch = bench::MeasurePytorch(name, threads);
+      const bool quantized = name.size() > 4 && name.compare(name.size() - 4, 4, "_qdq") == 0;
+      absl::StatusOr<bench::PytorchTimes> torch =
+          quantized ? bench::PytorchTimes{std::nan(""), std::nan("")}
+                    : bench::MeasurePytorch(name, threads);
       if (!ours.ok() || !torch.ok()) {
         std::fprintf(stderr, "model_bench: %s: %s\n", name.c_str(),
                      std::string((!ours.ok() ? ours.status() : torch.status()).message()).c_str());

@@ -12,6 +12,7 @@
 #include "compiler/graph/fusion.h"
 #include "compiler/graph/winograd_rewrite.h"
 #include "compiler/space/config_json.h"
+#include "compiler/topi/conv2d_int8_knobs.h"
 #include "compiler/topi/conv2d_knobs.h"
 #include "compiler/topi/conv2d_nchwc_knobs.h"
 #include "compiler/topi/conv2d_winograd_knobs.h"
@@ -23,6 +24,7 @@
 #include "tuner/model_tasks.h"
 #include "tuner/record.h"
 #include "tuner/record_store.h"
+#include "tuner/templates/conv2d_int8_template.h"
 #include "tuner/templates/conv2d_template.h"
 #include "tuner/templates/conv_shape.h"
 #include "tuner/templates/depthwise_conv2d_template.h"
@@ -89,6 +91,18 @@ absl::StatusOr<graph::AnchorConfig> GpuConfigOf(const tuner::Workload& w, const 
 // The record's config as the template's own config struct.
 absl::StatusOr<graph::AnchorConfig> ConfigOf(const tuner::Workload& w, const std::string& json,
                                              const topi::CpuInfo& cpu) {
+  if (w.template_name == "conv2d_int8") {
+    absl::StatusOr<topi::Conv2dInt8Tensors> t = tuner::templates::Conv2dInt8WorkloadTensors(w, cpu);
+    if (!t.ok()) return t.status();
+    space::ConfigSpace space;
+    absl::StatusOr<space::Config> point = RecordPoint(space, json, [&](space::ConfigSpace& knobs) {
+      return topi::DefineConv2dInt8Knobs(knobs, *t, cpu);
+    });
+    if (!point.ok()) return point.status();
+    absl::StatusOr<topi::Conv2dInt8Config> c = topi::Conv2dInt8ConfigFromKnobs(*point);
+    if (!c.ok()) return c.status();
+    return graph::AnchorConfig(*c);
+  }
   const bool depthwise = w.template_name.rfind("depthwise_conv2d", 0) == 0;
   absl::StatusOr<tuner::templates::BlockedConvShape> blocked =
       tuner::templates::ParseBlockedConvShape(
@@ -289,7 +303,8 @@ absl::StatusOr<ModelRecords> ModelRecords::Open(const std::string& db,
 bool BuildAppliesRecordsOf(const tuner::Workload& workload) {
   const std::string& name = workload.template_name;
   return name == "conv2d" || name == "depthwise_conv2d" || name == "conv2d_nchwc" ||
-         name == "depthwise_conv2d_nchwc" || name == "conv2d_winograd_nchwc";
+         name == "depthwise_conv2d_nchwc" || name == "conv2d_winograd_nchwc" ||
+         name == "conv2d_int8";
 }
 
 absl::StatusOr<TunedGroups> ModelRecords::TunedConfigs(const graph::Graph& fused) const {

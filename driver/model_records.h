@@ -23,8 +23,9 @@
 
 namespace tunefarm::driver {
 
-// Whether a model build configures the task's kernels from its records: the conv templates do;
-// gemm kernels keep their default schedule (no template of theirs to configure yet).
+// Whether a model build configures the task's kernels from its records: the conv templates (the
+// int8 one too) do; gemm kernels keep their default schedule (no template of theirs to configure
+// yet).
 bool BuildAppliesRecordsOf(const tuner::Workload& workload);
 
 struct TunedGroups {

@@ -88,6 +88,20 @@ std::optional<Workload> BlockedConvWorkload(const graph::Graph& g, const graph::
   return std::nullopt;
 }
 
+// A blocked int8 conv as conv2d_int8's workload with its blocks ("...,pad,ic_block,lanes"): the
+// data's channels as the layout padded them, the real filters.
+std::optional<Workload> Int8ConvWorkload(const graph::Graph& g, const graph::Node& node) {
+  const std::vector<int64_t>& x = g.value(node.inputs[0]).type.shape;
+  const std::vector<int64_t>& w = g.value(node.inputs[1]).type.shape;
+  const std::optional<ConvWindow> window = UniformWindow(node);
+  if (!window || x.size() != 5 || w.size() != 7) return std::nullopt;
+  const int64_t filters = node.attrs.Int("channels", w[0] * w[5]).value_or(0);
+  return Workload{
+      "conv2d_int8",
+      {x[0], x[1] * x[4], x[2], x[3], filters, w[2], w[3], window->stride, window->pad, x[4], w[5]},
+      "int8"};
+}
+
 std::optional<Workload> GemmWorkload(const graph::Graph& g, const graph::Node& node) {
   const std::vector<int64_t>& a = g.value(node.inputs[0]).type.shape;
   const std::vector<int64_t>& b = g.value(node.inputs[1]).type.shape;
@@ -121,6 +135,8 @@ std::vector<Workload> BlockVariants(const graph::Graph& g, const graph::Node& no
     Workload w{built.template_name, std::move(args)};
     if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(std::move(w));
   };
+  // An int8 conv's blocks are the dot product's: no plan changes them.
+  if (built.template_name == "conv2d_int8") return out;
   const std::vector<int64_t>& a = built.args;
   const bool input_is_choice = InputBlockIsAChoice(g, node);
   if (built.template_name == "depthwise_conv2d_nchwc") {
@@ -335,6 +351,7 @@ std::optional<Workload> AnchorWorkload(const graph::Graph& graph, const graph::F
 }
 
 std::optional<Workload> NodeWorkload(const graph::Graph& graph, const graph::Node& node) {
+  if (node.op == graph::OpKind::kConv2dInt8Nchwc) return Int8ConvWorkload(graph, node);
   if (node.inputs.size() < 2 || !IsFloat32(graph.value(node.inputs[0]).type)) return std::nullopt;
   switch (node.op) {
     case graph::OpKind::kConv2d:

@@ -285,8 +285,11 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(
       return topi::ScheduleDenseInt8(config, d, output.same_as(d.c) ? te::Tensor() : output);
     }
     case AnchorTemplate::kConv2dInt8: {
-      const topi::Conv2dInt8Config config = topi::DefaultConv2dInt8Config(a.conv2d_int8, cpu);
-      *description = absl::StrCat("conv2d_int8 template, default (", config.ToString(), ")");
+      const auto* tuned = std::get_if<topi::Conv2dInt8Config>(&given);
+      const topi::Conv2dInt8Config config =
+          tuned != nullptr ? *tuned : topi::DefaultConv2dInt8Config(a.conv2d_int8, cpu);
+      *description = absl::StrCat("conv2d_int8 template, ", tuned ? "tuned" : "default", " (",
+                                  config.ToString(), ")");
       return topi::ScheduleConv2dInt8(config, a.conv2d_int8,
                                       output.same_as(a.conv2d_int8.out) ? te::Tensor() : output);
     }

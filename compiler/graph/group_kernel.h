@@ -14,6 +14,7 @@
 #include "compiler/graph/kernel_target.h"
 #include "compiler/ir/function.h"
 #include "compiler/topi/conv2d.h"
+#include "compiler/topi/conv2d_int8.h"
 #include "compiler/topi/conv2d_nchwc.h"
 #include "compiler/topi/conv2d_winograd.h"
 #include "compiler/topi/depthwise_conv2d_nchwc.h"
@@ -38,7 +39,7 @@ using AnchorConfig =
     std::variant<std::monostate, topi::Conv2dScheduleConfig, topi::WindowScheduleConfig,
                  topi::Conv2dNchwcScheduleConfig, topi::DepthwiseConv2dNchwcScheduleConfig,
                  topi::Conv2dWinogradScheduleConfig, topi::GpuConv2dScheduleConfig,
-                 topi::GpuDepthwiseConv2dScheduleConfig>;
+                 topi::GpuDepthwiseConv2dScheduleConfig, topi::Conv2dInt8Config>;
 
 // The kernel of `group` named `name` for `target`, with `config` for its anchor's template when
 // it holds the template's kind for the target (else the template's default config).

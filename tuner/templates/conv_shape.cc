@@ -70,18 +70,19 @@ absl::StatusOr<ConvShape> ParseConvShape(const Workload& workload, const Templat
 }
 
 absl::StatusOr<BlockedConvShape> ParseBlockedConvShape(const Workload& workload,
-                                                       const TemplateInfo& info) {
+                                                       const TemplateInfo& info,
+                                                       const std::string& dtype) {
   const size_t plain = std::count(info.args_help.begin(), info.args_help.end(), ',') + 1;
   const bool depthwise = plain == 8;
   const size_t block_args = depthwise ? 1 : 2;
   if (workload.args.size() != plain + block_args) {
-    absl::StatusOr<ConvShape> shape = ParseConvShape(workload, info);
+    absl::StatusOr<ConvShape> shape = ParseConvShape(workload, info, dtype);
     if (!shape.ok()) return shape.status();
     return BlockedConvShape{*shape, std::nullopt};
   }
   Workload unblocked = workload;
   unblocked.args.resize(plain);
-  absl::StatusOr<ConvShape> shape = ParseConvShape(unblocked, info);
+  absl::StatusOr<ConvShape> shape = ParseConvShape(unblocked, info, dtype);
   if (!shape.ok()) return shape.status();
   const std::vector<int64_t> blocks(workload.args.begin() + plain, workload.args.end());
   for (int64_t b : blocks) {

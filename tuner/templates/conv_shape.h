@@ -53,6 +53,7 @@ inline constexpr int64_t kMaxChannelBlock = 256;
 
 // ParseConvShape's errors, and a block outside 1..kMaxChannelBlock.
 absl::StatusOr<BlockedConvShape> ParseBlockedConvShape(const Workload& workload,
-                                                       const TemplateInfo& info);
+                                                       const TemplateInfo& info,
+                                                       const std::string& dtype = "float32");
 
 }  // namespace tunefarm::tuner::templates

@@ -4,7 +4,8 @@
 // whose task fixes the blocks of its layout (a record of the conv tuned with free blocks is
 // another task's); a workload without one keeps its default; records from an incompatible space
 // are refused naming the workload. A 3x3 stride-1 blocked conv is two tasks, direct and Winograd,
-// and the build runs the one whose best record is faster.
+// and the build runs the one whose best record is faster. A QDQ model's conv is a task of the int8
+// template, with the blocks of its layout, and built with its record.
 #include "driver/model_records.h"
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "compiler/graph/fusion.h"
 #include "compiler/space/config_json.h"
 #include "compiler/target/target_cpu.h"
+#include "compiler/topi/conv2d_int8_knobs.h"
 #include "compiler/topi/conv2d_nchwc_knobs.h"
 #include "compiler/topi/conv2d_winograd_knobs.h"
 #include "driver/model_compiler.h"
@@ -125,6 +127,66 @@ TEST(ModelRecordsTest, ABlockedConvIsBuiltWithTheRecordOfItsLayoutsTask) {
   EXPECT_THAT(out.str(), HasSubstr(absl::StrCat("tuned ", keys[1], ": 0.500 ms (1 groups)")));
   EXPECT_THAT(out.str(),
               HasSubstr(absl::StrCat("conv2d_nchwc template, tuned (", c->ToString(), ")")))
+      << out.str();
+  fs::remove(build.output);
+  fs::remove(db);
+}
+
+// image -> QuantizeLinear/DequantizeLinear (uint8) -> Conv with a QuantizeLinear/DequantizeLinear
+// int8 weight of 32 filters: what the quantized_conv pass makes conv2d_int8.
+std::string QuantizedConvModel() {
+  B b(13);
+  b.Input("image", {1, 16, 8, 8});
+  b.FloatInit("w", {32, 16, 3, 3}, 0.25f);
+  b.FloatInit("s", {}, 0.05f);
+  b.FloatInit("sw", {}, 0.01f);
+  auto zero = [&](const std::string& name, ::onnx::TensorProto::DataType type, int v) {
+    ::onnx::TensorProto* t = b.FloatInit(name, {}, 0);
+    t->clear_float_data();
+    t->set_data_type(type);
+    t->add_int32_data(v);
+  };
+  zero("z", ::onnx::TensorProto::UINT8, 128);
+  zero("zw", ::onnx::TensorProto::INT8, 0);
+  b.Node("QuantizeLinear", {"image", "s", "z"}, {"q"});
+  b.Node("DequantizeLinear", {"q", "s", "z"}, {"x"});
+  b.Node("QuantizeLinear", {"w", "sw", "zw"}, {"wq"});
+  b.Node("DequantizeLinear", {"wq", "sw", "zw"}, {"wx"});
+  B::Ints(b.Node("Conv", {"x", "wx"}, {"y"}), "pads", {1, 1, 1, 1});
+  b.Output("y");
+  return fixtures::WriteTempFile("quantized_conv.onnx", b.Bytes());
+}
+
+TEST(ModelRecordsTest, AQuantizedConvIsAnInt8TaskWithItsLayoutsBlocksAndBuiltWithItsRecord) {
+  const std::string model = QuantizedConvModel();
+  const std::vector<std::string> keys = TaskKeys(model);
+  const topi::CpuInfo cpu = target::CpuInfoOf(target::Target::Host());
+  const int64_t lanes = cpu.Lanes(4);
+  ASSERT_THAT(keys, ::testing::ElementsAre(absl::StrCat("conv2d_int8:1,16,8,8,32,3,3,1,1,",
+                                                        std::min<int64_t>(lanes, 16), ",", lanes,
+                                                        ":int8")));
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task =
+      tuner::CreateTask(*tuner::ParseWorkloadKey(keys[0]), target::Target::Host());
+  ASSERT_TRUE(task.ok()) << task.status();
+  absl::StatusOr<topi::Conv2dInt8Config> c =
+      topi::Conv2dInt8ConfigFromKnobs(*(*task)->DefaultConfig());
+  ASSERT_TRUE(c.ok()) << c.status();
+  c->reg_w = c->reg_w == 4 ? 2 : 4;
+  absl::StatusOr<space::Config> tuned = topi::Conv2dInt8KnobsFromConfig((*task)->space(), *c);
+  ASSERT_TRUE(tuned.ok()) << tuned.status();
+  const std::string db = ::testing::TempDir() + "/int8_" + std::to_string(getpid()) + ".db";
+  fs::remove(db);
+  AddRecord(db, keys[0], space::ConfigToJson(*tuned), {0.0002});
+  ModelBuildOptions build;
+  build.file = model;
+  build.output = ::testing::TempDir() + "/int8_" + std::to_string(getpid()) + ".so";
+  build.compile.db = db;
+  build.compile.device_key = "box";
+  std::ostringstream out, err;
+  ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("1 tasks tuned, 0 on default configs"));
+  EXPECT_THAT(out.str(),
+              HasSubstr(absl::StrCat("conv2d_int8 template, tuned (", c->ToString(), ")")))
       << out.str();
   fs::remove(build.output);
   fs::remove(db);

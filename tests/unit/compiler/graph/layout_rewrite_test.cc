@@ -167,5 +167,48 @@ TEST(LayoutRewriteTest, APlanThatIsNotTheConvsCandidatesIsRefusedNamingTheNode) 
   EXPECT_NE(outside.status().message().find("#999"), std::string::npos) << outside.status();
 }
 
+// conv2d_int8 over uint8 data of 6 channels: [N,C,H,W] int8 weight, [O] parameters.
+ValueId Int8Conv(Graph& g, ValueId x, int64_t in, int64_t out) {
+  const DLDataType i8{kDLInt, 8, 1}, i32{kDLInt, 32, 1};
+  std::vector<ValueId> inputs = {x,
+                                 g.AddConstant("", *runtime::NDArray::Empty({out, in, 3, 3}, i8)),
+                                 g.AddConstant("", *runtime::NDArray::Empty({out}, i32)),
+                                 g.AddConstant("", *runtime::NDArray::Empty({out}, kF32)),
+                                 g.AddConstant("", *runtime::NDArray::Empty({out}, kF32))};
+  return Op(g, OpKind::kConv2dInt8, inputs,
+            {{"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"x_zero_point", int64_t{3}}});
+}
+
+TEST(LayoutRewriteTest, Int8ConvsGoBlockedAndTheirRequantizeFollowsBetweenThem) {
+  const DLDataType u8{kDLUInt, 8, 1};
+  Graph g;
+  ValueId x = g.AddInput("x", {u8, {1, 6, 8, 8}});
+  ValueId c1 = Op(g, OpKind::kRelu, {Int8Conv(g, x, 6, 20)});
+  ValueId s = g.AddConstant("s", *runtime::NDArray::Empty({}, kF32));
+  ValueId z = g.AddConstant("z", *runtime::NDArray::Empty({}, u8));
+  ValueId q = Op(g, OpKind::kQuantize, {c1, s, z});
+  g.AddOutput("y", Int8Conv(g, q, 20, 8));
+  Graph out = Rewritten(std::move(g));
+  std::map<std::string, int> ops = OpCounts(out);
+  EXPECT_EQ(ops["conv2d_int8_nchwc"], 2);
+  EXPECT_EQ(ops["conv2d_int8"], 0);
+  // x enters in blocks of 8 (6 channels rounded up to whole groups of four, at most a vector);
+  // the quantize stays blocked, so the second conv reads the first one's blocks of 8 lanes.
+  EXPECT_EQ(ops["to_nchwc"], 1);
+  EXPECT_EQ(ops["from_nchwc"], 1);
+  for (const Node& n : out.nodes()) {
+    if (n.op == OpKind::kQuantize) {
+      EXPECT_EQ(out.value(n.outputs[0]).type.shape, (std::vector<int64_t>{1, 3, 8, 8, 8}));
+    }
+    if (n.op == OpKind::kConv2dInt8Nchwc) {
+      // [OB][CB][KH][KW][ic/4][L][4]
+      const std::vector<int64_t>& w = out.value(n.inputs[1]).type.shape;
+      ASSERT_EQ(w.size(), 7u);
+      EXPECT_EQ(w[5], 8);
+      EXPECT_EQ(w[6], 4);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace tunefarm::graph
