@@ -14,7 +14,9 @@ transformer_encoder (4 layers of torch.nn.TransformerEncoderLayer, d=256, 4 head
 first) at opset 17; resnet18_qdq and mobilenet_v2_qdq, torchvision's quantizable models fused
 and fake-quantized (uint8 activations per tensor, int8 weights per output channel) with
 torch.ao.quantization's eager QAT modules, calibrated on random images, exported as QDQ
-(QuantizeLinear/DequantizeLinear) at opset 13; their references are the fake-quant outputs.
+(QuantizeLinear/DequantizeLinear) at opset 13, their per-tensor scales and zero points written
+as scalars (PyTorch writes one-element vectors through Identity nodes, which ONNX Runtime's QDQ
+fusions refuse); their references are the fake-quant outputs.
 mlp_qdq is the same scheme on three Linear layers (1024 -> 1024 -> 1024 -> 16, ReLU between;
 input `N,1024`), each reading a quantized activation.
 
@@ -152,6 +154,33 @@ def variants_of(name):
     return variants, {0: "batch", 2: "height", 3: "width"}, 13 if name in ROUND2 else 17
 
 
+def scalar_quant_parameters(path):
+    """Per-tensor scales and zero points of QuantizeLinear/DequantizeLinear as scalars, read
+    straight from their initializers (not through Identity nodes)."""
+    import onnx
+    model = onnx.load(path)
+    graph = model.graph
+    inits = {i.name: i for i in graph.initializer}
+    alias = {}
+    kept = []
+    for node in graph.node:
+        if node.op_type == "Identity" and node.input[0] in inits:
+            alias[node.output[0]] = node.input[0]
+        else:
+            kept.append(node)
+    for node in kept:
+        for k, name in enumerate(node.input):
+            if name in alias:
+                node.input[k] = alias[name]
+        if node.op_type in ("QuantizeLinear", "DequantizeLinear"):
+            for name in node.input[1:3]:
+                if name in inits and list(inits[name].dims) == [1]:
+                    del inits[name].dims[:]
+    del graph.node[:]
+    graph.node.extend(kept)
+    onnx.save(model, path)
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit("usage: export-models.py OUT_DIR [NAME...]")
@@ -172,6 +201,8 @@ def main():
             torch.onnx.export(model, x, path, opset_version=opset, input_names=["input"],
                               output_names=["output"], do_constant_folding=True,
                               dynamic_axes={"input": input_axes, "output": {0: "batch"}})
+            if name.endswith("_qdq"):
+                scalar_quant_parameters(path)
             for suffix, shape in variants:
                 x = torch.randn(*shape)
                 y = model(x)
