@@ -68,10 +68,13 @@ absl::Status ReadWindow(ImportContext& ctx, const NodeProto& node, const Ints& k
   return absl::OkStatus();
 }
 
-absl::Status Conv(ImportContext& ctx, const NodeProto& node) {
+}  // namespace
+
+absl::StatusOr<Attributes> ConvAttributes(ImportContext& ctx, const NodeProto& node,
+                                          int weight_input) {
   absl::StatusOr<Ints> hw = SpatialSize(ctx, node);
   if (!hw.ok()) return hw.status();
-  absl::StatusOr<graph::TensorType> w = ctx.InputType(node, 1);
+  absl::StatusOr<graph::TensorType> w = ctx.InputType(node, weight_input);
   if (!w.ok()) return w.status();
   if (w->rank() != 4) return ctx.Error(node, "weight must have rank 4, got " + w->ToString());
   Ints kernel(w->shape.begin() + 2, w->shape.end());
@@ -83,6 +86,14 @@ absl::Status Conv(ImportContext& ctx, const NodeProto& node) {
   Attributes attrs{{"groups", *group}};
   absl::Status s = ReadWindow(ctx, node, kernel, *hw, true, attrs);
   if (!s.ok()) return s;
+  return attrs;
+}
+
+namespace {
+
+absl::Status Conv(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<Attributes> attrs = ConvAttributes(ctx, node, 1);
+  if (!attrs.ok()) return attrs.status();
   std::vector<graph::ValueId> inputs;
   for (int i = 0; i < 3; ++i) {
     if (i == 2 && !ctx.HasInput(node, 2)) break;
@@ -90,7 +101,7 @@ absl::Status Conv(ImportContext& ctx, const NodeProto& node) {
     if (!v.ok()) return v.status();
     inputs.push_back(*v);
   }
-  return ctx.Emit(node, OpKind::kConv2d, std::move(attrs), std::move(inputs));
+  return ctx.Emit(node, OpKind::kConv2d, *std::move(attrs), std::move(inputs));
 }
 
 absl::Status Pool(ImportContext& ctx, const NodeProto& node, OpKind op) {

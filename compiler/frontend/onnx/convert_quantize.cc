@@ -75,6 +75,33 @@ absl::Status DequantizeLinear(ImportContext& ctx, const NodeProto& node) {
   return ctx.Emit(node, graph::OpKind::kDequantize, *std::move(attrs), {*x, *scale, *zero});
 }
 
+}  // namespace
+
+absl::StatusOr<graph::ValueId> AddDequantize(ImportContext& ctx, const NodeProto& node, int x,
+                                             int scale, int zero, int64_t axis,
+                                             const std::string& suffix) {
+  absl::StatusOr<graph::TensorType> x_type = ctx.InputType(node, x);
+  if (!x_type.ok()) return x_type.status();
+  absl::StatusOr<graph::ValueId> xv = ctx.Input(node, x);
+  absl::StatusOr<graph::ValueId> sv = ctx.Input(node, scale);
+  if (!xv.ok()) return xv.status();
+  if (!sv.ok()) return sv.status();
+  absl::StatusOr<graph::ValueId> zv = ctx.HasInput(node, zero) ? ctx.Input(node, zero) : [&]() {
+    absl::StatusOr<runtime::NDArray> z = runtime::NDArray::Empty({}, x_type->dtype);
+    if (!z.ok()) return absl::StatusOr<graph::ValueId>(z.status());
+    std::memset(z->data(), 0, z->NumBytes());
+    return absl::StatusOr<graph::ValueId>(
+        ctx.graph().AddConstant(node.name() + suffix + "/zero_point", *std::move(z)));
+  }();
+  if (!zv.ok()) return zv.status();
+  absl::StatusOr<std::vector<graph::ValueId>> out = ctx.graph().AddOp(
+      graph::OpKind::kDequantize, node.name() + suffix, {{"axis", axis}}, {*xv, *sv, *zv});
+  if (!out.ok()) return ctx.Error(node, std::string(out.status().message()));
+  return (*out)[0];
+}
+
+namespace {
+
 constexpr OnnxConverter kQuantizeConverters[] = {
     {"QuantizeLinear", &QuantizeLinear, 10},
     {"DequantizeLinear", &DequantizeLinear, 10},

@@ -29,6 +29,18 @@ std::span<const OnnxConverter> ResizeConverters();       // convert_resize.cc
 std::span<const OnnxConverter> TransformConverters();    // convert_transform.cc
 std::span<const OnnxConverter> FoldConverters();         // convert_fold.cc
 std::span<const OnnxConverter> QuantizeConverters();     // convert_quantize.cc
+std::span<const OnnxConverter> QOperatorConverters();    // convert_qoperator.cc
+
+// A Conv-like node's graph attributes (groups, strides, pads with auto_pad resolved, dilations),
+// its kernel read from the weight at input `weight_input` (Conv's 1, QLinearConv's 3).
+absl::StatusOr<graph::Attributes> ConvAttributes(ImportContext& ctx, const NodeProto& node,
+                                                 int weight_input);
+
+// dequantize(input x, input scale, input zero) along `axis` as a graph value named after `node`
+// and `suffix`; an absent zero point is 0 of x's dtype.
+absl::StatusOr<graph::ValueId> AddDequantize(ImportContext& ctx, const NodeProto& node, int x,
+                                             int scale, int zero, int64_t axis,
+                                             const std::string& suffix);
 
 // The converter of `op_type` in the default domain, or null.
 const OnnxConverter* FindConverter(std::string_view op_type);

@@ -70,6 +70,21 @@ TEST(ModelCommandsTest, EveryListedBackendCaseBuildsAndRunsOrIsUnsupported) {
   EXPECT_THAT(out.str(), ::testing::Not(HasSubstr("\nFAILED "))) << out.str();
 }
 
+// ONNX's cases of linear quantization, QDQ and QOperator: their integer outputs match exactly.
+TEST(ModelCommandsTest, TheQuantizationCasesMatchExactly) {
+  REQUIRE_TESTDATA();
+  ModelTestOptions options;
+  for (const char* name :
+       {"test_quantizelinear", "test_dequantizelinear", "test_qlinearconv", "test_qlinearmatmul_2D",
+        "test_qlinearmatmul_3D", "test_dynamicquantizelinear",
+        "test_dynamicquantizelinear_max_adjusted", "test_dynamicquantizelinear_min_adjusted"}) {
+    options.cases.push_back((kNode / name).string());
+  }
+  std::ostringstream out, err;
+  RunModelTestCommand(options, out, err);
+  EXPECT_THAT(out.str(), HasSubstr("8 passed, 0 failed, 0 unsupported")) << out.str() << err.str();
+}
+
 TEST(ModelCommandsTest, ABuiltModuleRunsAloneAndChecksItsOutput) {
   REQUIRE_TESTDATA();
   const fs::path c = kNode / "test_conv_with_strides_padding";

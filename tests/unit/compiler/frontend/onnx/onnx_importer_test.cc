@@ -51,6 +51,48 @@ TEST(OnnxImporterTest, ConvReluPoolGemm) {
   EXPECT_THAT(graph::ToString(g), HasSubstr("trans_b=1"));
 }
 
+// An initializer of an integer type (uint8, int8, int32) holding `values`.
+void IntInit(B& b, const std::string& name, std::vector<int64_t> dims,
+             ::onnx::TensorProto::DataType type, const std::vector<int>& values) {
+  ::onnx::TensorProto* t = b.FloatInit(name, std::move(dims), 0);
+  t->clear_float_data();
+  t->set_data_type(type);
+  for (int v : values) t->add_int32_data(v);
+}
+
+TEST(OnnxImporterTest, QLinearConvIsItsQdqGraphWithTheConstantBiasDequantized) {
+  B b(13);
+  b.Input("x", {1, 3, 6, 6});
+  b.FloatInit("sx", {}, 0.5f);
+  IntInit(b, "zx", {}, ::onnx::TensorProto::UINT8, {100});
+  IntInit(b, "w", {2, 3, 1, 1}, ::onnx::TensorProto::INT8, {1, -2, 3, -4, 5, -6});
+  b.FloatInit("sw", {2}, 0.25f);
+  IntInit(b, "zw", {2}, ::onnx::TensorProto::INT8, {0, 0});
+  b.FloatInit("sy", {}, 2.0f);
+  IntInit(b, "zy", {}, ::onnx::TensorProto::UINT8, {7});
+  IntInit(b, "bias", {2}, ::onnx::TensorProto::INT32, {8, -40});
+  b.Node("QuantizeLinear", {"x", "sx", "zx"}, {"q"});
+  b.Node("QLinearConv", {"q", "sx", "zx", "w", "sw", "zw", "sy", "zy", "bias"}, {"y"}, "qconv");
+  b.Output("y");
+  graph::Graph g = Import(b);
+  EXPECT_EQ(OutputType(g).ToString(), "uint8[1,2,6,6]");
+  const std::string text = graph::ToString(g);
+  EXPECT_THAT(text, HasSubstr("%4 = dequantize(%3, @sx, @zx) axis=1"));
+  EXPECT_THAT(text, HasSubstr("%8 = dequantize(@w, @sw, @zw) axis=0"));
+  EXPECT_THAT(text, HasSubstr("%10 = conv2d(%4, %8, @qconv/bias)"));
+  EXPECT_THAT(text, HasSubstr("%13 = quantize(%10, @sy, @zy)"));
+  // B * sx * sw: 8 * 0.125 and -40 * 0.125.
+  bool found = false;
+  for (graph::ValueId id = 0; id < static_cast<graph::ValueId>(g.values().size()); ++id) {
+    const runtime::NDArray* array = g.ConstantData(id);
+    if (g.value(id).name != "qconv/bias" || array == nullptr) continue;
+    found = true;
+    EXPECT_FLOAT_EQ(static_cast<const float*>(array->data())[0], 1.0f);
+    EXPECT_FLOAT_EQ(static_cast<const float*>(array->data())[1], -5.0f);
+  }
+  EXPECT_TRUE(found) << text;
+}
+
 TEST(OnnxImporterTest, ShapeChainFoldsToAConstantReshape) {
   B b(13);
   b.Input("x", {2, 3, 4, 5});

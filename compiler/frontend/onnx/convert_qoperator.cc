@@ -1,0 +1,181 @@
+// Converters of ONNX's QOperator ops as the QDQ graphs they mean: QLinearConv and QLinearMatMul
+// become dequantize -> Conv/MatMul -> quantize (so the quantized passes run them as int8 kernels
+// where their scheme fits, and in float as ONNX defines them elsewhere); DynamicQuantizeLinear
+// becomes its reductions and a quantize. ConvInteger and MatMulInteger are not here: their int32
+// sums need integer convolutions and matmuls, which the graph's float ops would round.
+#include <cstring>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "compiler/frontend/onnx/converters.h"
+#include "compiler/frontend/onnx/import_context.h"
+#include "runtime/data_type.h"
+
+namespace tunefarm::frontend::onnx {
+namespace {
+
+using graph::OpKind;
+
+// One op added for `node` (named after it and `suffix`), its one output.
+absl::StatusOr<graph::ValueId> AddQuantOp(ImportContext& ctx, const NodeProto& node, OpKind op,
+                                          const std::string& suffix, graph::Attributes attrs,
+                                          std::vector<graph::ValueId> inputs) {
+  absl::StatusOr<std::vector<graph::ValueId>> out =
+      ctx.graph().AddOp(op, node.name() + suffix, std::move(attrs), std::move(inputs));
+  if (!out.ok()) return ctx.Error(node, std::string(out.status().message()));
+  return (*out)[0];
+}
+
+// A scalar constant of `dtype` holding `value`.
+graph::ValueId Scalar(ImportContext& ctx, const NodeProto& node, const std::string& suffix,
+                      DLDataType dtype, double value) {
+  runtime::NDArray a = *runtime::NDArray::Empty({}, dtype);
+  if (dtype.code == kDLFloat) {
+    const float f = static_cast<float>(value);
+    std::memcpy(a.data(), &f, sizeof(f));
+  } else {
+    const int32_t i = static_cast<int32_t>(value);
+    std::memcpy(a.data(), &i, sizeof(i));
+  }
+  return ctx.graph().AddConstant(node.name() + suffix, std::move(a));
+}
+
+// quantize(`y`, input scale, input zero) as output 0 of `node`.
+absl::Status QuantizeOutput(ImportContext& ctx, const NodeProto& node, graph::ValueId y, int scale,
+                            int zero) {
+  absl::StatusOr<graph::ValueId> s = ctx.Input(node, scale);
+  absl::StatusOr<graph::ValueId> z = ctx.Input(node, zero);
+  if (!s.ok()) return s.status();
+  if (!z.ok()) return z.status();
+  return ctx.Emit(node, OpKind::kQuantize, {{"axis", int64_t{1}}}, {y, *s, *z});
+}
+
+// A constant bias (int32 B at constant scales) as the float32 values its dequantize gives, so
+// that the quantized_conv pass finds the constant bias it folds into its epilogue.
+std::optional<runtime::NDArray> ConstantBias(ImportContext& ctx, const NodeProto& node) {
+  if (!ctx.HasInput(node, 8)) return std::nullopt;
+  const runtime::NDArray* b = ctx.ConstantInput(node, 8);
+  const runtime::NDArray* sx = ctx.ConstantInput(node, 1);
+  const runtime::NDArray* sw = ctx.ConstantInput(node, 4);
+  const DLDataType i32{kDLInt, 32, 1}, f32{kDLFloat, 32, 1};
+  if (b == nullptr || sx == nullptr || sw == nullptr || !runtime::SameDataType(b->dtype(), i32) ||
+      !runtime::SameDataType(sx->dtype(), f32) || !runtime::SameDataType(sw->dtype(), f32) ||
+      sx->NumElements() != 1 || (sw->NumElements() != 1 && sw->NumElements() != b->NumElements())) {
+    return std::nullopt;
+  }
+  absl::StatusOr<runtime::NDArray> out = runtime::NDArray::Empty(b->shape(), f32);
+  if (!out.ok()) return std::nullopt;
+  const auto* bv = static_cast<const int32_t*>(b->data());
+  const float x_scale = *static_cast<const float*>(sx->data());
+  const auto* w_scale = static_cast<const float*>(sw->data());
+  auto* o = static_cast<float*>(out->data());
+  for (int64_t i = 0; i < b->NumElements(); ++i) {
+    // As dequantize computes it: float32(B) times the float32 product of the scales.
+    const float scale = x_scale * w_scale[sw->NumElements() == 1 ? 0 : i];
+    o[i] = static_cast<float>(bv[i]) * scale;
+  }
+  return *std::move(out);
+}
+
+// x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point[, B]: B is int32 at
+// scale x_scale * w_scale (per output channel where w's scale is).
+absl::Status QLinearConv(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::Attributes> attrs = ConvAttributes(ctx, node, 3);
+  if (!attrs.ok()) return attrs.status();
+  absl::StatusOr<graph::ValueId> x = AddDequantize(ctx, node, 0, 1, 2, 1, "/x");
+  if (!x.ok()) return x.status();
+  absl::StatusOr<graph::ValueId> w = AddDequantize(ctx, node, 3, 4, 5, 0, "/w");
+  if (!w.ok()) return w.status();
+  std::vector<graph::ValueId> inputs = {*x, *w};
+  if (std::optional<runtime::NDArray> bias = ConstantBias(ctx, node)) {
+    inputs.push_back(ctx.graph().AddConstant(node.name() + "/bias", *std::move(bias)));
+  } else if (ctx.HasInput(node, 8)) {
+    absl::StatusOr<graph::ValueId> sx = ctx.Input(node, 1);
+    absl::StatusOr<graph::ValueId> sw = ctx.Input(node, 4);
+    absl::StatusOr<graph::ValueId> bias = ctx.Input(node, 8);
+    for (const absl::Status& s : {sx.status(), sw.status(), bias.status()}) {
+      if (!s.ok()) return s;
+    }
+    absl::StatusOr<graph::ValueId> scale =
+        AddQuantOp(ctx, node, OpKind::kMul, "/b_scale", {}, {*sx, *sw});
+    if (!scale.ok()) return scale.status();
+    absl::StatusOr<graph::ValueId> b = AddQuantOp(
+        ctx, node, OpKind::kDequantize, "/b", {{"axis", int64_t{0}}},
+        {*bias, *scale, Scalar(ctx, node, "/b/zero_point", DLDataType{kDLInt, 32, 1}, 0)});
+    if (!b.ok()) return b.status();
+    inputs.push_back(*b);
+  }
+  absl::StatusOr<graph::ValueId> y =
+      AddQuantOp(ctx, node, OpKind::kConv2d, "/conv", *std::move(attrs), std::move(inputs));
+  if (!y.ok()) return y.status();
+  return QuantizeOutput(ctx, node, *y, 6, 7);
+}
+
+// a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point: a per tensor (or per
+// row), b per tensor or per column.
+absl::Status QLinearMatMul(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::TensorType> a_scale = ctx.InputType(node, 1);
+  absl::StatusOr<graph::TensorType> b_scale = ctx.InputType(node, 4);
+  if (!a_scale.ok()) return a_scale.status();
+  if (!b_scale.ok()) return b_scale.status();
+  absl::StatusOr<graph::ValueId> a =
+      AddDequantize(ctx, node, 0, 1, 2, a_scale->NumElements().value_or(1) == 1 ? 0 : -2, "/a");
+  if (!a.ok()) return a.status();
+  absl::StatusOr<graph::ValueId> b = AddDequantize(ctx, node, 3, 4, 5, -1, "/b");
+  if (!b.ok()) return b.status();
+  absl::StatusOr<graph::ValueId> y =
+      AddQuantOp(ctx, node, OpKind::kMatMul, "/matmul", {}, {*a, *b});
+  if (!y.ok()) return y.status();
+  return QuantizeOutput(ctx, node, *y, 6, 7);
+}
+
+// y = quantize(x) to uint8 with the scale and zero point of x's range widened to hold 0, as ONNX
+// defines them: scale = (max(0, max x) - min(0, min x)) / 255, zero = clip(round(-min / scale)).
+absl::Status DynamicQuantizeLinear(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  const DLDataType f32{kDLFloat, 32, 1};
+  const graph::ValueId zero = Scalar(ctx, node, "/zero", f32, 0);
+  auto op = [&](OpKind kind, const std::string& suffix, graph::Attributes attrs,
+                std::vector<graph::ValueId> in) {
+    return AddQuantOp(ctx, node, kind, suffix, std::move(attrs), std::move(in));
+  };
+  absl::StatusOr<graph::ValueId> lo =
+      op(OpKind::kReduce, "/min", {{"fn", std::string("min")}, {"keep_dims", int64_t{0}}}, {*x});
+  absl::StatusOr<graph::ValueId> hi =
+      op(OpKind::kReduce, "/max", {{"fn", std::string("max")}, {"keep_dims", int64_t{0}}}, {*x});
+  if (lo.ok()) lo = op(OpKind::kMinimum, "/min0", {}, {*lo, zero});
+  if (hi.ok()) hi = op(OpKind::kMaximum, "/max0", {}, {*hi, zero});
+  if (!lo.ok()) return lo.status();
+  if (!hi.ok()) return hi.status();
+  absl::StatusOr<graph::ValueId> range = op(OpKind::kSub, "/range", {}, {*hi, *lo});
+  absl::StatusOr<graph::ValueId> scale =
+      range.ok() ? op(OpKind::kDiv, "/scale", {}, {*range, Scalar(ctx, node, "/255", f32, 255)})
+                 : range;
+  if (!scale.ok()) return scale.status();
+  absl::StatusOr<graph::ValueId> zp = op(OpKind::kDiv, "/lo_steps", {}, {*lo, *scale});
+  if (zp.ok()) zp = op(OpKind::kSub, "/neg_lo_steps", {}, {zero, *zp});
+  if (zp.ok()) zp = op(OpKind::kUnary, "/round", {{"fn", std::string("round")}}, {*zp});
+  if (zp.ok()) zp = op(OpKind::kClip, "/clip", {{"min", 0.0}, {"max", 255.0}}, {*zp});
+  if (zp.ok()) zp = op(OpKind::kCast, "/zero_point", {{"to", std::string("uint8")}}, {*zp});
+  if (!zp.ok()) return zp.status();
+  absl::StatusOr<graph::ValueId> y =
+      op(OpKind::kQuantize, "/quantize", {{"axis", int64_t{1}}}, {*x, *scale, *zp});
+  if (!y.ok()) return y.status();
+  for (const auto& [i, v] : {std::pair{0, *y}, std::pair{1, *scale}, std::pair{2, *zp}}) {
+    if (absl::Status s = ctx.DefineValue(node, i, v); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+constexpr OnnxConverter kQOperatorConverters[] = {
+    {"QLinearConv", &QLinearConv, 10},
+    {"QLinearMatMul", &QLinearMatMul, 10},
+    {"DynamicQuantizeLinear", &DynamicQuantizeLinear, 11},
+};
+
+}  // namespace
+
+std::span<const OnnxConverter> QOperatorConverters() { return kQOperatorConverters; }
+
+}  // namespace tunefarm::frontend::onnx
