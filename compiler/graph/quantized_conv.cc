@@ -79,11 +79,8 @@ std::optional<QuantizedConv> MatchConv(const Graph& g, const Node& conv) {
   if (sw->size() != 1 && !per_channel) return std::nullopt;
   std::vector<double> bias(static_cast<size_t>(filters), 0.0);
   if (conv.inputs.size() == 3) {
-    const std::optional<std::vector<double>> given = ConstantElements(g, conv.inputs[2]);
-    if (!given || given->size() != bias.size() ||
-        !runtime::SameDataType(g.value(conv.inputs[2]).type.dtype, DLDataType{kDLFloat, 32, 1})) {
-      return std::nullopt;
-    }
+    const std::optional<std::vector<double>> given = KnownFloatValues(g, conv.inputs[2]);
+    if (!given || given->size() != bias.size()) return std::nullopt;
     bias = *given;
   }
   QuantizedConv q;

@@ -62,7 +62,7 @@ std::optional<QuantizedGemm> Match(const Graph& g, const Node& gemm) {
   // C: a constant float vector of N (or [1, N]).
   std::vector<double> c(static_cast<size_t>(q.n), 0.0);
   if (gemm.inputs.size() == 3) {
-    const std::optional<std::vector<double>> given = ConstantElements(g, gemm.inputs[2]);
+    const std::optional<std::vector<double>> given = KnownFloatValues(g, gemm.inputs[2]);
     const TensorType& t = g.value(gemm.inputs[2]).type;
     if (!given || !runtime::SameDataType(t.dtype, kDenseF32) ||
         given->size() != static_cast<size_t>(q.n) || (t.rank() == 2 && t.shape[0] != 1) ||

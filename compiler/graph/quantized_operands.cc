@@ -31,6 +31,24 @@ std::optional<std::vector<double>> ConstantElements(const Graph& g, ValueId v) {
   return out;
 }
 
+std::optional<std::vector<double>> KnownFloatValues(const Graph& g, ValueId v) {
+  if (!runtime::SameDataType(g.value(v).type.dtype, DLDataType{kDLFloat, 32, 1})) {
+    return std::nullopt;
+  }
+  if (g.ConstantData(v) != nullptr) return ConstantElements(g, v);
+  const Node* dq = ProducerOf(g, v, OpKind::kDequantize);
+  if (dq == nullptr) return std::nullopt;
+  std::vector<const runtime::NDArray*> inputs;
+  for (ValueId in : dq->inputs) {
+    if (g.ConstantData(in) == nullptr) return std::nullopt;
+    inputs.push_back(g.ConstantData(in));
+  }
+  absl::StatusOr<std::vector<runtime::NDArray>> out = EvaluateOp(*dq, inputs);
+  if (!out.ok()) return std::nullopt;
+  const auto* f = static_cast<const float*>((*out)[0].data());
+  return std::vector<double>(f, f + (*out)[0].NumElements());
+}
+
 std::optional<runtime::NDArray> Int8Constant(const Graph& g, ValueId v) {
   const DLDataType i8{kDLInt, 8, 1};
   if (const runtime::NDArray* a = g.ConstantData(v)) {

@@ -17,6 +17,10 @@ const Node* ProducerOf(const Graph& g, ValueId v, OpKind op);
 // A constant's elements as doubles (float32, uint8 or int8), or nullopt.
 std::optional<std::vector<double>> ConstantElements(const Graph& g, ValueId v);
 
+// A float32 value known at build time as doubles: a constant, or the dequantize of constants
+// (a QDQ model's int32 bias), evaluated here; nullopt otherwise.
+std::optional<std::vector<double>> KnownFloatValues(const Graph& g, ValueId v);
+
 // An int8 constant: `v` itself, or the quantize of constants that produces it (evaluated here,
 // where constant folding might not, for a weight over its size limit).
 std::optional<runtime::NDArray> Int8Constant(const Graph& g, ValueId v);

@@ -10,6 +10,7 @@
 #include "tools/commands/model_build_command.h"
 #include "tools/commands/model_info_command.h"
 #include "tools/commands/model_passes_command.h"
+#include "tools/commands/model_quantize_command.h"
 #include "tools/commands/model_run_command.h"
 #include "tools/commands/model_test_command.h"
 #include "tools/commands/model_tune_command.h"
@@ -229,6 +230,40 @@ void AddModelCommands(CLI::App& app, CommandTable& table) {
   model_test_cmd->add_option("cases", model_test->cases, "Case folders")->required();
   model_test_cmd->add_option("--target", model_test->target, "What the cases are built for")
       ->capture_default_str();
+  auto model_quantize = std::make_shared<ModelQuantizeOptions>();
+  CLI::App* model_quantize_cmd = table.Add(
+      *model_cmd, "quantize",
+      "Quantize an ONNX model to int8 (ONNX's QDQ form, which this compiler and ONNX Runtime run "
+      "as int8) from the ranges its activations take on calibration inputs",
+      [model_quantize, shapes] {
+        return WithShapes(*shapes, model_quantize->compile.input_shapes, [&] {
+          return RunModelQuantizeCommand(*model_quantize, std::cout, std::cerr);
+        });
+      });
+  model_quantize_cmd->add_option("model", model_quantize->file, "The float .onnx file")
+      ->required()
+      ->check(ReadableFile());
+  model_quantize_cmd->add_option("-o,--output", model_quantize->output, "The QDQ .onnx to write")
+      ->required();
+  model_quantize_cmd
+      ->add_option("--calibrate", model_quantize->calibrate,
+                   "Calibration samples, one per value: FILE (.npy or .pb) for a model of one "
+                   "input, NAME=FILE,NAME=FILE for several")
+      ->required();
+  model_quantize_cmd
+      ->add_option("--method", model_quantize->method,
+                   "minmax (each activation's whole range) or percentile (the range that holds "
+                   "--percentile of its values: outliers clipped)")
+      ->capture_default_str();
+  model_quantize_cmd
+      ->add_option("--percentile", model_quantize->percentile,
+                   "--method percentile: the share of values each range keeps, in %")
+      ->capture_default_str()
+      ->check(Above(50, " %"));
+  model_quantize_cmd->add_flag("--per-tensor", model_quantize->per_tensor,
+                               "One scale per weight instead of one per output channel");
+  model_quantize_cmd->add_option("--input-shape", *shapes,
+                                 "NAME=D1,D2,...: the shape of an input (batch size, image size)");
 }
 
 }  // namespace tunefarm::tools::cli
