@@ -25,6 +25,24 @@ int SoleReader(const Graph& graph, ValueId value) {
 
 bool IsFloat32(const TensorType& t) { return t.dtype.code == kDLFloat && t.dtype.bits == 32; }
 
+// The dequantize producing `v`, when it has one scale and one zero point (so that it commutes
+// with a reshape) or, with `constant`, when all its inputs are constants (a QDQ model's weight).
+const Node* Dequantize(const Graph& graph, ValueId v, bool constant) {
+  const Value& value = graph.value(v);
+  if (value.kind != ValueKind::kNodeOutput) return nullptr;
+  const Node& node = graph.nodes()[value.index];
+  if (node.op != OpKind::kDequantize || node.inputs.size() != 3) return nullptr;
+  for (size_t i = constant ? 0 : 1; i < 3; ++i) {
+    const ValueId in = node.inputs[i];
+    if (constant
+            ? graph.ConstantData(in) == nullptr
+            : graph.ConstantData(in) == nullptr || graph.ConstantData(in)->NumElements() != 1) {
+      return nullptr;
+    }
+  }
+  return &node;
+}
+
 }  // namespace
 
 absl::StatusOr<Graph> RewriteMatmulAsGemm(Graph graph) {
@@ -33,8 +51,11 @@ absl::StatusOr<Graph> RewriteMatmulAsGemm(Graph graph) {
   for (size_t n = 0; n < graph.nodes().size(); ++n) {
     const Node& node = graph.nodes()[n];
     if (absorbed[n]) continue;
+    // The weight: a constant, or a QDQ model's dequantized constant (quantized_dense then
+    // makes the gemm int8).
     const bool candidate = node.op == OpKind::kMatMul && node.inputs.size() == 2 &&
-                           graph.ConstantData(node.inputs[1]) != nullptr;
+                           (graph.ConstantData(node.inputs[1]) != nullptr ||
+                            Dequantize(graph, node.inputs[1], true) != nullptr);
     const TensorType* a = candidate ? &graph.value(node.inputs[0]).type : nullptr;
     const TensorType* b = candidate ? &graph.value(node.inputs[1]).type : nullptr;
     if (!candidate || a->rank() < 2 || b->rank() != 2 || !IsFloat32(*a) || !IsFloat32(*b)) {
@@ -67,10 +88,19 @@ absl::StatusOr<Graph> RewriteMatmulAsGemm(Graph graph) {
     auto part = [&](const char* suffix) {
       return node.name.empty() ? std::string() : absl::StrCat(node.name, suffix);
     };
+    // A per-tensor dequantized A: its quantized values reshaped, then dequantized, so that the
+    // gemm reads a dequantize as quantized_dense looks for.
+    const Node* dq = Dequantize(graph, node.inputs[0], false);
     absl::StatusOr<std::vector<ValueId>> rows_view = g.AddOp(
         OpKind::kReshape, part("/rows"), Attributes{{"shape", std::vector<int64_t>{rows, k}}},
-        {rebuilt.Map(node.inputs[0])});
+        {rebuilt.Map(dq != nullptr ? dq->inputs[0] : node.inputs[0])});
     if (!rows_view.ok()) return rows_view.status();
+    if (dq != nullptr) {
+      rows_view =
+          g.AddOp(OpKind::kDequantize, part("/rows_dequantized"), dq->attrs,
+                  {(*rows_view)[0], rebuilt.Map(dq->inputs[1]), rebuilt.Map(dq->inputs[2])});
+      if (!rows_view.ok()) return rows_view.status();
+    }
     std::vector<ValueId> inputs = {(*rows_view)[0], rebuilt.Map(node.inputs[1])};
     if (bias >= 0) {
       absl::StatusOr<std::vector<ValueId>> flat =

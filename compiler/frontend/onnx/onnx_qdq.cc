@@ -55,6 +55,13 @@ class QdqModel {
  public:
   explicit QdqModel(ModelProto model) : model_(std::move(model)) {
     for (const TensorProto& t : graph().initializer()) initializers_[t.name()] = &t;
+    // Exporters share a weight through Identity nodes: such an output is that initializer.
+    for (const NodeProto& n : graph().node()) {
+      if (n.op_type() == "Identity" && n.input_size() == 1 && n.output_size() == 1) {
+        auto it = initializers_.find(n.input(0));
+        if (it != initializers_.end()) initializers_[n.output(0)] = it->second;
+      }
+    }
     for (int i = 0; i < graph().node_size(); ++i) {
       for (const std::string& in : graph().node(i).input()) consumers_[in].push_back(i);
     }
@@ -382,8 +389,18 @@ absl::StatusOr<std::string> RewriteAsQdq(std::string_view model_bytes,
   g->clear_node();
   for (NodeProto& n : nodes) *g->add_node() = std::move(n);
 
-  // The float weights and biases nothing reads any more.
+  // The float weights and biases nothing reads any more, and the Identity nodes that shared them.
   std::set<std::string> read;
+  for (const auto& n : g->node()) read.insert(n.input().begin(), n.input().end());
+  for (const auto& out : g->output()) read.insert(out.name());
+  auto* all = g->mutable_node();
+  all->erase(std::remove_if(all->begin(), all->end(),
+                            [&](const NodeProto& n) {
+                              return n.op_type() == "Identity" && n.output_size() == 1 &&
+                                     !read.count(n.output(0)) && qdq.Initializer(n.input(0));
+                            }),
+             all->end());
+  read.clear();
   for (const auto& n : g->node()) read.insert(n.input().begin(), n.input().end());
   for (const auto& out : g->output()) read.insert(out.name());
   auto* inits = g->mutable_initializer();

@@ -395,6 +395,31 @@ TEST(ModelBuildTest, QuantizedLinearLayersRunInInt8AndMatchTheirFloatForm) {
   }
 }
 
+// A QDQ transformer's Linear layer: a MatMul of a [2, 5, 64] sequence by a dequantized int8
+// constant [64, 40], as `tunefarm model quantize` writes it.
+TEST(ModelBuildTest, AQuantizedMatMulOnASequenceRunsAsOneInt8Kernel) {
+  Graph g;
+  const DLDataType u8{kDLUInt, 8, 1}, i8{kDLInt, 8, 1};
+  ValueId x = g.AddInput("x", {kF32, {2, 5, 64}});
+  ValueId sx = g.AddConstant("sx", Random({}, 1, 0.02f, 0.021f));
+  ValueId zx = IntConstant<uint8_t>(g, "zx", {}, u8, {120});
+  ValueId dx = Op(g, OpKind::kDequantize, {Op(g, OpKind::kQuantize, {x, sx, zx}), sx, zx});
+  std::vector<int8_t> w(64 * 40);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>((i * 29 + 3) % 255 - 127);
+  ValueId sw = g.AddConstant("sw", Random({40}, 2, 0.001f, 0.01f));
+  ValueId zw = IntConstant(g, "zw", {40}, i8, std::vector<int8_t>(40, 0));
+  ValueId dw = Op(g, OpKind::kDequantize, {IntConstant(g, "wq", {64, 40}, i8, w), sw, zw},
+                  {{"axis", int64_t{1}}});
+  g.AddOutput("y", Op(g, OpKind::kMatMul, {dx, dw}));
+  ExpectMatchesReference(g, "quantized_matmul");
+  Built b = BuildAndLoad(g, "quantized_matmul_kernels");
+  int int8 = 0;
+  for (const GroupKernel& kernel : b.model.kernels) {
+    int8 += kernel.schedule.find("dense_int8 template") != std::string::npos;
+  }
+  EXPECT_EQ(int8, 1);
+}
+
 TEST(ModelBuildTest, AQuantizedLinearThatDoesNotFitStaysFloat) {
   // K = 30 is not whole groups of four: the gemm keeps its float form and still matches.
   Graph g = QuantizedLinear(3, 16, 30, true, true);
