@@ -99,8 +99,6 @@ std::optional<QuantizedConv> MatchConv(const Graph& g, const Node& conv) {
 }
 
 absl::StatusOr<Graph> Int8Convs(const Graph& graph) {
-  // A dequantize (and the quantize of a weight) that only rewritten convs read is not copied:
-  // folded, it would be a float copy of the weight.
   const std::vector<int> readers = ReaderCounts(graph);
   std::vector<std::optional<QuantizedConv>> matched(graph.nodes().size());
   std::vector<bool> dropped(graph.nodes().size(), false);
@@ -108,15 +106,7 @@ absl::StatusOr<Graph> Int8Convs(const Graph& graph) {
     const Node& node = graph.nodes()[i];
     matched[i] = MatchConv(graph, node);
     if (!matched[i]) continue;
-    for (ValueId in : {node.inputs[0], node.inputs[1]}) {
-      if (readers[in] != 1) continue;
-      dropped[graph.value(in).index] = true;
-      const Node* dq = ProducerOf(graph, in, OpKind::kDequantize);
-      const Node* q = ProducerOf(graph, dq->inputs[0], OpKind::kQuantize);
-      if (in == node.inputs[1] && q != nullptr && readers[dq->inputs[0]] == 1) {
-        dropped[graph.value(dq->inputs[0]).index] = true;
-      }
-    }
+    DropDequantizedOperands(graph, node, readers, dropped);
   }
   GraphRebuilder rebuilt(graph);
   for (size_t i = 0; i < graph.nodes().size(); ++i) {

@@ -90,8 +90,6 @@ std::optional<QuantizedGemm> Match(const Graph& g, const Node& gemm) {
 
 absl::StatusOr<Graph> RewriteQuantizedDense(Graph graph, int64_t lanes) {
   if (lanes <= 0) return absl::InvalidArgumentError("quantized_dense: lanes must be positive");
-  // Readers of each value, so that a dequantize (and the quantize of its weight) that only a
-  // rewritten gemm reads is not copied: folded, it would be a float copy of the weight.
   const std::vector<int> readers = ReaderCounts(graph);
   std::vector<std::optional<QuantizedGemm>> matched(graph.nodes().size());
   std::vector<bool> dropped(graph.nodes().size(), false);
@@ -99,16 +97,7 @@ absl::StatusOr<Graph> RewriteQuantizedDense(Graph graph, int64_t lanes) {
     const Node& node = graph.nodes()[i];
     matched[i] = Match(graph, node);
     if (!matched[i]) continue;
-    // The gemm's operands: each dequantize read by it alone goes, and the weight's quantize too.
-    for (ValueId in : {node.inputs[0], node.inputs[1]}) {
-      const Node* dq = ProducerOf(graph, in, OpKind::kDequantize);
-      if (readers[in] != 1) continue;
-      dropped[graph.value(in).index] = true;
-      const Node* q = ProducerOf(graph, dq->inputs[0], OpKind::kQuantize);
-      if (in == node.inputs[1] && q != nullptr && readers[dq->inputs[0]] == 1) {
-        dropped[graph.value(dq->inputs[0]).index] = true;
-      }
-    }
+    DropDequantizedOperands(graph, node, readers, dropped);
   }
   GraphRebuilder rebuilt(graph);
   for (size_t i = 0; i < graph.nodes().size(); ++i) {

@@ -4,6 +4,21 @@
 #include "runtime/data_type.h"
 
 namespace tunefarm::graph {
+namespace {
+
+// The first output of `node` when all its inputs are constants, evaluated here.
+std::optional<runtime::NDArray> EvaluateOfConstants(const Graph& g, const Node& node) {
+  std::vector<const runtime::NDArray*> inputs;
+  for (ValueId in : node.inputs) {
+    if (g.ConstantData(in) == nullptr) return std::nullopt;
+    inputs.push_back(g.ConstantData(in));
+  }
+  absl::StatusOr<std::vector<runtime::NDArray>> out = EvaluateOp(node, inputs);
+  if (!out.ok() || out->empty()) return std::nullopt;
+  return std::move((*out)[0]);
+}
+
+}  // namespace
 
 const Node* ProducerOf(const Graph& g, ValueId v, OpKind op) {
   const Value& value = g.value(v);
@@ -37,16 +52,10 @@ std::optional<std::vector<double>> KnownFloatValues(const Graph& g, ValueId v) {
   }
   if (g.ConstantData(v) != nullptr) return ConstantElements(g, v);
   const Node* dq = ProducerOf(g, v, OpKind::kDequantize);
-  if (dq == nullptr) return std::nullopt;
-  std::vector<const runtime::NDArray*> inputs;
-  for (ValueId in : dq->inputs) {
-    if (g.ConstantData(in) == nullptr) return std::nullopt;
-    inputs.push_back(g.ConstantData(in));
-  }
-  absl::StatusOr<std::vector<runtime::NDArray>> out = EvaluateOp(*dq, inputs);
-  if (!out.ok()) return std::nullopt;
-  const auto* f = static_cast<const float*>((*out)[0].data());
-  return std::vector<double>(f, f + (*out)[0].NumElements());
+  std::optional<runtime::NDArray> out = dq ? EvaluateOfConstants(g, *dq) : std::nullopt;
+  if (!out) return std::nullopt;
+  const auto* f = static_cast<const float*>(out->data());
+  return std::vector<double>(f, f + out->NumElements());
 }
 
 std::optional<runtime::NDArray> Int8Constant(const Graph& g, ValueId v) {
@@ -58,15 +67,9 @@ std::optional<runtime::NDArray> Int8Constant(const Graph& g, ValueId v) {
     return *std::move(view);
   }
   const Node* q = ProducerOf(g, v, OpKind::kQuantize);
-  if (q == nullptr) return std::nullopt;
-  std::vector<const runtime::NDArray*> inputs;
-  for (ValueId in : q->inputs) {
-    if (g.ConstantData(in) == nullptr) return std::nullopt;
-    inputs.push_back(g.ConstantData(in));
-  }
-  absl::StatusOr<std::vector<runtime::NDArray>> out = EvaluateOp(*q, inputs);
-  if (!out.ok() || !runtime::SameDataType((*out)[0].dtype(), i8)) return std::nullopt;
-  return std::move((*out)[0]);
+  std::optional<runtime::NDArray> out = q ? EvaluateOfConstants(g, *q) : std::nullopt;
+  if (!out || !runtime::SameDataType(out->dtype(), i8)) return std::nullopt;
+  return out;
 }
 
 std::vector<int> ReaderCounts(const Graph& g) {
@@ -76,6 +79,19 @@ std::vector<int> ReaderCounts(const Graph& g) {
   }
   for (const GraphOutput& out : g.outputs()) ++readers[out.value];
   return readers;
+}
+
+void DropDequantizedOperands(const Graph& g, const Node& node, const std::vector<int>& readers,
+                             std::vector<bool>& dropped) {
+  for (ValueId in : {node.inputs[0], node.inputs[1]}) {
+    const Node* dq = ProducerOf(g, in, OpKind::kDequantize);
+    if (dq == nullptr || readers[in] != 1) continue;
+    dropped[g.value(in).index] = true;
+    const Node* q = ProducerOf(g, dq->inputs[0], OpKind::kQuantize);
+    if (in == node.inputs[1] && q != nullptr && readers[dq->inputs[0]] == 1) {
+      dropped[g.value(dq->inputs[0]).index] = true;
+    }
+  }
 }
 
 }  // namespace tunefarm::graph

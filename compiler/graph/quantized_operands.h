@@ -36,4 +36,11 @@ runtime::NDArray ArrayOf(std::vector<int64_t> shape, DLDataType dtype, const std
 // How many node inputs and graph outputs read each value, by ValueId.
 std::vector<int> ReaderCounts(const Graph& g);
 
+// For a node about to be rewritten as an int8 kernel: marks in `dropped` (by node index) the
+// dequantizes of its inputs 0 and 1 that it alone reads, and the quantize of a weight that only
+// such a dequantize reads, so that the rewrite does not copy them (folded, they would be float
+// copies of the weight).
+void DropDequantizedOperands(const Graph& g, const Node& node, const std::vector<int>& readers,
+                             std::vector<bool>& dropped);
+
 }  // namespace tunefarm::graph
