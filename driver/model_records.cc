@@ -16,6 +16,7 @@
 #include "compiler/topi/conv2d_knobs.h"
 #include "compiler/topi/conv2d_nchwc_knobs.h"
 #include "compiler/topi/conv2d_winograd_knobs.h"
+#include "compiler/topi/dense_int8_knobs.h"
 #include "compiler/topi/depthwise_conv2d_knobs.h"
 #include "compiler/topi/depthwise_conv2d_nchwc_knobs.h"
 #include "compiler/topi/gpu_conv2d_knobs.h"
@@ -91,6 +92,17 @@ absl::StatusOr<graph::AnchorConfig> GpuConfigOf(const tuner::Workload& w, const 
 // The record's config as the template's own config struct.
 absl::StatusOr<graph::AnchorConfig> ConfigOf(const tuner::Workload& w, const std::string& json,
                                              const topi::CpuInfo& cpu) {
+  if (w.template_name == "dense_int8") {
+    if (w.args.size() != 3) return absl::InvalidArgumentError(w.Key() + ": not M,N,K");
+    space::ConfigSpace space;
+    absl::StatusOr<space::Config> point = RecordPoint(space, json, [&](space::ConfigSpace& knobs) {
+      return topi::DefineDenseInt8Knobs(knobs, w.args[0], w.args[1], w.args[2], cpu);
+    });
+    if (!point.ok()) return point.status();
+    absl::StatusOr<topi::DenseInt8Config> c = topi::DenseInt8ConfigFromKnobs(*point, cpu);
+    if (!c.ok()) return c.status();
+    return graph::AnchorConfig(*c);
+  }
   if (w.template_name == "conv2d_int8") {
     absl::StatusOr<topi::Conv2dInt8Tensors> t = tuner::templates::Conv2dInt8WorkloadTensors(w, cpu);
     if (!t.ok()) return t.status();
@@ -304,7 +316,7 @@ bool BuildAppliesRecordsOf(const tuner::Workload& workload) {
   const std::string& name = workload.template_name;
   return name == "conv2d" || name == "depthwise_conv2d" || name == "conv2d_nchwc" ||
          name == "depthwise_conv2d_nchwc" || name == "conv2d_winograd_nchwc" ||
-         name == "conv2d_int8";
+         name == "conv2d_int8" || name == "dense_int8";
 }
 
 absl::StatusOr<TunedGroups> ModelRecords::TunedConfigs(const graph::Graph& fused) const {

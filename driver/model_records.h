@@ -23,9 +23,9 @@
 
 namespace tunefarm::driver {
 
-// Whether a model build configures the task's kernels from its records: the conv templates (the
-// int8 one too) do; gemm kernels keep their default schedule (no template of theirs to configure
-// yet).
+// Whether a model build configures the task's kernels from its records: the conv templates and
+// the int8 ones (conv2d_int8, dense_int8) do; float gemm kernels keep their default schedule (no
+// template of theirs to configure yet).
 bool BuildAppliesRecordsOf(const tuner::Workload& workload);
 
 struct TunedGroups {

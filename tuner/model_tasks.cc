@@ -352,6 +352,13 @@ std::optional<Workload> AnchorWorkload(const graph::Graph& graph, const graph::F
 
 std::optional<Workload> NodeWorkload(const graph::Graph& graph, const graph::Node& node) {
   if (node.op == graph::OpKind::kConv2dInt8Nchwc) return Int8ConvWorkload(graph, node);
+  if (node.op == graph::OpKind::kDenseInt8 && node.inputs.size() == 5) {
+    // x [M, K], w_sum [N]: the weight is packed for the CPU's lanes, as the template's.
+    const std::vector<int64_t>& x = graph.value(node.inputs[0]).type.shape;
+    const std::vector<int64_t>& sum = graph.value(node.inputs[2]).type.shape;
+    if (x.size() != 2 || sum.size() != 1) return std::nullopt;
+    return Workload{"dense_int8", {x[0], sum[0], x[1]}, "int8"};
+  }
   if (node.inputs.size() < 2 || !IsFloat32(graph.value(node.inputs[0]).type)) return std::nullopt;
   switch (node.op) {
     case graph::OpKind::kConv2d:

@@ -1,6 +1,6 @@
 // The tuning tasks of a model (TVM's task extraction): each fused group whose anchor a tuner
-// template covers (conv2d, depthwise_conv2d, their blocked and Winograd forms, the blocked int8
-// conv2d, dense, matmul)
+// template covers (conv2d, depthwise_conv2d, their blocked and Winograd forms, the int8 blocked
+// conv2d and dense, dense, matmul)
 // becomes that template's workload, and groups with the same workload share one task, weighted by
 // how many there are. A layer with two algorithms (a 3x3 stride-1 blocked conv: direct or
 // Winograd) can give a task for each, so that the build picks the faster by measurement.

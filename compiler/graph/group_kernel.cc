@@ -281,7 +281,11 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(
       // The weight was packed at build time for its lanes; the register tile follows them.
       config.lanes = d.lanes;
       config.reg_n_vectors = std::min<int64_t>(2, (n + d.lanes - 1) / d.lanes);
-      *description = absl::StrCat("dense_int8 template, default (", config.ToString(), ")");
+      const auto* tuned = std::get_if<topi::DenseInt8Config>(&given);
+      if (tuned != nullptr && tuned->lanes == d.lanes) config = *tuned;
+      *description = absl::StrCat("dense_int8 template, ",
+                                  tuned != nullptr && tuned->lanes == d.lanes ? "tuned" : "default",
+                                  " (", config.ToString(), ")");
       return topi::ScheduleDenseInt8(config, d, output.same_as(d.c) ? te::Tensor() : output);
     }
     case AnchorTemplate::kConv2dInt8: {

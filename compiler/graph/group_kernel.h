@@ -17,6 +17,7 @@
 #include "compiler/topi/conv2d_int8.h"
 #include "compiler/topi/conv2d_nchwc.h"
 #include "compiler/topi/conv2d_winograd.h"
+#include "compiler/topi/dense_int8.h"
 #include "compiler/topi/depthwise_conv2d_nchwc.h"
 #include "compiler/topi/gpu_conv2d.h"
 #include "compiler/topi/gpu_depthwise_conv2d.h"
@@ -39,7 +40,8 @@ using AnchorConfig =
     std::variant<std::monostate, topi::Conv2dScheduleConfig, topi::WindowScheduleConfig,
                  topi::Conv2dNchwcScheduleConfig, topi::DepthwiseConv2dNchwcScheduleConfig,
                  topi::Conv2dWinogradScheduleConfig, topi::GpuConv2dScheduleConfig,
-                 topi::GpuDepthwiseConv2dScheduleConfig, topi::Conv2dInt8Config>;
+                 topi::GpuDepthwiseConv2dScheduleConfig, topi::Conv2dInt8Config,
+                 topi::DenseInt8Config>;
 
 // The kernel of `group` named `name` for `target`, with `config` for its anchor's template when
 // it holds the template's kind for the target (else the template's default config).

@@ -23,6 +23,7 @@
 #include "compiler/topi/conv2d_int8_knobs.h"
 #include "compiler/topi/conv2d_nchwc_knobs.h"
 #include "compiler/topi/conv2d_winograd_knobs.h"
+#include "compiler/topi/dense_int8_knobs.h"
 #include "driver/model_compiler.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
@@ -187,6 +188,63 @@ TEST(ModelRecordsTest, AQuantizedConvIsAnInt8TaskWithItsLayoutsBlocksAndBuiltWit
   EXPECT_THAT(out.str(), HasSubstr("1 tasks tuned, 0 on default configs"));
   EXPECT_THAT(out.str(),
               HasSubstr(absl::StrCat("conv2d_int8 template, tuned (", c->ToString(), ")")))
+      << out.str();
+  fs::remove(build.output);
+  fs::remove(db);
+}
+
+// x [4, 64] quantized to uint8 -> Gemm with a quantized int8 weight [32, 64] (transB), as
+// PyTorch exports a QDQ Linear layer: what quantized_dense makes dense_int8.
+std::string QuantizedLinearModel() {
+  B b(13);
+  b.Input("x", {4, 64});
+  b.FloatInit("w", {32, 64}, 0.25f);
+  b.FloatInit("s", {}, 0.05f);
+  b.FloatInit("sw", {}, 0.01f);
+  ::onnx::TensorProto* z = b.FloatInit("z", {}, 0);
+  z->clear_float_data();
+  z->set_data_type(::onnx::TensorProto::UINT8);
+  z->add_int32_data(128);
+  ::onnx::TensorProto* zw = b.FloatInit("zw", {}, 0);
+  zw->clear_float_data();
+  zw->set_data_type(::onnx::TensorProto::INT8);
+  zw->add_int32_data(0);
+  b.Node("QuantizeLinear", {"x", "s", "z"}, {"q"});
+  b.Node("DequantizeLinear", {"q", "s", "z"}, {"xd"});
+  b.Node("QuantizeLinear", {"w", "sw", "zw"}, {"wq"});
+  b.Node("DequantizeLinear", {"wq", "sw", "zw"}, {"wd"});
+  B::Int(b.Node("Gemm", {"xd", "wd"}, {"y"}), "transB", 1);
+  b.Output("y");
+  return fixtures::WriteTempFile("quantized_linear.onnx", b.Bytes());
+}
+
+TEST(ModelRecordsTest, AQuantizedLinearLayerIsAnInt8DenseTaskAndBuiltWithItsRecord) {
+  const std::string model = QuantizedLinearModel();
+  const std::vector<std::string> keys = TaskKeys(model);
+  ASSERT_THAT(keys, ::testing::ElementsAre("dense_int8:4,32,64:int8"));
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task =
+      tuner::CreateTask(*tuner::ParseWorkloadKey(keys[0]), target::Target::Host());
+  ASSERT_TRUE(task.ok()) << task.status();
+  const topi::CpuInfo cpu = target::CpuInfoOf(target::Target::Host());
+  absl::StatusOr<topi::DenseInt8Config> c =
+      topi::DenseInt8ConfigFromKnobs(*(*task)->DefaultConfig(), cpu);
+  ASSERT_TRUE(c.ok()) << c.status();
+  c->reg_m = c->reg_m == 2 ? 1 : 2;
+  absl::StatusOr<space::Config> tuned = topi::DenseInt8KnobsFromConfig((*task)->space(), *c);
+  ASSERT_TRUE(tuned.ok()) << tuned.status();
+  const std::string db = ::testing::TempDir() + "/dense8_" + std::to_string(getpid()) + ".db";
+  fs::remove(db);
+  AddRecord(db, keys[0], space::ConfigToJson(*tuned), {0.00002});
+  ModelBuildOptions build;
+  build.file = model;
+  build.output = ::testing::TempDir() + "/dense8_" + std::to_string(getpid()) + ".so";
+  build.compile.db = db;
+  build.compile.device_key = "box";
+  std::ostringstream out, err;
+  ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("1 tasks tuned, 0 on default configs"));
+  EXPECT_THAT(out.str(),
+              HasSubstr(absl::StrCat("dense_int8 template, tuned (", c->ToString(), ")")))
       << out.str();
   fs::remove(build.output);
   fs::remove(db);
