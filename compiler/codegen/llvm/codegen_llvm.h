@@ -68,6 +68,7 @@ class CodeGenLLVM : public ir::ExprFunctor<llvm::Value*(const ir::Expr&)>,
   llvm::Value* EmitMath(const ir::CallNode* op);
   llvm::Value* EmitLibmCall(llvm::Value* a, const char* name);
   llvm::Value* EmitExp(llvm::Value* x);
+  llvm::Value* EmitErf(llvm::Value* x);
   llvm::Value* EmitDot4Add(const ir::CallNode* op);
 
   // ---- memory (codegen_memory.cc)
