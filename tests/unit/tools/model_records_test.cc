@@ -133,6 +133,14 @@ TEST(ModelRecordsTest, ABlockedConvIsBuiltWithTheRecordOfItsLayoutsTask) {
   fs::remove(db);
 }
 
+// A scalar zero point of an 8-bit `type`.
+void ZeroPoint(B& b, const std::string& name, ::onnx::TensorProto::DataType type, int v) {
+  ::onnx::TensorProto* t = b.FloatInit(name, {}, 0);
+  t->clear_float_data();
+  t->set_data_type(type);
+  t->add_int32_data(v);
+}
+
 // image -> QuantizeLinear/DequantizeLinear (uint8) -> Conv with a QuantizeLinear/DequantizeLinear
 // int8 weight of 32 filters: what the quantized_conv pass makes conv2d_int8.
 std::string QuantizedConvModel() {
@@ -141,14 +149,8 @@ std::string QuantizedConvModel() {
   b.FloatInit("w", {32, 16, 3, 3}, 0.25f);
   b.FloatInit("s", {}, 0.05f);
   b.FloatInit("sw", {}, 0.01f);
-  auto zero = [&](const std::string& name, ::onnx::TensorProto::DataType type, int v) {
-    ::onnx::TensorProto* t = b.FloatInit(name, {}, 0);
-    t->clear_float_data();
-    t->set_data_type(type);
-    t->add_int32_data(v);
-  };
-  zero("z", ::onnx::TensorProto::UINT8, 128);
-  zero("zw", ::onnx::TensorProto::INT8, 0);
+  ZeroPoint(b, "z", ::onnx::TensorProto::UINT8, 128);
+  ZeroPoint(b, "zw", ::onnx::TensorProto::INT8, 0);
   b.Node("QuantizeLinear", {"image", "s", "z"}, {"q"});
   b.Node("DequantizeLinear", {"q", "s", "z"}, {"x"});
   b.Node("QuantizeLinear", {"w", "sw", "zw"}, {"wq"});
@@ -156,6 +158,24 @@ std::string QuantizedConvModel() {
   B::Ints(b.Node("Conv", {"x", "wx"}, {"y"}), "pads", {1, 1, 1, 1});
   b.Output("y");
   return fixtures::WriteTempFile("quantized_conv.onnx", b.Bytes());
+}
+
+// `model build --db` of `model` with one record of `key` (config `config_json`): its output.
+std::string BuildWithOneRecord(const std::string& model, const std::string& key,
+                               const std::string& config_json, const std::string& tag) {
+  const std::string db = ::testing::TempDir() + "/" + tag + "_" + std::to_string(getpid()) + ".db";
+  fs::remove(db);
+  AddRecord(db, key, config_json, {0.0002});
+  ModelBuildOptions build;
+  build.file = model;
+  build.output = ::testing::TempDir() + "/" + tag + "_" + std::to_string(getpid()) + ".so";
+  build.compile.db = db;
+  build.compile.device_key = "box";
+  std::ostringstream out, err;
+  EXPECT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
+  fs::remove(build.output);
+  fs::remove(db);
+  return out.str();
 }
 
 TEST(ModelRecordsTest, AQuantizedConvIsAnInt8TaskWithItsLayoutsBlocksAndBuiltWithItsRecord) {
@@ -175,22 +195,10 @@ TEST(ModelRecordsTest, AQuantizedConvIsAnInt8TaskWithItsLayoutsBlocksAndBuiltWit
   c->reg_w = c->reg_w == 4 ? 2 : 4;
   absl::StatusOr<space::Config> tuned = topi::Conv2dInt8KnobsFromConfig((*task)->space(), *c);
   ASSERT_TRUE(tuned.ok()) << tuned.status();
-  const std::string db = ::testing::TempDir() + "/int8_" + std::to_string(getpid()) + ".db";
-  fs::remove(db);
-  AddRecord(db, keys[0], space::ConfigToJson(*tuned), {0.0002});
-  ModelBuildOptions build;
-  build.file = model;
-  build.output = ::testing::TempDir() + "/int8_" + std::to_string(getpid()) + ".so";
-  build.compile.db = db;
-  build.compile.device_key = "box";
-  std::ostringstream out, err;
-  ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
-  EXPECT_THAT(out.str(), HasSubstr("1 tasks tuned, 0 on default configs"));
-  EXPECT_THAT(out.str(),
-              HasSubstr(absl::StrCat("conv2d_int8 template, tuned (", c->ToString(), ")")))
-      << out.str();
-  fs::remove(build.output);
-  fs::remove(db);
+  const std::string out = BuildWithOneRecord(model, keys[0], space::ConfigToJson(*tuned), "int8");
+  EXPECT_THAT(out, HasSubstr("1 tasks tuned, 0 on default configs"));
+  EXPECT_THAT(out, HasSubstr(absl::StrCat("conv2d_int8 template, tuned (", c->ToString(), ")")))
+      << out;
 }
 
 // x [4, 64] quantized to uint8 -> Gemm with a quantized int8 weight [32, 64] (transB), as
@@ -201,14 +209,8 @@ std::string QuantizedLinearModel() {
   b.FloatInit("w", {32, 64}, 0.25f);
   b.FloatInit("s", {}, 0.05f);
   b.FloatInit("sw", {}, 0.01f);
-  ::onnx::TensorProto* z = b.FloatInit("z", {}, 0);
-  z->clear_float_data();
-  z->set_data_type(::onnx::TensorProto::UINT8);
-  z->add_int32_data(128);
-  ::onnx::TensorProto* zw = b.FloatInit("zw", {}, 0);
-  zw->clear_float_data();
-  zw->set_data_type(::onnx::TensorProto::INT8);
-  zw->add_int32_data(0);
+  ZeroPoint(b, "z", ::onnx::TensorProto::UINT8, 128);
+  ZeroPoint(b, "zw", ::onnx::TensorProto::INT8, 0);
   b.Node("QuantizeLinear", {"x", "s", "z"}, {"q"});
   b.Node("DequantizeLinear", {"q", "s", "z"}, {"xd"});
   b.Node("QuantizeLinear", {"w", "sw", "zw"}, {"wq"});
@@ -232,22 +234,10 @@ TEST(ModelRecordsTest, AQuantizedLinearLayerIsAnInt8DenseTaskAndBuiltWithItsReco
   c->reg_m = c->reg_m == 2 ? 1 : 2;
   absl::StatusOr<space::Config> tuned = topi::DenseInt8KnobsFromConfig((*task)->space(), *c);
   ASSERT_TRUE(tuned.ok()) << tuned.status();
-  const std::string db = ::testing::TempDir() + "/dense8_" + std::to_string(getpid()) + ".db";
-  fs::remove(db);
-  AddRecord(db, keys[0], space::ConfigToJson(*tuned), {0.00002});
-  ModelBuildOptions build;
-  build.file = model;
-  build.output = ::testing::TempDir() + "/dense8_" + std::to_string(getpid()) + ".so";
-  build.compile.db = db;
-  build.compile.device_key = "box";
-  std::ostringstream out, err;
-  ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << err.str();
-  EXPECT_THAT(out.str(), HasSubstr("1 tasks tuned, 0 on default configs"));
-  EXPECT_THAT(out.str(),
-              HasSubstr(absl::StrCat("dense_int8 template, tuned (", c->ToString(), ")")))
-      << out.str();
-  fs::remove(build.output);
-  fs::remove(db);
+  const std::string out = BuildWithOneRecord(model, keys[0], space::ConfigToJson(*tuned), "dense8");
+  EXPECT_THAT(out, HasSubstr("1 tasks tuned, 0 on default configs"));
+  EXPECT_THAT(out, HasSubstr(absl::StrCat("dense_int8 template, tuned (", c->ToString(), ")")))
+      << out;
 }
 
 TEST(ModelRecordsTest, AThreeByThreeStrideOneConvIsADirectAndAWinogradTaskOfOneLayer) {

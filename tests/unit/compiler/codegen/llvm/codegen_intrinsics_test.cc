@@ -60,6 +60,38 @@ TEST(CodegenIntrinsicsTest, MathFunctionsMatchTheInterpreter) {
   }
 }
 
+// `op` over 16-lane float vectors of `inputs` (padded to whole vectors) within 2 ulps of
+// `reference` (the C library's), NaN where it is NaN.
+void ExpectVectorWithinTwoUlps(Intrinsic op, std::vector<float> inputs, float (*reference)(float)) {
+  while (inputs.size() % 16 != 0) inputs.push_back(0.5f);
+  const int64_t length = static_cast<int64_t>(inputs.size());
+  ir::Buffer a("A", kF32, {static_cast<int>(length)}), c("C", kF32, {static_cast<int>(length)});
+  ir::Var i("i", kI32);
+  Expr lanes = ir::RampNode::Make(i * 16, 1, 16);
+  ir::Stmt store = ir::StoreNode::Make(c->data, ir::Call(op, {At(a, lanes)}), lanes);
+  ir::PrimFunc f{
+      "vector16",
+      {a, c},
+      ir::ForNode::Make(i, 0, static_cast<int>(length / 16), ir::ForKind::kSerial, store)};
+  runtime::NDArray av = MakeArray(kF32, {length}), cv = MakeArray(kF32, {length});
+  for (int64_t k = 0; k < length; ++k) SetElement(av, k, inputs[k]);
+  ASSERT_TRUE(RunJit(f, {&av, &cv}).ok());
+  const std::string name = ir::IntrinsicName(op);
+  for (int64_t k = 0; k < length; ++k) {
+    const float want = reference(inputs[k]);
+    const float got = static_cast<float>(ElementAt(cv, k));
+    if (std::isnan(want)) {
+      EXPECT_TRUE(std::isnan(got)) << name << "(" << inputs[k] << ")";
+      continue;
+    }
+    int32_t wi, gi;
+    std::memcpy(&wi, &want, 4);
+    std::memcpy(&gi, &got, 4);
+    EXPECT_LE(std::abs(static_cast<int64_t>(wi) - gi), 2)
+        << name << "(" << inputs[k] << "): got " << got << ", want " << want;
+  }
+}
+
 // Float vectors compute e^x with their own code (EmitExp): within 2 ulps of the C library over
 // the whole float range, inf and 0 past it, subnormal results, and NaN through.
 TEST(CodegenIntrinsicsTest, VectorExpIsWithinTwoUlpsOfTheLibraryEverywhere) {
@@ -67,32 +99,8 @@ TEST(CodegenIntrinsicsTest, VectorExpIsWithinTwoUlpsOfTheLibraryEverywhere) {
                                0.3465f, -0.3467f, 88.72f,  88.73f,   100.0f,    -87.3f,
                                -100.0f, -103.9f,  -110.0f, INFINITY, -INFINITY, NAN};
   for (int i = 0; i < 4000; ++i) inputs.push_back(-104.0f + 193.0f * i / 4000.0f);
-  while (inputs.size() % 16 != 0) inputs.push_back(0.5f);
-  const int64_t length = static_cast<int64_t>(inputs.size());
-  ir::Buffer a("A", kF32, {static_cast<int>(length)}), c("C", kF32, {static_cast<int>(length)});
-  ir::Var i("i", kI32);
-  Expr lanes = ir::RampNode::Make(i * 16, 1, 16);
-  ir::Stmt store = ir::StoreNode::Make(c->data, ir::Call(Intrinsic::kExp, {At(a, lanes)}), lanes);
-  ir::PrimFunc f{
-      "exp16",
-      {a, c},
-      ir::ForNode::Make(i, 0, static_cast<int>(length / 16), ir::ForKind::kSerial, store)};
-  runtime::NDArray av = MakeArray(kF32, {length}), cv = MakeArray(kF32, {length});
-  for (int64_t k = 0; k < length; ++k) SetElement(av, k, inputs[k]);
-  ASSERT_TRUE(RunJit(f, {&av, &cv}).ok());
-  for (int64_t k = 0; k < length; ++k) {
-    const float want = std::exp(inputs[k]);
-    const float got = static_cast<float>(ElementAt(cv, k));
-    if (std::isnan(want)) {
-      EXPECT_TRUE(std::isnan(got)) << "exp(" << inputs[k] << ")";
-      continue;
-    }
-    int32_t wi, gi;
-    std::memcpy(&wi, &want, 4);
-    std::memcpy(&gi, &got, 4);
-    EXPECT_LE(std::abs(static_cast<int64_t>(wi) - gi), 2)
-        << "exp(" << inputs[k] << "): got " << got << ", want " << want;
-  }
+  ExpectVectorWithinTwoUlps(Intrinsic::kExp, std::move(inputs),
+                            [](float x) { return std::exp(x); });
 }
 
 // Float vectors compute erf with their own code (EmitErf): within 2 ulps of the C library's erf
@@ -102,32 +110,9 @@ TEST(CodegenIntrinsicsTest, VectorErfIsWithinTwoUlpsOfTheLibrary) {
                                1.0f,   1.000001f, 3.91f,     3.92f,   3.93f, 10.0f,
                                -10.0f, INFINITY,  -INFINITY, NAN};
   for (int i = 0; i < 8000; ++i) inputs.push_back(-5.0f + 10.0f * i / 8000.0f);
-  while (inputs.size() % 16 != 0) inputs.push_back(0.5f);
-  const int64_t length = static_cast<int64_t>(inputs.size());
-  ir::Buffer a("A", kF32, {static_cast<int>(length)}), c("C", kF32, {static_cast<int>(length)});
-  ir::Var i("i", kI32);
-  Expr lanes = ir::RampNode::Make(i * 16, 1, 16);
-  ir::Stmt store = ir::StoreNode::Make(c->data, ir::Call(Intrinsic::kErf, {At(a, lanes)}), lanes);
-  ir::PrimFunc f{
-      "erf16",
-      {a, c},
-      ir::ForNode::Make(i, 0, static_cast<int>(length / 16), ir::ForKind::kSerial, store)};
-  runtime::NDArray av = MakeArray(kF32, {length}), cv = MakeArray(kF32, {length});
-  for (int64_t k = 0; k < length; ++k) SetElement(av, k, inputs[k]);
-  ASSERT_TRUE(RunJit(f, {&av, &cv}).ok());
-  for (int64_t k = 0; k < length; ++k) {
-    const float want = static_cast<float>(std::erf(static_cast<double>(inputs[k])));
-    const float got = static_cast<float>(ElementAt(cv, k));
-    if (std::isnan(want)) {
-      EXPECT_TRUE(std::isnan(got)) << "erf(" << inputs[k] << ")";
-      continue;
-    }
-    int32_t wi, gi;
-    std::memcpy(&wi, &want, 4);
-    std::memcpy(&gi, &got, 4);
-    EXPECT_LE(std::abs(static_cast<int64_t>(wi) - gi), 2)
-        << "erf(" << inputs[k] << "): got " << got << ", want " << want;
-  }
+  ExpectVectorWithinTwoUlps(Intrinsic::kErf, std::move(inputs), [](float x) {
+    return static_cast<float>(std::erf(static_cast<double>(x)));
+  });
 }
 
 // An eager evaluation of the false side would divide by zero, which traps on x86.
