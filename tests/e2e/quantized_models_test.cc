@@ -21,6 +21,18 @@
 namespace tunefarm::tools {
 namespace {
 
+// The kernels of a `model build` output scheduled by an int8 template.
+int Int8Kernels(const std::string& build_output) {
+  int n = 0;
+  for (const char* tmpl : {"dense_int8 template", "conv2d_int8 template"}) {
+    for (size_t at = build_output.find(tmpl); at != std::string::npos;
+         at = build_output.find(tmpl, at + 1)) {
+      ++n;
+    }
+  }
+  return n;
+}
+
 struct QuantizedModel {
   const char* name;
   const char* sample;  // an input's dimensions after the batch
@@ -39,13 +51,7 @@ class QuantizedModelsTest : public fixtures::ExportedModelTest<QuantizedModel> {
                     .ok());
     std::ostringstream out, err;
     ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << out.str() << err.str();
-    int int8 = 0;
-    for (const char* tmpl : {"dense_int8 template", "conv2d_int8 template"}) {
-      for (size_t at = out.str().find(tmpl); at != std::string::npos;
-           at = out.str().find(tmpl, at + 1)) {
-        ++int8;
-      }
-    }
+    const int int8 = Int8Kernels(out.str());
     EXPECT_EQ(int8, GetParam().int8_kernels) << out.str();
     absl::StatusOr<runtime::NDArray> input = ReadArrayFile(File(variant + ".input.npy"));
     absl::StatusOr<runtime::NDArray> want = ReadArrayFile(File(variant + ".output.npy"));
@@ -115,13 +121,7 @@ TEST(PostTrainingQuantizationTest, ResNet18QuantizedHereRunsInt8AndStaysCloseToP
   ASSERT_TRUE(driver::ParseInputShape("input=1,3,224,224", &build.compile.input_shapes).ok());
   std::ostringstream out, err;
   ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << out.str() << err.str();
-  int kernels = 0;
-  for (const char* tmpl : {"dense_int8 template", "conv2d_int8 template"}) {
-    for (size_t at = out.str().find(tmpl); at != std::string::npos;
-         at = out.str().find(tmpl, at + 1)) {
-      ++kernels;
-    }
-  }
+  const int kernels = Int8Kernels(out.str());
   EXPECT_EQ(kernels, 21) << out.str();
   ModelRunOptions run;
   run.model = build.output;
