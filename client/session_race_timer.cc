@@ -45,6 +45,7 @@ driver::ModuleRaceTimer SessionRaceTimer(FarmClientOptions farm, std::string dev
     slot.min_repeat_ms = slot_ms;
     slot.threads = threads;
     driver::RaceTimes times;
+    times.timed_by = (*session)->worker_id();
     for (int r = 0; r < rounds; ++r) {
       double sum[2] = {0, 0};
       const int order[4] = {r % 2, 1 - r % 2, 1 - r % 2, r % 2};

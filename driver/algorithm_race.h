@@ -21,6 +21,7 @@ namespace tunefarm::driver {
 // Seconds of one model run of each module, one pair per round.
 struct RaceTimes {
   std::vector<double> incumbent, challenger;
+  std::string timed_by;  // the worker that timed them, or "local"
 };
 
 // Times two module files in turns, here or on a device of the key.

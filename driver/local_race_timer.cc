@@ -59,6 +59,7 @@ ModuleRaceTimer LocalRaceTimer(int rounds, double slot_ms) {
       runs[m] = static_cast<int>(std::clamp(std::ceil(slot_ms * 1e-3 / *once), 1.0, 10000.0));
     }
     RaceTimes times;
+    times.timed_by = "local";
     for (int r = 0; r < rounds; ++r) {
       double sum[2] = {0, 0};
       const int order[4] = {r % 2, 1 - r % 2, 1 - r % 2, r % 2};

@@ -1,6 +1,7 @@
 // The measurement interface: a Builder compiles candidates into loadable libraries and a Runner
-// loads, checks and times them on a device. The tuning loop sees only these two interfaces, so a
-// runner on another machine (the farm's remote runner) fits without changes to the tuner.
+// loads, checks and times them on a device. The local tuning loop sees only these two interfaces;
+// the farm measures the same way on its workers (tracker/job_pipeline.h, one request and result
+// per candidate: tracker/measure_work.h).
 #pragma once
 
 #include <cstdint>

@@ -162,9 +162,9 @@ TEST(CliFarmInputTest, ABadDashboardAddressIsRefusedBeforeTheDatabaseIsCreated) 
 TEST(CliFarmInputTest, FarmOnlyFlagsOfALocalModelTuneAreRefused) {
   // Refused before the model is read.
   const std::string model = fixtures::WriteTempFile("farm_only.onnx", "never parsed");
-  Outcome o = Tunefarm({"model", "tune", model, "-o", Scratch("m.tfm")});
+  Outcome o = Tunefarm({"model", "tune", model, "--detach"});
   EXPECT_EQ(o.code, 2) << o.output;
-  EXPECT_THAT(o.output, HasSubstr("-o/--output applies to a farm tune (with --tracker"));
+  EXPECT_THAT(o.output, HasSubstr("--detach applies to a farm tune (with --tracker"));
   Outcome timing = Tunefarm({"tune", "--workload", "matmul:8,8,8", "--timing", "lukewarm"});
   EXPECT_EQ(timing.code, 2) << timing.output;
   EXPECT_THAT(timing.output, HasSubstr("--timing: must be hot, weights or cold, got 'lukewarm'"));

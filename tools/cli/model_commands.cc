@@ -210,15 +210,15 @@ void AddModelCommands(CLI::App& app, CommandTable& table) {
                              "Farm mode: print the model job's id and return");
     model_tune_cmd->add_option(
         "-o,--output", model_tune->output,
-        "Farm mode: build the tuned module here, then time it and the untuned build end to end "
-        "on a worker of --key");
+        "Build the tuned module here, then time it and the untuned build end to end on the tuned "
+        "device (this machine, or a worker of --key)");
     model_tune_cmd->add_flag(
         "!--no-race", model_tune->race,
-        "Farm mode with --output: do not race each conv's close rival algorithms (direct, "
-        "Winograd tiles) in the model on a worker before the build");
+        "With --output: do not race each conv's close rival algorithms (direct, Winograd tiles) "
+        "in the model on the tuned device before the build");
     model_tune_cmd
         ->add_option("--race-seconds", model_tune->race_seconds,
-                     "Farm mode with --output: no new rival is raced after this many seconds")
+                     "With --output: no new rival is raced after this many seconds")
         ->capture_default_str()
         ->check(Above(0, " s"));
   }

@@ -1,38 +1,21 @@
+// RunModelTuneCommand: flags into a driver::ModelTuneRequest, a local or a farm backend, and
+// what driver::TuneModel reports printed as lines and a closing table.
 #include "tools/commands/model_tune_command.h"
 
-#include <algorithm>
 #include <cstdio>
-#include <memory>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "compiler/codegen/llvm/llvm_target.h"
-#include "compiler/graph/fusion.h"
-#include "compiler/target/target.h"
-#include "compiler/target/target_cpu.h"
-#include "driver/model_records.h"
-#include "driver/record_db.h"
+#include "client/farm_model_tuner.h"
+#include "driver/local_model_tuner.h"
+#include "driver/model_tune.h"
+#include "runtime/measure/interleaved_timing.h"
 #include "tools/commands/exit_codes.h"
-#include "tuner/measure/local_measure.h"
 #include "tuner/model_latency_estimate.h"
-#include "tuner/model_tasks.h"
-#include "tuner/model_tuning.h"
-#include "tuner/search/strategy_factory.h"
-#include "tuner/templates/template_registry.h"
 
 namespace tunefarm::tools {
-namespace {
-
-// One task of the model and what tunes it, kept alive for the whole run.
-struct TaskRun {
-  tuner::ModelTask model_task;
-  std::unique_ptr<tuner::Task> task;
-  std::unique_ptr<tuner::StrategyBundle> strategy;
-  std::unique_ptr<tuner::TuningSession> session;
-};
-
-}  // namespace
 
 std::string MsText(double seconds) {
   char buf[32];
@@ -40,14 +23,14 @@ std::string MsText(double seconds) {
   return buf;
 }
 
-void PrintTunedTasks(const std::vector<TunedTaskLine>& tasks, int trials_done,
+void PrintTunedTasks(const std::vector<driver::TunedTask>& tasks, int trials_done,
                      const tuner::LayoutChoice& layout, std::ostream& out) {
   std::vector<tuner::TaskBest> bests;
-  for (const TunedTaskLine& t : tasks) bests.push_back({t.layer, t.weight, t.best_seconds});
+  for (const driver::TunedTask& t : tasks) bests.push_back({t.layer, t.weight, t.best_seconds});
   const tuner::ModelEstimate estimate = tuner::EstimateModel(bests, layout);
   out << "task  layer  weight  trials  best           workload\n";
   for (size_t i = 0; i < tasks.size(); ++i) {
-    const TunedTaskLine& t = tasks[i];
+    const driver::TunedTask& t = tasks[i];
     char line[96];
     std::snprintf(line, sizeof line, "%4zu  %5d  %6.0f  %6d  %-12s%s  ", i, t.layer, t.weight,
                   t.trials, t.best_seconds > 0 ? MsText(t.best_seconds).c_str() : "none",
@@ -61,8 +44,6 @@ void PrintTunedTasks(const std::vector<TunedTaskLine>& tasks, int trials_done,
   out << "\n";
 }
 
-namespace {}  // namespace
-
 driver::ModelTuningRequest TuningRequestOf(const ModelTuneOptions& o) {
   driver::ModelTuningRequest request;
   request.file = o.file;
@@ -74,150 +55,156 @@ driver::ModelTuningRequest TuningRequestOf(const ModelTuneOptions& o) {
   return request;
 }
 
+namespace {
+
+// The command's lines: progress on `err` (with --progress), the rest on `out`.
+class TunePrinter : public driver::ModelTuneObserver {
+ public:
+  TunePrinter(bool progress, std::ostream& out, std::ostream& err)
+      : progress_(progress), out_(out), err_(err) {}
+  void OnStart(const std::string& line) override { out_ << line << "\n" << std::flush; }
+  void OnBatch(int index, const driver::TunedTask& task, double estimate_seconds) override {
+    if (!progress_) return;
+    err_ << "  task " << index << " (" << task.workload_key << "): " << task.trials
+         << " trials, best "
+         << (task.best_seconds > 0 ? MsText(task.best_seconds) : std::string("none"))
+         << (estimate_seconds > 0 ? absl::StrCat("; model estimate ", MsText(estimate_seconds))
+                                  : std::string())
+         << "\n";
+  }
+  void OnNote(const std::string& line) override { out_ << line << "\n" << std::flush; }
+  void OnTuned(const driver::TunedModel& tuned) override {
+    if (tuned.ending == driver::TunedModel::Ending::kSubmitted) return;
+    if (!tuned.job_id.empty()) {
+      out_ << "model job " << tuned.job_id << " " << tuned.job_state;
+      if (!tuned.message.empty()) out_ << ": " << tuned.message;
+      out_ << "\n";
+    }
+    PrintTunedTasks(tuned.tasks, tuned.trials_done, tuned.layout, out_);
+    if (tuned.job_id.empty() && !tuned.message.empty()) out_ << tuned.message << "\n";
+    out_ << std::flush;
+  }
+
+ private:
+  bool progress_;
+  std::ostream& out_;
+  std::ostream& err_;
+};
+
+// Without --output: the command that builds the tuned model (a farm's records stay on the
+// tracker, where `model tune -o` reads them).
+void PrintBuildHint(const ModelTuneOptions& o, const driver::TunedModel& tuned, std::ostream& out) {
+  if (!tuned.job_id.empty()) {
+    out << "the records are in the tracker's database (--output FILE builds and times the "
+           "model on a worker of the key)\n";
+    return;
+  }
+  out << "build it: tunefarm model build " << o.file;
+  for (const auto& [name, dims] : o.compile.input_shapes) {
+    out << " --input-shape " << name << "=" << absl::StrJoin(dims, ",");
+  }
+  out << " -o MODEL.so --db " << o.tune.db << " --device-key " << tuned.device_key;
+  absl::StatusOr<target::Target> target = target::ParseTarget(tuned.target);
+  if (target.ok() && target->is_gpu()) {
+    out << " --target \"" << tuned.target << "\"";  // a GPU's kernels: no CPU race to run
+  } else {
+    out << " --race";
+    if (o.tune.threads > 0) out << " --threads " << o.tune.threads;
+  }
+  out << "  (or tune with -o MODEL.so: build, race and time it here)\n";
+}
+
+std::unique_ptr<driver::ModelTuneBackend> BackendOf(const ModelTuneOptions& o) {
+  const TuneCommandOptions& t = o.tune;
+  if (t.tracker.empty()) {
+    driver::LocalTuningSettings local;
+    local.db = t.db;
+    local.tuner = t.tuner;
+    local.seed = SeedOf(t);
+    local.measure = MeasureOptionsOf(t);
+    local.device_key = LocalTuneDeviceKey(t);
+    local.transfer = t.transfer;
+    local.round_robin = o.round_robin;
+    return std::make_unique<driver::LocalModelTuner>(std::move(local));
+  }
+  client::FarmTuningSettings farm;
+  farm.farm = client::FarmAddress{t.tracker, t.token_file, t.tls_root_cert};
+  farm.device_key = t.key.empty() ? t.device_key : t.key;
+  farm.tuner = t.tuner;
+  farm.seed = SeedOf(t);
+  farm.measure = MeasureOptionsOf(t);
+  farm.priority = t.priority;
+  farm.transfer = t.transfer;
+  farm.round_robin = o.round_robin;
+  farm.parallel_tasks = o.parallel_tasks;
+  farm.detach = t.detach;
+  return std::make_unique<client::FarmModelTuner>(std::move(farm));
+}
+
+}  // namespace
+
 int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop, std::ostream& out,
                         std::ostream& err) {
   auto fail = [&err](int code, const absl::Status& s) {
     err << "tunefarm: " << s.message() << "\n";
     return code;
   };
-  TuneCommandOptions t = o.tune;
+  const TuneCommandOptions& t = o.tune;
   if (t.trials <= 0 || t.batch_size <= 0 || t.repeat <= 0) {
     return fail(kExitUsage,
                 absl::InvalidArgumentError("--trials, --batch-size and --repeat must be positive"));
   }
-  if (!t.tracker.empty()) return RunRemoteModelTuneCommand(o, stop, out, err);
-  // Refused rather than ignored: a local tune ends with the `model build` line to run instead.
+  const bool farm = !t.tracker.empty();
+  // Refused rather than ignored: they name a farm.
   for (const auto& [given, flag] :
-       {std::pair{!o.output.empty(), "-o/--output"}, std::pair{t.detach, "--detach"},
-        std::pair{!t.key.empty(), "--key"}, std::pair{!t.token_file.empty(), "--token-file"}}) {
+       {std::pair{!farm && t.detach, "--detach"}, std::pair{!farm && !t.key.empty(), "--key"},
+        std::pair{!farm && !t.token_file.empty(), "--token-file"}}) {
     if (given) {
       return fail(kExitUsage, absl::InvalidArgumentError(absl::StrCat(
-                                  flag,
-                                  " applies to a farm tune (with --tracker HOST:PORT); a "
-                                  "local tune prints the `model build` command to run")));
+                                  flag, " applies to a farm tune (with --tracker HOST:PORT)")));
     }
   }
-  // The local runner loads candidates into a process on this machine.
-  absl::StatusOr<target::Target> target = target::ParseTarget(t.target);
-  if (!target.ok()) return fail(kExitUsage, target.status());
-  if (target->is_gpu()) {
-    absl::StatusOr<target::Target> gpu = ResolveLocalGpu(t, *target);
-    if (!gpu.ok()) return fail(1, gpu.status());
-    target = *std::move(gpu);
-  } else if (!target->llvm().is_host) {
-    return fail(kExitUsage, absl::InvalidArgumentError(absl::StrCat(
-                                "cannot measure '", t.target,
-                                "' on this machine: model tune runs candidates here")));
+  if (t.detach && !o.output.empty()) {
+    return fail(kExitUsage, absl::InvalidArgumentError(
+                                "--detach returns once the job is submitted; -o needs it to end"));
   }
-  absl::StatusOr<driver::ModelTuning> model_tasks =
-      driver::ModelTuningTasks(TuningRequestOf(o), *target);
-  if (!model_tasks.ok()) return fail(1, model_tasks.status());
-  // Refused before the database is opened: a mistyped flag creates nothing.
-  if (absl::Status s = tuner::CheckStrategyName(t.tuner); !s.ok()) return fail(kExitUsage, s);
-
-  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
-      driver::OpenRecordDb(t.db, driver::DbMode::kCreate);
-  if (!store.ok()) return fail(1, store.status());
-  absl::StatusOr<tuner::LocalMeasure> measure =
-      tuner::MakeLocalMeasure(MeasureOptionsOf(t), LocalTuneDeviceKey(t));
-  if (!measure.ok()) return fail(1, measure.status());
-  const std::string device_key = measure->runner->device_key();
-
-  std::vector<TaskRun> runs;
-  for (tuner::ModelTask& mt : model_tasks->tasks) {
-    TaskRun run;
-    run.model_task = std::move(mt);
-    absl::StatusOr<std::unique_ptr<tuner::Task>> task =
-        tuner::CreateTask(run.model_task.workload, *target);
-    if (!task.ok()) return fail(1, task.status());
-    run.task = *std::move(task);
-    if (absl::Status s = (*store)->PutWorkload(run.task->key(), run.task->flops()); !s.ok()) {
-      return fail(1, s);
-    }
-    tuner::StrategyOptions so;
-    so.name = t.tuner;
-    so.seed = SeedOf(t) + runs.size();  // each task its own stream, the run reproducible
-    so.transfer_from = t.transfer ? store->get() : nullptr;
-    so.transfer_cache_flush = t.cache_flush;
-    so.device_key = device_key;
-    so.make_task = [&target](const tuner::Workload& w) { return tuner::CreateTask(w, *target); };
-    absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> strategy =
-        tuner::MakeSearchStrategy(*run.task, so);
-    if (!strategy.ok()) {
-      return fail(strategy.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage : 1,
-                  strategy.status());
-    }
-    run.strategy = *std::move(strategy);
-    tuner::TuneOptions tune;
-    tune.trials = t.trials;  // the run's budget bounds it; the scheduler shares it out
-    tune.batch_size = t.batch_size;
-    tune.stop = stop;
-    tune.cache_flush = t.cache_flush;
-    run.session = std::make_unique<tuner::TuningSession>(*run.task, *run.strategy->strategy,
-                                                         store->get(), device_key, tune);
-    // Earlier records of the same workload on this device key count: they are not measured again.
-    if (absl::Status s = run.session->Start(); !s.ok()) return fail(1, s);
-    runs.push_back(std::move(run));
+  driver::ModelTuneRequest request;
+  request.model = TuningRequestOf(o);
+  request.target = t.target;
+  request.output = o.output;
+  request.race = o.race;
+  request.race_seconds = o.race_seconds;
+  const std::unique_ptr<driver::ModelTuneBackend> backend = BackendOf(o);
+  TunePrinter printer(t.progress, out, err);
+  absl::StatusOr<driver::ModelTuneResult> result =
+      driver::TuneModel(request, *backend, printer, stop);
+  if (!result.ok()) return fail(ExitCodeOf(result.status()), result.status());
+  const driver::TunedModel& tuned = result->tuned;
+  switch (tuned.ending) {
+    case driver::TunedModel::Ending::kSubmitted:
+      return kExitOk;
+    case driver::TunedModel::Ending::kFailed:
+      return kExitFailed;
+    case driver::TunedModel::Ending::kStopped:
+      // Here every finished trial is recorded and that is the run; a farm's cancelled job ended
+      // short of its budget.
+      return farm ? kExitFailed : kExitOk;
+    case driver::TunedModel::Ending::kSucceeded:
+      break;
   }
-
-  std::vector<tuner::ScheduledTask> scheduled;
-  std::vector<tuner::TaskTuning> tasks;
-  for (const TaskRun& r : runs) {
-    scheduled.push_back(
-        {r.task->key(), static_cast<double>(r.model_task.groups.size()), r.model_task.layer});
-    tasks.push_back({r.task.get(), r.session.get()});
+  if (o.output.empty()) {
+    PrintBuildHint(o, tuned, out);
+    return kExitOk;
   }
-  tuner::TaskSchedulerOptions scheduler_options;
-  scheduler_options.round_robin = o.round_robin;
-  scheduler_options.seed = SeedOf(t);
-  tuner::TaskScheduler scheduler(scheduled, scheduler_options, model_tasks->layout);
-  out << "tuning " << o.file << " on " << target::DisplayTarget(target->str()) << " (" << device_key
-      << "): " << runs.size() << " tasks, " << t.trials << " trials, tuner " << t.tuner << ", "
-      << (o.round_robin ? "round-robin" : "gradient") << " task scheduler, "
-      << TimingName(t.cache_flush) << " timing, database " << t.db << "\n";
-  if (!model_tasks->layouts_line.empty()) out << model_tasks->layouts_line << "\n";
-  out << std::flush;
-  tuner::TuneTasksOptions options;
-  options.trials = t.trials;
-  options.batch_size = t.batch_size;
-  options.stop = stop;
-  if (t.progress) {
-    options.on_batch = [&err](int task, const tuner::TaskScheduler& s) {
-      std::optional<double> estimate = s.EstimatedSeconds();
-      err << "  task " << task << " (" << s.task(task).key << "): " << s.trials(task)
-          << " trials, best " << MsText(s.best_seconds(task))
-          << (estimate ? absl::StrCat("; model estimate ", MsText(*estimate)) : std::string())
-          << "\n";
-    };
+  if (const std::optional<driver::EndToEndLatency>& e = result->end_to_end; e.has_value()) {
+    out << absl::StrFormat(
+        "end to end on %s, %d alternating rounds: tuned %.3f ms, untuned %.3f ms: %s "
+        "model_ms=%.4f\n",
+        e->measured_by, e->tuned_over_untuned.rounds, e->tuned_seconds * 1e3,
+        e->untuned_seconds * 1e3, runtime::measure::DescribeSpeedup(e->tuned_over_untuned),
+        e->tuned_seconds * 1e3);
   }
-  absl::StatusOr<tuner::TuneTasksSummary> summary =
-      tuner::TuneTasks(tasks, scheduler, *measure->builder, *measure->runner, options);
-  if (!summary.ok()) return fail(1, summary.status());
-
-  std::vector<TunedTaskLine> lines;
-  for (int i = 0; i < scheduler.size(); ++i) {
-    const tuner::TuneSummary& s = summary->tasks[i];
-    const double best = s.best ? tuner::MedianSeconds(s.best->repeat_seconds).value_or(0) : 0;
-    lines.push_back({scheduler.task(i).key, scheduler.task(i).weight, scheduler.task(i).layer,
-                     s.progress.trials_done, best});
-  }
-  PrintTunedTasks(lines, summary->trials_done, model_tasks->layout, out);
-  if (summary->interrupted) out << "stopped by request; every finished trial is recorded\n";
-  // The command to copy: the shapes tuned, and the race that settles each conv's algorithm in
-  // the model at the thread count tuned for.
-  out << "build it: tunefarm model build " << o.file;
-  for (const auto& [name, dims] : o.compile.input_shapes) {
-    out << " --input-shape " << name << "=" << absl::StrJoin(dims, ",");
-  }
-  out << " -o MODEL.so --db " << t.db << " --device-key " << device_key;
-  if (target->is_gpu()) {
-    out << " --target \"" << target->str() << "\"";  // a GPU's kernels: no CPU race to run
-  } else {
-    out << " --race";
-    if (t.threads > 0) out << " --threads " << t.threads;
-  }
-  out << "\n";
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace tunefarm::tools

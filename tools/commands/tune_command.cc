@@ -10,8 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "compiler/target/target.h"
 #include "driver/bindings.h"
+#include "driver/local_model_tuner.h"
 #include "driver/record_db.h"
-#include "runtime/devices/process_gpu.h"
 #include "tools/commands/exit_codes.h"
 #include "tools/commands/tune_progress.h"
 #include "tools/commands/verified_summary.h"
@@ -156,27 +156,7 @@ int RunLocalTune(const TuneCommandOptions& o, const target::Target& target,
   return 0;
 }
 
-// A local `cuda` tune measures on this machine's first GPU: refused without one, and the plain
-// `cuda` target becomes that GPU's arch (a module built for another arch would not load). The
-// default device key names the GPU ("local-nvidia-h100-80gb-hbm3").
 }  // namespace
-
-absl::StatusOr<target::Target> ResolveLocalGpu(TuneCommandOptions& o, target::Target target) {
-  const runtime::gpu::GpuApi api =
-      target.is_cuda() ? runtime::gpu::GpuApi::kCuda : runtime::gpu::GpuApi::kOpenCl;
-  absl::StatusOr<std::shared_ptr<runtime::gpu::GpuDevice>> gpu =
-      runtime::devices::ProcessGpuDevice(api);
-  if (!gpu.ok()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("cannot measure '", o.target, "' on this machine: no ",
-                     runtime::gpu::GpuApiTitle(api), " device present (", gpu.status().message(),
-                     "); tune it on a farm with a worker of it "
-                     "(--tracker)"));
-  }
-  if (o.device_key.empty()) o.device_key = tuner::LocalDeviceKey((*gpu)->attributes().name);
-  if (o.target != "cuda") return target;
-  return target::ParseTarget(absl::StrCat("cuda -arch=", (*gpu)->attributes().arch));
-}
 
 uint64_t SeedOf(const TuneCommandOptions& o) { return o.seed == 0 ? 1 : o.seed; }
 
@@ -216,7 +196,8 @@ int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, s
   if (!target.ok()) return fail(kExitUsage, target.status());
   if (target->is_gpu()) {
     TuneCommandOptions gpu_options = o;
-    absl::StatusOr<target::Target> gpu = ResolveLocalGpu(gpu_options, *target);
+    absl::StatusOr<target::Target> gpu =
+        driver::ResolveLocalGpu(o.target, *target, &gpu_options.device_key);
     if (!gpu.ok()) return fail(1, gpu.status());
     return RunLocalTune(gpu_options, *gpu, stop, out, err);
   }

@@ -52,10 +52,6 @@ struct TuneCommandOptions {
 // The seed of a tuning run's search and of its generated inputs: --seed, 0 meaning 1 (as on the
 // tracker), so a local run and a farm job with the same flags search alike.
 uint64_t SeedOf(const TuneCommandOptions& options);
-// A GPU target to measure on this machine: FailedPrecondition "no OpenCL device present (...)"
-// where there is none; else `target` (a plain `cuda` becomes this GPU's arch) with
-// `options.device_key` defaulted to the device's name ("local-nvidia-h100-...").
-absl::StatusOr<target::Target> ResolveLocalGpu(TuneCommandOptions& options, target::Target target);
 // The device key local results are filed under: --device-key, else (with --threads N)
 // "local-<cpu>-Nt"; empty: the local runner's default ("local-<cpu>").
 std::string LocalTuneDeviceKey(const TuneCommandOptions& options);

@@ -32,7 +32,7 @@ namespace fs = std::filesystem;
 
 driver::RaceTimes Rounds(const std::vector<double>& incumbent,
                          const std::vector<double>& challenger) {
-  return driver::RaceTimes{incumbent, challenger};
+  return driver::RaceTimes{incumbent, challenger, "test"};
 }
 
 TEST(AlgorithmRaceTest, AChallengerWinsByItsMedianRatioInThreeRoundsOfFour) {
@@ -120,7 +120,7 @@ driver::ModuleRaceTimer ScriptedTimer(double challenger_share, int* calls) {
     EXPECT_TRUE(fs::exists(challenger)) << challenger;
     EXPECT_NE(Bytes(incumbent), Bytes(challenger)) << "a rival builds another module";
     return driver::RaceTimes{std::vector<double>(16, 1e-3),
-                             std::vector<double>(16, challenger_share * 1e-3)};
+                             std::vector<double>(16, challenger_share * 1e-3), "test"};
   };
 }
 

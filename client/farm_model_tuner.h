@@ -1,0 +1,57 @@
+// The ModelTuneBackend of `model tune --tracker`: the model's tasks submitted as one model job
+// (a job per task under one budget, scheduled on the tracker), followed until it ends; the build
+// reads the farm's best records, and the race and the end-to-end timing run in remote sessions on
+// a worker of the key, whose latency is stored with the model job.
+#pragma once
+
+#include <string>
+
+#include "client/farm_client.h"
+#include "driver/model_tune.h"
+#include "tuner/measure.h"
+
+namespace tunefarm::client {
+
+struct FarmTuningSettings {
+  FarmAddress farm;
+  std::string device_key;
+  std::string tuner = "xgb";
+  uint64_t seed = 1;
+  tuner::MeasureOptions measure;  // its threads are also the race's and the timing's
+  int priority = 1;
+  bool transfer = true;
+  bool round_robin = false;
+  int parallel_tasks = 2;  // tasks whose jobs tune at once on the key's workers
+  bool detach = false;     // submit and return (TunedModel::Ending::kSubmitted)
+};
+
+class FarmModelTuner : public driver::ModelTuneBackend {
+ public:
+  explicit FarmModelTuner(FarmTuningSettings settings) : settings_(std::move(settings)) {}
+
+  // The target as this machine reads it (a bare `llvm`: this CPU); the tracker files the records
+  // under its canonical string.
+  absl::StatusOr<target::Target> ResolveTarget(const std::string& text) override;
+  // `stop` cancels the model job, whose final state then ends the watch.
+  absl::StatusOr<driver::TunedModel> Tune(const driver::ModelTuning& tuning,
+                                          const target::Target& target,
+                                          const driver::ModelTuneRequest& request,
+                                          driver::ModelTuneObserver& observer,
+                                          const std::atomic<bool>* stop) override;
+  // The tracker's best record of each task, and every record of each Winograd task (each tile's
+  // best is a rival the race may time).
+  absl::StatusOr<std::string> BestRecords(const driver::TunedModel& tuned,
+                                          const std::string& scratch_db) override;
+  driver::ModuleRaceTimer Timer(const target::Target& target, int rounds,
+                                std::string* why_not) override;
+  absl::Status StoreLatency(const driver::TunedModel& tuned,
+                            const driver::EndToEndLatency& latency) override;
+
+ private:
+  absl::StatusOr<FarmClient*> Client();
+
+  FarmTuningSettings settings_;
+  std::unique_ptr<FarmClient> client_;
+};
+
+}  // namespace tunefarm::client
