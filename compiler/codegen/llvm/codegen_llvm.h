@@ -32,6 +32,10 @@ class CodeGenLLVM : public ir::ExprFunctor<llvm::Value*(const ir::Expr&)>,
   // Adds `func` as an exported TFKernelFunc plus the internal function holding its body. The
   // first unsupported construct is returned as an error naming it (the module is then unusable).
   absl::Status AddFunction(const ir::PrimFunc& func, const KernelArgs& args);
+  // Adds `func`'s exported entry only, calling the body of `same`, added before with
+  // AddFunction: the two compute the same (same_computation.h).
+  absl::Status AddEntrySharingBody(const ir::PrimFunc& func, const KernelArgs& args,
+                                   const ir::PrimFunc& same);
   // Defines the manifest symbol; call once, after the last AddFunction.
   void DefineManifest(const std::string& manifest);
 

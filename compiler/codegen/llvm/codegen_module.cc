@@ -11,6 +11,7 @@
 #include "compiler/codegen/llvm/codegen_logger.h"
 #include "compiler/codegen/llvm/kernel_args.h"
 #include "compiler/codegen/llvm/optimize.h"
+#include "compiler/codegen/llvm/same_computation.h"
 
 namespace tunefarm::codegen {
 namespace {
@@ -45,8 +46,17 @@ absl::StatusOr<GeneratedModule> GenerateModule(const std::vector<ir::PrimFunc>& 
   out.module->setDataLayout(tm.createDataLayout());
   {
     CodeGenLLVM cg(*out.module, tm);
+    const std::vector<int> same = EarlierSameComputation(funcs, args);
+    int shared = 0;
     for (size_t i = 0; i < funcs.size(); ++i) {
-      if (absl::Status s = cg.AddFunction(funcs[i], args[i]); !s.ok()) return s;
+      absl::Status s = same[i] < 0 ? cg.AddFunction(funcs[i], args[i])
+                                   : cg.AddEntrySharingBody(funcs[i], args[i], funcs[same[i]]);
+      if (!s.ok()) return s;
+      shared += same[i] >= 0 ? 1 : 0;
+    }
+    if (shared > 0) {
+      CodegenLogger().debug("{}: {} of {} functions share the body of an earlier one",
+                            out.module->getName().str(), shared, funcs.size());
     }
     cg.DefineManifest(runtime::SerializeManifest(out.signatures));
   }

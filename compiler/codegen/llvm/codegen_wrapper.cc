@@ -54,6 +54,20 @@ absl::Status CodeGenLLVM::AddFunction(const ir::PrimFunc& func, const KernelArgs
   return status_;
 }
 
+absl::Status CodeGenLLVM::AddEntrySharingBody(const ir::PrimFunc& func, const KernelArgs& args,
+                                              const ir::PrimFunc& same) {
+  llvm::Function* body = module_.getFunction(absl::StrCat("__tf_body_", same.name));
+  if (body == nullptr) {
+    return absl::InternalError(
+        absl::StrCat("the body of ", same.name, " (shared by ", func.name, ") was not generated"));
+  }
+  func_name_ = func.name;
+  EmitPackedEntry(func, args, body);
+  state_ = FunctionState();
+  buffers_.clear();
+  return status_;
+}
+
 void CodeGenLLVM::DefineManifest(const std::string& manifest) {
   llvm::Constant* text = llvm::ConstantDataArray::getString(ctx_, manifest, true);
   auto* gv = new llvm::GlobalVariable(module_, text->getType(), true,
