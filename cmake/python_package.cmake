@@ -39,9 +39,9 @@ add_custom_command(OUTPUT ${_tf_stub_files}
   DEPENDS ${_tf_proto_files} ${CMAKE_SOURCE_DIR}/cmake/python_stub_imports.cmake
   COMMENT "Generating the Python stubs of tunefarm.v1" VERBATIM)
 list(APPEND _tf_outputs ${_tf_stub_files})
-# Where the binaries the package runs (tunefarm model build) and loads (the model runtime's C ABI)
-# are in this build.
+# Where the libraries the package loads (the C ABIs of the driver and the model runtime) and the
+# binary its tests compare with are in this build.
 file(GENERATE OUTPUT ${_tf_pkg}/_build_paths.py
   INPUT ${CMAKE_SOURCE_DIR}/python/tunefarm/_build_paths.py.in)
 add_custom_target(tf_python ALL DEPENDS ${_tf_outputs})
-add_dependencies(tf_python tunefarm tunefarm_graph_runtime)
+add_dependencies(tf_python tunefarm tunefarm_graph_runtime tunefarm_driver)

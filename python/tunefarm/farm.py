@@ -4,9 +4,11 @@ import os
 
 import grpc
 
-from tunefarm._stubs import tracker_pb2, tracker_pb2_grpc
+from tunefarm import _driver
+from tunefarm._stubs import common_pb2, tracker_pb2, tracker_pb2_grpc
 from tunefarm.errors import farm_error
 from tunefarm.job import Job, JobProgress
+from tunefarm.model_job import ModelJob, ModelJobProgress
 from tunefarm.records import Record
 from tunefarm.workers import Worker
 
@@ -110,6 +112,65 @@ class Farm:
         reply = self._call("ListJobs", tracker_pb2.ListJobsRequest(
             include_finished=include_finished, limit=_positive_int("limit", limit)))
         return [Job(self, JobProgress.from_proto(j)) for j in reply.jobs]
+
+    # --- model jobs ---
+
+    _TIMINGS = {"hot": common_pb2.CACHE_FLUSH_NONE, "weights": common_pb2.CACHE_FLUSH_WEIGHTS,
+                "cold": common_pb2.CACHE_FLUSH_ALL}
+
+    def tune_model(self, onnx, key, trials=400, input_shapes=None, target="llvm", tuner="xgb",
+                   batch_size=16, parallel_tasks=2, priority=1, seed=0, transfer=True,
+                   round_robin=False, layouts=None, timing="weights", threads=0):
+        """Submits a model job: the model's tuning tasks (found here, as `tunefarm model tune`
+        finds them) under one budget of `trials`, each tuned on the workers of `key`.
+
+        `input_shapes`: {"input": (1, 3, 224, 224)}; `layouts`: None (tune the channel blocks
+        when the budget gives each of their tasks a batch), True or False; `timing`: how each
+        candidate is timed, "weights" (its weights evicted before every call, as in the model),
+        "cold" or "hot". Build the tuned model afterwards with `tunefarm model tune ... -o` or
+        `build_model(db=..., device_key=key)` over the records."""
+        if not key:
+            raise ValueError("key= (the device key of the workers that measure it) is required")
+        if not os.path.exists(onnx):
+            raise FileNotFoundError(onnx)
+        if tuner not in _TUNERS:
+            raise ValueError("tuner must be one of %s, got %r" % (", ".join(_TUNERS), tuner))
+        if timing not in self._TIMINGS:
+            raise ValueError("timing must be one of %s, got %r" % (", ".join(self._TIMINGS),
+                                                                  timing))
+        if layouts not in (None, True, False):
+            raise ValueError("layouts must be None, True or False, got %r" % (layouts,))
+        trials = _positive_int("trials", trials)
+        batch_size = _positive_int("batch_size", batch_size)
+        found = _driver.model_tuning_tasks(onnx, input_shapes, target, trials, batch_size, layouts)
+        measure = common_pb2.MeasureOptions(threads=int(threads),
+                                            cache_flush=self._TIMINGS[timing])
+        if timing != "hot":
+            # One call per repeat, after the idle core's clock came back (as the CLI times them).
+            measure.number, measure.warmup_ms = 1, 50
+        request = tracker_pb2.SubmitModelJobRequest(
+            model_name=os.path.basename(onnx), target=target, device_key=key, trials=trials,
+            batch_size=batch_size,
+            parallel_tasks=_positive_int("parallel_tasks", parallel_tasks), tuner=tuner,
+            seed=seed, measure=measure, priority=_positive_int("priority", priority, 1, 100),
+            no_transfer=not transfer, round_robin=round_robin,
+            layout_choice=found["layout_choice"])
+        for task in found["tasks"]:
+            added = request.tasks.add(workload=task["workload_key"], weight=task["weight"])
+            if task["layer"] >= 0:
+                added.layer = task["layer"]
+        return ModelJob(self, ModelJobProgress.from_proto(self._call("SubmitModelJob", request)))
+
+    def model_job(self, job_id):
+        """The model job with this id (NotFound as a FarmError)."""
+        return ModelJob(self, ModelJobProgress.from_proto(
+            self._call("GetModelJob", tracker_pb2.GetModelJobRequest(id=job_id))))
+
+    def model_jobs(self, include_finished=False, limit=100):
+        """The farm's model jobs, newest first (queued and running only unless include_finished)."""
+        reply = self._call("ListModelJobs", tracker_pb2.ListModelJobsRequest(
+            include_finished=include_finished, limit=_positive_int("limit", limit)))
+        return [ModelJob(self, ModelJobProgress.from_proto(j)) for j in reply.model_jobs]
 
     # --- records ---
 

@@ -44,8 +44,9 @@ class JobProgress:
                            else {}, message=p.message)
 
 
-class Job:
-    """A job submitted with Farm.tune (or found with Farm.job). `progress` is the last state seen."""
+class Followed:
+    """What Job and ModelJob share: `progress` (the last state seen, with `finished`), a watch
+    that reconnects a dropped stream, wait. Subclasses open the stream and read its events."""
 
     # A watch whose stream drops (a tracker restart, a network blip) is opened again this many
     # times, this far apart, before the error is raised.
@@ -64,11 +65,14 @@ class Job:
     def state(self):
         return self.progress.state
 
+    def _stream(self, timeout):  # the tracker's stream of events for this job
+        raise NotImplementedError
+
+    def _progress_of(self, event):
+        raise NotImplementedError
+
     def refresh(self):
-        """Asks the tracker for the job's state now."""
-        self.progress = JobProgress.from_proto(
-            self._farm._call("GetJob", tracker_pb2.GetJobRequest(id=self.id)))
-        return self.progress
+        raise NotImplementedError
 
     def watch(self, timeout=None):
         """Yields the job's progress each time it changes, until it has finished.
@@ -82,12 +86,9 @@ class Job:
             if remaining is not None and remaining <= 0:
                 raise TimeoutError("job %s still %s after %s s" % (self.id, self.state, timeout))
             try:
-                stream = self._farm._stub.WatchJob(tracker_pb2.WatchJobRequest(id=self.id),
-                                                   metadata=self._farm._metadata,
-                                                   timeout=remaining)
-                for event in stream:
+                for event in self._stream(remaining):
                     failures = 0
-                    self.progress = JobProgress.from_proto(event.job)
+                    self.progress = self._progress_of(event)
                     yield self.progress
                     if self.progress.finished:
                         return
@@ -106,6 +107,23 @@ class Job:
         """Blocks until the job has finished; its final progress."""
         for _ in self.watch(timeout=timeout):
             pass
+        return self.progress
+
+
+class Job(Followed):
+    """A job submitted with Farm.tune (or found with Farm.job). `progress` is the last state seen."""
+
+    def _stream(self, timeout):
+        return self._farm._stub.WatchJob(tracker_pb2.WatchJobRequest(id=self.id),
+                                         metadata=self._farm._metadata, timeout=timeout)
+
+    def _progress_of(self, event):
+        return JobProgress.from_proto(event.job)
+
+    def refresh(self):
+        """Asks the tracker for the job's state now."""
+        self.progress = JobProgress.from_proto(
+            self._farm._call("GetJob", tracker_pb2.GetJobRequest(id=self.id)))
         return self.progress
 
     def cancel(self):
