@@ -1,7 +1,6 @@
 """Models from Python: build a module from a PyTorch-exported ONNX file, load it through the C
 ABI, run it on numpy arrays, and compare with PyTorch and with `tunefarm model run`."""
 
-import os
 import subprocess
 
 import numpy as np
