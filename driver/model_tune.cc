@@ -1,7 +1,7 @@
 #include "driver/model_tune.h"
 
 #include <filesystem>
-#include <sstream>
+#include <streambuf>
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
@@ -42,34 +42,36 @@ absl::Status Build(const ModelTuneRequest& request, const ModelCompileOptions& o
   return ExportCompiledModel(*model, output);
 }
 
-// Lines written to the race's log reach the observer one by one, as the race goes.
-class LineForwarder : public std::stringbuf {
+// Lines written to the race's log reach the observer one by one, as the race goes. No put area:
+// every character comes through xsputn or overflow.
+class LineForwarder : public std::streambuf {
  public:
   explicit LineForwarder(ModelTuneObserver& observer) : observer_(observer) {}
-  ~LineForwarder() override { Flush(); }
+  ~LineForwarder() override {
+    if (!line_.empty()) observer_.OnNote(line_);
+  }
 
  protected:
-  int sync() override {
-    Flush();
-    return 0;
-  }
   int_type overflow(int_type c) override {
-    const int_type r = std::stringbuf::overflow(c);
-    if (c == '\n') Flush();
-    return r;
+    if (!traits_type::eq_int_type(c, traits_type::eof())) Put(traits_type::to_char_type(c));
+    return traits_type::not_eof(c);
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    for (std::streamsize i = 0; i < n; ++i) Put(s[i]);
+    return n;
   }
 
  private:
-  void Flush() {
-    std::string text = str();
-    size_t start = 0;
-    for (size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', start)) {
-      observer_.OnNote(text.substr(start, nl - start));
-      start = nl + 1;
+  void Put(char c) {
+    if (c != '\n') {
+      line_ += c;
+      return;
     }
-    str(text.substr(start));
+    observer_.OnNote(line_);
+    line_.clear();
   }
   ModelTuneObserver& observer_;
+  std::string line_;
 };
 
 }  // namespace

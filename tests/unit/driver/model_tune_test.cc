@@ -3,6 +3,7 @@
 // timed against the untuned build here; a stop request ends the tuning as a result, not an error.
 #include "driver/model_tune.h"
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <gmock/gmock.h>
@@ -105,6 +106,11 @@ TEST(ModelTuneTest, WithAnOutputTheTunedModuleIsBuiltRacedAndTimedAgainstTheUntu
   ASSERT_TRUE(result->race.has_value()) << text;
   EXPECT_GE(result->race->challenges, 0);
   EXPECT_THAT(text, HasSubstr("race on this machine: "));
+  // The race's own lines reach the observer whole, one note each.
+  EXPECT_TRUE(std::any_of(seen.lines.begin(), seen.lines.end(), [](const std::string& l) {
+    return l.rfind("race: ", 0) == 0 &&
+           l.find(" conv workloads (records within ") != std::string::npos;
+  })) << text;
   EXPECT_THAT(text, HasSubstr("wrote " + request.output));
 
   // Timed in turns against the untuned build, with an interval around the ratio.
