@@ -1,11 +1,10 @@
 #include "client/farm_model_tuner.h"
 
-#include <chrono>
 #include <filesystem>
 #include <map>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "client/cancel_on_stop.h"
 #include "client/session_race_timer.h"
 #include "client/token_file.h"
 #include "farm_api/model_job.h"
@@ -103,18 +102,8 @@ absl::StatusOr<driver::TunedModel> FarmModelTuner::Tune(const driver::ModelTunin
     return submitted;
   }
 
-  // A stop request cancels the model job: a watcher thread turns the flag into CancelModelJob,
-  // whose final state then ends the watch.
-  std::atomic<bool> watching{true};
-  std::thread canceller([&] {
-    while (watching.load()) {
-      if (stop != nullptr && stop->load()) {
-        (void)(*client)->CancelModelJob(job->id);
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-  });
+  // A stop request cancels the model job, whose final state then ends the watch.
+  const CancelOnStop canceller(stop, [&] { (void)(*client)->CancelModelJob(job->id); });
   farm_api::ModelJobStatus last = *job;
   std::map<size_t, int> reported;  // task -> trials done when last reported
   std::string last_message;
@@ -134,10 +123,16 @@ absl::StatusOr<driver::TunedModel> FarmModelTuner::Tune(const driver::ModelTunin
     }
     return true;
   });
-  watching = false;
-  canceller.join();
   if (!watched.ok()) return watched;
   return TunedModelOf(last, tuning.layout);
+}
+
+absl::StatusOr<driver::TunedModel> FarmModelTuner::ModelJob(const std::string& job_id) {
+  absl::StatusOr<FarmClient*> client = Client();
+  if (!client.ok()) return client.status();
+  absl::StatusOr<farm_api::ModelJobStatus> job = (*client)->GetModelJob(job_id);
+  if (!job.ok()) return job.status();
+  return TunedModelOf(*job, tuner::LayoutChoice());
 }
 
 absl::StatusOr<std::string> FarmModelTuner::BestRecords(const driver::TunedModel& tuned,

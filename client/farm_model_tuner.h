@@ -47,6 +47,10 @@ class FarmModelTuner : public driver::ModelTuneBackend {
   absl::Status StoreLatency(const driver::TunedModel& tuned,
                             const driver::EndToEndLatency& latency) override;
 
+  // The model job `job_id` as it stands now (for driver::FinishModelTuning of a job submitted
+  // and followed elsewhere). NotFound from the tracker for an unknown id.
+  absl::StatusOr<driver::TunedModel> ModelJob(const std::string& job_id);
+
  private:
   absl::StatusOr<FarmClient*> Client();
 

@@ -44,4 +44,4 @@ list(APPEND _tf_outputs ${_tf_stub_files})
 file(GENERATE OUTPUT ${_tf_pkg}/_build_paths.py
   INPUT ${CMAKE_SOURCE_DIR}/python/tunefarm/_build_paths.py.in)
 add_custom_target(tf_python ALL DEPENDS ${_tf_outputs})
-add_dependencies(tf_python tunefarm tunefarm_graph_runtime tunefarm_driver)
+add_dependencies(tf_python tunefarm tunefarm_graph_runtime tunefarm_library)

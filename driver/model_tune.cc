@@ -84,11 +84,18 @@ absl::StatusOr<ModelTuneResult> TuneModel(const ModelTuneRequest& request,
   absl::StatusOr<ModelTuning> tuning = ModelTuningTasks(request.model, *target);
   if (!tuning.ok()) return tuning.status();
 
-  ModelTuneResult result;
   absl::StatusOr<TunedModel> tuned = backend.Tune(*tuning, *target, request, observer, stop);
   if (!tuned.ok()) return tuned.status();
-  result.tuned = *std::move(tuned);
-  observer.OnTuned(result.tuned);
+  observer.OnTuned(*tuned);
+  return FinishModelTuning(request, *target, *std::move(tuned), backend, observer);
+}
+
+absl::StatusOr<ModelTuneResult> FinishModelTuning(const ModelTuneRequest& request,
+                                                  const target::Target& target, TunedModel tuned,
+                                                  ModelTuneBackend& backend,
+                                                  ModelTuneObserver& observer) {
+  ModelTuneResult result;
+  result.tuned = std::move(tuned);
   if (result.tuned.ending != TunedModel::Ending::kSucceeded || request.output.empty()) {
     return result;
   }
@@ -106,10 +113,10 @@ absl::StatusOr<ModelTuneResult> TuneModel(const ModelTuneRequest& request,
   tuned_options.device_key = result.tuned.device_key;
 
   std::string why_not_timed;
-  const ModuleRaceTimer timer = backend.Timer(*target, kEndToEndRounds, &why_not_timed);
+  const ModuleRaceTimer timer = backend.Timer(target, kEndToEndRounds, &why_not_timed);
   // The race picks between CPU convolution algorithms (direct or Winograd); a GPU build has one.
-  if (request.race && !target->is_gpu() && timer) {
-    const ModuleRaceTimer race_timer = backend.Timer(*target, /*rounds=*/16, &why_not_timed);
+  if (request.race && !target.is_gpu() && timer) {
+    const ModuleRaceTimer race_timer = backend.Timer(target, /*rounds=*/16, &why_not_timed);
     RaceOptions race;
     race.budget_s = request.race_seconds;
     bool timer_failed = false;
@@ -121,7 +128,7 @@ absl::StatusOr<ModelTuneResult> TuneModel(const ModelTuneRequest& request,
     LineForwarder lines(observer);
     std::ostream log(&lines);
     absl::StatusOr<RaceResult> raced =
-        RaceAlgorithms(request.model.file, tuned_options, *target, watched, race, log);
+        RaceAlgorithms(request.model.file, tuned_options, target, watched, race, log);
     log.flush();
     if (raced.ok()) {
       observer.OnNote(absl::StrCat(
@@ -142,8 +149,8 @@ absl::StatusOr<ModelTuneResult> TuneModel(const ModelTuneRequest& request,
   }
 
   const std::string untuned = scratch.File("untuned.so");
-  if (absl::Status s = Build(request, tuned_options, *target, request.output); !s.ok()) return s;
-  if (absl::Status s = Build(request, untuned_options, *target, untuned); !s.ok()) return s;
+  if (absl::Status s = Build(request, tuned_options, target, request.output); !s.ok()) return s;
+  if (absl::Status s = Build(request, untuned_options, target, untuned); !s.ok()) return s;
   observer.OnNote(
       absl::StrCat("wrote ", request.output, " (built with the best record of each task)"));
   if (!timer) {

@@ -110,4 +110,13 @@ absl::StatusOr<ModelTuneResult> TuneModel(const ModelTuneRequest& request,
                                           ModelTuneBackend& backend, ModelTuneObserver& observer,
                                           const std::atomic<bool>* stop = nullptr);
 
+// TuneModel's last step for a tuning that already ended (`tuned`, e.g. a farm's model job
+// followed elsewhere): with request.output and a tuning that succeeded, the build, race and
+// end-to-end timing on `target` (the backend's ResolveTarget of request.target); otherwise
+// `tuned` as it is.
+absl::StatusOr<ModelTuneResult> FinishModelTuning(const ModelTuneRequest& request,
+                                                  const target::Target& target, TunedModel tuned,
+                                                  ModelTuneBackend& backend,
+                                                  ModelTuneObserver& observer);
+
 }  // namespace tunefarm::driver

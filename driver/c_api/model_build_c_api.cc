@@ -1,51 +1,23 @@
 #include "driver/c_api/model_build_c_api.h"
 
-#include <algorithm>
-#include <cstring>
-#include <exception>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "absl/strings/str_split.h"
+#include "driver/c_api/c_call.h"
 #include "driver/model_compiler.h"
 #include "driver/model_tuning_tasks.h"
 
 namespace {
 
+using tunefarm::c_api::Fail;
+using tunefarm::c_api::Guarded;
+using tunefarm::c_api::Text;
 using tunefarm::driver::ModelCompileOptions;
-
-int32_t Fail(absl::string_view message, char* error, size_t error_size) {
-  if (error != nullptr && error_size > 0) {
-    const size_t n = std::min(message.size(), error_size - 1);
-    std::memcpy(error, message.data(), n);
-    error[n] = '\0';
-  }
-  return 1;
-}
-
-std::string Text(const char* s) { return s == nullptr ? std::string() : std::string(s); }
-
-absl::Status ParseShapes(const char* text, ModelCompileOptions& options) {
-  for (absl::string_view entry : absl::StrSplit(Text(text), ';', absl::SkipWhitespace())) {
-    absl::Status s = tunefarm::driver::ParseInputShape(std::string(entry), &options.input_shapes);
-    if (!s.ok()) return s;
-  }
-  return absl::OkStatus();
-}
 
 absl::StatusOr<tunefarm::target::Target> ParseTarget(const char* text) {
   const std::string t = Text(text);
   return tunefarm::target::ParseTarget(t.empty() ? "llvm" : t);
-}
-
-// A C++ exception never crosses the ABI: it becomes the call's error.
-template <typename Body>
-int32_t Guarded(char* error, size_t error_size, Body body) {
-  try {
-    return body();
-  } catch (const std::exception& e) {
-    return Fail(std::string("internal error: ") + e.what(), error, error_size);
-  }
 }
 
 }  // namespace
@@ -59,7 +31,8 @@ int32_t TFBuildModel(const char* onnx, const char* input_shapes, const char* tar
     if (onnx == nullptr || output == nullptr)
       return Fail("no model or no output", error, error_size);
     ModelCompileOptions options;
-    if (absl::Status s = ParseShapes(input_shapes, options); !s.ok()) {
+    if (absl::Status s = tunefarm::c_api::ParseShapeList(input_shapes, &options.input_shapes);
+        !s.ok()) {
       return Fail(s.message(), error, error_size);
     }
     for (absl::string_view pass : absl::StrSplit(Text(disabled_passes), ',', absl::SkipEmpty())) {
@@ -93,7 +66,9 @@ int32_t TFModelTuningTasks(const char* onnx, const char* input_shapes, const cha
     if (layouts < -1 || layouts > 1) return Fail("layouts must be -1, 0 or 1", error, error_size);
     tunefarm::driver::ModelTuningRequest request;
     request.file = onnx;
-    if (absl::Status s = ParseShapes(input_shapes, request.compile); !s.ok()) {
+    if (absl::Status s =
+            tunefarm::c_api::ParseShapeList(input_shapes, &request.compile.input_shapes);
+        !s.ok()) {
       return Fail(s.message(), error, error_size);
     }
     request.trials = trials;
@@ -117,10 +92,8 @@ int32_t TFModelTuningTasks(const char* onnx, const char* input_shapes, const cha
                                ? std::string()
                                : tunefarm::tuner::LayoutChoiceToJson(tuning->layout);
     out["layouts_line"] = tuning->layouts_line;
-    const std::string text = out.dump();
-    *json = static_cast<char*>(std::malloc(text.size() + 1));
+    *json = tunefarm::c_api::MallocCopy(out.dump());
     if (*json == nullptr) return Fail("out of memory", error, error_size);
-    std::memcpy(*json, text.c_str(), text.size() + 1);
     return 0;
   });
 }

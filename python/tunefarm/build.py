@@ -3,7 +3,7 @@
 
 import os
 
-from tunefarm import _driver
+from tunefarm import _library
 
 
 def build_model(onnx, output, input_shapes=None, target="llvm", db=None, device_key=None,
@@ -17,5 +17,5 @@ def build_model(onnx, output, input_shapes=None, target="llvm", db=None, device_
         raise ValueError("db= and device_key= go together")
     if db is not None and not os.path.exists(db):
         raise FileNotFoundError(db)
-    _driver.build_model(onnx, output, input_shapes, target, db, device_key, disable)
+    _library.build_model(onnx, output, input_shapes, target, db, device_key, disable)
     return output

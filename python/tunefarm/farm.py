@@ -4,7 +4,7 @@ import os
 
 import grpc
 
-from tunefarm import _driver
+from tunefarm import _library
 from tunefarm._stubs import common_pb2, tracker_pb2, tracker_pb2_grpc
 from tunefarm.errors import farm_error
 from tunefarm.job import Job, JobProgress
@@ -48,6 +48,7 @@ class Farm:
             raise ValueError("address must be HOST:PORT, got %r" % (address,))
         self.address = address
         self.timeout = timeout
+        self._token_file, self._tls_root_cert = token_file, tls_root_cert
         token = _read_token(token_file)
         self._metadata = (("authorization", "Bearer " + token),) if token else ()
         if tls_root_cert is not None:
@@ -120,15 +121,20 @@ class Farm:
 
     def tune_model(self, onnx, key, trials=400, input_shapes=None, target="llvm", tuner="xgb",
                    batch_size=16, parallel_tasks=2, priority=1, seed=0, transfer=True,
-                   round_robin=False, layouts=None, timing="weights", threads=0):
+                   round_robin=False, layouts=None, timing="weights", threads=0, output=None,
+                   race=True, race_seconds=600):
         """Submits a model job: the model's tuning tasks (found here, as `tunefarm model tune`
         finds them) under one budget of `trials`, each tuned on the workers of `key`.
 
         `input_shapes`: {"input": (1, 3, 224, 224)}; `layouts`: None (tune the channel blocks
         when the budget gives each of their tasks a batch), True or False; `timing`: how each
         candidate is timed, "weights" (its weights evicted before every call, as in the model),
-        "cold" or "hot". Build the tuned model afterwards with `tunefarm model tune ... -o` or
-        `build_model(db=..., device_key=key)` over the records."""
+        "cold" or "hot"; `threads`: the kernels' parallel width on the workers (0: theirs).
+
+        With `output`, the job's wait() ends as `tunefarm model tune --tracker -o` does: the
+        module built there with the farm's best records (each conv's algorithm raced on a
+        worker of the key first, unless race=False), timed against the untuned build on a worker
+        and that latency stored with the job (`job.built`); job.build() does it on demand."""
         if not key:
             raise ValueError("key= (the device key of the workers that measure it) is required")
         if not os.path.exists(onnx):
@@ -142,7 +148,7 @@ class Farm:
             raise ValueError("layouts must be None, True or False, got %r" % (layouts,))
         trials = _positive_int("trials", trials)
         batch_size = _positive_int("batch_size", batch_size)
-        found = _driver.model_tuning_tasks(onnx, input_shapes, target, trials, batch_size, layouts)
+        found = _library.model_tuning_tasks(onnx, input_shapes, target, trials, batch_size, layouts)
         measure = common_pb2.MeasureOptions(threads=int(threads),
                                             cache_flush=self._TIMINGS[timing])
         if timing != "hot":
@@ -159,7 +165,11 @@ class Farm:
             added = request.tasks.add(workload=task["workload_key"], weight=task["weight"])
             if task["layer"] >= 0:
                 added.layer = task["layer"]
-        return ModelJob(self, ModelJobProgress.from_proto(self._call("SubmitModelJob", request)))
+        job = ModelJob(self, ModelJobProgress.from_proto(self._call("SubmitModelJob", request)))
+        job._source = {"onnx": onnx, "input_shapes": input_shapes, "threads": int(threads)}
+        if output is not None:
+            job._build_on_wait = {"output": output, "race": race, "race_seconds": race_seconds}
+        return job
 
     def model_job(self, job_id):
         """The model job with this id (NotFound as a FarmError)."""

@@ -3,7 +3,9 @@ of its own on the tracker; its progress per task, a watch, wait and cancel."""
 
 import dataclasses
 
+from tunefarm import _library
 from tunefarm._stubs import tracker_pb2
+from tunefarm.errors import TunefarmError
 from tunefarm.job import FINISHED, STATE_NAMES, Followed
 
 
@@ -58,7 +60,50 @@ class ModelJobProgress:
 
 
 class ModelJob(Followed):
-    """A model job submitted with Farm.tune_model (or found with Farm.model_job)."""
+    """A model job submitted with Farm.tune_model (or found with Farm.model_job). `built`: what
+    its last step did (build()), or None."""
+
+    def __init__(self, farm, progress):
+        super().__init__(farm, progress)
+        self._source = None  # the model it was submitted from, by tune_model
+        self._build_on_wait = None
+        self.built = None
+
+    def wait(self, timeout=None):
+        """Blocks until the job has finished; with tune_model's `output`, then builds it."""
+        super().wait(timeout=timeout)
+        if self._build_on_wait is not None and self.state == "succeeded" and self.built is None:
+            self.build(**self._build_on_wait)
+        return self.progress
+
+    def build(self, output, onnx=None, input_shapes=None, race=True, race_seconds=600,
+              threads=None):
+        """The job's last step, here (the job must have succeeded): its best records fetched,
+        each conv's close rival algorithms raced on a worker of its key, the module built into
+        `output`, timed against the untuned build on a worker and that latency stored with the
+        job. `onnx` and `input_shapes`: the model it was tuned from (tune_model's by default).
+        Returns a dict: output, speedup ("1.23x faster [1.18x, 1.29x] (95 % CI, 10 rounds)" or
+        "no measurable gain: ..."), tuned_seconds, untuned_seconds, ratio, low, high,
+        measured_by, race_challenges, notes."""
+        source = self._source or {}
+        onnx = onnx or source.get("onnx")
+        if onnx is None:
+            raise ValueError("onnx= (the model this job tuned) is required for a job found by id")
+        if input_shapes is None:
+            input_shapes = source.get("input_shapes")
+        if threads is None:
+            threads = source.get("threads", 0)
+        if self.state != "succeeded":
+            raise TunefarmError("model job %s is %s: only a succeeded job is built" %
+                                (self.id, self.state))
+        if not race_seconds > 0:
+            raise ValueError("race_seconds must be positive, got %r" % (race_seconds,))
+        farm = self._farm
+        self.built = _library.finish_model_job(farm.address, farm._token_file,
+                                               farm._tls_root_cert, self.id, onnx, input_shapes,
+                                               output, race, race_seconds, threads)
+        self.refresh()
+        return self.built
 
     def _stream(self, timeout):
         return self._farm._stub.WatchModelJob(tracker_pb2.WatchModelJobRequest(id=self.id),

@@ -33,9 +33,11 @@ def onnx(tmp_path_factory):
 SHAPES = {"image": (1, 8, 8, 8)}
 
 
-def test_a_model_job_tunes_every_task_under_one_budget(farm, onnx):
+def test_a_model_job_tunes_every_task_under_one_budget_and_builds_its_module(farm, onnx,
+                                                                             tmp_path):
+    output = str(tmp_path / "tuned.so")
     job = farm.tune_model(onnx, key=KEY, trials=12, batch_size=4, input_shapes=SHAPES,
-                          tuner="random", layouts=False)
+                          tuner="random", layouts=False, output=output, race=False)
     assert job.progress.model_name == "two_convs.onnx"
     workloads = [t.workload for t in job.tasks]
     # The 3x3 conv is two tasks of one layer (direct and Winograd), the 1x1 conv one more.
@@ -45,7 +47,18 @@ def test_a_model_job_tunes_every_task_under_one_budget(farm, onnx):
     assert job.tasks[0].layer == job.tasks[1].layer != job.tasks[2].layer
     seen = [p.trials_done for p in job.watch(timeout=240)]
     assert seen and seen == sorted(seen)
-    final = job.progress
+    # wait() on the finished job runs its last step: built with the farm's best records and
+    # timed against the untuned build on a worker, the latency stored with the job.
+    final = job.wait(timeout=240)
+    built = job.built
+    assert built["output"] == output
+    assert built["rounds"] == 10 and built["low"] <= built["ratio"] <= built["high"]
+    assert "(95 % CI, 10 rounds)" in built["speedup"]
+    assert built["tuned_seconds"] > 0 and built["untuned_seconds"] > 0
+    assert any(n.startswith("wrote " + output) for n in built["notes"])
+    assert final.measured_seconds > 0 and final.measured_by == built["measured_by"]
+    with tunefarm.runtime.load_module(output) as module:
+        assert module.inputs[0].shape == (1, 8, 8, 8)
     assert final.state == "succeeded", final.message
     assert final.trials_done == 12
     assert all(t.trials_done >= 4 and t.best_seconds > 0 for t in final.tasks)
@@ -60,9 +73,14 @@ def test_a_model_job_tunes_every_task_under_one_budget(farm, onnx):
 
 def test_a_model_job_can_be_cancelled(farm, onnx):
     job = farm.tune_model(onnx, key="nobody-serves-this", trials=8, batch_size=4,
-                          input_shapes=SHAPES, layouts=False)
+                          input_shapes=SHAPES, layouts=False, output="never-written.so")
     assert job.cancel().state == "cancelled"
     assert job.wait(timeout=10).state == "cancelled"
+    assert job.built is None
+    with pytest.raises(tunefarm.TunefarmError, match="cancelled"):
+        job.build("never-written.so")
+    with pytest.raises(ValueError, match="onnx="):
+        farm.model_job(job.id).build("never-written.so")
 
 
 def test_bad_model_jobs_raise_before_anything_is_sent(farm, onnx, tmp_path):

@@ -1,13 +1,12 @@
 // RunRemoteTuneCommand: `tunefarm tune --tracker HOST:PORT --key KEY ...` submits the tuning job
 // to a farm and follows it with the local tune's progress line.
-#include <chrono>
 #include <fstream>
 #include <optional>
 #include <sstream>
-#include <thread>
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "client/cancel_on_stop.h"
 #include "client/farm_client.h"
 #include "client/remote_kernel_timing.h"
 #include "client/remote_session.h"
@@ -195,18 +194,9 @@ int RunRemoteTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* s
       << std::flush;
   if (o.detach) return 0;
 
-  // Ctrl-C cancels the job: a watcher thread turns the flag into CancelJob, whose final event
-  // then ends the watch.
-  std::atomic<bool> watching{true};
-  std::thread canceller([&] {
-    while (watching.load()) {
-      if (stop != nullptr && stop->load()) {
-        (void)(*client)->CancelJob(job->id);
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-  });
+  // Ctrl-C cancels the job, whose final event then ends the watch.
+  std::optional<client::CancelOnStop> canceller;
+  canceller.emplace(stop, [&] { (void)(*client)->CancelJob(job->id); });
   TuneProgressPrinter printer(err, o.progress && ::isatty(STDERR_FILENO) == 1);
   farm_api::JobStatus last = *job;
   std::string last_message;
@@ -220,8 +210,7 @@ int RunRemoteTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* s
     }
     return true;
   });
-  watching = false;
-  canceller.join();
+  canceller.reset();
   printer.Finish();
   if (!watched.ok()) return fail(1, watched);
   PrintOutcome(last, out);
