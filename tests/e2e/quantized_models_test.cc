@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <sstream>
 
+#include "driver/array_file.h"
 #include "driver/model_executor.h"
 #include "driver/model_quantizer.h"
 #include "tests/testing/exported_model_test.h"
@@ -53,8 +54,8 @@ class QuantizedModelsTest : public fixtures::ExportedModelTest<QuantizedModel> {
     ASSERT_EQ(RunModelBuildCommand(build, out, err), 0) << out.str() << err.str();
     const int int8 = Int8Kernels(out.str());
     EXPECT_EQ(int8, GetParam().int8_kernels) << out.str();
-    absl::StatusOr<runtime::NDArray> input = ReadArrayFile(File(variant + ".input.npy"));
-    absl::StatusOr<runtime::NDArray> want = ReadArrayFile(File(variant + ".output.npy"));
+    absl::StatusOr<runtime::NDArray> input = driver::ReadArrayFile(File(variant + ".input.npy"));
+    absl::StatusOr<runtime::NDArray> want = driver::ReadArrayFile(File(variant + ".output.npy"));
     ASSERT_TRUE(input.ok() && want.ok());
     absl::StatusOr<std::unique_ptr<driver::ModelExecutor>> exec =
         driver::OpenModelModule(build.output);
@@ -103,7 +104,7 @@ TEST(PostTrainingQuantizationTest, ResNet18QuantizedHereRunsInt8AndStaysCloseToP
   const std::string dir = fixtures::ExportedPytorchModel("resnet18");
   if (dir.empty()) GTEST_SKIP() << "python3-torch/torchvision missing";
   driver::QuantizeModelOptions options;
-  absl::StatusOr<runtime::NDArray> images = ReadArrayFile(dir + "/resnet18.b4.input.npy");
+  absl::StatusOr<runtime::NDArray> images = driver::ReadArrayFile(dir + "/resnet18.b4.input.npy");
   ASSERT_TRUE(images.ok()) << images.status();
   options.calibration.emplace_back();
   options.calibration.back().emplace("input", *std::move(images));

@@ -4,8 +4,8 @@
 
 #include "absl/strings/str_split.h"
 #include "compiler/frontend/onnx/onnx_importer.h"
+#include "driver/array_file.h"
 #include "tools/commands/exit_codes.h"
-#include "tools/commands/model_run_command.h"
 
 namespace tunefarm::tools {
 
@@ -44,7 +44,7 @@ int RunModelQuantizeCommand(const ModelQuantizeOptions& options, std::ostream& o
             << " inputs; give NAME=FILE for each\n";
         return kExitUsage;
       }
-      absl::StatusOr<runtime::NDArray> array = ReadArrayFile(file);
+      absl::StatusOr<runtime::NDArray> array = driver::ReadArrayFile(file);
       if (!array.ok()) {
         err << "tunefarm: --calibrate " << file << ": " << array.status().message() << "\n";
         return kExitFailed;

@@ -9,10 +9,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "compiler/frontend/onnx/tensor_file.h"
+#include "driver/array_file.h"
 #include "runtime/core/dtype_name.h"
 #include "runtime/core/thread_pool.h"
-#include "runtime/npy_file.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -57,7 +56,7 @@ absl::Status BindInputs(const ModelRunOptions& options, driver::ModelExecutor& e
       }
       index = static_cast<int>(next_positional);
     }
-    absl::StatusOr<runtime::NDArray> array = ReadArrayFile(file);
+    absl::StatusOr<runtime::NDArray> array = driver::ReadArrayFile(file);
     if (!array.ok()) return array.status();
     const runtime::GraphTensorInfo& info = inputs[index];
     if (!SameDtype(array->dtype(), info.dtype) || array->shape() != info.shape) {
@@ -128,7 +127,7 @@ absl::StatusOr<bool> CheckOutputs(const ModelRunOptions& options, driver::ModelE
   double worst_err = 0;
   bool ok = true;
   for (size_t i = 0; i < options.expect.size(); ++i) {
-    absl::StatusOr<runtime::NDArray> want = ReadArrayFile(options.expect[i]);
+    absl::StatusOr<runtime::NDArray> want = driver::ReadArrayFile(options.expect[i]);
     if (!want.ok()) return want.status();
     const runtime::GraphTensorInfo& info = executor.outputs()[i];
     if (!IsFloat32(want->dtype()) || !IsFloat32(info.dtype) || want->shape() != info.shape) {
@@ -205,12 +204,6 @@ absl::Status PrintProfile(driver::ModelExecutor& executor, std::ostream& out) {
 }
 
 }  // namespace
-
-absl::StatusOr<runtime::NDArray> ReadArrayFile(const std::string& path) {
-  if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".npy") == 0)
-    return runtime::ReadNpyFile(path);
-  return frontend::onnx::ReadTensorProtoFile(path);
-}
 
 int RunModelRunCommand(const ModelRunOptions& options, std::ostream& out, std::ostream& err) {
   auto fail = [&](const absl::Status& s) {

@@ -31,8 +31,4 @@ struct ModelRunOptions {
 // match.
 int RunModelRunCommand(const ModelRunOptions& options, std::ostream& out, std::ostream& err);
 
-// An input or expected output file: .npy as NumPy writes it, anything else as an ONNX
-// TensorProto.
-absl::StatusOr<runtime::NDArray> ReadArrayFile(const std::string& path);
-
 }  // namespace tunefarm::tools

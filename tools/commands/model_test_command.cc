@@ -1,150 +1,11 @@
 #include "tools/commands/model_test_command.h"
 
-#include <algorithm>
-#include <cmath>
-#include <cstring>
 #include <filesystem>
-#include <memory>
 
-#include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
-#include "compiler/codegen/llvm/temp_dir.h"
-#include "compiler/frontend/onnx/onnx_importer.h"
 #include "driver/model_compiler.h"
-#include "runtime/data_type.h"
-#include "tools/commands/model_run_command.h"
+#include "driver/onnx_test_case.h"
 
 namespace tunefarm::tools {
-namespace {
-
-namespace fs = std::filesystem;
-
-enum class Outcome { kPassed, kFailed, kUnsupported };
-
-struct CaseResult {
-  Outcome outcome = Outcome::kPassed;
-  std::string why;
-};
-
-CaseResult Failed(const absl::Status& s) {
-  return {s.code() == absl::StatusCode::kUnimplemented ? Outcome::kUnsupported : Outcome::kFailed,
-          std::string(s.message())};
-}
-
-std::vector<fs::path> DataSets(const fs::path& dir) {
-  std::vector<fs::path> sets;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (entry.is_directory() && entry.path().filename().string().rfind("test_data_set_", 0) == 0) {
-      sets.push_back(entry.path());
-    }
-  }
-  std::sort(sets.begin(), sets.end());
-  return sets;
-}
-
-std::string CaseShapeText(const std::vector<int64_t>& shape) {
-  return absl::StrCat("[", absl::StrJoin(shape, ","), "]");
-}
-
-// "" when `got` matches `want` element by element: float32 within the tolerance, integers and
-// bools (quantized tensors, indices, masks) exactly.
-std::string Compare(const DLTensor& got, const runtime::NDArray& want, double rtol, double atol) {
-  std::vector<int64_t> shape(got.shape, got.shape + got.ndim);
-  if (shape != want.shape()) {
-    return absl::StrCat("the shape differs: got ", CaseShapeText(shape), ", want ",
-                        CaseShapeText(want.shape()));
-  }
-  if (!runtime::SameDataType(got.dtype, want.dtype())) {
-    return absl::StrCat("the dtype differs: got ", runtime::DataTypeToString(got.dtype), ", want ",
-                        runtime::DataTypeToString(want.dtype()));
-  }
-  if (got.dtype.code != kDLFloat) {
-    const size_t bytes = runtime::DataTypeBytes(got.dtype);
-    const auto* g = static_cast<const unsigned char*>(got.data);
-    const auto* w = static_cast<const unsigned char*>(want.data());
-    for (int64_t i = 0; i < want.NumElements(); ++i) {
-      if (std::memcmp(g + i * bytes, w + i * bytes, bytes) != 0) {
-        return absl::StrCat("element ", i, " differs (", runtime::DataTypeToString(got.dtype), ")");
-      }
-    }
-    return "";
-  }
-  if (got.dtype.bits != 32) return "not float32";
-  const auto* g = static_cast<const float*>(got.data);
-  const auto* w = static_cast<const float*>(want.data());
-  for (int64_t i = 0; i < want.NumElements(); ++i) {
-    const double e = std::fabs(static_cast<double>(g[i]) - w[i]);
-    if (!(e <= atol + rtol * std::fabs(w[i]))) {
-      return absl::StrCat("element ", i, ": got ", g[i], ", want ", w[i]);
-    }
-  }
-  return "";
-}
-
-CaseResult RunCase(const fs::path& dir, const ModelTestOptions& options,
-                   const target::Target& target) {
-  const std::string model = (dir / "model.onnx").string();
-  absl::StatusOr<std::vector<std::string>> names = frontend::onnx::ReadOnnxInputNames(model);
-  if (!names.ok()) return Failed(names.status());
-  absl::StatusOr<std::set<std::string>> parameters = frontend::onnx::ReadOnnxParameterInputs(model);
-  if (!parameters.ok()) return Failed(parameters.status());
-  const std::vector<fs::path> sets = DataSets(dir);
-  if (sets.empty()) return {Outcome::kFailed, "no test_data_set_* folder"};
-  // Parameters passed as inputs (Reshape's shape, Resize's scales, Clip's bounds; integers and
-  // scalars too) must be known when the model is built; they are read from the first data set.
-  driver::ModelCompileOptions compile;
-  std::vector<std::vector<runtime::NDArray>> data(sets.size());
-  for (size_t s = 0; s < sets.size(); ++s) {
-    for (size_t i = 0; i < names->size(); ++i) {
-      absl::StatusOr<runtime::NDArray> a =
-          ReadArrayFile((sets[s] / absl::StrCat("input_", i, ".pb")).string());
-      if (!a.ok()) return Failed(a.status());
-      const bool parameter =
-          a->dtype().code == kDLInt || a->ndim() == 0 || parameters->count((*names)[i]) != 0;
-      if (s == 0 && parameter) {
-        absl::StatusOr<runtime::NDArray> view = a->View(a->shape());
-        if (!view.ok()) return Failed(view.status());
-        compile.constant_inputs.emplace((*names)[i],
-                                        std::make_shared<const runtime::NDArray>(*std::move(view)));
-      }
-      data[s].push_back(*std::move(a));
-    }
-  }
-  absl::StatusOr<driver::CompiledModel> compiled = driver::CompileModel(model, compile, target);
-  if (!compiled.ok()) return Failed(compiled.status());
-  absl::StatusOr<codegen::TempDir> tmp = codegen::TempDir::Create("tunefarm-model-test");
-  if (!tmp.ok()) return Failed(tmp.status());
-  const std::string module = tmp->path() + "/model.so";
-  if (absl::Status s = driver::ExportCompiledModel(*compiled, module); !s.ok()) return Failed(s);
-  absl::StatusOr<std::unique_ptr<driver::ModelExecutor>> executor = driver::OpenModelModule(module);
-  if (!executor.ok()) return Failed(executor.status());
-  for (size_t s = 0; s < sets.size(); ++s) {
-    for (size_t i = 0; i < names->size(); ++i) {
-      if (compile.constant_inputs.count((*names)[i])) continue;
-      const int index = (*executor)->InputIndex((*names)[i]);
-      if (index < 0) return {Outcome::kFailed, "the model has no input " + (*names)[i]};
-      absl::Status set = (*executor)->SetInput(index, data[s][i].data(), data[s][i].NumBytes());
-      if (!set.ok()) return Failed(set);
-    }
-    if (absl::Status run = (*executor)->Run(); !run.ok()) return Failed(run);
-    for (size_t o = 0; o < (*executor)->outputs().size(); ++o) {
-      absl::StatusOr<runtime::NDArray> want =
-          ReadArrayFile((sets[s] / absl::StrCat("output_", o, ".pb")).string());
-      if (!want.ok()) return Failed(want.status());
-      absl::StatusOr<const DLTensor*> got = (*executor)->Output(static_cast<int>(o));
-      if (!got.ok()) return Failed(got.status());
-      std::string diff = Compare(**got, *want, options.rtol, options.atol);
-      if (!diff.empty()) {
-        return {Outcome::kFailed,
-                absl::StrCat(sets[s].filename().string(), " output ", o, ": ", diff)};
-      }
-    }
-  }
-  return {Outcome::kPassed, ""};
-}
-
-}  // namespace
 
 int RunModelTestCommand(const ModelTestOptions& options, std::ostream& out, std::ostream& err) {
   absl::StatusOr<target::Target> target = driver::ParseTargetToRunHere(options.target);
@@ -154,10 +15,11 @@ int RunModelTestCommand(const ModelTestOptions& options, std::ostream& out, std:
   }
   int counts[3] = {0, 0, 0};
   for (const std::string& c : options.cases) {
-    CaseResult r = RunCase(fs::path(c), options, *target);
+    const driver::CaseResult r = driver::RunOnnxTestCase(c, *target, options.rtol, options.atol);
     ++counts[static_cast<int>(r.outcome)];
     static const char* const kWord[] = {"passed", "FAILED", "unsupported"};
-    out << kWord[static_cast<int>(r.outcome)] << " " << fs::path(c).filename().string();
+    out << kWord[static_cast<int>(r.outcome)] << " "
+        << std::filesystem::path(c).filename().string();
     if (!r.why.empty()) out << ": " << r.why;
     out << "\n";
   }
