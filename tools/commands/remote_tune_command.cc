@@ -8,13 +8,10 @@
 #include "absl/strings/str_cat.h"
 #include "client/cancel_on_stop.h"
 #include "client/farm_client.h"
-#include "client/remote_kernel_timing.h"
-#include "client/remote_session.h"
-#include "client/token_file.h"
+#include "client/remote_verification.h"
 #include "compiler/target/target.h"
 #include "driver/bindings.h"
 #include "runtime/clock.h"
-#include "runtime/measure/interleaved_timing.h"
 #include "tools/commands/exit_codes.h"
 #include "tools/commands/tune_command.h"
 #include "tools/commands/tune_progress.h"
@@ -104,72 +101,6 @@ void PrintOutcome(const farm_api::JobStatus& j, std::ostream& out) {
       << "config=" << j.progress.best_config_json << "\n";
 }
 
-// The job's fastest recorded configs and the default, built here for the job's target, uploaded
-// to one worker of its key and timed there in alternating rounds (the same numbers `tune`
-// prints locally, measured where the job measured).
-absl::StatusOr<tuner::VerifiedBest> VerifyOnDevice(client::FarmClient& client,
-                                                   const TuneCommandOptions& o,
-                                                   const farm_api::JobStatus& j,
-                                                   std::string* worker) {
-  absl::StatusOr<tuner::Workload> w = tuner::ParseWorkloadKey(j.workload_key);
-  if (!w.ok()) return w.status();
-  absl::StatusOr<target::Target> target = target::ParseTarget(j.target);
-  if (!target.ok()) return target.status();
-  if (target->is_gpu()) {
-    // A remote session loads shared libraries; a GPU module is timed by the worker's measure
-    // children only, so its result stands as they measured it.
-    return absl::UnimplementedError(absl::StrCat("remote sessions run CPU libraries only; the ",
-                                                 target->kind_name(),
-                                                 " result stands as the worker measured it"));
-  }
-  absl::StatusOr<std::unique_ptr<tuner::Task>> task = tuner::CreateTask(*w, *target);
-  if (!task.ok()) return task.status();
-  absl::StatusOr<std::vector<tuner::Record>> all =
-      client.ListRecords(j.workload_key, j.target, j.device_key, 100000);
-  if (!all.ok()) return all.status();
-  std::vector<tuner::Record> records;
-  for (tuner::Record& r : *all) {
-    if (r.cache_flush == tuner::CacheFlush::kNone) records.push_back(std::move(r));
-  }
-  absl::StatusOr<tuner::VerificationPlan> plan =
-      tuner::PlanVerification(records, **task, j.device_key, 5);
-  if (!plan.ok()) return plan.status();
-  absl::StatusOr<std::unique_ptr<tuner::BuiltConfigs>> built =
-      tuner::BuiltConfigs::Build(**task, plan->Configs());
-  if (!built.ok()) return built.status();
-
-  absl::StatusOr<std::string> token = client::ReadTokenFile(o.token_file);
-  if (!token.ok()) return token.status();
-  absl::StatusOr<std::unique_ptr<client::RemoteSession>> session = client::RemoteSession::Open(
-      client::FarmClientOptions{o.tracker, *token, o.tls_root_cert, 60}, j.device_key, 60);
-  if (!session.ok()) return session.status();
-  *worker = (*session)->worker_id();
-  std::vector<client::DeviceKernel> kernels;
-  std::optional<runtime::FunctionSignature> signature;
-  for (const tuner::BuildResult& lib : (*built)->libraries()) {
-    absl::StatusOr<std::string> bytes = client::ReadModuleFile(lib.library_path);
-    if (!bytes.ok()) return bytes.status();
-    absl::StatusOr<client::UploadedModule> up = (*session)->Upload(*bytes, lib.library_path);
-    if (!up.ok()) return up.status();
-    absl::StatusOr<const runtime::FunctionSignature*> f =
-        client::PickFunction(*up, lib.function_name);
-    if (!f.ok()) return f.status();
-    if (!signature) signature = **f;
-    kernels.push_back({up->module_id, (**f).name});
-  }
-  absl::StatusOr<std::vector<client::SessionArgument>> args =
-      client::PrepareSessionArguments(**session, *signature, {}, /*seed=*/1);
-  if (!args.ok()) return args.status();
-  const runtime::measure::InterleavedOptions rounds;
-  absl::StatusOr<runtime::measure::InterleavedTiming> timing = client::TimeInTurnsOnDevice(
-      **session, kernels, *args,
-      client::SessionTiming{0, 1, rounds.min_slot_ms, MeasureOptionsOf(o).threads}, rounds.rounds);
-  if (!timing.ok()) return timing.status();
-  tuner::VerifiedBest v = tuner::ConcludeVerification(*std::move(plan), *timing);
-  v.timed_alone = true;  // the worker's session takes the host's timing lock for each slot
-  return v;
-}
-
 }  // namespace
 
 int RunRemoteTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop,
@@ -218,7 +149,9 @@ int RunRemoteTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* s
   if (o.verify && succeeded && last.progress.best_seconds > 0 && o.script.empty() &&
       spec->measure.cache_flush == tuner::CacheFlush::kNone) {
     std::string worker;
-    absl::StatusOr<tuner::VerifiedBest> v = VerifyOnDevice(**client, o, last, &worker);
+    absl::StatusOr<tuner::VerifiedBest> v = client::VerifyJobBestOnDevice(
+        **client, client::FarmAddress{o.tracker, o.token_file, o.tls_root_cert}, last,
+        MeasureOptionsOf(o).threads, &worker);
     if (v.ok()) {
       PrintVerifiedBest(*v, absl::StrCat("on worker ", worker, " of ", last.device_key), "", out);
     } else {
