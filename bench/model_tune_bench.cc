@@ -273,7 +273,7 @@ int Run(int argc, char** argv) {
     extract.compile.input_shapes["input"] = {1, 3, 224, 224};
     extract.layouts = layouts ? driver::LayoutTuning::kOn : driver::LayoutTuning::kOff;
     absl::StatusOr<driver::ModelTuning> tasks =
-        driver::ModelTuningTasks(extract, target::Target::Host());
+        driver::ModelTuningTasks(extract, tuner::TuningRequest(), target::Target::Host());
     if (!tasks.ok()) {
       std::fprintf(stderr, "model_tune_bench: %s\n", std::string(tasks.status().message()).c_str());
       return 1;

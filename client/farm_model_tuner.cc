@@ -58,11 +58,11 @@ absl::StatusOr<FarmClient*> FarmModelTuner::Client() {
   return client_.get();
 }
 
-absl::StatusOr<target::Target> FarmModelTuner::ResolveTarget(const std::string& text) {
-  if (settings_.device_key.empty()) {
+absl::StatusOr<target::Target> FarmModelTuner::ResolveTarget(tuner::TuningRequest& tuning) {
+  if (tuning.device_key.empty()) {
     return absl::InvalidArgumentError("--tracker needs --key DEVICE_KEY");
   }
-  return target::ParseTarget(text);
+  return target::ParseTarget(tuning.target);
 }
 
 absl::StatusOr<driver::TunedModel> FarmModelTuner::Tune(const driver::ModelTuning& tuning,
@@ -71,20 +71,12 @@ absl::StatusOr<driver::TunedModel> FarmModelTuner::Tune(const driver::ModelTunin
                                                         driver::ModelTuneObserver& observer,
                                                         const std::atomic<bool>* stop) {
   farm_api::ModelJobSpec spec;
+  static_cast<tuner::TuningRequest&>(spec) = request.tuning;
   spec.model_name = std::filesystem::path(request.model.file).filename().string();
   spec.tasks = farm_api::ModelTaskSpecsOf(tuning.tasks);
   spec.layout = tuning.layout;
-  spec.target = request.target;
-  spec.device_key = settings_.device_key;
-  spec.trials = request.model.trials;
-  spec.batch_size = request.model.batch_size;
   spec.parallel_tasks = settings_.parallel_tasks;
-  spec.tuner = settings_.tuner;
-  spec.seed = settings_.seed;
-  spec.measure = settings_.measure;
-  spec.priority = settings_.priority;
-  spec.transfer = settings_.transfer;
-  spec.round_robin = settings_.round_robin;
+  spec.round_robin = request.round_robin;
   absl::StatusOr<FarmClient*> client = Client();
   if (!client.ok()) return client.status();
   absl::StatusOr<farm_api::ModelJobStatus> job = (*client)->SubmitModelJob(spec);
@@ -92,9 +84,8 @@ absl::StatusOr<driver::TunedModel> FarmModelTuner::Tune(const driver::ModelTunin
   observer.OnStart(absl::StrCat("model job ", job->id, ": tuning ", request.model.file, " on ",
                                 target::DisplayTarget(job->target), " (", job->device_key,
                                 ") through ", settings_.farm.tracker, ": ", job->tasks.size(),
-                                " tasks, ", job->trials, " trials, tuner ", settings_.tuner, ", ",
-                                settings_.round_robin ? "round-robin" : "gradient",
-                                " task scheduler"));
+                                " tasks, ", job->trials, " trials, tuner ", spec.tuner, ", ",
+                                spec.round_robin ? "round-robin" : "gradient", " task scheduler"));
   if (!tuning.layouts_line.empty()) observer.OnNote(tuning.layouts_line);
   if (settings_.detach) {
     driver::TunedModel submitted = TunedModelOf(*job, tuning.layout);
@@ -162,7 +153,8 @@ absl::StatusOr<std::string> FarmModelTuner::BestRecords(const driver::TunedModel
   return scratch_db;
 }
 
-driver::ModuleRaceTimer FarmModelTuner::Timer(const target::Target& target, int rounds,
+driver::ModuleRaceTimer FarmModelTuner::Timer(const target::Target& target,
+                                              const tuner::TuningRequest& tuning, int rounds,
                                               std::string* why_not) {
   if (target.is_gpu()) {
     *why_not = "remote sessions run CPU models only; each GPU kernel's time is its record's";
@@ -175,7 +167,7 @@ driver::ModuleRaceTimer FarmModelTuner::Timer(const target::Target& target, int 
   }
   return SessionRaceTimer(
       FarmClientOptions{settings_.farm.tracker, *token, settings_.farm.tls_root_cert},
-      settings_.device_key, settings_.measure.threads, rounds);
+      tuning.device_key, tuning.measure.threads, rounds);
 }
 
 absl::Status FarmModelTuner::StoreLatency(const driver::TunedModel& tuned,

@@ -12,15 +12,10 @@
 
 namespace tunefarm::client {
 
+// Where the model job goes and how it is followed; what it asks is the request's tuning (its
+// device key names the workers, its measure threads are also the race's and the timing's).
 struct FarmTuningSettings {
   FarmAddress farm;
-  std::string device_key;
-  std::string tuner = "xgb";
-  uint64_t seed = 1;
-  tuner::MeasureOptions measure;  // its threads are also the race's and the timing's
-  int priority = 1;
-  bool transfer = true;
-  bool round_robin = false;
   int parallel_tasks = 2;  // tasks whose jobs tune at once on the key's workers
   bool detach = false;     // submit and return (TunedModel::Ending::kSubmitted)
 };
@@ -31,7 +26,7 @@ class FarmModelTuner : public driver::ModelTuneBackend {
 
   // The target as this machine reads it (a bare `llvm`: this CPU); the tracker files the records
   // under its canonical string.
-  absl::StatusOr<target::Target> ResolveTarget(const std::string& text) override;
+  absl::StatusOr<target::Target> ResolveTarget(tuner::TuningRequest& tuning) override;
   // `stop` cancels the model job, whose final state then ends the watch.
   absl::StatusOr<driver::TunedModel> Tune(const driver::ModelTuning& tuning,
                                           const target::Target& target,
@@ -42,8 +37,8 @@ class FarmModelTuner : public driver::ModelTuneBackend {
   // best is a rival the race may time).
   absl::StatusOr<std::string> BestRecords(const driver::TunedModel& tuned,
                                           const std::string& scratch_db) override;
-  driver::ModuleRaceTimer Timer(const target::Target& target, int rounds,
-                                std::string* why_not) override;
+  driver::ModuleRaceTimer Timer(const target::Target& target, const tuner::TuningRequest& tuning,
+                                int rounds, std::string* why_not) override;
   absl::Status StoreLatency(const driver::TunedModel& tuned,
                             const driver::EndToEndLatency& latency) override;
 

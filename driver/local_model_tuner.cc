@@ -12,7 +12,7 @@
 #include "tuner/measure/local_measure.h"
 #include "tuner/model_latency_estimate.h"
 #include "tuner/model_tuning.h"
-#include "tuner/search/strategy_factory.h"
+#include "tuner/search/task_tuning_setup.h"
 #include "tuner/templates/template_registry.h"
 
 namespace tunefarm::driver {
@@ -47,10 +47,11 @@ absl::StatusOr<target::Target> ResolveLocalGpu(const std::string& text,
   return target::ParseTarget(absl::StrCat("cuda -arch=", (*gpu)->attributes().arch));
 }
 
-absl::StatusOr<target::Target> LocalModelTuner::ResolveTarget(const std::string& text) {
+absl::StatusOr<target::Target> LocalModelTuner::ResolveTarget(tuner::TuningRequest& tuning) {
+  const std::string& text = tuning.target;
   absl::StatusOr<target::Target> target = target::ParseTarget(text);
   if (!target.ok()) return target.status();
-  if (target->is_gpu()) return ResolveLocalGpu(text, *target, &settings_.device_key);
+  if (target->is_gpu()) return ResolveLocalGpu(text, *target, &tuning.device_key);
   // The local runner loads candidates into a process on this machine.
   if (!target->llvm().is_host) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -64,17 +65,15 @@ absl::StatusOr<TunedModel> LocalModelTuner::Tune(const ModelTuning& tuning,
                                                  const ModelTuneRequest& request,
                                                  ModelTuneObserver& observer,
                                                  const std::atomic<bool>* stop) {
+  const tuner::TuningRequest& req = request.tuning;
   // Refused before the database is opened: a mistyped name creates nothing.
-  if (absl::Status s = tuner::CheckStrategyName(settings_.tuner); !s.ok()) return s;
-  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
-      OpenRecordDb(settings_.db, DbMode::kCreate);
+  if (absl::Status s = tuner::CheckStrategyName(req.tuner); !s.ok()) return s;
+  absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store = OpenRecordDb(db_, DbMode::kCreate);
   if (!store.ok()) return store.status();
   absl::StatusOr<tuner::LocalMeasure> measure =
-      tuner::MakeLocalMeasure(settings_.measure, settings_.device_key);
+      tuner::MakeLocalMeasure(req.measure, req.device_key);
   if (!measure.ok()) return measure.status();
   const std::string device_key = measure->runner->device_key();
-  const int trials = request.model.trials;
-  const int batch_size = request.model.batch_size;
 
   std::vector<TaskRun> runs;
   for (const tuner::ModelTask& mt : tuning.tasks) {
@@ -84,27 +83,15 @@ absl::StatusOr<TunedModel> LocalModelTuner::Tune(const ModelTuning& tuning,
         tuner::CreateTask(run.model_task.workload, target);
     if (!task.ok()) return task.status();
     run.task = *std::move(task);
-    if (absl::Status s = (*store)->PutWorkload(run.task->key(), run.task->flops()); !s.ok()) {
-      return s;
-    }
-    tuner::StrategyOptions so;
-    so.name = settings_.tuner;
-    so.seed = settings_.seed + runs.size();  // each task its own stream, the run reproducible
-    so.transfer_from = settings_.transfer ? store->get() : nullptr;
-    so.transfer_cache_flush = settings_.measure.cache_flush;
-    so.device_key = device_key;
-    so.make_task = [&target](const tuner::Workload& w) { return tuner::CreateTask(w, target); };
-    absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> strategy =
-        tuner::MakeSearchStrategy(*run.task, so);
-    if (!strategy.ok()) return strategy.status();
-    run.strategy = *std::move(strategy);
-    tuner::TuneOptions tune;
-    tune.trials = trials;  // the run's budget bounds it; the scheduler shares it out
-    tune.batch_size = batch_size;
-    tune.stop = stop;
-    tune.cache_flush = settings_.measure.cache_flush;
+    tuner::TuningRequest task_request = req;
+    task_request.seed = req.seed + runs.size();  // each task its own stream, the run reproducible
+    absl::StatusOr<tuner::TaskTuningSetup> setup =
+        tuner::SetUpTaskTuning(*run.task, task_request, device_key, **store);
+    if (!setup.ok()) return setup.status();
+    run.strategy = std::move(setup->strategy);
+    setup->tune.stop = stop;  // the run's budget bounds each task; the scheduler shares it out
     run.session = std::make_unique<tuner::TuningSession>(*run.task, *run.strategy->strategy,
-                                                         store->get(), device_key, tune);
+                                                         store->get(), device_key, setup->tune);
     // Earlier records of the same workload on this device key count: they are not measured again.
     if (absl::Status s = run.session->Start(); !s.ok()) return s;
     runs.push_back(std::move(run));
@@ -118,19 +105,19 @@ absl::StatusOr<TunedModel> LocalModelTuner::Tune(const ModelTuning& tuning,
     tasks.push_back({r.task.get(), r.session.get()});
   }
   tuner::TaskSchedulerOptions scheduler_options;
-  scheduler_options.round_robin = settings_.round_robin;
-  scheduler_options.seed = settings_.seed;
+  scheduler_options.round_robin = request.round_robin;
+  scheduler_options.seed = req.seed;
   tuner::TaskScheduler scheduler(scheduled, scheduler_options, tuning.layout);
   observer.OnStart(absl::StrCat(
       "tuning ", request.model.file, " on ", target::DisplayTarget(target.str()), " (", device_key,
-      "): ", runs.size(), " tasks, ", trials, " trials, tuner ", settings_.tuner, ", ",
-      settings_.round_robin ? "round-robin" : "gradient", " task scheduler, ",
-      std::string(runtime::measure::TimingName(settings_.measure.cache_flush)),
-      " timing, database ", settings_.db));
+      "): ", runs.size(), " tasks, ", req.trials, " trials, tuner ", req.tuner, ", ",
+      request.round_robin ? "round-robin" : "gradient", " task scheduler, ",
+      std::string(runtime::measure::TimingName(req.measure.cache_flush)), " timing, database ",
+      db_));
   if (!tuning.layouts_line.empty()) observer.OnNote(tuning.layouts_line);
   tuner::TuneTasksOptions options;
-  options.trials = trials;
-  options.batch_size = batch_size;
+  options.trials = req.trials;
+  options.batch_size = req.batch_size;
   options.stop = stop;
   options.on_batch = [&observer](int task, const tuner::TaskScheduler& s) {
     TunedTask t{s.task(task).key, s.task(task).weight, s.task(task).layer, s.trials(task),
@@ -159,16 +146,17 @@ absl::StatusOr<TunedModel> LocalModelTuner::Tune(const ModelTuning& tuning,
 }
 
 absl::StatusOr<std::string> LocalModelTuner::BestRecords(const TunedModel&, const std::string&) {
-  return settings_.db;
+  return db_;
 }
 
-ModuleRaceTimer LocalModelTuner::Timer(const target::Target& target, int rounds,
+ModuleRaceTimer LocalModelTuner::Timer(const target::Target& target,
+                                       const tuner::TuningRequest& tuning, int rounds,
                                        std::string* why_not) {
   if (target.is_gpu()) {
     *why_not = "a GPU model's kernels are timed by their records; modules run here on the CPU";
     return nullptr;
   }
-  const int threads = settings_.measure.threads;
+  const int threads = tuning.measure.threads;
   const ModuleRaceTimer timer = LocalRaceTimer(rounds);
   // At the parallel width the kernels were tuned for.
   return [timer, threads](const std::string& a, const std::string& b) -> absl::StatusOr<RaceTimes> {

@@ -14,17 +14,6 @@
 
 namespace tunefarm::driver {
 
-struct LocalTuningSettings {
-  std::string db = "tunefarm.db";  // created when missing
-  std::string tuner = "xgb";
-  uint64_t seed = 1;
-  tuner::MeasureOptions measure;  // its threads are also the end-to-end timing's
-  // Empty: the local runner's default ("local-<cpu>", or the GPU's name for a GPU target).
-  std::string device_key;
-  bool transfer = true;      // warm each task's model from related records in the database
-  bool round_robin = false;  // tasks take turns (the scheduler's baseline) instead of gradients
-};
-
 // A GPU target to measure on this machine: FailedPrecondition "no OpenCL device present (...)"
 // where there is none; else `target` (a plain `cuda` becomes this GPU's arch), with `device_key`
 // set to the device's name ("local-nvidia-h100-...") when it is empty.
@@ -34,23 +23,27 @@ absl::StatusOr<target::Target> ResolveLocalGpu(const std::string& text,
 
 class LocalModelTuner : public ModelTuneBackend {
  public:
-  explicit LocalModelTuner(LocalTuningSettings settings) : settings_(std::move(settings)) {}
+  // Records go to the database at `db` (created when missing). The request's empty device key is
+  // the local runner's default ("local-<cpu>", or the GPU's name for a GPU target); its measure
+  // threads are also the end-to-end timing's.
+  explicit LocalModelTuner(std::string db) : db_(std::move(db)) {}
 
   // InvalidArgument for another machine's CPU; a GPU target as ResolveLocalGpu gives it.
-  absl::StatusOr<target::Target> ResolveTarget(const std::string& text) override;
+  absl::StatusOr<target::Target> ResolveTarget(tuner::TuningRequest& tuning) override;
   absl::StatusOr<TunedModel> Tune(const ModelTuning& tuning, const target::Target& target,
                                   const ModelTuneRequest& request, ModelTuneObserver& observer,
                                   const std::atomic<bool>* stop) override;
   absl::StatusOr<std::string> BestRecords(const TunedModel& tuned,
                                           const std::string& scratch_db) override;
-  ModuleRaceTimer Timer(const target::Target& target, int rounds, std::string* why_not) override;
+  ModuleRaceTimer Timer(const target::Target& target, const tuner::TuningRequest& tuning,
+                        int rounds, std::string* why_not) override;
   // Nothing to keep: the caller has the latency.
   absl::Status StoreLatency(const TunedModel&, const EndToEndLatency&) override {
     return absl::OkStatus();
   }
 
  private:
-  LocalTuningSettings settings_;
+  std::string db_;
 };
 
 }  // namespace tunefarm::driver

@@ -79,15 +79,16 @@ class LineForwarder : public std::streambuf {
 absl::StatusOr<ModelTuneResult> TuneModel(const ModelTuneRequest& request,
                                           ModelTuneBackend& backend, ModelTuneObserver& observer,
                                           const std::atomic<bool>* stop) {
-  absl::StatusOr<target::Target> target = backend.ResolveTarget(request.target);
+  ModelTuneRequest resolved = request;
+  absl::StatusOr<target::Target> target = backend.ResolveTarget(resolved.tuning);
   if (!target.ok()) return target.status();
-  absl::StatusOr<ModelTuning> tuning = ModelTuningTasks(request.model, *target);
+  absl::StatusOr<ModelTuning> tuning = ModelTuningTasks(resolved.model, resolved.tuning, *target);
   if (!tuning.ok()) return tuning.status();
 
-  absl::StatusOr<TunedModel> tuned = backend.Tune(*tuning, *target, request, observer, stop);
+  absl::StatusOr<TunedModel> tuned = backend.Tune(*tuning, *target, resolved, observer, stop);
   if (!tuned.ok()) return tuned.status();
   observer.OnTuned(*tuned);
-  return FinishModelTuning(request, *target, *std::move(tuned), backend, observer);
+  return FinishModelTuning(resolved, *target, *std::move(tuned), backend, observer);
 }
 
 absl::StatusOr<ModelTuneResult> FinishModelTuning(const ModelTuneRequest& request,
@@ -113,10 +114,12 @@ absl::StatusOr<ModelTuneResult> FinishModelTuning(const ModelTuneRequest& reques
   tuned_options.device_key = result.tuned.device_key;
 
   std::string why_not_timed;
-  const ModuleRaceTimer timer = backend.Timer(target, kEndToEndRounds, &why_not_timed);
+  const ModuleRaceTimer timer =
+      backend.Timer(target, request.tuning, kEndToEndRounds, &why_not_timed);
   // The race picks between CPU convolution algorithms (direct or Winograd); a GPU build has one.
   if (request.race && !target.is_gpu() && timer) {
-    const ModuleRaceTimer race_timer = backend.Timer(target, /*rounds=*/16, &why_not_timed);
+    const ModuleRaceTimer race_timer =
+        backend.Timer(target, request.tuning, /*rounds=*/16, &why_not_timed);
     RaceOptions race;
     race.budget_s = request.race_seconds;
     bool timer_failed = false;

@@ -15,12 +15,16 @@
 #include "driver/model_tuning_tasks.h"
 #include "runtime/measure/interleaved_timing.h"
 #include "tuner/layout_choice.h"
+#include "tuner/tuning_request.h"
 
 namespace tunefarm::driver {
 
 struct ModelTuneRequest {
-  ModelTuningRequest model;  // the file, how it is read, --layouts, the budget and batch size
-  std::string target = "llvm";
+  ModelTuningRequest model;  // the file, how it is read, --layouts
+  // The target, device key, budget over all tasks, search and timing (a task's candidates timed
+  // as its layer runs in the model: --timing weights is the CLI's default).
+  tuner::TuningRequest tuning;
+  bool round_robin = false;  // tasks take turns (the scheduler's baseline) instead of gradients
   // Once tuning succeeded: the module built with the best records, written here. Empty: stop
   // after tuning.
   std::string output;
@@ -84,10 +88,11 @@ class ModelTuneObserver {
 class ModelTuneBackend {
  public:
   virtual ~ModelTuneBackend() = default;
-  // The target (request.target, as given) the tasks are extracted for: InvalidArgument for one
-  // that does not parse, or that this backend cannot measure.
-  virtual absl::StatusOr<target::Target> ResolveTarget(const std::string& text) = 0;
-  // Tunes the tasks under request.model.trials; `stop` (polled) ends it early, its results kept.
+  // The target (tuning.target, as given) the tasks are extracted for: InvalidArgument for one
+  // that does not parse, or that this backend cannot measure. May fill what the backend decides
+  // in `tuning` (a local GPU's device key).
+  virtual absl::StatusOr<target::Target> ResolveTarget(tuner::TuningRequest& tuning) = 0;
+  // Tunes the tasks under request.tuning.trials; `stop` (polled) ends it early, its results kept.
   virtual absl::StatusOr<TunedModel> Tune(const ModelTuning& tuning, const target::Target& target,
                                           const ModelTuneRequest& request,
                                           ModelTuneObserver& observer,
@@ -96,9 +101,10 @@ class ModelTuneBackend {
   // the build: the backend's own, or written to `scratch_db`.
   virtual absl::StatusOr<std::string> BestRecords(const TunedModel& tuned,
                                                   const std::string& scratch_db) = 0;
-  // Times two module files in turns on a device of the key. Empty where it cannot (the reason
-  // in `why_not`): the module is then built but not timed.
-  virtual ModuleRaceTimer Timer(const target::Target& target, int rounds, std::string* why_not) = 0;
+  // Times two module files in turns on a device of tuning.device_key at its measure threads.
+  // Empty where it cannot (the reason in `why_not`): the module is then built but not timed.
+  virtual ModuleRaceTimer Timer(const target::Target& target, const tuner::TuningRequest& tuning,
+                                int rounds, std::string* why_not) = 0;
   // Keeps the end-to-end latency with the tuning (a farm stores it with the model job).
   virtual absl::Status StoreLatency(const TunedModel& tuned, const EndToEndLatency& latency) = 0;
 };
@@ -112,7 +118,7 @@ absl::StatusOr<ModelTuneResult> TuneModel(const ModelTuneRequest& request,
 
 // TuneModel's last step for a tuning that already ended (`tuned`, e.g. a farm's model job
 // followed elsewhere): with request.output and a tuning that succeeded, the build, race and
-// end-to-end timing on `target` (the backend's ResolveTarget of request.target); otherwise
+// end-to-end timing on `target` (the backend's ResolveTarget of request.tuning); otherwise
 // `tuned` as it is.
 absl::StatusOr<ModelTuneResult> FinishModelTuning(const ModelTuneRequest& request,
                                                   const target::Target& target, TunedModel tuned,

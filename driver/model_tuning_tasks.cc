@@ -33,6 +33,7 @@ std::vector<tuner::ModelTask> BuildTasks(const graph::Graph& graph, const graph:
 }  // namespace
 
 absl::StatusOr<ModelTuning> ModelTuningTasks(const ModelTuningRequest& o,
+                                             const tuner::TuningRequest& budget,
                                              const target::Target& target) {
   // The tasks of the default layouts (no --db): their spaces hold every block size.
   ModelCompileOptions compile;
@@ -54,11 +55,11 @@ absl::StatusOr<ModelTuning> ModelTuningTasks(const ModelTuningRequest& o,
       BuildTasks(model->graph, plan, algorithms, layouts, skipped);
   ModelTuning tuning;
   if (layouts) {
-    const int64_t first_round = static_cast<int64_t>(tasks.size()) * o.batch_size;
-    if (o.layouts == LayoutTuning::kAuto && o.trials < first_round) {
+    const int64_t first_round = static_cast<int64_t>(tasks.size()) * budget.batch_size;
+    if (o.layouts == LayoutTuning::kAuto && budget.trials < first_round) {
       tuning.layouts_line =
           absl::StrCat("layouts: the rule's channel blocks; tuning them too takes ", tasks.size(),
-                       " tasks, and --trials ", o.trials, " is short of one batch each (",
+                       " tasks, and --trials ", budget.trials, " is short of one batch each (",
                        first_round, "); --layouts tunes them anyway");
       layouts.reset();
       tasks = BuildTasks(model->graph, plan, algorithms, layouts, skipped);

@@ -11,6 +11,7 @@
 #include "driver/model_compiler.h"
 #include "tuner/layout_choice.h"
 #include "tuner/model_tasks.h"
+#include "tuner/tuning_request.h"
 
 namespace tunefarm::driver {
 
@@ -21,14 +22,11 @@ namespace tunefarm::driver {
 // about that budget, faster beyond it (docs/models.md).
 enum class LayoutTuning { kAuto, kOn, kOff };
 
-// What the task list depends on: the model and how it is read, and the budget (layout tasks are
-// tuned by default only when each of them would get a first batch).
+// The model and how it is read for tuning.
 struct ModelTuningRequest {
   std::string file;
   ModelCompileOptions compile;  // input shapes and disabled passes; no records
   LayoutTuning layouts = LayoutTuning::kAuto;
-  int trials = 0;
-  int batch_size = 16;
 };
 
 // The model's tuning tasks for its target: the distinct anchor workloads of its fused groups
@@ -44,7 +42,10 @@ struct ModelTuning {
   // What `layouts` came to, for the user: "layouts: ..." (empty for a GPU target).
   std::string layouts_line;
 };
+// The budget (tuning.trials and batch_size) decides kAuto: layout tasks are tuned only when each
+// of them would get a first batch. `target` is tuning.target resolved.
 absl::StatusOr<ModelTuning> ModelTuningTasks(const ModelTuningRequest& request,
+                                             const tuner::TuningRequest& tuning,
                                              const target::Target& target);
 
 }  // namespace tunefarm::driver

@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_cat.h"
+#include "farm_api/tuning_request_json.h"
 #include "runtime/core/json_nesting.h"
 #include "runtime/measure/json_field_reader.h"
-#include "runtime/measure/measure_options_json.h"
 
 namespace tunefarm::farm_api {
 namespace {
@@ -24,18 +24,9 @@ std::string JobSpecToJson(const JobSpec& spec) {
          {"script_name", spec.script_name},
          {"bindings", bindings},
          {"dtype", spec.dtype},
-         {"target", spec.target},
-         {"device_key", spec.device_key},
-         {"trials", spec.trials},
-         {"tuner", spec.tuner},
-         {"batch_size", spec.batch_size},
-         {"early_stopping", spec.early_stopping},
-         {"seed", spec.seed},
-         {"measure", runtime::measure::MeasureOptionsToJson(spec.measure)},
-         {"priority", spec.priority},
-         {"transfer", spec.transfer},
          {"model_job_id", spec.model_job_id},
          {"model_task", spec.model_task}};
+  AddTuningRequestJson(spec, j);
   return j.dump();
 }
 
@@ -53,39 +44,13 @@ absl::StatusOr<JobSpec> JobSpecFromJson(std::string_view json) {
                             {"script_source", &spec.script_source},
                             {"script_name", &spec.script_name},
                             {"dtype", &spec.dtype},
-                            {"target", &spec.target},
-                            {"device_key", &spec.device_key},
-                            {"tuner", &spec.tuner},
                             {"model_job_id", &spec.model_job_id}}) {
     r.String(field, out);
   }
-  for (auto [field, out] : {std::pair{"trials", &spec.trials},
-                            {"batch_size", &spec.batch_size},
-                            {"early_stopping", &spec.early_stopping},
-                            {"priority", &spec.priority},
-                            {"model_task", &spec.model_task}}) {
-    r.Int(field, out);
-  }
-  r.Uint("seed", &spec.seed);
-  r.Bool("transfer", &spec.transfer);
+  r.Int("model_task", &spec.model_task);
   r.IntMap("bindings", &spec.bindings);
-  const Json* m = r.Object("measure");
   if (!r.status().ok()) return r.status();
-  if (m != nullptr) {
-    // A spec stored before the measure options carried their own seed: the job's seeded the
-    // inputs.
-    spec.measure.seed = spec.seed;
-    if (absl::Status s =
-            runtime::measure::MeasureOptionsFromJson(*m, "job spec", "measure.", &spec.measure);
-        !s.ok()) {
-      return s;
-    }
-  }
-  // A spec stored by an older tracker may hold numbers no longer accepted (a run_timeout_s of
-  // 1e300 expires every lease at once): such a job is refused, not resumed.
-  if (absl::Status s = tuner::ValidateMeasureOptions(spec.measure); !s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("job spec: ", s.message()));
-  }
+  if (absl::Status s = ReadTuningRequestJson(j, "job spec", spec); !s.ok()) return s;
   return spec;
 }
 

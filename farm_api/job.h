@@ -8,11 +8,12 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "tuner/measure.h"
+#include "tuner/tuning_request.h"
 
 namespace tunefarm::farm_api {
 
-struct JobSpec {
+// A job tunes one task as its TuningRequest asks (its device key: the workers that measure it).
+struct JobSpec : tuner::TuningRequest {
   // Exactly one of `workload` (a template workload key) and `script_source` (a TE script with
   // cfg knobs; `bindings` give its sizes).
   std::string workload;
@@ -20,16 +21,6 @@ struct JobSpec {
   std::string script_name;  // for keys and error messages; empty: "script"
   std::map<std::string, int64_t> bindings;
   std::string dtype = "float32";
-  std::string target = "llvm";
-  std::string device_key;
-  int trials = 0;
-  std::string tuner = "xgb";
-  int batch_size = 16;
-  int early_stopping = 0;
-  uint64_t seed = 1;
-  tuner::MeasureOptions measure;
-  int priority = 1;  // 1..100: the job's share of the fleet relative to other jobs
-  bool transfer = false;
   // A task of a model job: the model job's id and the task's index in it ("" and -1 otherwise).
   std::string model_job_id;
   int model_task = -1;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "farm_api/tuning_request_proto.h"
 #include "proto/mapping/measure_options_proto.h"
 #include "proto/mapping/or_default.h"
 #include "runtime/core/abbreviate.h"
@@ -26,19 +27,8 @@ absl::StatusOr<JobSpec> JobSpecFromProto(const v1::SubmitJobRequest& r) {
   spec.script_name = r.script_name();
   for (const auto& [name, value] : r.bindings()) spec.bindings[name] = value;
   spec.dtype = r.dtype().empty() ? "float32" : r.dtype();
-  spec.target = r.target().empty() ? "llvm" : r.target();
-  spec.device_key = r.device_key();
-  spec.trials = r.trials();
-  spec.tuner = r.tuner().empty() ? "xgb" : r.tuner();
-  spec.batch_size = OrDefault(r.batch_size(), 16);
+  if (absl::Status st = ReadTuningRequestProto(r, spec); !st.ok()) return st;
   spec.early_stopping = r.early_stopping();
-  spec.seed = OrDefault<uint64_t>(r.seed(), 1);
-  absl::StatusOr<tuner::MeasureOptions> measure =
-      proto_mapping::MeasureOptionsFromProto(r.measure());
-  if (!measure.ok()) return measure.status();
-  spec.measure = *measure;
-  if (r.measure().seed() == 0) spec.measure.seed = spec.seed;
-  spec.priority = OrDefault(r.priority(), 1);
   spec.transfer = r.transfer();
   return spec;
 }
@@ -151,15 +141,8 @@ v1::SubmitJobRequest JobSpecToProto(const JobSpec& s) {
   p.set_script_name(s.script_name);
   for (const auto& [name, value] : s.bindings) (*p.mutable_bindings())[name] = value;
   p.set_dtype(s.dtype);
-  p.set_target(s.target);
-  p.set_device_key(s.device_key);
-  p.set_trials(s.trials);
-  p.set_tuner(s.tuner);
-  p.set_batch_size(s.batch_size);
+  WriteTuningRequestProto(s, p);
   p.set_early_stopping(s.early_stopping);
-  p.set_seed(s.seed);
-  *p.mutable_measure() = proto_mapping::MeasureOptionsToProto(s.measure);
-  p.set_priority(s.priority);
   p.set_transfer(s.transfer);
   return p;
 }

@@ -7,9 +7,9 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "farm_api/tuning_request_json.h"
 #include "runtime/core/json_nesting.h"
 #include "runtime/measure/json_field_reader.h"
-#include "runtime/measure/measure_options_json.h"
 
 namespace tunefarm::farm_api {
 namespace {
@@ -40,17 +40,9 @@ std::string ModelJobSpecToJson(const ModelJobSpec& spec) {
   }
   Json j{{"model_name", spec.model_name},
          {"tasks", tasks},
-         {"target", spec.target},
-         {"device_key", spec.device_key},
-         {"trials", spec.trials},
-         {"batch_size", spec.batch_size},
          {"parallel_tasks", spec.parallel_tasks},
-         {"tuner", spec.tuner},
-         {"seed", spec.seed},
-         {"measure", runtime::measure::MeasureOptionsToJson(spec.measure)},
-         {"priority", spec.priority},
-         {"transfer", spec.transfer},
          {"round_robin", spec.round_robin}};
+  AddTuningRequestJson(spec, j);
   if (!spec.layout.empty()) j["layout"] = Json::parse(tuner::LayoutChoiceToJson(spec.layout));
   return j.dump();
 }
@@ -66,30 +58,11 @@ absl::StatusOr<ModelJobSpec> ModelJobSpecFromJson(std::string_view json) {
   }
   ModelJobSpec spec;
   runtime::measure::JsonFieldReader r(j, "model job spec");
-  for (auto [field, out] : {std::pair{"model_name", &spec.model_name},
-                            {"target", &spec.target},
-                            {"device_key", &spec.device_key},
-                            {"tuner", &spec.tuner}}) {
-    r.String(field, out);
-  }
-  for (auto [field, out] : {std::pair{"trials", &spec.trials},
-                            {"batch_size", &spec.batch_size},
-                            {"parallel_tasks", &spec.parallel_tasks},
-                            {"priority", &spec.priority}}) {
-    r.Int(field, out);
-  }
-  r.Uint("seed", &spec.seed);
-  r.Bool("transfer", &spec.transfer);
+  r.String("model_name", &spec.model_name);
+  r.Int("parallel_tasks", &spec.parallel_tasks);
   r.Bool("round_robin", &spec.round_robin);
-  const Json* m = r.Object("measure");
   if (!r.status().ok()) return r.status();
-  if (m != nullptr) {
-    if (absl::Status s = runtime::measure::MeasureOptionsFromJson(*m, "model job spec", "measure.",
-                                                                  &spec.measure);
-        !s.ok()) {
-      return s;
-    }
-  }
+  if (absl::Status s = ReadTuningRequestJson(j, "model job spec", spec); !s.ok()) return s;
   auto tasks = j.find("tasks");
   if (tasks == j.end() || !tasks->is_array()) {
     return absl::InvalidArgumentError("model job spec: field 'tasks' is not an array");
@@ -186,17 +159,11 @@ absl::Status ValidateModelLatency(const ModelLatency& latency) {
 JobSpec ModelTaskJobSpec(const ModelJobSpec& spec, const std::string& model_job_id, int task,
                          int trials) {
   JobSpec job;
+  static_cast<tuner::TuningRequest&>(job) = spec;
   job.workload = spec.tasks[task].workload;
-  job.target = spec.target;
-  job.device_key = spec.device_key;
   job.trials = trials;
-  job.tuner = spec.tuner;
-  job.batch_size = spec.batch_size;
   // Each task its own stream of proposals, the same for a fixed seed.
   job.seed = spec.seed + static_cast<uint64_t>(task);
-  job.measure = spec.measure;
-  job.priority = spec.priority;
-  job.transfer = spec.transfer;
   job.model_job_id = model_job_id;
   job.model_task = task;
   return job;

@@ -13,6 +13,7 @@
 #include "tuner/layout_choice.h"
 #include "tuner/measure.h"
 #include "tuner/model_tasks.h"
+#include "tuner/tuning_request.h"
 
 namespace tunefarm::farm_api {
 
@@ -24,19 +25,12 @@ struct ModelTaskSpec {
   int layer = -1;
 };
 
-struct ModelJobSpec {
+// A model job: the request's trials spread over the model's tasks, each tuned by a job of its own
+// on the request's device key (batch_size: the trials a task is given at a time).
+struct ModelJobSpec : tuner::TuningRequest {
   std::string model_name;  // for lists and the dashboard
   std::vector<ModelTaskSpec> tasks;
-  std::string target = "llvm";
-  std::string device_key;
-  int trials = 0;          // over all tasks
-  int batch_size = 16;     // the trials a task is given at a time (and its job's batch size)
-  int parallel_tasks = 2;  // tasks tuning at once, so the key's workers never wait on one task
-  std::string tuner = "xgb";
-  uint64_t seed = 1;
-  tuner::MeasureOptions measure;
-  int priority = 1;
-  bool transfer = true;
+  int parallel_tasks = 2;    // tasks tuning at once, so the key's workers never wait on one task
   bool round_robin = false;  // give tasks their batches in turn (the scheduler's baseline)
   // `model tune --layouts`: the layout choice the tasks serve, which the scheduler plans with.
   tuner::LayoutChoice layout;

@@ -1,6 +1,7 @@
 #include "farm_api/model_job_proto.h"
 
 #include "farm_api/job_proto.h"
+#include "farm_api/tuning_request_proto.h"
 #include "proto/mapping/measure_options_proto.h"
 #include "proto/mapping/or_default.h"
 
@@ -13,19 +14,8 @@ absl::StatusOr<ModelJobSpec> ModelJobSpecFromProto(const v1::SubmitModelJobReque
   for (const v1::ModelTask& t : r.tasks()) {
     spec.tasks.push_back({t.workload(), t.weight(), t.has_layer() ? t.layer() : -1});
   }
-  spec.target = r.target().empty() ? "llvm" : r.target();
-  spec.device_key = r.device_key();
-  spec.trials = r.trials();
-  spec.batch_size = OrDefault(r.batch_size(), 16);
+  if (absl::Status st = ReadTuningRequestProto(r, spec); !st.ok()) return st;
   spec.parallel_tasks = OrDefault(r.parallel_tasks(), 2);
-  spec.tuner = r.tuner().empty() ? "xgb" : r.tuner();
-  spec.seed = OrDefault<uint64_t>(r.seed(), 1);
-  absl::StatusOr<tuner::MeasureOptions> measure =
-      proto_mapping::MeasureOptionsFromProto(r.measure());
-  if (!measure.ok()) return measure.status();
-  spec.measure = *measure;
-  if (r.measure().seed() == 0) spec.measure.seed = spec.seed;
-  spec.priority = OrDefault(r.priority(), 1);
   spec.transfer = !r.no_transfer();
   spec.round_robin = r.round_robin();
   if (!r.layout_choice().empty()) {
@@ -77,15 +67,8 @@ v1::SubmitModelJobRequest ModelJobSpecToProto(const ModelJobSpec& s) {
     task->set_weight(t.weight);
     if (t.layer >= 0) task->set_layer(t.layer);
   }
-  p.set_target(s.target);
-  p.set_device_key(s.device_key);
-  p.set_trials(s.trials);
-  p.set_batch_size(s.batch_size);
+  WriteTuningRequestProto(s, p);
   p.set_parallel_tasks(s.parallel_tasks);
-  p.set_tuner(s.tuner);
-  p.set_seed(s.seed);
-  *p.mutable_measure() = proto_mapping::MeasureOptionsToProto(s.measure);
-  p.set_priority(s.priority);
   p.set_no_transfer(!s.transfer);
   p.set_round_robin(s.round_robin);
   if (!s.layout.empty()) p.set_layout_choice(tuner::LayoutChoiceToJson(s.layout));

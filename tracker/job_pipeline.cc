@@ -11,6 +11,7 @@
 #include "runtime/core/elf_machine.h"
 #include "spdlog/spdlog.h"
 #include "tracker/metrics.h"
+#include "tuner/search/task_tuning_setup.h"
 #include "tuner/templates/template_registry.h"
 
 namespace tunefarm::tracker {
@@ -179,34 +180,23 @@ void JobPipeline::Begin() {
   build_spec_.target = task_->target().str();
 
   absl::Status started = context_.store.With([&](tuner::RecordStore& store) -> absl::Status {
-    if (absl::Status s = store.PutWorkload(task_->key(), task_->flops()); !s.ok()) return s;
+    absl::StatusOr<tuner::TaskTuningSetup> setup =
+        tuner::SetUpTaskTuning(*task_, spec_, spec_.device_key, store);
+    if (!setup.ok()) return setup.status();
     absl::StatusOr<farm_api::JobProgress> base =
         JobProgressFromStore(store, job_id_, task_->key(), task_->target().str(), spec_.device_key,
-                             runtime::measure::TimedFlush(spec_.measure));
+                             setup->tune.cache_flush);
     if (!base.ok()) return base.status();
     base_ = *base;
-    tuner::StrategyOptions so;
-    so.name = spec_.tuner;
-    so.seed = spec_.seed;
-    so.transfer_from = spec_.transfer ? &store : nullptr;
-    so.transfer_cache_flush = runtime::measure::TimedFlush(spec_.measure);
-    so.device_key = spec_.device_key;
-    so.make_task = [target = task_->target()](const tuner::Workload& w) {
-      return tuner::CreateTask(w, target);
-    };
-    absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> bundle =
-        tuner::MakeSearchStrategy(*task_, so);
-    if (!bundle.ok()) return bundle.status();
-    strategy_ = *std::move(bundle);
+    strategy_ = std::move(setup->strategy);
     if (!strategy_->transfer_summary.empty()) {
       spdlog::info("job {}: {}", job_id_, strategy_->transfer_summary);
     }
+    tune_options_ = std::move(setup->tune);
+    // A resumed job owes what its records do not cover yet.
     tune_options_.trials = std::max(spec_.trials - base_.trials_done, 0);
-    tune_options_.batch_size = spec_.batch_size;
-    tune_options_.early_stopping = spec_.early_stopping;
     tune_options_.job_id = job_id_;
     tune_options_.clock = context_.clock;
-    tune_options_.cache_flush = runtime::measure::TimedFlush(spec_.measure);
     tune_options_.resume = true;
     tune_options_.stop = &stop_;
     session_ = std::make_unique<tuner::TuningSession>(*task_, *strategy_->strategy, &store,

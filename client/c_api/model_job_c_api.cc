@@ -52,7 +52,7 @@ int32_t TFFinishModelJob(const char* tracker, const char* token_file, const char
 
     client::FarmTuningSettings settings;
     settings.farm = client::FarmAddress{tracker, Text(token_file), Text(tls_root_cert)};
-    settings.measure.threads = threads;
+    request.tuning.measure.threads = threads;
     // The job names its key and target: read first, then a tuner of that key does the rest.
     absl::StatusOr<driver::TunedModel> tuned = client::FarmModelTuner(settings).ModelJob(job_id);
     if (!tuned.ok()) return Fail(tuned.status().message(), error, error_size);
@@ -61,10 +61,10 @@ int32_t TFFinishModelJob(const char* tracker, const char* token_file, const char
                       ": only a succeeded job is built",
                   error, error_size);
     }
-    settings.device_key = tuned->device_key;
-    request.target = tuned->target;
+    request.tuning.device_key = tuned->device_key;
+    request.tuning.target = tuned->target;
     client::FarmModelTuner backend(settings);
-    absl::StatusOr<tunefarm::target::Target> target = backend.ResolveTarget(request.target);
+    absl::StatusOr<tunefarm::target::Target> target = backend.ResolveTarget(request.tuning);
     if (!target.ok()) return Fail(target.status().message(), error, error_size);
     Notes notes;
     absl::StatusOr<driver::ModelTuneResult> result =

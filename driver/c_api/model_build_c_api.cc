@@ -71,15 +71,16 @@ int32_t TFModelTuningTasks(const char* onnx, const char* input_shapes, const cha
         !s.ok()) {
       return Fail(s.message(), error, error_size);
     }
-    request.trials = trials;
-    request.batch_size = batch_size;
     request.layouts = layouts < 0   ? tunefarm::driver::LayoutTuning::kAuto
                       : layouts > 0 ? tunefarm::driver::LayoutTuning::kOn
                                     : tunefarm::driver::LayoutTuning::kOff;
     absl::StatusOr<tunefarm::target::Target> t = ParseTarget(target);
     if (!t.ok()) return Fail(t.status().message(), error, error_size);
+    tunefarm::tuner::TuningRequest budget;
+    budget.trials = trials;
+    budget.batch_size = batch_size;
     absl::StatusOr<tunefarm::driver::ModelTuning> tuning =
-        tunefarm::driver::ModelTuningTasks(request, *t);
+        tunefarm::driver::ModelTuningTasks(request, budget, *t);
     if (!tuning.ok()) return Fail(tuning.status().message(), error, error_size);
     nlohmann::json out;
     out["tasks"] = nlohmann::json::array();

@@ -246,8 +246,8 @@ TEST_F(FarmBoardTest, AModelJobBuildsAModuleForTheBoardThatComputesWhatTheHostDo
   tune.tune.trials = 8;
   tune.tune.batch_size = 4;
   tune.tune.tuner = "random";
-  tune.tune.repeat = 1;
-  tune.tune.min_repeat_ms = 1;
+  tune.tune.measure.repeat = 1;
+  tune.tune.measure.min_repeat_ms = 1;
   tune.tune.progress = false;
   std::ostringstream out, err;
   ASSERT_EQ(tools::RunModelTuneCommand(tune, nullptr, out, err), 0)

@@ -182,8 +182,8 @@ TEST(FarmJobTest, CommandLineTunesThroughTheFarmAndQueriesIt) {
   tune.trials = 6;
   tune.batch_size = 3;
   tune.tuner = "random";
-  tune.repeat = 2;
-  tune.min_repeat_ms = 5;
+  tune.measure.repeat = 2;
+  tune.measure.min_repeat_ms = 5;
   tune.progress = false;
   std::ostringstream out, err;
   ASSERT_EQ(tools::RunTuneCommand(tune, nullptr, out, err), 0) << err.str() << out.str();

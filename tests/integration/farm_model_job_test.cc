@@ -48,8 +48,8 @@ tools::ModelTuneOptions FarmTune(const std::string& model, const Farm& farm, con
   o.tune.trials = trials;
   o.tune.batch_size = 4;
   o.tune.tuner = "random";
-  o.tune.repeat = 1;
-  o.tune.min_repeat_ms = 1;
+  o.tune.measure.repeat = 1;
+  o.tune.measure.min_repeat_ms = 1;
   o.tune.progress = false;
   return o;
 }
@@ -59,7 +59,7 @@ farm_api::ModelJobSpec ModelSpec(const std::string& model, const std::string& ke
   request.file = model;
   request.layouts = driver::LayoutTuning::kOff;
   absl::StatusOr<driver::ModelTuning> tasks =
-      driver::ModelTuningTasks(request, target::Target::Host());
+      driver::ModelTuningTasks(request, tuner::TuningRequest(), target::Target::Host());
   EXPECT_TRUE(tasks.ok()) << tasks.status();
   farm_api::ModelJobSpec spec;
   spec.model_name = "two_task_cnn.onnx";
@@ -153,7 +153,7 @@ TEST(FarmModelJobTest, TheCommandSpreadsOneBudgetOverTheTasksAndTheBuiltModuleMa
   tools::ModelTuneOptions tune = FarmTune(model, farm, "mj-cpu", 16);
   tune.output = farm.dir() + "/tuned.so";
   // --timing weights: the workers time it so and the records say so.
-  tune.tune.cache_flush = tuner::CacheFlush::kWeights;
+  tune.tune.measure.cache_flush = tuner::CacheFlush::kWeights;
   ASSERT_EQ(tools::RunModelTuneCommand(tune, nullptr, out, err), 0)
       << out.str() << err.str() << w1.Log();
   EXPECT_THAT(out.str(), HasSubstr("3 tasks, 16 trials"));

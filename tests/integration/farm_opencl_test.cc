@@ -155,8 +155,8 @@ TEST_F(FarmOpenClTest, AModelJobForTheOpenClKeyBuildsWithItsRecordsAndMatchesThe
   tune.tune.trials = 6;
   tune.tune.batch_size = 3;
   tune.tune.tuner = "random";
-  tune.tune.repeat = 1;
-  tune.tune.min_repeat_ms = 1;
+  tune.tune.measure.repeat = 1;
+  tune.tune.measure.min_repeat_ms = 1;
   tune.tune.progress = false;
   std::ostringstream out, err;
   ASSERT_EQ(tools::RunModelTuneCommand(tune, nullptr, out, err), 0)

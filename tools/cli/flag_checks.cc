@@ -74,7 +74,7 @@ void AddFarmAddress(CLI::App* cmd, client::FarmAddress& farm) {
 }
 
 void AddTimingOption(CLI::App* cmd, TuneCommandOptions& t, const std::string& default_name) {
-  cmd->add_option("--timing", t.cache_flush,
+  cmd->add_option("--timing", t.measure.cache_flush,
                   "hot: back-to-back calls, as a kernel runs in a loop; weights: each timed call "
                   "finds the caches as a layer inside a model does (its weights evicted, other "
                   "data in their place, its input cached); cold: each starts with every cache "
@@ -105,21 +105,23 @@ void AddTuningFlags(CLI::App* cmd, TuneCommandOptions& t, const std::string& tri
       ->capture_default_str()
       ->check(AtLeast(1));
   cmd->add_option("--seed", t.seed, "Seed of the search")->capture_default_str();
-  cmd->add_option("--threads", t.threads, "Parallel width of measured kernels (0: all cores)")
+  cmd->add_option("--threads", t.measure.threads,
+                  "Parallel width of measured kernels (0: all cores)")
       ->capture_default_str()
       ->check(AtLeast(0));
-  cmd->add_option("--repeat", t.repeat, "Timed repeats per candidate")
+  cmd->add_option("--repeat", t.measure.repeat, "Timed repeats per candidate")
       ->capture_default_str()
       ->check(AtLeast(1));
-  cmd->add_option("--min-repeat-ms", t.min_repeat_ms, "Shortest repeat, in ms (--timing hot)")
+  cmd->add_option("--min-repeat-ms", t.measure.min_repeat_ms,
+                  "Shortest repeat, in ms (--timing hot)")
       ->capture_default_str()
       ->check(AtLeast(0, " ms"));
   AddTimingOption(cmd, t, default_timing);
-  cmd->add_option("--run-timeout", t.run_timeout_s,
+  cmd->add_option("--run-timeout", t.measure.run_timeout_s,
                   "Seconds a candidate may take on the device on top of its timing")
       ->capture_default_str()
       ->check(Above(0, " s"));
-  cmd->add_option("--build-timeout", t.build_timeout_s, "Seconds a candidate may compile")
+  cmd->add_option("--build-timeout", t.measure.build_timeout_s, "Seconds a candidate may compile")
       ->capture_default_str()
       ->check(Above(0, " s"));
 }

@@ -44,14 +44,23 @@ void PrintTunedTasks(const std::vector<driver::TunedTask>& tasks, int trials_don
   out << "\n";
 }
 
-driver::ModelTuningRequest TuningRequestOf(const ModelTuneOptions& o) {
-  driver::ModelTuningRequest request;
-  request.file = o.file;
-  request.compile.input_shapes = o.compile.input_shapes;
-  request.compile.disabled_passes = o.compile.disabled_passes;
-  request.layouts = o.layouts;
-  request.trials = o.tune.trials;
-  request.batch_size = o.tune.batch_size;
+driver::ModelTuneRequest ModelTuneRequestOf(const ModelTuneOptions& o) {
+  driver::ModelTuneRequest request;
+  request.model.file = o.file;
+  request.model.compile.input_shapes = o.compile.input_shapes;
+  request.model.compile.disabled_passes = o.compile.disabled_passes;
+  request.model.layouts = o.layouts;
+  const TuneCommandOptions& t = o.tune;
+  request.tuning = TuningRequestOf(t);
+  if (t.tracker.empty()) {
+    request.tuning.device_key = LocalTuneDeviceKey(t);
+  } else if (!t.key.empty()) {
+    request.tuning.device_key = t.key;
+  }
+  request.round_robin = o.round_robin;
+  request.output = o.output;
+  request.race = o.race;
+  request.race_seconds = o.race_seconds;
   return request;
 }
 
@@ -109,33 +118,16 @@ void PrintBuildHint(const ModelTuneOptions& o, const driver::TunedModel& tuned, 
     out << " --target \"" << tuned.target << "\"";  // a GPU's kernels: no CPU race to run
   } else {
     out << " --race";
-    if (o.tune.threads > 0) out << " --threads " << o.tune.threads;
+    if (o.tune.measure.threads > 0) out << " --threads " << o.tune.measure.threads;
   }
   out << "  (or tune with -o MODEL.so: build, race and time it here)\n";
 }
 
 std::unique_ptr<driver::ModelTuneBackend> BackendOf(const ModelTuneOptions& o) {
   const TuneCommandOptions& t = o.tune;
-  if (t.tracker.empty()) {
-    driver::LocalTuningSettings local;
-    local.db = t.db;
-    local.tuner = t.tuner;
-    local.seed = SeedOf(t);
-    local.measure = MeasureOptionsOf(t);
-    local.device_key = LocalTuneDeviceKey(t);
-    local.transfer = t.transfer;
-    local.round_robin = o.round_robin;
-    return std::make_unique<driver::LocalModelTuner>(std::move(local));
-  }
+  if (t.tracker.empty()) return std::make_unique<driver::LocalModelTuner>(t.db);
   client::FarmTuningSettings farm;
   farm.farm = client::FarmAddress{t.tracker, t.token_file, t.tls_root_cert};
-  farm.device_key = t.key.empty() ? t.device_key : t.key;
-  farm.tuner = t.tuner;
-  farm.seed = SeedOf(t);
-  farm.measure = MeasureOptionsOf(t);
-  farm.priority = t.priority;
-  farm.transfer = t.transfer;
-  farm.round_robin = o.round_robin;
   farm.parallel_tasks = o.parallel_tasks;
   farm.detach = t.detach;
   return std::make_unique<client::FarmModelTuner>(std::move(farm));
@@ -150,7 +142,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
     return code;
   };
   const TuneCommandOptions& t = o.tune;
-  if (t.trials <= 0 || t.batch_size <= 0 || t.repeat <= 0) {
+  if (t.trials <= 0 || t.batch_size <= 0 || t.measure.repeat <= 0) {
     return fail(kExitUsage,
                 absl::InvalidArgumentError("--trials, --batch-size and --repeat must be positive"));
   }
@@ -168,12 +160,7 @@ int RunModelTuneCommand(const ModelTuneOptions& o, const std::atomic<bool>* stop
     return fail(kExitUsage, absl::InvalidArgumentError(
                                 "--detach returns once the job is submitted; -o needs it to end"));
   }
-  driver::ModelTuneRequest request;
-  request.model = TuningRequestOf(o);
-  request.target = t.target;
-  request.output = o.output;
-  request.race = o.race;
-  request.race_seconds = o.race_seconds;
+  const driver::ModelTuneRequest request = ModelTuneRequestOf(o);
   const std::unique_ptr<driver::ModelTuneBackend> backend = BackendOf(o);
   TunePrinter printer(t.progress, out, err);
   absl::StatusOr<driver::ModelTuneResult> result =

@@ -30,7 +30,7 @@ struct ModelTuneOptions {
   // weights stayed cached between calls and ran 1.13 ms in the model against 0.60 ms measured.
   TuneCommandOptions tune = [] {
     TuneCommandOptions t;
-    t.cache_flush = tuner::CacheFlush::kWeights;
+    t.measure.cache_flush = tuner::CacheFlush::kWeights;
     return t;
   }();
   bool round_robin = false;  // give the tasks batches in turn instead (a baseline)
@@ -50,8 +50,9 @@ struct ModelTuneOptions {
   double race_seconds = 600;
 };
 
-// What the model's task list depends on, from the command's flags.
-driver::ModelTuningRequest TuningRequestOf(const ModelTuneOptions& options);
+// What the command asks the driver, from its flags: the model, the tuning request (the device key
+// the local runner's default or --key with --tracker), the scheduler and the last step.
+driver::ModelTuneRequest ModelTuneRequestOf(const ModelTuneOptions& options);
 
 // The closing table: each task's line, the trials and the tuned kernels' estimated share of the
 // model's latency ("tuned_kernels_ms=", tuner::EstimateModel once every kernel the build runs

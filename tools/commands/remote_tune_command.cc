@@ -54,16 +54,8 @@ absl::StatusOr<farm_api::JobSpec> SpecOf(const TuneCommandOptions& o) {
   } else if (!o.bind.empty()) {
     return absl::InvalidArgumentError("--bind applies to --template only");
   }
-  spec.target = o.target;
+  static_cast<tuner::TuningRequest&>(spec) = TuningRequestOf(o);
   spec.device_key = key;
-  spec.trials = o.trials;
-  spec.tuner = o.tuner;
-  spec.batch_size = o.batch_size;
-  spec.early_stopping = o.early_stopping;
-  spec.seed = SeedOf(o);
-  spec.measure = MeasureOptionsOf(o);
-  spec.priority = o.priority;
-  spec.transfer = o.transfer;
   return spec;
 }
 

@@ -17,7 +17,7 @@
 #include "tools/commands/verified_summary.h"
 #include "tuner/measure/local_measure.h"
 #include "tuner/measure/verified_best.h"
-#include "tuner/search/strategy_factory.h"
+#include "tuner/search/task_tuning_setup.h"
 #include "tuner/templates/script_template.h"
 #include "tuner/templates/template_registry.h"
 #include "tuner/tuning_loop.h"
@@ -104,53 +104,37 @@ int RunLocalTune(const TuneCommandOptions& o, const target::Target& target,
   absl::StatusOr<std::unique_ptr<tuner::RecordStore>> store =
       driver::OpenRecordDb(o.db, driver::DbMode::kCreate);
   if (!store.ok()) return fail(1, store.status());
-  if (absl::Status s = (*store)->PutWorkload((*task)->key(), (*task)->flops()); !s.ok()) {
-    return fail(1, s);
-  }
 
   absl::StatusOr<tuner::LocalMeasure> measure =
       tuner::MakeLocalMeasure(MeasureOptionsOf(o), LocalTuneDeviceKey(o));
   if (!measure.ok()) return fail(1, measure.status());
   tuner::LocalBuilder* builder = measure->builder.get();
   tuner::LocalRunner* runner = measure->runner.get();
-
-  tuner::StrategyOptions strategy_options;
-  strategy_options.name = o.tuner;
-  strategy_options.seed = SeedOf(o);
-  strategy_options.transfer_from = o.transfer ? store->get() : nullptr;
-  strategy_options.transfer_cache_flush = o.cache_flush;
-  strategy_options.device_key = runner->device_key();
-  strategy_options.make_task = [&target](const tuner::Workload& w) {
-    return tuner::CreateTask(w, target);
-  };
-  absl::StatusOr<std::unique_ptr<tuner::StrategyBundle>> strategy =
-      tuner::MakeSearchStrategy(**task, strategy_options);
-  if (!strategy.ok()) {
-    return fail(strategy.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage : 1,
-                strategy.status());
+  absl::StatusOr<tuner::TaskTuningSetup> setup =
+      tuner::SetUpTaskTuning(**task, TuningRequestOf(o), runner->device_key(), **store);
+  if (!setup.ok()) {
+    return fail(setup.status().code() == absl::StatusCode::kInvalidArgument ? kExitUsage : 1,
+                setup.status());
   }
-
-  if (!(*strategy)->transfer_summary.empty()) out << (*strategy)->transfer_summary << "\n";
+  const tuner::StrategyBundle& strategy = *setup->strategy;
+  if (!strategy.transfer_summary.empty()) out << strategy.transfer_summary << "\n";
   out << "tuning " << (*task)->key() << " on " << target::DisplayTarget(target.str()) << " ("
       << runner->device_key() << "): " << (*task)->space().size() << " configs, tuner " << o.tuner
       << ", " << o.trials << " trials, database " << o.db << "\n"
       << std::flush;
   TuneProgressPrinter printer(err, o.progress && ::isatty(STDERR_FILENO) == 1);
-  tuner::TuneOptions tune;
-  tune.trials = o.trials;
-  tune.batch_size = o.batch_size;
-  tune.early_stopping = o.early_stopping;
+  tuner::TuneOptions tune = setup->tune;
   tune.stop = stop;
-  tune.cache_flush = o.cache_flush;
   if (o.progress)
     tune.on_progress = [&printer](const tuner::TuneProgress& p) { printer.Update(p); };
   absl::StatusOr<tuner::TuneSummary> summary =
-      tuner::Tune(**task, *(*strategy)->strategy, *builder, *runner, store->get(), tune);
+      tuner::Tune(**task, *strategy.strategy, *builder, *runner, store->get(), tune);
   printer.Finish();
   if (!summary.ok()) return fail(1, summary.status());
   PrintSummary(**task, *summary, out);
   if (o.verify && summary->best && !summary->interrupted &&
-      o.cache_flush == tuner::CacheFlush::kNone && target.kind() == target::Target::Kind::kCpu) {
+      o.measure.cache_flush == tuner::CacheFlush::kNone &&
+      target.kind() == target::Target::Kind::kCpu) {
     PrintVerified(**store, **task, runner->device_key(), MeasureOptionsOf(o).threads, out);
   }
   return 0;
@@ -162,22 +146,25 @@ uint64_t SeedOf(const TuneCommandOptions& o) { return o.seed == 0 ? 1 : o.seed; 
 
 std::string LocalTuneDeviceKey(const TuneCommandOptions& o) {
   // Timings at another parallel width are another device's: keep them apart.
-  if (o.device_key.empty() && o.threads > 0) {
-    return absl::StrCat(tuner::LocalDeviceKey(topi::DetectHostCpu().model), "-", o.threads, "t");
+  if (o.device_key.empty() && o.measure.threads > 0) {
+    return absl::StrCat(tuner::LocalDeviceKey(topi::DetectHostCpu().model), "-", o.measure.threads,
+                        "t");
   }
   return o.device_key;
 }
 
 tuner::MeasureOptions MeasureOptionsOf(const TuneCommandOptions& o) {
-  tuner::MeasureOptions m;
-  m.repeat = o.repeat;
-  m.min_repeat_ms = o.min_repeat_ms;
-  m.run_timeout_s = o.run_timeout_s;
-  m.build_timeout_s = o.build_timeout_s;
-  m.threads = o.threads;
+  tuner::MeasureOptions m = o.measure;
   m.seed = SeedOf(o);
-  runtime::measure::ApplyTiming(o.cache_flush, m);
+  runtime::measure::ApplyTiming(o.measure.cache_flush, m);
   return m;
+}
+
+tuner::TuningRequest TuningRequestOf(const TuneCommandOptions& o) {
+  tuner::TuningRequest request = o;
+  request.seed = SeedOf(o);
+  request.measure = MeasureOptionsOf(o);
+  return request;
 }
 
 int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, std::ostream& out,
@@ -186,7 +173,7 @@ int RunTuneCommand(const TuneCommandOptions& o, const std::atomic<bool>* stop, s
     err << "tunefarm: " << s.message() << "\n";
     return code;
   };
-  if (o.trials <= 0 || o.batch_size <= 0 || o.early_stopping < 0 || o.repeat <= 0) {
+  if (o.trials <= 0 || o.batch_size <= 0 || o.early_stopping < 0 || o.measure.repeat <= 0) {
     return fail(kExitUsage, absl::InvalidArgumentError(
                                 "--trials, --batch-size and --repeat must be positive and "
                                 "--early-stopping not negative"));

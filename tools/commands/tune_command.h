@@ -11,31 +11,22 @@
 #include <string_view>
 
 #include "tuner/measure.h"
+#include "tuner/tuning_request.h"
 
 namespace tunefarm::tools {
 
-struct TuneCommandOptions {
+// The request (--target, --trials, --tuner, --batch-size, --early-stopping, --seed, --device-key,
+// --no-transfer, --priority; --threads, --repeat, --min-repeat-ms, --timing and the timeouts set
+// its measure options) and what only the command has.
+struct TuneCommandOptions : tuner::TuningRequest {
+  TuneCommandOptions() {
+    trials = 100;
+    transfer = true;  // warm the xgb model from other shapes of the template
+  }
   std::string workload;  // a workload key, or empty with `script`
   std::string script;    // a TE script with cfg knobs (--template)
   std::string bind;      // the script's symbolic sizes, "n=512"
-  std::string target = "llvm";
-  int trials = 100;
-  std::string tuner = "xgb";  // xgb | random | grid | ga
   std::string db = "tunefarm.db";
-  int batch_size = 16;
-  int early_stopping = 0;
-  uint64_t seed = 0;
-  int threads = 0;  // kernel parallel width during measurement; 0: all cores
-  int repeat = 3;
-  int min_repeat_ms = 20;
-  // kNone: back-to-back calls (hot). Else one call per repeat (min_repeat_ms unused), each
-  // finding the caches as a layer inside a model does (kWeights) or all flushed (kAll).
-  tuner::CacheFlush cache_flush = tuner::CacheFlush::kNone;
-  double run_timeout_s = 10;
-  double build_timeout_s = 20;
-  bool transfer = true;  // warm the xgb model from other shapes of the template
-  // Default: the local runner's ("local-<cpu>"), with "-<N>t" appended when --threads is given.
-  std::string device_key;
   bool progress = true;
   // Local CPU tunes: the best recorded configs and the default are timed again here in turns
   // (tuner::VerifyBest) and the speedup is printed with its 95 % CI.
@@ -45,13 +36,15 @@ struct TuneCommandOptions {
   std::string key;  // the device key of the workers that measure it (farm mode)
   std::string token_file;
   std::string tls_root_cert;
-  int priority = 1;
   bool detach = false;  // print the job id and return instead of watching
 };
 
 // The seed of a tuning run's search and of its generated inputs: --seed, 0 meaning 1 (as on the
 // tracker), so a local run and a farm job with the same flags search alike.
 uint64_t SeedOf(const TuneCommandOptions& options);
+// The request as the flags give it: the seed as SeedOf and the measure options as
+// MeasureOptionsOf make them.
+tuner::TuningRequest TuningRequestOf(const TuneCommandOptions& options);
 // The device key local results are filed under: --device-key, else (with --threads N)
 // "local-<cpu>-Nt"; empty: the local runner's default ("local-<cpu>").
 std::string LocalTuneDeviceKey(const TuneCommandOptions& options);

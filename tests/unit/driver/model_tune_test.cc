@@ -52,23 +52,17 @@ struct Recorder : ModelTuneObserver {
   int tuned = 0;
 };
 
-LocalTuningSettings Settings(const std::string& db) {
-  LocalTuningSettings s;
-  s.db = db;
-  s.tuner = "random";
-  s.measure.repeat = 1;
-  s.measure.min_repeat_ms = 1;
-  s.measure.threads = 1;
-  s.device_key = "model-tune-test";
-  return s;
-}
-
 ModelTuneRequest Request(const std::string& model, int trials) {
   ModelTuneRequest r;
   r.model.file = model;
   r.model.layouts = LayoutTuning::kOff;
-  r.model.trials = trials;
-  r.model.batch_size = 3;
+  r.tuning.trials = trials;
+  r.tuning.batch_size = 3;
+  r.tuning.tuner = "random";
+  r.tuning.measure.repeat = 1;
+  r.tuning.measure.min_repeat_ms = 1;
+  r.tuning.measure.threads = 1;
+  r.tuning.device_key = "model-tune-test";
   return r;
 }
 
@@ -84,7 +78,7 @@ TEST(ModelTuneTest, WithAnOutputTheTunedModuleIsBuiltRacedAndTimedAgainstTheUntu
   ModelTuneRequest request = Request(model, 9);
   request.output = Scratch("model_tune_test.so");
   request.race_seconds = 30;
-  LocalModelTuner backend(Settings(db));
+  LocalModelTuner backend(db);
   Recorder seen;
   absl::StatusOr<ModelTuneResult> result = TuneModel(request, backend, seen);
   ASSERT_TRUE(result.ok()) << result.status();
@@ -134,7 +128,7 @@ TEST(ModelTuneTest, AStopRequestEndsTuningAsAResultAndNothingIsBuilt) {
   const std::string model = TwoConvs();
   ModelTuneRequest request = Request(model, 30);
   request.output = Scratch("model_tune_stopped.so");
-  LocalModelTuner backend(Settings(Scratch("model_tune_stopped.db")));
+  LocalModelTuner backend(Scratch("model_tune_stopped.db"));
   std::atomic<bool> stop{true};
   Recorder seen;
   absl::StatusOr<ModelTuneResult> result = TuneModel(request, backend, seen, &stop);
@@ -148,8 +142,8 @@ TEST(ModelTuneTest, AStopRequestEndsTuningAsAResultAndNothingIsBuilt) {
 TEST(ModelTuneTest, ATargetThisMachineCannotMeasureIsRefusedBeforeAnythingIsCreated) {
   const std::string db = Scratch("model_tune_refused.db");
   ModelTuneRequest request = Request(TwoConvs(), 9);
-  request.target = "llvm -mtriple=aarch64-linux-gnu";
-  LocalModelTuner backend(Settings(db));
+  request.tuning.target = "llvm -mtriple=aarch64-linux-gnu";
+  LocalModelTuner backend(db);
   Recorder seen;
   absl::StatusOr<ModelTuneResult> result = TuneModel(request, backend, seen);
   ASSERT_FALSE(result.ok());

@@ -46,13 +46,19 @@ ModelTuneOptions Options(const std::string& model, const std::string& db) {
   o.tune.trials = 12;
   o.tune.batch_size = 3;
   o.tune.tuner = "random";
-  o.tune.repeat = 1;
-  o.tune.min_repeat_ms = 1;
-  o.tune.threads = 1;
+  o.tune.measure.repeat = 1;
+  o.tune.measure.min_repeat_ms = 1;
+  o.tune.measure.threads = 1;
   o.tune.device_key = "test-cpu";
   o.tune.progress = false;
   o.layouts = driver::LayoutTuning::kOff;  // the rule's blocks: the task counts below are theirs
   return o;
+}
+
+// The tasks the command's request extracts for this machine.
+absl::StatusOr<driver::ModelTuning> ModelTasks(const ModelTuneOptions& o) {
+  const driver::ModelTuneRequest request = ModelTuneRequestOf(o);
+  return driver::ModelTuningTasks(request.model, request.tuning, target::Target::Host());
 }
 
 TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUsesTheRecords) {
@@ -115,7 +121,7 @@ TEST(ModelTuneCommandTest, TunesEachDistinctLayerOnceUnderOneBudgetAndTheBuildUs
 TEST(ModelTuneCommandTest, EachTimingEvictsBeforeEveryCallAndKeepsItsRecordsApart) {
   for (tuner::CacheFlush flush : {tuner::CacheFlush::kWeights, tuner::CacheFlush::kAll}) {
     TuneCommandOptions flags;
-    flags.cache_flush = flush;  // --timing weights | cold
+    flags.measure.cache_flush = flush;  // --timing weights | cold
     const tuner::MeasureOptions m = MeasureOptionsOf(flags);
     EXPECT_EQ(m.number, 1);
     EXPECT_EQ(m.min_repeat_ms, 0) << "else the evaluator raises number and times warm again";
@@ -137,7 +143,7 @@ TEST(ModelTuneCommandTest, EachTimingEvictsBeforeEveryCallAndKeepsItsRecordsApar
   const tuner::CacheFlush order[] = {tuner::CacheFlush::kWeights, tuner::CacheFlush::kAll,
                                      tuner::CacheFlush::kNone};
   for (tuner::CacheFlush flush : order) {
-    o.tune.cache_flush = flush;
+    o.tune.measure.cache_flush = flush;
     std::ostringstream out, err;
     ASSERT_EQ(RunModelTuneCommand(o, nullptr, out, err), 0) << err.str();
     EXPECT_THAT(out.str(), HasSubstr(std::string(TimingName(flush)) + " timing"));
@@ -215,8 +221,7 @@ TEST(ModelTuneCommandTest, ByDefaultTheLayoutsAreTunedWhenTheBudgetGivesEachOfTh
   o.tune.batch_size = 1;
   // 10 layout tasks (above): 9 trials are short of a batch each.
   o.tune.trials = 9;
-  absl::StatusOr<driver::ModelTuning> short_budget =
-      driver::ModelTuningTasks(TuningRequestOf(o), target::Target::Host());
+  absl::StatusOr<driver::ModelTuning> short_budget = ModelTasks(o);
   ASSERT_TRUE(short_budget.ok()) << short_budget.status();
   EXPECT_LT(short_budget->tasks.size(), 10u);
   EXPECT_TRUE(short_budget->layout.empty());
@@ -224,22 +229,19 @@ TEST(ModelTuneCommandTest, ByDefaultTheLayoutsAreTunedWhenTheBudgetGivesEachOfTh
             "layouts: the rule's channel blocks; tuning them too takes 10 tasks, and --trials 9 "
             "is short of one batch each (10); --layouts tunes them anyway");
   o.layouts = driver::LayoutTuning::kOn;
-  absl::StatusOr<driver::ModelTuning> forced =
-      driver::ModelTuningTasks(TuningRequestOf(o), target::Target::Host());
+  absl::StatusOr<driver::ModelTuning> forced = ModelTasks(o);
   ASSERT_TRUE(forced.ok()) << forced.status();
   EXPECT_EQ(forced->tasks.size(), 10u);
 
   o.layouts = driver::LayoutTuning::kAuto;
   o.tune.trials = 10;
-  absl::StatusOr<driver::ModelTuning> enough =
-      driver::ModelTuningTasks(TuningRequestOf(o), target::Target::Host());
+  absl::StatusOr<driver::ModelTuning> enough = ModelTasks(o);
   ASSERT_TRUE(enough.ok()) << enough.status();
   EXPECT_EQ(enough->tasks.size(), 10u);
   EXPECT_FALSE(enough->layout.empty());
   EXPECT_THAT(enough->layouts_line, HasSubstr("(10 tasks; --no-layouts: the rule's blocks only)"));
   o.layouts = driver::LayoutTuning::kOff;
-  absl::StatusOr<driver::ModelTuning> off =
-      driver::ModelTuningTasks(TuningRequestOf(o), target::Target::Host());
+  absl::StatusOr<driver::ModelTuning> off = ModelTasks(o);
   ASSERT_TRUE(off.ok()) << off.status();
   EXPECT_EQ(off->tasks.size(), short_budget->tasks.size());
   EXPECT_EQ(off->layouts_line, "layouts: the rule's channel blocks (--no-layouts)");

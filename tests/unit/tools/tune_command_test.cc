@@ -80,9 +80,9 @@ TEST(TuneCommandTest, ASmallRunRecordsEveryTrialAndPrintsTheBest) {
   o.tuner = "random";
   o.trials = 5;
   o.batch_size = 4;
-  o.repeat = 1;
-  o.min_repeat_ms = 1;
-  o.threads = 1;
+  o.measure.repeat = 1;
+  o.measure.min_repeat_ms = 1;
+  o.measure.threads = 1;
   o.progress = true;  // not a terminal: one line per batch
   CommandOutcome r = Invoke(o);
   ASSERT_EQ(r.code, 0) << r.err;
