@@ -9,7 +9,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <thread>
 #include <tuple>
 #include <utility>
@@ -19,6 +18,7 @@
 #include "tracker/job_engine.h"
 #include "tracker/job_runner.h"
 #include "tracker/job_table.h"
+#include "tracker/live_jobs.h"
 #include "tracker/shared_record_store.h"
 #include "tracker/target_fit.h"
 #include "tuner/search/strategy_factory.h"
@@ -56,7 +56,7 @@ struct JobManager::Impl {
         dispatcher(d),
         table(t),
         store(std::move(r)),
-        rng(std::random_device{}()) {}
+        live("job", options.clock) {}
 
   const JobManagerOptions options;
   Dispatcher& dispatcher;
@@ -66,26 +66,16 @@ struct JobManager::Impl {
   SharedRecordStore store;
   std::unique_ptr<JobEngine> engine;  // made once Impl exists: its callbacks come here
 
-  mutable std::mutex mu;
-  mutable std::condition_variable changed;  // any job's version moved
+  LiveJobs<Job> live;  // the jobs in memory: their lock, versions and ids
   std::condition_variable monitor_cv;
-  std::map<std::string, std::shared_ptr<Job>> jobs;
   // Jobs that ended before this tracker started, each counted from its records once: a listing
   // of finished jobs (the dashboard's, every few seconds) would otherwise count them every time.
   // They do not change, and Extend brings a job back into `jobs`, which is looked up first.
   std::map<std::string, farm_api::JobStatus> ended;
-  bool shutting_down = false;
   std::thread monitor;
-  std::mt19937_64 rng;
   std::function<void(const std::string&)> end_listener;
 
-  // --- under `mu` ---
-  void Touch(Job& job) {
-    ++job.status.version;
-    job.status.updated_ms = options.clock->NowMs();
-    changed.notify_all();
-  }
-
+  // --- under `live.mu` ---
   void Persist(Job& job) {
     job.last_save_attempt = std::chrono::steady_clock::now();
     absl::Status s = table.UpdateState(job.status.id, job.status.state, job.status.message,
@@ -104,7 +94,7 @@ struct JobManager::Impl {
   void SetState(Job& job, farm_api::JobState state, std::string message) {
     job.status.state = state;
     job.status.message = std::move(message);
-    Touch(job);
+    live.Touch(job);
     Persist(job);
   }
 
@@ -114,20 +104,6 @@ struct JobManager::Impl {
                           "' is connected");
     }
     return "";
-  }
-
-  int UnfinishedLocked() const {
-    int n = 0;
-    for (const auto& [id, job] : jobs) n += farm_api::IsFinished(job->status.state) ? 0 : 1;
-    return n;
-  }
-
-  std::string NewJobIdLocked() {
-    for (;;) {
-      char buf[16];
-      std::snprintf(buf, sizeof(buf), "job-%08x", static_cast<unsigned>(rng() & 0xffffffffu));
-      if (!jobs.contains(buf)) return buf;
-    }
   }
 
   // A job whose every trial failed has nothing to publish: it failed, with its commonest error
@@ -152,11 +128,11 @@ struct JobManager::Impl {
 
   // --- the engine's callbacks (engine threads, no engine lock held) ---
   void OnProgress(const std::string& id, const farm_api::JobProgress& p) {
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = jobs.find(id);
-    if (it == jobs.end()) return;
+    std::lock_guard<std::mutex> lock(live.mu);
+    auto it = live.entries.find(id);
+    if (it == live.entries.end()) return;
     it->second->status.progress = p;
-    Touch(*it->second);
+    live.Touch(*it->second);
   }
 
   void OnEnd(const std::string& id, const JobEnd& end) {
@@ -166,22 +142,22 @@ struct JobManager::Impl {
     if (end.status.ok()) {
       farm_api::JobProgress progress;
       {
-        std::lock_guard<std::mutex> lock(mu);
-        auto it = jobs.find(id);
-        if (it == jobs.end()) return;
+        std::lock_guard<std::mutex> lock(live.mu);
+        auto it = live.entries.find(id);
+        if (it == live.entries.end()) return;
         progress = it->second->status.progress;
       }
       if (progress.trials_done > 0 && progress.best_seconds <= 0) {
         nothing_succeeded = NoTrialSucceeded(id, progress);
       }
     }
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = jobs.find(id);
-    if (it == jobs.end()) return;
+    std::lock_guard<std::mutex> lock(live.mu);
+    auto it = live.entries.find(id);
+    if (it == live.entries.end()) return;
     Job& job = *it->second;
     if (job.cancel_requested) {
       SetState(job, farm_api::JobState::kCancelled, "cancelled");
-    } else if (shutting_down) {
+    } else if (live.shutting_down) {
       // Stopped by the tracker going down: the job stays running in the table and resumes with
       // the next start.
     } else if (!end.paused.empty() && end.status.ok()) {
@@ -203,9 +179,9 @@ struct JobManager::Impl {
   }
 
   void MonitorLoop() {
-    std::unique_lock<std::mutex> lock(mu);
-    while (!shutting_down) {
-      for (auto& [id, job] : jobs) {
+    std::unique_lock<std::mutex> lock(live.mu);
+    while (!live.shutting_down) {
+      for (auto& [id, job] : live.entries) {
         if (job->unsaved &&
             std::chrono::steady_clock::now() - job->last_save_attempt >= kUnsavedRetryPeriod) {
           Persist(*job);
@@ -218,7 +194,7 @@ struct JobManager::Impl {
         std::string message = DesiredMessage(*job);
         if (message == job->status.message) continue;
         job->status.message = std::move(message);
-        Touch(*job);
+        live.Touch(*job);
         Persist(*job);
       }
       monitor_cv.wait_for(lock, kMonitorPeriod);
@@ -241,8 +217,8 @@ struct JobManager::Impl {
   }
 
   std::optional<farm_api::JobStatus> KnownStatus(const std::string& id) {
-    std::lock_guard<std::mutex> lock(mu);
-    if (auto it = jobs.find(id); it != jobs.end()) return it->second->status;
+    std::lock_guard<std::mutex> lock(live.mu);
+    if (auto it = live.entries.find(id); it != live.entries.end()) return it->second->status;
     if (auto it = ended.find(id); it != ended.end()) return it->second;
     return std::nullopt;
   }
@@ -252,7 +228,7 @@ struct JobManager::Impl {
     bool counted = false;
     farm_api::JobStatus s = StatusFromRow(row, &counted);
     if (counted && farm_api::IsFinished(s.state)) {
-      std::lock_guard<std::mutex> lock(mu);
+      std::lock_guard<std::mutex> lock(live.mu);
       if (ended.size() >= kEndedStatusesKept) ended.erase(ended.begin());
       ended.emplace(s.id, s);
     }
@@ -295,25 +271,25 @@ struct JobManager::Impl {
     auto job = std::make_shared<Job>();
     job->spec = *std::move(spec);
     job->status = StatusFromRow(row);
-    std::lock_guard<std::mutex> lock(mu);
+    std::lock_guard<std::mutex> lock(live.mu);
     job->status.state = farm_api::JobState::kRunning;
     job->status.message = DesiredMessage(*job);
     job->status.updated_ms = options.clock->NowMs();
     Persist(*job);
     spdlog::info("job {}: resuming ({} of {} trials recorded)", row.status.id,
                  job->status.progress.trials_done, job->status.trials);
-    jobs[row.status.id] = job;
+    live.entries[row.status.id] = job;
     engine->Start(row.status.id, job->spec, nullptr);
   }
 
   void Shutdown() {
     {
-      std::lock_guard<std::mutex> lock(mu);
-      shutting_down = true;
+      std::lock_guard<std::mutex> lock(live.mu);
+      live.shutting_down = true;
       monitor_cv.notify_all();
-      changed.notify_all();
+      live.changed.notify_all();
     }
-    // Not under `mu`: the engine's threads may be waiting for it in a callback.
+    // Not under `live.mu`: the engine's threads may be waiting for it in a callback.
     if (engine != nullptr) engine->Shutdown();
     if (monitor.joinable()) monitor.join();
   }
@@ -409,9 +385,9 @@ absl::StatusOr<farm_api::JobStatus> JobManager::Submit(const farm_api::JobSpec& 
   s.state = farm_api::JobState::kRunning;
   s.version = 1;
 
-  std::lock_guard<std::mutex> lock(m.mu);
-  if (m.shutting_down) return absl::UnavailableError("the tracker is shutting down");
-  if (m.UnfinishedLocked() >= m.options.max_jobs) {
+  std::lock_guard<std::mutex> lock(m.live.mu);
+  if (m.live.shutting_down) return absl::UnavailableError("the tracker is shutting down");
+  if (m.live.UnfinishedLocked() >= m.options.max_jobs) {
     return absl::ResourceExhaustedError(
         absl::StrCat("too many unfinished jobs (max_jobs=", m.options.max_jobs,
                      "); wait for one to finish or cancel one"));
@@ -420,13 +396,13 @@ absl::StatusOr<farm_api::JobStatus> JobManager::Submit(const farm_api::JobSpec& 
   s.message = m.DesiredMessage(*job);
   JobRow row{s, farm_api::JobSpecToJson(spec)};
   for (int attempt = 0;; ++attempt) {
-    row.status.id = m.NewJobIdLocked();  // unique in memory; the table may hold older ids
+    row.status.id = m.live.NewIdLocked();  // unique in memory; the table may hold older ids
     absl::Status inserted = m.table.Insert(row);
     if (inserted.ok()) break;
     if (inserted.code() != absl::StatusCode::kAlreadyExists || attempt >= 16) return inserted;
   }
   s.id = row.status.id;
-  m.jobs[s.id] = job;
+  m.live.entries[s.id] = job;
   spdlog::info("job {}: submitted {} on {} for device key '{}', {} trials", s.id, s.workload_key,
                spec.target, s.device_key, s.trials);
   m.engine->Start(s.id, spec, *std::move(task));
@@ -437,9 +413,9 @@ absl::StatusOr<farm_api::JobStatus> JobManager::Extend(const std::string& id, in
   Impl& m = *impl_;
   std::shared_ptr<Job> job;
   {
-    std::lock_guard<std::mutex> lock(m.mu);
-    auto it = m.jobs.find(id);
-    if (it != m.jobs.end()) job = it->second;
+    std::lock_guard<std::mutex> lock(m.live.mu);
+    auto it = m.live.entries.find(id);
+    if (it != m.live.entries.end()) job = it->second;
   }
   if (job == nullptr) {
     // It ended before this tracker started: back into memory, from its row.
@@ -450,11 +426,11 @@ absl::StatusOr<farm_api::JobStatus> JobManager::Extend(const std::string& id, in
     job = std::make_shared<Job>();
     job->spec = *std::move(spec);
     job->status = m.StatusFromRow(*row);
-    std::lock_guard<std::mutex> lock(m.mu);
-    job = m.jobs.try_emplace(id, job).first->second;
+    std::lock_guard<std::mutex> lock(m.live.mu);
+    job = m.live.entries.try_emplace(id, job).first->second;
   }
-  std::lock_guard<std::mutex> lock(m.mu);
-  if (m.shutting_down) return absl::UnavailableError("the tracker is shutting down");
+  std::lock_guard<std::mutex> lock(m.live.mu);
+  if (m.live.shutting_down) return absl::UnavailableError("the tracker is shutting down");
   const farm_api::JobState state = job->status.state;
   if (!farm_api::IsFinished(state)) {
     return absl::FailedPreconditionError(absl::StrCat("job ", id, " is still running"));
@@ -495,9 +471,9 @@ std::vector<farm_api::JobStatus> JobManager::ListOfModelJob(const std::string& m
 
 void JobManager::ResumePaused(const std::string& device_key) {
   Impl& m = *impl_;
-  std::lock_guard<std::mutex> lock(m.mu);
-  if (m.shutting_down) return;
-  for (auto& [id, job] : m.jobs) {
+  std::lock_guard<std::mutex> lock(m.live.mu);
+  if (m.live.shutting_down) return;
+  for (auto& [id, job] : m.live.entries) {
     if (job->status.state != farm_api::JobState::kPaused || job->spec.device_key != device_key) {
       continue;
     }
@@ -508,7 +484,7 @@ void JobManager::ResumePaused(const std::string& device_key) {
 }
 
 void JobManager::SetEndListener(std::function<void(const std::string& job_id)> listener) {
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  std::lock_guard<std::mutex> lock(impl_->live.mu);
   impl_->end_listener = std::move(listener);
 }
 
@@ -518,9 +494,9 @@ absl::StatusOr<farm_api::JobStatus> JobManager::Get(const std::string& id) const
 
 absl::StatusOr<farm_api::JobStatus> JobManager::Cancel(const std::string& id) {
   Impl& m = *impl_;
-  std::unique_lock<std::mutex> lock(m.mu);
-  auto it = m.jobs.find(id);
-  if (it == m.jobs.end()) {
+  std::unique_lock<std::mutex> lock(m.live.mu);
+  auto it = m.live.entries.find(id);
+  if (it == m.live.entries.end()) {
     lock.unlock();
     return m.StatusOf(id);  // finished before this start (or NotFound)
   }
@@ -534,9 +510,10 @@ absl::StatusOr<farm_api::JobStatus> JobManager::Cancel(const std::string& id) {
   }
   job->cancel_requested = true;
   job->status.message = "cancelling";
-  m.Touch(*job);
+  m.live.Touch(*job);
   m.engine->Stop(id);
-  m.changed.wait_for(lock, kCancelWait, [&] { return farm_api::IsFinished(job->status.state); });
+  m.live.changed.wait_for(lock, kCancelWait,
+                          [&] { return farm_api::IsFinished(job->status.state); });
   return job->status;
 }
 
@@ -562,11 +539,11 @@ std::map<farm_api::JobState, int> JobManager::CountByState() const {
     spdlog::error("cannot list jobs: {}", rows.status().ToString());
     return out;
   }
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  std::lock_guard<std::mutex> lock(impl_->live.mu);
   for (const JobRow& row : *rows) {
     // The in-memory state is the newest (as in List).
-    auto it = impl_->jobs.find(row.status.id);
-    ++out[it != impl_->jobs.end() ? it->second->status.state : row.status.state];
+    auto it = impl_->live.entries.find(row.status.id);
+    ++out[it != impl_->live.entries.end() ? it->second->status.state : row.status.state];
   }
   return out;
 }
@@ -574,19 +551,10 @@ std::map<farm_api::JobState, int> JobManager::CountByState() const {
 absl::StatusOr<farm_api::JobStatus> JobManager::WaitForChange(const std::string& id,
                                                               int64_t after_version,
                                                               int64_t timeout_ms) const {
-  Impl& m = *impl_;
-  std::unique_lock<std::mutex> lock(m.mu);
-  auto it = m.jobs.find(id);
-  if (it == m.jobs.end()) {
-    lock.unlock();
-    return m.StatusOf(id);  // ended before this start: it will not change
-  }
-  std::shared_ptr<Job> job = it->second;
-  m.changed.wait_for(lock, std::chrono::milliseconds(std::max<int64_t>(timeout_ms, 0)), [&] {
-    return job->status.version > after_version || farm_api::IsFinished(job->status.state) ||
-           m.shutting_down;
-  });
-  return job->status;
+  std::optional<farm_api::JobStatus> status =
+      impl_->live.WaitForChange(id, after_version, timeout_ms);
+  if (status.has_value()) return *std::move(status);
+  return impl_->StatusOf(id);  // ended before this start: it will not change
 }
 
 }  // namespace tunefarm::tracker

@@ -10,7 +10,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <thread>
 #include <utility>
 
@@ -18,6 +17,7 @@
 #include "absl/strings/str_format.h"
 #include "spdlog/spdlog.h"
 #include "tracker/job_table.h"
+#include "tracker/live_jobs.h"
 #include "tuner/model_latency_estimate.h"
 #include "tuner/task_scheduler.h"
 
@@ -26,7 +26,7 @@ namespace {
 
 struct ModelJob {
   farm_api::ModelJobSpec spec;
-  farm_api::ModelJobStatus status;  // under the manager's `mu`
+  farm_api::ModelJobStatus status;  // under the manager's `live.mu`
   bool cancel_requested = false;
   bool unsaved = false;  // the table missed its last state: written again by the driver
   // --- the driver's alone ---
@@ -92,17 +92,13 @@ void SetTotals(farm_api::ModelJobStatus& s, const tuner::ModelEstimate& estimate
 
 struct ModelJobManager::Impl {
   Impl(ModelJobManagerOptions o, JobManager& j, JobTable& t)
-      : options(std::move(o)), jobs(j), table(t), rng(std::random_device{}()) {}
+      : options(std::move(o)), jobs(j), table(t), live("model", options.clock) {}
 
   const ModelJobManagerOptions options;
   JobManager& jobs;
   JobTable& table;
 
-  mutable std::mutex mu;
-  mutable std::condition_variable changed;  // a model job's version moved
-  std::map<std::string, std::shared_ptr<ModelJob>> model_jobs;
-  bool shutting_down = false;
-  std::mt19937_64 rng;
+  LiveJobs<ModelJob> live;  // the model jobs in memory: their lock, versions and ids
 
   std::mutex wake_mu;  // taken under the JobManager's lock: nothing else is taken under it
   std::condition_variable wake_cv;
@@ -117,13 +113,7 @@ struct ModelJobManager::Impl {
     wake_cv.notify_all();
   }
 
-  // --- under `mu` ---
-  void Touch(ModelJob& job) {
-    ++job.status.version;
-    job.status.updated_ms = options.clock->NowMs();
-    changed.notify_all();
-  }
-
+  // --- under `live.mu` ---
   void Persist(ModelJob& job) {
     absl::Status s = table.UpdateModelJobState(job.status.id, job.status.state, job.status.message,
                                                job.status.updated_ms);
@@ -137,16 +127,8 @@ struct ModelJobManager::Impl {
   void SetState(ModelJob& job, farm_api::JobState state, std::string message) {
     job.status.state = state;
     job.status.message = std::move(message);
-    Touch(job);
+    live.Touch(job);
     Persist(job);
-  }
-
-  std::string NewIdLocked() {
-    for (;;) {
-      char buf[24];
-      std::snprintf(buf, sizeof(buf), "model-%08x", static_cast<unsigned>(rng() & 0xffffffffu));
-      if (!model_jobs.contains(buf)) return buf;
-    }
   }
 
   // --- no lock held ---
@@ -180,9 +162,9 @@ struct ModelJobManager::Impl {
   // The model job `id`: the live one, else rebuilt from the table (a finished one). NotFound.
   absl::StatusOr<std::shared_ptr<ModelJob>> Find(const std::string& id) const {
     {
-      std::lock_guard<std::mutex> lock(mu);
-      auto it = model_jobs.find(id);
-      if (it != model_jobs.end()) return it->second;
+      std::lock_guard<std::mutex> lock(live.mu);
+      auto it = live.entries.find(id);
+      if (it != live.entries.end()) return it->second;
     }
     absl::StatusOr<ModelJobRow> row = table.GetModelJob(id);
     if (!row.ok()) return row.status();
@@ -220,9 +202,9 @@ struct ModelJobManager::Impl {
     }
     spdlog::info("model job {}: resuming ({} of {} trials given)", row.status.id, j.given,
                  j.status.trials);
-    std::lock_guard<std::mutex> lock(mu);
+    std::lock_guard<std::mutex> lock(live.mu);
     j.status.state = farm_api::JobState::kRunning;
-    model_jobs[row.status.id] = *std::move(job);
+    live.entries[row.status.id] = *std::move(job);
   }
 
   // The driver: advances every running model job when a task's job ends, and refreshes their
@@ -237,9 +219,9 @@ struct ModelJobManager::Impl {
       }
       std::vector<std::shared_ptr<ModelJob>> running;
       {
-        std::lock_guard<std::mutex> lock(mu);
-        if (shutting_down) return;
-        for (auto& [id, job] : model_jobs) {
+        std::lock_guard<std::mutex> lock(live.mu);
+        if (live.shutting_down) return;
+        for (auto& [id, job] : live.entries) {
           if (!farm_api::IsFinished(job->status.state)) running.push_back(job);
         }
       }
@@ -250,8 +232,8 @@ struct ModelJobManager::Impl {
   void Advance(ModelJob& job) {
     bool cancel = false;
     {
-      std::lock_guard<std::mutex> lock(mu);
-      if (shutting_down) return;
+      std::lock_guard<std::mutex> lock(live.mu);
+      if (live.shutting_down) return;
       cancel = job.cancel_requested;
       if (job.unsaved) Persist(job);
     }
@@ -296,9 +278,9 @@ struct ModelJobManager::Impl {
     }
     const bool any_busy = std::find(job.busy.begin(), job.busy.end(), true) != job.busy.end();
     Estimate(job, now);
-    std::lock_guard<std::mutex> lock(mu);
+    std::lock_guard<std::mutex> lock(live.mu);
     // A tracker going down leaves its model jobs running in the table, to resume.
-    if (shutting_down) return;
+    if (live.shutting_down) return;
     farm_api::ModelJobStatus before = job.status;
     for (int i = 0; i < n; ++i) {
       if (now[i].has_value()) ApplyJob(*now[i], job.status.tasks[i]);
@@ -314,13 +296,13 @@ struct ModelJobManager::Impl {
     } else {
       job.status.message = task_message;
       if (job.status.message != before.message) Persist(job);
-      if (Differs(before, job.status)) Touch(job);
+      if (Differs(before, job.status)) live.Touch(job);
     }
   }
 
   // The model's estimate with the tasks' bests `now`, made again only when a best moved. It is
-  // made here, not under `mu`, which every reader of the tracker takes: with a layout choice it
-  // is a search over the convs' blocks. (The driver alone writes the tasks, so it reads them
+  // made here, not under `live.mu`, which every reader of the tracker takes: with a layout choice
+  // it is a search over the convs' blocks. (The driver alone writes the tasks, so it reads them
   // without the lock.)
   static void Estimate(ModelJob& job, const std::vector<std::optional<farm_api::JobStatus>>& now) {
     std::vector<tuner::TaskBest> bests = BestsOf(job.status);
@@ -362,7 +344,7 @@ struct ModelJobManager::Impl {
         continue;
       }
       if (task.job_id.empty()) {
-        std::lock_guard<std::mutex> lock(mu);
+        std::lock_guard<std::mutex> lock(live.mu);
         task.job_id = s->id;
       }
       now[i] = *std::move(s);
@@ -402,9 +384,9 @@ struct ModelJobManager::Impl {
 
   void Shutdown() {
     {
-      std::lock_guard<std::mutex> lock(mu);
-      shutting_down = true;
-      changed.notify_all();
+      std::lock_guard<std::mutex> lock(live.mu);
+      live.shutting_down = true;
+      live.changed.notify_all();
     }
     Wake();
     if (driver.joinable()) driver.join();
@@ -466,12 +448,9 @@ absl::StatusOr<farm_api::ModelJobStatus> ModelJobManager::Submit(
   job->busy.assign(spec.tasks.size(), false);
   job->observed.assign(spec.tasks.size(), 0);
 
-  std::lock_guard<std::mutex> lock(m.mu);
-  if (m.shutting_down) return absl::UnavailableError("the tracker is shutting down");
-  int unfinished = 0;
-  for (const auto& [id, j] : m.model_jobs)
-    unfinished += farm_api::IsFinished(j->status.state) ? 0 : 1;
-  if (unfinished >= m.options.max_model_jobs) {
+  std::lock_guard<std::mutex> lock(m.live.mu);
+  if (m.live.shutting_down) return absl::UnavailableError("the tracker is shutting down");
+  if (m.live.UnfinishedLocked() >= m.options.max_model_jobs) {
     return absl::ResourceExhaustedError(
         absl::StrCat("too many unfinished model jobs (max_model_jobs=", m.options.max_model_jobs,
                      "); wait for one to finish or cancel one"));
@@ -479,13 +458,13 @@ absl::StatusOr<farm_api::ModelJobStatus> ModelJobManager::Submit(
   s.created_ms = s.updated_ms = m.options.clock->NowMs();
   ModelJobRow row{s, farm_api::ModelJobSpecToJson(spec)};
   for (int attempt = 0;; ++attempt) {
-    row.status.id = m.NewIdLocked();
+    row.status.id = m.live.NewIdLocked();
     absl::Status inserted = m.table.InsertModelJob(row);
     if (inserted.ok()) break;
     if (inserted.code() != absl::StatusCode::kAlreadyExists || attempt >= 16) return inserted;
   }
   s.id = row.status.id;
-  m.model_jobs[s.id] = job;
+  m.live.entries[s.id] = job;
   spdlog::info("model job {}: submitted '{}' ({} tasks, {} trials) for device key '{}'", s.id,
                s.model_name, s.tasks.size(), s.trials, s.device_key);
   m.Wake();
@@ -501,15 +480,15 @@ absl::StatusOr<farm_api::ModelJobSpec> ModelJobManager::GetSpec(const std::strin
 absl::StatusOr<farm_api::ModelJobStatus> ModelJobManager::Get(const std::string& id) const {
   absl::StatusOr<std::shared_ptr<ModelJob>> job = impl_->Find(id);
   if (!job.ok()) return job.status();
-  std::lock_guard<std::mutex> lock(impl_->mu);  // a live job's status changes under it
+  std::lock_guard<std::mutex> lock(impl_->live.mu);  // a live job's status changes under it
   return (*job)->status;
 }
 
 absl::StatusOr<farm_api::ModelJobStatus> ModelJobManager::Cancel(const std::string& id) {
   Impl& m = *impl_;
-  std::unique_lock<std::mutex> lock(m.mu);
-  auto it = m.model_jobs.find(id);
-  if (it == m.model_jobs.end()) {
+  std::unique_lock<std::mutex> lock(m.live.mu);
+  auto it = m.live.entries.find(id);
+  if (it == m.live.entries.end()) {
     lock.unlock();
     return Get(id);  // finished before this start (or NotFound)
   }
@@ -517,11 +496,12 @@ absl::StatusOr<farm_api::ModelJobStatus> ModelJobManager::Cancel(const std::stri
   if (farm_api::IsFinished(job->status.state) || job->cancel_requested) return job->status;
   job->cancel_requested = true;
   job->status.message = "cancelling";
-  m.Touch(*job);
+  m.live.Touch(*job);
   m.Wake();
   // The driver cancels the tasks' jobs (each waits for its builds and leases to wind down).
-  m.changed.wait_for(lock, std::chrono::seconds(15),
-                     [&] { return farm_api::IsFinished(job->status.state) || m.shutting_down; });
+  m.live.changed.wait_for(lock, std::chrono::seconds(15), [&] {
+    return farm_api::IsFinished(job->status.state) || m.live.shutting_down;
+  });
   return job->status;
 }
 
@@ -553,17 +533,17 @@ absl::StatusOr<farm_api::ModelJobStatus> ModelJobManager::ReportLatency(
         absl::StrCat("model job ", id, " is ", std::string(farm_api::JobStateName(now->state)),
                      ": a latency is reported once its tuning succeeded"));
   }
-  std::lock_guard<std::mutex> lock(m.mu);
+  std::lock_guard<std::mutex> lock(m.live.mu);
   const int64_t now_ms = m.options.clock->NowMs();
   if (absl::Status s = m.table.SetModelJobLatency(id, latency, now_ms); !s.ok()) return s;
-  auto it = m.model_jobs.find(id);
-  if (it == m.model_jobs.end()) {
+  auto it = m.live.entries.find(id);
+  if (it == m.live.entries.end()) {
     now->latency = latency;
     now->updated_ms = now_ms;
     return now;
   }
   it->second->status.latency = latency;
-  m.Touch(*it->second);
+  m.live.Touch(*it->second);
   spdlog::info("model job {}: {:.3f} ms end to end on {} (untuned {:.3f} ms)", id,
                latency.measured_seconds * 1e3, latency.measured_by, latency.untuned_seconds * 1e3);
   return it->second->status;
@@ -577,13 +557,13 @@ ModelJobManager::Summary ModelJobManager::Summarize() const {
     spdlog::error("cannot list model jobs: {}", rows.status().ToString());
     return out;
   }
-  std::lock_guard<std::mutex> lock(impl_->mu);
+  std::lock_guard<std::mutex> lock(impl_->live.mu);
   for (const ModelJobRow& row : *rows) {
     // The in-memory state is the newest.
-    auto it = impl_->model_jobs.find(row.status.id);
-    ++out.by_state[it != impl_->model_jobs.end() ? it->second->status.state : row.status.state];
+    auto it = impl_->live.entries.find(row.status.id);
+    ++out.by_state[it != impl_->live.entries.end() ? it->second->status.state : row.status.state];
     const farm_api::ModelLatency& l =
-        it != impl_->model_jobs.end() ? it->second->status.latency : row.status.latency;
+        it != impl_->live.entries.end() ? it->second->status.latency : row.status.latency;
     if (l.measured_seconds <= 0) continue;
     auto [best, added] = out.best_measured.try_emplace(
         {row.status.model_name, row.status.device_key}, l.measured_seconds);
@@ -595,19 +575,10 @@ ModelJobManager::Summary ModelJobManager::Summarize() const {
 absl::StatusOr<farm_api::ModelJobStatus> ModelJobManager::WaitForChange(const std::string& id,
                                                                         int64_t after_version,
                                                                         int64_t timeout_ms) const {
-  Impl& m = *impl_;
-  std::unique_lock<std::mutex> lock(m.mu);
-  auto it = m.model_jobs.find(id);
-  if (it == m.model_jobs.end()) {
-    lock.unlock();
-    return Get(id);
-  }
-  std::shared_ptr<ModelJob> job = it->second;
-  m.changed.wait_for(lock, std::chrono::milliseconds(std::max<int64_t>(timeout_ms, 0)), [&] {
-    return job->status.version > after_version || farm_api::IsFinished(job->status.state) ||
-           m.shutting_down;
-  });
-  return job->status;
+  std::optional<farm_api::ModelJobStatus> status =
+      impl_->live.WaitForChange(id, after_version, timeout_ms);
+  if (status.has_value()) return *std::move(status);
+  return Get(id);
 }
 
 }  // namespace tunefarm::tracker
