@@ -74,8 +74,8 @@ bool EnvFlag(const char* name) {
   return value != nullptr && value[0] != '\0' && std::string(value) != "0";
 }
 
-// One task range handed to the participants of a launch.
-struct Job {
+// One launch's task range, handed to its participants.
+struct ParallelLaunch {
   TFParallelLambda lambda = nullptr;
   void* closure = nullptr;
   int32_t num_tasks = 0;
@@ -144,7 +144,7 @@ class Pool {
       lock.unlock();
       return RunSerially(lambda, closure, num_tasks);
     }
-    job_ = Job{lambda, closure, num_tasks, participants};
+    launch_ = ParallelLaunch{lambda, closure, num_tasks, participants};
     first_error_.store(0, std::memory_order_relaxed);
     pending_.store(participants - 1, std::memory_order_relaxed);
     for (int32_t i = 1; i < participants; ++i) {
@@ -181,9 +181,9 @@ class Pool {
 
   // Participant p runs tasks p, p + P, p + 2P, ...
   void RunShare(int32_t participant) {
-    const Job& job = job_;
-    for (int32_t t = participant; t < job.num_tasks; t += job.num_participants) {
-      int32_t result = job.lambda(t, job.num_tasks, job.closure);
+    const ParallelLaunch& launch = launch_;
+    for (int32_t t = participant; t < launch.num_tasks; t += launch.num_participants) {
+      int32_t result = launch.lambda(t, launch.num_tasks, launch.closure);
       if (result != 0) {
         int32_t expected = 0;
         first_error_.compare_exchange_strong(expected, result, std::memory_order_relaxed);
@@ -264,7 +264,7 @@ class Pool {
   std::atomic<bool> pin_;
   std::vector<std::thread> workers_;
   std::unique_ptr<WorkerSlot[]> slots_;
-  Job job_;
+  ParallelLaunch launch_;
   std::atomic<int32_t> pending_{0};
   std::atomic<int32_t> first_error_{0};
   std::atomic<bool> stop_{false};
