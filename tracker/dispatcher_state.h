@@ -76,7 +76,9 @@ struct Lease {
   int64_t span_ms = 0;    // its first deadline - leased_ms
 };
 
-struct Job {
+// A job as the dispatcher tracks it across device keys: its stride-scheduling weight and the
+// items it has queued or leased.
+struct DispatchedJob {
   int weight = 1;
   std::unordered_set<int64_t> items;  // queued or leased
 };
@@ -152,7 +154,7 @@ class DispatcherState {
   void EraseLease(int64_t lease_id);
   // Completes an item: its callback is queued to run after the lock.
   void Finish(int64_t item_id, WorkOutcome outcome, PendingDone& done);
-  Job& JobOf(const std::string& job_id) { return jobs_[job_id]; }
+  DispatchedJob& JobOf(const std::string& job_id) { return jobs_[job_id]; }
 
   DispatcherOptions options_;
   std::unordered_map<std::string, WorkerEntry> workers_;
@@ -164,7 +166,7 @@ class DispatcherState {
   std::set<std::pair<int64_t, int64_t>> deadlines_;  // (deadline, lease id)
   // (last heard from, worker id): the silent ones first.
   std::set<std::pair<int64_t, std::string>> heartbeats_;
-  std::unordered_map<std::string, Job> jobs_;
+  std::unordered_map<std::string, DispatchedJob> jobs_;
   int64_t next_item_ = 1;
   int64_t next_lease_;
   uint64_t next_idle_seq_ = 1;
