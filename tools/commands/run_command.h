@@ -1,6 +1,7 @@
 // `tunefarm run FILE.te --bind n=67 [--target llvm] [--time] [--threads N]`: runs a TE script's
 // scheduled function and its unscheduled definition on the same random inputs, compares every
-// output, and optionally times the scheduled function.
+// output, and optionally times the scheduled function (driver/script_check.h does the work; this
+// maps the flags and prints).
 #pragma once
 
 #include <cstdint>
