@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "rpc_server/worker.h"
+#include "rpc_server/worker_fleet.h"
 #include "spdlog/spdlog.h"
 #include "tracker/service/tracker_server.h"
 #include "tuner/measure/spec_builder.h"
@@ -55,11 +56,6 @@ struct RunResult {
   int64_t min_leases = 0, max_leases = 0;  // per worker
   double build_seconds = 0;                // summed over the job's records
   double rate() const { return seconds > 0 ? job.progress.trials_done / seconds : 0; }
-};
-
-struct LocalWorker {
-  std::unique_ptr<rpc_server::Worker> worker;
-  std::thread thread;
 };
 
 // Who builds: the tracker's placement, and whether the workers cannot build and one builder
@@ -100,7 +96,7 @@ RunResult RunFarm(int n, int trials, const Measure& m) {
   }
   // The devices, then the builder (the last one, when there is one).
   const int builders = m.builds.builder ? 1 : 0;
-  std::vector<LocalWorker> workers(n + builders);
+  rpc_server::WorkerFleet workers;
   for (int i = 0; i < n + builders; ++i) {
     const bool is_builder = i >= n;
     rpc_server::WorkerOptions w;
@@ -117,15 +113,10 @@ RunResult RunFarm(int n, int trials, const Measure& m) {
       w.builder = std::make_shared<tuner::SpecBuilder>(w.work_dir);
     }
     w.build_only = is_builder;
-    auto worker = rpc_server::Worker::Create(w);
-    if (!worker.ok()) {
-      r.error = std::string(worker.status().message());
-      workers.resize(i);
+    if (absl::Status added = workers.Add(w); !added.ok()) {
+      r.error = std::string(added.message());
       break;
     }
-    workers[i].worker = *std::move(worker);
-    rpc_server::Worker* raw = workers[i].worker.get();
-    workers[i].thread = std::thread([raw] { (void)raw->Run(); });
   }
   tracker::Dispatcher& dispatcher = (*server)->dispatcher();
   auto registered = [&] {
@@ -165,14 +156,13 @@ RunResult RunFarm(int n, int trials, const Measure& m) {
     }
   }
   r.min_leases = INT64_MAX;
-  for (int i = 0; i < std::min<int>(n, static_cast<int>(workers.size())); ++i) {
-    const int64_t done = workers[i].worker->stats().leases_done;
-    r.min_leases = std::min(r.min_leases, done);
-    r.max_leases = std::max(r.max_leases, done);
+  const std::vector<rpc_server::WorkerStats> stats = workers.stats();
+  for (int i = 0; i < std::min<int>(n, static_cast<int>(stats.size())); ++i) {
+    r.min_leases = std::min(r.min_leases, stats[i].leases_done);
+    r.max_leases = std::max(r.max_leases, stats[i].leases_done);
   }
-  if (workers.empty()) r.min_leases = 0;
-  for (LocalWorker& w : workers) w.worker->Stop();
-  for (LocalWorker& w : workers) w.thread.join();
+  if (stats.empty()) r.min_leases = 0;
+  workers.Stop();
   (*server)->Shutdown();
   server->reset();
   if (!r.job.id.empty()) {

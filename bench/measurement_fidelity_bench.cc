@@ -29,6 +29,7 @@
 
 #include "compiler/target/target.h"
 #include "rpc_server/worker.h"
+#include "rpc_server/worker_fleet.h"
 #include "runtime/time_evaluator.h"
 #include "spdlog/spdlog.h"
 #include "tracker/service/tracker_server.h"
@@ -43,11 +44,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr const char* kKey = "fidelity";
-
-struct LocalWorker {
-  std::unique_ptr<rpc_server::Worker> worker;
-  std::thread thread;
-};
 
 struct Tuned {
   std::string workload;
@@ -80,7 +76,7 @@ absl::StatusOr<std::vector<Tuned>> TuneAll(const std::string& dir,
   options.jobs.work_dir_parent = dir;
   auto server = tracker::TrackerServer::Start(options);
   if (!server.ok()) return server.status();
-  std::vector<LocalWorker> workers(2);
+  rpc_server::WorkerFleet workers;  // stopped before the tracker, on every way out
   for (int i = 0; i < 2; ++i) {
     rpc_server::WorkerOptions w;
     w.tracker = (*server)->address();
@@ -88,11 +84,7 @@ absl::StatusOr<std::vector<Tuned>> TuneAll(const std::string& dir,
     w.hostname = "fidelity-" + std::to_string(i + 1);
     w.work_dir = dir + "/worker" + std::to_string(i + 1);
     w.builder = std::make_shared<tuner::SpecBuilder>(w.work_dir);
-    auto worker = rpc_server::Worker::Create(w);
-    if (!worker.ok()) return worker.status();
-    workers[i].worker = *std::move(worker);
-    rpc_server::Worker* raw = workers[i].worker.get();
-    workers[i].thread = std::thread([raw] { (void)raw->Run(); });
+    if (absl::Status added = workers.Add(w); !added.ok()) return added;
   }
   for (int i = 0; i < 600 && (*server)->dispatcher().WorkersFor(kKey) < 2; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -117,8 +109,7 @@ absl::StatusOr<std::vector<Tuned>> TuneAll(const std::string& dir,
     t.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     out.push_back(std::move(t));
   }
-  for (LocalWorker& w : workers) w.worker->Stop();
-  for (LocalWorker& w : workers) w.thread.join();
+  workers.Stop();
   (*server)->Shutdown();
   return out;
 }

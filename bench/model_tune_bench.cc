@@ -45,6 +45,7 @@
 #include "driver/model_compiler.h"
 #include "driver/model_tuning_tasks.h"
 #include "rpc_server/worker.h"
+#include "rpc_server/worker_fleet.h"
 #include "spdlog/spdlog.h"
 #include "tracker/service/tracker_server.h"
 #include "tuner/measure/spec_builder.h"
@@ -149,14 +150,7 @@ absl::Status BuildRaced(const std::string& onnx, const std::string& db,
 // A tracker and one worker of this machine, in this process.
 struct LocalFarm {
   std::unique_ptr<tracker::TrackerServer> server;
-  std::unique_ptr<rpc_server::Worker> worker;
-  std::thread thread;
-
-  ~LocalFarm() {
-    if (worker) worker->Stop();
-    if (thread.joinable()) thread.join();
-    server.reset();
-  }
+  rpc_server::WorkerFleet worker;  // declared after the server: stopped and joined before it
 };
 
 absl::Status StartFarm(const std::string& dir, const std::string& key, LocalFarm& farm) {
@@ -173,11 +167,7 @@ absl::Status StartFarm(const std::string& dir, const std::string& key, LocalFarm
   w.device_key = key;
   w.work_dir = dir + "/worker";
   w.builder = std::make_shared<tuner::SpecBuilder>(w.work_dir);
-  absl::StatusOr<std::unique_ptr<rpc_server::Worker>> worker = rpc_server::Worker::Create(w);
-  if (!worker.ok()) return worker.status();
-  farm.worker = *std::move(worker);
-  rpc_server::Worker* raw = farm.worker.get();
-  farm.thread = std::thread([raw] { (void)raw->Run(); });
+  if (absl::Status added = farm.worker.Add(w); !added.ok()) return added;
   for (int i = 0; i < 600 && farm.server->dispatcher().WorkersFor(key) < 1; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }

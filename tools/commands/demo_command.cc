@@ -11,6 +11,7 @@
 #include "compiler/space/config_json.h"
 #include "compiler/topi/cpu_info.h"
 #include "rpc_server/worker.h"
+#include "rpc_server/worker_fleet.h"
 #include "tools/commands/verified_summary.h"
 #include "tracker/service/tracker_server.h"
 #include "tuner/measure/local_runner.h"
@@ -23,39 +24,6 @@ namespace tunefarm::tools {
 namespace {
 
 constexpr char kTarget[] = "llvm";
-
-// The demo's local workers: real workers, each on a thread of this process (each measures in
-// its own child process like any other). Every worker lives on the heap and its thread captures
-// that address, never a reference into the list, which grows while earlier threads already run.
-// Stopped and joined on every way out, so an early error never destroys a joinable thread.
-class DemoFleet {
- public:
-  DemoFleet() = default;
-  DemoFleet(const DemoFleet&) = delete;
-  DemoFleet& operator=(const DemoFleet&) = delete;
-  ~DemoFleet() { Stop(); }
-
-  absl::Status Add(const rpc_server::WorkerOptions& options) {
-    absl::StatusOr<std::unique_ptr<rpc_server::Worker>> worker =
-        rpc_server::Worker::Create(options);
-    if (!worker.ok()) return worker.status();
-    rpc_server::Worker* running = worker->get();
-    workers_.push_back(*std::move(worker));
-    threads_.emplace_back([running] { (void)running->Run(); });
-    return absl::OkStatus();
-  }
-
-  void Stop() {
-    for (const std::unique_ptr<rpc_server::Worker>& w : workers_) w->Stop();
-    for (std::thread& t : threads_) t.join();
-    threads_.clear();
-    workers_.clear();
-  }
-
- private:
-  std::vector<std::unique_ptr<rpc_server::Worker>> workers_;
-  std::vector<std::thread> threads_;
-};
 
 // The job's task; the default config depends on the CPU its (canonical) target describes.
 absl::StatusOr<std::unique_ptr<tuner::Task>> JobTask(const farm_api::JobStatus& job) {
@@ -102,7 +70,7 @@ int RunDemoCommand(const DemoOptions& o, const std::atomic<bool>* stop, std::ost
 
   // 2. Workers, one kernel thread each: the two share this machine's cores between them.
   const std::string key = absl::StrCat(tuner::LocalDeviceKey(topi::DetectHostCpu().model), "-1t");
-  DemoFleet fleet;
+  rpc_server::WorkerFleet fleet;  // stopped and joined on every way out
   for (int i = 0; i < o.workers; ++i) {
     rpc_server::WorkerOptions w;
     w.tracker = (*server)->address();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "rpc_server/worker.h"
+#include "rpc_server/worker_fleet.h"
 #include "tracker/service/tracker_server.h"
 
 namespace tunefarm::tracker::testing {
@@ -56,12 +57,9 @@ class DashboardFarm {
       o.device_key = key;
       o.token = token;
       o.work_dir = dir + "/worker" + std::to_string(i);
-      auto worker = rpc_server::Worker::Create(o);
-      EXPECT_TRUE(worker.ok()) << worker.status();
-      if (!worker.ok()) return nullptr;
-      rpc_server::Worker* raw = worker->get();
-      farm->workers_.push_back(*std::move(worker));
-      farm->threads_.emplace_back([raw] { (void)raw->Run(); });
+      absl::Status added = farm->workers_.Add(o);
+      EXPECT_TRUE(added.ok()) << added;
+      if (!added.ok()) return nullptr;
     }
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (farm->server_->dispatcher().Workers(key).size() < static_cast<size_t>(workers) &&
@@ -73,9 +71,7 @@ class DashboardFarm {
   }
 
   ~DashboardFarm() {
-    for (auto& w : workers_) w->Stop();
-    for (auto& t : threads_) t.join();
-    workers_.clear();
+    workers_.Stop();
     server_.reset();
   }
 
@@ -84,8 +80,7 @@ class DashboardFarm {
  private:
   DashboardFarm() = default;
   std::unique_ptr<TrackerServer> server_;
-  std::vector<std::unique_ptr<rpc_server::Worker>> workers_;
-  std::vector<std::thread> threads_;
+  rpc_server::WorkerFleet workers_;
 };
 
 // Occurrences of `needle` in `text` (e.g. `class="worker"` for the fleet's rows).
