@@ -82,7 +82,7 @@ absl::StatusOr<RaceResult> RaceAlgorithms(const std::string& onnx,
                                           const ModelCompileOptions& options,
                                           const target::Target& target,
                                           const ModuleRaceTimer& timer, const RaceOptions& race,
-                                          std::ostream& log) {
+                                          const NoteSink& note) {
   if (options.db.empty()) {
     return absl::InvalidArgumentError("--race needs records (--db): they name the rivals");
   }
@@ -101,9 +101,8 @@ absl::StatusOr<RaceResult> RaceAlgorithms(const std::string& onnx,
   RaceResult result;
   for (const AlgorithmChoice& c : first->algorithms) current.algorithms[c.workload] = c.chosen;
   const std::vector<Challenge> challenges = ChallengesOf(first->algorithms, race.band);
-  log << "race: " << challenges.size() << " rivals of " << first->algorithms.size()
-      << " conv workloads (records within " << race.band << "x of the chosen algorithm's)\n"
-      << std::flush;
+  note(absl::StrCat("race: ", challenges.size(), " rivals of ", first->algorithms.size(),
+                    " conv workloads (records within ", race.band, "x of the chosen algorithm's)"));
   for (const Challenge& c : challenges) {
     const int64_t held = current.algorithms[c.workload];
     if (c.rival == held) continue;  // it won against the records' choice already
@@ -124,11 +123,10 @@ absl::StatusOr<RaceResult> RaceAlgorithms(const std::string& onnx,
     ++result.challenges;
     char ratio[64];
     std::snprintf(ratio, sizeof ratio, "%.3f", verdict->ratio);
-    log << "  " << c.workload << " (" << c.convs << " convs): " << AlgorithmName(c.rival)
-        << " against " << AlgorithmName(held) << ": " << ratio << " of the model's time, faster in "
-        << verdict->wins << " of " << verdict->rounds
-        << " rounds: " << AlgorithmName(verdict->challenger_wins ? c.rival : held) << "\n"
-        << std::flush;
+    note(absl::StrCat("  ", c.workload, " (", c.convs, " convs): ", AlgorithmName(c.rival),
+                      " against ", AlgorithmName(held), ": ", ratio,
+                      " of the model's time, faster in ", verdict->wins, " of ", verdict->rounds,
+                      " rounds: ", AlgorithmName(verdict->challenger_wins ? c.rival : held)));
     std::error_code ec;
     if (verdict->challenger_wins) {
       current = std::move(trial);
@@ -142,8 +140,8 @@ absl::StatusOr<RaceResult> RaceAlgorithms(const std::string& onnx,
     if (current.algorithms[c.workload] != c.chosen) ++result.changed;
   }
   if (result.unraced > 0) {
-    log << "race: " << result.unraced << " rivals not raced: the " << race.budget_s
-        << " s budget was spent\n";
+    note(absl::StrCat("race: ", result.unraced, " rivals not raced: the ", race.budget_s,
+                      " s budget was spent"));
   }
   result.algorithms = std::move(current.algorithms);
   return result;

@@ -8,13 +8,13 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <ostream>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "compiler/target/target.h"
 #include "driver/model_compiler.h"
+#include "driver/note_sink.h"
 
 namespace tunefarm::driver {
 
@@ -59,11 +59,11 @@ std::string AlgorithmName(int64_t tile);
 
 // Races the rivals of every conv whose algorithm `options`' records chose (options.db is needed),
 // the workloads of most record time first, each rival against the current best build with
-// `timer`; a line per challenge on `log`. Errors: the builds' and the timer's.
+// `timer`; a line per challenge to `note`. Errors: the builds' and the timer's.
 absl::StatusOr<RaceResult> RaceAlgorithms(const std::string& onnx,
                                           const ModelCompileOptions& options,
                                           const target::Target& target,
                                           const ModuleRaceTimer& timer, const RaceOptions& race,
-                                          std::ostream& log);
+                                          const NoteSink& note);
 
 }  // namespace tunefarm::driver

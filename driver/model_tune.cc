@@ -1,7 +1,6 @@
 #include "driver/model_tune.h"
 
 #include <filesystem>
-#include <streambuf>
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
@@ -41,38 +40,6 @@ absl::Status Build(const ModelTuneRequest& request, const ModelCompileOptions& o
   if (!model.ok()) return model.status();
   return ExportCompiledModel(*model, output);
 }
-
-// Lines written to the race's log reach the observer one by one, as the race goes. No put area:
-// every character comes through xsputn or overflow.
-class LineForwarder : public std::streambuf {
- public:
-  explicit LineForwarder(ModelTuneObserver& observer) : observer_(observer) {}
-  ~LineForwarder() override {
-    if (!line_.empty()) observer_.OnNote(line_);
-  }
-
- protected:
-  int_type overflow(int_type c) override {
-    if (!traits_type::eq_int_type(c, traits_type::eof())) Put(traits_type::to_char_type(c));
-    return traits_type::not_eof(c);
-  }
-  std::streamsize xsputn(const char* s, std::streamsize n) override {
-    for (std::streamsize i = 0; i < n; ++i) Put(s[i]);
-    return n;
-  }
-
- private:
-  void Put(char c) {
-    if (c != '\n') {
-      line_ += c;
-      return;
-    }
-    observer_.OnNote(line_);
-    line_.clear();
-  }
-  ModelTuneObserver& observer_;
-  std::string line_;
-};
 
 }  // namespace
 
@@ -128,11 +95,9 @@ absl::StatusOr<ModelTuneResult> FinishModelTuning(const ModelTuneRequest& reques
       timer_failed = !times.ok();
       return times;
     };
-    LineForwarder lines(observer);
-    std::ostream log(&lines);
     absl::StatusOr<RaceResult> raced =
-        RaceAlgorithms(request.model.file, tuned_options, target, watched, race, log);
-    log.flush();
+        RaceAlgorithms(request.model.file, tuned_options, target, watched, race,
+                       [&observer](const std::string& line) { observer.OnNote(line); });
     if (raced.ok()) {
       observer.OnNote(absl::StrCat(
           "race on ",

@@ -142,10 +142,10 @@ absl::StatusOr<ScriptCheck> CheckScript(const ScriptCheckOptions& options) {
   const std::optional<target::Target>& target = options.target;
   // Without a database the lookup's target is never read: the interpreter's is the host's.
   TunedLookup lookup{options.db, target.value_or(target::Target::Host()), options.device_key};
-  std::ostringstream schedule_note;
   absl::StatusOr<script::ScriptResult> script =
-      LoadScheduledScript(options.file, options.bindings, lookup, schedule_note);
-  if (!schedule_note.str().empty() && options.on_schedule) options.on_schedule(schedule_note.str());
+      LoadScheduledScript(options.file, options.bindings, lookup, [&](const std::string& line) {
+        if (options.on_schedule) options.on_schedule(line);
+      });
   if (!script.ok()) return script.status();
   // A script with knobs ran with its sizes bound to constants: nothing is left to bind.
   Bindings bindings = options.bindings;

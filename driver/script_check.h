@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "compiler/target/target.h"
 #include "driver/bindings.h"
+#include "driver/note_sink.h"
 
 namespace tunefarm::driver {
 
@@ -28,9 +29,9 @@ struct ScriptCheckOptions {
   // recorded config on that target and device (tuned_schedule.h).
   std::string db;
   std::string device_key;  // empty: this machine's local key
-  // Receives the lookup's "schedule: ...\n" lines as soon as the script is loaded, so a caller
-  // can show which schedule ran even when a later step fails.
-  std::function<void(const std::string& text)> on_schedule;
+  // Receives the lookup's "schedule: ..." line as soon as the script is loaded, so a caller can
+  // show which schedule ran even when a later step fails.
+  NoteSink on_schedule;
 };
 
 // The maximum absolute difference of one computed output from the reference's.

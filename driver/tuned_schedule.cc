@@ -67,7 +67,7 @@ std::string NoRecordText(const tuner::Task& task, const TunedLookup& lookup) {
 
 absl::StatusOr<script::ScriptResult> LoadScheduledScript(
     const std::string& path, const std::map<std::string, int64_t>& bindings,
-    const TunedLookup& lookup, std::ostream& log) {
+    const TunedLookup& lookup, const NoteSink& note) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat("cannot open ", path));
   std::stringstream text;
@@ -76,7 +76,7 @@ absl::StatusOr<script::ScriptResult> LoadScheduledScript(
   if (!plain.ok()) return plain.status();
   // Without knobs the script's own schedule is the only one; its variables stay symbolic.
   if (plain->knob_names.empty()) {
-    if (!lookup.db.empty()) log << "schedule: the script's own (it declares no cfg knobs)\n";
+    if (!lookup.db.empty()) note("schedule: the script's own (it declares no cfg knobs)");
     return plain;
   }
   if (!lookup.db.empty()) {
@@ -86,15 +86,15 @@ absl::StatusOr<script::ScriptResult> LoadScheduledScript(
     absl::StatusOr<std::optional<TunedSchedule>> best = BestSchedule(**task, lookup);
     if (!best.ok()) return best.status();
     if (best->has_value()) {
-      log << "schedule: best recorded config of " << (*task)->key() << ": "
-          << (*best)->record.config_json << "\n";
+      note(absl::StrCat("schedule: best recorded config of ", (*task)->key(), ": ",
+                        (*best)->record.config_json));
       script::ScriptResult tuned;
       tuned.schedule = (*best)->op.schedule;
       tuned.args = (*best)->op.args;
       tuned.knob_names = plain->knob_names;
       return tuned;
     }
-    log << "schedule: fallback knob values (" << NoRecordText(**task, lookup) << ")\n";
+    note(absl::StrCat("schedule: fallback knob values (", NoRecordText(**task, lookup), ")"));
   }
   if (bindings.empty()) return plain;
   script::ScriptOptions options;

@@ -4,13 +4,13 @@
 
 #include <map>
 #include <optional>
-#include <ostream>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "compiler/script/script.h"
 #include "compiler/target/target.h"
 #include "compiler/topi/scheduled_op.h"
+#include "driver/note_sink.h"
 #include "tuner/record.h"
 #include "tuner/task.h"
 
@@ -38,9 +38,9 @@ std::string NoRecordText(const tuner::Task& task, const TunedLookup& lookup);
 
 // The script run for `run`/`build`: plainly (its own schedule, fallback knob values), with
 // `bindings` made constants when it declares knobs, and at the best recorded config when
-// `lookup.db` is given and has one. Says which on `log` ("schedule: ...").
+// `lookup.db` is given and has one. Says which to `note` ("schedule: ...").
 absl::StatusOr<script::ScriptResult> LoadScheduledScript(
     const std::string& path, const std::map<std::string, int64_t>& bindings,
-    const TunedLookup& lookup, std::ostream& log);
+    const TunedLookup& lookup, const NoteSink& note);
 
 }  // namespace tunefarm::driver

@@ -31,6 +31,8 @@ class RealFarm:
                 break
             time.sleep(0.02)
         self.address = "127.0.0.1:" + open(port_file).read().strip()
+        self._tracker_args = ["tracker", "--listen", self.address, "--db",
+                              os.path.join(root, "farm.db"), "--token-file", self.token_file]
         self._start(["worker", "--tracker", self.address, "--key", KEY, "--token-file",
                      self.token_file, "--work-dir", os.path.join(root, "worker")], "worker.log")
         if HAS_OPENCL:
@@ -42,6 +44,18 @@ class RealFarm:
         out = open(os.path.join(self.root, log), "w")
         self.processes.append(subprocess.Popen([BINARY] + args, stdout=out,
                                                stderr=subprocess.STDOUT))
+
+    def kill_tracker(self):
+        """The tracker dies at once (SIGKILL): its streams drop, its database stays."""
+        self.processes[0].kill()
+        self.processes[0].wait()
+
+    def restart_tracker(self):
+        """A tracker on the same address and database, as an operator restarts one."""
+        self.kill_tracker()
+        out = open(os.path.join(self.root, "tracker-restarted.log"), "w")
+        self.processes[0] = subprocess.Popen([BINARY] + self._tracker_args, stdout=out,
+                                             stderr=subprocess.STDOUT)
 
     def stop(self):
         for p in reversed(self.processes):

@@ -9,7 +9,7 @@ import grpc
 import pytest
 
 import tunefarm
-from conftest import HAS_OPENCL, KEY, OPENCL_KEY
+from conftest import HAS_OPENCL, KEY, OPENCL_KEY, RealFarm
 
 SMALL = "matmul:64,64,64"
 
@@ -135,3 +135,37 @@ def test_an_unreachable_tracker_raises_instead_of_hanging(tmp_path):
             nowhere.workers()
     assert gone.value.code == grpc.StatusCode.UNAVAILABLE
     assert "unreachable" in str(gone.value)
+
+
+def test_a_watch_outlives_a_tracker_restart_and_raises_once_the_tracker_is_gone(tmp_path,
+                                                                              monkeypatch):
+    own = RealFarm(str(tmp_path))  # a farm of its own: its tracker is killed
+    try:
+        with tunefarm.connect(own.address, token_file=own.token_file) as farm:
+            for _ in range(250):
+                if farm.workers(key=KEY):
+                    break
+                time.sleep(0.02)
+            job = farm.tune(workload="matmul:96,96,96", key=KEY, trials=24, batch_size=4,
+                            tuner="random")
+            watch = job.watch(timeout=300)
+            assert not next(watch).finished
+            # The stream drops mid-watch; the restarted tracker resumes the job from its
+            # database and the same watch follows it to the end.
+            own.restart_tracker()
+            for _ in watch:
+                pass
+            assert job.state == "succeeded", job.progress.message
+            assert job.progress.trials_done == 24
+
+            monkeypatch.setattr(tunefarm.job.Followed, "RECONNECT_PAUSE_S", 0.2)
+            gone = farm.tune(workload="matmul:80,80,80", key=KEY, trials=400, batch_size=4,
+                             tuner="random")
+            own.kill_tracker()
+            started = time.monotonic()
+            with pytest.raises(tunefarm.FarmError) as lost:
+                gone.wait(timeout=300)
+            assert lost.value.code == grpc.StatusCode.UNAVAILABLE
+            assert time.monotonic() - started < 60, "raised after its reconnects, not hung"
+    finally:
+        own.stop()

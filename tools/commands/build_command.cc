@@ -80,8 +80,8 @@ int RunBuildCommand(const BuildOptions& options, std::ostream& out, std::ostream
     func =
         passes::Lower(op->schedule, op->args, driver::FuncNameFor(options.workload), pass_options);
   } else {
-    absl::StatusOr<script::ScriptResult> script =
-        driver::LoadScheduledScript(options.file, *bindings, lookup, out);
+    absl::StatusOr<script::ScriptResult> script = driver::LoadScheduledScript(
+        options.file, *bindings, lookup, [&out](const std::string& line) { out << line << "\n"; });
     if (!script.ok()) return fail(script.status());
     passes::PassOptions pass_options = passes::PassOptions::FromEnv();
     pass_options.target = target->lowering();

@@ -40,8 +40,10 @@ int RunModelBuildCommand(const ModelBuildOptions& options, std::ostream& out, st
     }
     driver::RaceOptions race;
     race.budget_s = options.race_seconds;
-    absl::StatusOr<driver::RaceResult> raced =
-        driver::RaceAlgorithms(options.file, compile, *target, driver::LocalRaceTimer(), race, out);
+    absl::StatusOr<driver::RaceResult> raced = driver::RaceAlgorithms(
+        options.file, compile, *target, driver::LocalRaceTimer(), race,
+        [&out](const std::string& line) { out << line << "\n"
+                                              << std::flush; });
     if (!raced.ok()) {
       err << "tunefarm: " << options.file << ": race: " << raced.status().message() << "\n";
       return 1;

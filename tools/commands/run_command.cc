@@ -47,7 +47,7 @@ int RunRunCommand(const RunOptions& options, std::ostream& out, std::ostream& er
   check_options.threads = options.threads;
   check_options.db = options.db;
   check_options.device_key = options.device_key;
-  check_options.on_schedule = [&out](const std::string& text) { out << text; };
+  check_options.on_schedule = [&out](const std::string& line) { out << line << "\n"; };
   absl::StatusOr<driver::ScriptCheck> check = driver::CheckScript(check_options);
   if (!check.ok()) {
     err << "tunefarm: " << check.status().message() << "\n";

@@ -153,7 +153,7 @@ TEST(ScriptCheckTest, TheScheduleNoteReachesTheCaller) {
   options.target = target::Target::Host();
   options.db = fixtures::WriteTempFile("unused.db", "") + ".never-opened";
   std::string note;
-  options.on_schedule = [&note](const std::string& text) { note += text; };
+  options.on_schedule = [&note](const std::string& line) { note += line + "\n"; };
   absl::StatusOr<ScriptCheck> check = CheckScript(options);
   ASSERT_TRUE(check.ok()) << check.status();
   EXPECT_EQ(note, "schedule: the script's own (it declares no cfg knobs)\n");

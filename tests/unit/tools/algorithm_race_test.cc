@@ -130,7 +130,8 @@ absl::StatusOr<driver::RaceResult> ScriptedRace(
     const driver::RaceOptions& options = driver::RaceOptions()) {
   *calls = 0;
   return driver::RaceAlgorithms(m.model, WithRecords(m), target::Target::Host(),
-                                ScriptedTimer(challenger_share, calls), options, log);
+                                ScriptedTimer(challenger_share, calls), options,
+                                [&log](const std::string& line) { log << line << "\n"; });
 }
 
 TEST(AlgorithmRaceTest, ARivalThatRunsTheModelFasterReplacesTheRecordsChoice) {
@@ -206,7 +207,7 @@ TEST(AlgorithmRaceTest, ATimerErrorEndsTheRace) {
       [](const std::string&, const std::string&) -> absl::StatusOr<driver::RaceTimes> {
         return absl::UnavailableError("the worker went away");
       },
-      driver::RaceOptions(), log);
+      driver::RaceOptions(), [&log](const std::string& line) { log << line << "\n"; });
   EXPECT_EQ(raced.status().code(), absl::StatusCode::kUnavailable);
   fs::remove(m.db);
 }
