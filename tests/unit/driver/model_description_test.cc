@@ -5,29 +5,14 @@
 #include <gtest/gtest.h>
 
 #include "tests/testing/files.h"
-#include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
+#include "tests/unit/compiler/frontend/onnx/conv_gemm_model.h"
 
 namespace tunefarm::driver {
 namespace {
 
 using ::testing::HasSubstr;
-using B = frontend::onnx::testing::OnnxModelBuilder;
 
-// A 3x3 conv (4 filters), relu, flatten and a gemm of 10 outputs on a 1x3x8x8 image.
-std::string ConvGemm() {
-  B b(13);
-  b.Input("image", {1, 3, 8, 8});
-  b.FloatInit("w", {4, 3, 3, 3});
-  b.FloatInit("fc.w", {10, 256});
-  auto* conv = b.Node("Conv", {"image", "w"}, {"c"});
-  B::Ints(conv, "pads", {1, 1, 1, 1});
-  b.Node("Relu", {"c"}, {"r"});
-  b.Node("Flatten", {"r"}, {"f"});
-  auto* gemm = b.Node("Gemm", {"f", "fc.w"}, {"logits"});
-  B::Int(gemm, "transB", 1);
-  b.Output("logits");
-  return fixtures::WriteTempFile("describe.onnx", b.Bytes());
-}
+std::string ConvGemm() { return frontend::onnx::testing::WriteConvGemmModel("describe.onnx"); }
 
 TEST(ModelDescriptionTest, CountsTheImportedGraphAndSplitsTheTasksByWhatTheBuildConfigures) {
   absl::StatusOr<ModelDescription> d = DescribeModel(ConvGemm(), {});

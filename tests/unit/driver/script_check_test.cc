@@ -4,21 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "tests/testing/files.h"
+#include "tests/testing/sample_scripts.h"
 
 namespace tunefarm::driver {
 namespace {
 
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-constexpr const char* kSplit = R"(
-n = var("n")
-A = placeholder((n,), name="A")
-B = compute((n,), lambda i: A[i] * 2.0 + 1.0, name="B")
-s = create_schedule(B)
-xo, xi = s[B].split(B.op.axis[0], factor=4)
-args = [A, B]
-)";
 
 // The reduction visits k in another order (ki outside ko) than the definition does, so float
 // sums differ in their last bits: equal only within a tolerance.
@@ -47,7 +39,7 @@ args = [A, B, C]
 
 ScriptCheckOptions SplitOptions() {
   ScriptCheckOptions options;
-  options.file = fixtures::WriteTempFile("split.te", kSplit);
+  options.file = fixtures::WriteTempFile("split.te", fixtures::kSplitScript);
   options.bindings = {{"n", 67}};
   return options;
 }
@@ -132,7 +124,7 @@ TEST(ScriptCheckTest, MissingBindingIsAnError) {
 
 TEST(ScriptCheckTest, MissingFileIsNotFound) {
   ScriptCheckOptions options = SplitOptions();
-  options.file = fixtures::WriteTempFile("present.te", kSplit) + ".missing";
+  options.file = fixtures::WriteTempFile("present.te", fixtures::kSplitScript) + ".missing";
   absl::StatusOr<ScriptCheck> check = CheckScript(options);
   ASSERT_FALSE(check.ok());
   EXPECT_EQ(check.status().code(), absl::StatusCode::kNotFound);

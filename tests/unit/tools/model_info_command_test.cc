@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tests/testing/files.h"
+#include "tests/unit/compiler/frontend/onnx/conv_gemm_model.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
 
 namespace tunefarm::tools {
@@ -15,18 +16,7 @@ using ::testing::Not;
 using B = frontend::onnx::testing::OnnxModelBuilder;
 
 TEST(ModelInfoCommandTest, PrintsInputsOutputsOpsParametersAndFlops) {
-  B b(13);
-  b.Input("image", {1, 3, 8, 8});
-  b.FloatInit("w", {4, 3, 3, 3});
-  b.FloatInit("fc.w", {10, 256});
-  auto* conv = b.Node("Conv", {"image", "w"}, {"c"});
-  B::Ints(conv, "pads", {1, 1, 1, 1});
-  b.Node("Relu", {"c"}, {"r"});
-  b.Node("Flatten", {"r"}, {"f"});
-  auto* gemm = b.Node("Gemm", {"f", "fc.w"}, {"logits"});
-  B::Int(gemm, "transB", 1);
-  b.Output("logits");
-  std::string path = fixtures::WriteTempFile("tiny.onnx", b.Bytes());
+  const std::string path = frontend::onnx::testing::WriteConvGemmModel("tiny.onnx");
   std::ostringstream out, err;
   ASSERT_EQ(RunModelInfoCommand({path, {}}, out, err), 0) << err.str();
   EXPECT_EQ(err.str(), "");

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tests/testing/files.h"
+#include "tests/testing/sample_scripts.h"
 #include "tests/unit/tools/command_outcome.h"
 
 namespace tunefarm::tools {
@@ -12,15 +13,6 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::MatchesRegex;
-
-constexpr const char* kSplit = R"(
-n = var("n")
-A = placeholder((n,), name="A")
-B = compute((n,), lambda i: A[i] * 2.0 + 1.0, name="B")
-s = create_schedule(B)
-xo, xi = s[B].split(B.op.axis[0], factor=4)
-args = [A, B]
-)";
 
 CommandOutcome Invoke(const RunOptions& options) {
   std::ostringstream out, err;
@@ -30,7 +22,7 @@ CommandOutcome Invoke(const RunOptions& options) {
 
 TEST(RunCommandTest, ScheduledAndUnscheduledAgree) {
   RunOptions options;
-  options.file = fixtures::WriteTempFile("split.te", kSplit);
+  options.file = fixtures::WriteTempFile("split.te", fixtures::kSplitScript);
   options.bind = "n=67";
   CommandOutcome r = Invoke(options);
   EXPECT_EQ(r.code, 0) << r.err;
@@ -71,7 +63,7 @@ args = [A, B]
 
 TEST(RunCommandTest, UnknownTargetIsAUsageError) {
   RunOptions options;
-  options.file = fixtures::WriteTempFile("split.te", kSplit);
+  options.file = fixtures::WriteTempFile("split.te", fixtures::kSplitScript);
   options.bind = "n=67";
   options.target = "llvm -mcpu";
   CommandOutcome r = Invoke(options);
@@ -81,7 +73,7 @@ TEST(RunCommandTest, UnknownTargetIsAUsageError) {
 
 TEST(RunCommandTest, LlvmAgreesAndTimes) {
   RunOptions options;
-  options.file = fixtures::WriteTempFile("split.te", kSplit);
+  options.file = fixtures::WriteTempFile("split.te", fixtures::kSplitScript);
   options.bind = "n=67";
   options.target = "llvm";
   options.time = true;
@@ -94,7 +86,7 @@ TEST(RunCommandTest, LlvmAgreesAndTimes) {
 
 TEST(RunCommandTest, MalformedBindIsAUsageError) {
   RunOptions options;
-  options.file = fixtures::WriteTempFile("split.te", kSplit);
+  options.file = fixtures::WriteTempFile("split.te", fixtures::kSplitScript);
   options.bind = "n:67";
   CommandOutcome r = Invoke(options);
   EXPECT_EQ(r.code, 2);
@@ -103,7 +95,7 @@ TEST(RunCommandTest, MalformedBindIsAUsageError) {
 
 TEST(RunCommandTest, MissingBindingIsAnError) {
   RunOptions options;
-  options.file = fixtures::WriteTempFile("split.te", kSplit);
+  options.file = fixtures::WriteTempFile("split.te", fixtures::kSplitScript);
   CommandOutcome r = Invoke(options);
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.err, "tunefarm: variable n (in the shape of A) needs a value: --bind n=...\n");

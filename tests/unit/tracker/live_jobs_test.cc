@@ -8,16 +8,12 @@
 #include <set>
 #include <thread>
 
+#include "tests/testing/fake_clock.h"
+
 namespace tunefarm::tracker {
 namespace {
 
 using ::testing::StartsWith;
-
-class FixedClock : public runtime::Clock {
- public:
-  int64_t NowMs() const override { return now_ms.load(); }
-  std::atomic<int64_t> now_ms{1000};
-};
 
 struct Entry {
   farm_api::JobStatus status;
@@ -33,13 +29,13 @@ std::shared_ptr<Entry> Add(LiveJobs<Entry>& live, const std::string& id) {
 }
 
 TEST(LiveJobsTest, TouchRaisesTheVersionStampsTheTimeAndWakesAWaiter) {
-  FixedClock clock;
+  fixtures::FakeClock clock(1000);
   LiveJobs<Entry> live("job", &clock);
   std::shared_ptr<Entry> job = Add(live, "job-1");
   std::optional<farm_api::JobStatus> seen;
   std::thread waiter([&] { seen = live.WaitForChange("job-1", 0, /*timeout_ms=*/60000); });
   // Touched until the waiter has seen it: a touch before the waiter waits is seen at once too.
-  clock.now_ms = 2000;
+  clock.Set(2000);
   {
     std::lock_guard<std::mutex> lock(live.mu);
     live.Touch(*job);
@@ -51,7 +47,7 @@ TEST(LiveJobsTest, TouchRaisesTheVersionStampsTheTimeAndWakesAWaiter) {
 }
 
 TEST(LiveJobsTest, AWaitForAnUnchangedJobEndsAtItsTimeoutWithTheStatusAsItStands) {
-  FixedClock clock;
+  fixtures::FakeClock clock(1000);
   LiveJobs<Entry> live("job", &clock);
   Add(live, "job-1");
   const auto start = std::chrono::steady_clock::now();
@@ -63,7 +59,7 @@ TEST(LiveJobsTest, AWaitForAnUnchangedJobEndsAtItsTimeoutWithTheStatusAsItStands
 }
 
 TEST(LiveJobsTest, AFinishedJobOrAShutdownAnswersAtOnceAndAnUnknownIdIsNotHeld) {
-  FixedClock clock;
+  fixtures::FakeClock clock(1000);
   LiveJobs<Entry> live("job", &clock);
   std::shared_ptr<Entry> done = Add(live, "job-done");
   done->status.state = farm_api::JobState::kSucceeded;
@@ -84,7 +80,7 @@ TEST(LiveJobsTest, AFinishedJobOrAShutdownAnswersAtOnceAndAnUnknownIdIsNotHeld) 
 }
 
 TEST(LiveJobsTest, NewIdsCarryThePrefixAndAreUniqueAndOnlyUnfinishedJobsCount) {
-  FixedClock clock;
+  fixtures::FakeClock clock(1000);
   LiveJobs<Entry> live("model", &clock);
   std::set<std::string> ids;
   for (int i = 0; i < 200; ++i) {
