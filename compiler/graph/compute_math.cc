@@ -1,4 +1,4 @@
-// Computes of the math ops: unary functions by name, pow/maximum/minimum/prelu, reduce, the
+// Computes of the math ops: unary functions by name, pow/mod/maximum/minimum/prelu, reduce, the
 // comparisons and logic, where and cast, from topi's unary_math.h, elementwise.h and reduce.h.
 #include <algorithm>
 #include <numeric>
@@ -25,6 +25,12 @@ ComputeResult ComputeUnary(const ComputeContext& ctx) {
 
 ComputeResult ComputePow(const ComputeContext& ctx) {
   return One(ctx, topi::PowCompute(ctx.inputs[0], ctx.inputs[1]));
+}
+
+ComputeResult ComputeMod(const ComputeContext& ctx) {
+  absl::StatusOr<int64_t> fmod = ctx.node.attrs.Int("fmod", 0);
+  if (!fmod.ok()) return ctx.Annotate(fmod.status());
+  return One(ctx, topi::ModCompute(ctx.inputs[0], ctx.inputs[1], *fmod != 0));
 }
 
 ComputeResult ComputeMaximum(const ComputeContext& ctx) {

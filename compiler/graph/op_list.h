@@ -23,6 +23,8 @@
 //   unary(x) fn, alpha, gamma: an elementwise math function of topi/unary_math.h by name ("erf",
 //     "leaky_relu", "gelu" ...); alpha and gamma are the parameters of those that take them
 //   pow, maximum, minimum (a, b): broadcast, as add; pow on floats
+//   mod(a, b) fmod (0): broadcast; fmod 0 (integers only) takes the sign of b (Python's %), fmod 1
+//     that of a (C's fmod and %); the remainder of a division by an integer 0 is undefined
 //   prelu(x, slope): x < 0 ? slope * x : x, slope broadcast to x (unidirectionally)
 //   compare(a, b) fn ("equal", "less", "less_equal", "greater", "greater_equal"): broadcast,
 //     bool output
@@ -110,6 +112,7 @@
   X(Div, "div", kBroadcast)                                           \
   X(Unary, "unary", kElementwise)                                     \
   X(Pow, "pow", kBroadcast)                                           \
+  X(Mod, "mod", kBroadcast)                                           \
   X(Maximum, "maximum", kBroadcast)                                   \
   X(Minimum, "minimum", kBroadcast)                                   \
   X(PRelu, "prelu", kBroadcast)                                       \

@@ -67,6 +67,18 @@ InferResult InferUnary(const InferContext& ctx) {
 }
 
 InferResult InferPow(const InferContext& ctx) { return BroadcastMath(ctx, true); }
+
+InferResult InferMod(const InferContext& ctx) {
+  absl::StatusOr<int64_t> fmod = ctx.node.attrs.Int("fmod", 0);
+  if (!fmod.ok()) return ctx.Annotate(fmod.status());
+  if (*fmod != 0 && *fmod != 1) return ctx.Error(absl::StrCat("fmod must be 0 or 1, not ", *fmod));
+  // A float remainder has one meaning here, C's fmod: ONNX asks for fmod 1 on floats.
+  if (*fmod == 0 && !ctx.inputs.empty() && IsFloatType(ctx.inputs[0])) {
+    return ctx.Error(absl::StrCat("a float mod needs fmod 1 (C's fmod), got fmod 0 for ",
+                                  ctx.inputs[0].ToString()));
+  }
+  return BroadcastMath(ctx, false);
+}
 InferResult InferMaximum(const InferContext& ctx) { return BroadcastMath(ctx, false); }
 InferResult InferMinimum(const InferContext& ctx) { return BroadcastMath(ctx, false); }
 

@@ -140,6 +140,11 @@ absl::StatusOr<te::Tensor> PowCompute(const te::Tensor& a, const te::Tensor& b) 
   return Binary(a, b, "pow", [](Expr x, Expr y) { return ir::Call(ir::Intrinsic::kPow, {x, y}); });
 }
 
+absl::StatusOr<te::Tensor> ModCompute(const te::Tensor& a, const te::Tensor& b, bool truncated) {
+  if (truncated) return Binary(a, b, "mod", [](Expr x, Expr y) { return ir::TruncMod(x, y); });
+  return Binary(a, b, "floor_mod", [](Expr x, Expr y) { return ir::FloorMod(x, y); });
+}
+
 absl::StatusOr<te::Tensor> MaximumCompute(const te::Tensor& a, const te::Tensor& b) {
   return Binary(a, b, "maximum", [](Expr x, Expr y) { return ir::Max(x, y); });
 }

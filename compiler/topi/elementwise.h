@@ -30,6 +30,9 @@ absl::StatusOr<te::Tensor> DivideCompute(const te::Tensor& a, const te::Tensor& 
 // pow(a, b), max(a, b), min(a, b) and PReLU (a < 0 ? b * a : a), broadcast the same way; pow
 // needs floats.
 absl::StatusOr<te::Tensor> PowCompute(const te::Tensor& a, const te::Tensor& b);
+// a mod b, broadcast: with `truncated` the remainder takes a's sign (C's fmod and %), else b's
+// (Python's %).
+absl::StatusOr<te::Tensor> ModCompute(const te::Tensor& a, const te::Tensor& b, bool truncated);
 absl::StatusOr<te::Tensor> MaximumCompute(const te::Tensor& a, const te::Tensor& b);
 absl::StatusOr<te::Tensor> MinimumCompute(const te::Tensor& a, const te::Tensor& b);
 absl::StatusOr<te::Tensor> PReluCompute(const te::Tensor& x, const te::Tensor& slope);

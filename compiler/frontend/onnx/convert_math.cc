@@ -1,5 +1,5 @@
 // Converters of ONNX's math ops beyond the four arithmetic ones: the unary functions and
-// activations (Abs ... Gelu), Pow, PRelu, the comparisons and logic, Where, the variadic
+// activations (Abs ... Gelu), Pow, Mod, PRelu, the comparisons and logic, Where, the variadic
 // Max/Min/Sum/Mean, and every Reduce*.
 #include <cmath>
 
@@ -71,6 +71,16 @@ absl::Status Gelu(ImportContext& ctx, const NodeProto& node) {
     return ctx.Error(node, "approximate must be 'none' or 'tanh', not '" + *approximate + "'");
   }
   return EmitUnary(ctx, node, {*approximate == "tanh" ? "gelu_tanh" : "gelu"});
+}
+
+absl::Status Mod(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<int64_t> fmod = ctx.AttrInt(node, "fmod", 0);
+  if (!fmod.ok()) return fmod.status();
+  absl::StatusOr<graph::ValueId> a = ctx.Input(node, 0);
+  if (!a.ok()) return a.status();
+  absl::StatusOr<graph::ValueId> b = ctx.Input(node, 1);
+  if (!b.ok()) return b.status();
+  return ctx.Emit(node, OpKind::kMod, {{"fmod", *fmod}}, {*a, *b});
 }
 
 template <OpKind kOp>
@@ -276,6 +286,7 @@ constexpr OnnxConverter kMathConverters[] = {
     {"Atanh", &UnaryFn<kAtanh>},
     {"Shrink", &Shrink},
     {"Pow", &Pow},
+    {"Mod", &Mod, 10},
     {"PRelu", &PRelu},
     {"Equal", &NamedBinary<OpKind::kCompare, kEqual>},
     {"Less", &NamedBinary<OpKind::kCompare, kLess>},

@@ -33,7 +33,7 @@ inline const std::set<std::string>& ListedOps() {
       // Round 3: math, reductions, normalizations, indexing.
       "Abs", "Neg", "Sign", "Floor", "Ceil", "Round", "Sqrt", "Reciprocal", "Log", "Erf",
       "Softplus", "Softsign", "Mish", "Elu", "Selu", "Celu", "LeakyRelu", "ThresholdedRelu", "Gelu",
-      "Pow", "PRelu", "Max", "Min", "Sum", "Mean", "ReduceSum", "ReduceMean", "ReduceMax",
+      "Pow", "Mod", "PRelu", "Max", "Min", "Sum", "Mean", "ReduceSum", "ReduceMean", "ReduceMax",
       "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSum",
       "ReduceLogSumExp", "LogSoftmax", "LayerNormalization", "InstanceNormalization",
       "MeanVarianceNormalization", "Gather", "Expand", "Tile", "Shape", "Size", "ConstantOfShape",

@@ -240,5 +240,46 @@ TEST(ComputeMathTest, CompareWhereAndCastAgreeWithScalarCode) {
   }
 }
 
+// An int32 array of `values`, shaped [values.size()].
+runtime::NDArray Int32s(const std::vector<int32_t>& values) {
+  absl::StatusOr<runtime::NDArray> a =
+      runtime::NDArray::Empty({static_cast<int64_t>(values.size())}, DLDataType{kDLInt, 32, 1});
+  EXPECT_TRUE(a.ok());
+  std::copy(values.begin(), values.end(), static_cast<int32_t*>(a->data()));
+  return *std::move(a);
+}
+
+TEST(ComputeMathTest, ModTakesTheDivisorsSignOrWithFmodTheDividends) {
+  const runtime::NDArray a = Int32s({-4, 7, 5, 4, -7, 8, 0, -9});
+  const runtime::NDArray b = Int32s({2, -3, 8, -2, 3, 5, 3, -4});
+  for (int64_t fmod : {0, 1}) {
+    std::vector<runtime::NDArray> out = Eval(OpKind::kMod, {{"fmod", fmod}}, {&a, &b});
+    ASSERT_EQ(out.size(), 1u);
+    for (int i = 0; i < 8; ++i) {
+      const int32_t x = static_cast<const int32_t*>(a.data())[i];
+      const int32_t y = static_cast<const int32_t*>(b.data())[i];
+      int32_t want = x % y;                                            // C: the dividend's sign
+      if (fmod == 0 && want != 0 && (want < 0) != (y < 0)) want += y;  // Python: the divisor's
+      EXPECT_EQ(static_cast<const int32_t*>(out[0].data())[i], want)
+          << x << " mod " << y << " fmod " << fmod;
+    }
+  }
+  // Floats: C's fmod, the only float remainder ONNX defines (fmod 1), broadcast.
+  runtime::NDArray x = Random({2, 3, 5}, 11, -9.0f, 9.0f);
+  runtime::NDArray y = Random({3, 1}, 12, 0.5f, 3.0f);
+  std::vector<runtime::NDArray> out = Eval(OpKind::kMod, {{"fmod", int64_t{1}}}, {&x, &y});
+  ASSERT_EQ(out.size(), 1u);
+  std::vector<float> want(30);
+  for (int64_t i = 0; i < 30; ++i) want[i] = std::fmod(F(x)[i], F(y)[Unflatten(i, {2, 3, 5})[1]]);
+  EXPECT_TRUE(Close(out[0], {2, 3, 5}, want, 0, 1e-6));
+  Node float_floor{OpKind::kMod, "m", {}, {}, {}};
+  absl::StatusOr<std::vector<runtime::NDArray>> refused = EvaluateOp(float_floor, {&x, &y});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), ::testing::HasSubstr("needs fmod 1"));
+  Node bad_flag{OpKind::kMod, "m", {}, {}, {}};
+  bad_flag.attrs.Set("fmod", int64_t{2});
+  EXPECT_FALSE(EvaluateOp(bad_flag, {&a, &b}).ok());
+}
+
 }  // namespace
 }  // namespace tunefarm::graph::testing
