@@ -49,6 +49,35 @@ TEST(ModelCommandsTest, AnUnsupportedOpIsCountedAsSuch) {
   EXPECT_THAT(out.str(), HasSubstr("1 passed, 0 failed, 1 unsupported\n"));
 }
 
+// Float16 and float64 outputs are compared too (within the tolerance, read exactly): a max of
+// float64 against the min's expected values fails on its first differing element.
+TEST(ModelCommandsTest, HalfAndDoubleOutputsAreComparedElementByElement) {
+  REQUIRE_TESTDATA();
+  ModelTestOptions options;
+  for (const char* c :
+       {"test_cast_FLOAT_to_DOUBLE", "test_cast_FLOAT_to_FLOAT16", "test_max_float64",
+        "test_min_float16", "test_mod_mixed_sign_float64", "test_mod_mixed_sign_int32"}) {
+    options.cases.push_back((kNode / c).string());
+  }
+  std::ostringstream out, err;
+  EXPECT_EQ(RunModelTestCommand(options, out, err), 0) << out.str() << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("6 passed, 0 failed, 0 unsupported\n"));
+
+  const fs::path swapped = fs::path(::testing::TempDir()) / "max_float64_wanting_min";
+  fs::remove_all(swapped);
+  fs::copy(kNode / "test_max_float64", swapped, fs::copy_options::recursive);
+  fs::copy_file(kNode / "test_min_float64" / "test_data_set_0" / "output_0.pb",
+                swapped / "test_data_set_0" / "output_0.pb", fs::copy_options::overwrite_existing);
+  ModelTestOptions wrong;
+  wrong.cases = {swapped.string()};
+  std::ostringstream wrong_out, wrong_err;
+  EXPECT_EQ(RunModelTestCommand(wrong, wrong_out, wrong_err), 1);
+  EXPECT_THAT(wrong_out.str(), ::testing::ContainsRegex("FAILED max_float64_wanting_min: "
+                                                        "test_data_set_0 output 0: element [0-9]+: "
+                                                        "got [-0-9.e]+, want [-0-9.e]+"));
+  fs::remove_all(swapped);
+}
+
 // Every float32 case of the ops the graph level lists (onnx_node_cases.h), built and run: none
 // fails; the unsupported ones are 3-D pooling, training-mode batch norm, Resize's
 // tf_crop_and_resize and zero-size tensors.
