@@ -92,14 +92,49 @@ absl::Status MathBinary(ImportContext& ctx, const NodeProto& node) {
   return ctx.Emit(node, kOp, {}, {*a, *b});
 }
 
+// One op added for `node` (named after it and `suffix`), its one output.
+absl::StatusOr<graph::ValueId> AddInnerOp(ImportContext& ctx, const NodeProto& node, OpKind op,
+                                          const std::string& suffix, graph::Attributes attrs,
+                                          std::vector<graph::ValueId> inputs) {
+  absl::StatusOr<std::vector<graph::ValueId>> out =
+      ctx.graph().AddOp(op, node.name() + suffix, std::move(attrs), std::move(inputs));
+  if (!out.ok()) return ctx.Error(node, std::string(out.status().message()));
+  return (*out)[0];
+}
+
+// An integer base: ONNX's result has the base's type, as numpy's power(x, y).astype(x.dtype)
+// gives it. Computed in double, which holds every integer power up to 2^53 exactly, and cast
+// back (truncating, as that astype does).
+absl::Status IntegerPow(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::TensorType> base = ctx.InputType(node, 0);
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  absl::StatusOr<graph::ValueId> y = ctx.Input(node, 1);
+  if (!base.ok()) return base.status();
+  if (!x.ok()) return x.status();
+  if (!y.ok()) return y.status();
+  const graph::Attributes as_double{{"to", std::string("float64")}};
+  absl::StatusOr<graph::ValueId> xd =
+      AddInnerOp(ctx, node, OpKind::kCast, "/base", as_double, {*x});
+  if (!xd.ok()) return xd.status();
+  absl::StatusOr<graph::ValueId> yd =
+      AddInnerOp(ctx, node, OpKind::kCast, "/exponent", as_double, {*y});
+  if (!yd.ok()) return yd.status();
+  absl::StatusOr<graph::ValueId> power =
+      AddInnerOp(ctx, node, OpKind::kPow, "/in_double", {}, {*xd, *yd});
+  if (!power.ok()) return power.status();
+  return ctx.Emit(node, OpKind::kCast, {{"to", runtime::DataTypeToString(base->dtype)}}, {*power});
+}
+
 // Pow's exponent may have another type than its base (an int64 2, a double 0.5): a constant
-// exponent is converted to the base's type (exactly for the exponents models use).
+// exponent is converted to the base's type at import (exactly for the exponents models use), any
+// other is cast in the graph. An integer base is IntegerPow.
 absl::Status Pow(ImportContext& ctx, const NodeProto& node) {
   absl::StatusOr<graph::TensorType> base = ctx.InputType(node, 0);
   absl::StatusOr<graph::TensorType> exponent = ctx.InputType(node, 1);
   if (!base.ok()) return base.status();
   if (!exponent.ok()) return exponent.status();
-  if (base->dtype.code != kDLFloat) return ctx.Error(node, "the base must be a float tensor");
+  if (base->dtype.code == kDLInt || base->dtype.code == kDLUInt) return IntegerPow(ctx, node);
+  if (base->dtype.code != kDLFloat) return ctx.Error(node, "the base must be a number tensor");
   if (runtime::SameDataType(exponent->dtype, base->dtype))
     return MathBinary<OpKind::kPow>(ctx, node);
   const runtime::NDArray* e = ctx.ConstantInput(node, 1);
@@ -107,9 +142,20 @@ absl::Status Pow(ImportContext& ctx, const NodeProto& node) {
   const bool numeric =
       (et.code == kDLFloat || et.code == kDLInt) && (et.bits == 32 || et.bits == 64);
   if (e == nullptr || !numeric) {
-    return absl::UnimplementedError(
-        absl::StrCat("Pow node '", node.name(),
-                     "': an exponent of another type than the base must be a numeric constant"));
+    if (et.code != kDLInt && et.code != kDLUInt && et.code != kDLFloat) {
+      return ctx.Error(
+          node, "the exponent must be a number tensor, not " + runtime::DataTypeToString(et));
+    }
+    // Any other exponent is cast to the base's type where it runs.
+    absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+    absl::StatusOr<graph::ValueId> y = ctx.Input(node, 1);
+    if (!x.ok()) return x.status();
+    if (!y.ok()) return y.status();
+    absl::StatusOr<graph::ValueId> cast =
+        AddInnerOp(ctx, node, OpKind::kCast, "/exponent",
+                   {{"to", runtime::DataTypeToString(base->dtype)}}, {*y});
+    if (!cast.ok()) return cast.status();
+    return ctx.Emit(node, OpKind::kPow, {}, {*x, *cast});
   }
   absl::StatusOr<runtime::NDArray> converted = runtime::NDArray::Empty(e->shape(), base->dtype);
   if (!converted.ok()) return converted.status();
