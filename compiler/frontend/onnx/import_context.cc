@@ -84,7 +84,14 @@ absl::StatusOr<double> ImportContext::ConstantScalar(const NodeProto& node, int 
   if (t.code == kDLFloat && t.bits == 64) return *static_cast<const double*>(p);
   if (t.code == kDLInt && t.bits == 64) return static_cast<double>(*static_cast<const int64_t*>(p));
   if (t.code == kDLInt && t.bits == 32) return *static_cast<const int32_t*>(p);
-  return Error(node, absl::StrCat(what, " must be a float32, float64, int32 or int64 scalar"));
+  if (t.code == kDLInt && t.bits == 16) return *static_cast<const int16_t*>(p);
+  if (t.code == kDLInt && t.bits == 8) return *static_cast<const int8_t*>(p);
+  if (t.code == kDLUInt && t.bits == 64)
+    return static_cast<double>(*static_cast<const uint64_t*>(p));
+  if (t.code == kDLUInt && t.bits == 32) return *static_cast<const uint32_t*>(p);
+  if (t.code == kDLUInt && t.bits == 16) return *static_cast<const uint16_t*>(p);
+  if (t.code == kDLUInt && t.bits == 8) return *static_cast<const uint8_t*>(p);
+  return Error(node, absl::StrCat(what, " must be a float32, float64 or integer scalar"));
 }
 
 absl::Status ImportContext::DefineValue(const NodeProto& node, int i, graph::ValueId value) {

@@ -79,18 +79,19 @@ TEST(ModelCommandsTest, HalfAndDoubleOutputsAreComparedElementByElement) {
 }
 
 // Pow of every type pair ONNX's cases have: an integer base in its own type (through double), an
-// exponent of another type cast to the base's, constant or not.
-TEST(ModelCommandsTest, PowOfIntegerBasesAndMixedTypesMatches) {
+// exponent of another type cast to the base's, constant or not; and Clip's int8 bounds.
+TEST(ModelCommandsTest, PowOfIntegerBasesAndMixedTypesAndInt8ClipBoundsMatch) {
   REQUIRE_TESTDATA();
   ModelTestOptions options;
   for (const char* c : {"test_pow_types_int32_int32", "test_pow_types_int64_float32",
                         "test_pow_types_int32_float32", "test_pow_types_float32_uint32",
-                        "test_pow_types_float32_uint64", "test_pow_types_float"}) {
+                        "test_pow_types_float32_uint64", "test_pow_types_float",
+                        "test_clip_default_int8_min", "test_clip_default_int8_max"}) {
     options.cases.push_back((kNode / c).string());
   }
   std::ostringstream out, err;
   EXPECT_EQ(RunModelTestCommand(options, out, err), 0) << out.str() << err.str();
-  EXPECT_THAT(out.str(), HasSubstr("6 passed, 0 failed, 0 unsupported\n"));
+  EXPECT_THAT(out.str(), HasSubstr("8 passed, 0 failed, 0 unsupported\n"));
 }
 
 // Every float32 case of the ops the graph level lists (onnx_node_cases.h), built and run: none
