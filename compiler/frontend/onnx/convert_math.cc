@@ -92,16 +92,6 @@ absl::Status MathBinary(ImportContext& ctx, const NodeProto& node) {
   return ctx.Emit(node, kOp, {}, {*a, *b});
 }
 
-// One op added for `node` (named after it and `suffix`), its one output.
-absl::StatusOr<graph::ValueId> AddInnerOp(ImportContext& ctx, const NodeProto& node, OpKind op,
-                                          const std::string& suffix, graph::Attributes attrs,
-                                          std::vector<graph::ValueId> inputs) {
-  absl::StatusOr<std::vector<graph::ValueId>> out =
-      ctx.graph().AddOp(op, node.name() + suffix, std::move(attrs), std::move(inputs));
-  if (!out.ok()) return ctx.Error(node, std::string(out.status().message()));
-  return (*out)[0];
-}
-
 // An integer base: ONNX's result has the base's type, as numpy's power(x, y).astype(x.dtype)
 // gives it. Computed in double, which holds every integer power up to 2^53 exactly, and cast
 // back (truncating, as that astype does).
@@ -113,14 +103,13 @@ absl::Status IntegerPow(ImportContext& ctx, const NodeProto& node) {
   if (!x.ok()) return x.status();
   if (!y.ok()) return y.status();
   const graph::Attributes as_double{{"to", std::string("float64")}};
-  absl::StatusOr<graph::ValueId> xd =
-      AddInnerOp(ctx, node, OpKind::kCast, "/base", as_double, {*x});
+  absl::StatusOr<graph::ValueId> xd = ctx.EmitInner(node, OpKind::kCast, "/base", as_double, {*x});
   if (!xd.ok()) return xd.status();
   absl::StatusOr<graph::ValueId> yd =
-      AddInnerOp(ctx, node, OpKind::kCast, "/exponent", as_double, {*y});
+      ctx.EmitInner(node, OpKind::kCast, "/exponent", as_double, {*y});
   if (!yd.ok()) return yd.status();
   absl::StatusOr<graph::ValueId> power =
-      AddInnerOp(ctx, node, OpKind::kPow, "/in_double", {}, {*xd, *yd});
+      ctx.EmitInner(node, OpKind::kPow, "/in_double", {}, {*xd, *yd});
   if (!power.ok()) return power.status();
   return ctx.Emit(node, OpKind::kCast, {{"to", runtime::DataTypeToString(base->dtype)}}, {*power});
 }
@@ -151,9 +140,8 @@ absl::Status Pow(ImportContext& ctx, const NodeProto& node) {
     absl::StatusOr<graph::ValueId> y = ctx.Input(node, 1);
     if (!x.ok()) return x.status();
     if (!y.ok()) return y.status();
-    absl::StatusOr<graph::ValueId> cast =
-        AddInnerOp(ctx, node, OpKind::kCast, "/exponent",
-                   {{"to", runtime::DataTypeToString(base->dtype)}}, {*y});
+    absl::StatusOr<graph::ValueId> cast = ctx.EmitInner(
+        node, OpKind::kCast, "/exponent", {{"to", runtime::DataTypeToString(base->dtype)}}, {*y});
     if (!cast.ok()) return cast.status();
     return ctx.Emit(node, OpKind::kPow, {}, {*x, *cast});
   }

@@ -16,16 +16,6 @@ namespace {
 
 using graph::OpKind;
 
-// One op added for `node` (named after it and `suffix`), its one output.
-absl::StatusOr<graph::ValueId> AddQuantOp(ImportContext& ctx, const NodeProto& node, OpKind op,
-                                          const std::string& suffix, graph::Attributes attrs,
-                                          std::vector<graph::ValueId> inputs) {
-  absl::StatusOr<std::vector<graph::ValueId>> out =
-      ctx.graph().AddOp(op, node.name() + suffix, std::move(attrs), std::move(inputs));
-  if (!out.ok()) return ctx.Error(node, std::string(out.status().message()));
-  return (*out)[0];
-}
-
 // A scalar constant of `dtype` holding `value`.
 graph::ValueId Scalar(ImportContext& ctx, const NodeProto& node, const std::string& suffix,
                       DLDataType dtype, double value) {
@@ -97,16 +87,16 @@ absl::Status QLinearConv(ImportContext& ctx, const NodeProto& node) {
       if (!s.ok()) return s;
     }
     absl::StatusOr<graph::ValueId> scale =
-        AddQuantOp(ctx, node, OpKind::kMul, "/b_scale", {}, {*sx, *sw});
+        ctx.EmitInner(node, OpKind::kMul, "/b_scale", {}, {*sx, *sw});
     if (!scale.ok()) return scale.status();
-    absl::StatusOr<graph::ValueId> b = AddQuantOp(
-        ctx, node, OpKind::kDequantize, "/b", {{"axis", int64_t{0}}},
+    absl::StatusOr<graph::ValueId> b = ctx.EmitInner(
+        node, OpKind::kDequantize, "/b", {{"axis", int64_t{0}}},
         {*bias, *scale, Scalar(ctx, node, "/b/zero_point", DLDataType{kDLInt, 32, 1}, 0)});
     if (!b.ok()) return b.status();
     inputs.push_back(*b);
   }
   absl::StatusOr<graph::ValueId> y =
-      AddQuantOp(ctx, node, OpKind::kConv2d, "/conv", *std::move(attrs), std::move(inputs));
+      ctx.EmitInner(node, OpKind::kConv2d, "/conv", *std::move(attrs), std::move(inputs));
   if (!y.ok()) return y.status();
   return QuantizeOutput(ctx, node, *y, 6, 7);
 }
@@ -123,8 +113,7 @@ absl::Status QLinearMatMul(ImportContext& ctx, const NodeProto& node) {
   if (!a.ok()) return a.status();
   absl::StatusOr<graph::ValueId> b = AddDequantize(ctx, node, 3, 4, 5, -1, "/b");
   if (!b.ok()) return b.status();
-  absl::StatusOr<graph::ValueId> y =
-      AddQuantOp(ctx, node, OpKind::kMatMul, "/matmul", {}, {*a, *b});
+  absl::StatusOr<graph::ValueId> y = ctx.EmitInner(node, OpKind::kMatMul, "/matmul", {}, {*a, *b});
   if (!y.ok()) return y.status();
   return QuantizeOutput(ctx, node, *y, 6, 7);
 }
@@ -138,7 +127,7 @@ absl::Status DynamicQuantizeLinear(ImportContext& ctx, const NodeProto& node) {
   const graph::ValueId zero = Scalar(ctx, node, "/zero", f32, 0);
   auto op = [&](OpKind kind, const std::string& suffix, graph::Attributes attrs,
                 std::vector<graph::ValueId> in) {
-    return AddQuantOp(ctx, node, kind, suffix, std::move(attrs), std::move(in));
+    return ctx.EmitInner(node, kind, suffix, std::move(attrs), std::move(in));
   };
   absl::StatusOr<graph::ValueId> lo =
       op(OpKind::kReduce, "/min", {{"fn", std::string("min")}, {"keep_dims", int64_t{0}}}, {*x});

@@ -94,6 +94,16 @@ absl::StatusOr<double> ImportContext::ConstantScalar(const NodeProto& node, int 
   return Error(node, absl::StrCat(what, " must be a float32, float64 or integer scalar"));
 }
 
+absl::StatusOr<graph::ValueId> ImportContext::EmitInner(const NodeProto& node, graph::OpKind op,
+                                                        const std::string& suffix,
+                                                        graph::Attributes attrs,
+                                                        std::vector<graph::ValueId> inputs) {
+  absl::StatusOr<std::vector<graph::ValueId>> out =
+      graph().AddOp(op, node.name() + suffix, std::move(attrs), std::move(inputs));
+  if (!out.ok()) return Error(node, std::string(out.status().message()));
+  return (*out)[0];
+}
+
 absl::Status ImportContext::DefineValue(const NodeProto& node, int i, graph::ValueId value) {
   const std::string& name = node.output(i);
   if (values_.count(name) || constants_.count(name)) {

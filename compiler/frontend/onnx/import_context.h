@@ -57,6 +57,11 @@ class ImportContext {
   // inputs see them at import time.
   absl::Status Emit(const NodeProto& node, graph::OpKind op, graph::Attributes attrs,
                     std::vector<graph::ValueId> inputs);
+  // One op of the several that `node` becomes (named after it and `suffix`); its one output. Its
+  // errors name the node.
+  absl::StatusOr<graph::ValueId> EmitInner(const NodeProto& node, graph::OpKind op,
+                                           const std::string& suffix, graph::Attributes attrs,
+                                           std::vector<graph::ValueId> inputs);
   // The value that `name` stands for, materializing a constant; nullopt when undefined.
   std::optional<graph::ValueId> Lookup(const std::string& name);
 
