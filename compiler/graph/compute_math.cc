@@ -27,6 +27,14 @@ ComputeResult ComputePow(const ComputeContext& ctx) {
   return One(ctx, topi::PowCompute(ctx.inputs[0], ctx.inputs[1]));
 }
 
+ComputeResult ComputeTrilu(const ComputeContext& ctx) {
+  absl::StatusOr<int64_t> upper = ctx.node.attrs.Int("upper", 1);
+  absl::StatusOr<int64_t> k = ctx.node.attrs.Int("k", 0);
+  if (!upper.ok()) return ctx.Annotate(upper.status());
+  if (!k.ok()) return ctx.Annotate(k.status());
+  return One(ctx, topi::TriluCompute(ctx.inputs[0], *upper != 0, *k));
+}
+
 ComputeResult ComputeMod(const ComputeContext& ctx) {
   absl::StatusOr<int64_t> fmod = ctx.node.attrs.Int("fmod", 0);
   if (!fmod.ok()) return ctx.Annotate(fmod.status());

@@ -23,6 +23,8 @@
 //   unary(x) fn, alpha, gamma: an elementwise math function of topi/unary_math.h by name ("erf",
 //     "leaky_relu", "gelu" ...); alpha and gamma are the parameters of those that take them
 //   pow, maximum, minimum (a, b): broadcast, as add; pow on floats
+//   trilu(x) upper (1), k (0): over the last two axes (row i, column j), x where j - i >= k
+//     (upper) or j - i <= k (lower), else 0
 //   mod(a, b) fmod (0): broadcast; fmod 0 (integers only) takes the sign of b (Python's %), fmod 1
 //     that of a (C's fmod and %); the remainder of a division by an integer 0 is undefined
 //   prelu(x, slope): x < 0 ? slope * x : x, slope broadcast to x (unidirectionally)
@@ -127,6 +129,7 @@
   X(Conv2dInt8, "conv2d_int8", kOutEWiseFusable)                      \
   X(Reduce, "reduce", kCommReduce)                                    \
   X(Gather, "gather", kInjective)                                     \
+  X(Trilu, "trilu", kInjective)                                       \
   X(GatherElements, "gather_elements", kInjective)                    \
   X(Expand, "expand", kInjective)                                     \
   X(Tile, "tile", kInjective)                                         \

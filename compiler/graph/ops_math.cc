@@ -68,6 +68,22 @@ InferResult InferUnary(const InferContext& ctx) {
 
 InferResult InferPow(const InferContext& ctx) { return BroadcastMath(ctx, true); }
 
+InferResult InferTrilu(const InferContext& ctx) {
+  absl::Status s = ExpectInputCount(ctx, 1, 1);
+  if (!s.ok()) return s;
+  if (ctx.inputs[0].rank() < 2) {
+    return ctx.Error(
+        absl::StrCat("needs a matrix or a batch of them, not ", ctx.inputs[0].ToString()));
+  }
+  absl::StatusOr<int64_t> upper = ctx.node.attrs.Int("upper", 1);
+  if (!upper.ok()) return ctx.Annotate(upper.status());
+  if (*upper != 0 && *upper != 1)
+    return ctx.Error(absl::StrCat("upper must be 0 or 1, not ", *upper));
+  absl::StatusOr<int64_t> k = ctx.node.attrs.Int("k", 0);
+  if (!k.ok()) return ctx.Annotate(k.status());
+  return std::vector<TensorType>{ctx.inputs[0]};
+}
+
 InferResult InferMod(const InferContext& ctx) {
   absl::StatusOr<int64_t> fmod = ctx.node.attrs.Int("fmod", 0);
   if (!fmod.ok()) return ctx.Annotate(fmod.status());

@@ -140,6 +140,25 @@ absl::StatusOr<te::Tensor> PowCompute(const te::Tensor& a, const te::Tensor& b) 
   return Binary(a, b, "pow", [](Expr x, Expr y) { return ir::Call(ir::Intrinsic::kPow, {x, y}); });
 }
 
+absl::StatusOr<te::Tensor> TriluCompute(const te::Tensor& x, bool upper, int64_t k) {
+  if (!x.defined() || x.ndim() < 2) {
+    return absl::InvalidArgumentError(absl::StrCat("trilu: needs a matrix or a batch of them, not ",
+                                                   x.defined() ? ShapeOf(x) : "(undefined)"));
+  }
+  return te::compute(
+      x.shape(),
+      [&](const std::vector<ir::Var>& i) {
+        const size_t n = i.size();
+        // j - i in int64: k may lie beyond either side.
+        const Expr diagonal =
+            ir::Cast(ir::DataType::Int(64), i[n - 1]) - ir::Cast(ir::DataType::Int(64), i[n - 2]);
+        const Expr kept = upper ? diagonal >= ir::IntImm(ir::DataType::Int(64), k)
+                                : diagonal <= ir::IntImm(ir::DataType::Int(64), k);
+        return ir::Select(kept, x(std::vector<Expr>(i.begin(), i.end())), ir::MakeZero(x.dtype()));
+      },
+      "trilu");
+}
+
 absl::StatusOr<te::Tensor> ModCompute(const te::Tensor& a, const te::Tensor& b, bool truncated) {
   if (truncated) return Binary(a, b, "mod", [](Expr x, Expr y) { return ir::TruncMod(x, y); });
   return Binary(a, b, "floor_mod", [](Expr x, Expr y) { return ir::FloorMod(x, y); });

@@ -30,6 +30,9 @@ absl::StatusOr<te::Tensor> DivideCompute(const te::Tensor& a, const te::Tensor& 
 // pow(a, b), max(a, b), min(a, b) and PReLU (a < 0 ? b * a : a), broadcast the same way; pow
 // needs floats.
 absl::StatusOr<te::Tensor> PowCompute(const te::Tensor& a, const te::Tensor& b);
+// x with the elements off its triangle zeroed, over the last two axes (row i, column j): kept
+// where j - i >= k with `upper`, where j - i <= k without.
+absl::StatusOr<te::Tensor> TriluCompute(const te::Tensor& x, bool upper, int64_t k);
 // a mod b, broadcast: with `truncated` the remainder takes a's sign (C's fmod and %), else b's
 // (Python's %).
 absl::StatusOr<te::Tensor> ModCompute(const te::Tensor& a, const te::Tensor& b, bool truncated);

@@ -73,6 +73,21 @@ absl::Status Gelu(ImportContext& ctx, const NodeProto& node) {
   return EmitUnary(ctx, node, {*approximate == "tanh" ? "gelu_tanh" : "gelu"});
 }
 
+// Trilu's k is an optional constant int64 scalar input.
+absl::Status Trilu(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<int64_t> upper = ctx.AttrInt(node, "upper", 1);
+  if (!upper.ok()) return upper.status();
+  int64_t k = 0;
+  if (ctx.HasInput(node, 1)) {
+    absl::StatusOr<double> v = ctx.ConstantScalar(node, 1, "k");
+    if (!v.ok()) return v.status();
+    k = static_cast<int64_t>(*v);
+  }
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  return ctx.Emit(node, OpKind::kTrilu, {{"upper", *upper}, {"k", k}}, {*x});
+}
+
 absl::Status Mod(ImportContext& ctx, const NodeProto& node) {
   absl::StatusOr<int64_t> fmod = ctx.AttrInt(node, "fmod", 0);
   if (!fmod.ok()) return fmod.status();
@@ -321,6 +336,7 @@ constexpr OnnxConverter kMathConverters[] = {
     {"Shrink", &Shrink},
     {"Pow", &Pow},
     {"Mod", &Mod, 10},
+    {"Trilu", &Trilu, 14},
     {"PRelu", &PRelu},
     {"Equal", &NamedBinary<OpKind::kCompare, kEqual>},
     {"Less", &NamedBinary<OpKind::kCompare, kLess>},

@@ -33,14 +33,14 @@ inline const std::set<std::string>& ListedOps() {
       // Round 3: math, reductions, normalizations, indexing.
       "Abs", "Neg", "Sign", "Floor", "Ceil", "Round", "Sqrt", "Reciprocal", "Log", "Erf",
       "Softplus", "Softsign", "Mish", "Elu", "Selu", "Celu", "LeakyRelu", "ThresholdedRelu", "Gelu",
-      "Pow", "Mod", "PRelu", "Max", "Min", "Sum", "Mean", "ReduceSum", "ReduceMean", "ReduceMax",
-      "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceSumSquare", "ReduceLogSum",
-      "ReduceLogSumExp", "LogSoftmax", "LayerNormalization", "InstanceNormalization",
-      "MeanVarianceNormalization", "Gather", "Expand", "Tile", "Shape", "Size", "ConstantOfShape",
-      "Range", "Cast", "Constant", "Sin", "Cos", "Tan", "Sinh", "Cosh", "Asin", "Acos", "Atan",
-      "Asinh", "Acosh", "Atanh", "Shrink", "Equal", "Less", "LessOrEqual", "Greater",
-      "GreaterOrEqual", "And", "Or", "Xor", "Not", "Where", "Resize", "Upsample", "GatherElements",
-      "DepthToSpace", "Hardmax", "SpaceToDepth"};
+      "Pow", "Mod", "Trilu", "PRelu", "Max", "Min", "Sum", "Mean", "ReduceSum", "ReduceMean",
+      "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceSumSquare",
+      "ReduceLogSum", "ReduceLogSumExp", "LogSoftmax", "LayerNormalization",
+      "InstanceNormalization", "MeanVarianceNormalization", "Gather", "Expand", "Tile", "Shape",
+      "Size", "ConstantOfShape", "Range", "Cast", "Constant", "Sin", "Cos", "Tan", "Sinh", "Cosh",
+      "Asin", "Acos", "Atan", "Asinh", "Acosh", "Atanh", "Shrink", "Equal", "Less", "LessOrEqual",
+      "Greater", "GreaterOrEqual", "And", "Or", "Xor", "Not", "Where", "Resize", "Upsample",
+      "GatherElements", "DepthToSpace", "Hardmax", "SpaceToDepth"};
   return ops;
 }
 

@@ -281,5 +281,25 @@ TEST(ComputeMathTest, ModTakesTheDivisorsSignOrWithFmodTheDividends) {
   EXPECT_FALSE(EvaluateOp(bad_flag, {&a, &b}).ok());
 }
 
+TEST(ComputeMathTest, TriluKeepsOneSideOfTheKthDiagonalOfEachMatrix) {
+  const runtime::NDArray x = Random({2, 3, 5}, 21);
+  for (int64_t upper : {0, 1}) {
+    for (int64_t k : {-4, -1, 0, 2, 6}) {
+      std::vector<runtime::NDArray> out = Eval(OpKind::kTrilu, {{"upper", upper}, {"k", k}}, {&x});
+      ASSERT_EQ(out.size(), 1u);
+      std::vector<float> want(30);
+      for (int64_t e = 0; e < 30; ++e) {
+        const Shape idx = Unflatten(e, {2, 3, 5});
+        const int64_t d = idx[2] - idx[1];
+        want[e] = (upper != 0 ? d >= k : d <= k) ? F(x)[e] : 0.0f;
+      }
+      EXPECT_TRUE(Close(out[0], {2, 3, 5}, want, 0, 0)) << "upper " << upper << " k " << k;
+    }
+  }
+  const runtime::NDArray vector = Random({5}, 22);
+  Node flat{OpKind::kTrilu, "t", {}, {}, {}};
+  EXPECT_FALSE(EvaluateOp(flat, {&vector}).ok()) << "a vector has no diagonal";
+}
+
 }  // namespace
 }  // namespace tunefarm::graph::testing
