@@ -4,6 +4,7 @@
 #include "compiler/graph/op_compute_impl.h"
 #include "compiler/topi/batch_norm.h"
 #include "compiler/topi/conv2d.h"
+#include "compiler/topi/cumulative_sum.h"
 #include "compiler/topi/depthwise_conv2d.h"
 #include "compiler/topi/elementwise.h"
 #include "compiler/topi/gemm_general.h"
@@ -258,6 +259,20 @@ ComputeResult ComputeHardmax(const ComputeContext& ctx) {
       topi::HardmaxAxisCompute(ctx.inputs[0], NormalizedAxis(*axis, ctx.input_types[0].rank()));
   if (!t.ok()) return ctx.Annotate(t.status());
   return One(ctx, t->out, {t->max, t->first});
+}
+
+ComputeResult ComputeCumSum(const ComputeContext& ctx) {
+  absl::StatusOr<int64_t> axis = IntAttr(ctx, "axis", 0);
+  absl::StatusOr<int64_t> exclusive = IntAttr(ctx, "exclusive", 0);
+  absl::StatusOr<int64_t> reverse = IntAttr(ctx, "reverse", 0);
+  if (!axis.ok()) return axis.status();
+  if (!exclusive.ok()) return exclusive.status();
+  if (!reverse.ok()) return reverse.status();
+  topi::CumulativeSum how;
+  how.axis = NormalizedAxis(*axis, ctx.input_types[0].rank());
+  how.exclusive = *exclusive != 0;
+  how.reverse = *reverse != 0;
+  return One(ctx, topi::CumulativeSumCompute(ctx.inputs[0], how));
 }
 
 ComputeResult ComputeLayerNorm(const ComputeContext& ctx) {

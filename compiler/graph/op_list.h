@@ -69,6 +69,8 @@
 //   softmax(x) axis (-1): over one axis
 //   log_softmax(x) axis (-1): log(softmax(x)), computed as x - max - log(sum(exp(x - max)))
 //   hardmax(x) axis (-1): 1 at the first maximum along the axis, 0 elsewhere
+//   cumsum(x) axis (0), exclusive (0), reverse (0): the running sum along the axis, in x's type;
+//     exclusive leaves each position's own element out, reverse sums from the end back
 //   layer_norm(x[, scale[, bias]]) axis (-1), epsilon (1e-5): normalized over the axes from
 //     `axis` to the last (mean and biased variance), then * scale + bias, broadcast to those axes;
 //     with statistics (0) = 1, also -> (mean, 1 / sqrt(variance + epsilon)), normalized axes as 1s
@@ -136,6 +138,7 @@
   X(Resize, "resize", kOpaque)                                        \
   X(LogSoftmax, "log_softmax", kOpaque)                               \
   X(Hardmax, "hardmax", kOpaque)                                      \
+  X(CumSum, "cumsum", kOpaque)                                        \
   X(LayerNorm, "layer_norm", kOpaque)                                 \
   X(Conv2d, "conv2d", kOutEWiseFusable)                               \
   X(Gemm, "gemm", kOutEWiseFusable)                                   \

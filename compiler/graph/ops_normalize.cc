@@ -54,6 +54,23 @@ InferResult InferLrn(const InferContext& ctx) {
 InferResult InferLogSoftmax(const InferContext& ctx) { return InferSoftmax(ctx); }
 InferResult InferHardmax(const InferContext& ctx) { return InferSoftmax(ctx); }
 
+InferResult InferCumSum(const InferContext& ctx) {
+  absl::Status s = ExpectInputCount(ctx, 1, 1);
+  if (!s.ok()) return s;
+  const TensorType& x = ctx.inputs[0];
+  if (x.dtype.code == kDLUInt && x.dtype.bits == 1) return ctx.Error("cannot sum booleans");
+  absl::StatusOr<int64_t> axis = ctx.node.attrs.Int("axis", 0);
+  if (!axis.ok()) return ctx.Annotate(axis.status());
+  absl::StatusOr<int> a = NormalizeAxis(ctx, *axis, x.rank(), "axis");
+  if (!a.ok()) return a.status();
+  for (const char* flag : {"exclusive", "reverse"}) {
+    absl::StatusOr<int64_t> v = ctx.node.attrs.Int(flag, 0);
+    if (!v.ok()) return ctx.Annotate(v.status());
+    if (*v != 0 && *v != 1) return ctx.Error(absl::StrCat(flag, " must be 0 or 1, not ", *v));
+  }
+  return std::vector<TensorType>{x};
+}
+
 InferResult InferLayerNorm(const InferContext& ctx) {
   absl::Status s = ExpectInputCount(ctx, 1, 3);
   if (s.ok()) s = ExpectSameDtype(ctx);

@@ -302,6 +302,76 @@ absl::Status Reduce(ImportContext& ctx, const NodeProto& node) {
   return ctx.Emit(node, OpKind::kReduce, std::move(attrs), {*x});
 }
 
+// ArgMax and ArgMin: the first (or, with select_last_index, the last) position of the extreme
+// along `axis`, as int64. Composed from ops every backend has: the extreme reduced with its axis
+// kept, compared with every element, and the positions where they are equal reduced to their
+// least (or greatest) one; the others stand at a position past the end (or before the start).
+absl::Status ArgExtreme(ImportContext& ctx, const NodeProto& node) {
+  const bool max = node.op_type() == "ArgMax";
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  absl::StatusOr<graph::TensorType> t = ctx.InputType(node, 0);
+  absl::StatusOr<int64_t> axis = ctx.AttrInt(node, "axis", 0);
+  absl::StatusOr<int64_t> keep = ctx.AttrInt(node, "keepdims", 1);
+  absl::StatusOr<int64_t> last = ctx.AttrInt(node, "select_last_index", 0);
+  for (const absl::Status& s :
+       {x.status(), t.status(), axis.status(), keep.status(), last.status()}) {
+    if (!s.ok()) return s;
+  }
+  const int64_t rank = static_cast<int64_t>(t->shape.size());
+  if (*axis < -rank || *axis >= rank) {
+    return ctx.Error(node, "axis " + std::to_string(*axis) + " is outside the input's rank " +
+                               std::to_string(rank));
+  }
+  const int64_t a = *axis < 0 ? *axis + rank : *axis;
+  const int64_t n = t->shape[a];
+  if (n <= 0) return ctx.Error(node, "the reduced axis is empty: no position to return");
+  const std::string fn = max ? "max" : "min";
+  absl::StatusOr<graph::ValueId> extreme = ctx.EmitInner(
+      node, OpKind::kReduce, "/extreme",
+      {{"fn", fn}, {"keep_dims", int64_t{1}}, {"axes", std::vector<int64_t>{a}}}, {*x});
+  if (!extreme.ok()) return extreme.status();
+  absl::StatusOr<graph::ValueId> at_extreme = ctx.EmitInner(
+      node, OpKind::kCompare, "/at_extreme", {{"fn", std::string(kEqual)}}, {*x, *extreme});
+  if (!at_extreme.ok()) return at_extreme.status();
+  // The positions along the axis, shaped to broadcast against the input: [n, 1, ..., 1].
+  std::vector<int64_t> position_shape(static_cast<size_t>(rank - a), 1);
+  position_shape[0] = n;
+  const DLDataType i64{kDLInt, 64, 1};
+  absl::StatusOr<runtime::NDArray> positions = runtime::NDArray::Empty(position_shape, i64);
+  absl::StatusOr<runtime::NDArray> elsewhere = runtime::NDArray::Empty({}, i64);
+  if (!positions.ok()) return positions.status();
+  if (!elsewhere.ok()) return elsewhere.status();
+  for (int64_t i = 0; i < n; ++i) static_cast<int64_t*>(positions->data())[i] = i;
+  *static_cast<int64_t*>(elsewhere->data()) = *last != 0 ? -1 : n;
+  graph::Graph& g = ctx.graph();
+  const graph::ValueId position = g.AddConstant(node.name() + "/positions", *std::move(positions));
+  const graph::ValueId none = g.AddConstant(node.name() + "/elsewhere", *std::move(elsewhere));
+  absl::StatusOr<graph::ValueId> candidates =
+      ctx.EmitInner(node, OpKind::kWhere, "/candidates", {}, {*at_extreme, position, none});
+  if (!candidates.ok()) return candidates.status();
+  return ctx.Emit(node, OpKind::kReduce,
+                  {{"fn", std::string(*last != 0 ? "max" : "min")},
+                   {"keep_dims", *keep != 0 ? int64_t{1} : int64_t{0}},
+                   {"axes", std::vector<int64_t>{a}}},
+                  {*candidates});
+}
+
+// CumSum's axis is a constant scalar input (int32 or int64), as ONNX's shape inference needs too.
+absl::Status CumSum(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::vector<int64_t>> axis = ctx.ConstantInts(node, 1, "axis");
+  if (!axis.ok()) return axis.status();
+  if (axis->size() != 1) return ctx.Error(node, "axis must be one integer");
+  absl::StatusOr<int64_t> exclusive = ctx.AttrInt(node, "exclusive", 0);
+  absl::StatusOr<int64_t> reverse = ctx.AttrInt(node, "reverse", 0);
+  if (!exclusive.ok()) return exclusive.status();
+  if (!reverse.ok()) return reverse.status();
+  return ctx.Emit(node, OpKind::kCumSum,
+                  {{"axis", axis->front()}, {"exclusive", *exclusive}, {"reverse", *reverse}},
+                  {*x});
+}
+
 constexpr OnnxConverter kMathConverters[] = {
     {"Abs", &UnaryFn<kAbs>},
     {"Neg", &UnaryFn<kNeg>},
@@ -352,6 +422,9 @@ constexpr OnnxConverter kMathConverters[] = {
     {"Min", &Variadic},
     {"Sum", &Variadic},
     {"Mean", &Variadic},
+    {"ArgMax", &ArgExtreme},
+    {"ArgMin", &ArgExtreme},
+    {"CumSum", &CumSum, 11},
     {"ReduceSum", &Reduce},
     {"ReduceMean", &Reduce},
     {"ReduceMax", &Reduce},

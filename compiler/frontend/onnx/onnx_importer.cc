@@ -216,30 +216,14 @@ absl::StatusOr<std::set<std::string>> ReadOnnxParameterInputs(const std::string&
   absl::StatusOr<ModelProto> model = ParseModel(*bytes, max_file_bytes);
   if (!model.ok()) return model.status();
   // The first input of each op from which on every input is a parameter.
-  static constexpr std::pair<std::string_view, int> kFirstParameter[] = {{"Reshape", 1},
-                                                                         {"Resize", 1},
-                                                                         {"Upsample", 1},
-                                                                         {"Pad", 1},
-                                                                         {"Slice", 1},
-                                                                         {"Split", 1},
-                                                                         {"Squeeze", 1},
-                                                                         {"Unsqueeze", 1},
-                                                                         {"Clip", 1},
-                                                                         {"Expand", 1},
-                                                                         {"Tile", 1},
-                                                                         {"Dropout", 1},
-                                                                         {"ReduceSum", 1},
-                                                                         {"ReduceMean", 1},
-                                                                         {"ReduceMax", 1},
-                                                                         {"ReduceMin", 1},
-                                                                         {"ReduceProd", 1},
-                                                                         {"ReduceL1", 1},
-                                                                         {"ReduceL2", 1},
-                                                                         {"ReduceSumSquare", 1},
-                                                                         {"ReduceLogSum", 1},
-                                                                         {"ReduceLogSumExp", 1},
-                                                                         {"ConstantOfShape", 0},
-                                                                         {"Range", 0}};
+  static constexpr std::pair<std::string_view, int> kFirstParameter[] = {
+      {"Reshape", 1},      {"Resize", 1},          {"Upsample", 1},  {"Pad", 1},
+      {"Slice", 1},        {"Split", 1},           {"Squeeze", 1},   {"Unsqueeze", 1},
+      {"Clip", 1},         {"Expand", 1},          {"Tile", 1},      {"Dropout", 1},
+      {"ReduceSum", 1},    {"ReduceMean", 1},      {"ReduceMax", 1}, {"ReduceMin", 1},
+      {"ReduceProd", 1},   {"ReduceL1", 1},        {"ReduceL2", 1},  {"ReduceSumSquare", 1},
+      {"ReduceLogSum", 1}, {"ReduceLogSumExp", 1}, {"CumSum", 1},    {"ConstantOfShape", 0},
+      {"Range", 0}};
   const std::set<std::string> graph_inputs(inputs->begin(), inputs->end());
   std::set<std::string> parameters;
   for (const auto& node : model->graph().node()) {

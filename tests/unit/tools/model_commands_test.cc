@@ -41,11 +41,10 @@ TEST(ModelCommandsTest, BackendCasesBuildRunAndMatch) {
 TEST(ModelCommandsTest, AnUnsupportedOpIsCountedAsSuch) {
   REQUIRE_TESTDATA();
   ModelTestOptions options;
-  options.cases = {(kNode / "test_relu").string(),
-                   (kNode / "test_argmax_default_axis_example").string()};
+  options.cases = {(kNode / "test_relu").string(), (kNode / "test_einsum_inner_prod").string()};
   std::ostringstream out, err;
   EXPECT_EQ(RunModelTestCommand(options, out, err), 1);
-  EXPECT_THAT(out.str(), HasSubstr("unsupported test_argmax_default_axis_example: "));
+  EXPECT_THAT(out.str(), HasSubstr("unsupported test_einsum_inner_prod: "));
   EXPECT_THAT(out.str(), HasSubstr("1 passed, 0 failed, 1 unsupported\n"));
 }
 
@@ -92,6 +91,25 @@ TEST(ModelCommandsTest, PowOfIntegerBasesAndMixedTypesAndInt8ClipBoundsMatch) {
   std::ostringstream out, err;
   EXPECT_EQ(RunModelTestCommand(options, out, err), 0) << out.str() << err.str();
   EXPECT_THAT(out.str(), HasSubstr("8 passed, 0 failed, 0 unsupported\n"));
+}
+
+// Every ArgMax, ArgMin and CumSum case ONNX has: ties resolved to the first index (the last with
+// select_last_index), negative axes, kept and dropped axes; running sums inclusive or exclusive,
+// forward or reversed.
+TEST(ModelCommandsTest, EveryArgMaxArgMinAndCumSumCaseMatches) {
+  REQUIRE_TESTDATA();
+  ModelTestOptions options;
+  for (const fs::directory_entry& e : fs::directory_iterator(kNode)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("test_argmax_", 0) == 0 || name.rfind("test_argmin_", 0) == 0 ||
+        name.rfind("test_cumsum_", 0) == 0) {
+      options.cases.push_back(e.path().string());
+    }
+  }
+  ASSERT_EQ(options.cases.size(), 39u) << "ONNX's 16 ArgMax, 16 ArgMin and 7 CumSum cases";
+  std::ostringstream out, err;
+  EXPECT_EQ(RunModelTestCommand(options, out, err), 0) << out.str() << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("39 passed, 0 failed, 0 unsupported\n"));
 }
 
 // Every float32 case of the ops the graph level lists (onnx_node_cases.h), built and run: none

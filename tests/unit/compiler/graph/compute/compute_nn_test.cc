@@ -368,6 +368,64 @@ TEST(ComputeNnTest, HardmaxMarksTheFirstMaximum) {
   EXPECT_TRUE(Close(out[0], {2, 4}, {1, 1, 1, 1, 0, 0, 0, 0}, 0, 0));
 }
 
+// The running sum a naive loop gives, along `axis` of a float tensor.
+std::vector<float> NaiveCumSum(const runtime::NDArray& x, int axis, bool exclusive, bool reverse) {
+  const Shape& xs = x.shape();
+  std::vector<float> out(x.NumElements());
+  for (int64_t e = 0; e < x.NumElements(); ++e) {
+    Shape idx = Unflatten(e, xs);
+    const int64_t here = idx[axis];
+    double sum = 0;
+    for (int64_t k = 0; k < xs[axis]; ++k) {
+      const bool kept =
+          reverse ? (exclusive ? k > here : k >= here) : (exclusive ? k < here : k <= here);
+      idx[axis] = k;
+      if (kept) sum += F(x)[Flatten(idx, xs)];
+    }
+    out[e] = static_cast<float>(sum);
+  }
+  return out;
+}
+
+TEST(ComputeNnTest, CumSumRunsAlongEachAxisInclusiveOrNotForwardOrBack) {
+  const runtime::NDArray x = Random({3, 5, 4}, 31);
+  for (int64_t axis : {0, 1, -1}) {
+    for (int64_t exclusive : {0, 1}) {
+      for (int64_t reverse : {0, 1}) {
+        std::vector<runtime::NDArray> out =
+            Eval(OpKind::kCumSum, {{"axis", axis}, {"exclusive", exclusive}, {"reverse", reverse}},
+                 {&x});
+        ASSERT_EQ(out.size(), 1u);
+        const int a = static_cast<int>(axis < 0 ? axis + 3 : axis);
+        EXPECT_TRUE(
+            Close(out[0], {3, 5, 4}, NaiveCumSum(x, a, exclusive != 0, reverse != 0), 1e-5, 1e-5))
+            << "axis " << axis << " exclusive " << exclusive << " reverse " << reverse;
+      }
+    }
+  }
+}
+
+TEST(ComputeNnTest, CumSumKeepsIntegersExactAndRefusesBadAttributes) {
+  runtime::NDArray x = *runtime::NDArray::Empty({6}, {kDLInt, 64, 1});
+  auto* in = static_cast<int64_t*>(x.data());
+  for (int64_t i = 0; i < 6; ++i) in[i] = (int64_t{1} << 40) + i;  // past float's 24 bits
+  std::vector<runtime::NDArray> out = Eval(OpKind::kCumSum, {{"axis", int64_t{0}}}, {&x});
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_EQ(out[0].dtype().code, kDLInt);
+  const auto* got = static_cast<const int64_t*>(out[0].data());
+  int64_t want = 0;
+  for (int64_t i = 0; i < 6; ++i) {
+    want += in[i];
+    EXPECT_EQ(got[i], want) << i;
+  }
+  Node past_rank{OpKind::kCumSum, "c", {}, {}, {}};
+  past_rank.attrs.Set("axis", int64_t{1});
+  EXPECT_FALSE(EvaluateOp(past_rank, {&x}).ok());
+  Node bad_flag{OpKind::kCumSum, "c", {}, {}, {}};
+  bad_flag.attrs.Set("reverse", int64_t{2});
+  EXPECT_FALSE(EvaluateOp(bad_flag, {&x}).ok());
+}
+
 // Each slice over the axes from `axis` on, normalized by its own mean and biased variance.
 std::vector<float> NaiveLayerNorm(const runtime::NDArray& x, int axis, const float* scale,
                                   const float* bias, double epsilon) {
