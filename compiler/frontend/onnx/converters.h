@@ -30,6 +30,7 @@ std::span<const OnnxConverter> TransformConverters();    // convert_transform.cc
 std::span<const OnnxConverter> FoldConverters();         // convert_fold.cc
 std::span<const OnnxConverter> QuantizeConverters();     // convert_quantize.cc
 std::span<const OnnxConverter> QOperatorConverters();    // convert_qoperator.cc
+std::span<const OnnxConverter> LossConverters();         // convert_loss.cc
 
 // A Conv-like node's graph attributes (groups, strides, pads with auto_pad resolved, dilations),
 // its kernel read from the weight at input `weight_input` (Conv's 1, QLinearConv's 3).

@@ -63,9 +63,10 @@ std::string AttributeReason(const NodeProto& node) {
 }  // namespace
 
 const OnnxConverter* FindConverter(std::string_view op_type) {
-  for (auto table : {ElementwiseConverters(), MathConverters(), NnConverters(),
-                     NormalizeConverters(), ResizeConverters(), TransformConverters(),
-                     FoldConverters(), QuantizeConverters(), QOperatorConverters()}) {
+  for (auto table :
+       {ElementwiseConverters(), MathConverters(), NnConverters(), NormalizeConverters(),
+        ResizeConverters(), TransformConverters(), FoldConverters(), QuantizeConverters(),
+        QOperatorConverters(), LossConverters()}) {
     for (const OnnxConverter& c : table) {
       if (c.op_type == op_type) return &c;
     }

@@ -112,6 +112,25 @@ TEST(ModelCommandsTest, EveryArgMaxArgMinAndCumSumCaseMatches) {
   EXPECT_THAT(out.str(), HasSubstr("39 passed, 0 failed, 0 unsupported\n"));
 }
 
+// ONNX's NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss cases (their _expanded twins
+// test the ops they expand to): every reduction, with and without weights, ignore_index inside
+// and outside the classes, up to five spatial axes, and the log-probabilities output.
+TEST(ModelCommandsTest, EveryLossCaseMatches) {
+  REQUIRE_TESTDATA();
+  ModelTestOptions options;
+  for (const fs::directory_entry& e : fs::directory_iterator(kNode)) {
+    const std::string name = e.path().filename().string();
+    const bool loss = name.rfind("test_nllloss_", 0) == 0 || name.rfind("test_sce_", 0) == 0;
+    if (loss && name.find("_expanded") == std::string::npos) {
+      options.cases.push_back(e.path().string());
+    }
+  }
+  ASSERT_EQ(options.cases.size(), 52u);
+  std::ostringstream out, err;
+  EXPECT_EQ(RunModelTestCommand(options, out, err), 0) << out.str() << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("52 passed, 0 failed, 0 unsupported\n"));
+}
+
 // Every float32 case of the ops the graph level lists (onnx_node_cases.h), built and run: none
 // fails; the unsupported ones are 3-D pooling, training-mode batch norm, Resize's
 // tf_crop_and_resize and zero-size tensors.
