@@ -11,7 +11,8 @@ Models (NAME): resnet18, mobilenet_v2, vgg16 (opset 13, the round-2 set, the def
 vit_b_16, convnext_tiny, efficientnet_b0, shufflenet_v2_x1_0, regnet_y_400mf, resnet50,
 lraspp_mobilenet_v3_large (segmentation, upsampling head: its "out" map) and
 transformer_encoder (4 layers of torch.nn.TransformerEncoderLayer, d=256, 4 heads, GELU, batch
-first) at opset 17; resnet18_qdq and mobilenet_v2_qdq, torchvision's quantizable models fused
+first) and conv_transpose_decoder (two strided convolutions, then three ConvTranspose2d layers:
+grouped with output_padding, a 4x4 kernel, dilated with padding) at opset 17; resnet18_qdq and mobilenet_v2_qdq, torchvision's quantizable models fused
 and fake-quantized (uint8 activations per tensor, int8 weights per output channel) with
 torch.ao.quantization's eager QAT modules, calibrated on random images, exported as QDQ
 (QuantizeLinear/DequantizeLinear) at opset 13, their per-tensor scales and zero points written
@@ -50,6 +51,25 @@ def transformer_encoder():
     layer = torch.nn.TransformerEncoderLayer(256, 4, 1024, dropout=0.0, batch_first=True,
                                              activation=lambda x: torch.nn.functional.gelu(x))
     return torch.nn.TransformerEncoder(layer, 4, enable_nested_tensor=False)
+
+
+class ConvTransposeDecoder(torch.nn.Module):
+    """Down by 4 with two strided convolutions, back up with transposed ones of every kind of
+    window: grouped with output_padding, an even kernel, dilated and padded."""
+
+    def __init__(self):
+        super().__init__()
+        self.down = torch.nn.Sequential(
+            torch.nn.Conv2d(3, 16, 3, stride=2, padding=1), torch.nn.ReLU(),
+            torch.nn.Conv2d(16, 32, 3, stride=2, padding=1), torch.nn.ReLU())
+        self.up = torch.nn.Sequential(
+            torch.nn.ConvTranspose2d(32, 16, 3, stride=2, padding=1, output_padding=1, groups=2),
+            torch.nn.ReLU(),
+            torch.nn.ConvTranspose2d(16, 8, 4, stride=2, padding=1), torch.nn.ReLU(),
+            torch.nn.ConvTranspose2d(8, 4, 3, stride=1, padding=2, dilation=2, bias=False))
+
+    def forward(self, x):
+        return self.up(self.down(x))
 
 
 class QuantizableMlp(torch.nn.Module):
@@ -104,6 +124,8 @@ def build(name):
         return fake_quantized(name[:-len("_qdq")])
     if name == "transformer_encoder":
         return transformer_encoder()
+    if name == "conv_transpose_decoder":
+        return ConvTransposeDecoder()
     if name == "lraspp_mobilenet_v3_large":
         return SegmentationOutput(torchvision.models.segmentation.lraspp_mobilenet_v3_large(
             weights=None, weights_backbone=None, num_classes=21))

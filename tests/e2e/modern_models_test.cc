@@ -1,8 +1,9 @@
 // The models beyond the classic CNNs against PyTorch: a vision transformer (ViT-B/16), ConvNeXt-T
 // (LayerNorm, GELU, 7x7 depthwise), EfficientNet-B0 (squeeze-and-excitation, SiLU), ShuffleNet-v2
 // (channel shuffle through shape arithmetic), RegNet-Y-400MF (grouped convolutions), a
-// segmentation model with an upsampling head (LR-ASPP, Resize) and a 4-layer BERT-style
-// transformer encoder, all with random weights, exported at opset 17 by Debian's python3-torch
+// segmentation model with an upsampling head (LR-ASPP, Resize), a 4-layer BERT-style
+// transformer encoder and a decoder of transposed convolutions (grouped, dilated,
+// output_padding), all with random weights, exported at opset 17 by Debian's python3-torch
 // (scripts/export-models.py). Each builds from its ONNX file and matches PyTorch within 1e-4 of
 // the output's largest magnitude at batch 1 and batch 4 (and a 160x224 image where the model
 // takes any size).
@@ -55,7 +56,8 @@ INSTANTIATE_TEST_SUITE_P(
                       ModernModel{"shufflenet_v2_x1_0", "3,224,224", true},
                       ModernModel{"regnet_y_400mf", "3,224,224", true},
                       ModernModel{"lraspp_mobilenet_v3_large", "3,224,224", false},
-                      ModernModel{"transformer_encoder", "128,256", false}),
+                      ModernModel{"transformer_encoder", "128,256", false},
+                      ModernModel{"conv_transpose_decoder", "3,224,224", true}),
     [](const ::testing::TestParamInfo<ModernModel>& info) { return std::string(info.param.name); });
 
 }  // namespace

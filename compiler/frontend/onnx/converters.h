@@ -21,16 +21,17 @@ struct OnnxConverter {
   int64_t min_opset = 0;
 };
 
-std::span<const OnnxConverter> ElementwiseConverters();  // convert_elementwise.cc
-std::span<const OnnxConverter> MathConverters();         // convert_math.cc
-std::span<const OnnxConverter> NnConverters();           // convert_nn.cc
-std::span<const OnnxConverter> NormalizeConverters();    // convert_normalize.cc
-std::span<const OnnxConverter> ResizeConverters();       // convert_resize.cc
-std::span<const OnnxConverter> TransformConverters();    // convert_transform.cc
-std::span<const OnnxConverter> FoldConverters();         // convert_fold.cc
-std::span<const OnnxConverter> QuantizeConverters();     // convert_quantize.cc
-std::span<const OnnxConverter> QOperatorConverters();    // convert_qoperator.cc
-std::span<const OnnxConverter> LossConverters();         // convert_loss.cc
+std::span<const OnnxConverter> ElementwiseConverters();    // convert_elementwise.cc
+std::span<const OnnxConverter> MathConverters();           // convert_math.cc
+std::span<const OnnxConverter> NnConverters();             // convert_nn.cc
+std::span<const OnnxConverter> NormalizeConverters();      // convert_normalize.cc
+std::span<const OnnxConverter> ResizeConverters();         // convert_resize.cc
+std::span<const OnnxConverter> TransformConverters();      // convert_transform.cc
+std::span<const OnnxConverter> FoldConverters();           // convert_fold.cc
+std::span<const OnnxConverter> QuantizeConverters();       // convert_quantize.cc
+std::span<const OnnxConverter> QOperatorConverters();      // convert_qoperator.cc
+std::span<const OnnxConverter> LossConverters();           // convert_loss.cc
+std::span<const OnnxConverter> ConvTransposeConverters();  // convert_conv_transpose.cc
 
 // A Conv-like node's graph attributes (groups, strides, pads with auto_pad resolved, dilations),
 // its kernel read from the weight at input `weight_input` (Conv's 1, QLinearConv's 3).

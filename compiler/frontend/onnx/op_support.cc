@@ -66,7 +66,7 @@ const OnnxConverter* FindConverter(std::string_view op_type) {
   for (auto table :
        {ElementwiseConverters(), MathConverters(), NnConverters(), NormalizeConverters(),
         ResizeConverters(), TransformConverters(), FoldConverters(), QuantizeConverters(),
-        QOperatorConverters(), LossConverters()}) {
+        QOperatorConverters(), LossConverters(), ConvTransposeConverters()}) {
     for (const OnnxConverter& c : table) {
       if (c.op_type == op_type) return &c;
     }
