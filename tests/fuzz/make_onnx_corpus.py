@@ -2,7 +2,8 @@
 """Writes the seed corpus of the ONNX importer's fuzz harness (tests/fuzz/corpus/onnx_import):
 small models built with onnx.helper that reach the importer's main paths (convolutions,
 initializers, a Shape->Gather->Concat->Reshape chain, attributes turned inputs, a transformer
-block at opset 18, a Resize head, an unsupported op, a claimed tensor larger than its data). Run with Debian's python3-onnx:
+block at opset 18, a Resize head, a ConvTranspose decoder, a loss head with ArgMax and CumSum, an unsupported op, a
+claimed tensor larger than its data). Run with Debian's python3-onnx:
 
     /usr/bin/python3 tests/fuzz/make_onnx_corpus.py tests/fuzz/corpus/onnx_import
 """
@@ -106,6 +107,39 @@ def resize_head():
     return model(nodes, [value("x", [1, 3, 4, 4])], [value("y", [1, 2, 8, 8])], [scales, idx])
 
 
+def conv_transpose_decoder():
+    w = numpy_helper.from_array(np.full((4, 2, 3, 3), 0.25, np.float32), "w")
+    w1 = numpy_helper.from_array(np.full((4, 1, 4), 0.5, np.float32), "w1")
+    shape = numpy_helper.from_array(np.array([1, 4, 1, 16], np.int64), "shape")
+    nodes = [
+        helper.make_node("ConvTranspose", ["x", "w"], ["u"], strides=[2, 2], pads=[1, 1, 1, 1],
+                         output_padding=[1, 1], group=2, dilations=[1, 1]),
+        helper.make_node("Reshape", ["u", "shape"], ["flat"]),
+        helper.make_node("Squeeze", ["flat"], ["line"], axes=[2]),
+        helper.make_node("ConvTranspose", ["line", "w1"], ["y"], strides=[2], group=2,
+                         output_shape=[34]),
+    ]
+    return model(nodes, [value("x", [1, 4, 2, 2])], [value("y", [1, 2, 34])], [w, w1, shape],
+                 opset=11)
+
+
+def loss_head():
+    labels = numpy_helper.from_array(np.array([[0, 2], [1, 3]], np.int64), "labels")
+    weight = numpy_helper.from_array(np.array([1, 2, 0.5, 1], np.float32), "weight")
+    axis = numpy_helper.from_array(np.array(1, np.int64), "axis")
+    nodes = [
+        helper.make_node("SoftmaxCrossEntropyLoss", ["x", "labels", "weight"], ["loss", "lp"],
+                         reduction="mean", ignore_index=3),
+        helper.make_node("NegativeLogLikelihoodLoss", ["lp", "labels"], ["nll"], reduction="none"),
+        helper.make_node("ArgMax", ["lp"], ["best"], axis=1, keepdims=0, select_last_index=1),
+        helper.make_node("CumSum", ["nll", "axis"], ["running"], exclusive=1, reverse=1),
+    ]
+    return model(nodes, [value("x", [2, 4, 2])],
+                 [value("loss", []), value("running", [2, 2]),
+                  helper.make_tensor_value_info("best", TensorProto.INT64, [2, 2])],
+                 [labels, weight, axis])
+
+
 def unsupported():
     nodes = [helper.make_node("NonMaxSuppression", ["x"], ["y"], name="nms_1")]
     return model(nodes, [value("x", [1, 4])], [value("y", [1, 4])])
@@ -132,6 +166,8 @@ def main():
         "clip_pad_opset11": clip_pad_opset11(),
         "transformer_block": transformer_block(),
         "resize_head": resize_head(),
+        "conv_transpose_decoder": conv_transpose_decoder(),
+        "loss_head": loss_head(),
         "unsupported": unsupported(),
         "oversized_claim": oversized_claim(),
     }

@@ -35,8 +35,8 @@ absl::StatusOr<graph::ValueId> LegacyBroadcastOperand(ImportContext& ctx, const 
   if (trailing == 0) return b;
   std::vector<int64_t> shape = tb->shape;
   shape.insert(shape.end(), trailing, 1);
-  absl::StatusOr<std::vector<graph::ValueId>> out =
-      ctx.graph().AddOp(OpKind::kReshape, node.name() + "/aligned", {{"shape", shape}}, {b});
+  absl::StatusOr<std::vector<graph::ValueId>> out = ctx.graph().AddOp(
+      OpKind::kReshape, ImportContext::PartName(node, "/aligned"), {{"shape", shape}}, {b});
   if (!out.ok()) return ctx.Error(node, std::string(out.status().message()));
   return (*out)[0];
 }

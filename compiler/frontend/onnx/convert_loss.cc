@@ -51,7 +51,7 @@ absl::StatusOr<graph::ValueId> ScalarConstant(ImportContext& ctx, const NodeProt
     return ctx.Error(node, "a loss over " + runtime::DataTypeToString(dtype) +
                                " is not supported (float32, float64; int32 or int64 targets)");
   }
-  return ctx.graph().AddConstant(node.name() + suffix, *std::move(a));
+  return ctx.graph().AddConstant(ImportContext::PartName(node, suffix), *std::move(a));
 }
 
 // loss[n, d...] = -log_prob[n, target[n, d...], d...] * weight[target], 0 where the target is

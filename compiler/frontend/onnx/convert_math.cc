@@ -197,8 +197,9 @@ absl::Status PRelu(ImportContext& ctx, const NodeProto& node) {
   if (!b.ok()) return b.status();
   std::vector<int64_t> per_channel(x->rank() - 1, 1);
   per_channel[0] = slope->shape[0];
-  absl::StatusOr<std::vector<graph::ValueId>> shaped = ctx.graph().AddOp(
-      OpKind::kReshape, node.name() + "/per_channel", {{"shape", per_channel}}, {*b});
+  absl::StatusOr<std::vector<graph::ValueId>> shaped =
+      ctx.graph().AddOp(OpKind::kReshape, ImportContext::PartName(node, "/per_channel"),
+                        {{"shape", per_channel}}, {*b});
   if (!shaped.ok()) return ctx.Error(node, std::string(shaped.status().message()));
   return ctx.Emit(node, OpKind::kPRelu, {}, {*a, (*shaped)[0]});
 }
@@ -251,7 +252,7 @@ absl::Status Variadic(ImportContext& ctx, const NodeProto& node) {
     if (!next.ok()) return next.status();
     if (i == n - 1 && !mean) return ctx.Emit(node, op, {}, {*acc, *next});
     absl::StatusOr<std::vector<graph::ValueId>> out =
-        g.AddOp(op, node.name() + "/" + std::to_string(i), {}, {*acc, *next});
+        g.AddOp(op, ImportContext::PartName(node, "/" + std::to_string(i)), {}, {*acc, *next});
     if (!out.ok()) return ctx.Error(node, std::string(out.status().message()));
     acc = (*out)[0];
   }
@@ -263,7 +264,8 @@ absl::Status Variadic(ImportContext& ctx, const NodeProto& node) {
   absl::StatusOr<runtime::NDArray> scale = runtime::NDArray::Empty({}, t->dtype);
   if (!scale.ok()) return scale.status();
   *static_cast<float*>(scale->data()) = 1.0f / static_cast<float>(n);
-  graph::ValueId c = g.AddConstant(node.name() + "/inverse_count", *std::move(scale));
+  graph::ValueId c =
+      g.AddConstant(ImportContext::PartName(node, "/inverse_count"), *std::move(scale));
   return ctx.Emit(node, OpKind::kMul, {}, {*acc, c});
 }
 
@@ -344,8 +346,10 @@ absl::Status ArgExtreme(ImportContext& ctx, const NodeProto& node) {
   for (int64_t i = 0; i < n; ++i) static_cast<int64_t*>(positions->data())[i] = i;
   *static_cast<int64_t*>(elsewhere->data()) = *last != 0 ? -1 : n;
   graph::Graph& g = ctx.graph();
-  const graph::ValueId position = g.AddConstant(node.name() + "/positions", *std::move(positions));
-  const graph::ValueId none = g.AddConstant(node.name() + "/elsewhere", *std::move(elsewhere));
+  const graph::ValueId position =
+      g.AddConstant(ImportContext::PartName(node, "/positions"), *std::move(positions));
+  const graph::ValueId none =
+      g.AddConstant(ImportContext::PartName(node, "/elsewhere"), *std::move(elsewhere));
   absl::StatusOr<graph::ValueId> candidates =
       ctx.EmitInner(node, OpKind::kWhere, "/candidates", {}, {*at_extreme, position, none});
   if (!candidates.ok()) return candidates.status();

@@ -256,9 +256,7 @@ absl::Status Softmax(ImportContext& ctx, const NodeProto& node) {
     return ctx.Emit(node, op, {{"axis", *axis}}, {*x});
   }
   graph::Graph& g = ctx.graph();
-  auto part = [&](const char* suffix) {
-    return node.name().empty() ? std::string() : node.name() + suffix;
-  };
+  auto part = [&](const char* suffix) { return ImportContext::PartName(node, suffix); };
   absl::StatusOr<std::vector<graph::ValueId>> flat =
       g.AddOp(OpKind::kFlatten, part("/flatten"), {{"axis", *axis}}, {*x});
   if (!flat.ok()) return ctx.Error(node, std::string(flat.status().message()));

@@ -13,8 +13,8 @@ using graph::OpKind;
 absl::StatusOr<graph::ValueId> AddPart(ImportContext& ctx, const NodeProto& node,
                                        const char* suffix, OpKind op, Attributes attrs,
                                        std::vector<graph::ValueId> inputs) {
-  absl::StatusOr<std::vector<graph::ValueId>> out =
-      ctx.graph().AddOp(op, node.name() + suffix, std::move(attrs), std::move(inputs));
+  absl::StatusOr<std::vector<graph::ValueId>> out = ctx.graph().AddOp(
+      op, ImportContext::PartName(node, suffix), std::move(attrs), std::move(inputs));
   if (!out.ok()) return ctx.Error(node, std::string(out.status().message()));
   return (*out)[0];
 }
@@ -100,7 +100,8 @@ absl::Status MeanVarianceNormalization(ImportContext& ctx, const NodeProto& node
   absl::StatusOr<runtime::NDArray> epsilon = runtime::NDArray::Empty({}, t->dtype);
   if (!epsilon.ok()) return epsilon.status();
   *static_cast<float*>(epsilon->data()) = 1e-9f;
-  graph::ValueId eps = ctx.graph().AddConstant(node.name() + "/epsilon", *std::move(epsilon));
+  graph::ValueId eps =
+      ctx.graph().AddConstant(ImportContext::PartName(node, "/epsilon"), *std::move(epsilon));
   absl::StatusOr<graph::ValueId> denominator =
       AddPart(ctx, node, "/denominator", OpKind::kAdd, {}, {*deviation, eps});
   if (!denominator.ok()) return denominator.status();

@@ -27,7 +27,7 @@ graph::ValueId Scalar(ImportContext& ctx, const NodeProto& node, const std::stri
     const int32_t i = static_cast<int32_t>(value);
     std::memcpy(a.data(), &i, sizeof(i));
   }
-  return ctx.graph().AddConstant(node.name() + suffix, std::move(a));
+  return ctx.graph().AddConstant(ImportContext::PartName(node, suffix), std::move(a));
 }
 
 // quantize(`y`, input scale, input zero) as output 0 of `node`.
@@ -78,7 +78,8 @@ absl::Status QLinearConv(ImportContext& ctx, const NodeProto& node) {
   if (!w.ok()) return w.status();
   std::vector<graph::ValueId> inputs = {*x, *w};
   if (std::optional<runtime::NDArray> bias = ConstantBias(ctx, node)) {
-    inputs.push_back(ctx.graph().AddConstant(node.name() + "/bias", *std::move(bias)));
+    inputs.push_back(
+        ctx.graph().AddConstant(ImportContext::PartName(node, "/bias"), *std::move(bias)));
   } else if (ctx.HasInput(node, 8)) {
     absl::StatusOr<graph::ValueId> sx = ctx.Input(node, 1);
     absl::StatusOr<graph::ValueId> sw = ctx.Input(node, 4);

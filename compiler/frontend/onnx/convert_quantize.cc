@@ -20,7 +20,7 @@ absl::StatusOr<graph::ValueId> ZeroPoint(ImportContext& ctx, const NodeProto& no
   absl::StatusOr<runtime::NDArray> zero = runtime::NDArray::Empty({}, dtype);
   if (!zero.ok()) return zero.status();
   std::memset(zero->data(), 0, zero->NumBytes());
-  return ctx.graph().AddConstant(node.name() + "/zero_point", *std::move(zero));
+  return ctx.graph().AddConstant(ImportContext::PartName(node, "/zero_point"), *std::move(zero));
 }
 
 // The attributes both ops share: axis (from opset 13), and a block_size that must be 0.
@@ -90,12 +90,13 @@ absl::StatusOr<graph::ValueId> AddDequantize(ImportContext& ctx, const NodeProto
     absl::StatusOr<runtime::NDArray> z = runtime::NDArray::Empty({}, x_type->dtype);
     if (!z.ok()) return absl::StatusOr<graph::ValueId>(z.status());
     std::memset(z->data(), 0, z->NumBytes());
-    return absl::StatusOr<graph::ValueId>(
-        ctx.graph().AddConstant(node.name() + suffix + "/zero_point", *std::move(z)));
+    return absl::StatusOr<graph::ValueId>(ctx.graph().AddConstant(
+        ImportContext::PartName(node, suffix + "/zero_point"), *std::move(z)));
   }();
   if (!zv.ok()) return zv.status();
-  absl::StatusOr<std::vector<graph::ValueId>> out = ctx.graph().AddOp(
-      graph::OpKind::kDequantize, node.name() + suffix, {{"axis", axis}}, {*xv, *sv, *zv});
+  absl::StatusOr<std::vector<graph::ValueId>> out =
+      ctx.graph().AddOp(graph::OpKind::kDequantize, ImportContext::PartName(node, suffix),
+                        {{"axis", axis}}, {*xv, *sv, *zv});
   if (!out.ok()) return ctx.Error(node, std::string(out.status().message()));
   return (*out)[0];
 }

@@ -94,12 +94,17 @@ absl::StatusOr<double> ImportContext::ConstantScalar(const NodeProto& node, int 
   return Error(node, absl::StrCat(what, " must be a float32, float64 or integer scalar"));
 }
 
+std::string ImportContext::PartName(const NodeProto& node, const std::string& suffix) {
+  if (!node.name().empty() || node.output_size() == 0) return node.name() + suffix;
+  return node.output(0) + suffix;
+}
+
 absl::StatusOr<graph::ValueId> ImportContext::EmitInner(const NodeProto& node, graph::OpKind op,
                                                         const std::string& suffix,
                                                         graph::Attributes attrs,
                                                         std::vector<graph::ValueId> inputs) {
   absl::StatusOr<std::vector<graph::ValueId>> out =
-      graph().AddOp(op, node.name() + suffix, std::move(attrs), std::move(inputs));
+      graph().AddOp(op, PartName(node, suffix), std::move(attrs), std::move(inputs));
   if (!out.ok()) return Error(node, std::string(out.status().message()));
   return (*out)[0];
 }

@@ -57,7 +57,10 @@ class ImportContext {
   // inputs see them at import time.
   absl::Status Emit(const NodeProto& node, graph::OpKind op, graph::Attributes attrs,
                     std::vector<graph::ValueId> inputs);
-  // One op of the several that `node` becomes (named after it and `suffix`); its one output. Its
+  // The name of a part of what `node` becomes: the node's name (its first output's when it has
+  // none, which is unique in the graph where names may not be) and `suffix`.
+  static std::string PartName(const NodeProto& node, const std::string& suffix);
+  // One op of the several that `node` becomes (named PartName(node, suffix)); its one output. Its
   // errors name the node.
   absl::StatusOr<graph::ValueId> EmitInner(const NodeProto& node, graph::OpKind op,
                                            const std::string& suffix, graph::Attributes attrs,

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/graph/printer.h"
+#include "compiler/graph/verifier.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
 
 namespace tunefarm::frontend::onnx {
@@ -233,6 +234,23 @@ TEST(OnnxImporterTest, ConstantInputsAndInputShapesFromOptions) {
   ASSERT_TRUE(g.ok()) << g.status();
   EXPECT_EQ(OutputType(*g).ToString(), "float32[3,4]");
   EXPECT_EQ(g->inputs().size(), 1u);
+}
+
+// Exporters often leave node names empty; the several ops an unnamed node becomes are named after
+// its output, so two such nodes give a graph whose names are unique (the verifier's rule).
+TEST(OnnxImporterTest, UnnamedNodesThatBecomeSeveralOpsGetDistinctNames) {
+  OnnxModelBuilder b(13);
+  b.Input("x", {2, 4, 3});
+  for (const char* out : {"first", "last"}) {
+    ::onnx::NodeProto* n = b.Node("ArgMax", {"x"}, {out});
+    n->set_name("");
+    OnnxModelBuilder::Int(n, "axis", 1);
+    b.Output(out);
+  }
+  absl::StatusOr<graph::Graph> g = ImportOnnxBytes(b.Bytes());
+  ASSERT_TRUE(g.ok()) << g.status();
+  EXPECT_TRUE(graph::VerifyGraph(*g).ok()) << graph::VerifyGraph(*g);
+  EXPECT_EQ(g->outputs().size(), 2u);
 }
 
 TEST(OnnxImporterTest, EveryUnsupportedNodeIsListedAtOnce) {
