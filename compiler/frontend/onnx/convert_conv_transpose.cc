@@ -108,6 +108,62 @@ absl::StatusOr<Window> ReadTransposeWindow(ImportContext& ctx, const NodeProto& 
   return win;
 }
 
+// The convolution's weight of a constant ConvTranspose weight `ws` ([Cin, Cout/g, kh, kw], 1-D
+// ones lifted to 2-D), as a new constant; NotFound when the weight is not a float32 constant.
+absl::StatusOr<graph::ValueId> ConstantConvWeight(ImportContext& ctx, const NodeProto& node,
+                                                  const Ints& ws, int64_t g) {
+  const runtime::NDArray* w = ctx.ConstantInput(node, 1);
+  if (w == nullptr || w->dtype().code != kDLFloat || w->dtype().bits != 32) {
+    return absl::NotFoundError("not a float32 constant");
+  }
+  const int64_t cin = ws[0], cog = ws[1], kh = ws[2], kw = ws[3], cig = cin / g;
+  absl::StatusOr<runtime::NDArray> out =
+      runtime::NDArray::Empty({g * cog, cig, kh, kw}, w->dtype());
+  if (!out.ok()) return out.status();
+  const float* from = static_cast<const float*>(w->data());
+  float* to = static_cast<float*>(out->data());
+  for (int64_t gi = 0; gi < g; ++gi) {
+    for (int64_t o = 0; o < cog; ++o) {
+      for (int64_t i = 0; i < cig; ++i) {
+        for (int64_t y = 0; y < kh; ++y) {
+          for (int64_t x = 0; x < kw; ++x) {
+            to[(((gi * cog + o) * cig + i) * kh + y) * kw + x] =
+                from[(((gi * cig + i) * cog + o) * kh + (kh - 1 - y)) * kw + (kw - 1 - x)];
+          }
+        }
+      }
+    }
+  }
+  return ctx.graph().AddConstant(ImportContext::PartName(node, "/conv_weight"), *std::move(out));
+}
+
+// The same rearrangement as graph ops, for a weight that is not a constant.
+absl::StatusOr<graph::ValueId> ConvWeightInGraph(ImportContext& ctx, const NodeProto& node,
+                                                 graph::ValueId weight, const Ints& ws, int64_t g) {
+  const int64_t cig = ws[0] / g, cog = ws[1];
+  absl::StatusOr<graph::ValueId> grouped =
+      ctx.EmitInner(node, OpKind::kReshape, "/weight_groups",
+                    {{"shape", Ints{g, cig, cog, ws[2], ws[3]}}}, {weight});
+  if (!grouped.ok()) return grouped.status();
+  absl::StatusOr<graph::ValueId> swapped = ctx.EmitInner(
+      node, OpKind::kTranspose, "/weight_swapped", {{"perm", Ints{0, 2, 1, 3, 4}}}, {*grouped});
+  if (!swapped.ok()) return swapped.status();
+  absl::StatusOr<graph::ValueId> as_conv =
+      ctx.EmitInner(node, OpKind::kReshape, "/weight_as_conv",
+                    {{"shape", Ints{g * cog, cig, ws[2], ws[3]}}}, {*swapped});
+  if (!as_conv.ok()) return as_conv.status();
+  constexpr int64_t kBeforeStart = std::numeric_limits<int64_t>::min();
+  absl::StatusOr<graph::ValueId> flipped =
+      ctx.EmitInner(node, OpKind::kSlice, "/weight_flipped",
+                    {{"starts", Ints{-1, -1}},
+                     {"ends", Ints{kBeforeStart, kBeforeStart}},
+                     {"axes", Ints{2, 3}},
+                     {"steps", Ints{-1, -1}}},
+                    {*as_conv});
+  if (!flipped.ok()) return flipped.status();
+  return flipped;
+}
+
 absl::Status ConvTranspose(ImportContext& ctx, const NodeProto& node) {
   absl::StatusOr<graph::TensorType> xt = ctx.InputType(node, 0);
   absl::StatusOr<graph::TensorType> wt = ctx.InputType(node, 1);
@@ -143,7 +199,7 @@ absl::Status ConvTranspose(ImportContext& ctx, const NodeProto& node) {
   }
   const Ints xs = rank == 3 ? Ints{xt->shape[0], xt->shape[1], 1, xt->shape[2]} : xt->shape;
   const Ints ws = rank == 3 ? Ints{wt->shape[0], wt->shape[1], 1, wt->shape[2]} : wt->shape;
-  const int64_t g = *group, cin = ws[0], cog = ws[1], cig = cin / g;
+  const int64_t g = *group;
   const int64_t sh = win->strides[0], sw = win->strides[1];
 
   // The input spread out: [N, C, H, W] -> [N, C, H, 1, W, 1] padded to [N, C, H, sh, W, sw] ->
@@ -182,26 +238,14 @@ absl::Status ConvTranspose(ImportContext& ctx, const NodeProto& node) {
     if (!c.ok()) return c.status();
     data = *c;
   }
-  // The weight [Cin, Cout/g, kh, kw] as a convolution's [Cout, Cin/g, kh, kw], flipped in space.
-  absl::StatusOr<graph::ValueId> grouped =
-      ctx.EmitInner(node, OpKind::kReshape, "/weight_groups",
-                    {{"shape", Ints{g, cig, cog, ws[2], ws[3]}}}, {weight});
-  if (!grouped.ok()) return grouped.status();
-  absl::StatusOr<graph::ValueId> swapped = ctx.EmitInner(
-      node, OpKind::kTranspose, "/weight_swapped", {{"perm", Ints{0, 2, 1, 3, 4}}}, {*grouped});
-  if (!swapped.ok()) return swapped.status();
-  absl::StatusOr<graph::ValueId> as_conv =
-      ctx.EmitInner(node, OpKind::kReshape, "/weight_as_conv",
-                    {{"shape", Ints{g * cog, cig, ws[2], ws[3]}}}, {*swapped});
-  if (!as_conv.ok()) return as_conv.status();
-  constexpr int64_t kBeforeStart = std::numeric_limits<int64_t>::min();
-  absl::StatusOr<graph::ValueId> flipped =
-      ctx.EmitInner(node, OpKind::kSlice, "/weight_flipped",
-                    {{"starts", Ints{-1, -1}},
-                     {"ends", Ints{kBeforeStart, kBeforeStart}},
-                     {"axes", Ints{2, 3}},
-                     {"steps", Ints{-1, -1}}},
-                    {*as_conv});
+  // The weight [Cin, Cout/g, kh, kw] as a convolution's [Cout, Cin/g, kh, kw], flipped in space:
+  // computed here when it is a constant, so that the layout pass sees the constant weight it
+  // blocks for the tuned kernels (constant folding runs after it).
+  absl::StatusOr<graph::ValueId> flipped = ConstantConvWeight(ctx, node, ws, g);
+  if (!flipped.ok() && flipped.status().code() != absl::StatusCode::kNotFound) {
+    return flipped.status();
+  }
+  if (!flipped.ok()) flipped = ConvWeightInGraph(ctx, node, weight, ws, g);
   if (!flipped.ok()) return flipped.status();
   std::vector<graph::ValueId> inputs = {data, *flipped};
   if (ctx.HasInput(node, 2)) {
