@@ -14,6 +14,7 @@
 #include "compiler/codegen/llvm/temp_dir.h"
 #include "compiler/frontend/onnx/onnx_importer.h"
 #include "driver/array_file.h"
+#include "driver/element_value.h"
 #include "driver/model_compiler.h"
 #include "runtime/data_type.h"
 
@@ -44,29 +45,6 @@ std::string CaseShapeText(const std::vector<int64_t>& shape) {
   return absl::StrCat("[", absl::StrJoin(shape, ","), "]");
 }
 
-// IEEE 754 binary16, exactly.
-double HalfToDouble(uint16_t h) {
-  const int exponent = (h >> 10) & 0x1f;
-  const int fraction = h & 0x3ff;
-  double v;
-  if (exponent == 0) {
-    v = std::ldexp(fraction, -24);  // subnormal
-  } else if (exponent == 31) {
-    v = fraction != 0 ? std::numeric_limits<double>::quiet_NaN()
-                      : std::numeric_limits<double>::infinity();
-  } else {
-    v = std::ldexp(fraction + 1024, exponent - 25);
-  }
-  return (h & 0x8000) != 0 ? -v : v;
-}
-
-// Element `i` of a float16, float32 or float64 array.
-double FloatAt(const void* data, int bits, int64_t i) {
-  if (bits == 16) return HalfToDouble(static_cast<const uint16_t*>(data)[i]);
-  if (bits == 64) return static_cast<const double*>(data)[i];
-  return static_cast<const float*>(data)[i];
-}
-
 // "" when `got` matches `want` element by element: floats (16, 32 or 64 bits) within the
 // tolerance, integers and bools (quantized tensors, indices, masks) exactly.
 std::string Compare(const DLTensor& got, const runtime::NDArray& want, double rtol, double atol) {
@@ -95,8 +73,8 @@ std::string Compare(const DLTensor& got, const runtime::NDArray& want, double rt
     return absl::StrCat("cannot compare ", runtime::DataTypeToString(got.dtype));
   }
   for (int64_t i = 0; i < want.NumElements(); ++i) {
-    const double g = FloatAt(got.data, bits, i);
-    const double w = FloatAt(want.data(), bits, i);
+    const double g = ElementValue(got.dtype, got.data, i);
+    const double w = ElementValue(want.dtype(), want.data(), i);
     const bool both_nan = std::isnan(g) && std::isnan(w);
     if (!both_nan && !(std::fabs(g - w) <= atol + rtol * std::fabs(w)) && g != w) {
       return absl::StrCat("element ", i, ": got ", g, ", want ", w);

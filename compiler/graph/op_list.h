@@ -56,11 +56,13 @@
 //   tile(x) repeats: x repeated repeats[d] times along each axis d
 //   resize(x) sizes, scales (out/in when absent), mode ("nearest"), coordinates ("half_pixel"),
 //     rounding ("round_prefer_floor"), cubic_a (-0.75), exclude_outside (0): topi/resize.h
-//   conv2d(data, weight[, bias]) strides, pads, dilations (1s and 0s), groups (1)
+//   conv2d(data, weight[, bias]) strides, pads, dilations (1s and 0s), groups (1); floats or
+//     int32 (exact integer sums), as matmul
 //   gemm(a, b[, c]) trans_a, trans_b (0), alpha, beta (1.0): alpha * a' b' + beta * c, a' and b'
 //     2-D, c unidirectionally broadcast to [M, N]; with b_block (0) > 0, b is pack_gemm_weight's
 //     [N/b_block][K][b_block] (trans_b 0)
-//   matmul(a, b): numpy matmul, batch dimensions broadcast, 1-D operands promoted and squeezed
+//   matmul(a, b): numpy matmul, batch dimensions broadcast, 1-D operands promoted and squeezed;
+//     floats or int32
 //   batch_norm(x, scale, bias, mean, var) epsilon (1e-5): inference form, per channel (axis 1)
 //   max_pool2d(x) kernel, strides, pads, dilations, ceil_mode (0)
 //   avg_pool2d(x) kernel, strides, pads, ceil_mode, count_include_pad (0)

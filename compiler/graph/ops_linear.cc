@@ -11,11 +11,20 @@ absl::Status CheckFloatOperands(const InferContext& ctx) {
   return s;
 }
 
+// Floats, or int32 (ONNX's ConvInteger and MatMulInteger: exact integer sums).
+absl::Status CheckFloatOrInt32Operands(const InferContext& ctx) {
+  absl::Status s = ExpectSameDtype(ctx);
+  if (!s.ok()) return s;
+  const DLDataType t = ctx.inputs[0].dtype;
+  if (t.code == kDLInt && t.bits == 32 && t.lanes == 1) return absl::OkStatus();
+  return ExpectFloat(ctx, 0);
+}
+
 }  // namespace
 
 InferResult InferConv2d(const InferContext& ctx) {
   absl::Status s = ExpectInputCount(ctx, 2, 3);
-  if (s.ok()) s = CheckFloatOperands(ctx);
+  if (s.ok()) s = CheckFloatOrInt32Operands(ctx);
   if (s.ok()) s = ExpectRank(ctx, 0, 4, "data");
   if (s.ok()) s = ExpectRank(ctx, 1, 4, "weight");
   if (!s.ok()) return s;
@@ -111,7 +120,7 @@ InferResult InferPackGemmWeight(const InferContext& ctx) {
 
 InferResult InferMatMul(const InferContext& ctx) {
   absl::Status s = ExpectInputCount(ctx, 2, 2);
-  if (s.ok()) s = CheckFloatOperands(ctx);
+  if (s.ok()) s = CheckFloatOrInt32Operands(ctx);
   if (!s.ok()) return s;
   std::vector<int64_t> a = ctx.inputs[0].shape, b = ctx.inputs[1].shape;
   if (a.empty() || b.empty()) return ctx.Error("operands must have rank 1 or more");

@@ -10,8 +10,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "driver/array_file.h"
+#include "driver/element_value.h"
 #include "runtime/core/dtype_name.h"
 #include "runtime/core/thread_pool.h"
+#include "runtime/data_type.h"
 
 namespace tunefarm::tools {
 namespace {
@@ -103,13 +105,14 @@ absl::Status PrintOutputs(driver::ModelExecutor& executor, std::ostream& out) {
     if (!output.ok()) return output.status();
     const DLTensor* t = *output;
     out << "output " << info.name << " " << ShapeText(info.shape) << ":";
-    if (IsFloat32(info.dtype)) {
-      const auto* data = static_cast<const float*>(t->data);
+    if (driver::IsNumericElementType(info.dtype)) {
       const uint64_t n = std::min<uint64_t>(10, ElementCount(*t));
       out << std::setprecision(6);
-      for (uint64_t e = 0; e < n; ++e) out << " " << data[e];
+      for (uint64_t e = 0; e < n; ++e) {
+        out << " " << driver::ElementValue(info.dtype, t->data, static_cast<int64_t>(e));
+      }
     } else {
-      out << " (not float32)";
+      out << " (" << runtime::DataTypeToString(info.dtype) << ")";
     }
     out << "\n";
   }
@@ -130,19 +133,20 @@ absl::StatusOr<bool> CheckOutputs(const ModelRunOptions& options, driver::ModelE
     absl::StatusOr<runtime::NDArray> want = driver::ReadArrayFile(options.expect[i]);
     if (!want.ok()) return want.status();
     const runtime::GraphTensorInfo& info = executor.outputs()[i];
-    if (!IsFloat32(want->dtype()) || !IsFloat32(info.dtype) || want->shape() != info.shape) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          options.expect[i], " holds ", ShapeText(want->shape()), "; output '", info.name, "' is ",
-          ShapeText(info.shape), " (float32 outputs are compared)"));
+    if (!runtime::SameDataType(want->dtype(), info.dtype) || want->shape() != info.shape ||
+        !driver::IsNumericElementType(info.dtype)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(options.expect[i], " holds ", runtime::DataTypeToString(want->dtype()),
+                       ShapeText(want->shape()), "; output '", info.name, "' is ",
+                       runtime::DataTypeToString(info.dtype), ShapeText(info.shape)));
     }
     absl::StatusOr<const DLTensor*> output = executor.Output(static_cast<int>(i));
     if (!output.ok()) return output.status();
-    const auto* got = static_cast<const float*>((*output)->data);
-    const auto* w = static_cast<const float*>(want->data());
     double max_want = 0, max_err = 0;
     for (int64_t e = 0; e < want->NumElements(); ++e) {
-      max_want = std::max(max_want, std::fabs(static_cast<double>(w[e])));
-      const double err = std::fabs(static_cast<double>(got[e]) - w[e]);
+      const double w = driver::ElementValue(info.dtype, want->data(), e);
+      max_want = std::max(max_want, std::fabs(w));
+      const double err = std::fabs(driver::ElementValue(info.dtype, (*output)->data, e) - w);
       // NaN compares false: a NaN output is a mismatch.
       max_err = err <= max_err ? max_err : (std::isnan(err) ? INFINITY : err);
     }

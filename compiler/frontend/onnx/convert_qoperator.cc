@@ -1,8 +1,9 @@
 // Converters of ONNX's QOperator ops as the QDQ graphs they mean: QLinearConv and QLinearMatMul
 // become dequantize -> Conv/MatMul -> quantize (so the quantized passes run them as int8 kernels
 // where their scheme fits, and in float as ONNX defines them elsewhere); DynamicQuantizeLinear
-// becomes its reductions and a quantize. ConvInteger and MatMulInteger are not here: their int32
-// sums need integer convolutions and matmuls, which the graph's float ops would round.
+// becomes its reductions and a quantize. ConvInteger and MatMulInteger are their integer ops in
+// int32: each operand widened and shifted by its zero point, then an int32 conv or matmul, whose
+// sums are exact (ONNX's definition; a float op would round them past 2^24).
 #include <cstring>
 #include <optional>
 
@@ -119,6 +120,74 @@ absl::Status QLinearMatMul(ImportContext& ctx, const NodeProto& node) {
   return QuantizeOutput(ctx, node, *y, 6, 7);
 }
 
+// Input `i` (8-bit) widened to int32 less its zero point (input `zero`, absent: 0). A zero point
+// of one element per row (`per_axis_from_end` 2: A's rows) or per output channel (the weight's
+// axis 0, `per_axis_from_end` = rank) is shaped to broadcast along that axis.
+absl::StatusOr<graph::ValueId> WidenedLessZeroPoint(ImportContext& ctx, const NodeProto& node,
+                                                    int i, int zero, int per_axis_from_end,
+                                                    const std::string& suffix) {
+  absl::StatusOr<graph::TensorType> t = ctx.InputType(node, i);
+  absl::StatusOr<graph::ValueId> v = ctx.Input(node, i);
+  if (!t.ok()) return t.status();
+  if (!v.ok()) return v.status();
+  if ((t->dtype.code != kDLInt && t->dtype.code != kDLUInt) || t->dtype.bits != 8) {
+    return ctx.Error(node,
+                     "input " + std::to_string(i) + " must be int8 or uint8, not " + t->ToString());
+  }
+  const graph::Attributes to_int32{{"to", std::string("int32")}};
+  absl::StatusOr<graph::ValueId> wide =
+      ctx.EmitInner(node, OpKind::kCast, suffix + "/int32", to_int32, {*v});
+  if (!wide.ok() || !ctx.HasInput(node, zero)) return wide;
+  absl::StatusOr<graph::TensorType> zt = ctx.InputType(node, zero);
+  absl::StatusOr<graph::ValueId> z = ctx.Input(node, zero);
+  if (!zt.ok()) return zt.status();
+  if (!z.ok()) return z.status();
+  if (!runtime::SameDataType(zt->dtype, t->dtype)) {
+    return ctx.Error(
+        node, "the zero point " + zt->ToString() + " must have the type of " + t->ToString());
+  }
+  const int64_t count = zt->NumElements().value_or(1);
+  graph::ValueId shift = *z;
+  if (count != 1) {
+    const int64_t axis = t->rank() - per_axis_from_end;
+    if (zt->rank() != 1 || axis < 0 || t->shape[axis] != count) {
+      return ctx.Error(node, "the zero point " + zt->ToString() + " is neither one value nor one " +
+                                 "per element of axis " + std::to_string(axis) + " of " +
+                                 t->ToString());
+    }
+    std::vector<int64_t> shape(static_cast<size_t>(t->rank() - axis), 1);
+    shape[0] = count;
+    absl::StatusOr<graph::ValueId> shaped = ctx.EmitInner(
+        node, OpKind::kReshape, suffix + "/zero_point_axis", {{"shape", shape}}, {*z});
+    if (!shaped.ok()) return shaped.status();
+    shift = *shaped;
+  }
+  absl::StatusOr<graph::ValueId> wide_zero =
+      ctx.EmitInner(node, OpKind::kCast, suffix + "/zero_point_int32", to_int32, {shift});
+  if (!wide_zero.ok()) return wide_zero.status();
+  return ctx.EmitInner(node, OpKind::kSub, suffix + "/shifted", {}, {*wide, *wide_zero});
+}
+
+// A, B, a_zero_point (per tensor or per row of A), b_zero_point (per tensor or per column of B).
+absl::Status MatMulInteger(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::ValueId> a = WidenedLessZeroPoint(ctx, node, 0, 2, 2, "/a");
+  if (!a.ok()) return a.status();
+  absl::StatusOr<graph::ValueId> b = WidenedLessZeroPoint(ctx, node, 1, 3, 1, "/b");
+  if (!b.ok()) return b.status();
+  return ctx.Emit(node, OpKind::kMatMul, {}, {*a, *b});
+}
+
+// x, w, x_zero_point (per tensor), w_zero_point (per tensor or per output channel).
+absl::Status ConvInteger(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::Attributes> attrs = ConvAttributes(ctx, node, 1);
+  if (!attrs.ok()) return attrs.status();
+  absl::StatusOr<graph::ValueId> x = WidenedLessZeroPoint(ctx, node, 0, 2, 4, "/x");
+  if (!x.ok()) return x.status();
+  absl::StatusOr<graph::ValueId> w = WidenedLessZeroPoint(ctx, node, 1, 3, 4, "/w");
+  if (!w.ok()) return w.status();
+  return ctx.Emit(node, OpKind::kConv2d, *std::move(attrs), {*x, *w});
+}
+
 // y = quantize(x) to uint8 with the scale and zero point of x's range widened to hold 0, as ONNX
 // defines them: scale = (max(0, max x) - min(0, min x)) / 255, zero = clip(round(-min / scale)).
 absl::Status DynamicQuantizeLinear(ImportContext& ctx, const NodeProto& node) {
@@ -162,6 +231,8 @@ constexpr OnnxConverter kQOperatorConverters[] = {
     {"QLinearConv", &QLinearConv, 10},
     {"QLinearMatMul", &QLinearMatMul, 10},
     {"DynamicQuantizeLinear", &DynamicQuantizeLinear, 11},
+    {"MatMulInteger", &MatMulInteger, 10},
+    {"ConvInteger", &ConvInteger, 10},
 };
 
 }  // namespace

@@ -159,12 +159,14 @@ TEST(ModelCommandsTest, TheQuantizationCasesMatchExactly) {
   for (const char* name :
        {"test_quantizelinear", "test_dequantizelinear", "test_qlinearconv", "test_qlinearmatmul_2D",
         "test_qlinearmatmul_3D", "test_dynamicquantizelinear",
-        "test_dynamicquantizelinear_max_adjusted", "test_dynamicquantizelinear_min_adjusted"}) {
+        "test_dynamicquantizelinear_max_adjusted", "test_dynamicquantizelinear_min_adjusted",
+        "test_matmulinteger", "test_basic_convinteger", "test_convinteger_with_padding",
+        "test_convinteger_without_padding"}) {
     options.cases.push_back((kNode / name).string());
   }
   std::ostringstream out, err;
   RunModelTestCommand(options, out, err);
-  EXPECT_THAT(out.str(), HasSubstr("8 passed, 0 failed, 0 unsupported")) << out.str() << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("12 passed, 0 failed, 0 unsupported")) << out.str() << err.str();
 }
 
 TEST(ModelCommandsTest, ABuiltModuleRunsAloneAndChecksItsOutput) {

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "tests/testing/tensor_proto_files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
 #include "tools/commands/model_run_command.h"
 
@@ -19,20 +20,6 @@ namespace fs = std::filesystem;
 using frontend::onnx::testing::OnnxModelBuilder;
 
 constexpr int kN = 3, kC = 4, kD = 2;
-
-void WriteTensor(const std::string& path, const std::vector<int64_t>& dims,
-                 const std::vector<float>* floats, const std::vector<int64_t>* ints) {
-  ::onnx::TensorProto t;
-  for (int64_t d : dims) t.add_dims(d);
-  if (floats != nullptr) {
-    t.set_data_type(::onnx::TensorProto::FLOAT);
-    for (float v : *floats) t.add_float_data(v);
-  } else {
-    t.set_data_type(::onnx::TensorProto::INT64);
-    for (int64_t v : *ints) t.add_int64_data(v);
-  }
-  std::ofstream(path, std::ios::binary) << t.SerializeAsString();
-}
 
 struct LossCase {
   std::string op;  // the ONNX op
@@ -101,10 +88,10 @@ TEST_P(ModelLossTest, TheLossOfRealLabelsMatchesANaiveOne) {
     want = {static_cast<float>(c.reduction == "sum" ? total : total / total_weight)};
     want_dims = {};
   }
-  WriteTensor((dir / "scores.pb").string(), {kN, kC, kD}, &scores, nullptr);
-  WriteTensor((dir / "labels.pb").string(), {kN, kD}, nullptr, &labels);
-  WriteTensor((dir / "loss.pb").string(), want_dims, &want, nullptr);
-  WriteTensor((dir / "log_prob.pb").string(), {kN, kC, kD}, &log_prob, nullptr);
+  fixtures::WriteTensorProtoFile((dir / "scores.pb").string(), {kN, kC, kD}, scores);
+  fixtures::WriteTensorProtoFile((dir / "labels.pb").string(), {kN, kD}, labels);
+  fixtures::WriteTensorProtoFile((dir / "loss.pb").string(), want_dims, want);
+  fixtures::WriteTensorProtoFile((dir / "log_prob.pb").string(), {kN, kC, kD}, log_prob);
 
   ModelRunOptions run;
   run.model = (dir / "loss.onnx").string();
@@ -118,7 +105,7 @@ TEST_P(ModelLossTest, TheLossOfRealLabelsMatchesANaiveOne) {
   // A label past the classes reads nothing out of range: it is clamped like any gather index.
   std::vector<int64_t> wild = labels;
   wild[0] = 1000;
-  WriteTensor((dir / "wild.pb").string(), {kN, kD}, nullptr, &wild);
+  fixtures::WriteTensorProtoFile((dir / "wild.pb").string(), {kN, kD}, wild);
   run.inputs[1] = "labels=" + (dir / "wild.pb").string();
   run.expect.clear();
   std::ostringstream wild_out, wild_err;
