@@ -33,27 +33,6 @@ absl::StatusOr<LossOptions> ReadLossOptions(ImportContext& ctx, const NodeProto&
   return o;
 }
 
-// A scalar constant of `dtype` holding `value`.
-absl::StatusOr<graph::ValueId> ScalarConstant(ImportContext& ctx, const NodeProto& node,
-                                              const std::string& suffix, DLDataType dtype,
-                                              double value) {
-  absl::StatusOr<runtime::NDArray> a = runtime::NDArray::Empty({}, dtype);
-  if (!a.ok()) return a.status();
-  if (dtype.code == kDLInt && dtype.bits == 64) {
-    *static_cast<int64_t*>(a->data()) = static_cast<int64_t>(value);
-  } else if (dtype.code == kDLInt && dtype.bits == 32) {
-    *static_cast<int32_t*>(a->data()) = static_cast<int32_t>(value);
-  } else if (dtype.code == kDLFloat && dtype.bits == 32) {
-    *static_cast<float*>(a->data()) = static_cast<float>(value);
-  } else if (dtype.code == kDLFloat && dtype.bits == 64) {
-    *static_cast<double*>(a->data()) = value;
-  } else {
-    return ctx.Error(node, "a loss over " + runtime::DataTypeToString(dtype) +
-                               " is not supported (float32, float64; int32 or int64 targets)");
-  }
-  return ctx.graph().AddConstant(ImportContext::PartName(node, suffix), *std::move(a));
-}
-
 // loss[n, d...] = -log_prob[n, target[n, d...], d...] * weight[target], 0 where the target is
 // ignore_index, then summed, or averaged over the weights of the targets not ignored.
 absl::Status EmitNegativeLogLikelihood(ImportContext& ctx, const NodeProto& node,
@@ -71,8 +50,8 @@ absl::Status EmitNegativeLogLikelihood(ImportContext& ctx, const NodeProto& node
   graph::ValueId safe_target = target;
   if (o.ignore_index.has_value()) {
     absl::StatusOr<graph::ValueId> ii =
-        ScalarConstant(ctx, node, "/ignore_index", tt->dtype, static_cast<double>(*o.ignore_index));
-    absl::StatusOr<graph::ValueId> zero = ScalarConstant(ctx, node, "/class_0", tt->dtype, 0);
+        ctx.AddScalar(node, "/ignore_index", tt->dtype, static_cast<double>(*o.ignore_index));
+    absl::StatusOr<graph::ValueId> zero = ctx.AddScalar(node, "/class_0", tt->dtype, 0);
     if (!ii.ok()) return ii.status();
     if (!zero.ok()) return zero.status();
     absl::StatusOr<graph::ValueId> ignored = ctx.EmitInner(
@@ -108,8 +87,8 @@ absl::Status EmitNegativeLogLikelihood(ImportContext& ctx, const NodeProto& node
     element_weight = *w;
   }
   if (kept.has_value()) {
-    absl::StatusOr<graph::ValueId> zero = ScalarConstant(ctx, node, "/zero", lp->dtype, 0);
-    absl::StatusOr<graph::ValueId> one = ScalarConstant(ctx, node, "/one", lp->dtype, 1);
+    absl::StatusOr<graph::ValueId> zero = ctx.AddScalar(node, "/zero", lp->dtype, 0);
+    absl::StatusOr<graph::ValueId> one = ctx.AddScalar(node, "/one", lp->dtype, 1);
     if (!zero.ok()) return zero.status();
     if (!one.ok()) return one.status();
     absl::StatusOr<graph::ValueId> w = ctx.EmitInner(node, OpKind::kWhere, "/kept_weight", {},

@@ -2,9 +2,12 @@
 // activations (Abs ... Gelu), Pow, Mod, PRelu, the comparisons and logic, Where, the variadic
 // Max/Min/Sum/Mean, and every Reduce*.
 #include <cmath>
+#include <cstring>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/frontend/onnx/converters.h"
+#include "compiler/frontend/onnx/tensor_proto.h"
 #include "runtime/data_type.h"
 
 namespace tunefarm::frontend::onnx {
@@ -376,6 +379,145 @@ absl::Status CumSum(ImportContext& ctx, const NodeProto& node) {
                   {*x});
 }
 
+// IsInf: x equal to +inf, -inf, or either (|x| = inf); detecting neither is false everywhere,
+// as a comparison with NaN gives.
+absl::Status IsInf(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  absl::StatusOr<graph::TensorType> t = ctx.InputType(node, 0);
+  absl::StatusOr<int64_t> positive = ctx.AttrInt(node, "detect_positive", 1);
+  absl::StatusOr<int64_t> negative = ctx.AttrInt(node, "detect_negative", 1);
+  for (const absl::Status& s : {x.status(), t.status(), positive.status(), negative.status()}) {
+    if (!s.ok()) return s;
+  }
+  if (t->dtype.code != kDLFloat) return ctx.Error(node, "needs a float input");
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  graph::ValueId operand = *x;
+  double against = std::numeric_limits<double>::quiet_NaN();
+  if (*positive != 0 && *negative != 0) {
+    absl::StatusOr<graph::ValueId> magnitude =
+        ctx.EmitInner(node, OpKind::kUnary, "/magnitude", {{"fn", std::string("abs")}}, {*x});
+    if (!magnitude.ok()) return magnitude.status();
+    operand = *magnitude;
+    against = kInf;
+  } else if (*positive != 0) {
+    against = kInf;
+  } else if (*negative != 0) {
+    against = -kInf;
+  }
+  absl::StatusOr<graph::ValueId> bound = ctx.AddScalar(node, "/infinity", t->dtype, against);
+  if (!bound.ok()) return bound.status();
+  return ctx.Emit(node, OpKind::kCompare, {{"fn", std::string(kEqual)}}, {operand, *bound});
+}
+
+// IsNaN: x != x, the one value unequal to itself.
+absl::Status IsNaN(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<graph::ValueId> same = ctx.EmitInner(node, OpKind::kCompare, "/equals_itself",
+                                                      {{"fn", std::string(kEqual)}}, {*x, *x});
+  if (!same.ok()) return same.status();
+  return ctx.Emit(node, OpKind::kLogicalNot, {}, {*same});
+}
+
+// EyeLike: ones on the k-th diagonal of a matrix shaped like the input, in `dtype` (the input's
+// when absent); the input's values are not read, so the result is a constant.
+absl::Status EyeLike(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::TensorType> t = ctx.InputType(node, 0);
+  absl::StatusOr<int64_t> k = ctx.AttrInt(node, "k", 0);
+  absl::StatusOr<int64_t> dtype_code = ctx.AttrInt(node, "dtype", -1);
+  for (const absl::Status& s : {t.status(), k.status(), dtype_code.status()}) {
+    if (!s.ok()) return s;
+  }
+  if (t->rank() != 2) return ctx.Error(node, "needs a matrix, not " + t->ToString());
+  DLDataType dtype = t->dtype;
+  if (*dtype_code >= 0) {
+    absl::StatusOr<DLDataType> d = DataTypeFromOnnx(static_cast<int32_t>(*dtype_code));
+    if (!d.ok()) return ctx.Error(node, std::string(d.status().message()));
+    dtype = *d;
+  }
+  const int64_t rows = t->shape[0], cols = t->shape[1];
+  absl::StatusOr<runtime::NDArray> eye = runtime::NDArray::Empty({rows, cols}, dtype);
+  if (!eye.ok()) return eye.status();
+  absl::StatusOr<runtime::NDArray> one = ImportContext::ScalarArray(dtype, 1);
+  if (!one.ok()) return ctx.Error(node, std::string(one.status().message()));
+  std::memset(eye->data(), 0, eye->NumBytes());
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t c = r + *k;
+    if (c < 0 || c >= cols) continue;
+    std::memcpy(static_cast<char*>(eye->data()) + (r * cols + c) * one->NumBytes(), one->data(),
+                one->NumBytes());
+  }
+  return ctx.DefineConstant(node.output(0), *std::move(eye));
+}
+
+// OneHot: `values`[1] where the index (negative ones counting from `depth`) equals the position
+// along the new `axis`, values[0] elsewhere. Indices of any numeric type are compared as int64
+// (fractions truncated, as ONNX casts them).
+absl::Status OneHot(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::ValueId> indices = ctx.Input(node, 0);
+  absl::StatusOr<graph::TensorType> it = ctx.InputType(node, 0);
+  absl::StatusOr<double> depth_value = ctx.ConstantScalar(node, 1, "depth");
+  absl::StatusOr<graph::ValueId> values = ctx.Input(node, 2);
+  absl::StatusOr<int64_t> axis = ctx.AttrInt(node, "axis", -1);
+  for (const absl::Status& s :
+       {indices.status(), it.status(), depth_value.status(), values.status(), axis.status()}) {
+    if (!s.ok()) return s;
+  }
+  const int64_t depth = static_cast<int64_t>(*depth_value);
+  if (depth < 1 || depth > graph::kMaxElements) {
+    return ctx.Error(node, "depth must be a positive count, not " + std::to_string(depth));
+  }
+  const int64_t rank = it->rank() + 1;
+  if (*axis < -rank || *axis >= rank) {
+    return ctx.Error(node, "axis " + std::to_string(*axis) + " is outside the output's rank " +
+                               std::to_string(rank));
+  }
+  const int64_t a = *axis < 0 ? *axis + rank : *axis;
+  const DLDataType i64{kDLInt, 64, 1};
+  graph::ValueId index = *indices;
+  if (!runtime::SameDataType(it->dtype, i64)) {
+    absl::StatusOr<graph::ValueId> cast =
+        ctx.EmitInner(node, OpKind::kCast, "/index_int64", {{"to", std::string("int64")}}, {index});
+    if (!cast.ok()) return cast.status();
+    index = *cast;
+  }
+  absl::StatusOr<graph::ValueId> zero = ctx.AddScalar(node, "/zero", i64, 0);
+  absl::StatusOr<graph::ValueId> depth_scalar = ctx.AddScalar(node, "/depth", i64, depth);
+  if (!zero.ok()) return zero.status();
+  if (!depth_scalar.ok()) return depth_scalar.status();
+  absl::StatusOr<graph::ValueId> negative = ctx.EmitInner(
+      node, OpKind::kCompare, "/negative", {{"fn", std::string(kLess)}}, {index, *zero});
+  absl::StatusOr<graph::ValueId> wrapped =
+      ctx.EmitInner(node, OpKind::kAdd, "/wrapped", {}, {index, *depth_scalar});
+  if (!negative.ok()) return negative.status();
+  if (!wrapped.ok()) return wrapped.status();
+  absl::StatusOr<graph::ValueId> normalized =
+      ctx.EmitInner(node, OpKind::kWhere, "/normalized", {}, {*negative, *wrapped, index});
+  if (!normalized.ok()) return normalized.status();
+  absl::StatusOr<graph::ValueId> lifted = ctx.EmitInner(
+      node, OpKind::kUnsqueeze, "/at_axis", {{"axes", std::vector<int64_t>{a}}}, {*normalized});
+  if (!lifted.ok()) return lifted.status();
+  std::vector<int64_t> position_shape(static_cast<size_t>(rank - a), 1);
+  position_shape[0] = depth;
+  absl::StatusOr<runtime::NDArray> positions = runtime::NDArray::Empty(position_shape, i64);
+  if (!positions.ok()) return positions.status();
+  for (int64_t i = 0; i < depth; ++i) static_cast<int64_t*>(positions->data())[i] = i;
+  const graph::ValueId position =
+      ctx.graph().AddConstant(ImportContext::PartName(node, "/positions"), *std::move(positions));
+  absl::StatusOr<graph::ValueId> hot = ctx.EmitInner(
+      node, OpKind::kCompare, "/hot", {{"fn", std::string(kEqual)}}, {*lifted, position});
+  if (!hot.ok()) return hot.status();
+  absl::StatusOr<graph::ValueId> off =
+      ctx.EmitInner(node, OpKind::kGather, "/off_value", {{"axis", int64_t{0}}}, {*values, *zero});
+  absl::StatusOr<graph::ValueId> one = ctx.AddScalar(node, "/one", i64, 1);
+  if (!off.ok()) return off.status();
+  if (!one.ok()) return one.status();
+  absl::StatusOr<graph::ValueId> on =
+      ctx.EmitInner(node, OpKind::kGather, "/on_value", {{"axis", int64_t{0}}}, {*values, *one});
+  if (!on.ok()) return on.status();
+  return ctx.Emit(node, OpKind::kWhere, {}, {*hot, *on, *off});
+}
+
 constexpr OnnxConverter kMathConverters[] = {
     {"Abs", &UnaryFn<kAbs>},
     {"Neg", &UnaryFn<kNeg>},
@@ -421,6 +563,10 @@ constexpr OnnxConverter kMathConverters[] = {
     {"Or", &NamedBinary<OpKind::kLogical, kOr>},
     {"Xor", &NamedBinary<OpKind::kLogical, kXor>},
     {"Not", &Not},
+    {"IsInf", &IsInf, 10},
+    {"IsNaN", &IsNaN, 9},
+    {"EyeLike", &EyeLike, 9},
+    {"OneHot", &OneHot, 11},
     {"Where", &Where},
     {"Max", &Variadic},
     {"Min", &Variadic},

@@ -4,6 +4,7 @@
 #include "compiler/graph/op_evaluate.h"
 #include "compiler/graph/op_kind.h"
 #include "compiler/graph/op_registry.h"
+#include "runtime/data_type.h"
 
 namespace tunefarm::frontend::onnx {
 
@@ -97,6 +98,48 @@ absl::StatusOr<double> ImportContext::ConstantScalar(const NodeProto& node, int 
 std::string ImportContext::PartName(const NodeProto& node, const std::string& suffix) {
   if (!node.name().empty() || node.output_size() == 0) return node.name() + suffix;
   return node.output(0) + suffix;
+}
+
+namespace {
+
+template <typename T>
+void Store(runtime::NDArray& a, double value) {
+  *static_cast<T*>(a.data()) = static_cast<T>(value);
+}
+
+}  // namespace
+
+absl::StatusOr<runtime::NDArray> ImportContext::ScalarArray(DLDataType dtype, double value) {
+  absl::StatusOr<runtime::NDArray> a = runtime::NDArray::Empty({}, dtype);
+  if (!a.ok()) return a.status();
+  const int bits = dtype.bits;
+  if (dtype.code == kDLFloat && bits == 32) {
+    Store<float>(*a, value);
+  } else if (dtype.code == kDLFloat && bits == 64) {
+    Store<double>(*a, value);
+  } else if (dtype.code == kDLInt && bits == 8) {
+    Store<int8_t>(*a, value);
+  } else if (dtype.code == kDLInt && bits == 16) {
+    Store<int16_t>(*a, value);
+  } else if (dtype.code == kDLInt && bits == 32) {
+    Store<int32_t>(*a, value);
+  } else if (dtype.code == kDLInt && bits == 64) {
+    Store<int64_t>(*a, value);
+  } else if (dtype.code == kDLUInt && bits == 8) {
+    Store<uint8_t>(*a, value);
+  } else {
+    return absl::InvalidArgumentError("a constant of " + runtime::DataTypeToString(dtype) +
+                                      " is not supported");
+  }
+  return a;
+}
+
+absl::StatusOr<graph::ValueId> ImportContext::AddScalar(const NodeProto& node,
+                                                        const std::string& suffix, DLDataType dtype,
+                                                        double value) {
+  absl::StatusOr<runtime::NDArray> a = ScalarArray(dtype, value);
+  if (!a.ok()) return Error(node, std::string(a.status().message()));
+  return graph().AddConstant(PartName(node, suffix), *std::move(a));
 }
 
 absl::StatusOr<graph::ValueId> ImportContext::EmitInner(const NodeProto& node, graph::OpKind op,

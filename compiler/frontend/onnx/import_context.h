@@ -60,6 +60,12 @@ class ImportContext {
   // The name of a part of what `node` becomes: the node's name (its first output's when it has
   // none, which is unique in the graph where names may not be) and `suffix`.
   static std::string PartName(const NodeProto& node, const std::string& suffix);
+  // A rank-0 array of `dtype` (float32/64, int8-64, uint8) holding `value`; InvalidArgument for
+  // another dtype.
+  static absl::StatusOr<runtime::NDArray> ScalarArray(DLDataType dtype, double value);
+  // ScalarArray as a graph constant named PartName(node, suffix); errors name the node.
+  absl::StatusOr<graph::ValueId> AddScalar(const NodeProto& node, const std::string& suffix,
+                                           DLDataType dtype, double value);
   // One op of the several that `node` becomes (named PartName(node, suffix)); its one output. Its
   // errors name the node.
   absl::StatusOr<graph::ValueId> EmitInner(const NodeProto& node, graph::OpKind op,

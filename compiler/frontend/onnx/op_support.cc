@@ -84,7 +84,7 @@ std::string UnsupportedReason(const NodeProto& node, int64_t opset) {
   // kept their first definition up to opset 6 at least.
   static constexpr std::string_view kUnchangedSinceOpset1[] = {
       "GlobalAveragePool", "GlobalMaxPool", "Softplus", "Softsign", "Transpose", "LRN",
-      "Identity",          "Flatten",       "Constant"};
+      "Identity",          "Flatten",       "Constant", "Not"};
   if (opset < 6 && std::find(std::begin(kUnchangedSinceOpset1), std::end(kUnchangedSinceOpset1),
                              node.op_type()) == std::end(kUnchangedSinceOpset1)) {
     return absl::StrCat("supported from opset 6 (the model's is ", opset, ")");

@@ -112,6 +112,24 @@ TEST(ModelCommandsTest, EveryArgMaxArgMinAndCumSumCaseMatches) {
   EXPECT_THAT(out.str(), HasSubstr("39 passed, 0 failed, 0 unsupported\n"));
 }
 
+// IsInf (either sign or one), IsNaN, EyeLike (off the diagonal, another dtype), OneHot (negative
+// indices and axes, float indices) and Not of opset 1 (its only definition).
+TEST(ModelCommandsTest, EveryIsInfIsNanEyeLikeOneHotAndNotCaseMatches) {
+  REQUIRE_TESTDATA();
+  ModelTestOptions options;
+  for (const fs::directory_entry& e : fs::directory_iterator(kNode)) {
+    const std::string name = e.path().filename().string();
+    for (const char* prefix :
+         {"test_isinf", "test_isnan", "test_eyelike_", "test_onehot_", "test_not_"}) {
+      if (name.rfind(prefix, 0) == 0) options.cases.push_back(e.path().string());
+    }
+  }
+  ASSERT_EQ(options.cases.size(), 14u);
+  std::ostringstream out, err;
+  EXPECT_EQ(RunModelTestCommand(options, out, err), 0) << out.str() << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("14 passed, 0 failed, 0 unsupported\n"));
+}
+
 // ONNX's NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss cases (their _expanded twins
 // test the ops they expand to): every reduction, with and without weights, ignore_index inside
 // and outside the classes, up to five spatial axes, and the log-probabilities output.
