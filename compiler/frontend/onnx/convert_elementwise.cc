@@ -1,6 +1,7 @@
 // Converters of the elementwise ONNX ops: activations, Clip, Identity/Dropout and the four
 // broadcasting arithmetic ops.
 #include <cmath>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "compiler/frontend/onnx/converters.h"
@@ -52,12 +53,48 @@ absl::Status Binary(ImportContext& ctx, const NodeProto& node) {
   return ctx.Emit(node, kOp, {}, {*a, *aligned});
 }
 
-// Identity and inference-mode Dropout: the output is the input value itself, no node.
+// A constant scalar input read as a number, bools included (Dropout's training_mode is one).
+absl::StatusOr<double> ConstantNumberOrBool(ImportContext& ctx, const NodeProto& node, int i,
+                                            const char* what) {
+  const runtime::NDArray* c = ctx.ConstantInput(node, i);
+  if (c != nullptr && c->dtype().code == kDLUInt && c->dtype().bits == 1 && c->NumElements() == 1) {
+    return *static_cast<const uint8_t*>(c->data()) != 0 ? 1.0 : 0.0;
+  }
+  return ctx.ConstantScalar(node, i, what);
+}
+
+// Dropout's mask output: true everywhere, as nothing is dropped.
+absl::Status DefineKeepAllMask(ImportContext& ctx, const NodeProto& node) {
+  if (node.output_size() < 2 || node.output(1).empty()) return absl::OkStatus();
+  absl::StatusOr<graph::TensorType> t = ctx.InputType(node, 0);
+  if (!t.ok()) return t.status();
+  absl::StatusOr<runtime::NDArray> mask = runtime::NDArray::Empty(t->shape, {kDLUInt, 1, 1});
+  if (!mask.ok()) return mask.status();
+  std::memset(mask->data(), 1, mask->NumBytes());
+  return ctx.DefineConstant(node.output(1), *std::move(mask));
+}
+
+// Identity and Dropout that drops nothing (inference mode, or a ratio of 0): the output is the
+// input value itself, no node, and Dropout's mask is all true. Training-mode Dropout with a ratio
+// draws random masks, which a deployed module has no use for: unsupported.
 absl::Status Alias(ImportContext& ctx, const NodeProto& node) {
   if (node.op_type() == "Dropout" && ctx.HasInput(node, 2)) {
-    absl::StatusOr<double> training = ctx.ConstantScalar(node, 2, "training_mode");
+    absl::StatusOr<double> training = ConstantNumberOrBool(ctx, node, 2, "training_mode");
     if (!training.ok()) return training.status();
-    if (*training != 0) return ctx.Error(node, "training_mode must be false");
+    double ratio = 0.5;
+    if (ctx.HasInput(node, 1)) {
+      absl::StatusOr<double> r = ctx.ConstantScalar(node, 1, "ratio");
+      if (!r.ok()) return r.status();
+      ratio = *r;
+    }
+    if (*training != 0 && ratio != 0) {
+      return absl::UnimplementedError(
+          absl::StrCat("Dropout node '", node.name(),
+                       "': training_mode with a ratio above 0 (random masks) is not supported"));
+    }
+  }
+  if (node.op_type() == "Dropout") {
+    if (absl::Status s = DefineKeepAllMask(ctx, node); !s.ok()) return s;
   }
   if (const runtime::NDArray* c = ctx.ConstantInput(node, 0)) {
     absl::StatusOr<runtime::NDArray> view = c->View(c->shape());

@@ -37,7 +37,6 @@ std::string AttributeReason(const NodeProto& node) {
     if (spatial != nullptr && spatial->i() == 0) return "spatial=0";
     if (NamesExtraOutputs(node, 1)) return "training outputs (running mean and variance)";
   }
-  if (op == "Dropout" && NamesExtraOutputs(node, 1)) return "the mask output";
   if (op == "Resize") {
     const auto* coordinates = FindAttr(node, "coordinate_transformation_mode");
     if (coordinates != nullptr &&

@@ -130,6 +130,22 @@ TEST(ModelCommandsTest, EveryIsInfIsNanEyeLikeOneHotAndNotCaseMatches) {
   EXPECT_THAT(out.str(), HasSubstr("14 passed, 0 failed, 0 unsupported\n"));
 }
 
+// Dropout passes its input through with an all-true mask in inference and at a ratio of 0; in
+// training mode with a ratio its masks are random, which a deployed module has no use for.
+TEST(ModelCommandsTest, DropoutDropsNothingAndRandomTrainingMasksAreUnsupported) {
+  REQUIRE_TESTDATA();
+  ModelTestOptions options;
+  for (const fs::directory_entry& e : fs::directory_iterator(kNode)) {
+    const std::string name = e.path().filename().string();
+    if (name.find("dropout") != std::string::npos) options.cases.push_back(e.path().string());
+  }
+  ASSERT_EQ(options.cases.size(), 12u);
+  std::ostringstream out, err;
+  EXPECT_EQ(RunModelTestCommand(options, out, err), 1) << "the random ones are unsupported";
+  EXPECT_THAT(out.str(), HasSubstr("8 passed, 0 failed, 4 unsupported\n")) << out.str();
+  EXPECT_THAT(out.str(), HasSubstr("passed test_training_dropout_zero_ratio_mask\n"));
+}
+
 // ONNX's NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss cases (their _expanded twins
 // test the ops they expand to): every reduction, with and without weights, ignore_index inside
 // and outside the classes, up to five spatial axes, and the log-probabilities output.
