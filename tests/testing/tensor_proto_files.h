@@ -17,6 +17,7 @@ constexpr int TensorProtoType() {
   if constexpr (std::is_same_v<T, int64_t>) return ::onnx::TensorProto::INT64;
   if constexpr (std::is_same_v<T, int32_t>) return ::onnx::TensorProto::INT32;
   if constexpr (std::is_same_v<T, uint8_t>) return ::onnx::TensorProto::UINT8;
+  if constexpr (std::is_same_v<T, uint64_t>) return ::onnx::TensorProto::UINT64;
   if constexpr (std::is_same_v<T, int8_t>) return ::onnx::TensorProto::INT8;
 }
 

@@ -518,6 +518,34 @@ absl::Status OneHot(ImportContext& ctx, const NodeProto& node) {
   return ctx.Emit(node, OpKind::kWhere, {}, {*hot, *on, *off});
 }
 
+// BitShift of unsigned integers: x * 2^y to the left (wrapping as a shift drops the high bits),
+// x / 2^y to the right; 2^y is computed in double, exact for every shift within the type.
+absl::Status BitShift(ImportContext& ctx, const NodeProto& node) {
+  absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
+  absl::StatusOr<graph::ValueId> y = ctx.Input(node, 1);
+  absl::StatusOr<graph::TensorType> t = ctx.InputType(node, 0);
+  absl::StatusOr<std::string> direction = ctx.AttrString(node, "direction", "");
+  for (const absl::Status& s : {x.status(), y.status(), t.status(), direction.status()}) {
+    if (!s.ok()) return s;
+  }
+  if (*direction != "LEFT" && *direction != "RIGHT") {
+    return ctx.Error(node, "direction must be LEFT or RIGHT, not '" + *direction + "'");
+  }
+  if (t->dtype.code != kDLUInt) return ctx.Error(node, "shifts unsigned integers only");
+  const graph::Attributes as_double{{"to", std::string("float64")}};
+  absl::StatusOr<graph::ValueId> yd = ctx.EmitInner(node, OpKind::kCast, "/shift", as_double, {*y});
+  absl::StatusOr<graph::ValueId> two = ctx.AddScalar(node, "/two", {kDLFloat, 64, 1}, 2);
+  if (!yd.ok()) return yd.status();
+  if (!two.ok()) return two.status();
+  absl::StatusOr<graph::ValueId> power =
+      ctx.EmitInner(node, OpKind::kPow, "/power_of_two", {}, {*two, *yd});
+  if (!power.ok()) return power.status();
+  absl::StatusOr<graph::ValueId> factor = ctx.EmitInner(
+      node, OpKind::kCast, "/factor", {{"to", runtime::DataTypeToString(t->dtype)}}, {*power});
+  if (!factor.ok()) return factor.status();
+  return ctx.Emit(node, *direction == "LEFT" ? OpKind::kMul : OpKind::kDiv, {}, {*x, *factor});
+}
+
 constexpr OnnxConverter kMathConverters[] = {
     {"Abs", &UnaryFn<kAbs>},
     {"Neg", &UnaryFn<kNeg>},
@@ -564,6 +592,7 @@ constexpr OnnxConverter kMathConverters[] = {
     {"Xor", &NamedBinary<OpKind::kLogical, kXor>},
     {"Not", &Not},
     {"IsInf", &IsInf, 10},
+    {"BitShift", &BitShift, 11},
     {"IsNaN", &IsNaN, 9},
     {"EyeLike", &EyeLike, 9},
     {"OneHot", &OneHot, 11},

@@ -123,5 +123,52 @@ TEST(ModelIntegerOpsTest, ConvIntegerPadsWithTheZeroPointAndShiftsEachChannelsWe
   RunExpecting(dir, {"x", "w", "x_zero", "w_zero"});
 }
 
+// BitShift on real inputs (not folded at import): shifting left drops the high bits, as a shift
+// does; shifting right truncates.
+TEST(ModelIntegerOpsTest, BitShiftOfInputsWrapsLeftAndTruncatesRight) {
+  const std::vector<uint8_t> x8 = {200, 1, 255, 3};
+  const std::vector<uint8_t> y8 = {1, 7, 4, 0};
+  const std::vector<uint64_t> x64 = {(uint64_t{1} << 63) + 5, 12345678901234567ull};
+  const std::vector<uint64_t> y64 = {1, 13};
+  for (const char* direction : {"LEFT", "RIGHT"}) {
+    const bool left = std::string(direction) == "LEFT";
+    OnnxModelBuilder model(11);
+    model.Input("x8", {4}, ::onnx::TensorProto::UINT8);
+    model.Input("y8", {4}, ::onnx::TensorProto::UINT8);
+    model.Input("x64", {2}, ::onnx::TensorProto::UINT64);
+    model.Input("y64", {2}, ::onnx::TensorProto::UINT64);
+    OnnxModelBuilder::String(model.Node("BitShift", {"x8", "y8"}, {"z8"}), "direction", direction);
+    OnnxModelBuilder::String(model.Node("BitShift", {"x64", "y64"}, {"z64"}), "direction",
+                             direction);
+    model.Output("z8");
+    model.Output("z64");
+    const fs::path dir = CaseDir(std::string("bitshift_") + direction);
+    std::ofstream(dir / "model.onnx", std::ios::binary) << model.Bytes();
+    WriteTensorProtoFile((dir / "x8.pb").string(), {4}, x8);
+    WriteTensorProtoFile((dir / "y8.pb").string(), {4}, y8);
+    WriteTensorProtoFile((dir / "x64.pb").string(), {2}, x64);
+    WriteTensorProtoFile((dir / "y64.pb").string(), {2}, y64);
+    std::vector<uint8_t> z8;
+    for (size_t i = 0; i < x8.size(); ++i) {
+      z8.push_back(static_cast<uint8_t>(left ? x8[i] << y8[i] : x8[i] >> y8[i]));
+    }
+    std::vector<uint64_t> z64;
+    for (size_t i = 0; i < x64.size(); ++i)
+      z64.push_back(left ? x64[i] << y64[i] : x64[i] >> y64[i]);
+    WriteTensorProtoFile((dir / "want.pb").string(), {4}, z8);
+    WriteTensorProtoFile((dir / "want64.pb").string(), {2}, z64);
+    ModelRunOptions run;
+    run.model = (dir / "model.onnx").string();
+    for (const char* in : {"x8", "y8", "x64", "y64"}) {
+      run.inputs.push_back(std::string(in) + "=" + (dir / (std::string(in) + ".pb")).string());
+    }
+    run.expect = {(dir / "want.pb").string(), (dir / "want64.pb").string()};
+    run.rtol = 0;
+    run.atol = 0;
+    std::ostringstream out, err;
+    EXPECT_EQ(RunModelRunCommand(run, out, err), 0) << direction << "\n" << out.str() << err.str();
+  }
+}
+
 }  // namespace
 }  // namespace tunefarm::tools
