@@ -202,7 +202,14 @@ absl::StatusOr<std::vector<std::string>> ReadOnnxInputNames(const std::string& p
   for (const auto& init : model->graph().initializer()) initializers.insert(init.name());
   std::vector<std::string> names;
   for (const auto& in : model->graph().input()) {
-    if (!initializers.count(in.name())) names.push_back(in.name());
+    if (initializers.count(in.name())) continue;
+    // A sequence, optional or map input has no tensor file to read; said before any is read.
+    if (in.type().value_case() != ::onnx::TypeProto::kTensorType &&
+        in.type().value_case() != ::onnx::TypeProto::VALUE_NOT_SET) {
+      return absl::UnimplementedError(
+          absl::StrCat(path, ": graph input '", in.name(), "' is not a tensor"));
+    }
+    names.push_back(in.name());
   }
   return names;
 }
