@@ -22,6 +22,10 @@ tf_add_layer(tf_runtime_opencl runtime/opencl DEPS tf_runtime_gpu ${CMAKE_DL_LIB
 # The process's device of each API (CUDA device 0, the chosen OpenCL device).
 tf_add_layer(tf_runtime_devices runtime/devices DEPS tf_runtime_cuda tf_runtime_opencl)
 
+# The simulated VTA-shaped accelerator (docs/accelerator.md): its ISA and binary encoding, and a
+# bit-exact simulator that counts cycles. Plain C++ and absl, so any worker can host it.
+tf_add_layer(tf_runtime_vta runtime/vta DEPS absl::status absl::statusor absl::strings)
+
 # The graph executor: runs a built model module with runtime/core alone (no absl, no compiler).
 tf_add_layer(tf_runtime_graph runtime/graph DEPS tf_runtime)
 
