@@ -31,6 +31,7 @@ tf_add_fuzz_target(npy DEPS tf_runtime)
 tf_add_fuzz_target(gpu_module DEPS tf_runtime_gpu)
 tf_add_fuzz_target(query_token DEPS tf_tracker_http)
 tf_add_fuzz_target(elf_machine DEPS tf_runtime)
+tf_add_fuzz_target(vta_program DEPS tf_runtime_vta)
 # TUNEFARM_LOG's check lives with the command line (tools/cli), which no library holds.
 tf_add_fuzz_target(log_levels DEPS absl::strings spdlog::spdlog)
 target_sources(log_levels_fuzz PRIVATE ${CMAKE_SOURCE_DIR}/tools/cli/environment.cc)
