@@ -14,18 +14,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-VtaMemoryShape CopyShape(uint32_t sram, uint32_t dram, uint32_t y, uint32_t x, uint32_t stride) {
-  VtaMemoryShape s;
-  s.sram_base = sram;
-  s.dram_base = dram;
-  s.y_size = y;
-  s.x_size = x;
-  s.x_stride = stride;
-  return s;
-}
-
 std::vector<VtaInstruction> EveryOpcode() {
-  VtaMemoryShape padded = CopyShape(3, 70000, 4, 5, 9);
+  VtaMemoryShape padded = VtaMemoryShape{3, 70000, 4, 5, 9};
   padded.pad_top = 1;
   padded.pad_bottom = 2;
   padded.pad_left = 15;
@@ -44,12 +34,12 @@ std::vector<VtaInstruction> EveryOpcode() {
   reset.dep = {.pop_next = true, .push_prev = true};
   std::vector<VtaInstruction> program = {
       VtaLoad{{.pop_next = true}, VtaBuffer::kInput, padded},
-      VtaLoad{{.push_next = true}, VtaBuffer::kWeight, CopyShape(1, 2, 3, 4, 5)},
-      VtaLoad{{}, VtaBuffer::kUop, CopyShape(100, 4000000000u, 1, 8000, 8000)},
-      VtaLoad{{.pop_prev = true}, VtaBuffer::kAcc, CopyShape(2, 3, 2, 2, 65535)},
+      VtaLoad{{.push_next = true}, VtaBuffer::kWeight, VtaMemoryShape{1, 2, 3, 4, 5}},
+      VtaLoad{{}, VtaBuffer::kUop, VtaMemoryShape{100, 4000000000u, 1, 8000, 8000}},
+      VtaLoad{{.pop_prev = true}, VtaBuffer::kAcc, VtaMemoryShape{2, 3, 2, 2, 65535}},
       gemm,
       reset,
-      VtaStore{{.pop_prev = true, .push_prev = true}, CopyShape(2040, 1, 1, 8, 8)},
+      VtaStore{{.pop_prev = true, .push_prev = true}, VtaMemoryShape{2040, 1, 1, 8, 8}},
       VtaFinish{{.pop_prev = true, .pop_next = true, .push_prev = true, .push_next = true}},
   };
   for (VtaAluOp op :
@@ -171,24 +161,25 @@ TEST(VtaIsaTest, RefusesFieldsOutOfRangeForTheConfig) {
   zero_outer.loop.outer_extent = 0;
   VtaAlu bad_op;
   bad_op.op = static_cast<VtaAluOp>(6);
-  VtaStore padded_store{{}, CopyShape(0, 0, 1, 1, 1)};
+  VtaStore padded_store{{}, VtaMemoryShape{0, 0, 1, 1, 1}};
   padded_store.shape.pad_top = 1;
   const std::vector<Case> cases = {
-      {VtaLoad{{}, VtaBuffer::kInput, CopyShape(2040, 0, 1, 16, 16)},
+      {VtaLoad{{}, VtaBuffer::kInput, VtaMemoryShape{2040, 0, 1, 16, 16}},
        "instruction 2 (LOAD): sram range [2040, 2056) passes the end of the input buffer (2048"},
-      {VtaLoad{{}, VtaBuffer::kWeight, CopyShape(0, 0, 0, 1, 1)},
+      {VtaLoad{{}, VtaBuffer::kWeight, VtaMemoryShape{0, 0, 0, 1, 1}},
        "instruction 2 (LOAD): y_size is 0"},
-      {VtaLoad{{}, VtaBuffer::kWeight, CopyShape(0, 0, 1, 0, 1)},
+      {VtaLoad{{}, VtaBuffer::kWeight, VtaMemoryShape{0, 0, 1, 0, 1}},
        "instruction 2 (LOAD): x_size is 0"},
-      {VtaLoad{{}, VtaBuffer::kInput, CopyShape(0, 0, 2, 4, 3)},
+      {VtaLoad{{}, VtaBuffer::kInput, VtaMemoryShape{0, 0, 2, 4, 3}},
        "x_stride 3 is less than x_size 4"},
-      {VtaLoad{{}, VtaBuffer::kOutput, CopyShape(0, 0, 1, 1, 1)}, "buffer output cannot be loaded"},
-      {VtaLoad{{}, static_cast<VtaBuffer>(6), CopyShape(0, 0, 1, 1, 1)}, "unknown buffer 6"},
-      {VtaLoad{{.pop_prev = true}, VtaBuffer::kInput, CopyShape(0, 0, 1, 1, 1)},
+      {VtaLoad{{}, VtaBuffer::kOutput, VtaMemoryShape{0, 0, 1, 1, 1}},
+       "buffer output cannot be loaded"},
+      {VtaLoad{{}, static_cast<VtaBuffer>(6), VtaMemoryShape{0, 0, 1, 1, 1}}, "unknown buffer 6"},
+      {VtaLoad{{.pop_prev = true}, VtaBuffer::kInput, VtaMemoryShape{0, 0, 1, 1, 1}},
        "instruction 2 (LOAD): pop_prev is set but the load module has no previous module"},
-      {VtaStore{{.push_next = true}, CopyShape(0, 0, 1, 1, 1)},
+      {VtaStore{{.push_next = true}, VtaMemoryShape{0, 0, 1, 1, 1}},
        "push_next is set but the store module has no next module"},
-      {VtaStore{{}, CopyShape(2047, 0, 1, 2, 2)}, "passes the end of the output buffer (2048"},
+      {VtaStore{{}, VtaMemoryShape{2047, 0, 1, 2, 2}}, "passes the end of the output buffer (2048"},
       {padded_store, "padding is only for loads of data"},
       {long_gemm,
        "instruction 2 (GEMM): outer_extent x inner_extent x uops = 2198754828288 micro-op "
@@ -208,7 +199,7 @@ TEST(VtaIsaTest, RefusesFieldsOutOfRangeForTheConfig) {
 }
 
 TEST(VtaIsaTest, EncodingRefusesValuesWiderThanTheirField) {
-  VtaLoad load{{}, VtaBuffer::kInput, CopyShape(70000, 0, 1, 1, 1)};
+  VtaLoad load{{}, VtaBuffer::kInput, VtaMemoryShape{70000, 0, 1, 1, 1}};
   absl::StatusOr<std::string> bytes = EncodeProgram({VtaInstruction{VtaFinish{}}, load});
   EXPECT_EQ(bytes.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(bytes.status().message(),

@@ -15,16 +15,6 @@ namespace {
 
 using ::testing::HasSubstr;
 
-VtaMemoryShape DramShape(uint32_t sram, uint32_t dram, uint32_t y, uint32_t x, uint32_t stride) {
-  VtaMemoryShape s;
-  s.sram_base = sram;
-  s.dram_base = dram;
-  s.y_size = y;
-  s.x_size = x;
-  s.x_stride = stride;
-  return s;
-}
-
 VtaGemm Gemm(uint32_t uop_begin, uint32_t uop_end, uint32_t outer, uint32_t inner) {
   VtaGemm gemm;
   gemm.loop = VtaUopLoop{uop_begin, uop_end, outer, inner};
@@ -45,7 +35,7 @@ TEST(VtaSimulatorTest, LoadCostsOverheadPlusBytesOverBandwidth) {
     std::vector<uint8_t> dram(4096);
     // 5 input entries of 16 bytes: 80 bytes, ceil(80 / 8) = 10 or ceil(80 / 7) = 12 cycles.
     const std::vector<VtaInstruction> program = {
-        VtaLoad{{}, VtaBuffer::kInput, DramShape(0, 2, 1, 5, 5)}};
+        VtaLoad{{}, VtaBuffer::kInput, VtaMemoryShape{0, 2, 1, 5, 5}}};
     absl::StatusOr<VtaRunStats> stats = VtaSimulator(config).Run(program, absl::MakeSpan(dram));
     ASSERT_TRUE(stats.ok()) << stats.status();
     const int64_t expected = 16 + (80 + bandwidth - 1) / bandwidth;
@@ -62,8 +52,8 @@ TEST(VtaSimulatorTest, GemmCostsOverheadPlusMicroOpExecutions) {
   for (uint32_t i = 0; i < 3; ++i) program.AddUop({i, i, i});
   std::vector<uint8_t> dram(4096);
   PutUops(program, dram, 64);
-  program.Load(VtaBuffer::kUop, DramShape(0, 16, 1, 3, 3));  // 12 bytes: 16 + 2 cycles
-  VtaGemm gemm = Gemm(0, 3, 2, 5);                           // 30 executions
+  program.Load(VtaBuffer::kUop, VtaMemoryShape{0, 16, 1, 3, 3});  // 12 bytes: 16 + 2 cycles
+  VtaGemm gemm = Gemm(0, 3, 2, 5);                                // 30 executions
   gemm.acc_factor_outer = 3;
   gemm.acc_factor_inner = 6;
   program.Append(gemm);
@@ -83,9 +73,9 @@ TEST(VtaSimulatorTest, ComputeStartsWhenTheLoadItPopsEnds) {
   program.AddUop({0, 0, 0});
   std::vector<uint8_t> dram(8192);
   PutUops(program, dram, 0);
-  program.Load(VtaBuffer::kUop, DramShape(0, 0, 1, 1, 1));  // compute: 16 + 1 = 17 cycles
+  program.Load(VtaBuffer::kUop, VtaMemoryShape{0, 0, 1, 1, 1});  // compute: 16 + 1 = 17 cycles
   // load: 16 input entries, 256 bytes: 16 + 32 = 48 cycles.
-  program.Load(VtaBuffer::kInput, DramShape(0, 4, 1, 16, 16), {.push_next = true});
+  program.Load(VtaBuffer::kInput, VtaMemoryShape{0, 4, 1, 16, 16}, {.push_next = true});
   VtaGemm gemm = Gemm(0, 1, 1, 1);
   gemm.dep.pop_prev = true;
   program.Append(gemm);
@@ -113,13 +103,13 @@ TEST(VtaSimulatorTest, GemmIsBitExactAndStoreKeepsTheLowByte) {
     wgt[i] = (i * 37) % 255 - 127;
     dram[256 + i] = static_cast<uint8_t>(wgt[i]);
   }
-  program.Load(VtaBuffer::kUop, DramShape(0, 0, 1, 1, 1));
-  program.Load(VtaBuffer::kInput, DramShape(0, 4, 1, 1, 1));
-  program.Load(VtaBuffer::kWeight, DramShape(0, 1, 1, 1, 1), {.push_next = true});
+  program.Load(VtaBuffer::kUop, VtaMemoryShape{0, 0, 1, 1, 1});
+  program.Load(VtaBuffer::kInput, VtaMemoryShape{0, 4, 1, 1, 1});
+  program.Load(VtaBuffer::kWeight, VtaMemoryShape{0, 1, 1, 1, 1}, {.push_next = true});
   VtaGemm gemm = Gemm(0, 1, 1, 1);
   gemm.dep = {.pop_prev = true, .push_next = true};
   program.Append(gemm);
-  program.Store(DramShape(1, 100, 1, 1, 1), {.pop_prev = true});  // bytes 1600..1615
+  program.Store(VtaMemoryShape{1, 100, 1, 1, 1}, {.pop_prev = true});  // bytes 1600..1615
   absl::StatusOr<VtaRunStats> stats =
       VtaSimulator(VtaConfig{}).Run(program.instructions(), absl::MakeSpan(dram));
   ASSERT_TRUE(stats.ok()) << stats.status();
@@ -146,14 +136,14 @@ std::vector<int32_t> RunAlu(const std::vector<int32_t>& acc0, const std::vector<
       dram[128 + 4 * e + b] = static_cast<uint8_t>(static_cast<uint32_t>(acc1[e]) >> (8 * b));
     }
   }
-  program.Load(VtaBuffer::kUop, DramShape(0, 0, 1, 1, 1));
-  program.Load(VtaBuffer::kAcc, DramShape(0, 1, 1, 2, 2));  // DRAM entries 1, 2 of 64 bytes
+  program.Load(VtaBuffer::kUop, VtaMemoryShape{0, 0, 1, 1, 1});
+  program.Load(VtaBuffer::kAcc, VtaMemoryShape{0, 1, 1, 2, 2});  // DRAM entries 1, 2 of 64 bytes
   alu.loop = VtaUopLoop{0, 1, 1, 1};
   alu.dep.push_next = true;
   program.Append(alu);
   for (int byte = 0; byte < 4; ++byte) {
     const bool last = byte == 3;
-    program.Store(DramShape(0, static_cast<uint32_t>(100 + byte), 1, 1, 1),
+    program.Store(VtaMemoryShape{0, static_cast<uint32_t>(100 + byte), 1, 1, 1},
                   {.pop_prev = true, .push_prev = !last});
     if (last) break;
     VtaAlu shift;
@@ -226,15 +216,15 @@ TEST(VtaSimulatorTest, LoadPaddingIsZeros) {
   program.AddUop({1, 1, 0});
   std::vector<uint8_t> dram(4096, 1);  // every input and weight value is 1
   PutUops(program, dram, 0);
-  program.Load(VtaBuffer::kUop, DramShape(0, 0, 1, 2, 2));
-  VtaMemoryShape padded = DramShape(0, 4, 1, 1, 1);
+  program.Load(VtaBuffer::kUop, VtaMemoryShape{0, 0, 1, 2, 2});
+  VtaMemoryShape padded = VtaMemoryShape{0, 4, 1, 1, 1};
   padded.pad_left = 1;  // input entry 0 is padding, entry 1 comes from DRAM
   program.Load(VtaBuffer::kInput, padded);
-  program.Load(VtaBuffer::kWeight, DramShape(0, 1, 1, 1, 1), {.push_next = true});
+  program.Load(VtaBuffer::kWeight, VtaMemoryShape{0, 1, 1, 1, 1}, {.push_next = true});
   VtaGemm gemm = Gemm(0, 2, 1, 1);
   gemm.dep = {.pop_prev = true, .push_next = true};
   program.Append(gemm);
-  program.Store(DramShape(0, 100, 1, 2, 2), {.pop_prev = true});
+  program.Store(VtaMemoryShape{0, 100, 1, 2, 2}, {.pop_prev = true});
   absl::StatusOr<VtaRunStats> stats =
       VtaSimulator(VtaConfig{}).Run(program.instructions(), absl::MakeSpan(dram));
   ASSERT_TRUE(stats.ok()) << stats.status();
@@ -247,7 +237,7 @@ TEST(VtaSimulatorTest, LoadPaddingIsZeros) {
 
 TEST(VtaSimulatorTest, DeadlockNamesTheWaitingInstruction) {
   VtaProgram program;
-  program.Load(VtaBuffer::kInput, DramShape(0, 0, 1, 1, 1));
+  program.Load(VtaBuffer::kInput, VtaMemoryShape{0, 0, 1, 1, 1});
   VtaGemm gemm = Gemm(0, 1, 1, 1);
   gemm.dep.pop_prev = true;
   program.Append(gemm);
@@ -261,8 +251,8 @@ TEST(VtaSimulatorTest, DeadlockNamesTheWaitingInstruction) {
 
 TEST(VtaSimulatorTest, ATokenLeftBehindIsAnError) {
   VtaProgram program;
-  program.Load(VtaBuffer::kInput, DramShape(0, 0, 1, 1, 1));
-  program.Load(VtaBuffer::kInput, DramShape(0, 0, 1, 1, 1), {.push_next = true});
+  program.Load(VtaBuffer::kInput, VtaMemoryShape{0, 0, 1, 1, 1});
+  program.Load(VtaBuffer::kInput, VtaMemoryShape{0, 0, 1, 1, 1}, {.push_next = true});
   program.Finish();
   std::vector<uint8_t> dram(4096);
   absl::Status s =
@@ -278,7 +268,7 @@ TEST(VtaSimulatorTest, PushingOntoAFullQueueIsAnError) {
   VtaProgram program;
   program.Append(Gemm(0, 1, 1000, 1));  // keeps compute busy while the loads run ahead
   for (int i = 0; i < 3; ++i) {
-    program.Load(VtaBuffer::kInput, DramShape(0, 0, 1, 1, 1), {.push_next = true});
+    program.Load(VtaBuffer::kInput, VtaMemoryShape{0, 0, 1, 1, 1}, {.push_next = true});
     VtaGemm gemm = Gemm(0, 1, 1, 1);
     gemm.dep.pop_prev = true;
     program.Append(gemm);
@@ -296,13 +286,13 @@ TEST(VtaSimulatorTest, PushingOntoAFullQueueIsAnError) {
 TEST(VtaSimulatorTest, DramAccessesOutOfBoundsAreErrors) {
   std::vector<uint8_t> dram(4096);
   const std::vector<VtaInstruction> load = {
-      VtaLoad{{}, VtaBuffer::kInput, DramShape(0, 250, 2, 3, 4)}};
+      VtaLoad{{}, VtaBuffer::kInput, VtaMemoryShape{0, 250, 2, 3, 4}}};
   absl::Status s = VtaSimulator(VtaConfig{}).Run(load, absl::MakeSpan(dram)).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.message(), HasSubstr("instruction 0 (LOAD): DRAM bytes [4000, 4112) pass the end "
                                      "of DRAM (4096 bytes)"));
   const std::vector<VtaInstruction> store = {VtaFinish{},
-                                             VtaStore{{}, DramShape(0, 4294967295u, 1, 1, 1)}};
+                                             VtaStore{{}, VtaMemoryShape{0, 4294967295u, 1, 1, 1}}};
   EXPECT_THAT(VtaSimulator(VtaConfig{}).Run(store, absl::MakeSpan(dram)).status().message(),
               HasSubstr("instruction 1 (STORE): DRAM bytes [68719476720, 68719476736)"));
 }
@@ -312,7 +302,7 @@ TEST(VtaSimulatorTest, MicroOpIndicesPastABufferAreErrors) {
   program.AddUop({2047, 0, 0});
   std::vector<uint8_t> dram(4096);
   PutUops(program, dram, 0);
-  program.Load(VtaBuffer::kUop, DramShape(0, 0, 1, 1, 1));
+  program.Load(VtaBuffer::kUop, VtaMemoryShape{0, 0, 1, 1, 1});
   VtaGemm gemm = Gemm(0, 1, 2, 1);
   gemm.acc_factor_outer = 1;
   program.Append(gemm);
