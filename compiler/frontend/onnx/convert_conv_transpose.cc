@@ -83,10 +83,13 @@ absl::StatusOr<Window> ReadTransposeWindow(ImportContext& ctx, const NodeProto& 
     for (int d = 0; d < spatial; ++d) {
       const int64_t total = (*strides)[d] * (x.shape[2 + d] - 1) + (*output_padding)[d] +
                             (kernel[d] - 1) * (*dilations)[d] + 1 - wanted[d];
-      const int64_t half = total / 2;
-      const bool lower = *auto_pad == "SAME_LOWER";
-      (*pads)[d] = lower ? total - half : half;
-      (*pads)[d + spatial] = lower ? half : total - half;
+      // As ONNX's reference computes it: half rounded down (a negative total, which lengthens
+      // the output, too); SAME_UPPER puts the smaller half first, SAME_LOWER and an explicit
+      // output_shape the larger.
+      const int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2);
+      const bool upper = *auto_pad == "SAME_UPPER";
+      (*pads)[d] = upper ? half : total - half;
+      (*pads)[d + spatial] = upper ? total - half : half;
     }
   }
   Window win;
