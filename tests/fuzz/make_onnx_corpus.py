@@ -2,7 +2,8 @@
 """Writes the seed corpus of the ONNX importer's fuzz harness (tests/fuzz/corpus/onnx_import):
 small models built with onnx.helper that reach the importer's main paths (convolutions,
 initializers, a Shape->Gather->Concat->Reshape chain, attributes turned inputs, a transformer
-block at opset 18, a Resize head, a ConvTranspose decoder, a loss head with ArgMax and CumSum, an unsupported op, a
+block at opset 18, a Resize head, a ConvTranspose decoder, a loss head with ArgMax and CumSum, Einsum and GatherND,
+an unsupported op, a
 claimed tensor larger than its data). Run with Debian's python3-onnx:
 
     /usr/bin/python3 tests/fuzz/make_onnx_corpus.py tests/fuzz/corpus/onnx_import
@@ -140,6 +141,17 @@ def loss_head():
                  [labels, weight, axis])
 
 
+def einsum_gather_nd():
+    idx = numpy_helper.from_array(np.array([[0, 1], [1, -1]], np.int64), "idx")
+    nodes = [
+        helper.make_node("Einsum", ["a", "b"], ["p"], equation="...ij, ...kj"),
+        helper.make_node("Einsum", ["p"], ["d"], equation="bii->bi"),
+        helper.make_node("GatherND", ["d", "idx"], ["y"]),
+    ]
+    return model(nodes, [value("a", [2, 3, 4]), value("b", [2, 3, 4])], [value("y", [2])], [idx],
+                 opset=13)
+
+
 def unsupported():
     nodes = [helper.make_node("NonMaxSuppression", ["x"], ["y"], name="nms_1")]
     return model(nodes, [value("x", [1, 4])], [value("y", [1, 4])])
@@ -168,6 +180,7 @@ def main():
         "resize_head": resize_head(),
         "conv_transpose_decoder": conv_transpose_decoder(),
         "loss_head": loss_head(),
+        "einsum_gather_nd": einsum_gather_nd(),
         "unsupported": unsupported(),
         "oversized_claim": oversized_claim(),
     }

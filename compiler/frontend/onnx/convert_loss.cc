@@ -38,20 +38,22 @@ absl::StatusOr<LossOptions> ReadLossOptions(ImportContext& ctx, const NodeProto&
 absl::Status EmitNegativeLogLikelihood(ImportContext& ctx, const NodeProto& node,
                                        graph::ValueId log_prob, graph::ValueId target,
                                        std::optional<graph::ValueId> weight, const LossOptions& o) {
-  const graph::TensorType* lp = &ctx.graph().value(log_prob).type;
-  const graph::TensorType* tt = &ctx.graph().value(target).type;
-  if (lp->rank() < 2 || tt->rank() != lp->rank() - 1) {
+  // Copies: adding constants below grows the graph's value table, which would leave a pointer
+  // into it dangling.
+  const graph::TensorType lp = ctx.graph().value(log_prob).type;
+  const graph::TensorType tt = ctx.graph().value(target).type;
+  if (lp.rank() < 2 || tt.rank() != lp.rank() - 1) {
     return ctx.Error(node, absl::StrCat("needs input [N, C, d...] and target [N, d...], not ",
-                                        lp->ToString(), " and ", tt->ToString()));
+                                        lp.ToString(), " and ", tt.ToString()));
   }
-  if (tt->dtype.code != kDLInt) return ctx.Error(node, "the target must hold integers");
+  if (tt.dtype.code != kDLInt) return ctx.Error(node, "the target must hold integers");
   // Where the target is ignored, class 0 stands in for it, so that nothing reads out of range.
   std::optional<graph::ValueId> kept;
   graph::ValueId safe_target = target;
   if (o.ignore_index.has_value()) {
     absl::StatusOr<graph::ValueId> ii =
-        ctx.AddScalar(node, "/ignore_index", tt->dtype, static_cast<double>(*o.ignore_index));
-    absl::StatusOr<graph::ValueId> zero = ctx.AddScalar(node, "/class_0", tt->dtype, 0);
+        ctx.AddScalar(node, "/ignore_index", tt.dtype, static_cast<double>(*o.ignore_index));
+    absl::StatusOr<graph::ValueId> zero = ctx.AddScalar(node, "/class_0", tt.dtype, 0);
     if (!ii.ok()) return ii.status();
     if (!zero.ok()) return zero.status();
     absl::StatusOr<graph::ValueId> ignored = ctx.EmitInner(
@@ -87,8 +89,8 @@ absl::Status EmitNegativeLogLikelihood(ImportContext& ctx, const NodeProto& node
     element_weight = *w;
   }
   if (kept.has_value()) {
-    absl::StatusOr<graph::ValueId> zero = ctx.AddScalar(node, "/zero", lp->dtype, 0);
-    absl::StatusOr<graph::ValueId> one = ctx.AddScalar(node, "/one", lp->dtype, 1);
+    absl::StatusOr<graph::ValueId> zero = ctx.AddScalar(node, "/zero", lp.dtype, 0);
+    absl::StatusOr<graph::ValueId> one = ctx.AddScalar(node, "/one", lp.dtype, 1);
     if (!zero.ok()) return zero.status();
     if (!one.ok()) return one.status();
     absl::StatusOr<graph::ValueId> w = ctx.EmitInner(node, OpKind::kWhere, "/kept_weight", {},

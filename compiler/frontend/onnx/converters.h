@@ -33,6 +33,7 @@ std::span<const OnnxConverter> QOperatorConverters();      // convert_qoperator.
 std::span<const OnnxConverter> LossConverters();           // convert_loss.cc
 std::span<const OnnxConverter> ConvTransposeConverters();  // convert_conv_transpose.cc
 std::span<const OnnxConverter> IndexingConverters();       // convert_indexing.cc
+std::span<const OnnxConverter> EinsumConverters();         // convert_einsum.cc
 
 // A Conv-like node's graph attributes (groups, strides, pads with auto_pad resolved, dilations),
 // its kernel read from the weight at input `weight_input` (Conv's 1, QLinearConv's 3).

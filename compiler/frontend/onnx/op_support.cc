@@ -65,7 +65,8 @@ const OnnxConverter* FindConverter(std::string_view op_type) {
   for (auto table :
        {ElementwiseConverters(), MathConverters(), NnConverters(), NormalizeConverters(),
         ResizeConverters(), TransformConverters(), FoldConverters(), QuantizeConverters(),
-        QOperatorConverters(), LossConverters(), ConvTransposeConverters(), IndexingConverters()}) {
+        QOperatorConverters(), LossConverters(), ConvTransposeConverters(), IndexingConverters(),
+        EinsumConverters()}) {
     for (const OnnxConverter& c : table) {
       if (c.op_type == op_type) return &c;
     }

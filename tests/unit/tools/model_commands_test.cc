@@ -41,10 +41,10 @@ TEST(ModelCommandsTest, BackendCasesBuildRunAndMatch) {
 TEST(ModelCommandsTest, AnUnsupportedOpIsCountedAsSuch) {
   REQUIRE_TESTDATA();
   ModelTestOptions options;
-  options.cases = {(kNode / "test_relu").string(), (kNode / "test_einsum_inner_prod").string()};
+  options.cases = {(kNode / "test_relu").string(), (kNode / "test_top_k").string()};
   std::ostringstream out, err;
   EXPECT_EQ(RunModelTestCommand(options, out, err), 1);
-  EXPECT_THAT(out.str(), HasSubstr("unsupported test_einsum_inner_prod: "));
+  EXPECT_THAT(out.str(), HasSubstr("unsupported test_top_k: "));
   EXPECT_THAT(out.str(), HasSubstr("1 passed, 0 failed, 1 unsupported\n"));
 }
 
@@ -113,21 +113,21 @@ TEST(ModelCommandsTest, EveryArgMaxArgMinAndCumSumCaseMatches) {
 }
 
 // IsInf (either sign or one), IsNaN, EyeLike (off the diagonal, another dtype), OneHot (negative
-// indices and axes, float indices), Not of opset 1 (its only definition) and GatherND.
-TEST(ModelCommandsTest, EveryIsInfIsNanEyeLikeOneHotNotAndGatherNdCaseMatches) {
+// indices and axes, float indices), Not of opset 1 (its only definition), GatherND and Einsum.
+TEST(ModelCommandsTest, EveryIsInfIsNanEyeLikeOneHotNotGatherNdAndEinsumCaseMatches) {
   REQUIRE_TESTDATA();
   ModelTestOptions options;
   for (const fs::directory_entry& e : fs::directory_iterator(kNode)) {
     const std::string name = e.path().filename().string();
     for (const char* prefix : {"test_isinf", "test_isnan", "test_eyelike_", "test_onehot_",
-                               "test_not_", "test_gathernd_"}) {
+                               "test_not_", "test_gathernd_", "test_einsum_"}) {
       if (name.rfind(prefix, 0) == 0) options.cases.push_back(e.path().string());
     }
   }
-  ASSERT_EQ(options.cases.size(), 17u);
+  ASSERT_EQ(options.cases.size(), 22u);
   std::ostringstream out, err;
   EXPECT_EQ(RunModelTestCommand(options, out, err), 0) << out.str() << err.str();
-  EXPECT_THAT(out.str(), HasSubstr("17 passed, 0 failed, 0 unsupported\n"));
+  EXPECT_THAT(out.str(), HasSubstr("22 passed, 0 failed, 0 unsupported\n"));
 }
 
 // Dropout passes its input through with an all-true mask in inference and at a ratio of 0; in
