@@ -4,7 +4,6 @@
 // becomes its reductions and a quantize. ConvInteger and MatMulInteger are their integer ops in
 // int32: each operand widened and shifted by its zero point, then an int32 conv or matmul, whose
 // sums are exact (ONNX's definition; a float op would round them past 2^24).
-#include <cstring>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
@@ -16,20 +15,6 @@ namespace tunefarm::frontend::onnx {
 namespace {
 
 using graph::OpKind;
-
-// A scalar constant of `dtype` holding `value`.
-graph::ValueId Scalar(ImportContext& ctx, const NodeProto& node, const std::string& suffix,
-                      DLDataType dtype, double value) {
-  runtime::NDArray a = *runtime::NDArray::Empty({}, dtype);
-  if (dtype.code == kDLFloat) {
-    const float f = static_cast<float>(value);
-    std::memcpy(a.data(), &f, sizeof(f));
-  } else {
-    const int32_t i = static_cast<int32_t>(value);
-    std::memcpy(a.data(), &i, sizeof(i));
-  }
-  return ctx.graph().AddConstant(ImportContext::PartName(node, suffix), std::move(a));
-}
 
 // quantize(`y`, input scale, input zero) as output 0 of `node`.
 absl::Status QuantizeOutput(ImportContext& ctx, const NodeProto& node, graph::ValueId y, int scale,
@@ -91,9 +76,11 @@ absl::Status QLinearConv(ImportContext& ctx, const NodeProto& node) {
     absl::StatusOr<graph::ValueId> scale =
         ctx.EmitInner(node, OpKind::kMul, "/b_scale", {}, {*sx, *sw});
     if (!scale.ok()) return scale.status();
+    absl::StatusOr<graph::ValueId> zero =
+        ctx.AddScalar(node, "/b/zero_point", DLDataType{kDLInt, 32, 1}, 0);
+    if (!zero.ok()) return zero.status();
     absl::StatusOr<graph::ValueId> b = ctx.EmitInner(
-        node, OpKind::kDequantize, "/b", {{"axis", int64_t{0}}},
-        {*bias, *scale, Scalar(ctx, node, "/b/zero_point", DLDataType{kDLInt, 32, 1}, 0)});
+        node, OpKind::kDequantize, "/b", {{"axis", int64_t{0}}}, {*bias, *scale, *zero});
     if (!b.ok()) return b.status();
     inputs.push_back(*b);
   }
@@ -194,7 +181,11 @@ absl::Status DynamicQuantizeLinear(ImportContext& ctx, const NodeProto& node) {
   absl::StatusOr<graph::ValueId> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
   const DLDataType f32{kDLFloat, 32, 1};
-  const graph::ValueId zero = Scalar(ctx, node, "/zero", f32, 0);
+  absl::StatusOr<graph::ValueId> zero_or = ctx.AddScalar(node, "/zero", f32, 0);
+  absl::StatusOr<graph::ValueId> levels = ctx.AddScalar(node, "/255", f32, 255);
+  if (!zero_or.ok()) return zero_or.status();
+  if (!levels.ok()) return levels.status();
+  const graph::ValueId zero = *zero_or;
   auto op = [&](OpKind kind, const std::string& suffix, graph::Attributes attrs,
                 std::vector<graph::ValueId> in) {
     return ctx.EmitInner(node, kind, suffix, std::move(attrs), std::move(in));
@@ -209,8 +200,7 @@ absl::Status DynamicQuantizeLinear(ImportContext& ctx, const NodeProto& node) {
   if (!hi.ok()) return hi.status();
   absl::StatusOr<graph::ValueId> range = op(OpKind::kSub, "/range", {}, {*hi, *lo});
   absl::StatusOr<graph::ValueId> scale =
-      range.ok() ? op(OpKind::kDiv, "/scale", {}, {*range, Scalar(ctx, node, "/255", f32, 255)})
-                 : range;
+      range.ok() ? op(OpKind::kDiv, "/scale", {}, {*range, *levels}) : range;
   if (!scale.ok()) return scale.status();
   absl::StatusOr<graph::ValueId> zp = op(OpKind::kDiv, "/lo_steps", {}, {*lo, *scale});
   if (zp.ok()) zp = op(OpKind::kSub, "/neg_lo_steps", {}, {zero, *zp});
