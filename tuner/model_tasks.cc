@@ -172,6 +172,7 @@ int64_t BlockedChannels(const graph::Graph& g, graph::ValueId v) {
     if (p == nullptr || p->inputs.empty()) return 0;
     switch (p->op) {
       case graph::OpKind::kConv2dNchwc:
+      case graph::OpKind::kGroupConv2dNchwc:
       case graph::OpKind::kConv2dWinogradNchwc:
       case graph::OpKind::kDepthwiseConv2dNchwc:
         return p->attrs.Int("channels", 0).value_or(0);

@@ -1,6 +1,6 @@
 // Computes of the blocked-layout ops: the NCHW <-> NCHW[c]c transforms and the blocked
-// convolutions (topi's conv2d_nchwc and depthwise_conv2d_nchwc), whose bias [blocks, block] is
-// added after the reduction, where a fused kernel's epilogue starts.
+// convolutions (topi's conv2d_nchwc, grouped too, and depthwise_conv2d_nchwc), whose bias [blocks,
+// block] is added after the reduction, where a fused kernel's epilogue starts.
 #include "compiler/graph/op_compute_impl.h"
 #include "compiler/ir/op.h"
 #include "compiler/topi/conv2d_nchwc.h"
@@ -58,6 +58,19 @@ ComputeResult ComputeConv2dNchwc(const ComputeContext& ctx) {
   absl::StatusOr<topi::Conv2dNchwcTensors> t =
       topi::Conv2dNchwcCompute(ctx.inputs[0], ctx.inputs[1], *window);
   if (!t.ok()) return ctx.Annotate(t.status());
+  return BlockedConvolution(ctx, AnchorTemplate::kConv2dNchwc, t->data, t->kernel, t->padded,
+                            t->out, *window);
+}
+
+ComputeResult ComputeGroupConv2dNchwc(const ComputeContext& ctx) {
+  absl::StatusOr<topi::Window2d> window = ReadTopiWindow(ctx);
+  if (!window.ok()) return window.status();
+  absl::StatusOr<int64_t> per_group = IntAttr(ctx, "out_blocks_per_group", 0);
+  if (!per_group.ok()) return per_group.status();
+  absl::StatusOr<topi::Conv2dNchwcTensors> t =
+      topi::GroupConv2dNchwcCompute(ctx.inputs[0], ctx.inputs[1], *window, *per_group);
+  if (!t.ok()) return ctx.Annotate(t.status());
+  // The dense template's schedule: the two differ only in which data block a step reads.
   return BlockedConvolution(ctx, AnchorTemplate::kConv2dNchwc, t->data, t->kernel, t->padded,
                             t->out, *window);
 }

@@ -18,7 +18,8 @@ int64_t MultiplyAdds(const Graph& graph, const Node& node) {
       const std::vector<int64_t>& w = graph.value(node.inputs[1]).type.shape;
       return Product(out.shape) * w[1] * w[2] * w[3];
     }
-    case OpKind::kConv2dNchwc: {  // [OB][CB][KH][KW][ic][oc]: the padded channels counted too
+    case OpKind::kConv2dNchwc:         // [OB][CB][KH][KW][ic][oc]: the padded channels counted too
+    case OpKind::kGroupConv2dNchwc: {  // [OB][K][KH][KW][b][b]: and the zeros between groups
       const std::vector<int64_t>& w = graph.value(node.inputs[1]).type.shape;
       return Product(out.shape) * w[1] * w[2] * w[3] * w[4];
     }

@@ -278,14 +278,17 @@ class LayoutRewriter {
       attrs.Set("channels", filters);
       if (absl::Status s = AddBlockedConv(
               node, OpKind::kConv2dNchwc, *data,
-              {{ob * oc, cb * ic, kh, kw}, {ob, oc, cb, ic, kh, kw}, {0, 2, 4, 5, 3, 1}}, oc,
-              filters, std::move(attrs));
+              PackedWeight(
+                  node, {{ob * oc, cb * ic, kh, kw}, {ob, oc, cb, ic, kh, kw}, {0, 2, 4, 5, 3, 1}}),
+              oc, filters, std::move(attrs));
           !s.ok()) {
         return s;
       }
       return true;
     }
-    if (*groups != channels || filters != channels || w.shape[1] != 1) return false;
+    if (*groups != channels || filters != channels || w.shape[1] != 1) {
+      return RewriteGroupConv(node, *groups, std::move(attrs));
+    }
     const int64_t lanes = cpu_.Lanes(4);
     int64_t block =
         topi::DefaultDepthwiseConv2dNchwcConfig(x.shape, kh, kw, window, cpu_).channel_block;
@@ -297,10 +300,10 @@ class LayoutRewriter {
     if (!data.ok()) return data.status();
     // [C][1][KH][KW] -> [CB][KH][KW][c], zero past the real channels.
     attrs.Set("channels", channels);
-    if (absl::Status s =
-            AddBlockedConv(node, OpKind::kDepthwiseConv2dNchwc, *data,
-                           {{cb * block, 1, kh, kw}, {cb, block, kh, kw}, {0, 2, 3, 1}}, block,
-                           channels, std::move(attrs));
+    if (absl::Status s = AddBlockedConv(
+            node, OpKind::kDepthwiseConv2dNchwc, *data,
+            PackedWeight(node, {{cb * block, 1, kh, kw}, {cb, block, kh, kw}, {0, 2, 3, 1}}), block,
+            channels, std::move(attrs));
         !s.ok()) {
       return s;
     }
@@ -369,11 +372,8 @@ class LayoutRewriter {
     std::vector<int64_t> padded, split, perm;
   };
 
-  // The blocked conv `op` for `node` over blocked `data`: its packed weight, its bias in
-  // [blocks, block], and its output recorded as `channels` real channels in blocks of `block`.
-  absl::Status AddBlockedConv(const Node& node, OpKind op, ValueId data,
-                              const WeightPacking& packing, int64_t block, int64_t channels,
-                              Attributes attrs) {
+  // `node`'s constant weight in its blocked form.
+  absl::StatusOr<ValueId> PackedWeight(const Node& node, const WeightPacking& packing) {
     const std::string wname = Named(node.name, ".weight");
     absl::StatusOr<ValueId> weight =
         PadAxes(rebuilt_.Map(node.inputs[1]), packing.padded, Named(wname, ".pad"));
@@ -382,6 +382,14 @@ class LayoutRewriter {
       weight = Add(OpKind::kTranspose, Named(wname, ".blocks"), Attributes{{"perm", packing.perm}},
                    {*weight});
     }
+    return weight;
+  }
+
+  // The blocked conv `op` for `node` over blocked `data` with its blocked `weight`: its bias in
+  // [blocks, block], and its output recorded as `channels` real channels in blocks of `block`.
+  absl::Status AddBlockedConv(const Node& node, OpKind op, ValueId data,
+                              absl::StatusOr<ValueId> weight, int64_t block, int64_t channels,
+                              Attributes attrs) {
     if (!weight.ok()) return weight.status();
     std::vector<ValueId> inputs = {data, *weight};
     if (node.inputs.size() == 3) {
@@ -391,6 +399,90 @@ class LayoutRewriter {
       inputs.push_back(*bias);
     }
     return AddBlocked(node, op, std::move(attrs), std::move(inputs), block, channels);
+  }
+
+  // A grouped conv (not depthwise) -> group_conv2d_nchwc, in one block size for its input and
+  // output: whole blocks per group (no waste), or whole groups in each output block reading whole
+  // input blocks (each block's weight block-diagonal: block / width_out times the
+  // multiplications). Of the blocks that fit, the least waste, its producer's block on a tie.
+  // False, and the conv stays NCHW, where no block fits the groups.
+  absl::StatusOr<bool> RewriteGroupConv(const Node& node, int64_t groups, Attributes attrs) {
+    const TensorType& x = source_.value(node.inputs[0]).type;
+    const TensorType& w = source_.value(node.inputs[1]).type;
+    const int64_t channels = x.shape[1], filters = w.shape[0], kh = w.shape[2], kw = w.shape[3];
+    const int64_t width_in = channels / groups, width_out = filters / groups;
+    const int64_t lanes = cpu_.Lanes(4);
+    std::vector<int64_t> candidates = {lanes, 2 * lanes};
+    auto native = native_.find(node.inputs[0]);
+    if (native != native_.end()) candidates.insert(candidates.begin(), native->second.block);
+    int64_t block = 0, waste = 0;
+    for (int64_t b : candidates) {
+      int64_t cost = 0;
+      if (width_in % b == 0 && width_out % b == 0) {
+        cost = 1;
+      } else if (b % width_out == 0 && width_in % width_out == 0 &&
+                 (width_in == width_out || filters % b == 0)) {
+        // An output block's groups read width_in / width_out whole input blocks (and the data
+        // then has exactly that many blocks per output block).
+        cost = b / width_out;
+      }
+      if (b % lanes != 0 || cost == 0 || (block != 0 && cost >= waste)) continue;
+      block = b;
+      waste = cost;
+    }
+    if (block == 0) return false;
+    absl::StatusOr<ValueId> data = BlockedOf(node.inputs[0], block);
+    if (!data.ok()) return data.status();
+    attrs.Set("in_channels", channels);
+    attrs.Set("channels", filters);
+    absl::StatusOr<ValueId> weight;
+    if (width_out % block == 0) {
+      // [O][width_in][KH][KW] -> [O/b][width_in/b][KH][KW][ic][oc]: a dense conv's packing
+      // within each group.
+      const int64_t k = width_in / block, ob = filters / block;
+      attrs.Set("out_blocks_per_group", width_out / block);
+      weight = PackedWeight(
+          node, {{filters, width_in, kh, kw}, {ob, block, k, block, kh, kw}, {0, 2, 4, 5, 3, 1}});
+    } else {
+      attrs.Set("out_blocks_per_group", 1);
+      weight = BlockDiagonalWeight(node, block, width_in, width_out);
+    }
+    if (absl::Status s = AddBlockedConv(node, OpKind::kGroupConv2dNchwc, *data, std::move(weight),
+                                        block, filters, std::move(attrs));
+        !s.ok()) {
+      return s;
+    }
+    return true;
+  }
+
+  // The weight [O][width_in][KH][KW] of groups narrower than a block as
+  // [ceil(O/b)][K][KH][KW][b][b], K = width_in / width_out: the groups of an output block read
+  // its K input blocks in order, each output channel its own group's width_in of them; zero
+  // elsewhere and past O.
+  absl::StatusOr<ValueId> BlockDiagonalWeight(const Node& node, int64_t block, int64_t width_in,
+                                              int64_t width_out) {
+    const runtime::NDArray* source = source_.ConstantData(node.inputs[1]);
+    const std::vector<int64_t>& shape = source->shape();
+    const int64_t filters = shape[0], kh = shape[2], kw = shape[3];
+    const int64_t blocks = CeilDiv(filters, block), k = width_in / width_out;
+    absl::StatusOr<runtime::NDArray> packed =
+        runtime::NDArray::Empty({blocks, k, kh, kw, block, block}, source->dtype());
+    if (!packed.ok()) return packed.status();
+    const float* in = static_cast<const float*>(source->data());
+    float* out = static_cast<float*>(packed->data());
+    for (int64_t o = 0; o < filters; ++o) {
+      const int64_t ob = o / block, oi = o % block, first = oi / width_out * width_in;
+      for (int64_t c = 0; c < width_in; ++c) {
+        const int64_t kb = (first + c) / block, ci = (first + c) % block;
+        for (int64_t y = 0; y < kh; ++y) {
+          for (int64_t x = 0; x < kw; ++x) {
+            const int64_t to = ((((ob * k + kb) * kh + y) * kw + x) * block + ci) * block + oi;
+            out[to] = in[((o * width_in + c) * kh + y) * kw + x];
+          }
+        }
+      }
+    }
+    return g().AddConstant(Named(node.name, ".weight.blocks"), *std::move(packed));
   }
 
   static std::string NodeLabel(size_t index, const Node& node) {

@@ -98,6 +98,10 @@
 //   conv2d_int8_nchwc(data, weight, w_sum, scale, bias) strides, pads, dilations, x_zero_point,
 //     channels: conv2d_int8 blocked, uint8 data [N,CB,H,W,c] (c a multiple of 4), int8 weight
 //     [OB,CB,KH,KW,c/4,L,4] (conv2d_int8.h), w_sum, scale and bias [OB,L] -> float32 [N,OB,OH,OW,L]
+//   group_conv2d_nchwc(data, weight[, bias]) as conv2d_nchwc, and out_blocks_per_group: grouped,
+//     data [N,CB,H,W,b], weight [OB,K,KH,KW,b,b]; each run of out_blocks_per_group output blocks
+//     reads its own K data blocks ((OB / out_blocks_per_group) * K == CB); a block holding several
+//     groups has zeros between them in its weight
 //   depthwise_conv2d_nchwc(data, weight[, bias]) strides, pads, dilations, channels: data
 //     [N,CB,H,W,c], weight [CB,KH,KW,c], bias [CB,c] -> [N,CB,OH,OW,c] (channel multiplier 1)
 #pragma once
@@ -168,4 +172,5 @@
   X(Conv2dInt8Nchwc, "conv2d_int8_nchwc", kOutEWiseFusable)           \
   X(WinogradWeight, "winograd_weight", kOpaque)                       \
   X(Conv2dWinogradNchwc, "conv2d_winograd_nchwc", kOutEWiseFusable)   \
-  X(PackGemmWeight, "pack_gemm_weight", kOpaque)
+  X(PackGemmWeight, "pack_gemm_weight", kOpaque)                      \
+  X(GroupConv2dNchwc, "group_conv2d_nchwc", kOutEWiseFusable)

@@ -96,6 +96,28 @@ InferResult InferConv2dNchwc(const InferContext& ctx) {
   return BlockedWindowOutput(ctx, w[2], w[3], w[0], w[5]);
 }
 
+InferResult InferGroupConv2dNchwc(const InferContext& ctx) {
+  if (absl::Status s = ExpectBlockedConvInputs(ctx, 6); !s.ok()) return s;
+  const std::vector<int64_t>& x = ctx.inputs[0].shape;
+  const std::vector<int64_t>& w = ctx.inputs[1].shape;
+  absl::StatusOr<int64_t> per_group = ctx.node.attrs.Int("out_blocks_per_group", 0);
+  if (!per_group.ok()) return ctx.Annotate(per_group.status());
+  if (w[4] != x[4] || w[5] != x[4]) {
+    return ctx.Error(absl::StrCat("weight ", ctx.inputs[1].ToString(), " must have blocks of ",
+                                  x[4], " input and output channels, as data ",
+                                  ctx.inputs[0].ToString(), " has"));
+  }
+  if (*per_group < 1 || w[0] % *per_group != 0 || w[0] / *per_group * w[1] != x[1]) {
+    return ctx.Error(absl::StrCat("out_blocks_per_group ", *per_group, " must split the ", w[0],
+                                  " output blocks into groups that each read ", w[1], " of the ",
+                                  x[1], " data blocks"));
+  }
+  if (absl::Status b = CheckBias(ctx, w[0], w[5]); !b.ok()) return b;
+  if (absl::Status c = CheckRealChannels(ctx, "in_channels", x[1], x[4]); !c.ok()) return c;
+  if (absl::Status c = CheckRealChannels(ctx, "channels", w[0], w[5]); !c.ok()) return c;
+  return BlockedWindowOutput(ctx, w[2], w[3], w[0], w[5]);
+}
+
 InferResult InferDepthwiseConv2dNchwc(const InferContext& ctx) {
   if (absl::Status s = ExpectBlockedConvInputs(ctx, 4); !s.ok()) return s;
   const std::vector<int64_t>& x = ctx.inputs[0].shape;

@@ -12,45 +12,85 @@
 
 namespace tunefarm::topi {
 
-absl::StatusOr<Conv2dNchwcTensors> Conv2dNchwcCompute(const te::Tensor& data,
+namespace {
+
+// The blocked convolution of both computes: output block ob reads kernel.shape[1] data blocks,
+// all of them when dense (out_blocks_per_group 0), else its group's.
+absl::StatusOr<Conv2dNchwcTensors> BlockedConvCompute(const std::string& op, const te::Tensor& data,
                                                       const te::Tensor& kernel,
-                                                      const Window2d& window) {
-  absl::StatusOr<std::vector<int64_t>> ds = StaticShape("conv2d_nchwc", data, 5);
+                                                      const Window2d& window,
+                                                      int64_t out_blocks_per_group) {
+  absl::StatusOr<std::vector<int64_t>> ds = StaticShape(op, data, 5);
   if (!ds.ok()) return ds.status();
-  absl::StatusOr<std::vector<int64_t>> ks = StaticShape("conv2d_nchwc", kernel, 6);
+  absl::StatusOr<std::vector<int64_t>> ks = StaticShape(op, kernel, 6);
   if (!ks.ok()) return ks.status();
   const std::string shapes =
       absl::StrCat("data ", ShapeString(*ds), " (NCHWc), kernel ", ShapeString(*ks), " (OIHWio)");
   const int64_t n = (*ds)[0], cb = (*ds)[1], h = (*ds)[2], w = (*ds)[3], ic = (*ds)[4];
-  const int64_t ob = (*ks)[0], kh = (*ks)[2], kw = (*ks)[3], oc = (*ks)[5];
-  if ((*ks)[1] != cb || (*ks)[4] != ic || data.dtype() != kernel.dtype()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "conv2d_nchwc (", shapes, "): the kernel's input channel blocks must be the data's (", cb,
-        " blocks of ", ic, ") and the dtypes must agree"));
+  const int64_t ob = (*ks)[0], kb = (*ks)[1], kh = (*ks)[2], kw = (*ks)[3], oc = (*ks)[5];
+  const bool grouped = out_blocks_per_group > 0;
+  if ((*ks)[4] != ic || data.dtype() != kernel.dtype()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(op, " (", shapes, "): the kernel's input block must be the data's (", ic,
+                     " channels) and the dtypes must agree"));
   }
-  absl::StatusOr<WindowOutput> out = SlideWindow("conv2d_nchwc", shapes, window, h, w, kh, kw);
+  if (!grouped && kb != cb) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        op, " (", shapes, "): the kernel's input channel blocks must be the data's (", cb, ")"));
+  }
+  if (grouped && (ob % out_blocks_per_group != 0 || ob / out_blocks_per_group * kb != cb)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        op, " (", shapes, "): ", out_blocks_per_group, " output blocks per group must divide the ",
+        ob, " output blocks into groups that each read ", kb, " of the data's ", cb, " blocks"));
+  }
+  absl::StatusOr<WindowOutput> out = SlideWindow(op, shapes, window, h, w, kh, kw);
   if (!out.ok()) return out.status();
   Conv2dNchwcTensors t{data, kernel, data, te::Tensor(), ic, oc};
   absl::StatusOr<te::Tensor> padded = PadWindowCompute(data, window, ir::Expr(0.0f), "conv2d_pad");
   if (!padded.ok()) return padded.status();
   t.padded = *padded;
-  ir::IterVar rc = te::reduce_axis({Imm(0), Imm(cb)}, "rc");
+  ir::IterVar rc = te::reduce_axis({Imm(0), Imm(kb)}, "rc");
   ir::IterVar ry = te::reduce_axis({Imm(0), Imm(kh)}, "ry");
   ir::IterVar rx = te::reduce_axis({Imm(0), Imm(kw)}, "rx");
   ir::IterVar ri = te::reduce_axis({Imm(0), Imm(ic)}, "ri");
   auto body = [&](const std::vector<ir::Var>& i) {
     ir::Expr y = i[2] * Imm(window.stride_h) + ry->var * Imm(window.dilation_h);
     ir::Expr x = i[3] * Imm(window.stride_w) + rx->var * Imm(window.dilation_w);
-    return te::sum(t.padded({i[0], rc->var, y, x, ri->var}) *
+    ir::Expr block = rc->var;
+    if (grouped) {
+      ir::Expr group = out_blocks_per_group == 1 ? ir::Expr(i[1])
+                                                 : ir::FloorDiv(i[1], Imm(out_blocks_per_group));
+      block = group * Imm(kb) + rc->var;
+    }
+    return te::sum(t.padded({i[0], block, y, x, ri->var}) *
                        kernel({i[1], rc->var, ry->var, rx->var, ri->var, i[4]}),
                    {rc, ry, rx, ri});
   };
   absl::StatusOr<te::Tensor> result =
-      te::compute({Imm(n), Imm(ob), Imm(out->h), Imm(out->w), Imm(oc)}, body, "conv2d_nchwc",
+      te::compute({Imm(n), Imm(ob), Imm(out->h), Imm(out->w), Imm(oc)}, body, op,
                   {"n", "ob", "oh", "ow", "oi"});
   if (!result.ok()) return result.status();
   t.out = *result;
   return t;
+}
+
+}  // namespace
+
+absl::StatusOr<Conv2dNchwcTensors> Conv2dNchwcCompute(const te::Tensor& data,
+                                                      const te::Tensor& kernel,
+                                                      const Window2d& window) {
+  return BlockedConvCompute("conv2d_nchwc", data, kernel, window, 0);
+}
+
+absl::StatusOr<Conv2dNchwcTensors> GroupConv2dNchwcCompute(const te::Tensor& data,
+                                                           const te::Tensor& kernel,
+                                                           const Window2d& window,
+                                                           int64_t out_blocks_per_group) {
+  if (out_blocks_per_group < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("group_conv2d_nchwc: out_blocks_per_group ",
+                                                   out_blocks_per_group, " must be positive"));
+  }
+  return BlockedConvCompute("group_conv2d_nchwc", data, kernel, window, out_blocks_per_group);
 }
 
 std::string Conv2dNchwcScheduleConfig::ToString() const {

@@ -30,6 +30,17 @@ absl::StatusOr<Conv2dNchwcTensors> Conv2dNchwcCompute(const te::Tensor& data,
                                                       const te::Tensor& kernel,
                                                       const Window2d& window);
 
+// Grouped conv2d in the same layouts, scheduled by ScheduleConv2dNchwc: each run of
+// `out_blocks_per_group` output blocks reads its own kernel.shape[1] consecutive data blocks,
+// out[n, ob, y, x, o] = sum over kb, ky, kx, i of padded[n, (ob / out_blocks_per_group) *
+// kernel.shape[1] + kb, ...] * kernel[ob, kb, ky, kx, i, o]. A block that holds several small
+// groups has a block-diagonal kernel (zeros between its groups). Errors: as above, and groups of
+// blocks that do not cover the data's blocks exactly.
+absl::StatusOr<Conv2dNchwcTensors> GroupConv2dNchwcCompute(const te::Tensor& data,
+                                                           const te::Tensor& kernel,
+                                                           const Window2d& window,
+                                                           int64_t out_blocks_per_group);
+
 struct Conv2dNchwcScheduleConfig {
   int64_t ic_block = 8;   // layout: input channels per block (data and kernel)
   int64_t oc_block = 16;  // layout: output channels per block, a multiple of vector_lanes

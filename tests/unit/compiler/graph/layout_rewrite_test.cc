@@ -102,6 +102,105 @@ TEST(LayoutRewriteTest, AConvWithComputedWeightsStaysNchw) {
   EXPECT_EQ(ops["to_nchwc"] + ops["from_nchwc"], 0);
 }
 
+// The one node of `op` in `g`.
+const Node& OnlyNode(const Graph& g, OpKind op) {
+  const Node* found = nullptr;
+  for (const Node& n : g.nodes()) {
+    if (n.op != op) continue;
+    EXPECT_EQ(found, nullptr) << "two " << OpName(op);
+    found = &n;
+  }
+  EXPECT_NE(found, nullptr) << "no " << OpName(op);
+  return found != nullptr ? *found : g.nodes().front();
+}
+
+TEST(LayoutRewriteTest, GroupsNarrowerThanABlockShareItWithABlockDiagonalWeight) {
+  // 16 channels in groups of 4, 8-lane blocks: two groups to a block, each output channel's
+  // four inputs at its group's place in the block, zeros elsewhere.
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 16, 6, 6}});
+  runtime::NDArray w = *runtime::NDArray::Empty({16, 4, 3, 3}, kF32);
+  float* wd = static_cast<float*>(w.data());
+  for (int64_t i = 0; i < w.NumElements(); ++i) wd[i] = static_cast<float>(i + 1);
+  g.AddOutput("y", Op(g, OpKind::kConv2d, {x, g.AddConstant("w", std::move(w))},
+                      {{"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"groups", int64_t{4}}}));
+  Graph out = Rewritten(std::move(g));
+  const Node& conv = OnlyNode(out, OpKind::kGroupConv2dNchwc);
+  EXPECT_EQ(conv.attrs.Int("out_blocks_per_group", 0).value_or(0), 1);
+  EXPECT_EQ(out.value(conv.inputs[0]).type.shape, (std::vector<int64_t>{1, 2, 6, 6, 8}));
+  const runtime::NDArray* packed = out.ConstantData(conv.inputs[1]);
+  ASSERT_NE(packed, nullptr);
+  ASSERT_EQ(packed->shape(), (std::vector<int64_t>{2, 1, 3, 3, 8, 8}));
+  const float* p = static_cast<const float*>(packed->data());
+  // [ob][0][ky][kx][ci][oi] against w[o][c][ky][kx], o = ob*8 + oi, group o / 4.
+  for (int64_t ob = 0; ob < 2; ++ob) {
+    for (int64_t ky = 0; ky < 3; ++ky) {
+      for (int64_t kx = 0; kx < 3; ++kx) {
+        for (int64_t ci = 0; ci < 8; ++ci) {
+          for (int64_t oi = 0; oi < 8; ++oi) {
+            const int64_t o = ob * 8 + oi;
+            const float want = ci / 4 == oi / 4
+                                   ? static_cast<float>(((o * 4 + ci % 4) * 3 + ky) * 3 + kx + 1)
+                                   : 0.0f;
+            ASSERT_EQ(p[(((ob * 3 + ky) * 3 + kx) * 8 + ci) * 8 + oi], want)
+                << "ob " << ob << " ky " << ky << " kx " << kx << " ci " << ci << " oi " << oi;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(LayoutRewriteTest, GroupsOfWholeBlocksReadTheirOwnBlocksAndOddWidthsStayNchw) {
+  // 32 -> 64 channels in 2 groups (16 in, 32 out each), 8-lane blocks: each group's 4 output
+  // blocks read its 2 input blocks, no zeros.
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 32, 6, 6}});
+  g.AddOutput("y", Conv(g, x, 32, 64, /*groups=*/2));
+  Graph out = Rewritten(std::move(g));
+  const Node& conv = OnlyNode(out, OpKind::kGroupConv2dNchwc);
+  EXPECT_EQ(conv.attrs.Int("out_blocks_per_group", 0).value_or(0), 4);
+  EXPECT_EQ(out.value(conv.inputs[0]).type.shape, (std::vector<int64_t>{1, 4, 6, 6, 8}));
+  EXPECT_EQ(out.value(conv.inputs[1]).type.shape, (std::vector<int64_t>{8, 2, 3, 3, 8, 8}));
+  EXPECT_EQ(out.value(conv.outputs[0]).type.shape, (std::vector<int64_t>{1, 8, 6, 6, 8}));
+
+  // 16 -> 8 channels in 2 groups (8 in, 4 out each): both groups in one output block, which
+  // reads both input blocks.
+  Graph wide;
+  ValueId z = wide.AddInput("x", {kF32, {1, 16, 6, 6}});
+  wide.AddOutput("y", Conv(wide, z, 16, 8, /*groups=*/2));
+  Graph wide_out = Rewritten(std::move(wide));
+  const Node& wide_conv = OnlyNode(wide_out, OpKind::kGroupConv2dNchwc);
+  EXPECT_EQ(wide_conv.attrs.Int("out_blocks_per_group", 0).value_or(0), 1);
+  EXPECT_EQ(wide_out.value(wide_conv.inputs[1]).type.shape,
+            (std::vector<int64_t>{1, 2, 3, 3, 8, 8}));
+
+  // Groups of 6: no block of whole vectors holds whole groups, nor a group whole blocks.
+  Graph odd;
+  ValueId y = odd.AddInput("x", {kF32, {1, 12, 6, 6}});
+  odd.AddOutput("y", Conv(odd, y, 12, 12, /*groups=*/2));
+  std::map<std::string, int> ops = OpCounts(Rewritten(std::move(odd)));
+  EXPECT_EQ(ops["conv2d"], 1);
+  EXPECT_EQ(ops["group_conv2d_nchwc"] + ops["to_nchwc"] + ops["from_nchwc"], 0);
+}
+
+TEST(LayoutRewriteTest, AGroupedBlockedConvWhoseGroupsDoNotCoverTheDataIsRefused) {
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 4, 6, 6, 8}});
+  ValueId w = g.AddConstant("w", *runtime::NDArray::Empty({8, 2, 3, 3, 8, 8}, kF32));
+  absl::StatusOr<std::vector<ValueId>> bad =
+      g.AddOp(OpKind::kGroupConv2dNchwc, "g", Attributes{{"out_blocks_per_group", int64_t{3}}},
+              {x, w}, {"y"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("out_blocks_per_group 3"), std::string::npos)
+      << bad.status();
+  absl::StatusOr<std::vector<ValueId>> good =
+      g.AddOp(OpKind::kGroupConv2dNchwc, "g", Attributes{{"out_blocks_per_group", int64_t{4}}},
+              {x, w}, {"y"});
+  ASSERT_TRUE(good.ok()) << good.status();
+  EXPECT_EQ(g.value((*good)[0]).type.shape, (std::vector<int64_t>{1, 8, 4, 4, 8}));
+}
+
 // The node index of the graph's `k`-th conv2d.
 size_t ConvIndex(const Graph& g, int k) {
   for (size_t i = 0; i < g.nodes().size(); ++i) {

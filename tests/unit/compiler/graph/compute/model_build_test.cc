@@ -205,6 +205,44 @@ TEST(ModelBuildTest, EveryConvGroupIsScheduledByItsTemplateWithTheEpilogueFused)
   ExpectMatchesReference(g, "templates_numerics");
 }
 
+TEST(ModelBuildTest, GroupedConvsGoBlockedWhereTheirGroupsFitABlockAndMatchTheReference) {
+  // Groups of 8 (RegNet's): several to a 16-lane block, or one block each with 8 lanes. Groups
+  // of 32, strided and dilated: several blocks each. Groups of 8 in and 6 out fit no block and
+  // stay NCHW, between blocked neighbours. Groups of 24 in and 8 out: two to a 16-lane output
+  // block, reading three input blocks.
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {2, 24, 9, 9}});
+  ValueId g1 = Op(g, OpKind::kRelu,
+                  {Op(g, OpKind::kConv2d, {x, Weight(g, {24, 8, 3, 3}, 1), Weight(g, {24}, 2)},
+                      {{"pads", Pads(1)}, {"groups", int64_t{3}}})});
+  ValueId dense = Op(g, OpKind::kConv2d, {g1, Weight(g, {64, 24, 1, 1}, 3)});
+  ValueId g3 = Op(g, OpKind::kRelu,
+                  {Op(g, OpKind::kConv2d, {dense, Weight(g, {64, 32, 3, 3}, 4)},
+                      {{"pads", Pads(2)},
+                       {"strides", std::vector<int64_t>{2, 2}},
+                       {"dilations", std::vector<int64_t>{2, 2}},
+                       {"groups", int64_t{2}}})});
+  ValueId g4 = Op(g, OpKind::kConv2d, {g3, Weight(g, {48, 8, 3, 3}, 5), Weight(g, {48}, 6)},
+                  {{"pads", Pads(1)}, {"groups", int64_t{8}}});
+  g.AddOutput("y", Op(g, OpKind::kConv2d, {g4, Weight(g, {16, 24, 3, 3}, 7)},
+                      {{"pads", Pads(1)}, {"groups", int64_t{2}}}));
+  Built b = BuildAndLoad(g, "grouped_kernels");
+  std::vector<std::string> schedules;
+  for (const GroupKernel& k : b.model.kernels) schedules.push_back(k.func.name + ": " + k.schedule);
+  int blocked = 0, nchw = 0;
+  for (const std::string& s : schedules) {
+    if (s.find("group_conv2d_nchwc") != std::string::npos) {
+      ++blocked;
+      EXPECT_THAT(s, HasSubstr("conv2d_nchwc template")) << s;
+    } else if (s.find("_conv2d: ") != std::string::npos) {
+      ++nchw;
+    }
+  }
+  EXPECT_EQ(blocked, 3) << ::testing::PrintToString(schedules);
+  EXPECT_EQ(nchw, 1) << ::testing::PrintToString(schedules);
+  ExpectMatchesReference(g, "grouped_numerics");
+}
+
 TEST(ModelBuildTest, PoolsOfBlockedValuesPoolTheBlocksAndMatchTheReference) {
   // A ResNet stem's max pool (3x3, stride 2, pad 1) and an average pool whose border windows
   // count only their taps inside the input, in ceil mode (a last, partial window), each after a
