@@ -1,8 +1,10 @@
 #include "compiler/graph/layout_rewrite.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -25,6 +27,22 @@ std::string Named(const std::string& base, const std::string& suffix) {
 }
 
 bool IsUnaryElementwise(OpKind op) { return GetOpInfo(op).pattern == PatternKind::kElementwise; }
+
+// An op that can make a non-finite value of a finite one (a division by zero, a log of zero, a
+// square root of a negative). The channels that pad a block are zeros that no weight reads, but
+// a NaN or an infinity there would survive a conv's zero weight (NaN * 0 is NaN); such ops run
+// blocked only where no channel pads the block.
+bool MayLeaveFinite(const Node& node) {
+  if (node.op == OpKind::kDiv || node.op == OpKind::kPow || node.op == OpKind::kMod) return true;
+  if (node.op != OpKind::kUnary) return false;
+  static constexpr std::string_view kFinite[] = {
+      "abs",      "neg",      "sign",      "floor",  "ceil", "round",      "erf",
+      "softplus", "softsign", "elu",       "selu",   "celu", "leaky_relu", "thresholded_relu",
+      "mish",     "gelu",     "gelu_tanh", "shrink", "sin",  "cos",        "sinh",
+      "cosh",     "atan",     "asinh"};
+  const std::string fn = node.attrs.String("fn", "").value_or("");
+  return std::find(std::begin(kFinite), std::end(kFinite), fn) == std::end(kFinite);
+}
 
 bool IsBinaryBroadcast(OpKind op) {
   return op == OpKind::kAdd || op == OpKind::kSub || op == OpKind::kMul || op == OpKind::kDiv;
@@ -89,7 +107,8 @@ class LayoutRewriter {
       absl::StatusOr<bool> done = RewriteConv(index, node);
       if (!done.ok() || *done) return done.status();
     } else if (IsUnaryElementwise(node.op) && node.inputs.size() == 1 && node.outputs.size() == 1 &&
-               native_.count(node.inputs[0])) {
+               native_.count(node.inputs[0]) &&
+               PaddingStaysFinite(node, native_.at(node.inputs[0]))) {
       const Blocked& in = native_.at(node.inputs[0]);
       return Follow(node, {in.value}, in);
     } else if (node.op == OpKind::kConv2dInt8) {
@@ -99,7 +118,8 @@ class LayoutRewriter {
       const Blocked& in = native_.at(node.inputs[0]);
       return Follow(node, {in.value, rebuilt_.Map(node.inputs[1]), rebuilt_.Map(node.inputs[2])},
                     in);
-    } else if ((node.op == OpKind::kMaxPool2d || node.op == OpKind::kAvgPool2d) &&
+    } else if ((node.op == OpKind::kMaxPool2d || node.op == OpKind::kAvgPool2d ||
+                node.op == OpKind::kGlobalAvgPool2d || node.op == OpKind::kGlobalMaxPool2d) &&
                node.inputs.size() == 1 && native_.count(node.inputs[0])) {
       // A window over each channel: it pools the blocks as they are (no round trip to NCHW).
       const Blocked& in = native_.at(node.inputs[0]);
@@ -225,11 +245,26 @@ class LayoutRewriter {
     return AddBlocked(node, node.op, node.attrs, std::move(inputs), like.block, like.channels);
   }
 
+  static bool PaddingStaysFinite(const Node& node, const Blocked& in) {
+    return in.channels % in.block == 0 || !MayLeaveFinite(node);
+  }
+
+  // Shapes [N,C,H,W] and [N,C,h,w] where each of h, w is H, W or 1 (either way): a squeeze-
+  // and-excitation's scale against its feature map.
+  static bool ChannelwiseBroadcast(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+    if (a.size() != 4 || b.size() != 4 || a[0] != b[0] || a[1] != b[1]) return false;
+    for (int d = 2; d < 4; ++d) {
+      if (a[d] != b[d] && a[d] != 1 && b[d] != 1) return false;
+    }
+    return true;
+  }
+
   absl::StatusOr<bool> RewriteBinary(const Node& node) {
     const ValueId a = node.inputs[0], b = node.inputs[1];
     const bool a_blocked = native_.count(a) != 0, b_blocked = native_.count(b) != 0;
     if (!a_blocked && !b_blocked) return false;
     const Blocked& like = native_.at(a_blocked ? a : b);
+    if (!PaddingStaysFinite(node, like)) return false;
     const ValueId other = a_blocked ? b : a;
     const runtime::NDArray* constant = source_.ConstantData(other);
     if (constant != nullptr && constant->NumElements() == 1) {
@@ -238,9 +273,28 @@ class LayoutRewriter {
       if (absl::Status s = Follow(node, std::move(inputs), like); !s.ok()) return s;
       return true;
     }
-    // Two activations of one shape: both in the first blocked one's blocks.
-    if (source_.value(a).type.shape != source_.value(b).type.shape ||
-        source_.value(a).type.shape.size() != 4 || constant != nullptr) {
+    if (constant != nullptr) {
+      // One value per channel ([C,1,1] or [1,C,1,1]): the same blocks, zero past C.
+      const std::vector<int64_t>& shape = source_.value(other).type.shape;
+      const bool per_channel = constant->NumElements() == like.channels &&
+                               (shape.size() == 3 || (shape.size() == 4 && shape[0] == 1)) &&
+                               shape[shape.size() - 1] == 1 && shape[shape.size() - 2] == 1;
+      if (!per_channel) return false;
+      const std::string name = Named(source_.value(other).name, ".nchwc");
+      const int64_t blocks = CeilDiv(like.channels, like.block);
+      absl::StatusOr<ValueId> flat =
+          Reshape(rebuilt_.Map(other), {like.channels}, Named(name, ".flat"));
+      if (flat.ok()) flat = PadAxes(*flat, {blocks * like.block}, Named(name, ".pad"));
+      if (flat.ok()) flat = Reshape(*flat, {1, blocks, 1, 1, like.block}, name);
+      if (!flat.ok()) return flat.status();
+      std::vector<ValueId> inputs = {like.value, *flat};
+      if (!a_blocked) std::swap(inputs[0], inputs[1]);
+      if (absl::Status s = Follow(node, std::move(inputs), like); !s.ok()) return s;
+      return true;
+    }
+    // Two activations of one shape, or a per-channel one against a feature map: both in the
+    // first blocked one's blocks.
+    if (!ChannelwiseBroadcast(source_.value(a).type.shape, source_.value(b).type.shape)) {
       return false;
     }
     absl::StatusOr<ValueId> ba = BlockedOf(a, like.block);

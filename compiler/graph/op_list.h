@@ -67,7 +67,7 @@
 //   max_pool2d(x) kernel, strides, pads, dilations, ceil_mode (0)
 //   avg_pool2d(x) kernel, strides, pads, ceil_mode, count_include_pad (0)
 //     (both also over blocked [N,CB,H,W,c], made by the layout rewrite: the output is blocked too)
-//   global_avg_pool2d(x), global_max_pool2d(x): [N,C,H,W] -> [N,C,1,1]
+//   global_avg_pool2d(x), global_max_pool2d(x): [N,C,H,W] -> [N,C,1,1] (blocked: [N,CB,1,1,c])
 //   softmax(x) axis (-1): over one axis
 //   log_softmax(x) axis (-1): log(softmax(x)), computed as x - max - log(sum(exp(x - max)))
 //   hardmax(x) axis (-1): 1 at the first maximum along the axis, 0 elsewhere

@@ -30,13 +30,15 @@ InferResult WindowPool(const InferContext& ctx, bool bytes) {
   return OneOutput(ctx, ctx.inputs[0].dtype, std::move(out));
 }
 
+// NCHW, or NCHW[c]c when the layout rewrite pools a blocked value: [N,C,1,1] or [N,CB,1,1,c].
 InferResult GlobalPool(const InferContext& ctx) {
   absl::Status s = ExpectInputCount(ctx, 1, 1);
-  if (s.ok()) s = ExpectRank(ctx, 0, 4, "data");
+  if (s.ok() && ctx.inputs[0].shape.size() != 5) s = ExpectRank(ctx, 0, 4, "data");
   if (s.ok()) s = ExpectFloat(ctx, 0);
   if (!s.ok()) return s;
-  const std::vector<int64_t>& x = ctx.inputs[0].shape;
-  return OneOutput(ctx, ctx.inputs[0].dtype, {x[0], x[1], 1, 1});
+  std::vector<int64_t> out = ctx.inputs[0].shape;
+  out[2] = out[3] = 1;
+  return OneOutput(ctx, ctx.inputs[0].dtype, std::move(out));
 }
 
 }  // namespace

@@ -201,6 +201,44 @@ TEST(LayoutRewriteTest, AGroupedBlockedConvWhoseGroupsDoNotCoverTheDataIsRefused
   EXPECT_EQ(g.value((*good)[0]).type.shape, (std::vector<int64_t>{1, 8, 4, 4, 8}));
 }
 
+TEST(LayoutRewriteTest, ASqueezeAndExcitationScaleAndPerChannelConstantsFollowTheBlocks) {
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 16, 8, 8}});
+  ValueId f = Conv(g, x, 16, 16);
+  ValueId pooled = Op(g, OpKind::kGlobalAvgPool2d, {f});
+  ValueId scale = Op(g, OpKind::kSigmoid, {Conv(g, pooled, 16, 16)});
+  ValueId excited = Op(g, OpKind::kMul, {scale, f});
+  ValueId shift = g.AddConstant("shift", *runtime::NDArray::Empty({1, 16, 1, 1}, kF32));
+  g.AddOutput("y", Conv(g, Op(g, OpKind::kSub, {excited, shift}), 16, 16));
+  Graph out = Rewritten(std::move(g));
+  std::map<std::string, int> ops = OpCounts(out);
+  EXPECT_EQ(ops["to_nchwc"], 1);
+  EXPECT_EQ(ops["from_nchwc"], 1);
+  EXPECT_EQ(ops["conv2d_nchwc"], 3);
+  EXPECT_EQ(out.value(OnlyNode(out, OpKind::kGlobalAvgPool2d).outputs[0]).type.shape,
+            (std::vector<int64_t>{1, 1, 1, 1, 16}));
+  const Node& mul = OnlyNode(out, OpKind::kMul);
+  EXPECT_EQ(out.value(mul.outputs[0]).type.shape, (std::vector<int64_t>{1, 1, 8, 8, 16}));
+  const Node& sub = OnlyNode(out, OpKind::kSub);
+  EXPECT_EQ(out.value(sub.inputs[1]).type.shape, (std::vector<int64_t>{1, 1, 1, 1, 16}));
+}
+
+TEST(LayoutRewriteTest, OpsThatCanTurnPaddingNonFiniteRunBlockedOnlyOnWholeBlocks) {
+  // log(0) of a padding lane would be -inf: with 12 channels in blocks of 8 the log reads
+  // NCHW; with 16 channels no lane pads, and it stays blocked.
+  for (int64_t channels : {12, 16}) {
+    Graph g;
+    ValueId x = g.AddInput("x", {kF32, {1, 16, 8, 8}});
+    ValueId log = Op(g, OpKind::kUnary, {Conv(g, x, 16, channels)}, {{"fn", std::string("log")}});
+    ValueId relu = Op(g, OpKind::kRelu, {Conv(g, x, 16, channels)});
+    g.AddOutput("y", Op(g, OpKind::kAdd, {log, relu}));
+    Graph out = Rewritten(std::move(g));
+    const Node& unary = OnlyNode(out, OpKind::kUnary);
+    EXPECT_EQ(out.value(unary.outputs[0]).type.shape.size(), channels == 16 ? 5u : 4u)
+        << channels << " channels";
+  }
+}
+
 // The node index of the graph's `k`-th conv2d.
 size_t ConvIndex(const Graph& g, int k) {
   for (size_t i = 0; i < g.nodes().size(); ++i) {

@@ -243,6 +243,45 @@ TEST(ModelBuildTest, GroupedConvsGoBlockedWhereTheirGroupsFitABlockAndMatchTheRe
   ExpectMatchesReference(g, "grouped_numerics");
 }
 
+// A constant of `channels` ones as [C,1,1] (a per-channel scale or shift).
+ValueId PerChannelOnes(Graph& g, int64_t channels) {
+  runtime::NDArray ones = *runtime::NDArray::Empty({channels, 1, 1}, kF32);
+  for (int64_t i = 0; i < channels; ++i) static_cast<float*>(ones.data())[i] = 1.0f;
+  return g.AddConstant("ones", std::move(ones));
+}
+
+TEST(ModelBuildTest, SqueezeAndExcitationStaysBlockedAndPaddedChannelsNeverTurnNan) {
+  // 20 channels, so blocks are padded. The squeeze (a global pool), its two 1x1 convs and the
+  // scale of the feature map stay blocked. A per-channel constant is added in blocks (zero past
+  // the channels), so the padding lanes of that sum are 0 and a division by it would make
+  // 0 / 0 = NaN there, which the next conv's zero weights would spread: the division must stay
+  // NCHW.
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 8, 7, 7}});
+  ValueId f = Op(g, OpKind::kRelu,
+                 {Op(g, OpKind::kConv2d, {x, Weight(g, {20, 8, 3, 3}, 1)}, {{"pads", Pads(1)}})});
+  ValueId squeezed = Op(g, OpKind::kGlobalAvgPool2d, {f});
+  ValueId s1 =
+      Op(g, OpKind::kRelu, {Op(g, OpKind::kConv2d, {squeezed, Weight(g, {4, 20, 1, 1}, 2)})});
+  ValueId s2 = Op(g, OpKind::kSigmoid, {Op(g, OpKind::kConv2d, {s1, Weight(g, {20, 4, 1, 1}, 3)})});
+  ValueId excited = Op(g, OpKind::kMul, {f, s2});
+  ValueId shifted = Op(g, OpKind::kAdd, {excited, PerChannelOnes(g, 20)});
+  ValueId ratio = Op(g, OpKind::kDiv, {f, shifted});
+  g.AddOutput("y",
+              Op(g, OpKind::kConv2d, {ratio, Weight(g, {8, 20, 3, 3}, 4)}, {{"pads", Pads(1)}}));
+  ExpectMatchesReference(g, "squeeze_excitation");
+  Built b = BuildAndLoad(g, "squeeze_excitation_kernels");
+  std::vector<std::string> schedules;
+  for (const GroupKernel& k : b.model.kernels) schedules.push_back(k.func.name);
+  int pools = 0;
+  for (const std::string& name : schedules) {
+    if (name.find("global_avg_pool2d") != std::string::npos) ++pools;
+    // Only the division leaves the blocks and comes back.
+    EXPECT_EQ(name.find("from_nchwc_mul"), std::string::npos) << name;
+  }
+  EXPECT_EQ(pools, 1) << ::testing::PrintToString(schedules);
+}
+
 TEST(ModelBuildTest, PoolsOfBlockedValuesPoolTheBlocksAndMatchTheReference) {
   // A ResNet stem's max pool (3x3, stride 2, pad 1) and an average pool whose border windows
   // count only their taps inside the input, in ceil mode (a last, partial window), each after a
