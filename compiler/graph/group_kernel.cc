@@ -106,8 +106,6 @@ int64_t GemmExtent(const te::Tensor& t, size_t d) {
   return imm != nullptr ? imm->value : -1;
 }
 
-int64_t RoundUpToMultiple(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
-
 // Whether every node but the anchor is an elementwise or broadcast op that does not feed it: an
 // epilogue (a node before the anchor may compute a side operand of it, as a QDQ model's
 // dequantize of a residual input does).
@@ -262,9 +260,9 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(
             std::clamp<int64_t>(
                 (cpu.vector_registers - config.reg_n_vectors - 1) / config.reg_n_vectors, 1, 6),
             shape[0]);
-        config.tile_m = std::min(RoundUpToMultiple(16 * config.reg_m, config.reg_m),
-                                 RoundUpToMultiple(shape[0], config.reg_m));
         config.tile_n = std::max(config.tile_n / config.reg_n() * config.reg_n(), config.reg_n());
+        config.tile_m = topi::BalancedGemmTileM(
+            shape[0], config.reg_m, (shape[1] + config.tile_n - 1) / config.tile_n, cpu.cores);
         config.accumulator = topi::GemmAccumulator::kRegisterTile;
         config.order = topi::GemmBlockOrder::kMN;
       } else {

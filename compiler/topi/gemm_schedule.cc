@@ -195,6 +195,22 @@ std::string GemmScheduleConfig::ToString() const {
       pack_input ? ", packed input" : "", parallel ? ", parallel" : "");
 }
 
+int64_t BalancedGemmTileM(int64_t m, int64_t reg_m, int64_t column_blocks, int64_t cores) {
+  const int64_t tiles = CeilDiv(m, std::max<int64_t>(reg_m, 1));
+  int64_t blocks = CeilDiv(tiles, 16);
+  // Where the blocks are few, a last round with idle cores costs a large share: take up to
+  // twice as many row blocks if that makes the (row, column) blocks a multiple of the cores.
+  if (cores > 1 && blocks * std::max<int64_t>(column_blocks, 1) < 8 * cores) {
+    for (int64_t b = blocks; b <= std::min(tiles, 2 * blocks); ++b) {
+      if (b * std::max<int64_t>(column_blocks, 1) % cores == 0) {
+        blocks = b;
+        break;
+      }
+    }
+  }
+  return CeilDiv(tiles, blocks) * reg_m;
+}
+
 GemmScheduleConfig DefaultGemmConfig(int64_t batch, int64_t m, int64_t n, int64_t k,
                                      const CpuInfo& cpu, WeightLayout layout) {
   GemmScheduleConfig c;
@@ -223,9 +239,9 @@ GemmScheduleConfig DefaultGemmConfig(int64_t batch, int64_t m, int64_t n, int64_
   // block of rows is 16 register tiles.
   const int64_t l2_cols = cpu.l2_bytes / 2 / (4 * std::max<int64_t>(k, 1));
   c.tile_n = std::clamp<int64_t>(l2_cols / reg_n * reg_n, reg_n, 8 * reg_n);
-  c.tile_m = 16 * c.reg_m;
   c.tile_n = std::min(c.tile_n, RoundUpTo(n, reg_n));
-  c.tile_m = std::min(c.tile_m, RoundUpTo(m, c.reg_m));
+  c.tile_m =
+      BalancedGemmTileM(m, c.reg_m, CeilDiv(n, c.tile_n) * std::max<int64_t>(batch, 1), cpu.cores);
   // With enough column blocks to keep every core busy, pack each block of B inside the
   // parallel loop, once, just before the row blocks use it (while it is in cache); else pack
   // all of B first and share every block among the cores.

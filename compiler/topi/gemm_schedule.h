@@ -59,6 +59,11 @@ using MatmulScheduleConfig = GemmScheduleConfig;
 using DenseScheduleConfig = GemmScheduleConfig;
 using BatchMatmulScheduleConfig = GemmScheduleConfig;
 
+// Rows per cache block: about 16 register tiles of reg_m rows, the blocks as even as the tiles
+// allow (a last block of a few rows leaves a core idle while the others finish), and where
+// (row, column) blocks are few, as many row blocks as make them a multiple of `cores`.
+int64_t BalancedGemmTileM(int64_t m, int64_t reg_m, int64_t column_blocks, int64_t cores);
+
 // A good starting point for C[batch, m, n] += A[m, k] * B(k, n) on `cpu`: a register tile that
 // fits its vector registers, cache blocks sized to its L2, the weight packed per column block
 // (or, for a matrix-vector product with B[K][N], B streamed row by row unpacked).

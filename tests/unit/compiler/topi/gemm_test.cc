@@ -93,6 +93,28 @@ void CheckDefault(GemmTest& t, Op op, const Shape& s) {
                             nk ? WeightLayout::kNK : WeightLayout::kKN));
 }
 
+TEST(BalancedGemmTileMTest, RowBlocksAreEvenAndKeepEveryCoreBusy) {
+  // A transformer's 128 tokens in 6-row tiles: two blocks of 66 rows, not 96 and 32 (the 2-core
+  // run then waited on one core for three quarters of the work).
+  EXPECT_EQ(BalancedGemmTileM(128, 6, 4, 2), 66);
+  // ViT's 197 tokens against 3 column blocks on 2 cores: 4 row blocks of 54 make 12 blocks, not
+  // 3 blocks (16, 16 and 1 tiles) making 9.
+  EXPECT_EQ(BalancedGemmTileM(197, 6, 3, 2), 54);
+  // Many blocks already: about 16 tiles each, evened out.
+  EXPECT_EQ(BalancedGemmTileM(3136, 6, 8, 2), 96);
+  EXPECT_EQ(BalancedGemmTileM(4, 6, 1, 2), 6);
+  for (int64_t m : {1, 5, 7, 33, 100, 197, 512, 1000}) {
+    for (int64_t reg_m : {1, 4, 6}) {
+      for (int64_t cores : {1, 2, 3, 8}) {
+        const int64_t tile = BalancedGemmTileM(m, reg_m, 3, cores);
+        ASSERT_EQ(tile % reg_m, 0) << m << " " << reg_m << " " << cores;
+        ASSERT_GE(tile, reg_m);
+        ASSERT_LE(tile, 16 * reg_m);
+      }
+    }
+  }
+}
+
 TEST_P(GemmTest, MatmulOneElement) { CheckDefault(*this, Op::kMatmul, {1, 1, 1, 1}); }
 TEST_P(GemmTest, MatmulPrimeShape) { CheckDefault(*this, Op::kMatmul, {1, 13, 17, 19}); }
 TEST_P(GemmTest, MatmulRaggedTiles) { CheckDefault(*this, Op::kMatmul, {1, 37, 29, 13}); }
