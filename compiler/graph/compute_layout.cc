@@ -34,7 +34,7 @@ ComputeResult BlockedConvolution(const ComputeContext& ctx, AnchorTemplate kind,
   }
   ComputeResult result = One(ctx, out, std::move(stages));
   if (result.ok())
-    result->anchor = {kind, data, kernel, padded, reduced, reduced, window, {}, {}, {}};
+    result->anchor = {kind, data, kernel, padded, reduced, reduced, window, {}, {}, {}, {}};
   return result;
 }
 

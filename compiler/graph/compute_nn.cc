@@ -45,6 +45,7 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
               window,
               {},
               {},
+              {},
               {}};
     return t->cropped;
   }
@@ -71,6 +72,7 @@ absl::StatusOr<te::Tensor> ConvolutionOf(const ComputeContext& ctx, const topi::
                 t->out,
                 t->cropped,
                 window,
+                {},
                 {},
                 {},
                 {}};
@@ -118,6 +120,7 @@ ComputeResult Pool(const ComputeContext& ctx, topi::PoolType type, bool global) 
                       t->pooled,
                       t->out,
                       params.window,
+                      {},
                       {},
                       {},
                       {}};
@@ -204,7 +207,34 @@ ComputeResult ComputePackGemmWeight(const ComputeContext& ctx) {
                       *block, "pack_gemm_weight"));
 }
 
+namespace {
+constexpr int64_t kBatchColumnBlock = 32;
+}  // namespace
+
 ComputeResult ComputeMatMul(const ComputeContext& ctx) {
+  const std::vector<int64_t>& a = ctx.input_types[0].shape;
+  const std::vector<int64_t>& b = ctx.input_types[1].shape;
+  const DLDataType dtype = ctx.input_types[0].dtype;
+  const bool float32 = dtype.code == kDLFloat && dtype.bits == 32 && dtype.lanes == 1;
+  // A stack of products with one batch axis on both sides (attention's heads) is the GEMM
+  // template's batched form, tiled in registers like a dense layer; other stacks broadcast.
+  if (float32 && a.size() == 3 && b.size() == 3 && a[0] == b[0] && ctx.options.whole_vector_rows) {
+    // Columns that are not whole register tiles (ViT's 197 tokens) are packed in the kernel in
+    // blocks of 32 (two AVX-512 vectors, four AVX2 ones), zero past N, so that no tile reads a
+    // ragged row of B.
+    const topi::GemmLayout layout{b[2] % kBatchColumnBlock == 0 ? 0 : kBatchColumnBlock, 0};
+    absl::StatusOr<topi::GemmTensors> t =
+        topi::BatchMatmulCompute(ctx.inputs[0], ctx.inputs[1], false, layout);
+    if (!t.ok()) return ctx.Annotate(t.status());
+    ComputeResult result = One(ctx, t->c, {t->packed_b, t->blocked});
+    if (result.ok()) {
+      result->anchor.kind = AnchorTemplate::kGemm;
+      result->anchor.gemm = *t;
+      result->anchor.reduced = t->c;
+      result->anchor.out = t->c;
+    }
+    return result;
+  }
   return One(ctx, topi::BroadcastMatmulCompute(ctx.inputs[0], ctx.inputs[1]));
 }
 
@@ -237,10 +267,19 @@ ComputeResult ComputeGlobalMaxPool2d(const ComputeContext& ctx) {
 ComputeResult ComputeSoftmax(const ComputeContext& ctx) {
   absl::StatusOr<int64_t> axis = IntAttr(ctx, "axis", -1);
   if (!axis.ok()) return axis.status();
-  absl::StatusOr<topi::SoftmaxTensors> t =
-      topi::SoftmaxAxisCompute(ctx.inputs[0], NormalizedAxis(*axis, ctx.input_types[0].rank()));
+  const int rank = ctx.input_types[0].rank();
+  const int normalized = NormalizedAxis(*axis, rank);
+  absl::StatusOr<topi::SoftmaxTensors> t = topi::SoftmaxAxisCompute(ctx.inputs[0], normalized);
   if (!t.ok()) return ctx.Annotate(t.status());
-  return One(ctx, t->out, {t->max, t->exp, t->sum});
+  ComputeResult result = One(ctx, t->out, {t->max_part, t->max, t->exp, t->sum_part, t->sum});
+  // Over the last axis the passes are rows, which the CPU template keeps in cache together.
+  if (result.ok() && normalized == rank - 1 && ctx.options.whole_vector_rows) {
+    result->anchor.kind = AnchorTemplate::kSoftmax;
+    result->anchor.softmax = *t;
+    result->anchor.reduced = t->out;
+    result->anchor.out = t->out;
+  }
+  return result;
 }
 
 ComputeResult ComputeLogSoftmax(const ComputeContext& ctx) {

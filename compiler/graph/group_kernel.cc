@@ -50,6 +50,13 @@ bool ReadOutsideGroup(const Graph& graph, ValueId value, const std::vector<char>
   return false;
 }
 
+// An opaque op alone in its group: fusion makes no anchor of it (nothing fuses into it), but
+// where its compute names a template (softmax's rows), the template schedules it.
+bool IsLoneOpaque(const Graph& graph, const FusedGroup& group) {
+  return group.anchor < 0 && group.nodes.size() == 1 &&
+         GetOpInfo(graph.nodes()[group.nodes[0]].op).pattern == PatternKind::kOpaque;
+}
+
 absl::StatusOr<GroupTensors> ComputeGroup(const Graph& graph, const FusedGroup& group,
                                           const ComputeOptions& options, GroupKernel& kernel) {
   std::vector<char> in_group(graph.nodes().size(), 0);
@@ -71,7 +78,7 @@ absl::StatusOr<GroupTensors> ComputeGroup(const Graph& graph, const FusedGroup& 
     }
     absl::StatusOr<OpTensors> computed = ComputeOp(node, inputs, options);
     if (!computed.ok()) return computed.status();
-    if (n == group.anchor) {
+    if (n == group.anchor || IsLoneOpaque(graph, group)) {
       t.anchor = computed->anchor;
       t.winograd = computed->winograd;
     }
@@ -110,6 +117,7 @@ int64_t GemmExtent(const te::Tensor& t, size_t d) {
 // epilogue (a node before the anchor may compute a side operand of it, as a QDQ model's
 // dequantize of a residual input does).
 bool IsAnchorWithEpilogue(const Graph& graph, const FusedGroup& group) {
+  if (IsLoneOpaque(graph, group)) return true;
   if (group.anchor < 0) return false;
   // The group's nodes that the anchor reads, directly or through others of the group.
   std::set<int> feeds;
@@ -238,14 +246,16 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(
     }
     case AnchorTemplate::kGemm: {
       const topi::GemmTensors& g = a.gemm;
-      const std::vector<int64_t> shape =
-          g.c.shape().size() == 2 ? std::vector<int64_t>{GemmExtent(g.c, 0), GemmExtent(g.c, 1)}
-                                  : std::vector<int64_t>{};
-      if (shape.empty() || g.batched) return absl::FailedPreconditionError("not a 2-D gemm");
-      const int64_t k = GemmExtent(g.a, 1);
+      const size_t rank = g.c.shape().size();
+      if (rank != (g.batched ? 3u : 2u)) {
+        return absl::FailedPreconditionError("not a 2-D gemm or a 3-D batch of them");
+      }
+      const std::vector<int64_t> shape = {GemmExtent(g.c, rank - 2), GemmExtent(g.c, rank - 1)};
+      const int64_t batch = g.batched ? GemmExtent(g.c, 0) : 1, k = GemmExtent(g.a, rank - 1);
+      // A batch's second operand is B[b][k][n] as the model gives it (activations, unpacked).
       topi::GemmScheduleConfig config = topi::DefaultGemmConfig(
-          1, shape[0], shape[1], k, cpu,
-          g.layout.b_block > 0 ? topi::WeightLayout::kKN : topi::WeightLayout::kNK);
+          batch, shape[0], shape[1], k, cpu,
+          g.layout.b_block > 0 || g.batched ? topi::WeightLayout::kKN : topi::WeightLayout::kNK);
       // The compute's layout decides the packing: a weight packed at build time fixes the
       // register tile's columns; an unpacked one is read as it is.
       config.pack_input = false;
@@ -295,6 +305,14 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(
       return topi::ScheduleConv2dInt8(config, a.conv2d_int8,
                                       output.same_as(a.conv2d_int8.out) ? te::Tensor() : output);
     }
+    case AnchorTemplate::kSoftmax: {
+      if (!output.same_as(a.softmax.out)) {
+        return absl::FailedPreconditionError("the softmax template takes no epilogue");
+      }
+      const topi::SoftmaxScheduleConfig config = topi::DefaultSoftmaxConfig(a.softmax, cpu);
+      *description = absl::StrCat("softmax template, default (", config.ToString(), ")");
+      return topi::ScheduleSoftmax(config, a.softmax);
+    }
     case AnchorTemplate::kNone:
       break;
   }
@@ -337,6 +355,7 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByGpuTemplate(const AnchorTensors& a,
     case AnchorTemplate::kGemm:
     case AnchorTemplate::kDenseInt8:
     case AnchorTemplate::kConv2dInt8:
+    case AnchorTemplate::kSoftmax:
     case AnchorTemplate::kNone:
       break;
   }

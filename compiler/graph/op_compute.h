@@ -13,6 +13,7 @@
 #include "compiler/topi/conv2d_int8.h"
 #include "compiler/topi/dense_int8.h"
 #include "compiler/topi/gemm.h"
+#include "compiler/topi/softmax.h"
 #include "compiler/topi/window.h"
 
 namespace tunefarm::graph {
@@ -30,6 +31,7 @@ enum class AnchorTemplate : uint8_t {
   kGemm,        // gemm.h's GEMM template (gemm without a transposed A, alpha 1: the product is C)
   kDenseInt8,   // dense_int8.h's template (the dot intrinsic), its dequantizing scale the epilogue
   kConv2dInt8,  // conv2d_int8.h's blocked template (the dot intrinsic), dequantized in the epilogue
+  kSoftmax,     // softmax.h's row template (softmax over the last axis, no epilogue)
 };
 
 // An op whose output comes from one reduction a topi template tiles (conv2d with groups 1,
@@ -45,6 +47,7 @@ struct AnchorTensors {
   topi::GemmTensors gemm;               // kGemm: the product's tensors
   topi::DenseInt8Tensors dense_int8;    // kDenseInt8: the int8 product's tensors
   topi::Conv2dInt8Tensors conv2d_int8;  // kConv2dInt8: the int8 convolution's tensors
+  topi::SoftmaxTensors softmax;         // kSoftmax: the three passes' tensors
 };
 
 // A Winograd convolution's inner stages, which its template schedules (conv2d_winograd.h).

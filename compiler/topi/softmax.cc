@@ -1,5 +1,6 @@
 #include "compiler/topi/softmax.h"
 
+#include <functional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -24,24 +25,53 @@ absl::StatusOr<SoftmaxTensors> SoftmaxCompute(const te::Tensor& x) {
   auto row_index = [&](const std::vector<ir::Var>& i) {
     return rank == 1 ? std::vector<ir::Expr>{} : std::vector<ir::Expr>(i.begin(), i.end());
   };
-  auto x_at = [&](const std::vector<ir::Var>& row, ir::Expr col) {
-    std::vector<ir::Expr> index = row_index(row);
-    index.push_back(std::move(col));
-    return x(index);
-  };
   SoftmaxTensors t;
   t.x = x;
-  ir::IterVar k = te::reduce_axis({Imm(0), Imm(xs->back())}, "k");
-  absl::StatusOr<te::Tensor> max = te::compute(
-      rows, [&](const std::vector<ir::Var>& i) { return te::max(x_at(i, k->var), {k}); },
-      "softmax_max");
-  if (!max.ok()) return max.status();
-  t.max = *max;
-  // The row of an element index: all but the last index (element 0 of a 1-D input's one row).
+  const int64_t n = xs->back(), lanes = kSoftmaxLanes;
+  std::vector<ir::Expr> parts = rows;
+  parts.push_back(Imm(lanes));
+  // Element j * lanes + l of the row `i` (its last index the lane), through `read`, and `none`
+  // past the row's end (the read itself clamped to the row, so it stays in bounds).
+  auto lane_element = [&](const std::vector<ir::Var>& i, const ir::IterVar& j,
+                          const std::function<ir::Expr(std::vector<ir::Expr>)>& read,
+                          ir::Expr none) {
+    ir::Expr col = j->var * Imm(lanes) + i.back();
+    std::vector<ir::Expr> index = row_index(std::vector<ir::Var>(i.begin(), i.end() - 1));
+    if (n % lanes == 0) {
+      index.push_back(col);
+      return read(index);
+    }
+    index.push_back(ir::Min(col, Imm(n - 1)));
+    return ir::Select(col < Imm(n), read(index), none);
+  };
+  const ir::Expr steps = Imm((n + lanes - 1) / lanes);
+  auto read_x = [&](std::vector<ir::Expr> index) { return x(index); };
+  ir::IterVar j = te::reduce_axis({Imm(0), steps}, "j");
+  absl::StatusOr<te::Tensor> max_part = te::compute(
+      parts,
+      [&](const std::vector<ir::Var>& i) {
+        return te::max(lane_element(i, j, read_x, ir::MinValue(x.dtype())), {j});
+      },
+      "softmax_max_part");
+  if (!max_part.ok()) return max_part.status();
+  t.max_part = *max_part;
+  // The row of a partial or an element index: all but the last index (row 0 of a 1-D input).
   auto row_of = [&](const std::vector<ir::Var>& i) {
     if (rank == 1) return std::vector<ir::Expr>{Imm(0)};
     return std::vector<ir::Expr>(i.begin(), i.end() - 1);
   };
+  auto lane_of = [&](const std::vector<ir::Var>& i, const ir::IterVar& l) {
+    std::vector<ir::Expr> index = row_index(i);
+    if (rank == 1) index = {Imm(0)};
+    index.push_back(l->var);
+    return index;
+  };
+  ir::IterVar l = te::reduce_axis({Imm(0), Imm(lanes)}, "l");
+  absl::StatusOr<te::Tensor> max = te::compute(
+      rows, [&](const std::vector<ir::Var>& i) { return te::max(t.max_part(lane_of(i, l)), {l}); },
+      "softmax_max");
+  if (!max.ok()) return max.status();
+  t.max = *max;
   absl::StatusOr<te::Tensor> e = te::compute(
       shape,
       [&](const std::vector<ir::Var>& i) {
@@ -51,14 +81,20 @@ absl::StatusOr<SoftmaxTensors> SoftmaxCompute(const te::Tensor& x) {
       "softmax_exp");
   if (!e.ok()) return e.status();
   t.exp = *e;
-  ir::IterVar k2 = te::reduce_axis({Imm(0), Imm(xs->back())}, "k");
+  auto read_exp = [&](std::vector<ir::Expr> index) { return t.exp(index); };
+  ir::IterVar j2 = te::reduce_axis({Imm(0), steps}, "j");
+  absl::StatusOr<te::Tensor> sum_part = te::compute(
+      parts,
+      [&](const std::vector<ir::Var>& i) {
+        return te::sum(lane_element(i, j2, read_exp, ir::MakeZero(x.dtype())), {j2});
+      },
+      "softmax_sum_part");
+  if (!sum_part.ok()) return sum_part.status();
+  t.sum_part = *sum_part;
+  ir::IterVar l2 = te::reduce_axis({Imm(0), Imm(lanes)}, "l");
   absl::StatusOr<te::Tensor> sum = te::compute(
       rows,
-      [&](const std::vector<ir::Var>& i) {
-        std::vector<ir::Expr> index = row_index(i);
-        index.push_back(k2->var);
-        return te::sum(t.exp(index), {k2});
-      },
+      [&](const std::vector<ir::Var>& i) { return te::sum(t.sum_part(lane_of(i, l2)), {l2}); },
       "softmax_sum");
   if (!sum.ok()) return sum.status();
   t.sum = *sum;
@@ -112,9 +148,20 @@ absl::StatusOr<ScheduledOp> ScheduleSoftmax(const SoftmaxScheduleConfig& config,
   } else {
     s[t.exp].compute_inline();
   }
+  // A partial's lanes are vectors, its steps along the row the loop around them.
+  for (const te::Tensor& part : {t.max_part, t.sum_part}) {
+    schedule::Stage& stage = s[part];
+    const auto lanes = stage.op()->axis;
+    const auto steps = stage.op()->reduce_axis;
+    if (config.vector_lanes < 2 || kSoftmaxLanes % config.vector_lanes != 0) continue;
+    auto [vectors, lane] = SplitVectors(stage, lanes.back(), config.vector_lanes);
+    Reorder(stage, {steps[0], vectors, lane});
+  }
   if (row.defined()) {
+    s[t.max_part].compute_at(out, row);
     s[t.max].compute_at(out, row);
     if (config.store_exp) s[t.exp].compute_at(out, row);
+    s[t.sum_part].compute_at(out, row);
     s[t.sum].compute_at(out, row);
   }
   if (!s.error().ok()) return s.error();

@@ -12,13 +12,22 @@
 
 namespace tunefarm::topi {
 
+// The row reductions are in two steps, so that a row's elements reduce a vector at a time: the
+// partials [rows..., kSoftmaxLanes] reduce elements l, l + lanes, l + 2 lanes ... (a ragged
+// row's missing elements count as -inf and 0), then each row's partials reduce to one value.
 struct SoftmaxTensors {
   te::Tensor x;
-  te::Tensor max;  // [rows...]: the row max
-  te::Tensor exp;  // exp(x - max)
-  te::Tensor sum;  // [rows...]: the row sum of exp
+  te::Tensor max_part;  // [rows..., lanes]: partial maxima
+  te::Tensor max;       // [rows...]: the row max
+  te::Tensor exp;       // exp(x - max)
+  te::Tensor sum_part;  // [rows..., lanes]: partial sums of exp
+  te::Tensor sum;       // [rows...]: the row sum of exp
   te::Tensor out;
 };
+
+// One AVX-512 vector of float32, two AVX2 or NEON ones: fixed, so that the computation (and its
+// summation order) does not depend on the machine that builds it.
+inline constexpr int64_t kSoftmaxLanes = 16;
 
 // Errors: a rank-0 or symbolic-shaped input.
 absl::StatusOr<SoftmaxTensors> SoftmaxCompute(const te::Tensor& x);

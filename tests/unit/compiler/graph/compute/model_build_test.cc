@@ -28,6 +28,7 @@ namespace {
 using testing::Op;
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using testing::Random;
 using testing::Shape;
 
@@ -280,6 +281,31 @@ TEST(ModelBuildTest, SqueezeAndExcitationStaysBlockedAndPaddedChannelsNeverTurnN
     EXPECT_EQ(name.find("from_nchwc_mul"), std::string::npos) << name;
   }
   EXPECT_EQ(pools, 1) << ::testing::PrintToString(schedules);
+}
+
+TEST(ModelBuildTest, AttentionsProductsAndSoftmaxRunTheirTemplatesAndMatchTheReference) {
+  // Three heads of 37 tokens (ragged against every register tile): scores = q k^T, their
+  // softmax over the last axis, times v; then a product whose 64 columns are whole tiles.
+  Graph g;
+  ValueId q = g.AddInput("q", {kF32, {3, 37, 24}});
+  ValueId kt = g.AddInput("kt", {kF32, {3, 24, 37}});
+  ValueId v = g.AddInput("v", {kF32, {3, 37, 16}});
+  ValueId w = g.AddInput("w", {kF32, {3, 16, 64}});
+  ValueId scores = Op(g, OpKind::kMatMul, {q, kt});
+  ValueId attention = Op(g, OpKind::kSoftmax, {scores}, {{"axis", int64_t{-1}}});
+  ValueId heads = Op(g, OpKind::kMatMul, {attention, v});
+  g.AddOutput("y", Op(g, OpKind::kMatMul, {heads, w}));
+  ExpectMatchesReference(g, "attention");
+  Built b = BuildAndLoad(g, "attention_kernels");
+  std::vector<std::string> schedules;
+  for (const GroupKernel& k : b.model.kernels) schedules.push_back(k.func.name + ": " + k.schedule);
+  ASSERT_EQ(schedules.size(), 4u) << ::testing::PrintToString(schedules);
+  EXPECT_THAT(schedules[0], HasSubstr("matmul: gemm template"));
+  EXPECT_THAT(schedules[0], HasSubstr("packed"));  // 37 columns: packed in blocks of 32
+  EXPECT_THAT(schedules[1], HasSubstr("softmax: softmax template"));
+  EXPECT_THAT(schedules[2], HasSubstr("matmul: gemm template"));
+  EXPECT_THAT(schedules[3], HasSubstr("matmul: gemm template"));
+  EXPECT_THAT(schedules[3], Not(HasSubstr("packed")));  // 64 columns: read as they are
 }
 
 TEST(ModelBuildTest, PoolsOfBlockedValuesPoolTheBlocksAndMatchTheReference) {
