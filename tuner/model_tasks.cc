@@ -143,6 +143,7 @@ std::vector<Workload> BlockVariants(const graph::Graph& g, const graph::Node& no
     // N,C,H,W,KH,KW,stride,pad,block: its block is its input's.
     if (!input_is_choice || a.size() != 9) return out;
     for (int64_t b : graph::ConvOcBlockCandidates(a[1], cpu)) {
+      if (b % cpu.Lanes(4) != 0) continue;  // the depthwise template blocks whole vectors
       std::vector<int64_t> args = a;
       args[8] = b;
       add(std::move(args));
@@ -381,7 +382,10 @@ std::vector<Workload> AnchorWorkloads(const graph::Graph& graph, const graph::Fu
   std::optional<Workload> built = AnchorWorkload(graph, group);
   if (!built) return {};
   const graph::Node& node = graph.nodes()[group.anchor];
-  if (algorithms == TaskAlgorithms::kBuilt || !graph::WinogradPadding(graph, node)) {
+  // Winograd pays only with many channels (WinogradTileFor's 32), and its template blocks
+  // output channels in whole vectors: a conv of fewer than 16 filters has no Winograd rival.
+  if (algorithms == TaskAlgorithms::kBuilt || !graph::WinogradPadding(graph, node) ||
+      (built->args.size() == 11 && built->args[4] < 16)) {
     return {*built};
   }
   return {Workload{"conv2d_nchwc", built->args}, Workload{"conv2d_winograd_nchwc", built->args}};

@@ -562,7 +562,8 @@ bool IsPlannableConv(const Graph& graph, const Node& node) {
 std::vector<int64_t> ConvOcBlockCandidates(int64_t filters, const topi::CpuInfo& cpu) {
   const int64_t lanes = cpu.Lanes(4);
   if (filters >= 2 * lanes) return {lanes, 2 * lanes};
-  return {lanes};
+  if (filters >= lanes) return {lanes};
+  return {topi::NarrowOcBlock(filters, cpu)};
 }
 
 absl::StatusOr<Graph> RewriteLayoutNchwc(const Graph& graph, const topi::CpuInfo& cpu,

@@ -26,6 +26,7 @@ BlockedWindowScheduleConfig DefaultBlockedWindowConfig(int64_t out_width, const 
   // since each (window tap, column) step is one FMA either way and a narrower block makes a
   // longer register tile of columns possible.
   c.channel_block = channel_block.value_or(c.vector_lanes);
+  c.vector_lanes = BlockVectorLanes(c.channel_block, cpu);  // a narrow conv's block of 4 or 8
   const int64_t vectors = std::max<int64_t>(1, c.channel_block / c.vector_lanes);
   // Accumulators, the kernel vectors of one window position and one input vector must fit.
   const int64_t max_w = std::max<int64_t>(1, (cpu.vector_registers - vectors - 1) / vectors);

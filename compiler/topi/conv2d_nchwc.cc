@@ -101,6 +101,13 @@ std::string Conv2dNchwcScheduleConfig::ToString() const {
                       parallel ? ", parallel" : "", oc_blocks_inner ? ", oc blocks inner" : "");
 }
 
+int64_t NarrowOcBlock(int64_t filters, const CpuInfo& cpu) {
+  const int64_t lanes = cpu.Lanes(4);
+  int64_t block = std::min<int64_t>(4, lanes);
+  while (block < filters && block < lanes) block *= 2;
+  return block;
+}
+
 Conv2dNchwcScheduleConfig DefaultConv2dNchwcConfig(const std::vector<int64_t>& data_shape,
                                                    const std::vector<int64_t>& kernel_shape,
                                                    const Window2d& window, const CpuInfo& cpu,
@@ -109,13 +116,17 @@ Conv2dNchwcScheduleConfig DefaultConv2dNchwcConfig(const std::vector<int64_t>& d
   c.vector_lanes = cpu.Lanes(4);
   const int64_t channels = data_shape.size() > 1 ? data_shape[1] : 1;
   const int64_t filters = kernel_shape.empty() ? 1 : kernel_shape[0];
-  // Two vectors of output channels when there are enough of them; the input block divides C.
-  c.oc_block = filters >= 2 * c.vector_lanes ? 2 * c.vector_lanes : c.vector_lanes;
+  // Two vectors of output channels when there are enough of them, a narrower block when there
+  // are not one vector's worth; the input block divides C.
+  c.oc_block = filters >= 2 * c.vector_lanes ? 2 * c.vector_lanes
+               : filters >= c.vector_lanes   ? c.vector_lanes
+                                             : NarrowOcBlock(filters, cpu);
   c.ic_block = LargestDivisor(channels, c.oc_block);
   if (blocks) {
     c.ic_block = blocks->ic_block;
     c.oc_block = blocks->oc_block;
   }
+  c.vector_lanes = BlockVectorLanes(c.oc_block, cpu);
   const int64_t oc_vectors = std::max<int64_t>(1, c.oc_block / c.vector_lanes);
   // Accumulators, the kernel vectors of one channel step and one broadcast input must fit.
   const int64_t max_w = std::max<int64_t>(1, (cpu.vector_registers - oc_vectors - 1) / oc_vectors);

@@ -64,6 +64,10 @@ struct NchwcBlocks {
   bool operator==(const NchwcBlocks&) const = default;
 };
 
+// The output-channel block of a conv with fewer filters than one vector has lanes: the next
+// power of two (at least 4), so that 3 or 8 filters are not padded to 16.
+int64_t NarrowOcBlock(int64_t filters, const CpuInfo& cpu);
+
 // Blocks and a register tile for a conv of NCHW data `data_shape` and OIHW kernel
 // `kernel_shape` on `cpu`, chosen before the layout transforms (which take its blocks); with
 // `blocks`, the register tile for those blocks instead.

@@ -24,10 +24,12 @@ absl::Status DefineConv2dNchwcKnobs(space::ConfigSpace& space,
   if (!out.ok()) return out.status();
   const int64_t lanes = cpu.Lanes(4);
   const int registers = cpu.vector_registers;
-  if (blocks && (blocks->ic_block <= 0 || blocks->oc_block <= 0 || blocks->oc_block % lanes != 0)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "conv2d_nchwc knobs: the layout's blocks ic ", blocks->ic_block, ", oc ", blocks->oc_block,
-        " must be positive and the oc block whole vectors of ", lanes, " lanes"));
+  if (blocks && (blocks->ic_block <= 0 || blocks->oc_block <= 0 ||
+                 blocks->oc_block % BlockVectorLanes(blocks->oc_block, cpu) != 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("conv2d_nchwc knobs: the layout's blocks ic ", blocks->ic_block, ", oc ",
+                     blocks->oc_block, " must be positive and the oc block whole vectors of ",
+                     lanes, " lanes or a fraction ", "down to 4"));
   }
   const Conv2dNchwcScheduleConfig def =
       DefaultConv2dNchwcConfig(data_shape, kernel_shape, window, cpu, blocks);
@@ -37,8 +39,8 @@ absl::Status DefineConv2dNchwcKnobs(space::ConfigSpace& space,
                                                             [&](int64_t v) { return v <= c; });
   const std::vector<int64_t> oc_block =
       blocks ? std::vector<int64_t>{blocks->oc_block}
-             : KnobValues({lanes, 2 * lanes, 3 * lanes, 4 * lanes}, def.oc_block,
-                          [&](int64_t v) { return v <= RoundUpTo(o, lanes); });
+             : KnobValues({NarrowOcBlock(o, cpu), lanes, 2 * lanes, 3 * lanes, 4 * lanes},
+                          def.oc_block, [&](int64_t v) { return v <= RoundUpTo(o, lanes); });
   const std::vector<int64_t> reg_w = KnobValues({1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 16, 28},
                                                 def.reg_w, [&](int64_t v) { return v <= out->w; });
   std::vector<absl::Status> defined = {
@@ -60,7 +62,8 @@ absl::Status DefineConv2dNchwcKnobs(space::ConfigSpace& space,
   }
   return space.AddConstraint("register tile fits the vector registers",
                              [=](const space::Config& cfg) {
-                               const int64_t nv = v_oc.Int(cfg) / lanes;
+                               const int64_t oc = v_oc.Int(cfg);
+                               const int64_t nv = oc / BlockVectorLanes(oc, cpu);
                                return FitsRegisters(v_reg_w.Int(cfg) * nv, nv, registers);
                              });
 }
@@ -69,9 +72,9 @@ absl::StatusOr<Conv2dNchwcScheduleConfig> Conv2dNchwcConfigFromKnobs(const space
                                                                      const CpuInfo& cpu) {
   KnobReader r(config);
   Conv2dNchwcScheduleConfig c;
-  c.vector_lanes = cpu.Lanes(4);
   c.ic_block = r.Int("ic_block");
   c.oc_block = r.Int("oc_block");
+  c.vector_lanes = BlockVectorLanes(c.oc_block, cpu);
   c.reg_w = r.Int("reg_w");
   c.order = r.Name("order") == "channel_first" ? ConvReduceOrder::kChannelFirst
                                                : ConvReduceOrder::kWindowFirst;

@@ -100,6 +100,12 @@ int CpuInfo::Lanes(int element_bytes) const {
   return std::max(1, vector_bits / (8 * std::max(1, element_bytes)));
 }
 
+int64_t BlockVectorLanes(int64_t block, const CpuInfo& cpu) {
+  int64_t lanes = cpu.Lanes(4);
+  while (lanes > 4 && block % lanes != 0) lanes /= 2;
+  return lanes;
+}
+
 std::string CpuInfo::ToString() const {
   return absl::StrCat(model.empty() ? "cpu" : model, ": ", vector_bits, "-bit SIMD x",
                       vector_registers, has_fma ? " +fma" : "", ", ", cores, " cores, L1d ",

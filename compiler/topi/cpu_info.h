@@ -24,6 +24,10 @@ struct CpuInfo {
   std::string ToString() const;
 };
 
+// The widest float32 vector (the CPU's lanes, halved down to 4) that divides a channel block: a
+// narrow block (8 or 4 channels) runs on narrower vectors, 8 as one 256-bit vector on AVX-512.
+int64_t BlockVectorLanes(int64_t block, const CpuInfo& cpu);
+
 // The machine in the brief of the default schedules: AVX2 + FMA, 2 cores (an AMD EPYC).
 CpuInfo Avx2Cpu(int cores = 2);
 

@@ -33,10 +33,11 @@ TEST(ModelPassesCommandTest, PrintsTheGraphAfterEachPassAndTheFusedGroups) {
   ASSERT_EQ(RunModelPassesCommand({TwoBranchModel(), {}, {}}, out, err), 0) << err.str();
   const std::string text = out.str();
   EXPECT_THAT(text, HasSubstr("== imported\n"));
-  // The conv goes blocked with its weight packed by three nodes, which constant folding
-  // evaluates; the blocked value leaves NCHW[c]c once, for the output.
+  // The conv goes blocked, its 4 filters in one block of 4 (no padding), its weight packed by
+  // two nodes (split, transpose), which constant folding evaluates; the blocked value leaves
+  // NCHW[c]c once, for the output.
   EXPECT_THAT(text, HasSubstr("== after layout_rewrite ("));
-  EXPECT_THAT(text, HasSubstr(" ms, 9 nodes)"));
+  EXPECT_THAT(text, HasSubstr(" ms, 8 nodes)"));
   EXPECT_THAT(text, HasSubstr("== after common_subexpression ("));
   EXPECT_THAT(text, HasSubstr("5 nodes)"));  // to_nchwc, conv2d_nchwc, relu, add, from_nchwc
   EXPECT_THAT(text, HasSubstr("== after fuse_ops ("));

@@ -239,6 +239,22 @@ TEST(LayoutRewriteTest, OpsThatCanTurnPaddingNonFiniteRunBlockedOnlyOnWholeBlock
   }
 }
 
+TEST(LayoutRewriteTest, AConvOfFewFiltersGetsANarrowBlock) {
+  // 3 output channels (an image's) on 8-lane vectors: a block of 4, not 8.
+  Graph g;
+  ValueId x = g.AddInput("x", {kF32, {1, 16, 6, 6}});
+  g.AddOutput("y", Conv(g, Op(g, OpKind::kRelu, {Conv(g, x, 16, 16)}), 16, 3));
+  Graph out = Rewritten(std::move(g));
+  int narrow = 0;
+  for (const Node& n : out.nodes()) {
+    if (n.op != OpKind::kConv2dNchwc) continue;
+    const std::vector<int64_t>& shape = out.value(n.outputs[0]).type.shape;
+    if (shape[4] == 4) ++narrow;
+  }
+  EXPECT_EQ(narrow, 1);
+  EXPECT_EQ(ConvOcBlockCandidates(3, topi::Avx2Cpu()), (std::vector<int64_t>{4}));
+}
+
 // The node index of the graph's `k`-th conv2d.
 size_t ConvIndex(const Graph& g, int k) {
   for (size_t i = 0; i < g.nodes().size(); ++i) {

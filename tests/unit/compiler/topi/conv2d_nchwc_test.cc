@@ -3,7 +3,9 @@
 // that the blocks do not divide included.
 #include "compiler/topi/conv2d_nchwc.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
+#include <utility>
 
 #include "tests/unit/compiler/topi/blocked_layouts.h"
 #include "tests/unit/compiler/topi/naive_window_ops.h"
@@ -111,6 +113,19 @@ TEST_P(Conv2dNchwcTest, RaggedBlocksAndTiles) {
 INSTANTIATE_TEST_SUITE_P(Backends, Conv2dNchwcTest, ::testing::ValuesIn(testing::AllBackends()),
                          testing::BackendName);
 
+TEST_P(Conv2dNchwcTest, FewFiltersRunANarrowBlockOnNarrowerVectors) {
+  // 3 filters (an RGB output) on 8-lane vectors: a block of 4 on 4-lane vectors, not 8 of which
+  // 5 pad; 6 filters: a block of 8, one whole vector.
+  Check({{1, 8, 9, 11}, 3, 3, 3, Window2d::Make(1, 1)}, [](Conv2dNchwcScheduleConfig& c) {
+    EXPECT_EQ(c.oc_block, 4);
+    EXPECT_EQ(c.vector_lanes, 4);
+  });
+  Check({{1, 5, 7, 7}, 6, 1, 1, Window2d::Make(1, 0)}, [](Conv2dNchwcScheduleConfig& c) {
+    EXPECT_EQ(c.oc_block, 8);
+    EXPECT_EQ(c.vector_lanes, 8);
+  });
+}
+
 TEST(Conv2dNchwcErrorTest, BlocksMustAgree) {
   absl::StatusOr<Conv2dNchwcTensors> t =
       Conv2dNchwcCompute(Placeholder({1, 2, 8, 8, 8}, "data"),
@@ -146,6 +161,27 @@ TEST(Conv2dNchwcDefaultConfigTest, ResNetBlocksFitTheRegisters) {
   EXPECT_LE(c.reg_w * (c.oc_block / c.vector_lanes) + c.oc_block / c.vector_lanes + 1, 16);
   EXPECT_TRUE(c.pad_inline);  // padded products are skipped, a padded copy would compute them
   EXPECT_TRUE(c.unroll_kw);
+}
+
+TEST(Conv2dNchwcDefaultConfigTest, NarrowBlocksOnAnAvx512Cpu) {
+  CpuInfo avx512 = Avx2Cpu();
+  avx512.vector_bits = 512;
+  avx512.vector_registers = 32;
+  const std::pair<int64_t, int64_t> cases[] = {{1, 4},  {3, 4},   {4, 4},   {5, 8},  {8, 8},
+                                               {9, 16}, {16, 16}, {24, 16}, {32, 32}};
+  for (const auto& [filters, block] : cases) {
+    Conv2dNchwcScheduleConfig c = DefaultConv2dNchwcConfig({1, 16, 20, 20}, {filters, 16, 3, 3},
+                                                           Window2d::Make(1, 1), avx512);
+    EXPECT_EQ(c.oc_block, block) << filters << " filters";
+    EXPECT_EQ(c.vector_lanes, std::min<int64_t>(block, 16)) << filters << " filters";
+    EXPECT_EQ(NarrowOcBlock(filters, avx512), std::min<int64_t>(block, 16)) << filters;
+  }
+  // A layout's block of 8 (a narrow producer's) on 16-lane vectors: half vectors.
+  Conv2dNchwcScheduleConfig given = DefaultConv2dNchwcConfig(
+      {1, 8, 20, 20}, {8, 8, 3, 3}, Window2d::Make(1, 1), avx512, NchwcBlocks{8, 8});
+  EXPECT_EQ(given.vector_lanes, 8);
+  EXPECT_EQ(BlockVectorLanes(48, avx512), 16);
+  EXPECT_EQ(BlockVectorLanes(24, avx512), 8);
 }
 
 TEST(Conv2dNchwcDefaultConfigTest, SmallFeatureMapsGetWholeRowTiles) {
