@@ -19,6 +19,7 @@
 #include "compiler/topi/dense_int8_knobs.h"
 #include "compiler/topi/depthwise_conv2d_knobs.h"
 #include "compiler/topi/depthwise_conv2d_nchwc_knobs.h"
+#include "compiler/topi/gemm_knobs.h"
 #include "compiler/topi/gpu_conv2d_knobs.h"
 #include "compiler/topi/gpu_depthwise_conv2d_knobs.h"
 #include "driver/record_db.h"
@@ -92,6 +93,18 @@ absl::StatusOr<graph::AnchorConfig> GpuConfigOf(const tuner::Workload& w, const 
 // The record's config as the template's own config struct.
 absl::StatusOr<graph::AnchorConfig> ConfigOf(const tuner::Workload& w, const std::string& json,
                                              const topi::CpuInfo& cpu) {
+  if (w.template_name == "dense_packed") {
+    if (w.args.size() != 4) return absl::InvalidArgumentError(w.Key() + ": not M,N,K,block");
+    space::ConfigSpace space;
+    absl::StatusOr<space::Config> point = RecordPoint(space, json, [&](space::ConfigSpace& knobs) {
+      return topi::DefineGemmKnobs(knobs, 1, w.args[0], w.args[1], w.args[2], cpu,
+                                   topi::WeightLayout::kKN, w.args[3]);
+    });
+    if (!point.ok()) return point.status();
+    absl::StatusOr<topi::GemmScheduleConfig> c = topi::GemmConfigFromKnobs(*point, cpu);
+    if (!c.ok()) return c.status();
+    return graph::AnchorConfig(*c);
+  }
   if (w.template_name == "dense_int8") {
     if (w.args.size() != 3) return absl::InvalidArgumentError(w.Key() + ": not M,N,K");
     space::ConfigSpace space;
@@ -316,7 +329,7 @@ bool BuildAppliesRecordsOf(const tuner::Workload& workload) {
   const std::string& name = workload.template_name;
   return name == "conv2d" || name == "depthwise_conv2d" || name == "conv2d_nchwc" ||
          name == "depthwise_conv2d_nchwc" || name == "conv2d_winograd_nchwc" ||
-         name == "conv2d_int8" || name == "dense_int8";
+         name == "conv2d_int8" || name == "dense_int8" || name == "dense_packed";
 }
 
 absl::StatusOr<TunedGroups> ModelRecords::TunedConfigs(const graph::Graph& fused) const {
@@ -325,7 +338,7 @@ absl::StatusOr<TunedGroups> ModelRecords::TunedConfigs(const graph::Graph& fused
   for (const tuner::ModelTask& task : tuner::ExtractModelTasks(fused, plan)) {
     const std::string key = task.workload.Key();
     if (!BuildAppliesRecordsOf(task.workload)) {
-      continue;  // gemm kernels use the default schedule: no template of theirs to configure
+      continue;  // listed apart: no template of theirs the build configures
     }
     const absl::StatusOr<std::vector<Candidate>>& candidates = state_->OkCandidates(task.workload);
     if (!candidates.ok()) return candidates.status();

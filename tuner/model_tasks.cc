@@ -107,6 +107,12 @@ std::optional<Workload> GemmWorkload(const graph::Graph& g, const graph::Node& n
   const std::vector<int64_t>& b = g.value(node.inputs[1]).type.shape;
   absl::StatusOr<int64_t> trans_a = node.attrs.Int("trans_a", 0);
   absl::StatusOr<int64_t> trans_b = node.attrs.Int("trans_b", 0);
+  const int64_t b_block = node.attrs.Int("b_block", 0).value_or(0);
+  if (node.op == graph::OpKind::kGemm && b_block > 0 && a.size() == 2 && b.size() == 3 &&
+      trans_a.ok() && *trans_a == 0) {
+    // The weight packed at build time, [N/block][K][block]: tuned in that layout.
+    return Workload{"dense_packed", {a[0], b[0] * b[2], a[1], b[2]}};
+  }
   if (a.size() != 2 || b.size() != 2 || !trans_a.ok() || !trans_b.ok() || *trans_a != 0) {
     return std::nullopt;
   }

@@ -257,28 +257,28 @@ absl::StatusOr<topi::ScheduledOp> ScheduleByTemplate(
           batch, shape[0], shape[1], k, cpu,
           g.layout.b_block > 0 || g.batched ? topi::WeightLayout::kKN : topi::WeightLayout::kNK);
       // The compute's layout decides the packing: a weight packed at build time fixes the
-      // register tile's columns; an unpacked one is read as it is.
+      // register tile's columns (and a record applies only with those); an unpacked one is read
+      // as it is.
       config.pack_input = false;
       config.pack_weight_at_block = false;
+      const auto* tuned = std::get_if<topi::GemmScheduleConfig>(&given);
       if (g.layout.b_block > 0) {
         if (g.layout.b_block % config.vector_lanes != 0) {
           return absl::FailedPreconditionError("weight block is not whole vectors");
         }
-        config.pack_weight = true;
-        config.reg_n_vectors = g.layout.b_block / config.vector_lanes;
-        config.reg_m = std::min<int64_t>(
-            std::clamp<int64_t>(
-                (cpu.vector_registers - config.reg_n_vectors - 1) / config.reg_n_vectors, 1, 6),
-            shape[0]);
-        config.tile_n = std::max(config.tile_n / config.reg_n() * config.reg_n(), config.reg_n());
-        config.tile_m = topi::BalancedGemmTileM(
-            shape[0], config.reg_m, (shape[1] + config.tile_n - 1) / config.tile_n, cpu.cores);
-        config.accumulator = topi::GemmAccumulator::kRegisterTile;
-        config.order = topi::GemmBlockOrder::kMN;
+        config = topi::DefaultPackedGemmConfig(shape[0], shape[1], k, cpu, g.layout.b_block);
+        if (tuned != nullptr && !g.batched && tuned->pack_weight && !tuned->pack_input &&
+            !tuned->pack_weight_at_block && tuned->reg_n() == g.layout.b_block) {
+          config = *tuned;
+        } else {
+          tuned = nullptr;
+        }
       } else {
         config.pack_weight = false;
+        tuned = nullptr;
       }
-      *description = absl::StrCat("gemm template, default (", config.ToString(), ")");
+      *description = absl::StrCat("gemm template, ", tuned != nullptr ? "tuned" : "default", " (",
+                                  config.ToString(), ")");
       const te::Tensor gemm_epilogue = output.same_as(g.c) ? te::Tensor() : output;
       return topi::ScheduleGemm(config, g, gemm_epilogue);
     }

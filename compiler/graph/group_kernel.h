@@ -19,6 +19,7 @@
 #include "compiler/topi/conv2d_winograd.h"
 #include "compiler/topi/dense_int8.h"
 #include "compiler/topi/depthwise_conv2d_nchwc.h"
+#include "compiler/topi/gemm_schedule.h"
 #include "compiler/topi/gpu_conv2d.h"
 #include "compiler/topi/gpu_depthwise_conv2d.h"
 #include "compiler/topi/window_schedule.h"
@@ -34,14 +35,15 @@ struct GroupKernel {
 
 // A schedule config for a group's anchor template in place of its default: a tuning record's
 // (conv2d's, the window schedule of depthwise conv2d and pooling, a blocked convolution's, which
-// applies only where its blocks are the layout's, or a Winograd conv's, only for its tile; on a
-// GPU, the GPU conv2d's or depthwise conv2d's).
+// applies only where its blocks are the layout's, or a Winograd conv's, only for its tile; a
+// GEMM's, only where its register tile is the width its weight was packed in; on a GPU, the GPU
+// conv2d's or depthwise conv2d's).
 using AnchorConfig =
     std::variant<std::monostate, topi::Conv2dScheduleConfig, topi::WindowScheduleConfig,
                  topi::Conv2dNchwcScheduleConfig, topi::DepthwiseConv2dNchwcScheduleConfig,
                  topi::Conv2dWinogradScheduleConfig, topi::GpuConv2dScheduleConfig,
                  topi::GpuDepthwiseConv2dScheduleConfig, topi::Conv2dInt8Config,
-                 topi::DenseInt8Config>;
+                 topi::DenseInt8Config, topi::GemmScheduleConfig>;
 
 // The kernel of `group` named `name` for `target`, with `config` for its anchor's template when
 // it holds the template's kind for the target (else the template's default config).

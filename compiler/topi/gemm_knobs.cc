@@ -18,20 +18,30 @@ constexpr int64_t kBlockTiles[] = {1, 2, 4, 8, 16, 32};
 }  // namespace
 
 absl::Status DefineGemmKnobs(space::ConfigSpace& space, int64_t batch, int64_t m, int64_t n,
-                             int64_t k, const CpuInfo& cpu, WeightLayout layout) {
-  if (batch <= 0 || m <= 0 || n <= 0 || k <= 0) {
+                             int64_t k, const CpuInfo& cpu, WeightLayout layout,
+                             int64_t packed_block) {
+  if (batch <= 0 || m <= 0 || n <= 0 || k <= 0 || packed_block < 0) {
     return absl::InvalidArgumentError("gemm knobs: batch, m, n and k must be positive");
   }
-  const GemmScheduleConfig def = DefaultGemmConfig(batch, m, n, k, cpu, layout);
   const int64_t lanes = cpu.Lanes(4);
+  const bool packed = packed_block > 0;
+  if (packed && (batch != 1 || packed_block % lanes != 0 || n % packed_block != 0)) {
+    return absl::InvalidArgumentError(
+        "gemm knobs: a weight packed at build time needs one batch, a block of whole vectors and "
+        "N a multiple of it");
+  }
+  const GemmScheduleConfig def = packed ? DefaultPackedGemmConfig(m, n, k, cpu, packed_block)
+                                        : DefaultGemmConfig(batch, m, n, k, cpu, layout);
   const int registers = cpu.vector_registers;
 
   // One-row tiles only for short matrices: elsewhere their few accumulators cannot cover the
   // FMA latency.
   const std::vector<int64_t> reg_m = KnobValues(
       {1, 2, 3, 4, 5, 6, 8}, def.reg_m, [&](int64_t v) { return v <= m && (v > 1 || m < 8); });
-  const std::vector<int64_t> reg_n_vectors = KnobValues(
-      {1, 2, 3, 4}, def.reg_n_vectors, [&](int64_t v) { return v == 1 || v * lanes <= n; });
+  const std::vector<int64_t> reg_n_vectors =
+      packed ? std::vector<int64_t>{packed_block / lanes}
+             : KnobValues({1, 2, 3, 4}, def.reg_n_vectors,
+                          [&](int64_t v) { return v == 1 || v * lanes <= n; });
   std::vector<int64_t> tile_m_candidates;
   for (int64_t r : reg_m) {
     for (int64_t t : kBlockTiles) tile_m_candidates.push_back(r * t);
@@ -64,9 +74,9 @@ absl::Status DefineGemmKnobs(space::ConfigSpace& space, int64_t batch, int64_t m
       space.DefineChoice("accumulator", {"register", "cache_block"}),
       DefineIntKnob(space, "tile_k", tile_k),
       space.DefineChoice("order", {"mn", "nm"}),
-      DefineFlagKnob(space, "pack_weight", true, def.pack_weight),
-      DefineFlagKnob(space, "pack_weight_at_block", true, def.pack_weight_at_block),
-      DefineFlagKnob(space, "pack_input", true, def.pack_input),
+      DefineFlagKnob(space, "pack_weight", !packed, def.pack_weight),
+      DefineFlagKnob(space, "pack_weight_at_block", !packed, def.pack_weight_at_block),
+      DefineFlagKnob(space, "pack_input", !packed, def.pack_input),
       DefineIntKnob(space, "unroll_k", unroll_k),
       DefineFlagKnob(space, "parallel", true, def.parallel),
   };

@@ -23,8 +23,11 @@ namespace tunefarm::topi {
 // Every value DefaultGemmConfig picks for this shape is in the space. Constraints drop register
 // tiles that would spill, blocks that are not whole tiles, and knob combinations that mean
 // nothing (a k block with the register accumulator, packing per block without packing).
+// With `packed_block` > 0 the weight was packed at build time in blocks of that many columns
+// (PackedMatmulCompute): the register tile is one block wide, and nothing is packed in the kernel.
 absl::Status DefineGemmKnobs(space::ConfigSpace& space, int64_t batch, int64_t m, int64_t n,
-                             int64_t k, const CpuInfo& cpu, WeightLayout layout);
+                             int64_t k, const CpuInfo& cpu, WeightLayout layout,
+                             int64_t packed_block = 0);
 
 // The schedule config of one point of a DefineGemmKnobs space (lanes from `cpu`). Errors: a
 // space without the GEMM knobs.

@@ -253,6 +253,23 @@ GemmScheduleConfig DefaultGemmConfig(int64_t batch, int64_t m, int64_t n, int64_
   return c;
 }
 
+GemmScheduleConfig DefaultPackedGemmConfig(int64_t m, int64_t n, int64_t k, const CpuInfo& cpu,
+                                           int64_t packed_block) {
+  GemmScheduleConfig c = DefaultGemmConfig(1, m, n, k, cpu, WeightLayout::kKN);
+  c.pack_input = false;
+  c.pack_weight_at_block = false;
+  c.pack_weight = true;
+  c.reg_n_vectors = std::max<int64_t>(1, packed_block / c.vector_lanes);
+  c.reg_m = std::min<int64_t>(
+      std::clamp<int64_t>((cpu.vector_registers - c.reg_n_vectors - 1) / c.reg_n_vectors, 1, 6), m);
+  c.tile_n = std::max(c.tile_n / c.reg_n() * c.reg_n(), c.reg_n());
+  c.tile_m = BalancedGemmTileM(m, c.reg_m, CeilDiv(n, c.tile_n), cpu.cores);
+  c.tile_k = 0;
+  c.accumulator = GemmAccumulator::kRegisterTile;
+  c.order = GemmBlockOrder::kMN;
+  return c;
+}
+
 absl::StatusOr<ScheduledOp> ScheduleGemm(const GemmScheduleConfig& config, const GemmTensors& t,
                                          const te::Tensor& epilogue) {
   if (absl::Status st = Validate(config); !st.ok()) return st;
@@ -292,7 +309,8 @@ absl::StatusOr<ScheduledOp> ScheduleGemm(const GemmScheduleConfig& config, const
     ScheduleCacheBlock(s, s[out], s[*acc], config, plan, t);
   }
   if (!s.error().ok()) return s.error();
-  return ScheduledOp{s, {t.a, t.b, out}};
+  // A weight packed at build time is the kernel's argument itself.
+  return ScheduledOp{s, {t.a, t.b.defined() ? t.b : t.packed_b, out}};
 }
 
 }  // namespace tunefarm::topi

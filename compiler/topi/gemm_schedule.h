@@ -59,6 +59,13 @@ using MatmulScheduleConfig = GemmScheduleConfig;
 using DenseScheduleConfig = GemmScheduleConfig;
 using BatchMatmulScheduleConfig = GemmScheduleConfig;
 
+// The default for C[m, n] = A[m, k] B with B packed once, at build time, in blocks of
+// `packed_block` columns ([N/packed_block][K][packed_block], PackedMatmulCompute): the register
+// tile is one block wide, its rows what the registers hold (at most 6), the cache blocks whole
+// tiles spread evenly over the cores.
+GemmScheduleConfig DefaultPackedGemmConfig(int64_t m, int64_t n, int64_t k, const CpuInfo& cpu,
+                                           int64_t packed_block);
+
 // Rows per cache block: about 16 register tiles of reg_m rows, the blocks as even as the tiles
 // allow (a last block of a few rows leaves a core idle while the others finish), and where
 // (row, column) blocks are few, as many row blocks as make them a multiple of `cores`.

@@ -13,6 +13,7 @@ namespace tunefarm::tuner::templates {
 
 TemplateInfo MatmulTemplateInfo();
 TemplateInfo DenseTemplateInfo();
+TemplateInfo DensePackedTemplateInfo();
 TemplateInfo BatchMatmulTemplateInfo();
 
 // TemplateFactory's: null with `error` set for a workload the template cannot take.
@@ -20,6 +21,9 @@ std::unique_ptr<TaskTemplate> MakeMatmulTemplate(const Workload& workload, const
                                                  absl::Status& error);
 std::unique_ptr<TaskTemplate> MakeDenseTemplate(const Workload& workload, const topi::CpuInfo& cpu,
                                                 absl::Status& error);
+std::unique_ptr<TaskTemplate> MakeDensePackedTemplate(const Workload& workload,
+                                                      const topi::CpuInfo& cpu,
+                                                      absl::Status& error);
 std::unique_ptr<TaskTemplate> MakeBatchMatmulTemplate(const Workload& workload,
                                                       const topi::CpuInfo& cpu,
                                                       absl::Status& error);

@@ -52,6 +52,7 @@ std::vector<Entry>& Registry() {
         {templates::Conv2dNchwcTemplateInfo(), &templates::MakeConv2dNchwcTemplate},
         {templates::Conv2dWinogradNchwcTemplateInfo(), &templates::MakeConv2dWinogradNchwcTemplate},
         {templates::DenseTemplateInfo(), &templates::MakeDenseTemplate},
+        {templates::DensePackedTemplateInfo(), &templates::MakeDensePackedTemplate},
         {templates::DenseInt8TemplateInfo(), &templates::MakeDenseInt8Template},
         {templates::DepthwiseConv2dTemplateInfo(), &templates::MakeDepthwiseConv2dTemplate},
         {templates::DepthwiseConv2dNchwcTemplateInfo(),

@@ -24,6 +24,7 @@
 #include "compiler/topi/conv2d_nchwc_knobs.h"
 #include "compiler/topi/conv2d_winograd_knobs.h"
 #include "compiler/topi/dense_int8_knobs.h"
+#include "compiler/topi/gemm_knobs.h"
 #include "driver/model_compiler.h"
 #include "tests/testing/files.h"
 #include "tests/unit/compiler/frontend/onnx/onnx_model_builder.h"
@@ -238,6 +239,37 @@ TEST(ModelRecordsTest, AQuantizedLinearLayerIsAnInt8DenseTaskAndBuiltWithItsReco
   EXPECT_THAT(out, HasSubstr("1 tasks tuned, 0 on default configs"));
   EXPECT_THAT(out, HasSubstr(absl::StrCat("dense_int8 template, tuned (", c->ToString(), ")")))
       << out;
+}
+
+// x [8, 64] -> Gemm with a constant float weight [64, 64] (transB): a Linear layer over eight
+// tokens, whose weight pack_weights packs at build time.
+std::string LinearLayerModel() {
+  B b(13);
+  b.Input("x", {8, 64});
+  b.FloatInit("w", {64, 64}, 0.25f);
+  B::Int(b.Node("Gemm", {"x", "w"}, {"y"}), "transB", 1);
+  b.Output("y");
+  return fixtures::WriteTempFile("linear_layer.onnx", b.Bytes());
+}
+
+TEST(ModelRecordsTest, ALinearLayerIsADensePackedTaskAndBuiltWithItsRecord) {
+  const std::string model = LinearLayerModel();
+  const std::vector<std::string> keys = TaskKeys(model);
+  ASSERT_EQ(keys.size(), 1u);
+  EXPECT_THAT(keys[0], ::testing::StartsWith("dense_packed:8,64,64,"));
+  absl::StatusOr<std::unique_ptr<tuner::Task>> task =
+      tuner::CreateTask(*tuner::ParseWorkloadKey(keys[0]), target::Target::Host());
+  ASSERT_TRUE(task.ok()) << task.status();
+  const topi::CpuInfo cpu = target::CpuInfoOf(target::Target::Host());
+  absl::StatusOr<topi::GemmScheduleConfig> c =
+      topi::GemmConfigFromKnobs(*(*task)->DefaultConfig(), cpu);
+  ASSERT_TRUE(c.ok()) << c.status();
+  c->unroll_k = c->unroll_k == 4 ? 1 : 4;
+  absl::StatusOr<space::Config> tuned = topi::GemmKnobsFromConfig((*task)->space(), *c);
+  ASSERT_TRUE(tuned.ok()) << tuned.status();
+  const std::string out = BuildWithOneRecord(model, keys[0], space::ConfigToJson(*tuned), "dense");
+  EXPECT_THAT(out, HasSubstr("1 tasks tuned, 0 on default configs"));
+  EXPECT_THAT(out, HasSubstr(absl::StrCat("gemm template, tuned (", c->ToString(), ")"))) << out;
 }
 
 TEST(ModelRecordsTest, AThreeByThreeStrideOneConvIsADirectAndAWinogradTaskOfOneLayer) {

@@ -99,6 +99,30 @@ TEST(GemmKnobsTest, ValidPointsSchedule) {
   }
 }
 
+TEST(GemmKnobsTest, AWeightPackedAtBuildTimeFixesTheTileWidthAndEveryPointSchedulesIt) {
+  for (const CpuInfo& cpu : {Avx2Cpu(), testing::Avx512Cpu()}) {
+    const int64_t block = 2 * cpu.Lanes(4);
+    space::ConfigSpace space;
+    ASSERT_TRUE(DefineGemmKnobs(space, 1, 37, 4 * block, 24, cpu, WeightLayout::kKN, block).ok());
+    const GemmScheduleConfig def = DefaultPackedGemmConfig(37, 4 * block, 24, cpu, block);
+    absl::StatusOr<space::Config> d = GemmKnobsFromConfig(space, def);
+    ASSERT_TRUE(d.ok()) << d.status();
+    for (const space::Config& c : testing::Sample(space, 20, 5)) {
+      absl::StatusOr<GemmScheduleConfig> g = GemmConfigFromKnobs(c, cpu);
+      ASSERT_TRUE(g.ok());
+      EXPECT_EQ(g->reg_n(), block);
+      EXPECT_TRUE(g->pack_weight && !g->pack_weight_at_block && !g->pack_input);
+      absl::StatusOr<GemmTensors> t = PackedMatmulCompute(
+          testing::Placeholder({37, 24}, "A"), testing::Placeholder({4, 24, block}, "W"));
+      ASSERT_TRUE(t.ok()) << t.status();
+      absl::StatusOr<ScheduledOp> op = ScheduleGemm(*g, *t);
+      EXPECT_TRUE(op.ok()) << g->ToString() << ": " << op.status();
+    }
+  }
+  space::ConfigSpace bad;
+  EXPECT_FALSE(DefineGemmKnobs(bad, 1, 8, 40, 8, Avx2Cpu(), WeightLayout::kKN, 16).ok());
+}
+
 TEST(GemmKnobsTest, NearestPointOfAnOffGridConfig) {
   space::ConfigSpace space;
   ASSERT_TRUE(DefineGemmKnobs(space, 1, 512, 512, 512, Avx2Cpu(), WeightLayout::kKN).ok());
