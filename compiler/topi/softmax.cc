@@ -1,6 +1,7 @@
 #include "compiler/topi/softmax.h"
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -45,16 +46,6 @@ absl::StatusOr<SoftmaxTensors> SoftmaxCompute(const te::Tensor& x) {
     return ir::Select(col < Imm(n), read(index), none);
   };
   const ir::Expr steps = Imm((n + lanes - 1) / lanes);
-  auto read_x = [&](std::vector<ir::Expr> index) { return x(index); };
-  ir::IterVar j = te::reduce_axis({Imm(0), steps}, "j");
-  absl::StatusOr<te::Tensor> max_part = te::compute(
-      parts,
-      [&](const std::vector<ir::Var>& i) {
-        return te::max(lane_element(i, j, read_x, ir::MinValue(x.dtype())), {j});
-      },
-      "softmax_max_part");
-  if (!max_part.ok()) return max_part.status();
-  t.max_part = *max_part;
   // The row of a partial or an element index: all but the last index (row 0 of a 1-D input).
   auto row_of = [&](const std::vector<ir::Var>& i) {
     if (rank == 1) return std::vector<ir::Expr>{Imm(0)};
@@ -66,12 +57,39 @@ absl::StatusOr<SoftmaxTensors> SoftmaxCompute(const te::Tensor& x) {
     index.push_back(l->var);
     return index;
   };
-  ir::IterVar l = te::reduce_axis({Imm(0), Imm(lanes)}, "l");
-  absl::StatusOr<te::Tensor> max = te::compute(
-      rows, [&](const std::vector<ir::Var>& i) { return te::max(t.max_part(lane_of(i, l)), {l}); },
-      "softmax_max");
-  if (!max.ok()) return max.status();
-  t.max = *max;
+  using Reducer = std::function<ir::Expr(ir::Expr, const std::vector<ir::IterVar>&)>;
+  // `source`'s rows reduced in two steps (partials per lane, then the lanes), `none` standing for
+  // a ragged row's missing elements; the two stages are named `name`_part and `name`.
+  auto reduce_rows = [&](const te::Tensor& source, ir::Expr none, const Reducer& reduce,
+                         const std::string& name, te::Tensor* part,
+                         te::Tensor* total) -> absl::Status {
+    auto read = [&](std::vector<ir::Expr> index) { return source(index); };
+    ir::IterVar j = te::reduce_axis({Imm(0), steps}, "j");
+    absl::StatusOr<te::Tensor> p = te::compute(
+        parts,
+        [&](const std::vector<ir::Var>& i) { return reduce(lane_element(i, j, read, none), {j}); },
+        name + "_part");
+    if (!p.ok()) return p.status();
+    *part = *p;
+    ir::IterVar l = te::reduce_axis({Imm(0), Imm(lanes)}, "l");
+    absl::StatusOr<te::Tensor> r = te::compute(
+        rows, [&](const std::vector<ir::Var>& i) { return reduce((*part)(lane_of(i, l)), {l}); },
+        name);
+    if (!r.ok()) return r.status();
+    *total = *r;
+    return absl::OkStatus();
+  };
+  const Reducer max_of = [](ir::Expr e, const std::vector<ir::IterVar>& axes) {
+    return te::max(std::move(e), axes);
+  };
+  const Reducer sum_of = [](ir::Expr e, const std::vector<ir::IterVar>& axes) {
+    return te::sum(std::move(e), axes);
+  };
+  if (absl::Status st =
+          reduce_rows(x, ir::MinValue(x.dtype()), max_of, "softmax_max", &t.max_part, &t.max);
+      !st.ok()) {
+    return st;
+  }
   absl::StatusOr<te::Tensor> e = te::compute(
       shape,
       [&](const std::vector<ir::Var>& i) {
@@ -81,23 +99,11 @@ absl::StatusOr<SoftmaxTensors> SoftmaxCompute(const te::Tensor& x) {
       "softmax_exp");
   if (!e.ok()) return e.status();
   t.exp = *e;
-  auto read_exp = [&](std::vector<ir::Expr> index) { return t.exp(index); };
-  ir::IterVar j2 = te::reduce_axis({Imm(0), steps}, "j");
-  absl::StatusOr<te::Tensor> sum_part = te::compute(
-      parts,
-      [&](const std::vector<ir::Var>& i) {
-        return te::sum(lane_element(i, j2, read_exp, ir::MakeZero(x.dtype())), {j2});
-      },
-      "softmax_sum_part");
-  if (!sum_part.ok()) return sum_part.status();
-  t.sum_part = *sum_part;
-  ir::IterVar l2 = te::reduce_axis({Imm(0), Imm(lanes)}, "l");
-  absl::StatusOr<te::Tensor> sum = te::compute(
-      rows,
-      [&](const std::vector<ir::Var>& i) { return te::sum(t.sum_part(lane_of(i, l2)), {l2}); },
-      "softmax_sum");
-  if (!sum.ok()) return sum.status();
-  t.sum = *sum;
+  if (absl::Status st =
+          reduce_rows(t.exp, ir::MakeZero(x.dtype()), sum_of, "softmax_sum", &t.sum_part, &t.sum);
+      !st.ok()) {
+    return st;
+  }
   absl::StatusOr<te::Tensor> out = te::compute(
       shape,
       [&](const std::vector<ir::Var>& i) {
