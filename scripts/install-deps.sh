@@ -32,10 +32,11 @@ REQUIRED_PKGS=(
   # protobuf-compiler-grpc is REQUIRED for find_package(gRPC CONFIG): gRPCTargets.cmake checks
   # that /usr/bin/grpc_{cpp,php,python,ruby}_plugin all exist.
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler libabsl-dev libssl-dev
-  # LLVM (ORC LLJIT, all targets incl. AArch64/X86) + lld. libzstd-dev: LLVMSupport's
-  # exported link interface names zstd::libzstd_shared (needed when linking static LLVM
-  # component libraries; llvm-16-dev does not depend on it).
-  "llvm-${LLVM_VER}-dev" "lld-${LLVM_VER}" libzstd-dev
+  # LLVM (ORC LLJIT, all targets incl. AArch64/X86) + lld, as a program and as the library that
+  # links kernel libraries in-process (liblld-N-dev). libzstd-dev: LLVMSupport's and lld's
+  # exported link interfaces name zstd (needed when linking static LLVM component libraries;
+  # llvm-16-dev does not depend on it).
+  "llvm-${LLVM_VER}-dev" "lld-${LLVM_VER}" "liblld-${LLVM_VER}-dev" libzstd-dev
   # XGBoost 1.7.4 C API. 'xgboost' (the CLI) is needed only because Debian's
   # XGBoostTargets.cmake imports /usr/bin/xgboost; without it find_package(xgboost CONFIG)
   # is a FATAL_ERROR even with QUIET.
@@ -155,6 +156,7 @@ LLVM_CFG="/usr/lib/llvm-${LLVM_VER}/bin/llvm-config"
 check "LLVM ${LLVM_VER} CMake config"        test -f "/usr/lib/llvm-${LLVM_VER}/lib/cmake/llvm/LLVMConfig.cmake"
 check "LLVM ${LLVM_VER} has AArch64+X86"     bash -c "$LLVM_CFG --targets-built | grep -qw AArch64 && $LLVM_CFG --targets-built | grep -qw X86"
 check "ld.lld-${LLVM_VER}"                   test -x "/usr/bin/ld.lld-${LLVM_VER}"
+check "lld library (liblld-${LLVM_VER}-dev)" test -f "/usr/lib/llvm-${LLVM_VER}/lib/liblldELF.a"
 check "xgboost CMake config usable" test -x /usr/bin/xgboost
 check "xgboost C API header"        test -f /usr/include/xgboost/c_api.h
 check "cpp-httplib pkg-config"      pkg-config --exists 'cpp-httplib >= 0.11'

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
+#include <mutex>
 #include <spawn.h>
 #include <sstream>
 #include <sys/wait.h>
@@ -11,17 +12,39 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "lld/Common/Driver.h"
+#include "llvm/Support/raw_ostream.h"
+
+LLD_HAS_DRIVER(elf)
 
 extern char** environ;
 
 namespace tunefarm::codegen {
 namespace {
 
+// No -z defs: libc and libm symbols (expf, aligned_alloc) resolve from the loading process.
+// --threads=1: a kernel library is a link of one or two small objects, and lld's thread pool
+// would otherwise live on in every process that builds one.
+std::vector<std::string> LinkArguments(const std::string& program,
+                                       const std::vector<std::string>& objects,
+                                       const std::string& output) {
+  std::vector<std::string> argv = {
+      program, "-shared", "-z", "noexecstack", "--hash-style=both", "--threads=1", "-o", output};
+  argv.insert(argv.end(), objects.begin(), objects.end());
+  return argv;
+}
+
 std::string ReadLog(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
   return std::string(absl::StripTrailingAsciiWhitespace(text.str()));
+}
+
+absl::Status LinkFailed(const std::string& output, const std::string& how,
+                        const std::string& diagnostics) {
+  return absl::InternalError(absl::StrCat("linking ", output, " failed (", how,
+                                          "): ", absl::StripTrailingAsciiWhitespace(diagnostics)));
 }
 
 // Runs `argv` with stdout and stderr going to `log_path`; returns its wait status.
@@ -50,21 +73,52 @@ absl::StatusOr<int> Spawn(const std::vector<std::string>& argv, const std::strin
   return status;
 }
 
+// lld keeps its state in globals: one link at a time in a process. Once a link ends in a way lld
+// cannot recover from (a crash it caught), the rest run as child processes.
+struct InProcessLinker {
+  std::mutex mutex;
+  bool usable = true;
+};
+
+InProcessLinker& Linker() {
+  static InProcessLinker* linker = new InProcessLinker;
+  return *linker;
+}
+
 }  // namespace
 
-absl::Status LinkSharedLibrary(const std::vector<std::string>& objects, const std::string& output,
-                               const std::string& log_path) {
-  // No -z defs: libc and libm symbols (expf, aligned_alloc) resolve from the loading process.
-  std::vector<std::string> argv = {TUNEFARM_LLD_PROGRAM, "-shared", "-z",  "noexecstack",
-                                   "--hash-style=both",  "-o",      output};
-  argv.insert(argv.end(), objects.begin(), objects.end());
+absl::Status LinkSharedLibraryInChildProcess(const std::vector<std::string>& objects,
+                                             const std::string& output,
+                                             const std::string& log_path) {
+  std::vector<std::string> argv = LinkArguments(TUNEFARM_LLD_PROGRAM, objects, output);
   absl::StatusOr<int> status = Spawn(argv, log_path);
   if (!status.ok()) return status.status();
   if (WIFEXITED(*status) && WEXITSTATUS(*status) == 0) return absl::OkStatus();
   std::string how = WIFEXITED(*status) ? absl::StrCat("exit status ", WEXITSTATUS(*status))
                                        : absl::StrCat("signal ", WTERMSIG(*status));
-  return absl::InternalError(
-      absl::StrCat("linking ", output, " failed (", argv[0], ", ", how, "): ", ReadLog(log_path)));
+  return LinkFailed(output, absl::StrCat(argv[0], ", ", how), ReadLog(log_path));
+}
+
+absl::Status LinkSharedLibrary(const std::vector<std::string>& objects, const std::string& output,
+                               const std::string& log_path) {
+  InProcessLinker& linker = Linker();
+  std::unique_lock lock(linker.mutex);
+  if (!linker.usable) {
+    lock.unlock();
+    return LinkSharedLibraryInChildProcess(objects, output, log_path);
+  }
+  // Named ld.lld so that lld picks its ELF driver and names itself so in its messages.
+  std::vector<std::string> args = LinkArguments("ld.lld", objects, output);
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::string messages;
+  llvm::raw_string_ostream stream(messages);
+  lld::Result result = lld::lldMain(argv, stream, stream, {{lld::Gnu, &lld::elf::link}});
+  stream.flush();
+  if (!result.canRunAgain) linker.usable = false;
+  if (result.retCode == 0) return absl::OkStatus();
+  return LinkFailed(output, absl::StrCat("lld in this process, exit status ", result.retCode),
+                    messages);
 }
 
 }  // namespace tunefarm::codegen
