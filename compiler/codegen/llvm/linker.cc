@@ -1,6 +1,7 @@
 #include "compiler/codegen/llvm/linker.h"
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <fstream>
@@ -80,6 +81,34 @@ struct InProcessLinker {
   bool usable = true;
 };
 
+// lld writes its output through a temporary file that LLVM registers for removal on a signal;
+// the first registration in a process installs LLVM's signal handlers and gives the calling
+// thread an alternate signal stack of LLVM's, in place of the one it had. A sanitizer's runtime
+// unmaps the stack it gave a thread when the thread exits, and aborts when that is no longer the
+// thread's: the thread's own stack is put back (the handlers run on whichever the thread has).
+class KeepAlternateSignalStack {
+ public:
+  KeepAlternateSignalStack() : saved_(sigaltstack(nullptr, &old_) == 0) {}
+  ~KeepAlternateSignalStack() {
+    stack_t now{};
+    if (!saved_ || sigaltstack(nullptr, &now) != 0 || now.ss_sp == old_.ss_sp) return;
+    if (old_.ss_flags & SS_DISABLE) {
+      stack_t disable{};
+      disable.ss_flags = SS_DISABLE;
+      sigaltstack(&disable, nullptr);
+    } else {
+      old_.ss_flags = 0;
+      sigaltstack(&old_, nullptr);
+    }
+  }
+  KeepAlternateSignalStack(const KeepAlternateSignalStack&) = delete;
+  KeepAlternateSignalStack& operator=(const KeepAlternateSignalStack&) = delete;
+
+ private:
+  stack_t old_{};
+  bool saved_;
+};
+
 InProcessLinker& Linker() {
   static InProcessLinker* linker = new InProcessLinker;
   return *linker;
@@ -113,7 +142,11 @@ absl::Status LinkSharedLibrary(const std::vector<std::string>& objects, const st
   for (const std::string& a : args) argv.push_back(a.c_str());
   std::string messages;
   llvm::raw_string_ostream stream(messages);
-  lld::Result result = lld::lldMain(argv, stream, stream, {{lld::Gnu, &lld::elf::link}});
+  lld::Result result;
+  {
+    KeepAlternateSignalStack keep;
+    result = lld::lldMain(argv, stream, stream, {{lld::Gnu, &lld::elf::link}});
+  }
   stream.flush();
   if (!result.canRunAgain) linker.usable = false;
   if (result.retCode == 0) return absl::OkStatus();

@@ -3,6 +3,7 @@
 // input is reported with the linker's own diagnostics either way.
 #include "compiler/codegen/llvm/linker.h"
 
+#include <csignal>
 #include <dlfcn.h>
 #include <fstream>
 #include <gmock/gmock.h>
@@ -87,7 +88,9 @@ TEST(LinkerTest, InThisProcessWritesTheSameLibraryAsTheChildLinkerAndItRuns) {
 }
 
 // lld keeps its state in globals; the linker takes one link at a time, so builder threads that
-// export at once each get their own, correct library.
+// export at once each get their own, correct library. Each thread keeps its own alternate signal
+// stack (LLVM's signal handlers, installed by the first link, bring one of their own; a
+// sanitizer aborts at a thread's exit when its stack was swapped).
 TEST(LinkerTest, LinksFromSeveralThreadsAtOnceEachWriteTheirOwnLibrary) {
   const std::string object = WriteObject("linked_from_threads");
   ASSERT_FALSE(object.empty());
@@ -96,10 +99,16 @@ TEST(LinkerTest, LinksFromSeveralThreadsAtOnceEachWriteTheirOwnLibrary) {
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
+      stack_t before{}, after{};
+      sigaltstack(nullptr, &before);
       for (int k = 0; k < kLinksEach; ++k) {
         const std::string out = LinkerScratchPath(absl::StrCat("thread", t, "_", k, ".so"));
         absl::Status s = LinkSharedLibrary({object}, out, out + ".log");
         if (!s.ok()) failures[t] = std::string(s.message());
+      }
+      sigaltstack(nullptr, &after);
+      if (after.ss_sp != before.ss_sp || after.ss_size != before.ss_size) {
+        failures[t] = "the thread's alternate signal stack was replaced";
       }
     });
   }
