@@ -187,7 +187,7 @@ void PrintPass(const char* title, const PassStats& st, const tuner::MeasureOptio
 
 // Where one build's time goes, on this thread alone: schedule + lower, LLVM code generation
 // and in-memory JIT linking (BuildJit), and the exported library (code generation, object file,
-// ld.lld as a child process).
+// lld's link in this process).
 void BuildBreakdown(const tuner::Task& task, const std::vector<space::Config>& configs) {
   const codegen::LlvmTarget& target = task.target().llvm();
   passes::PassOptions options;
