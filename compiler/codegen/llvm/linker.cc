@@ -82,16 +82,23 @@ struct InProcessLinker {
 };
 
 // lld writes its output through a temporary file that LLVM registers for removal on a signal;
-// the first registration in a process installs LLVM's signal handlers and gives the calling
-// thread an alternate signal stack of LLVM's, in place of the one it had. A sanitizer's runtime
-// unmaps the stack it gave a thread when the thread exits, and aborts when that is no longer the
-// thread's: the thread's own stack is put back (the handlers run on whichever the thread has).
-class KeepAlternateSignalStack {
+// a registration installs LLVM's signal handlers and, unless the calling thread has an alternate
+// signal stack of at least ~64 KiB, allocates one and swaps it in (again after every signal,
+// each time leaking the last). A sanitizer's runtime unmaps the stack it gave a thread when the
+// thread exits, and aborts when that is no longer the thread's. So while lld runs, the thread's
+// alternate stack is this large one (one link at a time: never two threads on it), and the
+// thread's own is put back after.
+class LinkingSignalStack {
  public:
-  KeepAlternateSignalStack() : saved_(sigaltstack(nullptr, &old_) == 0) {}
-  ~KeepAlternateSignalStack() {
-    stack_t now{};
-    if (!saved_ || sigaltstack(nullptr, &now) != 0 || now.ss_sp == old_.ss_sp) return;
+  LinkingSignalStack() : saved_(sigaltstack(nullptr, &old_) == 0) {
+    alignas(64) static char stack[256 << 10];
+    stack_t ours{};
+    ours.ss_sp = stack;
+    ours.ss_size = sizeof(stack);
+    if (saved_ && !(old_.ss_flags & SS_ONSTACK)) sigaltstack(&ours, nullptr);
+  }
+  ~LinkingSignalStack() {
+    if (!saved_ || (old_.ss_flags & SS_ONSTACK)) return;
     if (old_.ss_flags & SS_DISABLE) {
       stack_t disable{};
       disable.ss_flags = SS_DISABLE;
@@ -101,8 +108,8 @@ class KeepAlternateSignalStack {
       sigaltstack(&old_, nullptr);
     }
   }
-  KeepAlternateSignalStack(const KeepAlternateSignalStack&) = delete;
-  KeepAlternateSignalStack& operator=(const KeepAlternateSignalStack&) = delete;
+  LinkingSignalStack(const LinkingSignalStack&) = delete;
+  LinkingSignalStack& operator=(const LinkingSignalStack&) = delete;
 
  private:
   stack_t old_{};
@@ -144,7 +151,7 @@ absl::Status LinkSharedLibrary(const std::vector<std::string>& objects, const st
   llvm::raw_string_ostream stream(messages);
   lld::Result result;
   {
-    KeepAlternateSignalStack keep;
+    LinkingSignalStack signal_stack;
     result = lld::lldMain(argv, stream, stream, {{lld::Gnu, &lld::elf::link}});
   }
   stream.flush();
