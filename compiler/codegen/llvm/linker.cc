@@ -74,13 +74,6 @@ absl::StatusOr<int> Spawn(const std::vector<std::string>& argv, const std::strin
   return status;
 }
 
-// lld keeps its state in globals: one link at a time in a process. Once a link ends in a way lld
-// cannot recover from (a crash it caught), the rest run as child processes.
-struct InProcessLinker {
-  std::mutex mutex;
-  bool usable = true;
-};
-
 // lld writes its output through a temporary file that LLVM registers for removal on a signal;
 // a registration installs LLVM's signal handlers and, unless the calling thread has an alternate
 // signal stack of at least ~64 KiB, allocates one and swaps it in (again after every signal,
@@ -114,6 +107,13 @@ class LinkingSignalStack {
  private:
   stack_t old_{};
   bool saved_;
+};
+
+// lld keeps its state in globals: one link at a time in a process. Once a link ends in a way lld
+// cannot recover from (a crash it caught), the rest run as child processes.
+struct InProcessLinker {
+  std::mutex mutex;
+  bool usable = true;
 };
 
 InProcessLinker& Linker() {
